@@ -1,0 +1,54 @@
+// Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and dist/cli.js
+// (the agent-memory command for Node). Usage: node esbuild.config.mjs [production|dev|cli]
+import esbuild from "esbuild";
+import builtins from "node:module";
+
+const mode = process.argv[2] ?? "production";
+const production = mode !== "dev";
+
+/** Node built-ins are not available on mobile; gray-matter's unused `require("fs")` gets an empty module. */
+const noNodeBuiltins = {
+  name: "no-node-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?fs$/ }, () => ({ path: "fs", namespace: "empty" }));
+    build.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
+  },
+};
+
+const plugin = {
+  entryPoints: ["src/main.ts"],
+  bundle: true,
+  external: ["obsidian", "electron", "@codemirror/*", "@lezer/*"],
+  format: "cjs",
+  target: "es2022",
+  platform: "browser",
+  logLevel: "info",
+  sourcemap: production ? false : "inline",
+  minify: production,
+  treeShaking: true,
+  outfile: "main.js",
+  plugins: [noNodeBuiltins],
+};
+
+const cli = {
+  entryPoints: ["src/cli/main.ts"],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  outfile: "dist/cli.js",
+  logLevel: "info",
+  external: [...builtins.builtinModules, ...builtins.builtinModules.map((m) => `node:${m}`)],
+  banner: {
+    js: '#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from "node:module";\nconst require = __amCreateRequire(import.meta.url);',
+  },
+};
+
+if (mode === "dev") {
+  const ctx = await esbuild.context(plugin);
+  await ctx.watch();
+} else if (mode === "cli") {
+  await esbuild.build(cli);
+} else {
+  await Promise.all([esbuild.build(plugin), esbuild.build(cli)]);
+}

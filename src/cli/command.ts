@@ -1,0 +1,21 @@
+/**
+ * The shape of one `agent-memory` sub-command (DESIGN §7). Each lives in `src/cli/commands/<name>.ts`.
+ */
+import type { CliContext } from "./context";
+
+export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
+
+export interface CliCommand {
+  name: string;
+  /** One usage line, as in DESIGN §7. */
+  usage: string;
+  /** Options besides the global `--json` and `--help`. */
+  options: OptionSpec;
+  /** Number of positionals after the vault. */
+  positionals: { min: number; max: number };
+  /**
+   * Runs the command. Returns the exit code: 0 done, 1 ran and found problems.
+   * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
+   */
+  run(ctx: CliContext, args: string[], options: Record<string, string | boolean | string[] | undefined>): Promise<number>;
+}

@@ -1,0 +1,19 @@
+import type { CliCommand } from "../command";
+import { initCommand } from "./init";
+import { extractCommand } from "./extract";
+import { trackersCommand } from "./trackers";
+import { searchCommand } from "./search";
+import { indexCommand } from "./index-command";
+import { healthCommand } from "./health";
+import { reviewCommand } from "./review";
+
+/** Every sub-command, in the order `--help` lists them. */
+export const commands: CliCommand[] = [
+  initCommand,
+  extractCommand,
+  trackersCommand,
+  searchCommand,
+  indexCommand,
+  healthCommand,
+  reviewCommand,
+];

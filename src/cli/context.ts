@@ -1,0 +1,94 @@
+/**
+ * What every CLI command gets: the vault, its settings and output streams (DESIGN §7).
+ */
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { MemoryLayout } from "../core/layout";
+import { parseSettings, type Settings } from "../core/settings";
+import { UsageError } from "../core/errors";
+import { NodeVault } from "./node-vault";
+
+export interface CliContext {
+  /** Absolute path of the vault. */
+  vaultRoot: string;
+  vault: NodeVault;
+  settings: Settings;
+  /** Where the settings came from (`data.json` path), or `null` for defaults. */
+  settingsSource: string | null;
+  layout: MemoryLayout;
+  env: NodeJS.ProcessEnv;
+  /** Writes a line to stdout. */
+  out: (line: string) => void;
+  /** Writes a line to stderr. */
+  err: (line: string) => void;
+}
+
+/**
+ * Finds the plugin's `data.json` in the vault's config folder: `.obsidian` or any other dot-folder
+ * holding `plugins/agent-memory/data.json` (Obsidian lets a vault rename its config folder).
+ */
+export async function findSettingsFile(vaultRoot: string): Promise<string | null> {
+  const candidates = [".obsidian"];
+  try {
+    for (const e of await fs.readdir(vaultRoot, { withFileTypes: true })) {
+      if (e.isDirectory() && e.name.startsWith(".") && e.name !== ".obsidian") candidates.push(e.name);
+    }
+  } catch {
+    return null;
+  }
+  for (const dir of candidates) {
+    const file = nodePath.join(vaultRoot, dir, "plugins", "agent-memory", "data.json");
+    try {
+      await fs.access(file);
+      return file;
+    } catch {
+      // try the next folder
+    }
+  }
+  return null;
+}
+
+/**
+ * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
+ * or its settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
+ */
+export async function openVault(
+  vaultArg: string,
+  io: { out: (line: string) => void; err: (line: string) => void; env: NodeJS.ProcessEnv },
+): Promise<CliContext> {
+  const vaultRoot = nodePath.resolve(vaultArg);
+  const st = await fs.stat(vaultRoot).catch(() => null);
+  if (!st?.isDirectory()) throw new UsageError(`vault folder not found: ${vaultArg}`, vaultArg);
+  const settingsSource = await findSettingsFile(vaultRoot);
+  let raw: unknown = undefined;
+  if (settingsSource) {
+    try {
+      raw = JSON.parse(await fs.readFile(settingsSource, "utf8"));
+    } catch (err) {
+      throw new UsageError(`settings file is not valid JSON: ${settingsSource}: ${(err as Error).message}`, settingsSource);
+    }
+  }
+  const { settings, error } = parseSettings(raw);
+  if (error) io.err(`warning: ${settingsSource ?? "settings"}: ${error}; using defaults`);
+  return {
+    vaultRoot,
+    vault: new NodeVault(vaultRoot),
+    settings,
+    settingsSource,
+    layout: new MemoryLayout(settings),
+    env: io.env,
+    out: io.out,
+    err: io.err,
+  };
+}
+
+/**
+ * Resolves a note argument (relative to the vault, or absolute inside it) to a vault path.
+ * Throws {@link UsageError} when it is outside the vault.
+ */
+export function toVaultPath(ctx: CliContext, arg: string): string {
+  const abs = nodePath.resolve(ctx.vaultRoot, arg);
+  const rel = nodePath.relative(ctx.vaultRoot, abs);
+  if (rel.startsWith("..") || nodePath.isAbsolute(rel)) throw new UsageError(`not inside the vault: ${arg}`, arg);
+  return rel.split(nodePath.sep).join("/");
+}

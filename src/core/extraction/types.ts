@@ -1,0 +1,135 @@
+/**
+ * Types shared by the extraction pipeline (DESIGN §3): items, extractors, plans.
+ */
+import type { Category } from "../settings";
+import type { JournalBlock } from "../journal/blocks";
+
+export type { Category };
+
+/** The seven categories of the checklist, in checklist order (DESIGN §3). */
+export const CATEGORIES: readonly Category[] = [
+  "task",
+  "goal",
+  "pattern",
+  "improvement",
+  "knowledge",
+  "decision",
+  "question",
+];
+
+/** One extracted memory item (DESIGN §3 "Item"). */
+export interface ExtractedItem {
+  category: Category;
+  /** The item in one sentence, in the journal's language. */
+  text: string;
+  /** Verbatim quote from the journal supporting the item. */
+  evidence: string;
+  /** Block id (without `^`) of the journal block the evidence comes from; `null` until assigned. */
+  blockId: string | null;
+  /** Index into the journal's blocks (from {@link splitBlocks}) where the evidence was found. */
+  blockIndex: number;
+  /** 0–1. */
+  confidence: number;
+  /** Topic note title for pattern/knowledge/decision items. */
+  topic?: string;
+  /** Agent name an improvement or question is addressed to. */
+  target?: string;
+  /** ISO date `YYYY-MM-DD`. */
+  due?: string;
+  /** Which extractor produced it. */
+  origin: "offline" | "llm";
+}
+
+/** An item the pipeline refused, with the reason shown in reports (case 09a, issue 3 §4). */
+export interface RejectedItem {
+  reason: string;
+  category?: string;
+  text?: string;
+  evidence?: string;
+}
+
+/** Token usage and cost of a run (issue 3 §8). */
+export interface Usage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Wall time of all model calls, milliseconds. */
+  wallMs: number;
+  /** USD, when prices are set. */
+  costUsd?: number;
+}
+
+/** What the self-check gate did (issue 3 §6). */
+export interface GateReport {
+  /** Names of the checks that fired on the first pass. */
+  fired: string[];
+  /** Item count before the rescan(s). */
+  before: number;
+  /** Item count after the rescan(s). */
+  after: number;
+  /** Category count before / after. */
+  categoriesBefore: number;
+  categoriesAfter: number;
+}
+
+/** Context given to an extractor about the destination (issue 3 §2). */
+export interface ExtractionContext {
+  agent: string;
+  /** Existing topic note titles of the agent and the library. */
+  topics: string[];
+  /** Open tracker items (goals, questions…) as `{id, kind, text}`. */
+  openItems: { id: string; kind: string; text: string }[];
+  /** Other agents' names, for `target`. */
+  agents: string[];
+}
+
+/** Input to an extractor: the journal as read. */
+export interface ExtractionInput {
+  /** Vault-relative path of the journal. */
+  path: string;
+  /** Journal title (file name without `.md`). */
+  title: string;
+  /** Body text without frontmatter. */
+  body: string;
+  blocks: JournalBlock[];
+  context: ExtractionContext;
+  signal?: AbortSignal;
+}
+
+export interface ExtractionResult {
+  items: ExtractedItem[];
+  rejected: RejectedItem[];
+  /** Number of passes over the journal (1 + rescans). */
+  passes: number;
+  gate?: GateReport;
+  usage: Usage;
+  /** Non-fatal notes for the report (e.g. "response_format not supported, fell back to plain JSON"). */
+  notes: string[];
+}
+
+/** An extractor turns a journal into items (DESIGN §3 "Extractors"). */
+export interface Extractor {
+  /** `offline` or `openai`; shown in every report. */
+  readonly name: "offline" | "openai";
+  extract(input: ExtractionInput): Promise<ExtractionResult>;
+}
+
+/** What the plan does with an item. */
+export type ItemAction =
+  /** A new tracker item or callout. */
+  | "add"
+  /** Duplicate of an existing item: its new source is added to the existing one. */
+  | "add-source"
+  /** Progress on an existing goal: a progress note under it. */
+  | "progress"
+  /** Already recorded with this source; nothing to write. */
+  | "skip";
+
+export interface PlannedItem {
+  item: ExtractedItem;
+  /** Vault-relative path of the note the item goes to. */
+  destination: string;
+  action: ItemAction;
+  /** Existing tracker item id or callout it matched, when deduped. */
+  existingId?: string;
+}

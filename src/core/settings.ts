@@ -1,0 +1,136 @@
+/**
+ * Settings shared by the plugin and the CLI, validated with zod. Unknown keys are dropped, missing
+ * keys take their defaults, and {@link parseSettings} never throws: a bad value falls back to the
+ * defaults with a reason (issue 5: "a bad data.json falls back to defaults with a notice").
+ * API keys are never part of the settings; the plugin stores only the secret's name.
+ */
+import { z } from "zod";
+
+export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
+/** A tracker note kind (DESIGN §1). */
+export type TrackerKind = (typeof TRACKER_KINDS)[number];
+
+const trackerFiles = z.object({
+  tasks: z.string().min(1).default("Tasks"),
+  goals: z.string().min(1).default("Goals"),
+  reviews: z.string().min(1).default("Reviews"),
+  proposals: z.string().min(1).default("Proposals"),
+  questions: z.string().min(1).default("Questions"),
+  decisions: z.string().min(1).default("Decisions"),
+});
+
+/**
+ * Where each category goes (DESIGN §3 table). A tracker kind, or `topic:<Heading>` for a section of
+ * a knowledge topic note. Decisions go to the Decisions tracker and to the topic's `## Decisions`
+ * when the item names a topic.
+ */
+const destinations = z.object({
+  task: z.string().default("tracker:tasks"),
+  goal: z.string().default("tracker:goals"),
+  pattern: z.string().default("topic:Patterns"),
+  improvement: z.string().default("tracker:proposals"),
+  knowledge: z.string().default("topic:Insights"),
+  decision: z.string().default("tracker:decisions"),
+  question: z.string().default("tracker:questions"),
+});
+
+const llm = z.object({
+  /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. Empty: offline. */
+  baseUrl: z.string().default(""),
+  model: z.string().default(""),
+  /** Name of the secret in Obsidian's secret storage holding the API key (never the key itself). */
+  apiKeySecret: z.string().default(""),
+  /** Per-request timeout, milliseconds. */
+  timeoutMs: z.number().int().positive().default(60_000),
+  /** Retries after the first attempt on 429, 5xx and network errors. */
+  maxRetries: z.number().int().min(0).max(10).default(2),
+  /** Journal window budget per chat completion, in estimated tokens. */
+  windowTokens: z.number().int().min(200).default(6000),
+  /** Budget for open items and topic names given to the model, in estimated tokens. */
+  contextTokens: z.number().int().min(0).default(1500),
+  temperature: z.number().min(0).max(2).default(0.2),
+  /** USD per million prompt tokens; 0 = unknown. */
+  pricePromptPerM: z.number().min(0).default(0),
+  /** USD per million completion tokens; 0 = unknown. */
+  priceCompletionPerM: z.number().min(0).default(0),
+});
+
+const gate = z.object({
+  enabled: z.boolean().default(true),
+  /** Rescans after the first pass (issue 3: default 1, at most 3). */
+  maxRescans: z.number().int().min(0).max(3).default(1),
+  /** A document at least this long (characters; CJK characters count double) is "rich". */
+  richDocChars: z.number().int().min(0).default(1200),
+  /** Sections (headings) from which "all items in one category" fires. */
+  minSectionsForSpread: z.number().int().min(2).default(3),
+  /** Expected items per 1000 characters (lower bound of the band). */
+  minItemsPer1000Chars: z.number().min(0).default(1.25),
+  /** Expected items per 1000 characters (upper bound of the band). */
+  maxItemsPer1000Chars: z.number().min(0).default(4),
+  /** A count above `maxItemsPer1000Chars × this factor` asks the model to merge. */
+  mergeFactor: z.number().min(1).default(2),
+});
+
+const search = z.object({
+  /** Recency half-life in days; 0 disables recency weighting. */
+  recencyHalfLifeDays: z.number().min(0).default(0),
+  /** Notes above this size (bytes) are indexed by frontmatter and headings only. */
+  sizeCapBytes: z.number().int().positive().default(2 * 1024 * 1024),
+  useConfidence: z.boolean().default(true),
+});
+
+const health = z.object({
+  requiredFields: z.array(z.string()).default(["id", "type", "status", "created_at"]),
+  /** Drafts not updated for this many days are reported. */
+  draftDays: z.number().int().min(1).default(30),
+  /** Knowledge not updated for this many days while newer journals mention the topic is stale. */
+  staleDays: z.number().int().min(1).default(90),
+});
+
+export const settingsSchema = z.object({
+  memoryRoot: z.string().default("Memory"),
+  agentsFolder: z.string().min(1).default("Agents"),
+  journalFolder: z.string().min(1).default("Journal"),
+  trackersFolder: z.string().min(1).default("Trackers"),
+  knowledgeFolder: z.string().min(1).default("Knowledge"),
+  libraryFolder: z.string().min(1).default("Library"),
+  /** Folder names under the memory root that are isolated zones (DESIGN §4). */
+  isolatedZones: z.array(z.string().min(1)).default(["Restricted"]),
+  trackerFiles: trackerFiles.prefault({}),
+  defaultAgent: z.string().min(1).default("me"),
+  knowledgeCategories: z.array(z.string().min(1)).min(1).default(["learning", "strategy", "team", "customers"]),
+  /** Journal file name pattern under the agent's journal folder (moment-style tokens YYYY MM DD). */
+  journalPattern: z.string().min(1).default("YYYY-MM-DD"),
+  useDailyNotes: z.boolean().default(false),
+  /** `review`: show the review modal each run; `apply`: apply at once. */
+  reviewMode: z.enum(["review", "apply"]).default("review"),
+  destinations: destinations.prefault({}),
+  llm: llm.prefault({}),
+  gate: gate.prefault({}),
+  search: search.prefault({}),
+  health: health.prefault({}),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type Category = keyof Settings["destinations"];
+
+/** A fresh copy of the default settings. */
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({});
+}
+
+/**
+ * Validates stored settings (the plugin's `data.json` or the CLI's copy of it).
+ * @returns the settings and, when `raw` was not valid, the reason it fell back to defaults.
+ */
+export function parseSettings(raw: unknown): { settings: Settings; error?: string } {
+  if (raw === undefined || raw === null) return { settings: defaultSettings() };
+  const result = settingsSchema.safeParse(raw);
+  if (result.success) return { settings: result.data };
+  const issue = result.error.issues[0];
+  const where = issue ? issue.path.join(".") : "";
+  return {
+    settings: defaultSettings(),
+    error: `invalid setting${where ? ` "${where}"` : ""}: ${issue?.message ?? "unknown error"}`,
+  };
+}

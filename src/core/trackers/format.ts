@@ -1,0 +1,4 @@
+/**
+ * Tracker note format (DESIGN §2 "Trackers"). TO BE IMPLEMENTED (helper B).
+ */
+export {};

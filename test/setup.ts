@@ -1,0 +1,2 @@
+// Shared test setup: time zone fixed to UTC (STYLE: Tests).
+process.env.TZ = "UTC";

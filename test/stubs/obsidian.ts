@@ -1,0 +1,2 @@
+// Stub of the types-only `obsidian` package: only what tests use (STYLE: Tests). Grows with the tests.
+export {};
