@@ -36,6 +36,13 @@ export interface ExtractedItem {
   target?: string;
   /** ISO date `YYYY-MM-DD`. */
   due?: string;
+  /**
+   * Id of an existing tracker item this item updates (e.g. `g-006`): progress on a goal, an answer
+   * to a question (issue 3 §2). The plan turns it into a progress note instead of a new item.
+   */
+  ref?: string;
+  /** True for progress on an existing goal whose id the journal did not give; the plan matches it by text. */
+  progress?: boolean;
   /** Which extractor produced it. */
   origin: "offline" | "llm";
 }
