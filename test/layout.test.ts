@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { MemoryLayout, sanitizeFileName } from "../src/core/layout";
+import { defaultSettings } from "../src/core/settings";
+import { PathError } from "../src/core/errors";
+
+const layout = new MemoryLayout(defaultSettings());
+
+describe("MemoryLayout", () => {
+  it("places each layer as DESIGN §1 says", () => {
+    expect(layout.journalPath("link", "2026-03-24")).toBe("Memory/Agents/link/Journal/2026-03-24.md");
+    expect(layout.trackerPath("link", "tasks")).toBe("Memory/Agents/link/Trackers/Tasks.md");
+    expect(layout.topicPath("link", "Content quality")).toBe("Memory/Agents/link/Knowledge/learning/Content quality.md");
+    expect(layout.libraryPath("SEO", "Core Web Vitals")).toBe("Memory/Library/SEO/Core Web Vitals.md");
+  });
+
+  it("uses the folder settings", () => {
+    const s = defaultSettings();
+    s.memoryRoot = "Brain";
+    s.agentsFolder = "Bots";
+    s.trackerFiles.tasks = "待办";
+    const l = new MemoryLayout(s);
+    expect(l.trackerPath("x", "tasks")).toBe("Brain/Bots/x/Trackers/待办.md");
+    expect(l.collectionOf("Brain/Bots/x/Journal/2026-01-01.md")).toBe("journal");
+  });
+
+  it("case 11: Chinese topic names make distinct files, only unsafe characters replaced", () => {
+    expect(layout.topicPath("ming", "睡眠质量")).toMatch(/\/睡眠质量\.md$/);
+    expect(layout.topicPath("ming", "早起习惯")).toMatch(/\/早起习惯\.md$/);
+    expect(sanitizeFileName('a/b:c*d?"e<f>g|h')).toBe("a-b-c-d--e-f-g-h");
+    expect(sanitizeFileName(".hidden")).toBe("hidden");
+    expect(sanitizeFileName("???")).toBeNull();
+  });
+
+  it("case 12: a topic chosen by a model cannot escape the knowledge folder", () => {
+    const p = layout.topicPath("link", "../../.obsidian/plugins/x/main");
+    expect(p.startsWith("Memory/Agents/link/Knowledge/")).toBe(true);
+    expect(p.split("/").includes("..")).toBe(false);
+    expect(() => layout.under("Memory/../.obsidian/x.md")).toThrow(PathError);
+    expect(() => layout.under(".obsidian/plugins/x/main.md")).toThrow(PathError);
+    expect(() => layout.agentRoot("../x")).toThrow(PathError);
+  });
+
+  it("classifies collections, agents and isolated zones", () => {
+    expect(layout.collectionOf("Memory/Agents/a/Trackers/Tasks.md")).toBe("tracker");
+    expect(layout.collectionOf("Memory/Agents/a/Knowledge/learning/T.md")).toBe("knowledge");
+    expect(layout.collectionOf("Memory/Library/SEO/T.md")).toBe("library");
+    expect(layout.collectionOf("Memory/Restricted/x.md")).toBe("isolated");
+    expect(layout.collectionOf("Other/x.md")).toBe("other");
+    expect(layout.agentOf("Memory/Agents/ming/Journal/2026-11-01.md")).toBe("ming");
+    expect(layout.zoneOf("Memory/Restricted/a/b.md")).toBe("Restricted");
+  });
+});
