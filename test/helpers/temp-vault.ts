@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { NodeVault } from "../../src/cli/node-vault";
 
 /** A temporary vault folder with the given files; `cleanup()` removes it. */
-export function tempVault(files: Record<string, string> = {}): { root: string; vault: NodeVault; write(path: string, text: string): void; cleanup(): void } {
+export function tempVault(files: Record<string, string> = {}): { root: string; vault: NodeVault; write: (path: string, text: string) => void; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), "am-test-"));
   const write = (path: string, text: string) => {
     const abs = join(root, path);
@@ -18,7 +18,7 @@ export function tempVault(files: Record<string, string> = {}): { root: string; v
 }
 
 /** A temporary copy of the sample vault `examples/vault`. */
-export function sampleVaultCopy(): { root: string; vault: NodeVault; cleanup(): void } {
+export function sampleVaultCopy(): { root: string; vault: NodeVault; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), "am-sample-"));
   cpSync(fileURLToPath(new URL("../../examples/vault", import.meta.url)), root, { recursive: true });
   return { root, vault: new NodeVault(root), cleanup: () => rmSync(root, { recursive: true, force: true }) };
