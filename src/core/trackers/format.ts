@@ -1,4 +1,402 @@
 /**
- * Tracker note format (DESIGN §2 "Trackers"). TO BE IMPLEMENTED (helper B).
+ * Tracker note format (DESIGN §2 "Trackers"): task-list items with a status character, Dataview
+ * inline fields and a block id, e.g.
+ * `- [ ] Get the top-10 pages [priority:: 2] [source:: [[2026-03-24#^am-k3f9]]] ^t-048`.
+ *
+ * The parser keeps every line's raw text and line ending, so {@link serializeTracker} of an
+ * untouched note returns the original bytes (BOM, CRLF, a missing final newline, unknown lines and
+ * frontmatter included). Edits live in `store.ts` and touch only the lines concerned.
  */
-export {};
+import { FrontmatterError, errorMessage } from "../errors";
+import { parseNote } from "../frontmatter";
+import type { TrackerKind } from "../settings";
+
+/** Item status, from the checkbox character (DESIGN §2). */
+export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";
+
+/** Block id prefix of each tracker kind (DESIGN §2: `t-` task, `g-` goal, …). */
+export const KIND_PREFIX: Readonly<Record<TrackerKind, string>> = {
+  tasks: "t",
+  goals: "g",
+  reviews: "r",
+  proposals: "p",
+  questions: "q",
+  decisions: "d",
+};
+
+/** Tracker kind of each block id prefix (inverse of {@link KIND_PREFIX}). */
+export const PREFIX_KIND: Readonly<Record<string, TrackerKind>> = {
+  t: "tasks",
+  g: "goals",
+  r: "reviews",
+  p: "proposals",
+  q: "questions",
+  d: "decisions",
+};
+
+/** The checkbox character written for each status. */
+export const STATUS_CHAR: Readonly<Record<TrackerStatus, string>> = {
+  open: " ",
+  "in-progress": "/",
+  done: "x",
+  abandoned: "-",
+};
+
+/**
+ * Status of each checkbox character the parser understands (`X` is read as done, as Obsidian and
+ * the Tasks plugin do). A task line with any other character (`[>]`, `[!]`…) is not an item: it is
+ * kept byte for byte and its block id still counts for {@link maxBlockNumber}.
+ */
+export const CHAR_STATUS: Readonly<Record<string, TrackerStatus>> = {
+  " ": "open",
+  "/": "in-progress",
+  x: "done",
+  X: "done",
+  "-": "abandoned",
+};
+
+/** Line ending of one line; `""` only for a last line without a final newline. */
+export type LineEnding = "" | "\n" | "\r\n";
+
+/** One line as written: its text (without the line ending) and its line ending. */
+export interface NoteLine {
+  text: string;
+  eol: LineEnding;
+}
+
+/** A Dataview inline field (`[key:: value]` or `(key:: value)`) with its place in the line. */
+export interface FieldSpan {
+  /** Key as written, trimmed. */
+  key: string;
+  /** Value as written, trimmed. */
+  value: string;
+  /** `[` or `(`. */
+  open: "[" | "(";
+  /** Offset of the opening bracket in the line (UTF-16 code units). */
+  start: number;
+  /** Offset one past the closing bracket. */
+  end: number;
+}
+
+/** What {@link scanItemLine} finds in a task-list line, with offsets for surgical edits. */
+export interface ItemLineScan {
+  statusChar: string;
+  status: TrackerStatus;
+  /** Offset of the status character in the line. */
+  statusIndex: number;
+  /** Text without fields and block id, whitespace collapsed. */
+  text: string;
+  fields: FieldSpan[];
+  /** Block id without `^`, or `null`. */
+  id: string | null;
+  /** Offset where the content ends: the whitespace before ` ^id`, or the end of the trimmed line. */
+  contentEnd: number;
+}
+
+/** A tracker item (DESIGN §2). */
+export interface TrackerItem {
+  /** Block id without `^` (`t-048`), or `null` for an item a person wrote without one. */
+  id: string | null;
+  /** Kind prefix of the id (`t`, `g`, …), or `null` when the id has none. */
+  prefix: string | null;
+  status: TrackerStatus;
+  /** The checkbox character as written (`x` and `X` are both done). */
+  statusChar: string;
+  /** Item text without fields and block id, whitespace collapsed. */
+  text: string;
+  /** Inline fields in line order. */
+  fields: { key: string; value: string }[];
+  /** Raw indented lines under the item (progress notes, observation…), blank lines between them included. */
+  children: string[];
+  /** 0-based index of the item's line among the note's lines (a BOM does not count). */
+  line: number;
+  /** 0-based index one past the item's last child line (trailing blank lines are not children). */
+  endLine: number;
+}
+
+/** A parsed tracker note: every line kept as written, plus the items found. */
+export interface TrackerNote {
+  /** True when the text starts with a UTF-8 BOM (kept on serialisation). */
+  bom: boolean;
+  lines: NoteLine[];
+  /** The note's line ending for new lines: the first one found, else `\n`. */
+  eol: "\n" | "\r\n";
+  /** 0-based index of the first line after the frontmatter (0 when there is none). */
+  bodyStart: number;
+  /** Why the frontmatter does not parse, or `null`. Such a note must never be rewritten (DESIGN §5). */
+  frontmatterError: string | null;
+  items: TrackerItem[];
+}
+
+/**
+ * Splits text into lines keeping each line's ending (`\n` or `\r\n`; a lone `\r` stays in the
+ * text). A final newline does not make an extra empty line; `""` gives no lines.
+ */
+export function splitLines(text: string): { bom: boolean; lines: NoteLine[] } {
+  const bom = text.startsWith("\uFEFF");
+  const body = bom ? text.slice(1) : text;
+  const lines: NoteLine[] = [];
+  let start = 0;
+  while (start < body.length) {
+    const nl = body.indexOf("\n", start);
+    if (nl < 0) {
+      lines.push({ text: body.slice(start), eol: "" });
+      break;
+    }
+    const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
+    lines.push({ text: body.slice(start, crlf ? nl - 1 : nl), eol: crlf ? "\r\n" : "\n" });
+    start = nl + 1;
+  }
+  return { bom, lines };
+}
+
+/** Inverse of {@link splitLines}. */
+export function joinLines(bom: boolean, lines: readonly NoteLine[]): string {
+  let out = bom ? "\uFEFF" : "";
+  for (const line of lines) out += line.text + line.eol;
+  return out;
+}
+
+/** The line ending to use for new lines: the first one in the note, else `\n`. */
+export function detectEol(lines: readonly NoteLine[]): "\n" | "\r\n" {
+  for (const line of lines) if (line.eol) return line.eol;
+  return "\n";
+}
+
+/**
+ * Appends lines at the end of `lines` (in place). A last line without a line ending gets one first,
+ * and every appended line ends with `eol`, so the note ends with a newline afterwards.
+ */
+export function appendLines(lines: NoteLine[], texts: readonly string[], eol: "\n" | "\r\n"): void {
+  const last = lines[lines.length - 1];
+  if (last && last.eol === "") last.eol = eol;
+  for (const text of texts) lines.push({ text, eol });
+}
+
+/**
+ * Inserts lines before index `at` (in place), each ending with `eol`; inserting after a last line
+ * without a line ending gives that line one.
+ */
+export function insertLines(lines: NoteLine[], at: number, texts: readonly string[], eol: "\n" | "\r\n"): void {
+  if (at >= lines.length) {
+    appendLines(lines, texts, eol);
+    return;
+  }
+  lines.splice(at, 0, ...texts.map((text) => ({ text, eol })));
+}
+
+/**
+ * Finds where the body of a split note starts, using {@link parseNote} so that trackers and topic
+ * notes agree with the rest of the plugin on what frontmatter is (a YAML mapping between `---`
+ * lines; anything else is body, case 03). When the YAML does not parse, the block up to the closing
+ * `---` is skipped and `error` says why: such a note must not be rewritten (DESIGN §5).
+ * @returns the 0-based index of the first body line, and the parse error if any.
+ */
+export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { bodyStart: number; error: string | null } {
+  try {
+    const parsed = parseNote(text);
+    return { bodyStart: parsed.data === null ? 0 : Math.min(lines.length, Math.max(0, parsed.bodyLine - 1)), error: null };
+  } catch (err) {
+    let close = lines.length;
+    for (let i = 1; i < lines.length; i++) {
+      const t = lines[i]?.text.trimEnd();
+      if (t === "---" || t === "...") {
+        close = i;
+        break;
+      }
+    }
+    return { bodyStart: Math.min(lines.length, close + 1), error: errorMessage(err) };
+  }
+}
+
+/** Throws {@link FrontmatterError} naming `path` when a parsed note's frontmatter does not parse. */
+export function assertWritable(note: { frontmatterError: string | null }, path: string): void {
+  if (note.frontmatterError !== null) {
+    throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`, path);
+  }
+}
+
+const ITEM_LINE = /^[-*+][ \t]+\[([^\]])\](?=[ \t]|$)/u;
+const BLOCK_ID = /[ \t]\^([A-Za-z0-9-]+)[ \t]*$/;
+const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;
+
+/**
+ * Reads a task-list line at column 0 (`-`, `*` or `+` bullet). Returns `null` for any other line,
+ * including a task line whose status character is not in {@link CHAR_STATUS}. Never throws.
+ */
+export function scanItemLine(line: string): ItemLineScan | null {
+  const m = ITEM_LINE.exec(line);
+  const statusChar = m?.[1];
+  if (!m || statusChar === undefined) return null;
+  const status = CHAR_STATUS[statusChar];
+  if (!status) return null;
+  const statusIndex = m[0].length - 2;
+  const idMatch = BLOCK_ID.exec(line);
+  const contentStart = m[0].length;
+  let id: string | null = null;
+  let contentEnd = line.trimEnd().length;
+  if (idMatch && idMatch.index >= contentStart - 1) {
+    id = idMatch[1] ?? null;
+    contentEnd = idMatch.index;
+  }
+  if (contentEnd < contentStart) contentEnd = contentStart;
+  const fields = scanFields(line, contentStart, contentEnd);
+  let text = "";
+  let at = contentStart;
+  for (const f of fields) {
+    text += `${line.slice(at, f.start)} `;
+    at = f.end;
+  }
+  text += line.slice(at, contentEnd);
+  return {
+    statusChar,
+    status,
+    statusIndex,
+    text: text.replace(/\s+/g, " ").trim(),
+    fields,
+    id,
+    contentEnd,
+  };
+}
+
+/** Dataview inline fields between `from` and `to`, with balanced brackets inside values (wikilinks). */
+function scanFields(line: string, from: number, to: number): FieldSpan[] {
+  const fields: FieldSpan[] = [];
+  let p = from;
+  while (p < to) {
+    const ch = line[p];
+    if (ch === "[" && line[p + 1] === "[") {
+      // A wikilink in the text: skip it whole so that its inner brackets start nothing.
+      const close = line.indexOf("]]", p + 2);
+      p = close < 0 || close >= to ? p + 2 : close + 2;
+      continue;
+    }
+    if (ch !== "[" && ch !== "(") {
+      p++;
+      continue;
+    }
+    FIELD_HEAD.lastIndex = p;
+    const head = FIELD_HEAD.exec(line);
+    const key = head?.[1]?.trim();
+    if (!head || !key) {
+      p++;
+      continue;
+    }
+    const open = ch;
+    const close = open === "[" ? "]" : ")";
+    let depth = 0;
+    let end = -1;
+    for (let q = p + head[0].length; q < to; q++) {
+      const c = line[q];
+      if (c === open) depth++;
+      else if (c === close) {
+        if (depth === 0) {
+          end = q;
+          break;
+        }
+        depth--;
+      }
+    }
+    if (end < 0) {
+      p++;
+      continue;
+    }
+    fields.push({ key, value: line.slice(p + head[0].length, end).trim(), open, start: p, end: end + 1 });
+    p = end + 1;
+  }
+  return fields;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Parses a tracker note. Never throws: lines it does not understand are kept as they are, and a
+ * frontmatter that does not parse is reported in {@link TrackerNote.frontmatterError}.
+ * Items are task-list lines at column 0 outside frontmatter and code fences; the indented lines that
+ * follow (blank lines between them included) are the item's children.
+ */
+export function parseTracker(text: string): TrackerNote {
+  const { bom, lines } = splitLines(text);
+  const { bodyStart, error } = locateFrontmatter(text, lines);
+  const items: TrackerItem[] = [];
+  let fence: string | null = null;
+  let i = bodyStart;
+  while (i < lines.length) {
+    const raw = lines[i]?.text ?? "";
+    if (fence !== null) {
+      const m = FENCE.exec(raw);
+      if (m?.[1] && m[1][0] === fence[0] && m[1].length >= fence.length && raw.trim() === m[1]) fence = null;
+      i++;
+      continue;
+    }
+    const fm = FENCE.exec(raw);
+    if (fm?.[1]) {
+      fence = fm[1];
+      i++;
+      continue;
+    }
+    const scan = scanItemLine(raw);
+    if (!scan) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    for (let j = i + 1; j < lines.length; j++) {
+      const t = lines[j]?.text ?? "";
+      if (t.trim() === "") continue;
+      if (t.startsWith(" ") || t.startsWith("\t")) {
+        end = j + 1;
+        continue;
+      }
+      break;
+    }
+    const prefix = scan.id ? (/^([A-Za-z]+)-\d+$/.exec(scan.id)?.[1] ?? null) : null;
+    items.push({
+      id: scan.id,
+      prefix,
+      status: scan.status,
+      statusChar: scan.statusChar,
+      text: scan.text,
+      fields: scan.fields.map((f) => ({ key: f.key, value: f.value })),
+      children: lines.slice(i + 1, end).map((l) => l.text),
+      line: i,
+      endLine: end,
+    });
+    i = end;
+  }
+  return { bom, lines, eol: detectEol(lines), bodyStart, frontmatterError: error, items };
+}
+
+/** Writes a parsed note back: the exact original bytes when the note was not changed. */
+export function serializeTracker(note: TrackerNote): string {
+  return joinLines(note.bom, note.lines);
+}
+
+/** The items of a tracker note, in note order (see {@link parseTracker}). */
+export function listItems(text: string): TrackerItem[] {
+  return parseTracker(text).items;
+}
+
+/**
+ * Highest number used by a block id `^<prefix>-<n>` at the end of any line of the note (items,
+ * children, lines the parser does not understand), or 0. Counting every line means a new id never
+ * reuses one a person wrote on an unusual line.
+ */
+export function maxBlockNumber(lines: readonly NoteLine[], prefix: string): number {
+  const re = new RegExp(`(?:^|[ \\t])\\^${escapeRegExp(prefix)}-(\\d+)[ \\t]*$`);
+  let max = 0;
+  for (const line of lines) {
+    const n = re.exec(line.text)?.[1];
+    if (n !== undefined) max = Math.max(max, Number.parseInt(n, 10));
+  }
+  return max;
+}
+
+/** Formats a block id: prefix, dash, number zero-padded to 3 digits (widening past 999). */
+export function formatBlockId(prefix: string, n: number): string {
+  return `${prefix}-${String(n).padStart(3, "0")}`;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

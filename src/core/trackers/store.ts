@@ -1,0 +1,246 @@
+/**
+ * Tracker store (DESIGN §2 "Trackers", issue 2 §6): pure text operations on a tracker note, each
+ * `(text, …) => result`, meant to run inside `VaultPort.process` so they always see the current
+ * content (case 07).
+ *
+ * Every operation edits only the lines it concerns and keeps the rest byte for byte; items are never
+ * removed or renumbered (DESIGN §8, case 10).
+ *
+ * A missing id is not an error: operations return {@link EditResult} with `ok: false`,
+ * `found: false` and the text unchanged, so the caller decides what to report. A note whose frontmatter does not parse is
+ * never rewritten: mutating operations throw {@link FrontmatterError} naming `path` (DESIGN §5).
+ */
+import type { TrackerKind } from "../settings";
+import { setFrontmatter } from "../frontmatter";
+import {
+  KIND_PREFIX,
+  STATUS_CHAR,
+  appendLines,
+  assertWritable,
+  formatBlockId,
+  insertLines,
+  maxBlockNumber,
+  parseTracker,
+  scanItemLine,
+  serializeTracker,
+  splitLines,
+  type FieldSpan,
+  type TrackerItem,
+  type TrackerNote,
+  type TrackerStatus,
+} from "./format";
+
+/**
+ * Result of an edit. `ok: true`: the item was found and now has the requested state (`changed` says
+ * whether the text had to change for it). `ok: false`: nothing was done, `reason` says why (no item
+ * with that id — `found: false` — or a value that would break the line); `text` is the input.
+ */
+export type EditResult =
+  | { ok: true; text: string; changed: boolean; found: true }
+  | { ok: false; text: string; changed: false; found: boolean; reason: string };
+
+/** A new tracker item for {@link addTrackerItem}. */
+export interface NewTrackerItem {
+  /** One line of text; line breaks become spaces. */
+  text: string;
+  /** Default `open`. */
+  status?: TrackerStatus;
+  /** Inline fields in the order to write them, e.g. `[["created", "2026-03-24"], ["source", "[[2026-03-24#^am-k3f9]]"]]`. */
+  fields: [string, string][];
+  /**
+   * Lines under the item. Each is written as an indented list line `    - <child>`; a child that
+   * already starts with whitespace is written as given.
+   */
+  children?: string[];
+}
+
+/** Frontmatter facts for a tracker note created by {@link addTrackerItem}. */
+export interface TrackerMeta {
+  agent: string;
+  /** Heading of a new note, e.g. `Tasks`. */
+  title: string;
+  /** ISO 8601 timestamp, written as `created_at` as given. */
+  createdAt: string;
+}
+
+/** The item with block id `id` (without `^`), or `null`. Items without an id are never matched. */
+export function findItem(text: string, id: string): TrackerItem | null {
+  return parseTracker(text).items.find((item) => item.id === id) ?? null;
+}
+
+/** The next block id for `prefix` in the note: highest number used + 1, e.g. `t-001`, `t-049`, `t-1000`. */
+export function nextId(text: string, prefix: string): string {
+  return formatBlockId(prefix, maxBlockNumber(splitLines(text).lines, prefix) + 1);
+}
+
+/**
+ * Appends a new item with the next id for its kind at the end of the note.
+ * When `current` is `null` the note is created with frontmatter (`id`, `type: tracker`, `agent`,
+ * `kind`, `status: active`, `created_at`) and a `# <title>` heading. The file's line ending is kept;
+ * a file without a final newline gets one before the new line, and the new lines end with one.
+ * Throws {@link FrontmatterError} when the existing frontmatter does not parse.
+ * @returns the new text and the new item's id.
+ */
+export function addTrackerItem(
+  current: string | null,
+  kind: TrackerKind,
+  item: NewTrackerItem,
+  meta: TrackerMeta,
+  path = "tracker note",
+): { text: string; id: string } {
+  const prefix = KIND_PREFIX[kind];
+  const base =
+    current ??
+    setFrontmatter(
+      `# ${oneLine(meta.title)}\n\n`,
+      {
+        id: `${meta.agent}-${kind}`,
+        type: "tracker",
+        agent: meta.agent,
+        kind,
+        status: "active",
+        created_at: meta.createdAt,
+      },
+      path,
+    );
+  const note = parseTracker(base);
+  assertWritable(note, path);
+  const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
+  const fields = item.fields.map(([key, value]) => ` [${oneLine(key)}:: ${oneLine(value)}]`).join("");
+  const text = oneLine(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
+  const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
+  const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${oneLine(c)}`));
+  appendLines(note.lines, [line, ...children], note.eol);
+  return { text: serializeTracker(note), id };
+}
+
+/** Sets an item's status character (`x` for done). Already in that status (`X` counts as done): unchanged. */
+export function setItemStatus(text: string, id: string, status: TrackerStatus, path = "tracker note"): EditResult {
+  return editItem(text, id, path, (note, item) => {
+    if (item.status === status) return false;
+    const line = note.lines[item.line];
+    const scan = line ? scanItemLine(line.text) : null;
+    if (!line || !scan) return false;
+    line.text = line.text.slice(0, scan.statusIndex) + STATUS_CHAR[status] + line.text.slice(scan.statusIndex + 1);
+    return true;
+  });
+}
+
+/**
+ * Adds a progress note `    - YYYY-MM-DD: note` under the item, after its existing children
+ * (DESIGN §2 goals). The indentation of an existing child list line is reused. The same line
+ * already under the item: unchanged (re-running extraction adds nothing; case 10).
+ */
+export function addProgressNote(text: string, id: string, note: string, date: string, path = "tracker note"): EditResult {
+  return editItem(text, id, path, (parsed, item) => {
+    const body = `- ${oneLine(date)}: ${oneLine(note)}`;
+    if (item.children.some((c) => c.trim() === body)) return false;
+    const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
+    insertLines(parsed.lines, item.endLine, [indent + body], parsed.eol);
+    return true;
+  });
+}
+
+/**
+ * Adds a source link to the item's `[source:: …]` field (several are comma-separated:
+ * `[source:: [[a#^x]], [[b#^y]]]`), or adds the field before the block id. `link` is a wikilink or
+ * its target (`2026-03-24#^am-k3f9`). A link already there (same target, alias ignored): unchanged
+ * (case 10).
+ */
+export function addItemSource(text: string, id: string, link: string, path = "tracker note"): EditResult {
+  const wikilink = toWikilink(link);
+  const target = linkTarget(wikilink);
+  return editItem(text, id, path, (note, item) => {
+    const line = note.lines[item.line];
+    const scan = line ? scanItemLine(line.text) : null;
+    if (!line || !scan) return false;
+    const field = scan.fields.find((f) => f.key.toLowerCase() === "source");
+    if (!field) {
+      line.text = insertField(line.text, scan.contentEnd, "source", wikilink);
+      return true;
+    }
+    if (wikilinkTargets(field.value).includes(target)) return false;
+    line.text = replaceField(line.text, field, field.value ? `${field.value}, ${wikilink}` : wikilink);
+    return true;
+  });
+}
+
+/**
+ * Sets an inline field's value (the first field with that key, compared without case), or adds the
+ * field before the block id. Used for a review's `next` date. Line breaks in `value` become spaces;
+ * a value with unbalanced brackets is refused (`reason`), since it would end the field early.
+ */
+export function setItemField(text: string, id: string, key: string, value: string, path = "tracker note"): EditResult {
+  const v = oneLine(value);
+  const k = oneLine(key);
+  if (!balanced(v) || !k || /[[\]():]/.test(k)) {
+    const found = findItem(text, id) !== null;
+    const reason = found ? `^${id}: cannot write field ${JSON.stringify(k)} with value ${JSON.stringify(v)} (brackets would break the line)` : `no item ^${id}`;
+    return { ok: false, text, changed: false, found, reason };
+  }
+  return editItem(text, id, path, (note, item) => {
+    const line = note.lines[item.line];
+    const scan = line ? scanItemLine(line.text) : null;
+    if (!line || !scan) return false;
+    const field = scan.fields.find((f) => f.key.toLowerCase() === k.toLowerCase());
+    if (!field) {
+      line.text = insertField(line.text, scan.contentEnd, k, v);
+      return true;
+    }
+    if (field.value === v) return false;
+    line.text = replaceField(line.text, field, v);
+    return true;
+  });
+}
+
+/** Parses, finds the item, lets `edit` change lines in place (returning whether it did), serialises. */
+function editItem(text: string, id: string, path: string, edit: (note: TrackerNote, item: TrackerItem) => boolean): EditResult {
+  const note = parseTracker(text);
+  const item = note.items.find((it) => it.id === id);
+  if (!item) return { ok: false, text, changed: false, found: false, reason: `no item ^${id}` };
+  assertWritable(note, path);
+  if (!edit(note, item)) return { ok: true, text, changed: false, found: true };
+  const out = serializeTracker(note);
+  return { ok: true, text: out, changed: out !== text, found: true };
+}
+
+function insertField(line: string, at: number, key: string, value: string): string {
+  return `${line.slice(0, at)} [${key}:: ${value}]${line.slice(at)}`;
+}
+
+function replaceField(line: string, field: FieldSpan, value: string): string {
+  const close = field.open === "[" ? "]" : ")";
+  return `${line.slice(0, field.start)}${field.open}${field.key}:: ${value}${close}${line.slice(field.end)}`;
+}
+
+/** Line breaks and runs of whitespace become one space; trimmed. */
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+function balanced(s: string): boolean {
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "[") depth++;
+    else if (ch === "]" && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/** `[[target]]` for a target or a wikilink (kept as written, trimmed). */
+export function toWikilink(link: string): string {
+  const l = link.trim();
+  return /^\[\[[\s\S]*\]\]$/.test(l) ? l : `[[${l}]]`;
+}
+
+/** Target of a wikilink or bare target: brackets and `|alias` removed, trimmed. */
+export function linkTarget(link: string): string {
+  const l = link.trim().replace(/^\[\[/, "").replace(/\]\]$/, "");
+  const bar = l.indexOf("|");
+  return (bar < 0 ? l : l.slice(0, bar)).trim();
+}
+
+/** Targets of the wikilinks in a field value or source line, in order. */
+export function wikilinkTargets(value: string): string[] {
+  return [...value.matchAll(/\[\[([^\]]*)\]\]/g)].map((m) => linkTarget(m[1] ?? ""));
+}
