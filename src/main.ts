@@ -1,8 +1,70 @@
-import { Plugin } from "obsidian";
+/**
+ * Agent Memory plugin entry (STYLE: "main.ts wires, it does not work"): builds the adapters and the
+ * core services, and registers views, commands, the ribbon button and the settings tab. `onload`
+ * only registers; the search index is built in `workspace.onLayoutReady` (official guideline).
+ */
+import { Notice, Plugin } from "obsidian";
+import { defaultSettings, parseSettings, type Settings } from "./core/settings";
+import { registerCommands } from "./obsidian/commands";
+import { localIsoDate, type PluginContext } from "./obsidian/context";
+import { ExtractionRunner } from "./obsidian/extraction-runner";
+import { createExtractorFactory } from "./obsidian/extractor-factory";
+import { ObsidianVault } from "./obsidian/obsidian-vault";
+import { activateView } from "./obsidian/open-view";
+import { AgentMemorySettingTab } from "./obsidian/settings/settings-tab";
+import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/tracker-view";
 
-/** Agent Memory plugin entry: wires settings, adapters, commands and views (STYLE: main.ts wires). */
 export default class AgentMemoryPlugin extends Plugin {
+  /** Validated settings (src/core/settings.ts); the API key is never part of them. */
+  memorySettings: Settings = defaultSettings();
+
   override async onload(): Promise<void> {
-    // Filled in by the foundation issue.
+    await this.loadSettings();
+    const ctx: PluginContext = {
+      app: this.app,
+      vault: new ObsidianVault(this.app),
+      settings: () => this.memorySettings,
+      saveSettings: () => this.saveSettings(),
+      today: () => localIsoDate(new Date()),
+    };
+    const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
+
+    this.registerView(TRACKER_VIEW_TYPE, (leaf) => new TrackerView(leaf, ctx));
+    this.addRibbonIcon("brain", "Extract from today's journal", () => void runner.extractToday());
+    registerCommands(this, {
+      extractActiveNote: () => runner.extractActiveNote(),
+      extractToday: () => runner.extractToday(),
+      openTrackers: async () => void (await activateView(this.app, TRACKER_VIEW_TYPE)),
+      openSearch: () => Promise.resolve(),
+      rebuildIndex: () => Promise.resolve(),
+    });
+    this.addSettingTab(
+      new AgentMemorySettingTab(this.app, this, {
+        ctx,
+        replaceSettings: async (next) => {
+          this.memorySettings = next;
+          await this.saveSettings();
+        },
+      }),
+    );
+  }
+
+  /** Reads `data.json`; invalid content falls back to the defaults with a notice, never a crash. */
+  private async loadSettings(): Promise<void> {
+    let raw: unknown;
+    try {
+      raw = await this.loadData();
+    } catch (err) {
+      raw = undefined;
+      new Notice(`Agent Memory could not read its settings; using the defaults. ${String(err)}`);
+    }
+    const { settings, error } = parseSettings(raw);
+    this.memorySettings = settings;
+    if (error) new Notice(`Agent Memory settings: ${error}. Using the defaults until you change a setting.`);
+  }
+
+  /** Writes the settings to `data.json` (they hold the API key's secret name, never the key). */
+  async saveSettings(): Promise<void> {
+    await this.saveData(this.memorySettings);
   }
 }

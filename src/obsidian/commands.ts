@@ -1,0 +1,59 @@
+/**
+ * The command registrar (STYLE: one place for commands, as obsidian-tasks and obsidian-git do).
+ * Ids and names do not repeat the plugin's name or the word "command", and no command has a
+ * default hotkey (the official plugin guidelines).
+ */
+import { TFile, type Plugin } from "obsidian";
+
+/** What the commands do; `main.ts` wires these to the runner, the views and the index. */
+export interface CommandActions {
+  extractActiveNote(): Promise<void>;
+  extractToday(): Promise<void>;
+  openTrackers(): Promise<void>;
+  openSearch(): Promise<void>;
+  rebuildIndex(): Promise<void>;
+  /** Present once the health check is wired (issue 6). */
+  runHealthCheck?: () => Promise<void>;
+}
+
+/** Registers every command of the plugin on `plugin`. */
+export function registerCommands(plugin: Plugin, actions: CommandActions): void {
+  plugin.addCommand({
+    id: "extract-current-note",
+    name: "Extract from current note",
+    checkCallback: (checking) => {
+      const file = plugin.app.workspace.getActiveFile();
+      if (!(file instanceof TFile) || file.extension !== "md") return false;
+      if (!checking) void actions.extractActiveNote();
+      return true;
+    },
+  });
+  plugin.addCommand({
+    id: "extract-todays-journal",
+    name: "Extract from today's journal",
+    callback: () => void actions.extractToday(),
+  });
+  plugin.addCommand({
+    id: "open-trackers",
+    name: "Open trackers",
+    callback: () => void actions.openTrackers(),
+  });
+  plugin.addCommand({
+    id: "open-search",
+    name: "Open memory search",
+    callback: () => void actions.openSearch(),
+  });
+  plugin.addCommand({
+    id: "rebuild-search-index",
+    name: "Rebuild search index",
+    callback: () => void actions.rebuildIndex(),
+  });
+  const health = actions.runHealthCheck;
+  if (health) {
+    plugin.addCommand({
+      id: "run-health-check",
+      name: "Run health check",
+      callback: () => void health(),
+    });
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * ObsidianVault: {@link VaultPort} over `app.vault` (DESIGN §6, issue 5 §1).
+ *
+ * - Every write of an existing note goes through `Vault.process`, Obsidian's atomic
+ *   read-modify-write (https://docs.obsidian.md/Reference/TypeScript+API/Vault/process), so an edit
+ *   a person makes in the editor meanwhile is kept (case 07).
+ * - A missing note is created with `Vault.create` after its missing folders (`createFolder`, one
+ *   level at a time, because `create` fails when the parent folder does not exist).
+ * - Files are looked up with `getFileByPath` and checked with `instanceof TFile`; every path built
+ *   here goes through `normalizePath`.
+ * - Renames made by the plugin itself use `FileManager.renameFile`, which updates links.
+ */
+import { normalizePath, TFile, TFolder, type App } from "obsidian";
+import { VaultError, errorMessage } from "../core/errors";
+import { normalizeVaultPath } from "../core/layout";
+import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
+
+export class ObsidianVault implements VaultPort {
+  constructor(private readonly app: App) {}
+
+  /** The vault path in Obsidian's form; throws PathError for `..` or absolute paths (case 12). */
+  private toPath(path: string): string {
+    return normalizePath(normalizeVaultPath(path));
+  }
+
+  /** The file at `path`, or `null` when there is none (a folder at `path` is not a file). */
+  fileAt(path: string): TFile | null {
+    const file = this.app.vault.getFileByPath(this.toPath(path));
+    return file instanceof TFile ? file : null;
+  }
+
+  async read(path: string): Promise<string> {
+    const file = this.fileAt(path);
+    if (!file) throw new VaultError(`cannot read ${path}: no such file`, path);
+    try {
+      return await this.app.vault.read(file);
+    } catch (err) {
+      throw new VaultError(`cannot read ${path}: ${errorMessage(err)}`, path, { cause: err });
+    }
+  }
+
+  exists(path: string): Promise<boolean> {
+    return Promise.resolve(this.fileAt(path) !== null);
+  }
+
+  /**
+   * Markdown files under `folder` (the whole vault when omitted), sorted by path. Uses
+   * `getMarkdownFiles()`, which Obsidian keeps in memory, with each file's `stat`.
+   */
+  list(folder?: string): Promise<FileStat[]> {
+    const prefix = folder ? `${this.toPath(folder)}/` : "";
+    const out: FileStat[] = [];
+    for (const file of this.app.vault.getMarkdownFiles()) {
+      if (prefix && !file.path.startsWith(prefix)) continue;
+      out.push({ path: file.path, mtime: file.stat.mtime, size: file.stat.size });
+    }
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return Promise.resolve(out);
+  }
+
+  async process(path: string, fn: ProcessFn): Promise<boolean> {
+    const target = this.toPath(path);
+    const existing = this.fileAt(target);
+    if (existing) return this.processExisting(existing, path, fn);
+    const text = fn(null);
+    if (text === null) return false;
+    try {
+      await this.ensureFolder(parentFolder(target));
+      await this.app.vault.create(target, text);
+      return true;
+    } catch (err) {
+      // Someone created the note between our lookup and `create`: edit what they wrote instead.
+      const created = this.fileAt(target);
+      if (created) return this.processExisting(created, path, fn);
+      throw new VaultError(`cannot create ${path}: ${errorMessage(err)}`, path, { cause: err });
+    }
+  }
+
+  /**
+   * Runs `fn` inside `Vault.process`. A first read decides whether anything would change, so an
+   * unchanged note is not rewritten (case 10: re-running writes nothing); the edit itself is then
+   * re-applied by `Vault.process` on the note's content at write time.
+   */
+  private async processExisting(file: TFile, path: string, fn: ProcessFn): Promise<boolean> {
+    try {
+      const before = await this.app.vault.read(file);
+      const preview = fn(before);
+      if (preview === null || preview === before) return false;
+      let changed = false;
+      await this.app.vault.process(file, (data) => {
+        const next = fn(data);
+        if (next === null || next === data) return data;
+        changed = true;
+        return next;
+      });
+      return changed;
+    } catch (err) {
+      if (err instanceof VaultError) throw err;
+      throw new VaultError(`cannot write ${path}: ${errorMessage(err)}`, path, { cause: err });
+    }
+  }
+
+  /** Creates `folder` and its missing ancestors. Throws when a file is in the way. */
+  private async ensureFolder(folder: string): Promise<void> {
+    if (folder === "" || folder === "/") return;
+    const found = this.app.vault.getAbstractFileByPath(folder);
+    if (found instanceof TFolder) return;
+    if (found) throw new VaultError(`cannot create folder ${folder}: a file has that name`, folder);
+    await this.ensureFolder(parentFolder(folder));
+    try {
+      await this.app.vault.createFolder(folder);
+    } catch (err) {
+      // Created meanwhile (e.g. by a sync client): that is what we wanted.
+      if (!(this.app.vault.getAbstractFileByPath(folder) instanceof TFolder)) throw err;
+    }
+  }
+
+  /**
+   * Renames or moves a note the plugin owns, through `FileManager.renameFile` so links to it follow
+   * the user's link settings. Creates the destination folder. Throws {@link VaultError} when the
+   * source is missing or the destination exists.
+   */
+  async rename(from: string, to: string): Promise<void> {
+    const file = this.fileAt(from);
+    if (!file) throw new VaultError(`cannot rename ${from}: no such file`, from);
+    const target = this.toPath(to);
+    if (this.app.vault.getAbstractFileByPath(target)) throw new VaultError(`cannot rename ${from}: ${to} exists`, to);
+    try {
+      await this.ensureFolder(parentFolder(target));
+      await this.app.fileManager.renameFile(file, target);
+    } catch (err) {
+      if (err instanceof VaultError) throw err;
+      throw new VaultError(`cannot rename ${from} to ${to}: ${errorMessage(err)}`, from, { cause: err });
+    }
+  }
+}
+
+function parentFolder(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}

@@ -1,0 +1,315 @@
+/**
+ * The tracker panel (issue 5 §6): an `ItemView` in the right sidebar with an agent picker, a tab per
+ * tracker note (tasks, goals, reviews, proposals, questions, decisions) with counts, and a status
+ * filter. Ticking an item sets its status in the note through the core (`setItemStatus`, or
+ * `advanceReview` for a review loop, which moves its `next` date); a change a person makes in the
+ * note re-renders the panel at once (vault `modify` event). Goals show their latest progress note,
+ * reviews whose `next` date has come are marked due, an item's text opens its line and its source
+ * link opens the journal block.
+ */
+import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
+import { errorMessage } from "../core/errors";
+import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
+import { listItems } from "../core/trackers/format";
+import { advanceReview, dueReviews } from "../core/trackers/reviews";
+import { setItemStatus, wikilinkTargets } from "../core/trackers/store";
+import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
+import { discoverAgents, layoutOf, type PluginContext } from "./context";
+
+export const TRACKER_VIEW_TYPE = "agent-memory-trackers";
+
+/** Which items the panel lists. `open` means open or in progress. */
+export type StatusFilter = "open" | "done" | "abandoned" | "all";
+
+const KIND_LABELS: Readonly<Record<TrackerKind, string>> = {
+  tasks: "Tasks",
+  goals: "Goals",
+  reviews: "Reviews",
+  proposals: "Proposals",
+  questions: "Questions",
+  decisions: "Decisions",
+};
+
+const FILTER_LABELS: Readonly<Record<StatusFilter, string>> = {
+  open: "Open",
+  done: "Done",
+  abandoned: "Abandoned",
+  all: "All",
+};
+
+/** Fields shown as small badges after an item's text, in this order. */
+const BADGE_FIELDS = ["priority", "due", "target", "every", "next", "to", "status", "decided"];
+
+/** True when an item passes the status filter. */
+export function matchesFilter(status: TrackerStatus, filter: StatusFilter): boolean {
+  if (filter === "all") return true;
+  if (filter === "open") return status === "open" || status === "in-progress";
+  return status === filter;
+}
+
+/** The latest dated progress note under a goal (`- 2026-03-27: …`), or `null`. */
+export function latestProgress(item: TrackerItem): { date: string; text: string } | null {
+  let latest: { date: string; text: string } | null = null;
+  for (const child of item.children) {
+    const m = /^\s*[-*+]\s+(\d{4}-\d{2}-\d{2})\s*:\s*(.*)$/.exec(child);
+    if (m?.[1] && (latest === null || m[1] >= latest.date)) latest = { date: m[1], text: (m[2] ?? "").trim() };
+  }
+  return latest;
+}
+
+function fieldValue(item: TrackerItem, key: string): string | null {
+  return item.fields.find((f) => f.key.toLowerCase() === key)?.value ?? null;
+}
+
+/** Loaded contents of one tracker note. */
+interface TrackerData {
+  path: string;
+  exists: boolean;
+  items: TrackerItem[];
+  /** Ids of reviews due today or earlier → days overdue. */
+  due: Map<string, number>;
+  error?: string;
+}
+
+export class TrackerView extends ItemView {
+  agent: string;
+  kind: TrackerKind = "tasks";
+  filter: StatusFilter = "open";
+  /** Bumped on every render so an older, slower render does not overwrite a newer one. */
+  private renderSeq = 0;
+  /** Resolves when the latest render has finished (tests and chained renders wait on it). */
+  rendering: Promise<void> = Promise.resolve();
+
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly ctx: PluginContext,
+  ) {
+    super(leaf);
+    this.agent = ctx.settings().defaultAgent;
+  }
+
+  override getViewType(): string {
+    return TRACKER_VIEW_TYPE;
+  }
+
+  override getDisplayText(): string {
+    return "Memory trackers";
+  }
+
+  override getIcon(): string {
+    return "list-checks";
+  }
+
+  protected override async onOpen(): Promise<void> {
+    this.contentEl.addClass("am-tracker-view");
+    const onChange = (file: TAbstractFile): void => {
+      if (this.isWatched(file.path)) this.refresh();
+    };
+    this.registerEvent(this.app.vault.on("modify", onChange));
+    this.registerEvent(this.app.vault.on("create", onChange));
+    this.registerEvent(this.app.vault.on("delete", onChange));
+    this.registerEvent(this.app.vault.on("rename", (file, oldPath) => {
+      if (this.isWatched(file.path) || this.isWatched(oldPath)) this.refresh();
+    }));
+    this.refresh();
+    await this.rendering;
+  }
+
+  protected override onClose(): Promise<void> {
+    this.renderSeq++;
+    this.contentEl.empty();
+    return Promise.resolve();
+  }
+
+  /** True for the current agent's tracker notes. */
+  private isWatched(path: string): boolean {
+    try {
+      const layout = layoutOf(this.ctx);
+      return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Re-reads the trackers and re-renders; `rendering` resolves when done. */
+  refresh(): void {
+    const seq = ++this.renderSeq;
+    this.rendering = this.render(seq).catch((err: unknown) => {
+      if (seq !== this.renderSeq) return;
+      this.contentEl.empty();
+      this.contentEl.createDiv({ cls: "am-error", text: `Cannot show the trackers: ${errorMessage(err)}` });
+    });
+  }
+
+  private async loadTracker(kind: TrackerKind): Promise<TrackerData> {
+    const path = layoutOf(this.ctx).trackerPath(this.agent, kind);
+    if (!(await this.ctx.vault.exists(path))) return { path, exists: false, items: [], due: new Map() };
+    try {
+      const text = await this.ctx.vault.read(path);
+      const due = new Map<string, number>();
+      if (kind === "reviews") {
+        for (const r of dueReviews(text, this.ctx.today())) if (r.id) due.set(r.id, r.daysOverdue);
+      }
+      return { path, exists: true, items: listItems(text), due };
+    } catch (err) {
+      return { path, exists: true, items: [], due: new Map(), error: errorMessage(err) };
+    }
+  }
+
+  private async render(seq: number): Promise<void> {
+    const agents = await discoverAgents(this.ctx);
+    if (!agents.includes(this.agent)) this.agent = this.ctx.settings().defaultAgent;
+    const data = new Map<TrackerKind, TrackerData>();
+    for (const kind of TRACKER_KINDS) data.set(kind, await this.loadTracker(kind));
+    if (seq !== this.renderSeq) return;
+
+    const root = this.contentEl;
+    root.empty();
+    const toolbar = root.createDiv({ cls: "am-tracker-toolbar" });
+    const agentSelect = toolbar.createEl("select", { cls: "dropdown am-agent-picker", attr: { "aria-label": "Agent" } });
+    for (const a of agents) agentSelect.createEl("option", { text: a, value: a });
+    agentSelect.value = this.agent;
+    agentSelect.addEventListener("change", () => {
+      this.agent = agentSelect.value;
+      this.refresh();
+    });
+    const filterSelect = toolbar.createEl("select", { cls: "dropdown am-status-filter", attr: { "aria-label": "Status" } });
+    for (const [value, label] of Object.entries(FILTER_LABELS)) filterSelect.createEl("option", { text: label, value });
+    filterSelect.value = this.filter;
+    filterSelect.addEventListener("change", () => {
+      this.filter = filterSelect.value as StatusFilter;
+      this.refresh();
+    });
+
+    const tabs = root.createDiv({ cls: "am-tracker-tabs", attr: { role: "tablist" } });
+    for (const kind of TRACKER_KINDS) {
+      const d = data.get(kind);
+      const count = d ? d.items.filter((it) => matchesFilter(it.status, this.filter)).length : 0;
+      const tab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": kind } });
+      tab.createSpan({ cls: "am-tab-label", text: KIND_LABELS[kind] });
+      tab.createSpan({ cls: "am-tab-count", text: String(count) });
+      if (kind === "reviews" && d && d.due.size > 0) tab.createSpan({ cls: "am-tab-due", text: `${d.due.size} due` });
+      tab.toggleClass("is-active", kind === this.kind);
+      tab.setAttr("aria-selected", kind === this.kind);
+      tab.addEventListener("click", () => {
+        this.kind = kind;
+        this.refresh();
+      });
+    }
+
+    const current = data.get(this.kind);
+    if (current) this.renderList(root, current);
+  }
+
+  private renderList(root: HTMLElement, data: TrackerData): void {
+    const list = root.createDiv({ cls: "am-tracker-list" });
+    const label = KIND_LABELS[this.kind].toLowerCase();
+    if (data.error) {
+      list.createDiv({ cls: "am-error", text: `${data.path}: ${data.error}` });
+      return;
+    }
+    if (!data.exists) {
+      list.createDiv({ cls: "am-empty", text: `No ${label} note yet for ${this.agent} (${data.path}).` });
+      return;
+    }
+    const items = data.items.filter((it) => matchesFilter(it.status, this.filter));
+    if (items.length === 0) {
+      const which = this.filter === "all" ? "" : `${FILTER_LABELS[this.filter].toLowerCase()} `;
+      list.createDiv({ cls: "am-empty", text: `No ${which}${label} for ${this.agent}.` });
+      return;
+    }
+    for (const item of items) this.renderItem(list, data, item);
+  }
+
+  private renderItem(list: HTMLElement, data: TrackerData, item: TrackerItem): void {
+    const row = list.createDiv({ cls: `am-tracker-item is-${item.status}` });
+    if (item.id) row.dataset.id = item.id;
+    const dueDays = item.id ? data.due.get(item.id) : undefined;
+    row.toggleClass("is-due", dueDays !== undefined);
+
+    const check = row.createEl("input", { cls: "task-list-item-checkbox am-tracker-check", type: "checkbox" });
+    check.checked = item.status === "done";
+    check.indeterminate = item.status === "in-progress";
+    check.disabled = item.id === null || item.status === "abandoned";
+    check.setAttr(
+      "aria-label",
+      item.id === null ? "This item has no block id" : this.kind === "reviews" ? "Mark this review done" : "Done",
+    );
+    check.addEventListener("change", () => void this.tick(data.path, item, check));
+
+    const body = row.createDiv({ cls: "am-tracker-body" });
+    const text = body.createEl("a", { cls: "am-tracker-text", text: item.text, href: "#" });
+    text.addEventListener("click", (evt) => {
+      evt.preventDefault();
+      void this.app.workspace.openLinkText(item.id ? `${data.path}#^${item.id}` : data.path, "", false);
+    });
+
+    const meta = body.createDiv({ cls: "am-tracker-meta" });
+    if (item.id) meta.createSpan({ cls: "am-item-id", text: item.id });
+    if (dueDays !== undefined) {
+      meta.createSpan({ cls: "am-badge am-due", text: dueDays === 0 ? "due today" : `due ${dueDays} d ago` });
+    }
+    for (const key of BADGE_FIELDS) {
+      const value = fieldValue(item, key);
+      if (value !== null) meta.createSpan({ cls: `am-badge am-field-${key}`, text: `${key}: ${value.replace(/\[\[|\]\]/g, "")}` });
+    }
+    const source = fieldValue(item, "source");
+    if (source) {
+      for (const target of wikilinkTargets(source)) {
+        const link = meta.createEl("a", { cls: "am-source-link", text: target.split("#")[0] ?? target, href: "#" });
+        link.setAttr("aria-label", `Open the source: ${target}`);
+        link.addEventListener("click", (evt) => {
+          evt.preventDefault();
+          void this.app.workspace.openLinkText(target, data.path, false);
+        });
+      }
+    }
+
+    if (this.kind === "goals") {
+      const progress = latestProgress(item);
+      if (progress) body.createDiv({ cls: "am-goal-progress", text: `${progress.date}: ${progress.text}` });
+    } else if (this.kind === "proposals" || this.kind === "questions") {
+      for (const child of item.children.filter((c) => c.trim() !== "").slice(0, 3)) {
+        body.createDiv({ cls: "am-item-child", text: child.trim().replace(/^[-*+]\s+/, "") });
+      }
+    }
+  }
+
+  /**
+   * Writes a tick to the note. A review loop is advanced (its `next` date moves on, it stays open);
+   * other items become done or open again. The note is edited with `Vault.process`, touching only
+   * the item's line; the vault's `modify` event then re-renders the panel.
+   */
+  private async tick(path: string, item: TrackerItem, check: HTMLInputElement): Promise<void> {
+    const id = item.id;
+    if (!id) return;
+    let message: string | null = null;
+    try {
+      if (this.kind === "reviews" && check.checked) {
+        const today = this.ctx.today();
+        await this.ctx.vault.process(path, (current) => {
+          if (current === null) return null;
+          const r = advanceReview(current, id, today);
+          if (!r.ok) {
+            message = r.reason;
+            return current;
+          }
+          message = `Review ${id} done; next on ${r.next}.`;
+          return r.text;
+        });
+      } else {
+        const status: TrackerStatus = check.checked ? "done" : "open";
+        await this.ctx.vault.process(path, (current) => {
+          if (current === null) return null;
+          const r = setItemStatus(current, id, status, path);
+          if (!r.ok) message = r.found ? r.reason : `No item ^${id} in ${path} any more.`;
+          return r.text;
+        });
+      }
+    } catch (err) {
+      message = `Could not update ${path}: ${errorMessage(err)}`;
+    }
+    if (message) new Notice(message);
+    this.refresh();
+  }
+}
