@@ -1,0 +1,73 @@
+/**
+ * Topic identity (DESIGN §2 "Knowledge and library notes", cases 11 and 12): the dedupe key of a
+ * topic title, its frontmatter id, and where its note lives.
+ */
+import { PathError, errorMessage } from "../errors";
+import { sanitizeFileName, type MemoryLayout } from "../layout";
+
+/**
+ * Dedupe key of a topic title: NFKC, lower case, whitespace collapsed, `[[ ]]` and a trailing `.md`
+ * removed. Unicode is kept, so `睡眠质量` and `早起习惯` give different keys (case 11); never a shared
+ * fallback. An empty title gives `""`, which callers must reject.
+ */
+export function topicKey(title: string): string {
+  return title
+    .normalize("NFKC")
+    .replace(/\[\[|\]\]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/\.md$/i, "")
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * Frontmatter `id` of a topic note: `<owner>/<slug>` (`link/content-quality`, `library/睡眠质量`), or
+ * the slug alone without an owner. The slug is the {@link topicKey} with spaces as `-` and unsafe
+ * characters replaced; a title with nothing usable gets `topic-<hash>` so distinct titles never
+ * share an id.
+ */
+export function topicId(title: string, owner?: string): string {
+  const key = topicKey(title);
+  const safe = sanitizeFileName(key)?.replace(/ /g, "-");
+  const slug = safe ?? `topic-${hash(key)}`;
+  return owner ? `${owner}/${slug}` : slug;
+}
+
+/** Where a topic note goes: the vault path, or why it cannot be written (case 12). */
+export type TopicDestination = { ok: true; path: string; key: string } | { ok: false; reason: string };
+
+/**
+ * Path of a topic note for an agent (`Memory/Agents/<agent>/Knowledge/<category>/<Topic>.md`) or, when
+ * `area` is given without `agent`, in the library (`Memory/Library/<area>/<Topic>.md`). The name is
+ * sanitised by {@link sanitizeFileName} (case 11: Unicode kept, only unsafe characters replaced), so a
+ * title like `../../x` stays inside the folder (case 12); a title with nothing usable, or a bad agent
+ * name, gives a reason instead of a path. Never throws.
+ */
+export function topicDestination(
+  layout: MemoryLayout,
+  where: { title: string; agent?: string; category?: string; area?: string },
+): TopicDestination {
+  const key = topicKey(where.title);
+  if (!key) return { ok: false, reason: "topic title is empty" };
+  try {
+    const path =
+      where.agent !== undefined
+        ? layout.topicPath(where.agent, where.title, where.category)
+        : layout.libraryPath(where.area ?? where.category ?? "", where.title);
+    return { ok: true, path, key };
+  } catch (err) {
+    if (err instanceof PathError) return { ok: false, reason: errorMessage(err) };
+    throw err;
+  }
+}
+
+/** FNV-1a over UTF-16 code units, base 36: a short stable tag, not a security hash. */
+function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
