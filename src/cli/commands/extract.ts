@@ -1,13 +1,66 @@
 import type { CliCommand } from "../command";
+import { toVaultPath, type CliContext } from "../context";
 import { UsageError } from "../../core/errors";
+import { applyPlan, extractionReport, planExtraction, type ExtractionReport } from "../../core/extraction/pipeline";
+import { createCliExtractor } from "../llm-env";
 
-/** `agent-memory extract` (DESIGN §7). TO BE IMPLEMENTED. */
+/**
+ * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--dry-run] [--force] [--json]`
+ * (DESIGN §7). Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input
+ * (nothing written).
+ */
 export const extractCommand: CliCommand = {
   name: "extract",
-  usage: "extract <vault>",
-  options: {},
-  positionals: { min: 0, max: 8 },
-  run() {
-    return Promise.reject(new UsageError("extract is not implemented yet"));
+  usage: "extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--dry-run] [--force] [--json]",
+  options: {
+    agent: { type: "string" },
+    llm: { type: "string" },
+    "dry-run": { type: "boolean" },
+    force: { type: "boolean" },
+  },
+  positionals: { min: 1, max: 1 },
+  async run(ctx, args, options) {
+    const journal = toVaultPath(ctx, args[0] ?? "");
+    const llm = typeof options.llm === "string" ? options.llm : undefined;
+    if (llm !== undefined && llm !== "offline" && llm !== "openai") throw new UsageError(`--llm must be offline or openai, not "${llm}"`);
+    const { extractor, why } = createCliExtractor(ctx, llm);
+    const plan = await planExtraction({
+      vault: ctx.vault,
+      settings: ctx.settings,
+      layout: ctx.layout,
+      journalPath: journal,
+      ...(typeof options.agent === "string" ? { agent: options.agent } : {}),
+      extractor,
+      force: options.force === true,
+    });
+    const applied = options["dry-run"] ? null : await applyPlan(ctx.vault, ctx.layout, plan);
+    const report = extractionReport(plan, applied);
+    if (options.json) ctx.out(JSON.stringify({ ...report, extractorReason: why }, null, 2));
+    else printReport(ctx, report, why);
+    return report.rejected.length > 0 ? 1 : 0;
   },
 };
+
+const ACTION_WORDS: Record<string, string> = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
+
+function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
+  ctx.out(`${r.journal} (agent ${r.agent}) — extractor: ${r.extractor} (${why})`);
+  if (r.skipped) {
+    ctx.out("  unchanged since the last extraction; nothing to do (use --force to extract again)");
+    return;
+  }
+  if (r.gate.fired.length) ctx.out(`  self-check gate fired: ${r.gate.fired.join(", ")}; items ${r.gate.before} → ${r.gate.after}`);
+  if (r.items.length === 0) ctx.out("  no items found");
+  for (const it of r.items) {
+    ctx.out(`  ${it.category.padEnd(11)} ${it.text}`);
+    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""})`);
+  }
+  for (const rej of r.rejected) ctx.out(`  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`);
+  for (const note of r.notes) ctx.out(`  note: ${note}`);
+  if (r.usage.calls > 0) {
+    const cost = r.usage.costUsd !== undefined ? `, $${r.usage.costUsd.toFixed(4)}` : "";
+    ctx.out(`  model: ${r.usage.calls} call(s), ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens, ${(r.usage.wallMs / 1000).toFixed(1)} s${cost}`);
+  }
+  if (r.dryRun) ctx.out("  dry run: nothing written");
+  else ctx.out(r.writes.length ? `  wrote ${r.writes.length} note(s): ${r.writes.join(", ")}` : "  nothing new to write");
+}

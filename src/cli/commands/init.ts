@@ -1,13 +1,24 @@
 import type { CliCommand } from "../command";
-import { UsageError } from "../../core/errors";
+import { isoDate } from "../../core/extraction/pipeline";
+import { initAgent } from "../../core/init";
 
-/** `agent-memory init` (DESIGN §7). TO BE IMPLEMENTED. */
+/**
+ * `agent-memory init <vault> [--agent NAME]` (DESIGN §7): creates the agent's six tracker notes and
+ * today's journal when missing, and the library folder's index note. Never overwrites a note.
+ */
 export const initCommand: CliCommand = {
   name: "init",
-  usage: "init <vault>",
-  options: {},
-  positionals: { min: 0, max: 8 },
-  run() {
-    return Promise.reject(new UsageError("init is not implemented yet"));
+  usage: "init <vault> [--agent NAME] [--json]",
+  options: { agent: { type: "string" } },
+  positionals: { min: 0, max: 0 },
+  async run(ctx, _args, options) {
+    const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
+    const created = await initAgent(ctx.vault, ctx.layout, agent, isoDate(new Date()));
+    if (options.json) ctx.out(JSON.stringify({ agent, created }, null, 2));
+    else {
+      ctx.out(`agent "${agent}" in ${ctx.vaultRoot}`);
+      ctx.out(created.length ? created.map((p) => `  created ${p}`).join("\n") : "  everything was already there; nothing written");
+    }
+    return 0;
   },
 };

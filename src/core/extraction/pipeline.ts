@@ -1,11 +1,28 @@
 /**
  * The extraction pipeline (DESIGN §3): journal → blocks → extractor → dedupe → plan → apply.
- * TO BE IMPLEMENTED (lead). Signatures are the contract for the CLI and the plugin.
+ *
+ * {@link planExtraction} reads and writes nothing but reads; its result is plain data that the CLI
+ * prints with `--dry-run` and the plugin shows in the review modal, where items may be dropped,
+ * edited or re-routed. {@link applyPlan} then edits each note through `VaultPort.process`, re-checking
+ * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept (case 07)
+ * and running twice adds nothing (case 10).
  */
+import { MemoryError, errorMessage } from "../errors";
+import { parseNote, setFrontmatter } from "../frontmatter";
+import { addBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import type { ExtractionResult, Extractor, GateReport, PlannedItem, RejectedItem, Usage } from "./types";
+import { DestinationState, resolveRoute, writeItem } from "./route";
+import type {
+  ExtractionContext,
+  ExtractionResult,
+  Extractor,
+  GateReport,
+  PlannedItem,
+  RejectedItem,
+  Usage,
+} from "./types";
 
 export interface ExtractionOptions {
   vault: VaultPort;
@@ -37,8 +54,10 @@ export interface ExtractionPlan {
   notes: string[];
   /** Hash of the journal body as read, recorded as `extraction_hash` on apply. */
   extractionHash: string;
-  /** Raw extractor result, for reports. */
-  result?: ExtractionResult;
+  /** Block ids the plan adds to the journal: `{ text: block text as read, id }`. */
+  newBlockIds: { text: string; id: string }[];
+  /** Date used for `created` fields and callouts (`YYYY-MM-DD`): the journal's date when its name is one. */
+  date: string;
 }
 
 /** The outcome of applying a plan. */
@@ -49,20 +68,227 @@ export interface ApplyResult {
   failed: RejectedItem[];
 }
 
-export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
-  void options;
-  return Promise.reject(new Error("not implemented"));
+const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 };
+
+/** `YYYY-MM-DD` of a date in local time. */
+export function isoDate(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
+function baseName(path: string): string {
+  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
+}
+
+/**
+ * What an extractor is told about the agent's memory (issue 3 §2): its topics, its open goals and
+ * questions, and the other agents.
+ */
+export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: DestinationState): Promise<ExtractionContext> {
+  const [agentFiles, libraryFiles] = await Promise.all([vault.list(layout.agentsRoot), vault.list(layout.libraryRoot)]);
+  const knowledgePrefix = `${layout.knowledgeFolder(agent)}/`;
+  const topics = [
+    ...agentFiles.filter((f) => f.path.startsWith(knowledgePrefix)).map((f) => baseName(f.path)),
+    ...libraryFiles.map((f) => baseName(f.path)),
+  ];
+  const openItems: ExtractionContext["openItems"] = [];
+  for (const kind of ["goals", "questions"] as const) {
+    for (const it of await state.trackerItems(layout.trackerPath(agent, kind))) {
+      if (it.id && (it.status === "open" || it.status === "in-progress")) openItems.push({ id: it.id, kind, text: it.text });
+    }
+  }
+  const agents = layout.agentsIn(agentFiles.map((f) => f.path)).filter((a) => a !== agent);
+  return { agent, topics: [...new Set(topics)].sort(), openItems, agents };
+}
+
+/**
+ * Reads the journal, runs the extractor, assigns block ids, and routes and dedupes every item.
+ * Writes nothing.
+ * Throws {@link VaultError} when the journal cannot be read, {@link FrontmatterError} when its
+ * frontmatter does not parse, and whatever the extractor throws (e.g. {@link LlmError}).
+ */
+export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
+  const { vault, layout, journalPath, extractor } = options;
+  const path = layout.under(journalPath);
+  const text = await vault.read(path);
+  const note = parseNote(text, path);
+  const agent = options.agent ?? layout.agentOf(path) ?? options.settings.defaultAgent;
+  layout.agentRoot(agent); // throws PathError for an unsafe agent name
+  const hash = extractionHash(note.body);
+  const title = baseName(path);
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : isoDate((options.now ?? (() => new Date()))());
+  const base: ExtractionPlan = {
+    journal: path,
+    agent,
+    extractor: extractor.name,
+    passes: 0,
+    items: [],
+    rejected: [],
+    usage: { ...EMPTY_USAGE },
+    notes: [],
+    extractionHash: hash,
+    newBlockIds: [],
+    date,
+  };
+  if (!options.force && note.data?.extraction_hash === hash) return { ...base, skipped: "unchanged" };
+
+  const blocks = splitBlocks(note.body);
+  const state = new DestinationState(vault);
+  const context = await loadContext(vault, layout, agent, state);
+  const result: ExtractionResult = await extractor.extract({ path, title, body: note.body, blocks, context });
+
+  // Block ids: reuse the block's own, else a deterministic new one (DESIGN §2 "Journals").
+  const taken = new Set(blocks.map((b) => b.blockId).filter((id): id is string => id !== null));
+  const assigned = new Map<number, string>();
+  const newBlockIds: ExtractionPlan["newBlockIds"] = [];
+  for (const item of result.items) {
+    const block = blocks[item.blockIndex];
+    if (!block) continue;
+    if (block.blockId) {
+      item.blockId = block.blockId;
+      continue;
+    }
+    let id = assigned.get(item.blockIndex);
+    if (!id) {
+      id = newBlockId(`${path}\n${block.text}`, taken);
+      taken.add(id);
+      assigned.set(item.blockIndex, id);
+      newBlockIds.push({ text: block.text, id });
+    }
+    item.blockId = id;
+  }
+
+  const fallbackTopic = typeof note.data?.domain === "string" && note.data.domain.trim() ? note.data.domain.trim() : "General";
+  const items: PlannedItem[] = [];
+  const rejected: RejectedItem[] = [...result.rejected];
+  for (const item of result.items) {
+    const routed = await resolveRoute(item, {
+      settings: options.settings,
+      layout,
+      agent,
+      journal: path,
+      fallbackTopic,
+      state,
+    });
+    if ("reason" in routed) rejected.push(routed);
+    else items.push(...routed);
+  }
+  return {
+    ...base,
+    passes: result.passes,
+    ...(result.gate ? { gate: result.gate } : {}),
+    items,
+    rejected,
+    usage: result.usage,
+    notes: result.notes,
+    newBlockIds,
+  };
+}
+
+/**
+ * Applies a plan: each destination note through one atomic `VaultPort.process` call on its current
+ * content, then the journal (block ids, `extracted_at`, `extraction_hash`). Items the plan marks
+ * `skip` write nothing. A destination that fails is reported in `failed`; the journal is then not
+ * marked as extracted, so the next run tries again. Never deletes anything.
+ */
 export async function applyPlan(
   vault: VaultPort,
   layout: MemoryLayout,
   plan: ExtractionPlan,
-  now?: () => Date,
+  now: () => Date = () => new Date(),
 ): Promise<ApplyResult> {
-  void vault;
-  void layout;
-  void plan;
-  void now;
-  return Promise.reject(new Error("not implemented"));
+  const writes: string[] = [];
+  const failed: RejectedItem[] = [];
+  if (plan.skipped) return { writes, failed };
+  const groups = new Map<string, PlannedItem[]>();
+  for (const planned of plan.items) {
+    if (planned.action === "skip") continue;
+    const list = groups.get(planned.destination) ?? [];
+    list.push(planned);
+    groups.set(planned.destination, list);
+  }
+  const usedBlocks = new Set<string>();
+  const ctx = { agent: plan.agent, journal: plan.journal, date: plan.date, layout };
+  for (const [destination, group] of groups) {
+    try {
+      const path = layout.under(destination);
+      const written = await vault.process(path, (current) => group.reduce<string | null>((text, planned) => writeItem(text, planned, ctx), current));
+      if (written) writes.push(path);
+      for (const planned of group) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
+    } catch (err) {
+      for (const planned of group) {
+        failed.push({ reason: `could not write ${destination}: ${errorMessage(err)}`, category: planned.item.category, text: planned.item.text, evidence: planned.item.evidence });
+      }
+    }
+  }
+  if (failed.length > 0) return { writes, failed };
+  // Block ids are needed by every item whose source points at them, written or skipped.
+  for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
+  const wanted = plan.newBlockIds.filter((b) => usedBlocks.has(b.id));
+  const extractedAt = now().toISOString();
+  const journalWritten = await vault.process(plan.journal, (current) => {
+    if (current === null) throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
+    const note = parseNote(current, plan.journal);
+    const head = current.slice(0, note.bodyOffset);
+    const { body } = addBlockIds(note.body, wanted);
+    const withIds = head + body;
+    if (note.data?.extraction_hash === plan.extractionHash && withIds === current) return current;
+    return setFrontmatter(withIds, { extracted_at: extractedAt, extraction_hash: plan.extractionHash }, plan.journal);
+  });
+  if (journalWritten) writes.push(plan.journal);
+  return { writes, failed };
+}
+
+/** JSON report of a run (issue 3 §9): the shape of `agent-memory extract --json`. */
+export interface ExtractionReport {
+  journal: string;
+  agent: string;
+  extractor: Extractor["name"];
+  skipped?: "unchanged";
+  passes: number;
+  gate: { fired: string[]; before: number; after: number };
+  items: {
+    category: string;
+    text: string;
+    evidence: string;
+    blockId: string | null;
+    confidence: number;
+    topic?: string;
+    destination: string;
+    action: PlannedItem["action"];
+    existingId?: string;
+  }[];
+  rejected: RejectedItem[];
+  usage: Usage;
+  notes: string[];
+  writes: string[];
+  dryRun: boolean;
+}
+
+/** Builds the report of a plan and (unless a dry run) its apply result. */
+export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | null): ExtractionReport {
+  return {
+    journal: plan.journal,
+    agent: plan.agent,
+    extractor: plan.extractor,
+    ...(plan.skipped ? { skipped: plan.skipped } : {}),
+    passes: plan.passes,
+    gate: { fired: plan.gate?.fired ?? [], before: plan.gate?.before ?? plan.items.length, after: plan.gate?.after ?? plan.items.length },
+    items: plan.items.map((p) => ({
+      category: p.item.category,
+      text: p.item.text,
+      evidence: p.item.evidence,
+      blockId: p.item.blockId,
+      confidence: p.item.confidence,
+      ...(p.item.topic ? { topic: p.item.topic } : {}),
+      destination: p.destination,
+      action: p.action,
+      ...(p.existingId ? { existingId: p.existingId } : {}),
+    })),
+    rejected: [...plan.rejected, ...(applied?.failed ?? [])],
+    usage: plan.usage,
+    notes: plan.notes,
+    writes: applied?.writes ?? [],
+    dryRun: applied === null,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Types shared by the extraction pipeline (DESIGN §3): items, extractors, plans.
  */
-import type { Category } from "../settings";
+import type { Category, TrackerKind } from "../settings";
 import type { JournalBlock } from "../journal/blocks";
 
 export type { Category };
@@ -139,4 +139,8 @@ export interface PlannedItem {
   action: ItemAction;
   /** Existing tracker item id or callout it matched, when deduped. */
   existingId?: string;
+  /** For a tracker destination: which tracker. */
+  tracker?: TrackerKind;
+  /** For a topic-note destination: the topic's title and the `##` heading the callout goes under. */
+  topic?: { title: string; heading: string };
 }

@@ -1,0 +1,251 @@
+/**
+ * Routing and writing of single items (DESIGN §3 table "destination"; the table is a setting).
+ * `resolveRoute` decides, from the notes as they are now, where an item goes and whether it is new,
+ * a duplicate (new source on the existing item) or progress on a goal. `writeItem` applies one
+ * planned item to a note's current text, checking duplicates again so re-application is harmless.
+ */
+import { PathError, errorMessage } from "../errors";
+import { similarity, findDuplicate } from "./dedupe";
+import type { MemoryLayout } from "../layout";
+import type { Settings, TrackerKind } from "../settings";
+import { TRACKER_KINDS } from "../settings";
+import type { VaultPort } from "../vault";
+import { listItems, type TrackerItem } from "../trackers/format";
+import { addItemSource, addProgressNote, addTrackerItem } from "../trackers/store";
+import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
+import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+
+/** Callout kind for a topic entry of each category (DESIGN §2: insight, decision, pattern). */
+const CALLOUT_KIND = { knowledge: "insight", decision: "decision", pattern: "pattern" } as const;
+
+/** Wikilink to the journal block an item came from: `[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]`. */
+export function sourceLink(journal: string, blockId: string | null): string {
+  const target = journal.replace(/\.md$/i, "");
+  return blockId ? `[[${target}#^${blockId}]]` : `[[${target}]]`;
+}
+
+/**
+ * The note name and block of a link target: `Memory/Agents/a/Journal/2026-11-24#^am-k3f9` and
+ * `2026-11-24#^am-k3f9` point at the same block (Obsidian resolves a bare name to the note).
+ */
+function sourceKey(linkOrTarget: string): string {
+  const target = linkOrTarget.replace(/^\[\[|\]\]$/g, "").split("|")[0] ?? "";
+  const [note = "", sub = ""] = target.split("#");
+  return `${(note.split("/").pop() ?? note).replace(/\.md$/i, "").toLowerCase()}#${sub}`;
+}
+
+/** True when `text` (a field value or callout source list) already holds a link to the same block as `link`. */
+export function hasSource(text: string, link: string): boolean {
+  const key = sourceKey(link);
+  for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (sourceKey(m[1] ?? "") === key) return true;
+  return false;
+}
+
+/** Reads each destination note once per plan; planned additions are remembered for batch dedupe. */
+export class DestinationState {
+  private readonly texts = new Map<string, Promise<string | null>>();
+  /** Items planned as new in this batch, per destination path. */
+  readonly planned = new Map<string, PlannedItem[]>();
+  private topicIndex: Promise<Map<string, string>> | null = null;
+
+  constructor(private readonly vault: VaultPort) {}
+
+  /** Current text of a note, or `null` when it does not exist. */
+  text(path: string): Promise<string | null> {
+    let t = this.texts.get(path);
+    if (!t) {
+      t = this.vault.exists(path).then((exists) => (exists ? this.vault.read(path) : null));
+      this.texts.set(path, t);
+    }
+    return t;
+  }
+
+  async trackerItems(path: string): Promise<TrackerItem[]> {
+    const text = await this.text(path);
+    return text === null ? [] : listItems(text);
+  }
+
+  /** Existing topic notes of the agent by dedupe key (case 11) → path. */
+  topics(layout: MemoryLayout, agent: string): Promise<Map<string, string>> {
+    this.topicIndex ??= this.vault.list(layout.knowledgeFolder(agent)).then((files) => {
+      const map = new Map<string, string>();
+      for (const f of files) map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
+      return map;
+    });
+    return this.topicIndex;
+  }
+
+  plan(planned: PlannedItem): PlannedItem {
+    if (planned.action === "add") {
+      const list = this.planned.get(planned.destination) ?? [];
+      list.push(planned);
+      this.planned.set(planned.destination, list);
+    }
+    return planned;
+  }
+}
+
+export interface RouteContext {
+  settings: Settings;
+  layout: MemoryLayout;
+  agent: string;
+  journal: string;
+  fallbackTopic: string;
+  state: DestinationState;
+}
+
+function trackerKindOf(spec: string): TrackerKind | null {
+  const name = spec.slice("tracker:".length);
+  return (TRACKER_KINDS as readonly string[]).includes(name) ? (name as TrackerKind) : null;
+}
+
+async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
+  const destination = ctx.layout.trackerPath(ctx.agent, kind);
+  const existing = await ctx.state.trackerItems(destination);
+  const link = sourceLink(ctx.journal, item.blockId);
+  const base = { item, destination, tracker: kind };
+  if (item.ref || item.progress) {
+    const goal = item.ref
+      ? existing.find((it) => it.id === item.ref)
+      : existing[findDuplicate(item.text, existing, (it) => it.text, 0.3)];
+    if (!goal?.id) {
+      if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence };
+      // Progress we cannot place becomes a plain item of its category rather than being lost.
+    } else {
+      const already = goal.children.some((c) => hasSource(c, link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= 0.9);
+      return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
+    }
+  }
+  const dup = findDuplicate(item.text, existing, (it) => it.text);
+  const found = dup >= 0 ? existing[dup] : undefined;
+  if (found?.id) {
+    const sources = found.fields.filter((f) => f.key === "source").map((f) => f.value).join(" ");
+    return ctx.state.plan({ ...base, action: hasSource(sources, link) ? "skip" : "add-source", existingId: found.id });
+  }
+  const batch = ctx.state.planned.get(destination) ?? [];
+  if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
+  return ctx.state.plan({ ...base, action: "add" });
+}
+
+async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
+  const title = (item.topic ?? ctx.fallbackTopic).trim();
+  let destination: string;
+  try {
+    const known = (await ctx.state.topics(ctx.layout, ctx.agent)).get(topicKey(title));
+    destination = known ?? ctx.layout.topicPath(ctx.agent, title);
+  } catch (err) {
+    if (err instanceof PathError) {
+      return { reason: `unusable topic name: ${errorMessage(err)}`, category: item.category, text: item.text, evidence: item.evidence };
+    }
+    throw err;
+  }
+  const topicTitle = (destination.split("/").pop() ?? title).replace(/\.md$/i, "");
+  const base = { item, destination, topic: { title: topicTitle, heading } };
+  const text = await ctx.state.text(destination);
+  const entries = text === null ? [] : listTopicEntries(text);
+  const link = sourceLink(ctx.journal, item.blockId);
+  const dup = findDuplicate(item.text, entries, (e) => e.text);
+  const found = dup >= 0 ? entries[dup] : undefined;
+  if (found) return ctx.state.plan({ ...base, action: hasSource(found.sources.map((t) => `[[${t}]]`).join(" "), link) ? "skip" : "add-source", existingId: `callout ${dup + 1}` });
+  const batch = ctx.state.planned.get(destination) ?? [];
+  if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
+  return ctx.state.plan({ ...base, action: "add" });
+}
+
+/**
+ * Where an item goes, per the destination setting of its category. A decision goes to the
+ * Decisions tracker and, when it names a topic, also to that topic's `## Decisions` (DESIGN §3).
+ * @returns the planned item(s), or a rejection with its reason (e.g. an unusable topic; case 12).
+ */
+export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Promise<PlannedItem[] | RejectedItem> {
+  const spec = ctx.settings.destinations[item.category];
+  const out: PlannedItem[] = [];
+  if (spec.startsWith("tracker:")) {
+    const kind = trackerKindOf(spec);
+    if (!kind) return { reason: `destination setting for ${item.category} names no tracker: ${spec}`, category: item.category, text: item.text };
+    const routed = await routeToTracker(item, kind, ctx);
+    if ("reason" in routed) return routed;
+    out.push(routed);
+    if (item.category === "decision" && item.topic) {
+      const topical = await routeToTopic(item, "Decisions", ctx);
+      if (!("reason" in topical)) out.push(topical);
+    }
+    return out;
+  }
+  if (spec.startsWith("topic:")) {
+    const routed = await routeToTopic(item, spec.slice("topic:".length) || "Insights", ctx);
+    return "reason" in routed ? routed : [routed];
+  }
+  return { reason: `unknown destination setting for ${item.category}: ${spec}`, category: item.category, text: item.text };
+}
+
+/** Fields of a new tracker line for an item (DESIGN §2 tracker example). */
+function trackerFields(item: ExtractedItem, date: string, link: string): [string, string][] {
+  const fields: [string, string][] = [];
+  if (item.category === "improvement") fields.push(["status", "proposed"]);
+  if (item.target) fields.push(["to", `[[${item.target}]]`]);
+  if (item.due) fields.push([item.category === "goal" ? "target" : "due", item.due]);
+  if (item.category === "decision") fields.push(["decided", date]);
+  else fields.push(["created", date]);
+  if (item.category === "decision" && item.topic) fields.push(["topic", `[[${item.topic}]]`]);
+  fields.push(["source", link]);
+  return fields;
+}
+
+export interface WriteContext {
+  agent: string;
+  journal: string;
+  date: string;
+  layout: MemoryLayout;
+}
+
+/**
+ * Applies one planned item to a note's current text (`null`: the note does not exist yet) and
+ * returns the new text. Duplicates are checked again on the current text (cases 07, 10).
+ */
+export function writeItem(current: string | null, planned: PlannedItem, ctx: WriteContext): string | null {
+  const { item } = planned;
+  const link = sourceLink(ctx.journal, item.blockId);
+  if (planned.tracker) {
+    const kind = planned.tracker;
+    const items = current === null ? [] : listItems(current);
+    const byId = planned.existingId ? items.find((it) => it.id === planned.existingId) : undefined;
+    if (planned.action === "progress" && byId?.id && current !== null) {
+      if (byId.children.some((c) => hasSource(c, link))) return current;
+      return addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination).text;
+    }
+    const dup = byId ?? items[findDuplicate(item.text, items, (it) => it.text)];
+    if (dup?.id && current !== null) {
+      const sources = dup.fields.filter((f) => f.key === "source").map((f) => f.value).join(" ");
+      return hasSource(sources, link) ? current : addItemSource(current, dup.id, link, planned.destination).text;
+    }
+    const status = item.category === "decision" ? "done" : "open";
+    return addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
+      agent: ctx.agent,
+      title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
+      createdAt: ctx.date,
+    }).text;
+  }
+  if (planned.topic) {
+    const entries = current === null ? [] : listTopicEntries(current);
+    const dup = findDuplicate(item.text, entries, (e) => e.text);
+    const same = entries[dup];
+    if (same && hasSource(same.sources.map((t) => `[[${t}]]`).join(" "), link)) return current;
+    if (dup >= 0 && current !== null) return addEntrySource(current, dup, link.slice(2, -2), planned.destination).text;
+    const kind = item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
+    const category = planned.destination.split("/").slice(-2, -1)[0];
+    return appendTopicEntry(
+      current,
+      {
+        title: planned.topic.title,
+        agent: ctx.agent,
+        ...(category ? { category } : {}),
+        type: ctx.layout.collectionOf(planned.destination) === "library" ? "library" : "knowledge",
+        createdAt: ctx.date,
+        path: planned.destination,
+      },
+      { kind, heading: planned.topic.heading, date: ctx.date, confidence: item.confidence, text: item.text, source: link.slice(2, -2) },
+    );
+  }
+  return current;
+}

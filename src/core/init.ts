@@ -1,0 +1,58 @@
+/**
+ * Sets up an agent's memory (DESIGN §1): the six tracker notes, today's journal and the library
+ * index, each created only when missing.
+ */
+import { setFrontmatter } from "./frontmatter";
+import type { MemoryLayout } from "./layout";
+import { TRACKER_KINDS } from "./settings";
+import type { VaultPort } from "./vault";
+
+/** One line per tracker kind saying what the note holds (shown under its heading). */
+const TRACKER_PURPOSE: Record<(typeof TRACKER_KINDS)[number], string> = {
+  tasks: "Things to be done soon. Tick to close; items are never deleted.",
+  goals: "Aims that run for weeks; progress notes go under each goal.",
+  reviews: "Periodic self-review loops: `[every:: weekly]` `[next:: YYYY-MM-DD]`.",
+  proposals: "Proposed changes of process, for this agent or another.",
+  questions: "What needs another agent's or a person's input.",
+  decisions: "Decision log, oldest first.",
+};
+
+function note(fields: Record<string, unknown>, body: string): string {
+  return setFrontmatter(body, fields, "new note");
+}
+
+/**
+ * Creates what is missing for `agent`. `today` is `YYYY-MM-DD`.
+ * @returns vault paths of the notes created (empty when everything existed).
+ */
+export async function initAgent(vault: VaultPort, layout: MemoryLayout, agent: string, today: string): Promise<string[]> {
+  const created: string[] = [];
+  const create = async (path: string, text: string) => {
+    if (await vault.process(path, (current) => current ?? text)) created.push(path);
+  };
+  for (const kind of TRACKER_KINDS) {
+    const title = layout.settings.trackerFiles[kind];
+    await create(
+      layout.trackerPath(agent, kind),
+      note(
+        { id: `tracker-${agent}-${kind}`, type: "tracker", kind, agent, status: "active", created_at: today },
+        `# ${title}\n\n${TRACKER_PURPOSE[kind]}\n\n`,
+      ),
+    );
+  }
+  await create(
+    layout.journalPath(agent, today),
+    note(
+      { id: `journal-${agent}-${today}`, type: "journal", agent, status: "active", created_at: today },
+      `# ${today}\n\n`,
+    ),
+  );
+  await create(
+    `${layout.libraryRoot}/Library.md`,
+    note(
+      { id: "library-index", type: "library", status: "active", created_at: today },
+      "# Library\n\nShared knowledge every agent may use. One note per topic, in a folder per area.\n",
+    ),
+  );
+  return created;
+}

@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { findDuplicate, similarity } from "../src/core/extraction/dedupe";
+
+describe("dedupe similarity", () => {
+  it("matches rewordings in English and Chinese", () => {
+    expect(similarity("Renew passport", "renew the passport")).toBeGreaterThanOrEqual(0.8);
+    expect(similarity("整理客户流失原因", "整理一下客户流失原因")).toBeGreaterThanOrEqual(0.8);
+    expect(similarity("Send the draft to Person A.", "send the draft to person a")).toBe(1);
+  });
+
+  it("keeps different items apart (case 11: distinct CJK keys)", () => {
+    expect(similarity("睡眠质量", "早起习惯")).toBe(0);
+    expect(similarity("Renew passport", "Renew driving licence")).toBeLessThan(0.8);
+    expect(findDuplicate("Book the dentist", ["Renew passport", "Book dentist"], (s) => s)).toBe(1);
+    expect(findDuplicate("Book the dentist", ["Renew passport"], (s) => s)).toBe(-1);
+  });
+});

@@ -1,0 +1,176 @@
+import { readFileSync, statSync, readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
+import { OfflineExtractor } from "../src/core/extraction/offline";
+import type { ExtractionInput, ExtractionResult, Extractor } from "../src/core/extraction/types";
+import { MemoryLayout } from "../src/core/layout";
+import { defaultSettings } from "../src/core/settings";
+import { FrontmatterError } from "../src/core/errors";
+import { listItems } from "../src/core/trackers/format";
+import { tempVault } from "./helpers/temp-vault";
+
+const settings = defaultSettings();
+const layout = new MemoryLayout(settings);
+const J = "Memory/Agents/link/Journal/2026-11-24.md";
+const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
+const now = () => new Date("2026-11-24T10:00:00Z");
+
+const journal = `---
+id: journal-link-2026-11-24
+type: journal
+created_at: 2026-11-24T18:40:00+08:00
+---
+# 2026-11-24
+
+## SEO audit
+
+- [ ] Renew passport
+- [ ] Get the top-10 pages by traffic
+Decision: audit the home page before the blog
+Learned: bounce rate matters more than the framework
+
+Progress: first audit done, blog 79 [goal:: g-006]
+`;
+
+const goals = `# Goals
+
+- [ ] Content quality scoring system [target:: 2026-12-31] ^g-006
+`;
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+function setup(files: Record<string, string> = {}) {
+  const t = tempVault({ [J]: journal, "Memory/Agents/link/Trackers/Goals.md": goals, ...files });
+  cleanup = t.cleanup;
+  return t;
+}
+
+async function run(t: ReturnType<typeof setup>, extractor: Extractor = new OfflineExtractor(), force = false) {
+  const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor, force, now });
+  const applied = await applyPlan(t.vault, layout, plan, now);
+  return { plan, applied };
+}
+
+function mtimes(root: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(p, statSync(p).mtimeMs);
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe("extraction pipeline", () => {
+  it("routes items into trackers and topic notes, with block ids and sources", async () => {
+    const t = setup();
+    const { plan, applied } = await run(t);
+    expect(plan.items.map((p) => `${p.item.category}:${p.action}`)).toEqual([
+      "task:add",
+      "task:add",
+      "decision:add",
+      "decision:add",
+      "knowledge:add",
+      "goal:progress",
+    ]);
+    const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    expect(tasks.map((i) => i.id)).toEqual(["t-001", "t-002"]);
+    const source = tasks[0]?.fields.find((f) => f.key === "source")?.value ?? "";
+    const blockId = /#\^(am-[a-z0-9]+)/.exec(source)?.[1];
+    expect(blockId).toBeDefined();
+    const after = readFileSync(join(t.root, J), "utf8");
+    expect(after).toContain(`- [ ] Renew passport ^${blockId}`);
+    expect(after).toMatch(/extraction_hash: /);
+    expect(after).toContain("created_at: 2026-11-24T18:40:00+08:00");
+    const topic = readFileSync(join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"), "utf8");
+    expect(topic).toContain("## Insights");
+    expect(topic).toContain("> [!insight] 2026-11-24 · confidence 0.9");
+    expect(topic).toContain("## Decisions");
+    expect(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Goals.md"), "utf8")).toMatch(/\^g-006\n\s+- 2026-11-24: first audit done, blog 79/);
+    expect(applied.writes).toContain(J);
+  });
+
+  it("case 10: running twice changes nothing and reports nothing new", async () => {
+    const t = setup({ [TASKS]: "# Tasks\n\n- [ ] Renew passport [created:: 2026-11-01] ^t-007\n" });
+    await run(t);
+    const before = mtimes(t.root);
+    const second = await run(t);
+    expect(second.plan.skipped).toBe("unchanged");
+    expect(second.applied.writes).toEqual([]);
+    const forced = await run(t, new OfflineExtractor(), true);
+    expect(forced.plan.items.every((p) => p.action === "skip")).toBe(true);
+    expect(forced.applied.writes).toEqual([]);
+    expect(mtimes(t.root)).toEqual(before);
+    const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    expect(tasks.filter((i) => i.text === "Renew passport").map((i) => i.id)).toEqual(["t-007"]);
+    expect(tasks.map((i) => i.id)).toEqual(["t-007", "t-008"]);
+  });
+
+  it("a duplicate of an existing item gets the new source instead of a second item", async () => {
+    const t = setup({ [TASKS]: "# Tasks\n\n- [ ] renew the passport [source:: [[2026-11-01#^am-aaaa]]] ^t-001\n" });
+    const { plan } = await run(t);
+    expect(plan.items[0]?.action).toBe("add-source");
+    const text = readFileSync(join(t.root, TASKS), "utf8");
+    expect(text).toMatch(/\[source:: \[\[2026-11-01#\^am-aaaa\]\], \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-[a-z0-9]+\]\]\] \^t-001/);
+  });
+
+  it("case 07: edits made to the journal and a tracker during extraction survive", async () => {
+    const t = setup({ [TASKS]: "# Tasks\n" });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Extractor = {
+      name: "offline",
+      async extract(input: ExtractionInput): Promise<ExtractionResult> {
+        await gate;
+        return new OfflineExtractor().extract(input);
+      },
+    };
+    const planning = planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: slow, now });
+    await new Promise((r) => setTimeout(r, 50));
+    t.write(J, journal.replace("## SEO audit\n", "## SEO audit\n\n- [ ] call Person B\n"));
+    t.write(TASKS, "# Tasks\n\n- [ ] Water the plants ^t-001\n");
+    release();
+    const plan = await planning;
+    await applyPlan(t.vault, layout, plan, now);
+    const after = readFileSync(join(t.root, J), "utf8");
+    expect(after).toContain("- [ ] call Person B");
+    expect(after).toMatch(/- \[ \] Renew passport \^am-[a-z0-9]+/);
+    const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual(["t-001 Water the plants", "t-002 Renew passport", "t-003 Get the top-10 pages by traffic"]);
+  });
+
+  it("case 12: a topic chosen by a model cannot write outside the memory root", async () => {
+    const t = setup();
+    const evil: Extractor = {
+      name: "openai",
+      extract: (input) =>
+        Promise.resolve({
+          items: [{ category: "knowledge", text: "x is y", evidence: "Learned: bounce rate matters more than the framework", blockId: null, blockIndex: input.blocks.findIndex((b) => b.text.includes("Learned")), confidence: 0.7, topic: "../../.obsidian/plugins/x/main", origin: "llm" }],
+          rejected: [],
+          passes: 1,
+          usage: { calls: 1, promptTokens: 1, completionTokens: 1, wallMs: 1 },
+          notes: [],
+        }),
+    };
+    const { plan, applied } = await run(t, evil);
+    expect(existsSync(join(t.root, ".obsidian"))).toBe(false);
+    for (const w of applied.writes) expect(w.startsWith("Memory/")).toBe(true);
+    expect(plan.items[0]?.destination.startsWith("Memory/Agents/link/Knowledge/")).toBe(true);
+  });
+
+  it("a journal whose frontmatter does not parse is an error naming it, and nothing is written", async () => {
+    const t = setup({ [J]: "---\ntitle: [unclosed\n---\n- [ ] Renew passport\n" });
+    const before = mtimes(t.root);
+    await expect(run(t)).rejects.toThrow(FrontmatterError);
+    await expect(run(t)).rejects.toThrow(/2026-11-24\.md/);
+    expect(mtimes(t.root)).toEqual(before);
+  });
+});
