@@ -1,0 +1,162 @@
+/**
+ * The health check run (DESIGN §5, issue 6): reads every memory note once through the
+ * {@link VaultPort}, applies every rule of {@link HEALTH_RULES} and computes compliance, the share of
+ * memory notes with no error. It never writes: a note that does not parse is only reported.
+ */
+import { joinPath, type MemoryLayout } from "../layout";
+import type { Settings } from "../settings";
+import type { FileStat, VaultPort } from "../vault";
+import { listReviews } from "../trackers/reviews";
+import { dayNumber, type IsoDate } from "./dates";
+import { checkFrontmatterSyntax, checkRequiredFields, checkTypes } from "./frontmatter-rules";
+import { checkBrokenLinks, checkDuplicateIds, checkTrackerSources, type LinkContext } from "./link-rules";
+import { LinkResolver, scanAnchors, type NoteAnchors } from "./links";
+import { readNoteInfo, type NoteInfo } from "./note-info";
+import { HEALTH_RULES } from "./rules";
+import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from "./time-rules";
+import type { HealthProblem, HealthReport } from "./types";
+
+/** File name of the report note the plugin writes at the memory root (issue 6 §3). */
+export const HEALTH_REPORT_NAME = "Health report.md";
+
+/** Vault path of the report note: `<memory root>/Health report.md`. */
+export function healthReportPath(layout: MemoryLayout): string {
+  return joinPath(layout.root, HEALTH_REPORT_NAME);
+}
+
+/** Options of a run. */
+export interface HealthCheckOptions {
+  /** The day to judge staleness, expiry and due reviews against, `YYYY-MM-DD` (the CLI uses the local date). */
+  today: IsoDate;
+  /** The instant to judge an `expires_at` date-time against, milliseconds since the epoch. Default: now. */
+  nowMs?: number;
+  /** Notes read at once; default 32. */
+  concurrency?: number;
+}
+
+/** Reads `stats` with at most `limit` reads in flight; results in input order. */
+async function readAll(vault: VaultPort, stats: readonly FileStat[], limit: number): Promise<string[]> {
+  const out: string[] = new Array<string>(stats.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < stats.length) {
+      const i = next++;
+      const s = stats[i];
+      if (s) out[i] = await vault.read(s.path);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, stats.length)) }, worker));
+  return out;
+}
+
+const RULE_ORDER = new Map(HEALTH_RULES.map((r, i) => [r.id, i]));
+
+/** Sorts findings as reports show them: by rule (catalogue order), then path, then line. */
+export function sortProblems(list: HealthProblem[]): HealthProblem[] {
+  return list.sort(
+    (a, b) =>
+      (RULE_ORDER.get(a.rule) ?? 99) - (RULE_ORDER.get(b.rule) ?? 99) ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      (a.line ?? 0) - (b.line ?? 0),
+  );
+}
+
+/**
+ * `review-due` and schedule `wrong-type` findings of one agent's reviews tracker: reviews whose
+ * `next` date is `today` or earlier, and review items whose `every` or `next` cannot be read.
+ */
+export function checkReviews(note: NoteInfo, today: IsoDate): HealthProblem[] {
+  if (note.invalid) return [];
+  const out: HealthProblem[] = [];
+  const now = dayNumber(today) ?? 0;
+  for (const r of listReviews(note.text)) {
+    if (r.status !== "open" && r.status !== "in-progress") continue;
+    const label = r.id ? `^${r.id}` : `"${r.text.slice(0, 40)}"`;
+    const where = { line: r.line + 1, ...(r.id ? { blockId: r.id } : {}) };
+    if (r.problem !== null) {
+      out.push({ path: note.path, rule: "wrong-type", severity: "error", message: `Review ${label}: ${r.problem}.`, ...where });
+      continue;
+    }
+    if (r.next === null) continue;
+    const overdue = now - (dayNumber(r.next) ?? now);
+    if (overdue < 0) continue;
+    const when = overdue === 0 ? "due today" : `due since ${r.next} (${overdue} day${overdue === 1 ? "" : "s"})`;
+    out.push({ path: note.path, rule: "review-due", severity: "warning", message: `Review ${label} "${r.text}" is ${when}.`, ...where });
+  }
+  return out;
+}
+
+/**
+ * Runs the health check over every Markdown note under the memory root (the report note itself
+ * excepted). Links resolve against the whole vault. Never writes.
+ * Throws {@link VaultError} when a note cannot be read, naming it.
+ */
+export async function runHealthCheck(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  settings: Settings,
+  options: HealthCheckOptions,
+): Promise<HealthReport> {
+  const { today } = options;
+  const nowMs = options.nowMs ?? Date.now();
+  const reportPath = healthReportPath(layout);
+  const everything = await vault.list();
+  const memory = everything.filter((f) => layout.isInside(f.path) && f.path !== reportPath);
+  const texts = await readAll(vault, memory, options.concurrency ?? 32);
+  const notes = memory.map((stat, i) =>
+    readNoteInfo(stat.path, texts[i] ?? "", stat, { collection: layout.collectionOf(stat.path), agent: layout.agentOf(stat.path) }),
+  );
+  const byPath = new Map(notes.map((n) => [n.path, n]));
+  const outside = new Map<string, Promise<NoteAnchors | null>>();
+  const ctx: LinkContext = {
+    resolver: new LinkResolver(everything.map((f) => f.path)),
+    anchorsOf(path) {
+      const known = byPath.get(path);
+      if (known) return Promise.resolve(known.anchors());
+      let pending = outside.get(path);
+      if (!pending) {
+        pending = vault.read(path).then(
+          (text) => {
+            const note = readNoteInfo(path, text, { size: text.length, mtime: 0 }, { collection: "other", agent: null });
+            return scanAnchors(note.body, note.bodyLine);
+          },
+          () => null,
+        );
+        outside.set(path, pending);
+      }
+      return pending;
+    },
+  };
+  const reviewTrackers = new Set<string>();
+  for (const agent of layout.agentsIn(notes.map((n) => n.path))) {
+    try {
+      reviewTrackers.add(layout.trackerPath(agent, "reviews"));
+    } catch {
+      // An agent folder whose name is not a safe agent name has no trackers of ours.
+    }
+  }
+  const { requiredFields, draftDays, staleDays } = settings.health;
+  const problems: HealthProblem[] = [];
+  for (const note of notes) {
+    const syntax = checkFrontmatterSyntax(note);
+    problems.push(...syntax);
+    const reported = new Set(syntax.map((p) => p.line ?? 0));
+    problems.push(...checkRequiredFields(note, requiredFields));
+    problems.push(...checkTypes(note, reported));
+    problems.push(...(await checkBrokenLinks(note, ctx)));
+    problems.push(...(await checkTrackerSources(note, ctx)));
+    problems.push(...checkStaleDraft(note, today, draftDays));
+    problems.push(...checkExpired(note, today, nowMs));
+    problems.push(...checkSize(note, settings.search.sizeCapBytes));
+    if (reviewTrackers.has(note.path)) problems.push(...checkReviews(note, today));
+  }
+  problems.push(...checkDuplicateIds(notes));
+  problems.push(...checkStaleKnowledge(notes, today, staleDays));
+  sortProblems(problems);
+  const errors = problems.filter((p) => p.severity === "error");
+  const warnings = problems.filter((p) => p.severity === "warning");
+  const failing = new Set(errors.map((p) => p.path));
+  const checked = notes.length;
+  const compliant = notes.filter((n) => !failing.has(n.path)).length;
+  return { checked, compliant, compliance: checked === 0 ? 1 : compliant / checked, errors, warnings, today };
+}

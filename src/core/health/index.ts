@@ -1,0 +1,10 @@
+/**
+ * Health check (DESIGN §5, issue 6): the public API for the CLI and the plugin.
+ */
+export type { HealthJson, HealthJsonProblem, HealthProblem, HealthReport, HealthRuleId, Severity } from "./types";
+export { HEALTH_RULES, healthRule, type HealthRule } from "./rules";
+export { HEALTH_REPORT_NAME, checkReviews, healthReportPath, runHealthCheck, sortProblems, type HealthCheckOptions } from "./check";
+export { formatCompliance, renderHealthReport, renderHealthText, summaryLine, toHealthJson, type HealthReportNoteOptions } from "./report";
+export { HEALTH_REPORT_TYPE, writeHealthReport } from "./report-note";
+export { isExpired, lastUpdated } from "./time-rules";
+export { localDate, isIso8601, isIsoDate, type IsoDate } from "./dates";

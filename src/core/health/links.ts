@@ -1,0 +1,169 @@
+/**
+ * Wikilinks and their resolution, as Obsidian resolves them (https://help.obsidian.md/links):
+ * `[[path#heading|alias]]`, `[[path#^blockid]]`; the path may be the full vault path, a path
+ * relative to the linking note (`./`, `../`), or any trailing part of a path (usually the bare
+ * file name), matched without regard to case. Used by the health check (DESIGN §5: related_to and
+ * source links that resolve to no note or block).
+ */
+
+/** A wikilink taken apart. */
+export interface Wikilink {
+  /** The link as written, brackets included. */
+  raw: string;
+  /** Path part (may be empty for a link into the same note, `[[#^id]]`). */
+  path: string;
+  /** Block id after `#^`, or `null`. */
+  blockId: string | null;
+  /** Heading after `#` (not a block id), or `null`. */
+  heading: string | null;
+}
+
+const WIKILINK_RE = /!?\[\[([^[\]\r\n]+?)\]\]/g;
+
+/** Splits the inside of `[[…]]` into path, heading and block id (alias dropped). */
+export function parseWikilinkTarget(inner: string, raw = `[[${inner}]]`): Wikilink {
+  const target = (inner.split("|")[0] ?? "").trim();
+  const hash = target.indexOf("#");
+  const path = (hash < 0 ? target : target.slice(0, hash)).trim();
+  const anchor = hash < 0 ? "" : target.slice(hash + 1).trim();
+  if (anchor.startsWith("^")) return { raw, path, blockId: anchor.slice(1), heading: null };
+  // A nested heading link `#A#B` names the last heading.
+  const heading = anchor ? (anchor.split("#").filter(Boolean).pop() ?? null) : null;
+  return { raw, path, blockId: null, heading };
+}
+
+/** Every wikilink (and embed) in a text, in order. */
+export function findWikilinks(text: string): Wikilink[] {
+  const out: Wikilink[] = [];
+  for (const m of text.matchAll(WIKILINK_RE)) out.push(parseWikilinkTarget(m[1] ?? "", m[0]));
+  return out;
+}
+
+/**
+ * Reads one frontmatter value that should be a single wikilink: `"[[Topic]]"` (quoted in YAML, so a
+ * string here). Returns `null` for anything else.
+ */
+export function asWikilink(value: unknown): Wikilink | null {
+  if (typeof value !== "string") return null;
+  const m = /^\s*!?\[\[([^[\]\r\n]+?)\]\]\s*$/.exec(value);
+  return m ? parseWikilinkTarget(m[1] ?? "", value.trim()) : null;
+}
+
+function stripMd(p: string): string {
+  return p.toLowerCase().endsWith(".md") ? p.slice(0, -3) : p;
+}
+
+function folderOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+/** True when a link path names a file other than a Markdown note (`image.png`, `doc.pdf`). */
+export function isAttachmentLink(linkPath: string): boolean {
+  const base = linkPath.split("/").pop() ?? "";
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0) return false;
+  const ext = base.slice(dot + 1).toLowerCase();
+  return ext !== "md" && /^[a-z0-9]{1,5}$/.test(ext);
+}
+
+/**
+ * Resolves link paths to the vault's Markdown notes. Built once from the vault's list of notes;
+ * each lookup is a hash-map access, so a 10k-note vault checks fast.
+ */
+export class LinkResolver {
+  /** Lower-cased path without `.md` → the real path. */
+  private readonly byPath = new Map<string, string>();
+  /** Lower-cased file name without `.md` → real paths, shortest first. */
+  private readonly byName = new Map<string, string[]>();
+
+  constructor(paths: Iterable<string>) {
+    for (const p of paths) {
+      const key = stripMd(p).toLowerCase();
+      this.byPath.set(key, p);
+      const name = key.slice(key.lastIndexOf("/") + 1);
+      const list = this.byName.get(name);
+      if (list) list.push(p);
+      else this.byName.set(name, [p]);
+    }
+    for (const list of this.byName.values()) list.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  }
+
+  /**
+   * The note a link path points to from the note at `from`, or `null`. An empty link path is the
+   * linking note itself. Order: a relative path (`./`, `../`); the exact vault path; a note of that
+   * name in the linking note's folder; the shortest path ending with the link path.
+   */
+  resolve(linkPath: string, from: string): string | null {
+    const lp = stripMd(linkPath.trim().replace(/\\/g, "/").replace(/^\/+/, ""));
+    if (lp === "") return from;
+    if (lp.startsWith("./") || lp.startsWith("../")) {
+      const parts = folderOf(from).split("/").filter(Boolean);
+      for (const seg of lp.split("/")) {
+        if (seg === "..") parts.pop();
+        else if (seg !== "." && seg !== "") parts.push(seg);
+      }
+      return this.byPath.get(parts.join("/").toLowerCase()) ?? null;
+    }
+    const key = lp.toLowerCase();
+    const exact = this.byPath.get(key);
+    if (exact) return exact;
+    const sibling = this.byPath.get(`${folderOf(from).toLowerCase()}/${key}`);
+    if (sibling) return sibling;
+    const name = key.slice(key.lastIndexOf("/") + 1);
+    const candidates = this.byName.get(name);
+    if (!candidates) return null;
+    if (!key.includes("/")) return candidates[0] ?? null;
+    return candidates.find((c) => stripMd(c).toLowerCase().endsWith(`/${key}`)) ?? null;
+  }
+}
+
+const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
+const BLOCK_ID_RE = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
+const HEADING_RE = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/;
+
+/** Block ids and headings of a note, for checking `#^id` and `#Heading` links. */
+export interface NoteAnchors {
+  /** Lower-cased block id → 1-based lines where it ends a line (more than one is a duplicate). */
+  blockIds: Map<string, number[]>;
+  /** Headings, normalised by {@link normalizeHeading}. */
+  headings: Set<string>;
+}
+
+/** Obsidian matches heading links ignoring case and the characters a link cannot hold. */
+export function normalizeHeading(h: string): string {
+  return h.replace(/[#^[\]|:\\]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/**
+ * Finds the block ids (a `^id` ending a line, as Obsidian writes them) and headings of a note,
+ * outside fenced code. `firstLine` is the 1-based line of `body`'s first line in the note.
+ */
+export function scanAnchors(body: string, firstLine = 1): NoteAnchors {
+  const blockIds = new Map<string, number[]>();
+  const headings = new Set<string>();
+  let fence: string | null = null;
+  const lines = body.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? "").replace(/\r$/, "");
+    const f = FENCE_RE.exec(line);
+    if (fence !== null) {
+      if (f?.[1] && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      continue;
+    }
+    if (f?.[1]) {
+      fence = f[1];
+      continue;
+    }
+    const h = HEADING_RE.exec(line);
+    if (h) headings.add(normalizeHeading(h[1] ?? ""));
+    const b = BLOCK_ID_RE.exec(line);
+    if (b?.[1]) {
+      const id = b[1].toLowerCase();
+      const at = blockIds.get(id);
+      if (at) at.push(firstLine + i);
+      else blockIds.set(id, [firstLine + i]);
+    }
+  }
+  return { blockIds, headings };
+}

@@ -1,0 +1,106 @@
+/**
+ * The health rules: id, severity, what each checks and how to fix it (DESIGN §5, issue 6 §1).
+ * Thresholds live in `settings.health` and `settings.search.sizeCapBytes`.
+ */
+import type { HealthRuleId, Severity } from "./types";
+
+/** Description of one rule. */
+export interface HealthRule {
+  id: HealthRuleId;
+  severity: Severity;
+  /** What the rule checks, one line. */
+  title: string;
+  /** How to fix a finding, one line. */
+  fix: string;
+}
+
+/** Every rule, in report order. */
+export const HEALTH_RULES: readonly HealthRule[] = [
+  {
+    id: "frontmatter-invalid",
+    severity: "error",
+    title: "Frontmatter does not parse",
+    fix: "Correct the YAML at the line given; quote values that contain `: `, `#` or start with `[`, `{`, `*` or `&`.",
+  },
+  {
+    id: "unquoted-wikilink",
+    severity: "error",
+    title: "Unquoted wikilink in frontmatter (case 04)",
+    fix: 'Quote each wikilink: `project: "[[Project Alpha]]"`, `people: ["[[Person A]]", "[[Person B]]"]`.',
+  },
+  {
+    id: "frontmatter-not-mapping",
+    severity: "warning",
+    title: "`---` lines that are not frontmatter (case 03)",
+    fix: "If you meant frontmatter, write `key: value` lines between the `---` lines; otherwise use `***` for the rule at the top.",
+  },
+  {
+    id: "required-field-missing",
+    severity: "error",
+    title: "Required frontmatter fields missing",
+    fix: "Add the fields listed (the required set is the setting health.requiredFields).",
+  },
+  {
+    id: "wrong-type",
+    severity: "error",
+    title: "Field of the wrong type",
+    fix: 'Use a list of quoted wikilinks for related_to (`["[[Topic]]"]`), ISO 8601 dates (`2026-03-27` or `2026-03-27T09:30:00+08:00`), a number 0–1 for confidence.',
+  },
+  {
+    id: "broken-link",
+    severity: "error",
+    title: "related_to or source link that resolves to no note or block",
+    fix: "Point the link at an existing note (and block id), or remove it.",
+  },
+  {
+    id: "duplicate-id",
+    severity: "error",
+    title: "Id used by more than one note, or block id used twice in a note",
+    fix: "Give the note (or block) a new unique id; links to the old id keep pointing at the first one.",
+  },
+  {
+    id: "missing-source-block",
+    severity: "warning",
+    title: "Tracker item whose source journal block no longer exists",
+    fix: "Restore the block id in the journal, or point the item's source at the block that now holds the text.",
+  },
+  {
+    id: "stale-draft",
+    severity: "warning",
+    title: "Draft not updated for health.draftDays days",
+    fix: "Finish the draft (status: active, updated_at: today) or archive it.",
+  },
+  {
+    id: "stale-knowledge",
+    severity: "warning",
+    title: "Knowledge not updated for health.staleDays days while newer journals mention its topic",
+    fix: "Review the note against the newer journals, update it and set updated_at.",
+  },
+  {
+    id: "expired",
+    severity: "warning",
+    title: "Expired (expires_at past); search leaves it out",
+    fix: "Renew it (a later expires_at), or set status: archived. Nothing is deleted.",
+  },
+  {
+    id: "over-size-cap",
+    severity: "warning",
+    title: "Note over search.sizeCapBytes; only its frontmatter and headings are searchable",
+    fix: "Split the note by topic or by period.",
+  },
+  {
+    id: "review-due",
+    severity: "warning",
+    title: "Review whose next date has come",
+    fix: "Run `review start` for it, then `review done` to schedule the next one.",
+  },
+];
+
+const BY_ID = new Map(HEALTH_RULES.map((r) => [r.id, r]));
+
+/** The rule with this id. */
+export function healthRule(id: HealthRuleId): HealthRule {
+  const rule = BY_ID.get(id);
+  if (!rule) throw new Error(`unknown health rule: ${id}`);
+  return rule;
+}

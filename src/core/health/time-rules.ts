@@ -1,0 +1,210 @@
+/**
+ * Rules about time and size (DESIGN §5, issue 6 §1 and §5): `stale-draft`, `stale-knowledge`,
+ * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`.
+ *
+ * A note's last update is read from the note, not from the file's modification time, which copying,
+ * syncing or a git checkout resets: the latest of `updated_at`, `created_at` and the dates of the
+ * callouts extraction appends (`> [!insight] 2026-03-27 · …`); the file's mtime only when the note
+ * has none of them.
+ */
+import { datePart, daysBetween, instantOf, isIsoDate, localDate, type IsoDate } from "./dates";
+import { fieldOf, type NoteInfo } from "./note-info";
+import type { HealthProblem } from "./types";
+
+const CALLOUT_DATE_RE = /^>\s*\[![\w-]+\][+-]?\s+(\d{4}-\d{2}-\d{2})/gm;
+
+function later(a: IsoDate | null, b: IsoDate | null): IsoDate | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
+
+/** The day a note was last updated (see the module comment). */
+export function lastUpdated(note: NoteInfo): IsoDate {
+  let best = later(datePart(fieldOf(note, "updated_at")), datePart(fieldOf(note, "created_at")));
+  if (note.collection === "knowledge" || note.collection === "library") {
+    for (const m of note.body.matchAll(CALLOUT_DATE_RE)) {
+      const d = m[1] ?? "";
+      if (isIsoDate(d)) best = later(best, d);
+    }
+  }
+  return best ?? localDate(new Date(note.mtime));
+}
+
+/** The status field, lower case, or `""`. */
+export function statusOf(note: NoteInfo): string {
+  const s = fieldOf(note, "status");
+  return typeof s === "string" ? s.trim().toLowerCase() : "";
+}
+
+/** `stale-draft`: `status: draft` and not updated for more than `draftDays` days. */
+export function checkStaleDraft(note: NoteInfo, today: IsoDate, draftDays: number): HealthProblem[] {
+  if (statusOf(note) !== "draft") return [];
+  const last = lastUpdated(note);
+  const age = daysBetween(last, today);
+  if (age === null || age <= draftDays) return [];
+  const line = note.keyLines.get("status");
+  return [
+    {
+      path: note.path,
+      rule: "stale-draft",
+      severity: "warning",
+      message: `Draft not updated since ${last} (${age} days; limit ${draftDays}).`,
+      ...(line !== undefined ? { line } : {}),
+    },
+  ];
+}
+
+/**
+ * `expired`: `expires_at` is past. A date expires after its day (expired when before `today`); a
+ * date-time when its instant is before `nowMs`. Nothing is deleted (issue 6 §5).
+ */
+export function checkExpired(note: NoteInfo, today: IsoDate, nowMs: number): HealthProblem[] {
+  const v = fieldOf(note, "expires_at");
+  if (typeof v !== "string") return [];
+  const value = v.trim();
+  const instant = instantOf(value);
+  const expired = instant !== null ? instant < nowMs : isIsoDate(value) && value < today;
+  if (!expired) return [];
+  const line = note.keyLines.get("expires_at");
+  return [
+    {
+      path: note.path,
+      rule: "expired",
+      severity: "warning",
+      message: `Expired on ${value}; search leaves it out unless asked.`,
+      ...(line !== undefined ? { line } : {}),
+    },
+  ];
+}
+
+/** True when `expires_at` is past (see {@link checkExpired}); for callers outside the health check. */
+export function isExpired(data: Record<string, unknown> | null, today: IsoDate, nowMs: number): boolean {
+  const v = data?.expires_at;
+  if (typeof v !== "string") return false;
+  const value = v.trim();
+  const instant = instantOf(value);
+  return instant !== null ? instant < nowMs : isIsoDate(value) && value < today;
+}
+
+/** `over-size-cap`: a note larger than `search.sizeCapBytes` (search indexes only its frontmatter and headings). */
+export function checkSize(note: NoteInfo, capBytes: number): HealthProblem[] {
+  if (note.size <= capBytes) return [];
+  const kib = (n: number): string => `${Math.round(n / 1024)} KiB`;
+  return [
+    {
+      path: note.path,
+      rule: "over-size-cap",
+      severity: "warning",
+      message: `${kib(note.size)} is over the size cap of ${kib(capBytes)}; only its frontmatter and headings are searchable.`,
+    },
+  ];
+}
+
+/** The date of a journal: the first `YYYY-MM-DD` in its file name, else `created_at`, else the file's mtime. */
+export function journalDate(note: NoteInfo): IsoDate {
+  const name = note.path.slice(note.path.lastIndexOf("/") + 1);
+  const m = /\d{4}-\d{2}-\d{2}/.exec(name);
+  if (m && isIsoDate(m[0])) return m[0];
+  return datePart(fieldOf(note, "created_at")) ?? localDate(new Date(note.mtime));
+}
+
+/** Statuses that take a note out of the staleness check: finished or replaced. */
+const RETIRED = new Set(["archived", "superseded", "draft", "deprecated"]);
+
+interface Candidate {
+  note: NoteInfo;
+  last: IsoDate;
+  age: number;
+  title: string;
+  latest: { date: IsoDate; path: string } | null;
+  count: number;
+}
+
+function isWordChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code === 95;
+}
+
+/** Terms a journal can mention a topic by: its file name and its aliases, lower case, at least 2 characters. */
+function termsOf(note: NoteInfo): string[] {
+  const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  const aliases = fieldOf(note, "aliases");
+  const list: unknown[] = [name, ...(Array.isArray(aliases) ? (aliases as unknown[]) : typeof aliases === "string" ? [aliases] : [])];
+  const out = new Set<string>();
+  for (const t of list) {
+    if (typeof t !== "string") continue;
+    const term = t.normalize("NFKC").trim().toLowerCase();
+    if (term.length >= 2) out.add(term);
+  }
+  return [...out];
+}
+
+/**
+ * `stale-knowledge`: knowledge and library notes not updated for more than `staleDays` days while a
+ * newer journal mentions their topic (file name or alias, whole words for Latin text; CJK text has no
+ * word spaces, so any occurrence counts). An agent's knowledge counts its own journals; the library
+ * counts everyone's. Drafts (see `stale-draft`), archived and superseded notes are left out.
+ *
+ * Each journal is scanned once against every candidate title through a table keyed by a title's first
+ * two characters, so the cost grows with the journals' length, not with journals × topics.
+ */
+export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, staleDays: number): HealthProblem[] {
+  const candidates: Candidate[] = [];
+  for (const note of notes) {
+    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library")) continue;
+    if (RETIRED.has(statusOf(note))) continue;
+    const last = lastUpdated(note);
+    const age = daysBetween(last, today);
+    if (age === null || age <= staleDays) continue;
+    candidates.push({ note, last, age, title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""), latest: null, count: 0 });
+  }
+  if (candidates.length === 0) return [];
+  const table = new Map<number, { term: string; who: Candidate }[]>();
+  let oldest = today;
+  for (const c of candidates) {
+    if (c.last < oldest) oldest = c.last;
+    for (const term of termsOf(c.note)) {
+      const key = (term.charCodeAt(0) << 16) | term.charCodeAt(1);
+      const list = table.get(key);
+      if (list) list.push({ term, who: c });
+      else table.set(key, [{ term, who: c }]);
+    }
+  }
+  for (const journal of notes) {
+    if (journal.collection !== "journal") continue;
+    const date = journalDate(journal);
+    if (date <= oldest || date > today) continue;
+    const text = journal.body.normalize("NFKC").toLowerCase();
+    const seen = new Set<Candidate>();
+    let prev = 0;
+    for (let i = 0; i + 1 < text.length; i++) {
+      const c0 = text.charCodeAt(i);
+      const hits = table.get((c0 << 16) | text.charCodeAt(i + 1));
+      if (hits) {
+        for (const { term, who } of hits) {
+          if (seen.has(who) || date <= who.last) continue;
+          if (who.note.collection === "knowledge" && who.note.agent !== journal.agent) continue;
+          if (!text.startsWith(term, i)) continue;
+          if (isWordChar(term.charCodeAt(0)) && isWordChar(prev)) continue;
+          if (isWordChar(term.charCodeAt(term.length - 1)) && isWordChar(text.charCodeAt(i + term.length))) continue;
+          seen.add(who);
+          who.count++;
+          if (!who.latest || date > who.latest.date) who.latest = { date, path: journal.path };
+        }
+      }
+      prev = c0;
+    }
+  }
+  const out: HealthProblem[] = [];
+  for (const c of candidates) {
+    if (!c.latest) continue;
+    const journals = c.count === 1 ? "1 newer journal mentions" : `${c.count} newer journals mention`;
+    out.push({
+      path: c.note.path,
+      rule: "stale-knowledge",
+      severity: "warning",
+      message: `Not updated since ${c.last} (${c.age} days; limit ${staleDays}) while ${journals} "${c.title}", latest ${c.latest.path} (${c.latest.date}).`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * What a review note gathers for its period (issue 6 §4): the agent's journals since the last
+ * review, the knowledge notes updated in that span, the open tasks and goals with their latest
+ * progress, and the decisions made.
+ */
+import { parseNote } from "../frontmatter";
+import type { MemoryLayout } from "../layout";
+import type { VaultPort } from "../vault";
+import { addDays, datePart, dayNumber, isIsoDate, type IsoDate } from "../health/dates";
+import { readNoteInfo } from "../health/note-info";
+import { lastUpdated } from "../health/time-rules";
+import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
+import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
+
+/** Frontmatter `type` of a review note. */
+export const REVIEW_NOTE_TYPE = "review";
+
+/** The days a review covers, both ends included. */
+export interface ReviewPeriod {
+  start: IsoDate;
+  end: IsoDate;
+}
+
+/**
+ * The period of a review done on `today`: from the day after the last review (the latest dated line
+ * under the item); without one, from one period before `next`; without a schedule, the last 7 days.
+ * Never starts after `today`.
+ */
+export function reviewPeriod(schedule: ReviewSchedule, today: IsoDate): ReviewPeriod {
+  let start: IsoDate | null = null;
+  if (schedule.last !== null) start = addDays(schedule.last, 1);
+  else if (schedule.next !== null && schedule.every !== null) start = subtractInterval(schedule.next, schedule.every);
+  start ??= addDays(today, -6) ?? today;
+  if (start > today) start = today;
+  return { start, end: today };
+}
+
+/** A note listed in a review. */
+export interface ReviewNoteRef {
+  path: string;
+  /** The journal's date, or the knowledge note's last update. */
+  date: IsoDate;
+  /** The note's first `#` heading, or its file name. */
+  title: string;
+}
+
+/** A tracker item listed in a review. */
+export interface ReviewItemRef {
+  /** Tracker note path. */
+  path: string;
+  id: string | null;
+  text: string;
+  status: TrackerStatus;
+  /** The latest dated progress line under the item (`2026-11-05: rubric drafted …`), or `null`. */
+  latest: string | null;
+  /** For decisions: the decision's date (`created` or `date` field). */
+  date?: IsoDate;
+}
+
+/** Everything {@link renderReviewNote} lists. */
+export interface ReviewMaterial {
+  agent: string;
+  period: ReviewPeriod;
+  journals: ReviewNoteRef[];
+  knowledge: ReviewNoteRef[];
+  tasks: ReviewItemRef[];
+  goals: ReviewItemRef[];
+  decisions: ReviewItemRef[];
+}
+
+function fileStem(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+}
+
+function titleOf(body: string, path: string): string {
+  const h = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body);
+  return h?.[1]?.trim() ?? fileStem(path);
+}
+
+const PROGRESS_RE = /^[ \t]+[-*+][ \t]+(\d{4}-\d{2}-\d{2}\b.*)$/;
+
+/** The last dated progress line under an item, without its bullet, or `null`. */
+export function latestProgress(item: TrackerItem): string | null {
+  let best: string | null = null;
+  for (const child of item.children) {
+    const m = PROGRESS_RE.exec(child)?.[1];
+    if (m !== undefined && (best === null || m.slice(0, 10) >= best.slice(0, 10))) best = m.trim();
+  }
+  return best;
+}
+
+function fieldValue(item: TrackerItem, key: string): string | null {
+  return item.fields.find((f) => f.key.toLowerCase() === key)?.value ?? null;
+}
+
+async function readIfExists(vault: VaultPort, path: string): Promise<string | null> {
+  return (await vault.exists(path)) ? vault.read(path) : null;
+}
+
+function inPeriod(date: IsoDate, period: ReviewPeriod): boolean {
+  return date >= period.start && date <= period.end;
+}
+
+function isOpen(item: TrackerItem): boolean {
+  return item.status === "open" || item.status === "in-progress";
+}
+
+function itemRef(path: string, item: TrackerItem): ReviewItemRef {
+  return { path, id: item.id, text: item.text, status: item.status, latest: latestProgress(item) };
+}
+
+/**
+ * Collects the material of a review of `agent` over `period`. Journals are the notes of the agent's
+ * journal folder dated in the period (by the `YYYY-MM-DD` in the file name, else `created_at`),
+ * review notes excepted; knowledge notes count when their last update falls in the period.
+ * Notes whose frontmatter does not parse are listed by file name, never rewritten.
+ * Throws {@link VaultError} when a note cannot be read.
+ */
+export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayout, agent: string, period: ReviewPeriod): Promise<ReviewMaterial> {
+  const journals: ReviewNoteRef[] = [];
+  for (const f of await vault.list(layout.journalFolder(agent))) {
+    const stem = fileStem(f.path);
+    const named = /\d{4}-\d{2}-\d{2}/.exec(stem)?.[0];
+    let data: Record<string, unknown> | null = null;
+    let body = "";
+    const text = await vault.read(f.path);
+    try {
+      const parsed = parseNote(text, f.path);
+      data = parsed.data;
+      body = parsed.body;
+    } catch {
+      body = "";
+    }
+    if (data?.type === REVIEW_NOTE_TYPE) continue;
+    const date = named !== undefined && isIsoDate(named) ? named : datePart(data?.created_at);
+    if (date === null || !inPeriod(date, period)) continue;
+    journals.push({ path: f.path, date, title: titleOf(body, f.path) });
+  }
+  journals.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : 1));
+
+  const knowledge: ReviewNoteRef[] = [];
+  for (const f of await vault.list(layout.knowledgeFolder(agent))) {
+    const note = readNoteInfo(f.path, await vault.read(f.path), f, { collection: "knowledge", agent });
+    const date = lastUpdated(note);
+    if (inPeriod(date, period)) knowledge.push({ path: f.path, date, title: titleOf(note.body, f.path) });
+  }
+  knowledge.sort((a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : a.path < b.path ? -1 : 1));
+
+  const tasksPath = layout.trackerPath(agent, "tasks");
+  const goalsPath = layout.trackerPath(agent, "goals");
+  const decisionsPath = layout.trackerPath(agent, "decisions");
+  const tasksText = await readIfExists(vault, tasksPath);
+  const goalsText = await readIfExists(vault, goalsPath);
+  const decisionsText = await readIfExists(vault, decisionsPath);
+  const tasks = tasksText === null ? [] : listItems(tasksText).filter(isOpen).map((i) => itemRef(tasksPath, i));
+  const goals = goalsText === null ? [] : listItems(goalsText).filter(isOpen).map((i) => itemRef(goalsPath, i));
+  const decisions: ReviewItemRef[] = [];
+  if (decisionsText !== null) {
+    for (const item of listItems(decisionsText)) {
+      if (item.status === "abandoned") continue;
+      const raw = fieldValue(item, "created") ?? fieldValue(item, "date");
+      const date = raw !== null && dayNumber(raw.trim()) !== null ? raw.trim() : null;
+      if (date !== null && inPeriod(date, period)) decisions.push({ ...itemRef(decisionsPath, item), date });
+    }
+  }
+  return { agent, period, journals, knowledge, tasks, goals, decisions };
+}

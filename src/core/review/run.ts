@@ -1,0 +1,133 @@
+/**
+ * `review start` and `review done` (issue 6 §4) over the {@link VaultPort}: start writes the review
+ * note for the period (never overwriting one that exists); done advances the review's `next` by its
+ * `every`, records the day under the item, and marks the review note done.
+ */
+import { FrontmatterError, errorMessage } from "../errors";
+import { parseNote, setFrontmatter } from "../frontmatter";
+import type { MemoryLayout } from "../layout";
+import type { VaultPort } from "../vault";
+import { isIsoDate, type IsoDate } from "../health/dates";
+import { findItem } from "../trackers/store";
+import { advanceReview, isReviewItem, readSchedule, type ReviewSchedule } from "../trackers/reviews";
+import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";
+import { isReviewNoteOf, renderReviewNote, reviewNotePath } from "./note";
+
+/** Result of {@link startReview}. */
+export type StartReviewResult =
+  | { ok: true; path: string; created: boolean; material: ReviewMaterial; review: ReviewSchedule }
+  | { ok: false; reason: string };
+
+/** Result of {@link finishReview}. */
+export type FinishReviewResult =
+  | {
+      ok: true;
+      reviewsPath: string;
+      /** False when the review was already recorded as done that day. */
+      changed: boolean;
+      previous: IsoDate;
+      next: IsoDate;
+      /** The review note marked done, or `null` when none was found (or it could not be edited: see `notice`). */
+      note: string | null;
+      notice?: string;
+    }
+  | { ok: false; reason: string };
+
+async function readReview(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  id: string,
+): Promise<{ ok: true; reviewsPath: string; review: ReviewSchedule & { id: string } } | { ok: false; reason: string }> {
+  const reviewsPath = layout.trackerPath(agent, "reviews");
+  if (!(await vault.exists(reviewsPath))) return { ok: false, reason: `no reviews tracker at ${reviewsPath}` };
+  const item = findItem(await vault.read(reviewsPath), id);
+  if (!item) return { ok: false, reason: `no item ^${id} in ${reviewsPath}` };
+  if (!isReviewItem(item)) return { ok: false, reason: `^${id} in ${reviewsPath} has no [every:: …] or [next:: …]: it is not a review` };
+  return { ok: true, reviewsPath, review: { ...readSchedule(item), id } };
+}
+
+/**
+ * Creates the review note of review `id` of `agent` for the period ending `today` (see
+ * {@link reviewPeriod}). A note already there (started earlier the same day) is kept as it is and
+ * reported with `created: false`. Returns a reason when the tracker or the item is missing.
+ * Throws {@link PathError} for an unsafe agent name, {@link VaultError} on I/O failure.
+ */
+export async function startReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<StartReviewResult> {
+  if (!isIsoDate(today)) return { ok: false, reason: `"${today}" is not a date YYYY-MM-DD` };
+  const found = await readReview(vault, layout, agent, id);
+  if (!found.ok) return found;
+  const period = reviewPeriod(found.review, today);
+  const material = await collectReviewMaterial(vault, layout, agent, period);
+  const path = reviewNotePath(layout, agent, id, today);
+  const text = renderReviewNote(material, { reviewsPath: found.reviewsPath, review: found.review, date: today });
+  const created = await vault.process(path, (current) => current ?? text);
+  return { ok: true, path, created, material, review: found.review };
+}
+
+/**
+ * Finishes review `id` of `agent` on `today`: advances `next` and records the day in the Reviews
+ * tracker ({@link advanceReview}), then sets `status: done` and `updated_at` on the latest draft
+ * review note of that review. A tracker whose frontmatter does not parse is never rewritten: the
+ * reason is returned. Throws {@link VaultError} on I/O failure.
+ */
+export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<FinishReviewResult> {
+  if (!isIsoDate(today)) return { ok: false, reason: `"${today}" is not a date YYYY-MM-DD` };
+  const found = await readReview(vault, layout, agent, id);
+  if (!found.ok) return found;
+  const { reviewsPath } = found;
+  const notePath = await latestDraftNote(vault, layout, agent, id);
+  const noteLink = notePath ? `[[${notePath.replace(/\.md$/i, "").split("/").pop() ?? ""}]]` : "";
+  let outcome: ReturnType<typeof advanceReview> = { ok: false, reason: `no item ^${id} in ${reviewsPath}` };
+  try {
+    await vault.process(reviewsPath, (current) => {
+      if (current === null) {
+        outcome = { ok: false, reason: `no reviews tracker at ${reviewsPath}` };
+        return null;
+      }
+      outcome = advanceReview(current, id, today, reviewsPath, noteLink);
+      return outcome.ok ? outcome.text : current;
+    });
+  } catch (err) {
+    if (err instanceof FrontmatterError) return { ok: false, reason: errorMessage(err) };
+    throw err;
+  }
+  const result = outcome as ReturnType<typeof advanceReview>;
+  if (!result.ok) return result;
+  let notice: string | undefined;
+  if (notePath) {
+    try {
+      await vault.process(notePath, (current) => (current === null ? null : setFrontmatter(current, { status: "done", updated_at: today }, notePath)));
+    } catch (err) {
+      if (!(err instanceof FrontmatterError)) throw err;
+      notice = `${notePath} left as it is: ${errorMessage(err)}`;
+    }
+  }
+  return {
+    ok: true,
+    reviewsPath,
+    changed: result.changed,
+    previous: result.previous,
+    next: result.next,
+    note: notice ? null : notePath,
+    ...(notice ? { notice } : {}),
+  };
+}
+
+/** The newest review note of review `id` still in `status: draft`, or `null`. */
+async function latestDraftNote(vault: VaultPort, layout: MemoryLayout, agent: string, id: string): Promise<string | null> {
+  const candidates = (await vault.list(layout.journalFolder(agent)))
+    .map((f) => f.path)
+    .filter((p) => isReviewNoteOf(p, id))
+    .sort()
+    .reverse();
+  for (const path of candidates) {
+    try {
+      const data = parseNote(await vault.read(path), path).data;
+      if (data?.type === REVIEW_NOTE_TYPE && data.status === "draft") return path;
+    } catch {
+      // A review note whose frontmatter does not parse is never rewritten.
+    }
+  }
+  return null;
+}
