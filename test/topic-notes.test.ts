@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { FrontmatterError } from "../src/core/errors";
 import { parseNote } from "../src/core/frontmatter";
@@ -16,8 +17,9 @@ import {
 } from "../src/core/knowledge/topic";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { splitLines } from "../src/core/trackers/format";
+import { joinLines, locateFrontmatter, splitLines } from "../src/core/trackers/format";
 import { tempVault } from "./helpers/temp-vault";
+import { trackerNote } from "./helpers/tracker-arbitraries";
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
@@ -46,6 +48,8 @@ const DESIGN_CALLOUT = [
   "> Creating tickets faster than review can absorb them looks productive but changes nothing.",
   "> Source: [[Agents/link/Journal/2026-03-27#^am-9k2f]]",
 ];
+
+const INSIGHT_LINES = DESIGN_CALLOUT.length;
 
 /** Every file under a folder, relative, with `/`. */
 function filesUnder(root: string): string[] {
@@ -226,6 +230,40 @@ describe("topic notes: creating and appending", () => {
     expect(listTopicEntries(note)).toEqual([]);
     const out = appendTopicEntry(note, META, INSIGHT);
     expect(out.endsWith(`\`\`\`\n\n## Insights\n\n${DESIGN_CALLOUT.join("\n")}\n`)).toBe(true);
+  });
+});
+
+describe("topic notes: properties over generated notes", () => {
+  /** Generated notes (CRLF, BOM, CJK, frontmatter, no final newline), some with an Insights section. */
+  const topicNote = fc.tuple(trackerNote, fc.option(fc.nat(), { nil: null })).map(([g, at]) => {
+    if (at === null) return g.text;
+    const { bom, lines } = splitLines(g.text);
+    const start = locateFrontmatter(g.text, lines).bodyStart;
+    const i = start + (at % (lines.length - start + 1));
+    lines.splice(i, 0, ...["## Insights", "> [!insight] 2026-03-01 · confidence 0.5", "> Older.", ""].map((text) => ({ text, eol: g.eol })));
+    return joinLines(bom, lines);
+  });
+
+  it("appending keeps every body line in order, adds one entry, and a second append changes nothing", () => {
+    fc.assert(
+      fc.property(topicNote, (text) => {
+        const out = appendTopicEntry(text, META, INSIGHT);
+        const bodyOf = (t: string) => {
+          const { lines } = splitLines(t);
+          return lines.slice(locateFrontmatter(t, lines).bodyStart).map((l) => l.text);
+        };
+        const before = bodyOf(text);
+        const after = bodyOf(out);
+        let j = 0;
+        for (const line of after) if (j < before.length && line === before[j]) j++;
+        expect(j).toBe(before.length);
+        expect(after.length - before.length).toBeLessThanOrEqual(INSIGHT_LINES + 4);
+        expect(listTopicEntries(out)).toHaveLength(listTopicEntries(text).length + 1);
+        expect(out.startsWith("\uFEFF")).toBe(text.startsWith("\uFEFF"));
+        expect(appendTopicEntry(out, META, INSIGHT)).toBe(out);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -129,7 +129,7 @@ describe("tracker store: properties over generated notes", () => {
 
   it("addTrackerItem appends one line with the next id and keeps everything before it", () => {
     fc.assert(
-      fc.property(trackerNote, fc.constantFrom<("tasks" | "goals" | "decisions")[]>("tasks", "goals", "decisions"), (g: GeneratedNote, kind) => {
+      fc.property(trackerNote.filter((g) => g.text.replace("\uFEFF", "").trim() !== ""), fc.constantFrom<("tasks" | "goals" | "decisions")[]>("tasks", "goals", "decisions"), (g: GeneratedNote, kind) => {
         const prefix = { tasks: "t", goals: "g", decisions: "d" }[kind];
         const r = addTrackerItem(g.text, kind, { text: "续签护照 Renew passport", fields: [["created", "2026-03-24"]] }, META);
         const expected = `${prefix}-${String((g.maxByPrefix[prefix] ?? 0) + 1).padStart(3, "0")}`;
@@ -172,6 +172,10 @@ describe("tracker store: operations", () => {
     expect(nextId("text with ^t-500 in the middle\n", "t")).toBe("t-001");
   });
 
+  it("a blank existing note is created as new", () => {
+    expect(addTrackerItem("\n", "tasks", { text: "a", fields: [] }, META).text).toBe(addTrackerItem(null, "tasks", { text: "a", fields: [] }, META).text);
+  });
+
   it("keeps CRLF and adds a newline to a last line without one", () => {
     const text = "# Tasks\r\n- [ ] a ^t-001";
     const r = addTrackerItem(text, "tasks", { text: "b", status: "in-progress", fields: [], children: ["Observation: x", "\tindented as given"] }, META);
@@ -179,8 +183,8 @@ describe("tracker store: operations", () => {
   });
 
   it("new item text is one line and cannot smuggle a block id", () => {
-    const r = addTrackerItem("", "tasks", { text: "Renew\npassport ^am-k3f9", fields: [["source", "[[2026-03-24#^am-k3f9]]"]] }, META);
-    expect(r.text).toBe("- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] ^t-001\n");
+    const r = addTrackerItem("# Tasks\n", "tasks", { text: "Renew\npassport ^am-k3f9", fields: [["source", "[[2026-03-24#^am-k3f9]]"]] }, META);
+    expect(r.text).toBe("# Tasks\n- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] ^t-001\n");
     expect(findItem(r.text, "t-001")?.text).toBe("Renew passport");
   });
 

@@ -58,7 +58,8 @@ export interface TopicEntryInput {
 }
 
 /**
- * Appends a callout to a topic note, or creates the note when `current` is `null`.
+ * Appends a callout to a topic note, or creates the note when `current` is `null` (or blank: an
+ * empty note a person just made).
  *
  * A new note gets frontmatter (`id`, `type`, `domain`, `category`, `status: active`, `created_at`,
  * `updated_at`, `related_to` as quoted wikilinks, `agent`), a `# <title>` heading, and the entry under
@@ -74,7 +75,7 @@ export interface TopicEntryInput {
  */
 export function appendTopicEntry(current: string | null, meta: TopicMeta, entry: TopicEntryInput): string {
   const path = meta.path ?? meta.title;
-  if (current === null) return createTopicNote(meta, entry, path);
+  if (current === null || current.trim() === "") return createTopicNote(meta, entry, path);
 
   const { bom, lines } = splitLines(current);
   const { bodyStart, error } = locateFrontmatter(current, lines);

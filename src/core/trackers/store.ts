@@ -75,7 +75,7 @@ export function nextId(text: string, prefix: string): string {
 
 /**
  * Appends a new item with the next id for its kind at the end of the note.
- * When `current` is `null` the note is created with frontmatter (`id`, `type: tracker`, `agent`,
+ * When `current` is `null` (or blank: an empty note a person just made) the note is created with frontmatter (`id`, `type: tracker`, `agent`,
  * `kind`, `status: active`, `created_at`) and a `# <title>` heading. The file's line ending is kept;
  * a file without a final newline gets one before the new line, and the new lines end with one.
  * Throws {@link FrontmatterError} when the existing frontmatter does not parse.
@@ -89,20 +89,7 @@ export function addTrackerItem(
   path = "tracker note",
 ): { text: string; id: string } {
   const prefix = KIND_PREFIX[kind];
-  const base =
-    current ??
-    setFrontmatter(
-      `# ${oneLine(meta.title)}\n\n`,
-      {
-        id: `${meta.agent}-${kind}`,
-        type: "tracker",
-        agent: meta.agent,
-        kind,
-        status: "active",
-        created_at: meta.createdAt,
-      },
-      path,
-    );
+  const base = current !== null && current.trim() !== "" ? current : newTrackerNote(kind, meta, path);
   const note = parseTracker(base);
   assertWritable(note, path);
   const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
@@ -112,6 +99,12 @@ export function addTrackerItem(
   const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${oneLine(c)}`));
   appendLines(note.lines, [line, ...children], note.eol);
   return { text: serializeTracker(note), id };
+}
+
+/** Frontmatter and title of a new tracker note (DESIGN §2 core fields). */
+function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): string {
+  const fields = { id: `${meta.agent}-${kind}`, type: "tracker", agent: meta.agent, kind, status: "active", created_at: meta.createdAt };
+  return setFrontmatter(`# ${oneLine(meta.title)}\n\n`, fields, path);
 }
 
 /** Sets an item's status character (`x` for done). Already in that status (`X` counts as done): unchanged. */
