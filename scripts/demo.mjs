@@ -55,13 +55,15 @@ for (const journal of journals) {
   const r = run("extract", vault, journal);
   extractor = `${r.extractor} (${r.extractorReason})`;
   const byCat = {};
-  for (const it of r.items) {
+  // A decision with a topic is planned twice (Decisions tracker and topic note): count items once.
+  const unique = [...new Map(r.items.map((it) => [`${it.category}|${it.evidence}`, it])).values()];
+  for (const it of unique) {
     byCat[it.category] = (byCat[it.category] ?? 0) + 1;
     totals[it.category] = (totals[it.category] ?? 0) + 1;
     (perAgent[r.agent] ??= new Set()).add(it.category);
   }
   const cats = Object.entries(byCat).map(([c, n]) => `${n} ${c}`).join(", ") || "no explicit items";
-  say(`${journal}\n  ${r.items.length} items: ${cats}`);
+  say(`${journal}\n  ${unique.length} items: ${cats}`);
   const where = {};
   for (const it of r.items) {
     const key = `${it.destination.split("/").slice(-2).join("/")} (${it.action})`;

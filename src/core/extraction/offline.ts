@@ -102,12 +102,14 @@ function stripLine(line: string): { content: string; checkbox: string | null } {
   return { content: s.trim(), checkbox: null };
 }
 
+/** `due 2026-12-01`, `截止 2026-12-05`, `📅 2026-12-01` written in the text (the Tasks plugin's emoji too). */
+const DUE_PHRASE = /[\s(（]*(?:\bdue(?:\s+by|\s+on)?|截止(?:日期)?|📅)\s*[:：]?\s*(\d{4}-\d{2}-\d{2})[)）]?/iu;
+
 function dueOf(content: string, fields: Record<string, string>): string | undefined {
   const field = fields.due ?? fields.deadline ?? fields["截止"];
   const fromField = field ? ISO_DATE.exec(field)?.[0] : undefined;
   if (fromField) return fromField;
-  const m = /(?:\bdue(?:\s+by|\s+on)?|截止(?:日期)?|📅)\s*[:：]?\s*(\d{4}-\d{2}-\d{2})/iu.exec(content);
-  return m?.[1];
+  return DUE_PHRASE.exec(content)?.[1];
 }
 
 function targetOf(content: string, fields: Record<string, string>, agents: readonly string[]): string | undefined {
@@ -147,7 +149,7 @@ function makeItem(
   qualifier?: string,
 ): ExtractedItem | null {
   const fields = inlineFields(rawText);
-  const text = cleanItemText(rawText);
+  const text = cleanItemText(rawText.replace(DUE_PHRASE, ""));
   if (!text) return null;
   const item: ExtractedItem = {
     category,

@@ -1,0 +1,152 @@
+// The CLI as users run it: the built dist/cli.js spawned on a temporary vault (issue 2 "Done when").
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, statSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { tempVault } from "./helpers/temp-vault";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cli = join(root, "dist", "cli.js");
+const J = "Memory/Agents/link/Journal/2026-11-24.md";
+const journal = `---
+id: journal-link-2026-11-24
+type: journal
+status: active
+created_at: 2026-11-24T18:40:00+08:00
+---
+# 2026-11-24
+
+## SEO audit
+
+- [ ] Renew passport
+Decision: audit the home page before the blog
+Learned: bounce rate matters more than the framework
+`;
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
+}, 60_000);
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+function cliRun(...args: string[]) {
+  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
+  const res = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}
+
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(p, `${statSync(p).mtimeMs}:${readFileSync(p, "utf8")}`);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function setup(files: Record<string, string> = { [J]: journal }) {
+  const t = tempVault(files);
+  cleanup = t.cleanup;
+  return t;
+}
+
+describe("agent-memory CLI", () => {
+  it("extract --json reports the run in the documented shape and writes the notes", () => {
+    const t = setup();
+    const r = cliRun("extract", t.root, J, "--json");
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as Record<string, unknown>;
+    for (const key of ["journal", "agent", "extractor", "passes", "gate", "items", "rejected", "usage", "writes"]) expect(report).toHaveProperty(key);
+    expect(report.extractor).toBe("offline");
+    expect(report.agent).toBe("link");
+    expect(report.gate).toEqual({ fired: [], before: 4, after: 4 });
+    const items = report.items as { category: string; blockId: string; destination: string; action: string; evidence: string; confidence: number; text: string }[];
+    expect(items.map((i) => i.category)).toEqual(["task", "decision", "decision", "knowledge"]);
+    for (const i of items) {
+      expect(i.blockId).toMatch(/^am-[a-z0-9]{4}$/);
+      expect(i.action).toBe("add");
+      expect(typeof i.confidence).toBe("number");
+    }
+    expect(report.writes).toContain("Memory/Agents/link/Trackers/Tasks.md");
+    expect(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Tasks.md"), "utf8")).toContain("- [ ] Renew passport");
+  });
+
+  it("prints a readable report that says which extractor ran", () => {
+    const t = setup();
+    const r = cliRun("extract", t.root, J);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/extractor: offline \(no LLM configured/);
+    expect(r.stdout).toMatch(/task\s+Renew passport/);
+    expect(cliRun("extract", t.root, J).stdout).toMatch(/unchanged since the last extraction/);
+  });
+
+  it("--dry-run writes nothing", () => {
+    const t = setup();
+    const before = snapshot(t.root);
+    const r = cliRun("extract", t.root, J, "--dry-run", "--json");
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { items: unknown[]; writes: unknown[] }).items.length).toBe(4);
+    expect(JSON.parse(r.stdout)).toMatchObject({ writes: [], dryRun: true });
+    expect(snapshot(t.root)).toEqual(before);
+  });
+
+  it("an unreadable journal exits 2 with one line on stderr and writes nothing", () => {
+    const t = setup();
+    const before = snapshot(t.root);
+    const r = cliRun("extract", t.root, "Memory/Agents/link/Journal/missing.md");
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/missing\.md/);
+    expect(r.stdout).toBe("");
+    expect(snapshot(t.root)).toEqual(before);
+  });
+
+  it("a journal with bad YAML exits 2 naming it, and nothing is written", () => {
+    const t = setup({ [J]: "---\ntitle: [unclosed\n---\n- [ ] Renew passport\n" });
+    const before = snapshot(t.root);
+    const r = cliRun("extract", t.root, J);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/2026-11-24\.md/);
+    expect(snapshot(t.root)).toEqual(before);
+  });
+
+  it("bad usage exits 2", () => {
+    const t = setup();
+    expect(cliRun("frobnicate", t.root).code).toBe(2);
+    expect(cliRun("extract", t.root).code).toBe(2);
+    expect(cliRun("extract", t.root, J, "--llm", "magic").code).toBe(2);
+    expect(cliRun("extract", join(t.root, "nope"), J).code).toBe(2);
+    expect(cliRun("trackers", t.root, "--kind", "bogus").code).toBe(2);
+    expect(cliRun("extract", t.root, "../outside.md").code).toBe(2);
+  });
+
+  it("exits 1 when an item is rejected", () => {
+    const t = setup({ [J]: "Progress: halfway there [goal:: g-999]\n" });
+    const r = cliRun("extract", t.root, J, "--json");
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout) as { rejected: { reason: string }[] }).rejected[0]?.reason).toMatch(/g-999/);
+  });
+
+  it("init creates the agent's trackers once; trackers lists open items", () => {
+    const t = setup();
+    const first = cliRun("init", t.root, "--agent", "link", "--json");
+    expect(first.code).toBe(0);
+    expect((JSON.parse(first.stdout) as { created: string[] }).created).toContain("Memory/Agents/link/Trackers/Decisions.md");
+    expect((JSON.parse(cliRun("init", t.root, "--agent", "link", "--json").stdout) as { created: string[] }).created).toEqual([]);
+    cliRun("extract", t.root, J);
+    const list = cliRun("trackers", t.root, "--agent", "link", "--kind", "tasks", "--json");
+    expect(list.code).toBe(0);
+    const items = (JSON.parse(list.stdout) as { items: { id: string; text: string; status: string }[] }).items;
+    expect(items).toEqual([expect.objectContaining({ id: "t-001", text: "Renew passport", status: "open" })]);
+    expect(cliRun("trackers", t.root, "--status", "done", "--kind", "tasks").stdout).toMatch(/no done tracker items/);
+  });
+});
