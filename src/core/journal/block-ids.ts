@@ -1,0 +1,179 @@
+/**
+ * Block ids in journals (DESIGN §2 "Journals", issue 2 §5, case 07): extraction reuses a block's own
+ * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
+ * content so that a person's edits made meanwhile survive.
+ */
+import { cyrb53 } from "./hash";
+import { idMarkers, splitBlocks } from "./split";
+import type { JournalBlock } from "./split";
+
+/** A block that should carry `id`, named by its {@link JournalBlock.text} as seen when planning. */
+export interface WantedBlockId {
+  text: string;
+  id: string;
+}
+
+/** What {@link addBlockIds} did. */
+export interface AddBlockIdsResult {
+  /** The body with the ids added (the input itself when nothing was added). */
+  body: string;
+  /** Ids written, in the order wanted. */
+  added: string[];
+  /** Wanted ids whose block is no longer in the body (edited or removed meanwhile); nothing written for them. */
+  missing: string[];
+  /**
+   * Wanted ids whose block already carries another id, which it keeps (a block never gets two ids);
+   * links should use `existingId`.
+   */
+  kept: { id: string; existingId: string }[];
+}
+
+const ID_SPACE = 36 ** 4;
+
+/**
+ * A deterministic block id `am-xxxx` (4 lowercase base-36 characters from a hash of `seed`), so
+ * re-runs on the same journal give the same ids. When the id is in `taken`, another is derived
+ * from the seed until one is free. `taken` holds ids without `^`.
+ */
+export function newBlockId(seed: string, taken: ReadonlySet<string> | readonly string[] = []): string {
+  const used = new Set<string>(taken);
+  for (let attempt = 0; ; attempt++) {
+    const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
+    const id = `am-${(hash % ID_SPACE).toString(36).padStart(4, "0")}`;
+    if (!used.has(id)) return id;
+    // Beyond this every short id is nearly spent; widen rather than loop for ever.
+    if (attempt > 4 * ID_SPACE) return `am-${hash.toString(36)}`;
+  }
+}
+
+/** Every block id in a body (inline and standalone, outside fenced code). */
+export function existingBlockIds(body: string): Set<string> {
+  return new Set(idMarkers(body).map((m) => m.id));
+}
+
+function normalise(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => line.replace(/[ \t\r]+$/, ""))
+    .join("\n")
+    .trim();
+}
+
+/**
+ * Index of the block whose text is `text` (compared without trailing whitespace), skipping indices
+ * in `claimed`; -1 when there is none. When no text matches exactly, a list item or paragraph whose
+ * first line matches — and only one does — is taken (a child line added under an item meanwhile).
+ */
+export function findBlock(blocks: readonly JournalBlock[], text: string, claimed: ReadonlySet<number> = new Set()): number {
+  const wanted = normalise(text);
+  const exact = blocks.findIndex((b, i) => !claimed.has(i) && normalise(b.text) === wanted);
+  if (exact >= 0) return exact;
+  const firstLine = wanted.split("\n")[0] ?? "";
+  if (firstLine === "") return -1;
+  const candidates = blocks
+    .map((b, i) => ({ b, i }))
+    .filter(({ b, i }) => !claimed.has(i) && (b.kind === "list-item" || b.kind === "paragraph") && normalise(b.text).split("\n")[0] === firstLine);
+  return candidates.length === 1 ? (candidates[0]?.i ?? -1) : -1;
+}
+
+/** The id of the block with this text in `body`, or `null` (no such block, or it has no id). */
+export function blockIdAt(body: string, blockText: string): string | null {
+  const blocks = splitBlocks(body);
+  return blocks[findBlock(blocks, blockText)]?.blockId ?? null;
+}
+
+interface Row {
+  text: string;
+  /** The row's line ending as written: `\n`, `\r\n`, or `""` for the last row. */
+  end: string;
+}
+
+interface Edit {
+  /** `inline`: ` ^id` at the end of `line`; `after`: a `^id` line after `line`. */
+  kind: "inline" | "after";
+  line: number;
+  id: string;
+}
+
+/** Where a block's id goes (Obsidian's rules): on its first line, its last line, or a line after it. */
+function editFor(block: JournalBlock, id: string): Edit {
+  switch (block.kind) {
+    case "list-item":
+      return { kind: "inline", line: block.startLine, id };
+    case "paragraph":
+      return { kind: "inline", line: block.endLine - 1, id };
+    case "heading":
+      // A setext heading's text is the line above its underline.
+      return { kind: "inline", line: block.endLine - block.startLine > 1 ? block.endLine - 2 : block.startLine, id };
+    default:
+      return { kind: "after", line: block.endLine - 1, id };
+  }
+}
+
+function applyEdit(rows: Row[], edit: Edit, eol: string): void {
+  const row = rows[edit.line];
+  if (!row) return;
+  if (edit.kind === "inline") {
+    row.text = `${row.text.replace(/[ \t]+$/, "")} ^${edit.id}`;
+    return;
+  }
+  // Structured blocks: `^id` on its own line with a blank line before and after (Obsidian help).
+  const inserted: Row[] = [
+    { text: "", end: eol },
+    { text: `^${edit.id}`, end: eol },
+  ];
+  const next = rows[edit.line + 1];
+  if (next && next.text.trim() !== "") inserted.push({ text: "", end: eol });
+  if (row.end === "") {
+    row.end = eol;
+    const last = inserted.at(-1);
+    if (last) last.end = "";
+  }
+  rows.splice(edit.line + 1, 0, ...inserted);
+}
+
+/**
+ * Adds each wanted block's id to `body`, finding the block in the CURRENT text by its content, not
+ * by line number, so lines a person added or moved meanwhile survive (case 07): a paragraph gets
+ * ` ^id` at the end of its last line, a list item at the end of its first line, a quote, callout,
+ * table or code block a `^id` line after it. A block that already has an id keeps it (reported in
+ * `kept`); a block no longer found, or an id already used elsewhere in the body, is skipped and
+ * reported in `missing`. Line endings (CRLF) are preserved. Never throws.
+ */
+export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): AddBlockIdsResult {
+  const result: AddBlockIdsResult = { body, added: [], missing: [], kept: [] };
+  if (wanted.length === 0) return result;
+  const eol = body.includes("\r\n") ? "\r\n" : "\n";
+  const blocks = splitBlocks(body);
+  const rows: Row[] = body.split("\n").map((raw, i, all) => {
+    const last = i === all.length - 1;
+    return raw.endsWith("\r") && !last ? { text: raw.slice(0, -1), end: "\r\n" } : { text: raw, end: last ? "" : "\n" };
+  });
+  const present = existingBlockIds(body);
+  const claimed = new Set<number>();
+  const edits: Edit[] = [];
+  for (const { text, id } of wanted) {
+    const index = findBlock(blocks, text, claimed);
+    const block = blocks[index];
+    if (!block) {
+      result.missing.push(id);
+      continue;
+    }
+    claimed.add(index);
+    if (block.blockId !== null) {
+      if (block.blockId !== id) result.kept.push({ id, existingId: block.blockId });
+      continue;
+    }
+    if (present.has(id)) {
+      result.missing.push(id);
+      continue;
+    }
+    present.add(id);
+    edits.push(editFor(block, id));
+    result.added.push(id);
+  }
+  if (edits.length === 0) return result;
+  for (const edit of edits.sort((a, b) => b.line - a.line)) applyEdit(rows, edit, eol);
+  result.body = rows.map((row) => row.text + row.end).join("");
+  return result;
+}
