@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import "./setup-dom";
 import { describe, expect, it } from "vitest";
-import { App, TFile } from "obsidian";
+import { App, TFile } from "./stubs/obsidian";
+import { realApp } from "./stubs/obsidian-fixtures";
 import { PathError, VaultError } from "../src/core/errors";
 import { ObsidianVault } from "../src/obsidian/obsidian-vault";
 
 function setup() {
   const app = new App();
-  return { app, vault: new ObsidianVault(app) };
+  return { app, vault: new ObsidianVault(realApp(app)) };
 }
 
 describe("ObsidianVault", () => {

@@ -22,7 +22,7 @@ const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
 
 /** Human names of the gate's checks; unknown names are shown as written. */
 const GATE_CHECKS: Readonly<Record<string, string>> = {
-  "no-knowledge": "a rich note gave no knowledge",
+  "rich-without-knowledge": "a rich note gave no knowledge",
   "review-without-decision": "a review gave no decision",
   "single-category": "all items fell in one category",
   "below-band": "fewer items than expected for its length",

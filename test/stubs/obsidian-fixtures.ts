@@ -2,17 +2,36 @@
  * Test helpers for the plugin's tests: a stubbed app seeded from a sample vault on disk
  * (`examples/vault`, real-looking notes; STYLE: fixtures are sample vaults), and a
  * `PluginContext` over it.
+ *
+ * Tests import the stub's classes from `./obsidian` (the same module the `obsidian` alias resolves
+ * to) so its test helpers are typed; `real*` hand a stub object to plugin code typed against the
+ * real `obsidian` declarations.
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { fileURLToPath } from "node:url";
-import { App, Modal, Notice } from "obsidian";
+import type { App as ObsidianApp, Plugin as ObsidianPlugin, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
+import { App, Modal, Notice, type Plugin, type WorkspaceLeaf } from "./obsidian";
 import { defaultSettings, type Settings } from "../../src/core/settings";
 import type { PluginContext } from "../../src/obsidian/context";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 
-/** Absolute path of the repository's sample vault. */
-export const SAMPLE_VAULT = fileURLToPath(new URL("../../examples/vault", import.meta.url));
+/** Absolute path of the repository's sample vault (tests run from the repository root). */
+export const SAMPLE_VAULT = nodePath.resolve(process.cwd(), "examples/vault");
+
+/** The stub app as the plugin code sees it. */
+export function realApp(app: App): ObsidianApp {
+  return app as unknown as ObsidianApp;
+}
+
+/** A stub leaf as the plugin code sees it. */
+export function realLeaf(leaf: WorkspaceLeaf): ObsidianLeaf {
+  return leaf as unknown as ObsidianLeaf;
+}
+
+/** The stub's view of a plugin instance (registered commands, views, tabs…). */
+export function stubPlugin(plugin: ObsidianPlugin): Plugin {
+  return plugin as unknown as Plugin;
+}
 
 /** Copies every Markdown file under `dir` into the stub vault (folders created as needed). */
 export async function seedFromFolder(app: App, dir: string): Promise<number> {
@@ -36,8 +55,8 @@ export async function seedFromFolder(app: App, dir: string): Promise<number> {
 export function testContext(app: App, settings: Settings = defaultSettings(), today = "2026-12-01"): PluginContext & { current: Settings } {
   const ctx = {
     current: settings,
-    app,
-    vault: new ObsidianVault(app),
+    app: realApp(app),
+    vault: new ObsidianVault(realApp(app)),
     settings: () => ctx.current,
     saveSettings: () => Promise.resolve(),
     today: () => today,
@@ -56,6 +75,6 @@ export async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > ms) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => window.setTimeout(r, 5));
   }
 }
