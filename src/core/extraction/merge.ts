@@ -1,0 +1,114 @@
+/**
+ * Merging item lists inside one extraction run: items from several windows and passes (issue 3 §5,
+ * §6), and the offline extractor's items, which are always honoured whatever the model returns
+ * (issue 3 §7). Dedupe against the destination notes is the plan's job (dedupe.ts), not this one's.
+ */
+import { normaliseForMatch } from "./evidence";
+import type { ExtractedItem } from "./types";
+
+/** Texts at least this similar (Sørensen–Dice over character bigrams) are the same item. */
+export const SAME_TEXT = 0.8;
+/** With the same category and evidence, texts this similar are the same item. */
+const SAME_EVIDENCE_TEXT = 0.5;
+
+function bigrams(s: string): Map<string, number> {
+  const chars = [...s];
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const g = `${chars[i] ?? ""}${chars[i + 1] ?? ""}`;
+    out.set(g, (out.get(g) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * Similarity 0–1 of two texts after {@link normaliseForMatch}: 1 when equal, else the Dice
+ * coefficient of their character bigrams (works for CJK text, which has no spaces).
+ */
+export function textSimilarity(a: string, b: string): number {
+  const x = normaliseForMatch(a);
+  const y = normaliseForMatch(b);
+  if (x === y) return 1;
+  if (x.length < 2 || y.length < 2) return 0;
+  const bx = bigrams(x);
+  const by = bigrams(y);
+  let overlap = 0;
+  let total = 0;
+  for (const n of bx.values()) total += n;
+  for (const n of by.values()) total += n;
+  for (const [g, n] of bx) overlap += Math.min(n, by.get(g) ?? 0);
+  return (2 * overlap) / total;
+}
+
+/** The numbers written in a text, in order ("38 of 50" → "38,50"), after NFKC. */
+function numbersOf(text: string): string {
+  return (text.normalize("NFKC").match(/\d+(?:[.,]\d+)*/g) ?? []).join(",");
+}
+
+/**
+ * Two texts say the same thing: similar (see {@link SAME_TEXT}) and with the same numbers, since
+ * "fix broken link 3" and "fix broken link 4", or "38 pass" and "12 pass", are different items.
+ */
+export function sameText(a: string, b: string): boolean {
+  return textSimilarity(a, b) >= SAME_TEXT && numbersOf(a) === numbersOf(b);
+}
+
+/** Two model items are the same: the same text, or same category and evidence with related text. */
+export function sameModelItem(a: ExtractedItem, b: ExtractedItem): boolean {
+  if (sameText(a.text, b.text)) return true;
+  const sim = textSimilarity(a.text, b.text);
+  return a.category === b.category && normaliseForMatch(a.evidence) === normaliseForMatch(b.evidence) && sim >= SAME_EVIDENCE_TEXT;
+}
+
+/**
+ * A model item restates an offline (explicit convention) item: similar text, or the same block and
+ * category with one evidence containing the other.
+ */
+export function restatesConvention(offline: ExtractedItem, model: ExtractedItem): boolean {
+  if (sameText(offline.text, model.text)) return true;
+  if (offline.blockIndex !== model.blockIndex || offline.category !== model.category) return false;
+  const a = normaliseForMatch(offline.evidence);
+  const b = normaliseForMatch(model.evidence);
+  return a.length > 0 && b.length > 0 && (a.includes(b) || b.includes(a));
+}
+
+/**
+ * Adds the `incoming` items that are not duplicates of `base` (nor of each other).
+ * @returns the merged list (base first, order kept) and the items that were new.
+ */
+export function mergeModelItems(
+  base: readonly ExtractedItem[],
+  incoming: readonly ExtractedItem[],
+): { merged: ExtractedItem[]; added: ExtractedItem[] } {
+  const merged = [...base];
+  const added: ExtractedItem[] = [];
+  for (const item of incoming) {
+    if (merged.some((m) => sameModelItem(m, item))) continue;
+    merged.push(item);
+    added.push(item);
+  }
+  return { merged, added };
+}
+
+/**
+ * Merges the offline extractor's items with the model's (issue 3 §7). Every offline item is kept
+ * as written; a model item restating one is dropped, and fills in the offline item's topic, target,
+ * due date or ref when the convention gave none.
+ * @returns offline items first, then the remaining model items, each list in its own order.
+ */
+export function mergeWithConventions(offline: readonly ExtractedItem[], model: readonly ExtractedItem[]): ExtractedItem[] {
+  const kept = offline.map((i) => ({ ...i }));
+  const rest: ExtractedItem[] = [];
+  for (const item of model) {
+    const twin = kept.find((o) => restatesConvention(o, item));
+    if (!twin) {
+      rest.push(item);
+      continue;
+    }
+    if (twin.topic === undefined && item.topic !== undefined) twin.topic = item.topic;
+    if (twin.target === undefined && item.target !== undefined) twin.target = item.target;
+    if (twin.due === undefined && item.due !== undefined) twin.due = item.due;
+    if (twin.ref === undefined && item.ref !== undefined) twin.ref = item.ref;
+  }
+  return [...kept, ...rest];
+}
