@@ -9,7 +9,7 @@
  */
 import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import { detectEol, insertLines, joinLines, locateFrontmatter, splitLines, appendLines, type NoteLine } from "../trackers/format";
+import { appendLines, detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../trackers/lines";
 import { linkTarget, type EditResult } from "../trackers/store";
 import {
   addSourceToEntry,

@@ -7,9 +7,10 @@
  * untouched note returns the original bytes (BOM, CRLF, a missing final newline, unknown lines and
  * frontmatter included). Edits live in `store.ts` and touch only the lines concerned.
  */
-import { FrontmatterError, errorMessage } from "../errors";
-import { parseNote } from "../frontmatter";
 import type { TrackerKind } from "../settings";
+import { detectEol, locateFrontmatter, splitLines, joinLines, type NoteLine } from "./lines";
+
+export * from "./lines";
 
 /** Item status, from the checkbox character (DESIGN §2). */
 export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";
@@ -54,15 +55,6 @@ export const CHAR_STATUS: Readonly<Record<string, TrackerStatus>> = {
   X: "done",
   "-": "abandoned",
 };
-
-/** Line ending of one line; `""` only for a last line without a final newline. */
-export type LineEnding = "" | "\n" | "\r\n";
-
-/** One line as written: its text (without the line ending) and its line ending. */
-export interface NoteLine {
-  text: string;
-  eol: LineEnding;
-}
 
 /** A Dataview inline field (`[key:: value]` or `(key:: value)`) with its place in the line. */
 export interface FieldSpan {
@@ -126,94 +118,6 @@ export interface TrackerNote {
   /** Why the frontmatter does not parse, or `null`. Such a note must never be rewritten (DESIGN §5). */
   frontmatterError: string | null;
   items: TrackerItem[];
-}
-
-/**
- * Splits text into lines keeping each line's ending (`\n` or `\r\n`; a lone `\r` stays in the
- * text). A final newline does not make an extra empty line; `""` gives no lines.
- */
-export function splitLines(text: string): { bom: boolean; lines: NoteLine[] } {
-  const bom = text.startsWith("\uFEFF");
-  const body = bom ? text.slice(1) : text;
-  const lines: NoteLine[] = [];
-  let start = 0;
-  while (start < body.length) {
-    const nl = body.indexOf("\n", start);
-    if (nl < 0) {
-      lines.push({ text: body.slice(start), eol: "" });
-      break;
-    }
-    const crlf = nl > start && body.charCodeAt(nl - 1) === 13;
-    lines.push({ text: body.slice(start, crlf ? nl - 1 : nl), eol: crlf ? "\r\n" : "\n" });
-    start = nl + 1;
-  }
-  return { bom, lines };
-}
-
-/** Inverse of {@link splitLines}. */
-export function joinLines(bom: boolean, lines: readonly NoteLine[]): string {
-  let out = bom ? "\uFEFF" : "";
-  for (const line of lines) out += line.text + line.eol;
-  return out;
-}
-
-/** The line ending to use for new lines: the first one in the note, else `\n`. */
-export function detectEol(lines: readonly NoteLine[]): "\n" | "\r\n" {
-  for (const line of lines) if (line.eol) return line.eol;
-  return "\n";
-}
-
-/**
- * Appends lines at the end of `lines` (in place). A last line without a line ending gets one first,
- * and every appended line ends with `eol`, so the note ends with a newline afterwards.
- */
-export function appendLines(lines: NoteLine[], texts: readonly string[], eol: "\n" | "\r\n"): void {
-  const last = lines[lines.length - 1];
-  if (last && last.eol === "") last.eol = eol;
-  for (const text of texts) lines.push({ text, eol });
-}
-
-/**
- * Inserts lines before index `at` (in place), each ending with `eol`; inserting after a last line
- * without a line ending gives that line one.
- */
-export function insertLines(lines: NoteLine[], at: number, texts: readonly string[], eol: "\n" | "\r\n"): void {
-  if (at >= lines.length) {
-    appendLines(lines, texts, eol);
-    return;
-  }
-  lines.splice(at, 0, ...texts.map((text) => ({ text, eol })));
-}
-
-/**
- * Finds where the body of a split note starts, using {@link parseNote} so that trackers and topic
- * notes agree with the rest of the plugin on what frontmatter is (a YAML mapping between `---`
- * lines; anything else is body, case 03). When the YAML does not parse, the block up to the closing
- * `---` is skipped and `error` says why: such a note must not be rewritten (DESIGN §5).
- * @returns the 0-based index of the first body line, and the parse error if any.
- */
-export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { bodyStart: number; error: string | null } {
-  try {
-    const parsed = parseNote(text);
-    return { bodyStart: parsed.data === null ? 0 : Math.min(lines.length, Math.max(0, parsed.bodyLine - 1)), error: null };
-  } catch (err) {
-    let close = lines.length;
-    for (let i = 1; i < lines.length; i++) {
-      const t = lines[i]?.text.trimEnd();
-      if (t === "---" || t === "...") {
-        close = i;
-        break;
-      }
-    }
-    return { bodyStart: Math.min(lines.length, close + 1), error: errorMessage(err) };
-  }
-}
-
-/** Throws {@link FrontmatterError} naming `path` when a parsed note's frontmatter does not parse. */
-export function assertWritable(note: { frontmatterError: string | null }, path: string): void {
-  if (note.frontmatterError !== null) {
-    throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`, path);
-  }
 }
 
 const ITEM_LINE = /^[-*+][ \t]+\[([^\]])\](?=[ \t]|$)/u;
