@@ -4,14 +4,14 @@
  * a duplicate (new source on the existing item) or progress on a goal. `writeItem` applies one
  * planned item to a note's current text, checking duplicates again so re-application is harmless.
  */
-import { PathError, errorMessage } from "../errors";
+import { MemoryError, PathError, errorMessage } from "../errors";
 import { similarity, findDuplicate } from "./dedupe";
 import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { VaultPort } from "../vault";
 import { listItems, type TrackerItem } from "../trackers/format";
-import { addItemSource, addProgressNote, addTrackerItem } from "../trackers/store";
+import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -192,6 +192,13 @@ function trackerFields(item: ExtractedItem, date: string, link: string): [string
   return fields;
 }
 
+/** The edited text, or an error naming the note when the edit could not be made (never a silent no-op). */
+function edited(result: EditResult | { text: string; found: boolean }, path: string, what: string): string {
+  if ("ok" in result && !result.ok) throw new MemoryError(`cannot ${what} in ${path}: ${result.reason}`, path);
+  if (!result.found) throw new MemoryError(`cannot ${what} in ${path}: the item is no longer there`, path);
+  return result.text;
+}
+
 export interface WriteContext {
   agent: string;
   journal: string;
@@ -212,12 +219,12 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     const byId = planned.existingId ? items.find((it) => it.id === planned.existingId) : undefined;
     if (planned.action === "progress" && byId?.id && current !== null) {
       if (byId.children.some((c) => hasSource(c, link))) return current;
-      return addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination).text;
+      return edited(addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination), planned.destination, "add a progress note");
     }
     const dup = byId ?? items[findDuplicate(item.text, items, (it) => it.text)];
     if (dup?.id && current !== null) {
       const sources = dup.fields.filter((f) => f.key === "source").map((f) => f.value).join(" ");
-      return hasSource(sources, link) ? current : addItemSource(current, dup.id, link, planned.destination).text;
+      return hasSource(sources, link) ? current : edited(addItemSource(current, dup.id, link, planned.destination), planned.destination, "add a source");
     }
     const status = item.category === "decision" ? "done" : "open";
     return addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
@@ -231,7 +238,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     const dup = findDuplicate(item.text, entries, (e) => e.text);
     const same = entries[dup];
     if (same && hasSource(same.sources.map((t) => `[[${t}]]`).join(" "), link)) return current;
-    if (dup >= 0 && current !== null) return addEntrySource(current, dup, link.slice(2, -2), planned.destination).text;
+    if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, link.slice(2, -2), planned.destination), planned.destination, "add a source");
     const kind = item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
     const category = planned.destination.split("/").slice(-2, -1)[0];
     return appendTopicEntry(
