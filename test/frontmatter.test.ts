@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import matter from "gray-matter";
 import { describe, expect, it } from "vitest";
 import { NodeVault } from "../src/cli/node-vault";
 import { FrontmatterError } from "../src/core/errors";
@@ -321,6 +322,28 @@ describe("setFrontmatter property", () => {
         expect(outLines.slice(outLines.length - suffix.length)).toEqual(suffix);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("splitting agrees with gray-matter where gray-matter is right", () => {
+  it("case 01: gray-matter without options shares one cached object between parses; parseNote does not", () => {
+    const text = "---\ntags: [inbox]\n---\nsame body\n";
+    (matter(text).data.tags as string[]).push("leak");
+    expect(matter(text).data.tags).toEqual(["inbox", "leak"]);
+    (parseNote(text).data?.tags as string[]).push("leak");
+    expect(parseNote(text).data?.tags).toEqual(["inbox"]);
+  });
+
+  it("gives gray-matter's body for well-formed notes (gray-matter called with options: no cache)", () => {
+    fc.assert(
+      fc.property(noteArb, (n) => {
+        const fm = n.entries.flatMap((e) => (e.extra === undefined ? e.lines : [e.extra, ...e.lines]));
+        const text = `${n.bom ? "\uFEFF" : ""}---${n.eol}${fm.map((l) => l + n.eol).join("")}---${n.eol}${n.body.join(n.eol)}`;
+        const theirs = matter(text, { engines: { yaml: () => ({}) } });
+        expect(parseNote(text).body).toBe(theirs.content);
+      }),
+      { numRuns: 200 },
     );
   });
 });
