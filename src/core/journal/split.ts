@@ -7,6 +7,7 @@
 
 /** A block of a journal body: what a block id can be attached to. */
 export interface JournalBlock {
+  /** `callout` covers plain `>` quotes too ({@link calloutType} absent); `other` is a thematic break. */
   kind: "heading" | "paragraph" | "list-item" | "callout" | "code" | "table" | "other";
   /** The block's text as written, without its trailing ` ^id` marker; lines joined with `\n`. */
   text: string;
