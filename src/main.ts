@@ -1,17 +1,23 @@
 /**
  * Agent Memory plugin entry (STYLE: "main.ts wires, it does not work"): builds the adapters and the
  * core services, and registers views, commands, the ribbon button and the settings tab. `onload`
- * only registers; the search index is built in `workspace.onLayoutReady` (official guideline).
+ * only registers; the search index is loaded or built in `workspace.onLayoutReady` (official
+ * guideline: heavy work after layout ready).
  */
-import { Notice, Plugin } from "obsidian";
+import { Notice, normalizePath, Plugin } from "obsidian";
+import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
 import { localIsoDate, type PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/extraction-runner";
 import { createExtractorFactory } from "./obsidian/extractor-factory";
+import { runHealthCommand } from "./obsidian/health-command";
+import { IndexLifecycle } from "./obsidian/index-lifecycle";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
 import { activateView } from "./obsidian/open-view";
+import { SEARCH_VIEW_TYPE, SearchView } from "./obsidian/search-view";
 import { AgentMemorySettingTab } from "./obsidian/settings/settings-tab";
+import { StatusBarProgress } from "./obsidian/status-bar-progress";
 import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/tracker-view";
 
 export default class AgentMemoryPlugin extends Plugin {
@@ -28,15 +34,25 @@ export default class AgentMemoryPlugin extends Plugin {
       today: () => localIsoDate(new Date()),
     };
     const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
+    const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const index = this.addChild(
+      new IndexLifecycle(ctx, new StatusBarProgress(this.addStatusBarItem()), normalizePath(`${pluginDir}/search-index.json`)),
+    );
 
     this.registerView(TRACKER_VIEW_TYPE, (leaf) => new TrackerView(leaf, ctx));
+    this.registerView(SEARCH_VIEW_TYPE, (leaf) => new SearchView(leaf, ctx, index));
     this.addRibbonIcon("brain", "Extract from today's journal", () => void runner.extractToday());
     registerCommands(this, {
       extractActiveNote: () => runner.extractActiveNote(),
       extractToday: () => runner.extractToday(),
       openTrackers: async () => void (await activateView(this.app, TRACKER_VIEW_TYPE)),
-      openSearch: () => Promise.resolve(),
-      rebuildIndex: () => Promise.resolve(),
+      openSearch: async () => void (await activateView(this.app, SEARCH_VIEW_TYPE)),
+      rebuildIndex: async () => {
+        const report = await index.rebuild();
+        if (report) new Notice(`Search index rebuilt: ${report.notes} notes in ${(report.syncMs / 1000).toFixed(1)} s.`);
+        else if (index.state.kind === "failed") new Notice(`Search index rebuild failed: ${index.state.error}`);
+      },
+      runHealthCheck: () => runHealthCommand(ctx),
     });
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
@@ -44,9 +60,11 @@ export default class AgentMemoryPlugin extends Plugin {
         replaceSettings: async (next) => {
           this.memorySettings = next;
           await this.saveSettings();
+          index.settingsChanged();
         },
       }),
     );
+    this.app.workspace.onLayoutReady(() => index.start());
   }
 
   /** Reads `data.json`; invalid content falls back to the defaults with a notice, never a crash. */
@@ -56,7 +74,7 @@ export default class AgentMemoryPlugin extends Plugin {
       raw = await this.loadData();
     } catch (err) {
       raw = undefined;
-      new Notice(`Agent Memory could not read its settings; using the defaults. ${String(err)}`);
+      new Notice(`Agent Memory could not read its settings (${errorMessage(err)}); using the defaults.`);
     }
     const { settings, error } = parseSettings(raw);
     this.memorySettings = settings;

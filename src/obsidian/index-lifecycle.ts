@@ -1,0 +1,257 @@
+/**
+ * The search index in the plugin (issue 5 §8): loaded or built after the layout is ready, in chunks
+ * that yield to the UI with progress in the status bar; kept current by the vault's `create`
+ * (subscribed only after layout ready, since it fires for every file at start-up), `modify`,
+ * `delete` and `rename` events; saved under the plugin's folder in the config dir.
+ *
+ * The index itself is the core's {@link SearchService}; this class only hosts it.
+ */
+import { Component, debounce, normalizePath, TFile, type DataAdapter, type TAbstractFile } from "obsidian";
+import { errorMessage } from "../core/errors";
+import { MemoryLayout } from "../core/layout";
+import type { Parsed } from "../core/search/query";
+import { SearchService, type IndexStore, type OpenReport, type SearchOptions, type SearchResponse } from "../core/search/search-service";
+import type { Settings } from "../core/settings";
+import type { PluginContext } from "./context";
+import type { StatusBarProgress } from "./status-bar-progress";
+
+/** Notes per chunk while building; the UI gets a turn between chunks. */
+const CHUNK = 100;
+/** Wait after the last change before saving the index, milliseconds. */
+const SAVE_DELAY_MS = 5000;
+/** Wait after the last settings change before re-opening the index, milliseconds. */
+const RECONFIGURE_DELAY_MS = 1500;
+
+/** Where the index is: not started, being built, ready, or failed (with the reason). */
+export type IndexState =
+  | { kind: "waiting" }
+  | { kind: "building"; done: number; total: number }
+  | { kind: "ready"; notes: number }
+  | { kind: "failed"; error: string };
+
+/** {@link IndexStore} over the vault adapter: a JSON file in the plugin's folder. */
+export class AdapterIndexStore implements IndexStore {
+  constructor(
+    private readonly adapter: DataAdapter,
+    readonly path: string,
+  ) {}
+
+  async load(): Promise<string | null> {
+    return (await this.adapter.exists(this.path)) ? this.adapter.read(this.path) : null;
+  }
+
+  async save(data: string): Promise<void> {
+    const folder = this.path.slice(0, this.path.lastIndexOf("/"));
+    if (folder && !(await this.adapter.exists(folder))) await this.adapter.mkdir(folder);
+    await this.adapter.write(this.path, data);
+  }
+}
+
+/** Settings the index depends on: when one changes, the index is re-opened. */
+function indexSettingsKey(s: Settings): string {
+  return JSON.stringify([
+    s.memoryRoot,
+    s.agentsFolder,
+    s.journalFolder,
+    s.trackersFolder,
+    s.knowledgeFolder,
+    s.libraryFolder,
+    s.isolatedZones,
+    s.search,
+  ]);
+}
+
+/** A macrotask yield, so Obsidian can paint between chunks. */
+function yieldToUi(): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, 0));
+}
+
+export class IndexLifecycle extends Component {
+  private service: SearchService | null = null;
+  private stateValue: IndexState = { kind: "waiting" };
+  private readonly listeners = new Set<(state: IndexState) => void>();
+  private settingsKey = "";
+  private problemList: string[] = [];
+  private started = false;
+  private unloaded = false;
+  /** Bumped when a newer open/rebuild starts; an older one then stops reporting. */
+  private generation = 0;
+  private readonly saveLater = debounce(() => void this.saveNow(), SAVE_DELAY_MS, true);
+  private readonly reconfigureLater = debounce(() => void this.reopen(), RECONFIGURE_DELAY_MS, true);
+
+  /**
+   * @param storePath vault path of the saved index, e.g. `.obsidian/plugins/agent-memory/search-index.json`
+   */
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly status: StatusBarProgress,
+    private readonly storePath: string,
+  ) {
+    super();
+  }
+
+  /** The index's state now. */
+  get state(): IndexState {
+    return this.stateValue;
+  }
+
+  /** Calls `listener` on every state change until the returned function is called. */
+  subscribe(listener: (state: IndexState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  override onunload(): void {
+    this.unloaded = true;
+    this.generation++;
+    this.saveLater.cancel();
+    this.reconfigureLater.cancel();
+    this.status.dispose();
+    this.listeners.clear();
+  }
+
+  /**
+   * Starts the index; call from `workspace.onLayoutReady`. Subscribes to vault events (after layout
+   * ready, so start-up `create` events are not seen) and opens the index in the background.
+   */
+  start(): void {
+    if (this.started || this.unloaded) return;
+    this.started = true;
+    const { vault } = this.ctx.app;
+    this.registerEvent(vault.on("create", (file) => this.onFileChanged(file)));
+    this.registerEvent(vault.on("modify", (file) => this.onFileChanged(file)));
+    this.registerEvent(vault.on("delete", (file) => this.onFileDeleted(file)));
+    this.registerEvent(vault.on("rename", (file, oldPath) => this.onFileRenamed(file, oldPath)));
+    void this.reopen();
+  }
+
+  /** Tells the index the settings changed; it re-opens (debounced) when a relevant one did. */
+  settingsChanged(): void {
+    if (!this.started || this.unloaded) return;
+    if (indexSettingsKey(this.ctx.settings()) !== this.settingsKey) this.reconfigureLater();
+  }
+
+  /** Drops the saved index and builds it again ("Rebuild search index"). */
+  async rebuild(): Promise<OpenReport | null> {
+    if (!this.service) this.service = this.createService();
+    return this.run("rebuild");
+  }
+
+  /**
+   * Searches the index. Before the index exists (or after it failed) says why, as an error value.
+   */
+  async search(query: string, options: SearchOptions): Promise<Parsed<SearchResponse>> {
+    const service = this.service;
+    if (!service || this.stateValue.kind === "waiting") return { ok: false, error: "The search index is not ready yet." };
+    if (this.stateValue.kind === "failed" && service.size === 0) {
+      return { ok: false, error: `The search index could not be built: ${this.stateValue.error}` };
+    }
+    try {
+      return await service.search(query, options);
+    } catch (err) {
+      return { ok: false, error: errorMessage(err) };
+    }
+  }
+
+  /** Recent problems of the background work (newest last, at most 5), shown by the search panel. */
+  get problems(): readonly string[] {
+    return this.problemList;
+  }
+
+  private addProblem(message: string): void {
+    this.problemList = [...this.problemList.slice(-4), message];
+    this.setState(this.stateValue);
+  }
+
+  private setState(state: IndexState): void {
+    this.stateValue = state;
+    for (const l of this.listeners) l(state);
+  }
+
+  private createService(): SearchService {
+    const settings = this.ctx.settings();
+    this.settingsKey = indexSettingsKey(settings);
+    return new SearchService({
+      vault: this.ctx.vault,
+      layout: new MemoryLayout(settings),
+      store: new AdapterIndexStore(this.ctx.app.vault.adapter, normalizePath(this.storePath)),
+      yieldToHost: yieldToUi,
+    });
+  }
+
+  private async reopen(): Promise<void> {
+    if (this.unloaded) return;
+    this.service = this.createService();
+    await this.run("open");
+  }
+
+  /** Opens or rebuilds with progress in the status bar. Never throws; a failure becomes the state. */
+  private async run(mode: "open" | "rebuild"): Promise<OpenReport | null> {
+    const service = this.service;
+    if (!service) return null;
+    const gen = ++this.generation;
+    const label = mode === "open" ? "Indexing memory" : "Rebuilding memory index";
+    this.setState({ kind: "building", done: 0, total: 0 });
+    this.status.working(label, 0, 0);
+    const onProgress = (done: number, total: number): void => {
+      if (gen !== this.generation) return;
+      this.status.working(label, done, total);
+      this.setState({ kind: "building", done, total });
+    };
+    try {
+      const report = mode === "open" ? await service.open({ onProgress, chunkSize: CHUNK }) : await service.rebuild({ onProgress, chunkSize: CHUNK });
+      if (gen !== this.generation) return report;
+      this.problemList = report.unreadable.map((u) => `${u.path}: ${u.error}`).slice(-5);
+      if (report.rebuildReason) this.problemList.push(`rebuilt: ${report.rebuildReason}`);
+      this.status.finished(`Memory index: ${report.notes} notes`);
+      this.setState({ kind: "ready", notes: report.notes });
+      return report;
+    } catch (err) {
+      if (gen !== this.generation) return null;
+      const error = errorMessage(err);
+      this.status.finished("Memory index failed");
+      this.setState({ kind: "failed", error });
+      return null;
+    }
+  }
+
+  private onFileChanged(file: TAbstractFile): void {
+    if (!(file instanceof TFile) || file.extension !== "md" || !this.service) return;
+    this.track(this.service.update(file.path, { mtime: file.stat.mtime, size: file.stat.size }));
+  }
+
+  private onFileDeleted(file: TAbstractFile): void {
+    if (!(file instanceof TFile) || !this.service) return;
+    this.track(this.service.remove(file.path));
+  }
+
+  private onFileRenamed(file: TAbstractFile, oldPath: string): void {
+    if (!(file instanceof TFile) || !this.service) return;
+    this.track(this.service.rename(oldPath, file.path, { mtime: file.stat.mtime, size: file.stat.size }));
+  }
+
+  /** Waits for an incremental change, then schedules a save and tells listeners (views refresh). */
+  private track(work: Promise<unknown>): void {
+    void work.then(
+      () => {
+        if (this.unloaded) return;
+        this.saveLater();
+        if (this.stateValue.kind === "ready" && this.service) this.setState({ kind: "ready", notes: this.service.size });
+      },
+      (err: unknown) => {
+        // One unreadable note must not stop the index; it is retried on the next change or start.
+        this.addProblem(`could not index a change: ${errorMessage(err)}`);
+      },
+    );
+  }
+
+  private async saveNow(): Promise<void> {
+    const service = this.service;
+    if (!service || !service.dirty || this.unloaded) return;
+    try {
+      await service.save();
+    } catch (err) {
+      this.addProblem(`could not save the index: ${errorMessage(err)}`);
+    }
+  }
+}
