@@ -9,7 +9,7 @@
  */
 import { MemoryError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import { addBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
+import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
@@ -138,7 +138,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const result: ExtractionResult = await extractor.extract({ path, title, body: note.body, blocks, context });
 
   // Block ids: reuse the block's own, else a deterministic new one (DESIGN §2 "Journals").
-  const taken = new Set(blocks.map((b) => b.blockId).filter((id): id is string => id !== null));
+  const taken = existingBlockIds(note.body);
   const assigned = new Map<number, string>();
   const newBlockIds: ExtractionPlan["newBlockIds"] = [];
   for (const item of result.items) {
