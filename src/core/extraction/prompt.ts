@@ -80,13 +80,28 @@ export const REPLY_JSON_SCHEMA: { name: string; schema: Record<string, unknown> 
   },
 };
 
-/** The language a text is mainly written in, when it is one the prompt names explicitly. */
-export function journalLanguage(text: string): "Chinese" | "Japanese" | "Korean" | null {
+/**
+ * The CJK language a text is written in, when the prompt should name it: `mixed` when CJK
+ * characters are between 10% and 70% of the letters (a journal switching between Chinese and
+ * English), `null` when there are fewer (an English journal quoting a Chinese name).
+ */
+export function journalLanguage(text: string): { name: "Chinese" | "Japanese" | "Korean"; mixed: boolean } | null {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
-  if (letters === 0 || countCjk(text) / letters < 0.3) return null;
-  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return "Japanese";
-  if (/\p{Script=Hangul}/u.test(text)) return "Korean";
-  return "Chinese";
+  const share = letters === 0 ? 0 : countCjk(text) / letters;
+  if (share < 0.1) return null;
+  const mixed = share < 0.7;
+  if (/[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text)) return { name: "Japanese", mixed };
+  if (/\p{Script=Hangul}/u.test(text)) return { name: "Korean", mixed };
+  return { name: "Chinese", mixed };
+}
+
+function languageRule(text: string): string {
+  const language = journalLanguage(text);
+  if (!language) return 'Write every "text" in the journal\'s language, and copy "evidence" exactly as written.';
+  if (language.mixed) {
+    return `The journal mixes ${language.name} and other languages: write each "text" in the language of the passage it comes from, and copy "evidence" exactly as written.`;
+  }
+  return `The journal is written in ${language.name}: write every "text" in ${language.name}, and copy "evidence" exactly as written.`;
 }
 
 function exampleLine(e: PromptExample): string {
@@ -165,18 +180,13 @@ export function buildJournalMessage(
   window: JournalWindow,
   meta: { title: string; path: string; context: ExtractionContext; contextTokens: number; part?: { index: number; count: number } },
 ): string {
-  const language = journalLanguage(window.text);
   const lines = [
     buildContext(meta.context, meta.contextTokens),
     "",
     `Journal: ${meta.title} (${meta.path})${meta.part && meta.part.count > 1 ? `, part ${meta.part.index + 1} of ${meta.part.count}` : ""}`,
   ];
   if (window.headings.length) lines.push(`This part starts under the heading: ${window.headings.join(" > ")}`);
-  lines.push(
-    language
-      ? `The journal is written in ${language}: write every "text" in ${language}, and copy "evidence" exactly as written.`
-      : `Write every "text" in the journal's language, and copy "evidence" exactly as written.`,
-  );
+  lines.push(languageRule(window.text));
   lines.push("", "<journal>", window.text, "</journal>");
   return lines.join("\n");
 }
