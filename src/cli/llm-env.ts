@@ -6,6 +6,7 @@
 import type { CliContext } from "./context";
 import { UsageError } from "../core/errors";
 import { OfflineExtractor } from "../core/extraction/offline";
+import { LlmExtractor } from "../core/extraction/llm-extractor";
 import type { Extractor } from "../core/extraction/types";
 
 export interface LlmEnv {
@@ -32,5 +33,17 @@ export function createCliExtractor(ctx: CliContext, llm: string | undefined): { 
   if (wanted === "offline") {
     return { extractor: new OfflineExtractor(), why: llm ? "--llm offline" : "no LLM configured: set AGENT_MEMORY_LLM_BASE_URL or AGENT_MEMORY_LLM_API_KEY to use a model" };
   }
-  throw new UsageError("the LLM extractor is not available in this build yet; use --llm offline");
+  if (!configured) {
+    throw new UsageError("--llm openai needs a server: set AGENT_MEMORY_LLM_BASE_URL (and AGENT_MEMORY_LLM_API_KEY if the server needs a key)");
+  }
+  if (!conn.model) throw new UsageError("--llm openai needs a model name: set AGENT_MEMORY_LLM_MODEL (e.g. gpt-4o-mini, qwen2.5:14b)");
+  const extractor = new LlmExtractor({
+    settings: ctx.settings,
+    apiKey: conn.apiKey,
+    baseUrl: conn.baseUrl,
+    model: conn.model,
+    fetch: (input, init) => fetch(input, init),
+    offline: new OfflineExtractor(),
+  });
+  return { extractor, why: `${llm ? "--llm openai" : "LLM configured in the environment"}: model ${conn.model} at ${conn.baseUrl || "the OpenAI API"}` };
 }

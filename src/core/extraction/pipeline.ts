@@ -37,6 +37,8 @@ export interface ExtractionOptions {
   force?: boolean;
   /** Clock, for tests. */
   now?: () => Date;
+  /** Cancels the run: handed to the extractor (aborts a pending chat completion). */
+  signal?: AbortSignal;
 }
 
 /** A plan is plain data (DESIGN §3 "Plan and apply"): what would be written, item by item. */
@@ -135,7 +137,14 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const blocks = splitBlocks(note.body);
   const state = new DestinationState(vault);
   const context = await loadContext(vault, layout, agent, state);
-  const result: ExtractionResult = await extractor.extract({ path, title, body: note.body, blocks, context });
+  const result: ExtractionResult = await extractor.extract({
+    path,
+    title,
+    body: note.body,
+    blocks,
+    context,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
 
   // Block ids: reuse the block's own, else a deterministic new one (DESIGN §2 "Journals").
   const taken = existingBlockIds(note.body);
