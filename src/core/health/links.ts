@@ -91,8 +91,11 @@ export class LinkResolver {
 
   /**
    * The note a link path points to from the note at `from`, or `null`. An empty link path is the
-   * linking note itself. Order: a relative path (`./`, `../`); the exact vault path; a note of that
-   * name in the linking note's folder; the shortest path ending with the link path.
+   * linking note itself. Order: a relative path (`./`, `../`); the exact vault path; among the notes
+   * whose path ends with the link path, the one sharing the most folders with the linking note, then
+   * the shortest. So `[[2026-03-24#^am-k3f9]]` in an agent's tracker reaches that agent's journal
+   * when several agents have a journal of that day (Obsidian prefers the linking note's own folder,
+   * then the shortest path; with the name in two agents' folders, such a short link is ambiguous).
    */
   resolve(linkPath: string, from: string): string | null {
     const lp = stripMd(linkPath.trim().replace(/\\/g, "/").replace(/^\/+/, ""));
@@ -108,13 +111,25 @@ export class LinkResolver {
     const key = lp.toLowerCase();
     const exact = this.byPath.get(key);
     if (exact) return exact;
-    const sibling = this.byPath.get(`${folderOf(from).toLowerCase()}/${key}`);
-    if (sibling) return sibling;
     const name = key.slice(key.lastIndexOf("/") + 1);
-    const candidates = this.byName.get(name);
-    if (!candidates) return null;
-    if (!key.includes("/")) return candidates[0] ?? null;
-    return candidates.find((c) => stripMd(c).toLowerCase().endsWith(`/${key}`)) ?? null;
+    const all = this.byName.get(name);
+    if (!all) return null;
+    const candidates = key.includes("/") ? all.filter((c) => stripMd(c).toLowerCase().endsWith(`/${key}`)) : all;
+    if (candidates.length <= 1) return candidates[0] ?? null;
+    const fromFolders = folderOf(from).toLowerCase().split("/");
+    let best: string | null = null;
+    let bestShared = -1;
+    for (const c of candidates) {
+      const folders = folderOf(c).toLowerCase().split("/");
+      let shared = 0;
+      while (shared < folders.length && shared < fromFolders.length && folders[shared] === fromFolders[shared]) shared++;
+      // Candidates are sorted shortest first, so a tie keeps the shorter path.
+      if (shared > bestShared) {
+        best = c;
+        bestShared = shared;
+      }
+    }
+    return best;
   }
 }
 

@@ -22,7 +22,10 @@ export interface NoteInfo {
   data: Record<string, unknown> | null;
   /** True when the frontmatter does not parse (the note is then never rewritten). */
   invalid: boolean;
-  /** Problems of the frontmatter block itself (cases 03, 04), from {@link frontmatterProblems}. */
+  /**
+   * Problems of the frontmatter block itself (cases 03, 04), from {@link frontmatterProblems}; only
+   * asked for when the frontmatter does not parse or is not a mapping.
+   */
   frontmatterProblems: FrontmatterProblem[];
   /** Lines of the frontmatter (1-based line → text), empty when there is none. */
   frontmatterLines: { line: number; text: string }[];
@@ -56,7 +59,10 @@ export function readNoteInfo(
   } catch {
     invalid = true;
   }
-  const problems = text.startsWith("---") || text.startsWith("\uFEFF---") ? frontmatterProblems(text) : [];
+  // frontmatterProblems parses the YAML again; a note that parsed into a mapping needs it only for
+  // wikilinks read as nested lists, which checkFrontmatterSyntax finds line by line without parsing.
+  const opens = text.startsWith("---") || text.startsWith("\uFEFF---");
+  const problems = opens && (invalid || data === null) ? frontmatterProblems(text) : [];
   const frontmatterLines: { line: number; text: string }[] = [];
   const keyLines = new Map<string, number>();
   const fmEnd = invalid ? closingLine(text) : data !== null ? bodyLine - 1 : 0;

@@ -8,6 +8,7 @@
  * has none of them.
  */
 import { datePart, daysBetween, instantOf, isIsoDate, localDate, type IsoDate } from "./dates";
+import { TermMatcher } from "./mentions";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 
@@ -121,11 +122,7 @@ interface Candidate {
   count: number;
 }
 
-function isWordChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || code === 95;
-}
-
-/** Terms a journal can mention a topic by: its file name and its aliases, lower case, at least 2 characters. */
+/** Terms a journal can mention a topic by: its file name and its aliases, NFKC lower case, at least 2 characters. */
 function termsOf(note: NoteInfo): string[] {
   const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   const aliases = fieldOf(note, "aliases");
@@ -144,9 +141,7 @@ function termsOf(note: NoteInfo): string[] {
  * newer journal mentions their topic (file name or alias, whole words for Latin text; CJK text has no
  * word spaces, so any occurrence counts). An agent's knowledge counts its own journals; the library
  * counts everyone's. Drafts (see `stale-draft`), archived and superseded notes are left out.
- *
- * Each journal is scanned once against every candidate title through a table keyed by a title's first
- * two characters, so the cost grows with the journals' length, not with journals × topics.
+ * Each journal is scanned once for all titles ({@link TermMatcher}).
  */
 export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, staleDays: number): HealthProblem[] {
   const candidates: Candidate[] = [];
@@ -159,40 +154,39 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
     candidates.push({ note, last, age, title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""), latest: null, count: 0 });
   }
   if (candidates.length === 0) return [];
-  const table = new Map<number, { term: string; who: Candidate }[]>();
+  const terms: string[] = [];
+  const owners: Candidate[][] = [];
+  const termIndex = new Map<string, number>();
   let oldest = today;
   for (const c of candidates) {
     if (c.last < oldest) oldest = c.last;
     for (const term of termsOf(c.note)) {
-      const key = (term.charCodeAt(0) << 16) | term.charCodeAt(1);
-      const list = table.get(key);
-      if (list) list.push({ term, who: c });
-      else table.set(key, [{ term, who: c }]);
+      let i = termIndex.get(term);
+      if (i === undefined) {
+        i = terms.length;
+        termIndex.set(term, i);
+        terms.push(term);
+        owners.push([]);
+      }
+      owners[i]?.push(c);
     }
   }
+  const matcher = new TermMatcher(terms);
   for (const journal of notes) {
     if (journal.collection !== "journal") continue;
     const date = journalDate(journal);
     if (date <= oldest || date > today) continue;
-    const text = journal.body.normalize("NFKC").toLowerCase();
     const seen = new Set<Candidate>();
-    let prev = 0;
-    for (let i = 0; i + 1 < text.length; i++) {
-      const c0 = text.charCodeAt(i);
-      const hits = table.get((c0 << 16) | text.charCodeAt(i + 1));
-      if (hits) {
-        for (const { term, who } of hits) {
-          if (seen.has(who) || date <= who.last) continue;
-          if (who.note.collection === "knowledge" && who.note.agent !== journal.agent) continue;
-          if (!text.startsWith(term, i)) continue;
-          if (isWordChar(term.charCodeAt(0)) && isWordChar(prev)) continue;
-          if (isWordChar(term.charCodeAt(term.length - 1)) && isWordChar(text.charCodeAt(i + term.length))) continue;
-          seen.add(who);
-          who.count++;
-          if (!who.latest || date > who.latest.date) who.latest = { date, path: journal.path };
-        }
+    // NFKC is costly and changes nothing in ASCII text, the bulk of most journals.
+    const body = /[^\t\n\r -~]/.test(journal.body) ? journal.body.normalize("NFKC") : journal.body;
+    for (const index of matcher.find(body.toLowerCase())) {
+      for (const who of owners[index] ?? []) {
+        if (seen.has(who) || date <= who.last) continue;
+        if (who.note.collection === "knowledge" && who.note.agent !== journal.agent) continue;
+        seen.add(who);
+        who.count++;
+        if (!who.latest || date > who.latest.date) who.latest = { date, path: journal.path };
       }
-      prev = c0;
     }
   }
   const out: HealthProblem[] = [];
