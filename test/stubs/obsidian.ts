@@ -66,10 +66,13 @@ export class Component {
   private children: Component[] = [];
   private cleanups: (() => unknown)[] = [];
 
+  /** Resolves when the last `load()`'s `onload` has finished (Obsidian awaits an async `onload`). */
+  loading: Promise<void> = Promise.resolve();
+
   load(): void {
     if (this.loaded) return;
     this.loaded = true;
-    void this.onload();
+    this.loading = Promise.resolve(this.onload());
     for (const child of this.children) child.load();
   }
 
