@@ -16,7 +16,7 @@ export function todayOption(value: unknown): string {
 
 export const healthCommand: CliCommand = {
   name: "health",
-  usage: "health   <vault> [--json] [--date YYYY-MM-DD]",
+  usage: "health <vault> [--json] [--date YYYY-MM-DD]",
   options: { date: { type: "string" } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {

@@ -11,7 +11,7 @@ import { todayOption } from "./health";
 
 export const reviewCommand: CliCommand = {
   name: "review",
-  usage: "review   <vault> start|done <agent> <review-id> [--date YYYY-MM-DD] [--json]",
+  usage: "review <vault> start|done <agent> <review-id> [--date YYYY-MM-DD] [--json]",
   options: { date: { type: "string" } },
   positionals: { min: 3, max: 3 },
   async run(ctx, args, options) {
