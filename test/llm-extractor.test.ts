@@ -448,4 +448,29 @@ describe("LLM extractor", () => {
     expect(s.chatRequests()).toHaveLength(2);
     expect(err.message).toContain("could not be read");
   });
+  it("a cancelled run stops the pending chat completion with an LlmError", async () => {
+    const s = await stub();
+    s.enqueue({ hang: true });
+    const controller = new AbortController();
+    const pending = extractor(s).extract({ ...inputOf(AUDIT), signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    const err = await failure(pending);
+    expect(err.message).toContain("was cancelled");
+  });
+
+  it("says which setting is missing when no model is named, before any request", async () => {
+    const s = await stub();
+    const noModel = new LlmExtractor({ settings: settingsWith(), apiKey: KEY, baseUrl: s.baseUrl, model: " " });
+    const err = await failure(noModel.extract(inputOf(AUDIT)));
+    expect(err.message).toContain("no model name set");
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it("makes no call for an empty journal and still returns the explicit conventions", async () => {
+    const s = await stub();
+    const result = await extractor(s).extract(inputOf("\n\n"));
+    expect(s.requests).toHaveLength(0);
+    expect(result).toMatchObject({ items: [], passes: 0, usage: { calls: 0 } });
+  });
 });

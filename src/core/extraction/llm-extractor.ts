@@ -196,9 +196,10 @@ class ExtractionRun {
     const reasonsOf = (o: GateOutcome) => o.checks.filter((c) => c.fired).map((c) => c.reason);
     if (this.windows.length === 1 && this.windows[0]) return [{ window: this.windows[0], reasons: reasonsOf(outcome) }];
     const perWindow: Target[] = [];
+    const all = this.all();
     for (const window of this.windows) {
       const blocks = this.input.blocks.slice(window.blockStart, window.blockEnd);
-      const local = this.gate(this.itemsIn(window), window.text, blocks);
+      const local = this.gate(this.itemsIn(window, all), window.text, blocks);
       if (local.action === action) perWindow.push({ window, reasons: reasonsOf(local) });
     }
     return perWindow.length ? perWindow : this.windows.map((window) => ({ window, reasons: reasonsOf(outcome) }));
