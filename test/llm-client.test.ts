@@ -144,6 +144,13 @@ describe("chat client", () => {
     expect(reply.promptTokens).toBeGreaterThan(0);
   });
 
+  it("reads a 200 reply without choices as empty content instead of crashing", async () => {
+    const s = await stub();
+    s.enqueue({ status: 200, body: { error: { message: "model is loading" } } });
+    const reply = await client(s).complete(ask);
+    expect(reply).toMatchObject({ content: "", finishReason: null });
+  });
+
   it("lists models for the connection test", async () => {
     const s = await stub({ models: ["llama3.1", "qwen2.5"] });
     expect(await client(s).listModels()).toEqual(["llama3.1", "qwen2.5"]);

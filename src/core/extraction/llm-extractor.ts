@@ -9,7 +9,7 @@ import type { JournalBlock } from "../journal/blocks";
 import { createChatClient, type ChatClient, type ChatMessage, type FetchLike, type ResponseFormatMode } from "../llm/client";
 import { UsageMeter } from "../llm/usage";
 import type { Settings } from "../settings";
-import { countSections, headingTexts, runGate, type GateOutcome } from "./gate";
+import { countSections, headingTexts, runGate, type GateCheckName, type GateOutcome } from "./gate";
 import { checkReplyItem, prepareItemCheck, type ItemCheck } from "./item-check";
 import { mergeModelItems, mergeWithConventions } from "./merge";
 import { REPLY_JSON_SCHEMA, buildExtractionMessages, buildJournalMessage, buildMergeMessages, buildRescanMessages } from "./prompt";
@@ -197,10 +197,13 @@ class ExtractionRun {
     if (this.windows.length === 1 && this.windows[0]) return [{ window: this.windows[0], reasons: reasonsOf(outcome) }];
     const perWindow: Target[] = [];
     const all = this.all();
+    const wanted = (name: GateCheckName) => outcome.fired.includes(name) && (action === "merge") === (name === "above-band");
     for (const window of this.windows) {
       const blocks = this.input.blocks.slice(window.blockStart, window.blockEnd);
       const local = this.gate(this.itemsIn(window, all), window.text, blocks);
-      if (local.action === action) perWindow.push({ window, reasons: reasonsOf(local) });
+      // Only what the whole journal lacks: a window without a decision is fine when another has one.
+      const reasons = local.checks.filter((c) => c.fired && wanted(c.name)).map((c) => c.reason);
+      if (reasons.length) perWindow.push({ window, reasons });
     }
     return perWindow.length ? perWindow : this.windows.map((window) => ({ window, reasons: reasonsOf(outcome) }));
   }

@@ -173,7 +173,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         );
         attempts += made;
         mode = format;
-        const choice = value.choices[0];
+        // Some servers answer 200 with an error object and no choices.
+        const choices: unknown = value.choices;
+        const choice = Array.isArray(choices) ? value.choices[0] : undefined;
         const usage = value.usage;
         const content = choice?.message?.content ?? "";
         const promptTokens = usage?.prompt_tokens ?? estimateTokens(request.messages.map((m) => m.content).join("\n"));
