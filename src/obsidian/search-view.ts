@@ -192,7 +192,8 @@ export class SearchView extends ItemView {
   private renderHit(hit: SearchHit, index: number, terms: string[]): void {
     const item = this.resultsEl.createDiv({ cls: "am-search-result", attr: { role: "option", "data-path": hit.path } });
     item.createDiv({ cls: "am-result-title", text: hit.title });
-    const sub = [hit.path, hit.agent ? `agent ${hit.agent}` : "", hit.date ?? ""].filter((s) => s !== "").join(" · ");
+    const date = hit.date && !hit.title.includes(hit.date) ? hit.date : "";
+    const sub = [hit.path, hit.agent ? `agent ${hit.agent}` : "", date].filter((s) => s !== "").join(" · ");
     item.createDiv({ cls: "am-result-path", text: sub });
     if (hit.snippet) appendHighlighted(item.createDiv({ cls: "am-result-snippet" }), hit.snippet, terms);
     for (const block of hit.blocks) {

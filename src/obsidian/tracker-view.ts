@@ -229,7 +229,6 @@ export class TrackerView extends ItemView {
 
     const check = row.createEl("input", { cls: "task-list-item-checkbox am-tracker-check", type: "checkbox" });
     check.checked = item.status === "done";
-    check.indeterminate = item.status === "in-progress";
     check.disabled = item.id === null || item.status === "abandoned";
     check.setAttr(
       "aria-label",
@@ -246,6 +245,8 @@ export class TrackerView extends ItemView {
 
     const meta = body.createDiv({ cls: "am-tracker-meta" });
     if (item.id) meta.createSpan({ cls: "am-item-id", text: item.id });
+    if (item.status === "in-progress") meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
+    if (item.status === "abandoned") meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
     if (dueDays !== undefined) {
       meta.createSpan({ cls: "am-badge am-due", text: dueDays === 0 ? "due today" : `due ${dueDays} d ago` });
     }
