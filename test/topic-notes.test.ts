@@ -247,6 +247,7 @@ describe("topic notes: properties over generated notes", () => {
   it("appending keeps every body line in order, adds one entry, and a second append changes nothing", () => {
     fc.assert(
       fc.property(topicNote, (text) => {
+        fc.pre(text.trim() !== ""); // blank notes become new notes: tested below
         const out = appendTopicEntry(text, META, INSIGHT);
         const bodyOf = (t: string) => {
           const { lines } = splitLines(t);
@@ -264,6 +265,17 @@ describe("topic notes: properties over generated notes", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("topic notes: blank files", () => {
+  it("a blank note (whitespace or only a BOM) becomes a new topic note and keeps its BOM", () => {
+    for (const blank of ["", "  ", "\n\n", "\uFEFF", "\uFEFF\n"]) {
+      const out = appendTopicEntry(blank, META, INSIGHT);
+      expect(listTopicEntries(out)).toHaveLength(1);
+      expect(out.startsWith("\uFEFF")).toBe(blank.startsWith("\uFEFF"));
+      expect(appendTopicEntry(out, META, INSIGHT)).toBe(out);
+    }
   });
 });
 

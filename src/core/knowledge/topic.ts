@@ -75,7 +75,8 @@ export interface TopicEntryInput {
  */
 export function appendTopicEntry(current: string | null, meta: TopicMeta, entry: TopicEntryInput): string {
   const path = meta.path ?? meta.title;
-  if (current === null || current.trim() === "") return createTopicNote(meta, entry, path);
+  // A blank note (an empty file a person created) becomes a new topic note; only its BOM matters.
+  if (current === null || current.trim() === "") return (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + createTopicNote(meta, entry, path);
 
   const { bom, lines } = splitLines(current);
   const { bodyStart, error } = locateFrontmatter(current, lines);
