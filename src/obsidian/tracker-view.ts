@@ -77,6 +77,7 @@ export class TrackerView extends ItemView {
   filter: StatusFilter = "open";
   /** Bumped on every render so an older, slower render does not overwrite a newer one. */
   private renderSeq = 0;
+  private closed = false;
   /** Resolves when the latest render has finished (tests and chained renders wait on it). */
   rendering: Promise<void> = Promise.resolve();
 
@@ -106,8 +107,11 @@ export class TrackerView extends ItemView {
       if (this.isWatched(file.path)) this.refresh();
     };
     this.registerEvent(this.app.vault.on("modify", onChange));
-    this.registerEvent(this.app.vault.on("create", onChange));
     this.registerEvent(this.app.vault.on("delete", onChange));
+    // `create` fires for every file while Obsidian loads; a restored panel listens only afterwards.
+    this.app.workspace.onLayoutReady(() => {
+      if (!this.closed) this.registerEvent(this.app.vault.on("create", onChange));
+    });
     this.registerEvent(this.app.vault.on("rename", (file, oldPath) => {
       if (this.isWatched(file.path) || this.isWatched(oldPath)) this.refresh();
     }));
@@ -116,6 +120,7 @@ export class TrackerView extends ItemView {
   }
 
   protected override onClose(): Promise<void> {
+    this.closed = true;
     this.renderSeq++;
     this.contentEl.empty();
     return Promise.resolve();
