@@ -125,7 +125,7 @@ describe("search panel", () => {
     await expectFinds("Zeppelinfield", []);
     await app.vault.rename(file, "Memory/Agents/me/Journal/2026-03-07.md");
     await expectFinds("Quasarholm", ["Memory/Agents/me/Journal/2026-03-07.md"]);
-    await app.vault.delete(app.vault.getFileByPath("Memory/Agents/me/Journal/2026-03-07.md")!);
+    await app.fileManager.trashFile(app.vault.getFileByPath("Memory/Agents/me/Journal/2026-03-07.md")!);
     await expectFinds("Quasarholm", []);
   });
 

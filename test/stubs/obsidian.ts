@@ -364,6 +364,9 @@ export class FileManager {
   renameFile(file: TAbstractFile, newPath: string): Promise<void> {
     return this.vault.rename(file, newPath);
   }
+  trashFile(file: TAbstractFile): Promise<void> {
+    return this.vault.delete(file);
+  }
 }
 
 export class MetadataCache extends Events {}
