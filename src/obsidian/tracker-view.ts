@@ -11,10 +11,11 @@ import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
 import { errorMessage } from "../core/errors";
 import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
 import { listItems } from "../core/trackers/format";
-import { advanceReview, dueReviews } from "../core/trackers/reviews";
-import { setItemStatus, wikilinkTargets } from "../core/trackers/store";
+import { dueReviews } from "../core/trackers/reviews";
+import { wikilinkTargets } from "../core/trackers/store";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { discoverAgents, layoutOf, type PluginContext } from "./context";
+import { tickTrackerItem } from "./tracker-edits";
 
 export const TRACKER_VIEW_TYPE = "agent-memory-trackers";
 
@@ -281,40 +282,14 @@ export class TrackerView extends ItemView {
     }
   }
 
-  /**
-   * Writes a tick to the note. A review loop is advanced (its `next` date moves on, it stays open);
-   * other items become done or open again. The note is edited with `Vault.process`, touching only
-   * the item's line; the vault's `modify` event then re-renders the panel.
-   */
+  /** Writes a tick to the note; the vault's `modify` event then re-renders the panel. */
   private async tick(path: string, item: TrackerItem, check: HTMLInputElement): Promise<void> {
-    const id = item.id;
-    if (!id) return;
-    let message: string | null = null;
-    try {
-      if (this.kind === "reviews" && check.checked) {
-        const today = this.ctx.today();
-        await this.ctx.vault.process(path, (current) => {
-          if (current === null) return null;
-          const r = advanceReview(current, id, today);
-          if (!r.ok) {
-            message = r.reason;
-            return current;
-          }
-          message = `Review ${id} done; next on ${r.next}.`;
-          return r.text;
-        });
-      } else {
-        const status: TrackerStatus = check.checked ? "done" : "open";
-        await this.ctx.vault.process(path, (current) => {
-          if (current === null) return null;
-          const r = setItemStatus(current, id, status, path);
-          if (!r.ok) message = r.found ? r.reason : `No item ^${id} in ${path} any more.`;
-          return r.text;
-        });
-      }
-    } catch (err) {
-      message = `Could not update ${path}: ${errorMessage(err)}`;
-    }
+    if (!item.id) return;
+    const message = await tickTrackerItem(this.ctx.vault, path, item.id, {
+      checked: check.checked,
+      review: this.kind === "reviews",
+      today: this.ctx.today(),
+    });
     if (message) new Notice(message);
     this.refresh();
   }

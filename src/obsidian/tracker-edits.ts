@@ -1,0 +1,51 @@
+/**
+ * What a tick in the tracker panel writes (issue 5 §6), through the core's tracker operations and
+ * one atomic `VaultPort.process` on the note's current content, touching only the item's line.
+ */
+import { errorMessage } from "../core/errors";
+import type { TrackerStatus } from "../core/trackers/format";
+import { advanceReview } from "../core/trackers/reviews";
+import { setItemStatus } from "../core/trackers/store";
+import type { VaultPort } from "../core/vault";
+
+/**
+ * Ticks or unticks item `id` of the tracker note at `path`. A review loop (`review: true`, ticked)
+ * is advanced: its `next` date moves on by its period and it stays open. Any other item becomes
+ * done (ticked) or open (unticked).
+ * @param today `YYYY-MM-DD`, the day a review is recorded as done.
+ * @returns a message for the person (what happened, or why nothing was written), or `null`.
+ *   Never throws: a write failure is returned as a message naming the note.
+ */
+export async function tickTrackerItem(
+  vault: VaultPort,
+  path: string,
+  id: string,
+  options: { checked: boolean; review: boolean; today: string },
+): Promise<string | null> {
+  let message: string | null = null;
+  try {
+    if (options.review && options.checked) {
+      await vault.process(path, (current) => {
+        if (current === null) return null;
+        const r = advanceReview(current, id, options.today);
+        if (!r.ok) {
+          message = r.reason;
+          return current;
+        }
+        message = `Review ${id} done; next on ${r.next}.`;
+        return r.text;
+      });
+    } else {
+      const status: TrackerStatus = options.checked ? "done" : "open";
+      await vault.process(path, (current) => {
+        if (current === null) return null;
+        const r = setItemStatus(current, id, status, path);
+        if (!r.ok) message = r.found ? r.reason : `No item ^${id} in ${path} any more.`;
+        return r.text;
+      });
+    }
+  } catch (err) {
+    message = `Could not update ${path}: ${errorMessage(err)}`;
+  }
+  return message;
+}
