@@ -1,5 +1,5 @@
 // Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and dist/cli.js
-// (the agent-memory command for Node). Usage: node esbuild.config.mjs [production|dev|cli]
+// (the agent-memory command for Node). Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
 
@@ -49,6 +49,8 @@ if (mode === "dev") {
   await ctx.watch();
 } else if (mode === "cli") {
   await esbuild.build(cli);
+} else if (mode === "plugin") {
+  await esbuild.build(plugin);
 } else {
   await Promise.all([esbuild.build(plugin), esbuild.build(cli)]);
 }

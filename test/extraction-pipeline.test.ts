@@ -166,6 +166,14 @@ describe("extraction pipeline", () => {
     expect(plan.items[0]?.destination.startsWith("Memory/Agents/link/Knowledge/")).toBe(true);
   });
 
+  it("a journal outside the memory root (Daily notes folder) writes its items under the root", async () => {
+    const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
+    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", agent: "me", extractor: new OfflineExtractor(), now });
+    const applied = await applyPlan(t.vault, layout, plan, now);
+    expect(applied.writes.sort()).toEqual(["Daily/2026-11-25.md", "Memory/Agents/me/Trackers/Tasks.md"]);
+    expect(readFileSync(join(t.root, "Memory/Agents/me/Trackers/Tasks.md"), "utf8")).toContain("[source:: [[Daily/2026-11-25#^am-");
+  });
+
   it("a journal whose frontmatter does not parse is an error naming it, and nothing is written", async () => {
     const t = setup({ [J]: "---\ntitle: [unclosed\n---\n- [ ] Renew passport\n" });
     const before = mtimes(t.root);

@@ -10,7 +10,7 @@
 import { MemoryError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
-import type { MemoryLayout } from "../layout";
+import { normalizeVaultPath, type MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -111,7 +111,9 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
  */
 export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
   const { vault, layout, journalPath, extractor } = options;
-  const path = layout.under(journalPath);
+  // A journal may live outside the memory root (the Daily notes core plugin's folder); what is
+  // written from it always goes under the root.
+  const path = normalizeVaultPath(journalPath);
   const text = await vault.read(path);
   const note = parseNote(text, path);
   const agent = options.agent ?? layout.agentOf(path) ?? options.settings.defaultAgent;
