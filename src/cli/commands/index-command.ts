@@ -1,13 +1,74 @@
 import type { CliCommand } from "../command";
-import { UsageError } from "../../core/errors";
+import { SearchService } from "../../core/search/search-service";
+import { FileIndexStore, indexFileOf, openSearch } from "./search";
 
-/** `agent-memory index` (DESIGN §7). TO BE IMPLEMENTED. */
+function ms(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+/**
+ * `agent-memory index <vault> [--rebuild] [--json]` (DESIGN §7, issue 4 §7): reloads the saved
+ * index and re-indexes what changed (or, with `--rebuild`, builds it from scratch), then prints the
+ * counts, the load and build times and the index size. A corrupt or outdated saved index is
+ * rebuilt with a message on stderr. Notes over the size cap and notes whose frontmatter does not
+ * parse are listed.
+ */
 export const indexCommand: CliCommand = {
   name: "index",
-  usage: "index <vault>",
-  options: {},
-  positionals: { min: 0, max: 8 },
-  run() {
-    return Promise.reject(new UsageError("index is not implemented yet"));
+  usage: "index <vault> [--rebuild] [--json]",
+  options: { rebuild: { type: "boolean" } },
+  positionals: { min: 0, max: 0 },
+  async run(ctx, _args, options) {
+    const file = indexFileOf(ctx.vaultRoot);
+    let service: SearchService;
+    let report;
+    if (options.rebuild) {
+      service = new SearchService({ vault: ctx.vault, layout: ctx.layout, store: new FileIndexStore(file) });
+      report = await service.rebuild();
+    } else {
+      ({ service, report } = await openSearch(ctx));
+    }
+    const stats = service.stats();
+    const summary = {
+      notes: stats.notes,
+      source: report.source,
+      ...(report.rebuildReason ? { rebuild_reason: report.rebuildReason } : {}),
+      indexed: report.indexed,
+      removed: report.removed,
+      load_ms: ms(report.loadMs),
+      sync_ms: ms(report.syncMs),
+      save_ms: ms(report.saveMs),
+      index_bytes: report.indexBytes ?? null,
+      index_file: file,
+      collections: stats.collections,
+      zones: stats.zones,
+      terms: stats.terms,
+      capped: stats.capped,
+      frontmatter_errors: stats.frontmatterErrors,
+      unreadable: report.unreadable,
+    };
+    if (options.json) {
+      ctx.out(JSON.stringify(summary, null, 2));
+      return 0;
+    }
+    const how =
+      report.source === "saved"
+        ? `loaded in ${summary.load_ms} ms, ${report.indexed} re-indexed and ${report.removed} removed in ${summary.sync_ms} ms`
+        : `built in ${summary.sync_ms} ms`;
+    ctx.out(`${stats.notes} notes indexed (${how})`);
+    const parts = Object.entries(stats.collections).map(([k, v]) => `${k} ${v}`);
+    for (const [zone, n] of Object.entries(stats.zones)) parts.push(`zone ${zone} ${n}`);
+    if (parts.length > 0) ctx.out(`  ${parts.join(", ")}`);
+    ctx.out(`  ${stats.terms} terms; index ${report.indexBytes !== undefined ? `${(report.indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`);
+    if (stats.capped.length > 0) {
+      ctx.out(`  ${stats.capped.length} note(s) over the size cap, indexed by frontmatter and headings only:`);
+      for (const p of stats.capped) ctx.out(`    ${p}`);
+    }
+    if (stats.frontmatterErrors.length > 0) {
+      ctx.out(`  ${stats.frontmatterErrors.length} note(s) indexed by body only, frontmatter does not parse (see health):`);
+      for (const e of stats.frontmatterErrors) ctx.out(`    ${e.path}`);
+    }
+    for (const u of report.unreadable) ctx.err(`index: cannot read ${u.path}: ${u.error}`);
+    return report.unreadable.length > 0 ? 1 : 0;
   },
 };

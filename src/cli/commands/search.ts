@@ -1,13 +1,137 @@
+import { promises as fs } from "node:fs";
+import * as nodePath from "node:path";
+import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
-import { UsageError } from "../../core/errors";
+import type { CliContext } from "../context";
+import { UsageError, VaultError, errorMessage } from "../../core/errors";
+import { SearchService, type IndexStore, type OpenReport } from "../../core/search/search-service";
 
-/** `agent-memory search` (DESIGN §7). TO BE IMPLEMENTED. */
+/** Folder under the vault where the CLI keeps its saved search index (issue 4 §6). */
+export const INDEX_DIR = ".agent-memory";
+const INDEX_FILE = "search-index.json";
+
+/**
+ * {@link IndexStore} on a file: `load` returns `null` when the file does not exist; `save` writes a
+ * temporary file beside it and renames it over, so a crash never leaves half an index.
+ * Throws {@link VaultError} naming the file on any other I/O failure.
+ */
+export class FileIndexStore implements IndexStore {
+  constructor(readonly file: string) {}
+
+  async load(): Promise<string | null> {
+    try {
+      return await fs.readFile(this.file, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw new VaultError(`cannot read the saved index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err });
+    }
+  }
+
+  async save(data: string): Promise<void> {
+    const tmp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await fs.mkdir(nodePath.dirname(this.file), { recursive: true });
+      await fs.writeFile(tmp, data, "utf8");
+      await fs.rename(tmp, this.file);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err });
+    }
+  }
+}
+
+/** The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`. */
+export function indexFileOf(vaultRoot: string): string {
+  return nodePath.join(vaultRoot, INDEX_DIR, INDEX_FILE);
+}
+
+/**
+ * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
+ * rebuild of a bad saved index on stderr (issue 4 §6: a message, never a crash).
+ */
+export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
+  const service = new SearchService({ vault: ctx.vault, layout: ctx.layout, store: new FileIndexStore(indexFileOf(ctx.vaultRoot)) });
+  const report = await service.open();
+  if (report.rebuildReason) ctx.err(`index: ${report.rebuildReason}; rebuilt from the notes`);
+  return { service, report };
+}
+
+function positiveInt(value: unknown, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (typeof value !== "string" || !/^\d+$/.test(value) || n < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  return n;
+}
+
+/**
+ * `agent-memory search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N]
+ * [--blocks N] [--include-expired] [--json]` (DESIGN §7, issue 4 §7). Several query words may be
+ * given as separate arguments. An unknown filter, a bad date or an unknown scope exits 2.
+ */
 export const searchCommand: CliCommand = {
   name: "search",
-  usage: "search <vault>",
-  options: {},
-  positionals: { min: 0, max: 8 },
-  run() {
-    return Promise.reject(new UsageError("search is not implemented yet"));
+  usage: "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--include-expired] [--json]",
+  options: {
+    scope: { type: "string" },
+    limit: { type: "string" },
+    blocks: { type: "string" },
+    "include-expired": { type: "boolean" },
+  },
+  positionals: { min: 1, max: 64 },
+  async run(ctx, args, options) {
+    const query = args.join(" ").trim();
+    const limit = positiveInt(options.limit, "limit", 10);
+    const blocks = positiveInt(options.blocks, "blocks", 3);
+    const { service } = await openSearch(ctx);
+    const outcome = await service.search(query, {
+      scope: typeof options.scope === "string" ? options.scope : "all",
+      limit,
+      blocksPerResult: blocks,
+      includeExpired: options["include-expired"] === true,
+    });
+    if (!outcome.ok) throw new UsageError(outcome.error);
+    const res = outcome.value;
+    if (options.json) {
+      ctx.out(
+        JSON.stringify(
+          {
+            query: res.query,
+            scope: res.scope,
+            took_ms: res.took_ms,
+            total: res.total,
+            results: res.results.map((r) => ({
+              path: r.path,
+              title: r.title,
+              score: r.score,
+              agent: r.agent,
+              collection: r.collection,
+              snippet: r.snippet,
+              blocks: r.blocks.map((b) => ({ id: b.id, text: b.text })),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+      return 0;
+    }
+    if (res.results.length === 0) {
+      ctx.out(`no results for "${res.query}" in scope ${res.scope}`);
+      return 0;
+    }
+    ctx.out(`${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+    res.results.forEach((r, i) => {
+      const where = [r.collection, r.agent].filter((x) => x).join(", ");
+      ctx.out("");
+      ctx.out(`${i + 1}. ${r.title}  [${where}]${r.score > 0 ? `  score ${r.score.toFixed(2)}` : ""}`);
+      ctx.out(`   ${r.path}`);
+      if (r.snippet) ctx.out(`   ${r.snippet}`);
+      for (const b of r.blocks.slice(1)) {
+        const text = b.text.replace(/\s+/g, " ");
+        ctx.out(`   ${b.id ? `^${b.id} ` : "· "}${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
+      }
+      if (r.blocks[0]?.id) ctx.out(`   link: [[${r.path.replace(/\.md$/i, "")}#^${r.blocks[0].id}]]`);
+    });
+    return 0;
   },
 };

@@ -1,0 +1,54 @@
+/**
+ * Applying query filters to a note's stored metadata (issue 4 §3). Values compare
+ * case-insensitively; `tag:project` also matches nested tags (`project/alpha`), as Obsidian's tag
+ * search does; `path:` matches a part of the path; `after:D` keeps notes dated D or later and
+ * `before:D` notes dated strictly before D (the note's date: see {@link NoteMeta.date}).
+ */
+import type { NoteMeta } from "./note-document";
+import type { FilterName, QueryFilter } from "./query";
+
+function matchesOne(meta: NoteMeta, name: FilterName, raw: string): boolean {
+  const value = raw.toLowerCase();
+  switch (name) {
+    case "agent":
+      return (meta.agent ?? "").toLowerCase() === value;
+    case "type":
+      return (meta.type ?? "").toLowerCase() === value;
+    case "status":
+      return (meta.status ?? "").toLowerCase() === value;
+    case "domain":
+      return (meta.domain ?? "").toLowerCase() === value;
+    case "tag": {
+      const tag = value.replace(/^#/, "");
+      return (meta.tags ?? []).some((t) => t === tag || t.startsWith(`${tag}/`));
+    }
+    case "path":
+      return meta.path.toLowerCase().includes(value);
+    case "after":
+      return meta.date !== undefined && meta.date >= raw;
+    case "before":
+      return meta.date !== undefined && meta.date < raw;
+  }
+}
+
+/**
+ * True when a note passes every filter: for each filter name, at least one of its plain values
+ * matches (when there are any) and none of its negated values does; date bounds must all hold.
+ */
+export function matchesFilters(meta: NoteMeta, filters: readonly QueryFilter[]): boolean {
+  if (filters.length === 0) return true;
+  const wanted = new Map<FilterName, boolean>();
+  for (const f of filters) {
+    const hit = matchesOne(meta, f.name, f.value);
+    if (f.negated) {
+      if (hit) return false;
+    } else if (f.name === "after" || f.name === "before") {
+      // Date bounds narrow each other: `after:A before:B` is a range.
+      if (!hit) return false;
+    } else {
+      wanted.set(f.name, (wanted.get(f.name) ?? false) || hit);
+    }
+  }
+  for (const ok of wanted.values()) if (!ok) return false;
+  return true;
+}

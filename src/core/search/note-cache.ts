@@ -1,0 +1,63 @@
+/**
+ * A small least-recently-used cache of notes read at query time (blocks, their terms, the phrase
+ * form of the text), so repeated searches do not re-read and re-tokenize the same notes. Entries
+ * are dropped when the index learns that the note changed.
+ */
+import { splitSearchBlocks } from "./blocks";
+import { tokenizeBlocks, type TokenizedBlock } from "./block-rank";
+import { readNote } from "./note-document";
+import { phraseForm, type Tokenizer } from "./tokenizer";
+
+/** What search needs of a note's text. */
+export interface CachedNote {
+  blocks: TokenizedBlock[];
+  /** {@link phraseForm} of the title and body. */
+  phraseText: string;
+}
+
+/** LRU of {@link CachedNote} by path. */
+export class NoteCache {
+  private readonly entries = new Map<string, CachedNote>();
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly capacity = 512,
+  ) {}
+
+  /**
+   * The cached note, or builds it from `text` (the note's full text) and caches it. A note over
+   * the size cap (`capped`) keeps only its headings, as in the index (issue 4 §6).
+   */
+  get(path: string, title: string, capped: boolean, text: () => Promise<string>): Promise<CachedNote> {
+    const hit = this.entries.get(path);
+    if (hit) {
+      this.entries.delete(path);
+      this.entries.set(path, hit);
+      return Promise.resolve(hit);
+    }
+    return text().then((t) => {
+      const { body } = readNote(t, path);
+      let blocks = splitSearchBlocks(body);
+      if (capped) blocks = blocks.filter((b) => b.heading);
+      const note: CachedNote = {
+        blocks: tokenizeBlocks(blocks, this.tokenizer),
+        phraseText: phraseForm(capped ? [title, ...blocks.map((b) => b.text)].join("\n") : `${title}\n${body}`),
+      };
+      this.entries.set(path, note);
+      if (this.entries.size > this.capacity) {
+        const oldest = this.entries.keys().next();
+        if (!oldest.done) this.entries.delete(oldest.value);
+      }
+      return note;
+    });
+  }
+
+  /** Forgets a note (it changed, moved or was deleted). */
+  drop(path: string): void {
+    this.entries.delete(path);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

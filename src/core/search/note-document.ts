@@ -1,0 +1,212 @@
+/**
+ * From a note's text to what the index holds (DESIGN §4): the searchable fields (title, aliases,
+ * tags, headings, properties, body) and the stored metadata used by filters, scopes and ranking.
+ * A note whose frontmatter does not parse is still indexed by its body and flagged (issue 4 notes).
+ * A note above the size cap is indexed by its frontmatter and headings only (issue 4 §6).
+ */
+import { parseNote } from "../frontmatter";
+import { readSimpleFrontmatter } from "./fast-frontmatter";
+import { errorMessage } from "../errors";
+import type { Collection, MemoryLayout } from "../layout";
+
+/** The document given to MiniSearch; every field is plain text. */
+export interface IndexDoc {
+  /** The note's vault path (MiniSearch id). */
+  id: string;
+  title: string;
+  aliases: string;
+  tags: string;
+  headings: string;
+  /** Other frontmatter values (id, domain, category, source…), so a note is found by them too. */
+  properties: string;
+  body: string;
+}
+
+/** The indexed fields, in the order MiniSearch stores them. */
+export const INDEX_FIELDS = ["title", "aliases", "tags", "headings", "properties", "body"] as const;
+
+/** Stored per note (DESIGN §4 "Stored"); saved with the index. Absent optional fields mean "none". */
+export interface NoteMeta {
+  path: string;
+  /** Modification time (ms since epoch) when indexed; -1 when the caller did not know it. */
+  mtime: number;
+  /** Size in bytes when indexed. */
+  size: number;
+  title: string;
+  agent: string | null;
+  collection: Collection;
+  /** Isolated zone name, or `null`. */
+  zone: string | null;
+  type?: string;
+  status?: string;
+  domain?: string;
+  /** Tags without `#`, lower case, from frontmatter and inline `#tags`. */
+  tags?: string[];
+  /** The note's date (`YYYY-MM-DD`): `updated_at`, `created_at`, `date`, a date in the file name, else mtime. */
+  date?: string;
+  /** 0–1 from frontmatter `confidence`. */
+  confidence?: number;
+  /** `YYYY-MM-DD` from frontmatter `expires_at`. */
+  expiresAt?: string;
+  /** True when the note was over the size cap and its body was not indexed. */
+  capped?: true;
+  /** Why the frontmatter did not parse (the body was indexed anyway). */
+  frontmatterError?: string;
+}
+
+const DATE_IN_TEXT = /(\d{4})-(\d{2})-(\d{2})/;
+const HEADING_LINE = /^#{1,6}\s+(.*?)\s*#*\s*$/;
+const INLINE_TAG = /(?:^|\s)#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu;
+const FENCE = /^\s*(```|~~~)/;
+const PROPERTY_SKIP = new Set([
+  "title",
+  "aliases",
+  "alias",
+  "tags",
+  "tag",
+  "related_to",
+  "extraction_hash",
+  "extracted_at",
+  "created_at",
+  "updated_at",
+  "expires_at",
+  "confidence",
+]);
+
+/** `YYYY-MM-DD` of a date-like value, or `undefined`. Keeps the date as written (no UTC shift). */
+function dayOf(value: unknown): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number") return undefined;
+  const m = DATE_IN_TEXT.exec(String(value));
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : undefined;
+}
+
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return value.split(/[,\s]+/).filter((s) => s !== "");
+  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" || typeof v === "number" ? [String(v)] : []));
+  return [];
+}
+
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.map(textOf).join(" ");
+  return "";
+}
+
+function firstString(data: Record<string, unknown>, key: string): string | undefined {
+  const raw: unknown = data[key];
+  const v: unknown = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string" && v.trim() !== "") return v.trim();
+  return undefined;
+}
+
+/** Removes a frontmatter block whose YAML did not parse, so its text is not read as body. */
+function stripRawFrontmatter(text: string): string {
+  const t = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const m = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(t);
+  return m ? t.slice(m[0].length) : t;
+}
+
+/**
+ * The note's body and frontmatter, never throwing: a parse error is returned with the body.
+ * Plain frontmatter takes the fast path ({@link readSimpleFrontmatter}); the rest {@link parseNote}.
+ */
+export function readNote(text: string, path: string): { data: Record<string, unknown>; body: string; error?: string } {
+  const simple = readSimpleFrontmatter(text);
+  if (simple) return simple;
+  try {
+    const parsed = parseNote(text, path);
+    return { data: parsed.data ?? {}, body: parsed.body };
+  } catch (err) {
+    return { data: {}, body: stripRawFrontmatter(text), error: errorMessage(err) };
+  }
+}
+
+/** File name without folder and `.md`. */
+export function baseName(path: string): string {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return name.toLowerCase().endsWith(".md") ? name.slice(0, -3) : name;
+}
+
+/**
+ * Builds the index document and the metadata of one note.
+ * @param stat modification time (ms) and size (bytes); a size over `sizeCapBytes` leaves the body out
+ */
+export function buildNoteDocument(
+  path: string,
+  text: string,
+  stat: { mtime: number; size: number },
+  layout: MemoryLayout,
+): { doc: IndexDoc; meta: NoteMeta } {
+  const { data, body, error } = readNote(text, path);
+  const capped = stat.size > layout.settings.search.sizeCapBytes;
+  const stem = baseName(path);
+  const fmTitle = firstString(data, "title");
+  const title = fmTitle && fmTitle !== stem ? `${stem} ${fmTitle}` : stem;
+
+  const headings: string[] = [];
+  const bodyLines: string[] = [];
+  const tags = new Set(stringsOf(data.tags ?? data.tag).map((t) => t.replace(/^#/, "").toLowerCase()));
+  let inFence = false;
+  for (const line of body.split(/\r?\n/)) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const h = inFence ? null : HEADING_LINE.exec(line);
+    if (h) {
+      headings.push(h[1] ?? "");
+      continue;
+    }
+    if (capped) continue;
+    bodyLines.push(line);
+    if (!inFence && line.includes("#")) {
+      for (const m of line.matchAll(INLINE_TAG)) tags.add((m[1] ?? "").toLowerCase());
+    }
+  }
+
+  const properties: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    if (!PROPERTY_SKIP.has(key)) properties.push(textOf(value));
+  }
+
+  const date =
+    dayOf(data.updated_at) ??
+    dayOf(data.created_at) ??
+    dayOf(data.date) ??
+    dayOf(stem) ??
+    (stat.mtime > 0 ? new Date(stat.mtime).toISOString().slice(0, 10) : undefined);
+  const confidence = typeof data.confidence === "number" ? data.confidence : Number.parseFloat(String(data.confidence));
+
+  const meta: NoteMeta = {
+    path,
+    mtime: stat.mtime,
+    size: stat.size,
+    title: fmTitle ?? stem,
+    agent: layout.agentOf(path),
+    collection: layout.collectionOf(path),
+    zone: layout.zoneOf(path),
+  };
+  const type = firstString(data, "type");
+  const status = firstString(data, "status");
+  const domain = firstString(data, "domain");
+  const expiresAt = dayOf(data.expires_at);
+  if (type) meta.type = type;
+  if (status) meta.status = status;
+  if (domain) meta.domain = domain;
+  if (tags.size > 0) meta.tags = [...tags];
+  if (date) meta.date = date;
+  if (Number.isFinite(confidence) && confidence >= 0 && confidence <= 1) meta.confidence = confidence;
+  if (expiresAt) meta.expiresAt = expiresAt;
+  if (capped) meta.capped = true;
+  if (error) meta.frontmatterError = error;
+
+  const doc: IndexDoc = {
+    id: path,
+    title,
+    aliases: stringsOf(data.aliases ?? data.alias).join(" "),
+    tags: [...tags].join(" "),
+    headings: headings.join("\n"),
+    properties: properties.join(" "),
+    body: bodyLines.join("\n"),
+  };
+  return { doc, meta };
+}

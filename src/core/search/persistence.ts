@@ -1,0 +1,91 @@
+/**
+ * The saved index (issue 4 §6): one JSON document holding, per shard, the MiniSearch index (see
+ * {@link SavedMiniIndex}) and each note's metadata with the mtime and size it was indexed at. The host
+ * decides where it lives through an {@link IndexStore} (CLI: `<vault>/.agent-memory/`; plugin: its
+ * folder under the config dir). Reading it never throws: a corrupt, foreign or outdated file is a
+ * reason to rebuild, returned as a value.
+ */
+import type { SavedMiniIndex } from "./counting-index";
+import type { Parsed } from "./query";
+import type { NoteMeta } from "./note-document";
+
+/** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
+export interface IndexStore {
+  load(): Promise<string | null>;
+  save(data: string): Promise<void>;
+}
+
+/** Bumped whenever the saved shape or the indexed fields change. */
+export const INDEX_FORMAT_VERSION = 1;
+const FORMAT = "agent-memory-search";
+
+
+/** One shard as saved: `name` is `""` for the main shard, else the isolated zone's name. */
+export interface SavedShard {
+  name: string;
+  metas: NoteMeta[];
+  index: SavedMiniIndex;
+}
+
+/** The saved file. `key` identifies the settings and tokenizer the index was built with. */
+export interface SavedIndex {
+  format: typeof FORMAT;
+  version: number;
+  key: string;
+  savedAt: number;
+  shards: SavedShard[];
+}
+
+/** Serialises shards to the saved form. */
+export function serializeIndex(key: string, shards: SavedShard[], savedAt: number): string {
+  const saved: SavedIndex = { format: FORMAT, version: INDEX_FORMAT_VERSION, key, savedAt, shards };
+  return JSON.stringify(saved);
+}
+
+function isMeta(value: unknown): value is NoteMeta {
+  if (typeof value !== "object" || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return typeof m.path === "string" && typeof m.mtime === "number" && typeof m.size === "number" && typeof m.title === "string";
+}
+
+function isShard(value: unknown): value is SavedShard {
+  if (typeof value !== "object" || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return (
+    typeof s.name === "string" &&
+    Array.isArray(s.metas) &&
+    s.metas.every(isMeta) &&
+    typeof s.index === "object" &&
+    s.index !== null &&
+    typeof (s.index as unknown as Record<string, unknown>).documentCount === "number"
+  );
+}
+
+/**
+ * Reads a saved index.
+ * @param expectedKey the key of the current settings and tokenizer
+ * @returns the saved shards, or why they cannot be used (not JSON, not ours, another version,
+ *   other settings, malformed)
+ */
+export function deserializeIndex(data: string, expectedKey: string): Parsed<SavedIndex> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch (err) {
+    return { ok: false, error: `saved index is corrupt (${err instanceof Error ? err.message : String(err)})` };
+  }
+  if (typeof raw !== "object" || raw === null || (raw as Record<string, unknown>).format !== FORMAT) {
+    return { ok: false, error: "saved index is corrupt (not an agent-memory search index)" };
+  }
+  const saved = raw as Record<string, unknown>;
+  if (saved.version !== INDEX_FORMAT_VERSION) {
+    return { ok: false, error: `saved index has format version ${String(saved.version)}, expected ${INDEX_FORMAT_VERSION}` };
+  }
+  if (saved.key !== expectedKey) {
+    return { ok: false, error: "saved index was built with other settings or another tokenizer" };
+  }
+  if (!Array.isArray(saved.shards) || !saved.shards.every(isShard)) {
+    return { ok: false, error: "saved index is corrupt (malformed shards)" };
+  }
+  return { ok: true, value: raw as SavedIndex };
+}

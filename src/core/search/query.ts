@@ -1,0 +1,135 @@
+/**
+ * The search query language (DESIGN §4, issue 4 §3): free text, quoted phrases and filters
+ * `agent:` `type:` `status:` `domain:` `tag:` `path:` `after:YYYY-MM-DD` `before:YYYY-MM-DD`.
+ * A filter may be negated with a leading `-` (`-status:archived`) and its value quoted
+ * (`path:"Agents/link"`). The same filter given twice matches either value; different filters
+ * must all match. An unknown filter or a bad date is an error value, never an empty result.
+ */
+
+/** The filters of the query language. */
+export const FILTER_NAMES = ["agent", "type", "status", "domain", "tag", "path", "after", "before"] as const;
+export type FilterName = (typeof FILTER_NAMES)[number];
+
+/** One `name:value` filter. Values are kept as written; matching is case-insensitive. */
+export interface QueryFilter {
+  name: FilterName;
+  value: string;
+  /** True for `-name:value`: notes matching it are left out. */
+  negated: boolean;
+}
+
+/** A parsed query. */
+export interface ParsedQuery {
+  /** Free text outside quotes and filters, words joined by one space. */
+  text: string;
+  /** Quoted phrases, each required verbatim (after normalisation) in the note. */
+  phrases: string[];
+  filters: QueryFilter[];
+}
+
+/** A value or the reason there is none (STYLE: errors are values). */
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const OPEN_QUOTES = new Set(['"', "“", "„", "「", "『"]);
+const CLOSE_FOR: Record<string, string> = { '"': '"', "“": "”", "„": "“", "「": "」", "『": "』" };
+const FILTER_RE = /^(-?)([A-Za-z][A-Za-z_]*):(.*)$/s;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+interface Lexeme {
+  text: string;
+  quoted: boolean;
+}
+
+/** Splits on white space, keeping quoted runs (`"a b"`, `name:"a b"`) together. */
+function lex(input: string): Lexeme[] {
+  const out: Lexeme[] = [];
+  let i = 0;
+  const chars = Array.from(input);
+  while (i < chars.length) {
+    const ch = chars[i] ?? "";
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
+    if (OPEN_QUOTES.has(ch)) {
+      const close = CLOSE_FOR[ch] ?? '"';
+      let j = i + 1;
+      while (j < chars.length && chars[j] !== close) j++;
+      out.push({ text: chars.slice(i + 1, j).join(""), quoted: true });
+      i = j + 1;
+      continue;
+    }
+    let j = i;
+    let word = "";
+    while (j < chars.length && !/\s/.test(chars[j] ?? "")) {
+      const c = chars[j] ?? "";
+      // `name:"quoted value"` keeps its spaces.
+      if (c === '"' && word.endsWith(":") && FILTER_RE.test(word)) {
+        let k = j + 1;
+        while (k < chars.length && chars[k] !== '"') k++;
+        word += chars.slice(j + 1, k).join("");
+        j = k + 1;
+        break;
+      }
+      word += c;
+      j++;
+    }
+    out.push({ text: word, quoted: false });
+    i = j;
+  }
+  return out;
+}
+
+/** True when `value` is a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(value: string): boolean {
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return d <= days;
+}
+
+/**
+ * Parses a query string (issue 4 §3).
+ * @returns the query, or an error naming the offending part: an unknown filter (`foo:bar`), a
+ *   filter without a value, or a date that is not a real `YYYY-MM-DD` date.
+ */
+export function parseQuery(input: string): Parsed<ParsedQuery> {
+  const words: string[] = [];
+  const phrases: string[] = [];
+  const filters: QueryFilter[] = [];
+  for (const lexeme of lex(input)) {
+    if (lexeme.quoted) {
+      if (lexeme.text.trim() !== "") phrases.push(lexeme.text.trim());
+      continue;
+    }
+    const m = FILTER_RE.exec(lexeme.text);
+    // `word:` followed by a space, a URL (`https://…`) or a time (`10:30`) is text, not a filter.
+    if (!m || (m[3] ?? "").startsWith("//")) {
+      words.push(lexeme.text);
+      continue;
+    }
+    const negated = m[1] === "-";
+    const name = (m[2] ?? "").toLowerCase();
+    const value = (m[3] ?? "").trim();
+    if (!(FILTER_NAMES as readonly string[]).includes(name)) {
+      if (value === "") {
+        words.push(lexeme.text);
+        continue;
+      }
+      return {
+        ok: false,
+        error: `unknown filter "${name}:" in "${lexeme.text}" (filters: ${FILTER_NAMES.map((f) => `${f}:`).join(" ")}; quote the text to search for it literally)`,
+      };
+    }
+    if (value === "") return { ok: false, error: `filter "${name}:" needs a value` };
+    if ((name === "after" || name === "before") && !isIsoDate(value)) {
+      return { ok: false, error: `bad date in "${lexeme.text}": expected a real date written YYYY-MM-DD` };
+    }
+    filters.push({ name: name as FilterName, value, negated });
+  }
+  return { ok: true, value: { text: words.join(" "), phrases, filters } };
+}

@@ -1,0 +1,47 @@
+/**
+ * Ranking on top of BM25 (DESIGN §4, issue 4 §5): optional recency half-life and frontmatter
+ * confidence, a lower rank for superseded and archived notes, expired notes left out unless asked
+ * for. Each factor is bounded below so that a strong text match is never buried by metadata alone.
+ */
+import type { Settings } from "../settings";
+import type { NoteMeta } from "./note-document";
+
+/** Statuses that rank lower (DESIGN §2: notes are superseded or archived, never deleted). */
+const DEMOTED_STATUSES = new Set(["superseded", "archived", "deprecated", "abandoned"]);
+/** Score multiplier of a demoted note. */
+export const DEMOTED_FACTOR = 0.5;
+const DAY_MS = 86_400_000;
+
+/** Days between a `YYYY-MM-DD` date and `now` (ms); 0 for future or unknown dates. */
+function ageDays(date: string | undefined, now: number): number {
+  if (!date) return 0;
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isFinite(t) ? Math.max(0, (now - t) / DAY_MS) : 0;
+}
+
+/**
+ * The factor a note's BM25 score is multiplied by:
+ * - status superseded, archived, deprecated or abandoned: × {@link DEMOTED_FACTOR};
+ * - `useConfidence` and a confidence c in 0–1: × (0.5 + 0.5·c);
+ * - `recencyHalfLifeDays` h > 0 and an age of a days: × (0.5 + 0.5·2^(−a/h)).
+ * @param now milliseconds since the epoch
+ */
+export function rankFactor(meta: NoteMeta, search: Settings["search"], now: number): number {
+  let factor = 1;
+  if (meta.status && DEMOTED_STATUSES.has(meta.status.toLowerCase())) factor *= DEMOTED_FACTOR;
+  if (search.useConfidence && meta.confidence !== undefined) factor *= 0.5 + 0.5 * meta.confidence;
+  if (search.recencyHalfLifeDays > 0) {
+    factor *= 0.5 + 0.5 * Math.pow(2, -ageDays(meta.date, now) / search.recencyHalfLifeDays);
+  }
+  return factor;
+}
+
+/** `YYYY-MM-DD` of `now` (ms) in UTC. */
+export function today(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** True when the note's `expires_at` date is before `todayIso` (`YYYY-MM-DD`). */
+export function isExpired(meta: NoteMeta, todayIso: string): boolean {
+  return meta.expiresAt !== undefined && meta.expiresAt < todayIso;
+}

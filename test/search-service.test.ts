@@ -1,0 +1,445 @@
+// SearchService on real temporary vaults (issue 4 §2–6): cases 05 and 06, scopes and isolated
+// zones, ranking, block hits, incremental updates, persistence and recovery, size cap.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { rmSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { tempVault } from "./helpers/temp-vault";
+import { MemoryLayout } from "../src/core/layout";
+import { defaultSettings, type Settings } from "../src/core/settings";
+import { SearchService, type IndexStore, type SearchOptions, type SearchResponse } from "../src/core/search/search-service";
+
+const NOW = Date.parse("2026-12-01T12:00:00Z");
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+  vi.restoreAllMocks();
+});
+
+class MemoryStore implements IndexStore {
+  data: string | null = null;
+  saves = 0;
+  load(): Promise<string | null> {
+    return Promise.resolve(this.data);
+  }
+  save(data: string): Promise<void> {
+    this.data = data;
+    this.saves++;
+    return Promise.resolve();
+  }
+}
+
+function setup(files: Record<string, string>, opts: { settings?: Partial<Settings>; store?: MemoryStore } = {}) {
+  const tv = tempVault(files);
+  cleanups.push(tv.cleanup);
+  const settings = { ...defaultSettings(), ...opts.settings };
+  const layout = new MemoryLayout(settings);
+  const store = opts.store ?? new MemoryStore();
+  const make = () => new SearchService({ vault: tv.vault, layout, store, now: () => NOW });
+  return { ...tv, layout, store, make, service: make() };
+}
+
+async function search(service: SearchService, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+  const r = await service.search(query, options);
+  if (!r.ok) throw new Error(r.error);
+  return r.value;
+}
+
+async function paths(service: SearchService, query: string, options: SearchOptions = {}): Promise<string[]> {
+  return (await search(service, query, options)).results.map((r) => r.path);
+}
+
+const fm = (fields: Record<string, string>) => `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n`;
+
+describe("SearchService", () => {
+  it("case 05: Chinese words, ids and section numbers find the right note; a title finds its note", async () => {
+    const auth = "Memory/Agents/ming/Journal/2026-03-05.md";
+    const aml = "Memory/Library/compliance/反洗钱细则.md";
+    const client = "Memory/Agents/ming/Knowledge/customers/客户李四.md";
+    const { service } = setup({
+      [auth]: `${fm({ type: "journal" })}今天完成了认证系统的重构，使用JWT令牌。\n`,
+      [aml]: `${fm({ type: "library" })}单日跨境转账频次超阈值，触发反洗钱操作细则第3.2.5条。\n`,
+      [client]: `${fm({ type: "knowledge" })}偏好电话沟通。\n`,
+    });
+    await service.open();
+    for (const q of ["认证", "重构", "JWT"]) expect((await paths(service, q))[0], q).toBe(auth);
+    for (const q of ["反洗钱", "3.2.5"]) expect((await paths(service, q))[0], q).toBe(aml);
+    expect(await paths(service, "李四")).toEqual([client]);
+    expect(await paths(service, "3.2.5")).not.toContain(auth);
+  });
+
+  it("case 06: re-indexing an edited note; re-indexing a new note and removing twice are not errors", async () => {
+    const path = "Memory/Agents/me/Journal/03-05.md";
+    const { service, write } = setup({ [path]: "alpha beta" });
+    const warn = vi.spyOn(console, "warn");
+    await service.open();
+    expect(await paths(service, "beta")).toEqual([path]);
+    write(path, "alpha gamma");
+    await expect(service.update(path)).resolves.toBe("indexed");
+    expect(await paths(service, "gamma")).toEqual([path]);
+    expect(await paths(service, "beta")).toEqual([]);
+    expect(await paths(service, "alpha")).toEqual([path]);
+    write("Memory/Agents/me/Journal/03-06.md", "delta");
+    await expect(service.update("Memory/Agents/me/Journal/03-06.md")).resolves.toBe("indexed");
+    expect(await paths(service, "delta")).toEqual(["Memory/Agents/me/Journal/03-06.md"]);
+    await expect(service.remove(path)).resolves.toBe(true);
+    await expect(service.remove(path)).resolves.toBe(false);
+    await expect(service.remove("Memory/never/indexed.md")).resolves.toBe(false);
+    expect(await paths(service, "alpha")).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("update() of a deleted note removes it; a note outside the memory root is ignored", async () => {
+    const path = "Memory/Agents/me/Journal/a.md";
+    const { service, root } = setup({ [path]: "kiwi", "Elsewhere/b.md": "kiwi" });
+    await service.open();
+    expect(await paths(service, "kiwi")).toEqual([path]);
+    rmSync(join(root, path));
+    await expect(service.update(path)).resolves.toBe("removed");
+    await expect(service.update("Elsewhere/b.md")).resolves.toBe("ignored");
+    expect(await paths(service, "kiwi")).toEqual([]);
+  });
+
+  it("rename() moves a note to its new folder, agent and scope", async () => {
+    const from = "Memory/Agents/link/Knowledge/learning/Pricing.md";
+    const to = "Memory/Agents/me/Knowledge/learning/Pricing.md";
+    const { service, root, write } = setup({ [from]: "tiered pricing experiment" });
+    await service.open();
+    expect(await paths(service, "pricing", { scope: "agent:link" })).toEqual([from]);
+    rmSync(join(root, from));
+    write(to, "tiered pricing experiment");
+    await service.rename(from, to);
+    expect(await paths(service, "pricing", { scope: "agent:link" })).toEqual([]);
+    expect(await paths(service, "pricing", { scope: "agent:me" })).toEqual([to]);
+  });
+
+  describe("scopes and isolated zones", () => {
+    const files = {
+      "Memory/Agents/link/Journal/2026-11-02.md": "Link audited the blog: bounce rate 79.",
+      "Memory/Agents/me/Journal/2026-11-03.md": "Me reviewed the bounce rate dashboard.",
+      "Memory/Library/seo/Bounce rate.md": "Bounce rate: share of single-page sessions.",
+      "Memory/Restricted/hr/Salaries.md": `${fm({ type: "knowledge", status: "active", tags: "[bounce]" })}# Bounce rate bonus\nzebrafish payroll bounce rate bonus ^r-1\n`,
+      "Memory/Restricted/Zebra.md": "zebrafish",
+    };
+
+    it("agent:<name> sees its own folder and the library; library sees the library only", async () => {
+      const { service } = setup(files);
+      await service.open();
+      expect((await paths(service, "bounce rate", { scope: "agent:link" })).sort()).toEqual([
+        "Memory/Agents/link/Journal/2026-11-02.md",
+        "Memory/Library/seo/Bounce rate.md",
+      ]);
+      expect(await paths(service, "bounce rate", { scope: "library" })).toEqual(["Memory/Library/seo/Bounce rate.md"]);
+      expect(await paths(service, "bounce rate", { scope: "all" })).toHaveLength(3);
+    });
+
+    it("an isolated note's unique word searched from every other scope returns nothing", async () => {
+      const { service } = setup(files);
+      await service.open();
+      for (const scope of ["all", "library", "agent:link", "agent:me", "agent:hr", undefined]) {
+        const res = await search(service, "zebrafish", { scope });
+        expect(res.results, String(scope)).toEqual([]);
+        expect(res.total, String(scope)).toBe(0);
+        const listed = await search(service, "tag:bounce", { scope });
+        expect(listed.total, String(scope)).toBe(0);
+        const shared = await search(service, "bounce rate bonus payroll", { scope, limit: 50, blocksPerResult: 50 });
+        const text = JSON.stringify(shared.results);
+        expect(text, String(scope)).not.toMatch(/Restricted|zebrafish|payroll|Salaries/);
+      }
+      const inZone = await search(service, "zebrafish", { scope: "Restricted" });
+      expect(inZone.results.map((r) => r.path).sort()).toEqual(["Memory/Restricted/Zebra.md", "Memory/Restricted/hr/Salaries.md"]);
+      expect(inZone.results.every((r) => r.collection === "isolated")).toBe(true);
+      // The zone's scope sees nothing of the shared memory either.
+      expect(await paths(service, "dashboard", { scope: "Restricted" })).toEqual([]);
+    });
+
+    it("isolation holds for notes added, moved and removed after the build", async () => {
+      const { service, write, root } = setup(files);
+      await service.open();
+      write("Memory/Restricted/New.md", "quokka secret");
+      await service.update("Memory/Restricted/New.md");
+      write("Memory/Agents/me/Journal/quokka.md", "quokka public");
+      await service.update("Memory/Agents/me/Journal/quokka.md");
+      expect(await paths(service, "quokka")).toEqual(["Memory/Agents/me/Journal/quokka.md"]);
+      expect(await paths(service, "quokka", { scope: "Restricted" })).toEqual(["Memory/Restricted/New.md"]);
+      rmSync(join(root, "Memory/Agents/me/Journal/quokka.md"));
+      write("Memory/Restricted/quokka.md", "quokka public");
+      await service.rename("Memory/Agents/me/Journal/quokka.md", "Memory/Restricted/quokka.md");
+      expect(await paths(service, "quokka")).toEqual([]);
+      expect((await paths(service, "quokka", { scope: "Restricted" })).length).toBe(2);
+    });
+
+    it("an unknown scope is an error value", async () => {
+      const { service } = setup(files);
+      await service.open();
+      const r = await service.search("bounce", { scope: "Secret" });
+      expect(r.ok).toBe(false);
+    });
+  });
+
+  describe("query language", () => {
+    const files = {
+      "Memory/Agents/link/Journal/2026-03-01.md": `${fm({ type: "journal", status: "active", domain: "seo", created_at: "2026-03-01T09:00:00+08:00" })}refund request from Person A\n`,
+      "Memory/Agents/link/Journal/2026-04-02.md": `${fm({ type: "journal", status: "active", domain: "compliance", created_at: "2026-04-02" })}refund policy reviewed #policy/refunds\n`,
+      "Memory/Agents/me/Knowledge/learning/Refunds.md": `${fm({ type: "knowledge", status: "draft", domain: "compliance", updated_at: "2026-05-10", tags: "[policy]" })}# Refunds\nThe refund window is 30 days.\n`,
+    };
+
+    it("filters narrow free text (DESIGN §4 example)", async () => {
+      const { service } = setup(files);
+      await service.open();
+      expect(await paths(service, "after:2024-04-01 status:active domain:compliance refund")).toEqual([
+        "Memory/Agents/link/Journal/2026-04-02.md",
+      ]);
+      expect(await paths(service, "refund agent:me")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+      expect((await paths(service, "refund tag:policy")).sort()).toEqual([
+        "Memory/Agents/link/Journal/2026-04-02.md",
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+      ]);
+      expect(await paths(service, "refund before:2026-04-01")).toEqual(["Memory/Agents/link/Journal/2026-03-01.md"]);
+      expect(await paths(service, "refund -status:active")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+      expect(await paths(service, "refund path:Knowledge")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+    });
+
+    it("filters alone list matching notes newest first", async () => {
+      const { service } = setup(files);
+      await service.open();
+      const res = await search(service, "domain:compliance");
+      expect(res.results.map((r) => r.path)).toEqual([
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+        "Memory/Agents/link/Journal/2026-04-02.md",
+      ]);
+      expect(res.results[0]?.snippet).toBe("The refund window is 30 days.");
+      expect((await search(service, "type:journal")).results.map((r) => r.date)).toEqual(["2026-04-02", "2026-03-01"]);
+    });
+
+    it("quoted phrases must occur as written", async () => {
+      const { service } = setup(files);
+      await service.open();
+      expect(await paths(service, '"refund window"')).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+      expect(await paths(service, '"window refund"')).toEqual([]);
+      expect(await paths(service, '"refund policy" reviewed')).toEqual(["Memory/Agents/link/Journal/2026-04-02.md"]);
+    });
+
+    it("an unknown filter or a bad date is an error, not an empty result", async () => {
+      const { service } = setup(files);
+      await service.open();
+      const unknown = await service.search("owner:me refund");
+      expect(unknown.ok).toBe(false);
+      const badDate = await service.search("after:2026-02-30 refund");
+      expect(badDate.ok).toBe(false);
+      if (!badDate.ok) expect(badDate.error).toMatch(/bad date/);
+    });
+  });
+
+  describe("ranking", () => {
+    it("superseded and archived notes rank lower; expired notes are left out unless asked for", async () => {
+      const text = "onboarding checklist for new customers";
+      const { service } = setup({
+        "Memory/Library/a/Old.md": `${fm({ status: "superseded" })}${text}\n`,
+        "Memory/Library/a/Current.md": `${fm({ status: "active" })}${text}\n`,
+        "Memory/Library/a/Archived.md": `${fm({ status: "archived" })}${text}\n`,
+        "Memory/Library/a/Expired.md": `${fm({ status: "active", expires_at: "2026-11-30" })}${text}\n`,
+        "Memory/Library/a/Later.md": `${fm({ status: "active", expires_at: "2026-12-01" })}${text} later\n`,
+      });
+      await service.open();
+      const ranked = await paths(service, "onboarding checklist");
+      expect(ranked.slice(0, 2).sort()).toEqual(["Memory/Library/a/Current.md", "Memory/Library/a/Later.md"]);
+      expect(ranked.slice(2).sort()).toEqual(["Memory/Library/a/Archived.md", "Memory/Library/a/Old.md"]);
+      expect(ranked).not.toContain("Memory/Library/a/Expired.md");
+      expect(await paths(service, "onboarding checklist", { includeExpired: true })).toContain("Memory/Library/a/Expired.md");
+    });
+
+    it("confidence and recency weigh in when set", async () => {
+      const text = "churn analysis of quickstart accounts";
+      const files = {
+        "Memory/Library/a/Sure.md": `${fm({ confidence: "0.9", updated_at: "2026-01-01" })}${text}\n`,
+        "Memory/Library/a/Unsure.md": `${fm({ confidence: "0.2", updated_at: "2026-11-30" })}${text}\n`,
+      };
+      const { service } = setup(files);
+      await service.open();
+      expect((await paths(service, "churn"))[0]).toBe("Memory/Library/a/Sure.md");
+      const recency = setup(files, {
+        settings: { search: { ...defaultSettings().search, useConfidence: false, recencyHalfLifeDays: 30 } },
+      }).service;
+      await recency.open();
+      expect((await paths(recency, "churn"))[0]).toBe("Memory/Library/a/Unsure.md");
+    });
+
+    it("a title match ranks above a body match", async () => {
+      const { service } = setup({
+        "Memory/Library/a/Kubernetes.md": "Notes on clusters.",
+        "Memory/Library/a/Other.md": "We once mentioned kubernetes in passing, along with many other words here.",
+      });
+      await service.open();
+      expect((await paths(service, "kubernetes"))[0]).toBe("Memory/Library/a/Kubernetes.md");
+    });
+  });
+
+  it("each result carries its best-matching blocks with block ids and a snippet", async () => {
+    const path = "Memory/Agents/link/Trackers/Tasks.md";
+    const { service } = setup({
+      [path]: [
+        "# Tasks",
+        "",
+        "- [ ] Get the top-10 pages by traffic and bounce rate [priority:: 2] ^t-048",
+        "- [x] Draft the audit checklist ^t-047",
+        "    - 2026-03-24: first audit: blog 79, home page 38",
+        "",
+        "A paragraph about bounce.",
+        "^p-1",
+        "",
+      ].join("\n"),
+    });
+    await service.open();
+    const res = await search(service, "bounce rate", { blocksPerResult: 5 });
+    const hit = res.results[0];
+    expect(hit?.blocks.map((b) => b.id)).toEqual(["t-048", "p-1"]);
+    expect(hit?.blocks[0]?.text).toBe("- [ ] Get the top-10 pages by traffic and bounce rate [priority:: 2]");
+    expect(hit?.snippet).toContain("bounce rate");
+    const audit = await search(service, "audit home page");
+    expect(audit.results[0]?.blocks[0]?.id).toBe("t-047");
+    expect(audit.results[0]?.blocks[0]?.text).toContain("home page 38");
+  });
+
+  it("a note whose frontmatter does not parse is indexed by its body and reported", async () => {
+    const path = "Memory/Agents/me/Journal/broken.md";
+    const { service } = setup({ [path]: "---\npeople: [[Person A]], [[Person B]]\n---\nplatypus sighting\n" });
+    await service.open();
+    expect(await paths(service, "platypus")).toEqual([path]);
+    expect(await paths(service, "person")).toEqual([]);
+    expect(service.stats().frontmatterErrors.map((e) => e.path)).toEqual([path]);
+  });
+
+  it("a note above the size cap is indexed by frontmatter and headings only, and reported", async () => {
+    const path = "Memory/Library/big/Dump.md";
+    const body = `${fm({ domain: "archive", tags: "[dump]" })}# Wombat heading\n\n${"filler words here. ".repeat(50)}\nnumbat in the body\n`;
+    const { service } = setup({ [path]: body }, { settings: { search: { ...defaultSettings().search, sizeCapBytes: 300 } } });
+    const report = await service.open();
+    expect(report.capped).toEqual([path]);
+    expect(await paths(service, "wombat")).toEqual([path]);
+    expect(await paths(service, "archive")).toEqual([path]);
+    expect(await paths(service, "numbat")).toEqual([]);
+  });
+
+  describe("persistence", () => {
+    const files = {
+      "Memory/Agents/me/Journal/2026-01-01.md": "first note about otters",
+      "Memory/Agents/me/Journal/2026-01-02.md": "second note about beavers",
+      "Memory/Restricted/x.md": "restricted walrus",
+    };
+
+    it("saves after a build, reloads at start and re-indexes only what changed", async () => {
+      const { make, store, write, root } = setup(files);
+      const first = await make().open();
+      expect(first.source).toBe("built");
+      expect(first.indexed).toBe(3);
+      expect(store.saves).toBe(1);
+
+      const again = make();
+      const second = await again.open();
+      expect(second).toMatchObject({ source: "saved", indexed: 0, removed: 0, notes: 3 });
+      expect(store.saves).toBe(1);
+      expect(await paths(again, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      expect(await paths(again, "walrus", { scope: "Restricted" })).toEqual(["Memory/Restricted/x.md"]);
+      expect(await paths(again, "walrus")).toEqual([]);
+
+      write("Memory/Agents/me/Journal/2026-01-01.md", "first note about herons");
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(root, "Memory/Agents/me/Journal/2026-01-01.md"), later, later);
+      rmSync(join(root, "Memory/Agents/me/Journal/2026-01-02.md"));
+      write("Memory/Agents/me/Journal/2026-01-03.md", "third note about otters");
+      const third = make();
+      const report = await third.open();
+      expect(report).toMatchObject({ source: "saved", indexed: 2, removed: 1, notes: 3 });
+      expect(await paths(third, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-03.md"]);
+      expect(await paths(third, "herons")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      expect(await paths(third, "beavers")).toEqual([]);
+      expect(store.saves).toBe(2);
+    });
+
+    it("updates made after loading survive the next save and reload", async () => {
+      const { make, write } = setup(files);
+      const a = make();
+      await a.open();
+      write("Memory/Agents/me/Journal/2026-01-04.md", "fourth note about lynx");
+      await a.update("Memory/Agents/me/Journal/2026-01-04.md");
+      await a.remove("Memory/Agents/me/Journal/2026-01-01.md");
+      expect(a.dirty).toBe(true);
+      await a.save();
+      const b = make();
+      const report = await b.open();
+      expect(report.source).toBe("saved");
+      expect(await paths(b, "lynx")).toEqual(["Memory/Agents/me/Journal/2026-01-04.md"]);
+      // The removed note still exists on disk, so opening indexes it again.
+      expect(report.indexed).toBeGreaterThanOrEqual(1);
+      expect(await paths(b, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+    });
+
+    it("a corrupt saved index is rebuilt with a message, never a crash", async () => {
+      for (const bad of ["{not json", "null", '{"format":"agent-memory-search","version":1,"key":"x","shards":[]}', "[]"]) {
+        const store = new MemoryStore();
+        store.data = bad;
+        const { make } = setup(files, { store });
+        const s = make();
+        const report = await s.open();
+        expect(report.source, bad).toBe("built");
+        expect(report.rebuildReason, bad).toBeTruthy();
+        expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+        expect(store.data).not.toBe(bad);
+      }
+    });
+
+    it("a saved index that is truncated, of another version or with broken postings is rebuilt", async () => {
+      const { make, store } = setup(files);
+      await make().open();
+      const good = store.data ?? "";
+      const variants = [
+        good.slice(0, Math.floor(good.length / 2)),
+        good.replace('"version":1', '"version":99'),
+        good.replace(/"terms":\[\["[^"]*","[^"]*"/, '"terms":[["otter","1:zz.!!"'),
+        good.replace(/"documentCount":\d+/, '"documentCount":77'),
+      ];
+      for (const bad of variants) {
+        store.data = bad;
+        const s = make();
+        const report = await s.open();
+        expect(report.rebuildReason, bad.slice(0, 80)).toBeTruthy();
+        expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      }
+    });
+
+    it("changed settings (isolated zones) rebuild the saved index", async () => {
+      const store = new MemoryStore();
+      const { make } = setup(files, { store });
+      await make().open();
+      const other = setup(files, { store, settings: { isolatedZones: ["Restricted", "Private"] } });
+      const report = await other.make().open();
+      expect(report.source).toBe("built");
+      expect(report.rebuildReason).toMatch(/other settings/);
+    });
+
+    it("builds in chunks and reports progress", async () => {
+      const many: Record<string, string> = {};
+      for (let i = 0; i < 25; i++) many[`Memory/Agents/me/Journal/n${i}.md`] = `note ${i}`;
+      const { service } = setup(many);
+      const seen: [number, number][] = [];
+      let yields = 0;
+      const s = new SearchService({
+        vault: (service as unknown as { vault: never }).vault,
+        layout: new MemoryLayout(defaultSettings()),
+        yieldToHost: () => {
+          yields++;
+          return Promise.resolve();
+        },
+      });
+      await s.open({ chunkSize: 10, onProgress: (done, total) => seen.push([done, total]) });
+      expect(seen).toEqual([
+        [10, 25],
+        [20, 25],
+        [25, 25],
+      ]);
+      expect(yields).toBe(3);
+    });
+  });
+});

@@ -1,0 +1,107 @@
+// The search tokenizer (issue 4 §1, case 05): NFKC, lower case, CJK words and bigrams, ids whole and split.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { containsPhrase, createTokenizer, phraseForm, tokenize } from "../src/core/search/tokenizer";
+import { dropStopWords } from "../src/core/search/stop-words";
+import { stem } from "../src/core/search/stemmer";
+
+/** True when every query term of `query` is among the note's terms (what an AND search needs). */
+function finds(note: string, query: string): boolean {
+  const terms = new Set(tokenize(note));
+  return dropStopWords(tokenize(query)).every((t) => terms.has(t));
+}
+
+describe("tokenizer", () => {
+  const auth = "今天完成了认证系统的重构，使用JWT令牌。";
+  const aml = "单日跨境转账频次超阈值，触发反洗钱操作细则第3.2.5条。";
+
+  it("case 05: Chinese words, JWT and 3.2.5 find the right note", () => {
+    for (const q of ["认证", "重构", "JWT"]) {
+      expect(finds(auth, q), q).toBe(true);
+      expect(finds(aml, q), q).toBe(false);
+    }
+    for (const q of ["反洗钱", "3.2.5"]) {
+      expect(finds(aml, q), q).toBe(true);
+      expect(finds(auth, q), q).toBe(false);
+    }
+    expect(finds("客户李四", "李四")).toBe(true);
+  });
+
+  it("case 05: the same function runs at index and query time", () => {
+    // A query is tokenized by the very function used for notes: its terms are a subset.
+    for (const text of [auth, aml, "客户李四"]) {
+      const terms = new Set(tokenize(text));
+      for (const t of tokenize(text)) expect(terms.has(t)).toBe(true);
+    }
+  });
+
+  it("keeps ids and section numbers whole and also splits them into parts", () => {
+    expect(tokenize("INC-2024-0887")).toEqual(["inc-2024-0887", "inc", "2024", "0887"]);
+    expect(tokenize("3.2.5")).toEqual(["3.2.5", "3", "2", "5"]);
+    expect(finds("Ticket INC-2024-0887 reopened", "0887")).toBe(true);
+    expect(finds("Ticket INC-2024-0887 reopened", "inc-2024-0887")).toBe(true);
+    expect(finds("Ticket INC-2024-0888 reopened", "INC-2024-0887")).toBe(false);
+  });
+
+  it("normalises with NFKC and lower case", () => {
+    expect(tokenize("ＪＷＴ")).toEqual(["jwt"]);
+    expect(tokenize("Ⅻ ①")).toEqual(["xii", "1"]);
+    expect(finds("ＪＷＴ令牌", "jwt")).toBe(true);
+  });
+
+  it("Japanese: kanji and kana are searchable by words", () => {
+    const note = "東京で会議をしました。プロジェクトの進捗を確認。";
+    for (const q of ["東京", "会議", "プロジェクト", "進捗", "確認"]) expect(finds(note, q), q).toBe(true);
+    expect(finds(note, "大阪")).toBe(false);
+  });
+
+  it("Korean: a word is found inside a word carrying a particle", () => {
+    const note = "서울에서 회의를 했습니다. 프로젝트 진행 상황을 확인했습니다.";
+    for (const q of ["서울", "회의", "프로젝트", "진행"]) expect(finds(note, q), q).toBe(true);
+    expect(finds(note, "부산")).toBe(false);
+  });
+
+  it("stems English words and drops possessives and apostrophes", () => {
+    expect(finds("She was painting sunrises", "paints sunrise")).toBe(true);
+    expect(tokenize("Caroline's")).toEqual(["carolin"]);
+    expect(tokenize("don't")).toEqual(["dont"]);
+    expect(stem("running")).toBe("run");
+    expect(createTokenizer({ stemming: false })("running")).toEqual(["running"]);
+  });
+
+  it("drops stop words from queries unless nothing would be left", () => {
+    expect(dropStopWords(tokenize("what is the refund policy"))).toEqual(tokenize("refund policy"));
+    expect(dropStopWords(tokenize("the who"))).toEqual(tokenize("the who"));
+    expect(dropStopWords(tokenize("我的项目"))).not.toContain("的");
+  });
+
+  it("never emits empty tokens or white space, whatever the text", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 200 }), (text) => {
+        for (const t of tokenize(text)) {
+          expect(t.length).toBeGreaterThan(0);
+          expect(/\s/.test(t)).toBe(false);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("tokenizes a note's text the same way every time", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), (text) => {
+        expect(tokenize(text)).toEqual(tokenize(text));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("matches quoted phrases on whole words (Latin) or anywhere (CJK)", () => {
+    const text = phraseForm("The bounce-rate matters more than the framework. 认证系统的重构");
+    expect(containsPhrase(text, "bounce rate")).toBe(true);
+    expect(containsPhrase(text, "BOUNCE RATE matters")).toBe(true);
+    expect(containsPhrase(text, "rate matter")).toBe(false);
+    expect(containsPhrase(text, "系统的重构")).toBe(true);
+    expect(containsPhrase(text, "系统重构")).toBe(false);
+  });
+});
