@@ -111,6 +111,11 @@ export class CountingIndex<T> extends MiniSearch<T> {
     });
   }
 
+  /** True when some indexed note has the term (in any field). */
+  hasTerm(term: string): boolean {
+    return this.termMap().has(term);
+  }
+
   private termMap(): TermMap {
     return this._index as unknown as TermMap;
   }

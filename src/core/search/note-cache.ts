@@ -11,8 +11,8 @@ import { phraseForm, type Tokenizer } from "./tokenizer";
 /** What search needs of a note's text. */
 export interface CachedNote {
   blocks: TokenizedBlock[];
-  /** {@link phraseForm} of the title and body. */
-  phraseText: string;
+  /** {@link phraseForm} of the title and body (of the headings when capped), computed on first use. */
+  phraseText(): string;
 }
 
 /** LRU of {@link CachedNote} by path. */
@@ -39,9 +39,10 @@ export class NoteCache {
       const { body } = readNote(t, path);
       let blocks = splitSearchBlocks(body);
       if (capped) blocks = blocks.filter((b) => b.heading);
+      let form: string | null = null;
       const note: CachedNote = {
         blocks: tokenizeBlocks(blocks, this.tokenizer),
-        phraseText: phraseForm(capped ? [title, ...blocks.map((b) => b.text)].join("\n") : `${title}\n${body}`),
+        phraseText: () => (form ??= phraseForm(capped ? [title, ...blocks.map((b) => b.text)].join("\n") : `${title}\n${body}`)),
       };
       this.entries.set(path, note);
       if (this.entries.size > this.capacity) {

@@ -27,9 +27,17 @@ import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from ".
 import { deserializeIndex, serializeIndex, type IndexStore, type SavedShard } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
 import { isExpired, rankFactor, today } from "./ranking";
-import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
+import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
 import { dropStopWords } from "./stop-words";
-import { containsPhrase, normalizeText, tokenize, TOKENIZER_VERSION } from "./tokenizer";
+import {
+  containsPhrase,
+  createQueryTokenizer,
+  createTokenizer,
+  normalizeText,
+  tokenize,
+  TOKENIZER_VERSION,
+  type Tokenizer,
+} from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
 
@@ -64,6 +72,11 @@ export interface SearchServiceOptions {
    * `window.setTimeout(…, 0)` promise) so the UI can paint; the default only yields to microtasks.
    */
   yieldToHost?: () => Promise<void>;
+  /**
+   * Text analysis switches, for evaluations that measure what each step is worth (issue 4 §1);
+   * the defaults are what the product uses: English stemming on, query stop words dropped.
+   */
+  analysis?: { stemming?: boolean; stopWords?: boolean };
 }
 
 /** Progress reporting for long work. */
@@ -121,7 +134,10 @@ export interface BlockHit {
   text: string;
   /** 0-based line in the note body. */
   line: number;
-  /** BM25 score of the block, weighted by its note's rank; comparable across the results of one search. */
+  /**
+   * BM25 score of the block among the blocks of all returned notes, times (note score / best note
+   * score)²; comparable across the results of one search.
+   */
   score: number;
 }
 
@@ -180,12 +196,12 @@ interface Candidate {
  * MiniSearch options of every shard. `tokenize`/`processTerm` describe what
  * {@link CountingIndex.addCounted} does, so MiniSearch's own `add` would index a note the same way.
  */
-export function miniSearchOptions(): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
+export function miniSearchOptions(tokenizer: Tokenizer = tokenize): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
   return {
     idField: "id",
     fields: [...INDEX_FIELDS],
     storeFields: [],
-    tokenize: (text: string) => tokenize(text),
+    tokenize: (text: string) => tokenizer(text),
     processTerm: (term: string) => term,
     searchOptions: {
       boost: { ...FIELD_BOOSTS },
@@ -197,10 +213,11 @@ export function miniSearchOptions(): ConstructorParameters<typeof CountingIndex<
 }
 
 /** Key of what an index depends on: a saved index with another key is rebuilt. */
-function indexKey(layout: MemoryLayout): string {
+function indexKey(layout: MemoryLayout, stemming: boolean): string {
   const s = layout.settings;
   return JSON.stringify({
     tokenizer: TOKENIZER_VERSION,
+    stemming,
     root: layout.root,
     folders: [s.agentsFolder, s.journalFolder, s.trackersFolder, s.knowledgeFolder, s.libraryFolder],
     zones: [...s.isolatedZones].sort(),
@@ -224,7 +241,10 @@ export class SearchService {
   private readonly now: () => number;
   private readonly yieldToHost: () => Promise<void>;
   private readonly key: string;
-  private readonly cache = new NoteCache(tokenize);
+  private readonly tokenizer: Tokenizer;
+  private readonly queryTokenizer: ReturnType<typeof createQueryTokenizer>;
+  private readonly stopWords: boolean;
+  private readonly cache: NoteCache;
   private shards = new Map<string, Shard>();
   private queue: Promise<unknown> = Promise.resolve();
   private changed = false;
@@ -235,7 +255,14 @@ export class SearchService {
     this.store = options.store ?? null;
     this.now = options.now ?? (() => Date.now());
     this.yieldToHost = options.yieldToHost ?? (() => Promise.resolve());
-    this.key = indexKey(options.layout);
+    const stemming = options.analysis?.stemming ?? true;
+    this.tokenizer = stemming ? tokenize : createTokenizer({ stemming: false });
+    this.queryTokenizer = createQueryTokenizer({ stemming });
+    this.stopWords = options.analysis?.stopWords ?? true;
+    // Blocks are scored with CJK n-grams instead of the segmenter: the same terms for every CJK
+    // query term but bigrams, at a fraction of the cost (query time reads whole notes).
+    this.cache = new NoteCache(createTokenizer({ stemming, cjk: "ngrams" }));
+    this.key = indexKey(options.layout, stemming);
   }
 
   /** True when the index changed since it was last saved or loaded. */
@@ -441,11 +468,13 @@ export class SearchService {
         inScope(meta, scope) &&
         matchesFilters(meta, parsed.filters) &&
         (options.includeExpired === true || !isExpired(meta, todayIso));
-      const terms = [...new Set(dropStopWords(tokenize([parsed.text, ...parsed.phrases].join(" "))))];
+      const known = (term: string): boolean => shard.mini.hasTerm(term);
+      const queryTerms = this.queryTokenizer([parsed.text, ...parsed.phrases].join(" "), known);
+      const terms = [...new Set(this.stopWords ? dropStopWords(queryTerms) : queryTerms)];
       if (terms.length === 0) {
         await this.listByDate(shard, visible, limit, response);
       } else {
-        await this.rankByText(shard, scope, parsed, terms, visible, nowMs, { limit, blocksPerResult }, response);
+        await this.rankByText(shard, parsed, terms, visible, nowMs, { limit, blocksPerResult }, response);
       }
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
@@ -471,7 +500,7 @@ export class SearchService {
   }
 
   private miniOptions(): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
-    return miniSearchOptions();
+    return miniSearchOptions(this.tokenizer);
   }
 
   private shardFor(name: string): Shard {
@@ -533,7 +562,7 @@ export class SearchService {
     const shard = this.shardFor(name);
     // discard + add is MiniSearch's replace (case 06); the add takes pre-counted terms.
     if (shard.mini.has(path)) shard.mini.discard(path);
-    shard.mini.addCounted(path, INDEX_FIELDS.map((f) => countTerms(tokenize(doc[f]))), INDEX_FIELDS);
+    shard.mini.addCounted(path, INDEX_FIELDS.map((f) => countTerms(this.tokenizer(doc[f]))), INDEX_FIELDS);
     shard.metas.set(path, meta);
     this.cache.drop(path);
     this.changed = true;
@@ -612,16 +641,17 @@ export class SearchService {
       return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
     });
     response.total = matches.length;
-    for (const meta of matches.slice(0, limit)) {
-      const note = await this.readCached(meta);
+    const shown = matches.slice(0, limit);
+    const notes = await Promise.all(shown.map((meta) => this.readCached(meta)));
+    shown.forEach((meta, k) => {
+      const note = notes[k];
       const first = note?.blocks.find((b) => !b.block.heading) ?? note?.blocks[0];
       response.results.push(this.hit(meta, 0, first ? clip(first.block.text, []) : "", []));
-    }
+    });
   }
 
   private async rankByText(
     shard: Shard,
-    scope: Scope,
     parsed: ParsedQuery,
     terms: string[],
     visible: (meta: NoteMeta | undefined) => meta is NoteMeta,
@@ -629,37 +659,54 @@ export class SearchService {
     opts: { limit: number; blocksPerResult: number },
     response: SearchResponse,
   ): Promise<void> {
-    const phraseTerms = parsed.phrases.map((p) => [...new Set(tokenize(p))]);
-    const raw = shard.mini.search(terms.join(" "), {
-      filter: (r) => visible(shard.metas.get(r.id as string)),
-    });
+    const known = (term: string): boolean => shard.mini.hasTerm(term);
+    const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
     const search = this.layout.settings.search;
+    // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost, once per
+    // note and query: a note boosted 0 never becomes a result, the rest come back ranked.
+    const factors = new Map<string, number>();
+    const boostDocument = (id: unknown): number => {
+      const key = id as string;
+      let factor = factors.get(key);
+      if (factor === undefined) {
+        const meta = shard.metas.get(key);
+        factor = visible(meta) ? rankFactor(meta, search, nowMs) : 0;
+        factors.set(key, factor);
+      }
+      return factor;
+    };
+    const raw = shard.mini.search(terms.join(" "), { boostDocument });
     let candidates: Candidate[] = [];
     for (const r of raw) {
       const meta = shard.metas.get(r.id as string);
-      if (!meta || !inScope(meta, scope)) continue;
+      if (!meta) continue;
       if (phraseTerms.length > 0) {
         const matched = new Set(r.queryTerms);
         if (!phraseTerms.every((pt) => pt.every((t) => matched.has(t)))) continue;
       }
-      candidates.push({ meta, score: r.score * rankFactor(meta, search, nowMs) });
+      candidates.push({ meta, score: r.score });
     }
-    candidates.sort((a, b) => b.score - a.score || (a.meta.path < b.meta.path ? -1 : 1));
 
     const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
     if (parsed.phrases.length > 0) {
       let total = 0;
-      for (const cand of candidates.slice(0, PHRASE_CHECK_LIMIT)) {
-        const note = await this.readCached(cand.meta);
-        if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText, p))) continue;
-        total++;
-        if (chosen.length < opts.limit) chosen.push({ cand, note });
+      const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
+      for (let i = 0; i < checked.length; i += READ_CONCURRENCY) {
+        const group = checked.slice(i, i + READ_CONCURRENCY);
+        const notes = await Promise.all(group.map((c) => this.readCached(c.meta)));
+        group.forEach((cand, k) => {
+          const note = notes[k];
+          if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText(), p))) return;
+          total++;
+          if (chosen.length < opts.limit) chosen.push({ cand, note });
+        });
       }
       response.total = total;
     } else {
       response.total = candidates.length;
       candidates = candidates.slice(0, opts.limit);
-      for (const cand of candidates) chosen.push({ cand, note: await this.readCached(cand.meta) });
+      const notes = await Promise.all(candidates.map((c) => this.readCached(c.meta)));
+      candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
     }
 
     const blockSets = chosen.map((c) => c.note?.blocks ?? []);
@@ -670,7 +717,9 @@ export class SearchService {
       .filter((w) => w.length > 1);
     chosen.forEach(({ cand }, i) => {
       const scores = blockScores[i] ?? [];
-      const weight = top > 0 ? 0.5 + (0.5 * cand.score) / top : 1;
+      // A block inherits its note's relevance: (note score / best note score)², measured on LoCoMo
+      // (bench/results/locomo.md) against plain block BM25 and gentler weights.
+      const weight = top > 0 ? (cand.score / top) ** 2 : 1;
       const blocks = (blockSets[i] ?? [])
         .map((b, k) => ({ b, score: (scores[k] ?? 0) * weight }))
         .filter((x) => x.score > 0)

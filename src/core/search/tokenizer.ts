@@ -15,6 +15,8 @@
  * - Thai, Lao, Khmer and Myanmar runs (no spaces between words) go through `Intl.Segmenter` only.
  * - Plain ASCII words are Porter-stemmed (see {@link stem}).
  *
+ * Queries go through {@link createQueryTokenizer}: the same rules, keeping the precise terms.
+ *
  * See https://developer.mozilla.org/docs/Web/JavaScript/Reference/Global_Objects/Intl/Segmenter
  */
 import { stem } from "./stemmer";
@@ -23,7 +25,7 @@ import { stem } from "./stemmer";
  * Changes whenever the tokens produced for the same text change; a saved index made by another
  * version is rebuilt (issue 4 §6).
  */
-export const TOKENIZER_VERSION = 3;
+export const TOKENIZER_VERSION = 4;
 
 /** Scripts segmented by `Intl.Segmenter` and also indexed by character bigrams. */
 const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3006\\u30fc";
@@ -60,18 +62,30 @@ function getSegmenter(): Intl.Segmenter {
 export interface TokenizerOptions {
   /** Porter-stem plain ASCII words (default true). */
   stemming?: boolean;
+  /**
+   * CJK runs: `words` (default, the index) gives character bigrams plus the segmenter's words
+   * other than two-character ones (those are bigrams already) and one-character runs; `ngrams`
+   * gives bigrams and every character, without the segmenter — same terms for every CJK word of
+   * one or two characters, much faster, used to score a note's blocks at query time.
+   */
+  cjk?: "words" | "ngrams";
 }
 
 /** A tokenizer: text in, search terms out (duplicates kept for term frequency). */
 export type Tokenizer = (text: string) => string[];
 
-/** Builds a tokenizer; {@link tokenize} is the one the index uses. */
-export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
-  const stemming = options.stemming ?? true;
-  const word = (w: string): string => {
+/** Turns a raw word into its term: apostrophes and possessive dropped, then stemmed. */
+function wordFn(stemming: boolean): (w: string) => string {
+  return (w: string): string => {
     const plain = w.includes("'") || w.includes("’") ? w.replace(POSSESSIVE_RE, "").replace(APOSTROPHE_RE, "") : w;
     return stemming ? stem(plain) : plain;
   };
+}
+
+/** Builds a tokenizer; {@link tokenize} is the one the index uses. */
+export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
+  const word = wordFn(options.stemming ?? true);
+  const ngrams = options.cjk === "ngrams";
   return (text: string): string[] => {
     const out: string[] = [];
     const normalized = normalizeText(text);
@@ -79,26 +93,25 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
     TOKEN_RE.lastIndex = 0;
     for (let m = TOKEN_RE.exec(normalized); m !== null; m = TOKEN_RE.exec(normalized)) {
       if (m[3] !== undefined) {
-        if (m[4]) pushCompound(m[3] + m[4], out, word);
-        else {
-          const w = word(m[3]);
-          if (w !== "" && w.length <= MAX_TOKEN_LENGTH) out.push(w);
-        }
+        if (m[4]) pushCompound(m[3] + m[4], out, word, true);
+        else pushWord(word(m[3]), out);
       } else if (m[1] !== undefined) {
         const run = m[1];
         pushBigrams(run, out);
-        // A one-character run is its own token; longer runs also get the segmenter's words.
-        if (run.length === 1) out.push(run);
-        else {
+        if (ngrams) {
+          for (const ch of run) out.push(ch);
+        } else if (run.length === 1) {
+          out.push(run);
+        } else {
           batch = batch === "" ? run : `${batch}\n${run}`;
           if (batch.length >= SEGMENT_BATCH) {
-            pushSegments(batch, out, true);
+            pushSegments(batch, out, "not-two");
             batch = "";
           }
         }
-      } else if (m[2] !== undefined) pushSegments(m[2], out, false);
+      } else if (m[2] !== undefined) pushSegments(m[2], out, "all");
     }
-    if (batch !== "") pushSegments(batch, out, true);
+    if (batch !== "") pushSegments(batch, out, "not-two");
     return out;
   };
 }
@@ -106,18 +119,60 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
 /** The tokenizer of the index and of queries (case 05: the same function at both ends). */
 export const tokenize: Tokenizer = createTokenizer();
 
+/**
+ * Query terms: the index tokenizer's terms (same normalisation, same rules), keeping the ones
+ * that make a query precise, as search engines do with CJK unigrams:
+ * - an id or number typed whole (`INC-2024-0887`, `3.2.5`) is looked up whole when the index
+ *   knows it (`known`); its parts (`3`, `2`, `5`, which half the notes contain) only when not;
+ * - a CJK run of two or more characters by its bigrams and the segmenter's longer words; single
+ *   characters only for a one-character run.
+ * @param known whether the index holds a term
+ */
+export function createQueryTokenizer(options: TokenizerOptions = {}): (text: string, known: (term: string) => boolean) => string[] {
+  const word = wordFn(options.stemming ?? true);
+  return (text: string, known: (term: string) => boolean): string[] => {
+    const out: string[] = [];
+    const normalized = normalizeText(text);
+    const re = new RegExp(TOKEN_RE.source, TOKEN_RE.flags);
+    for (let m = re.exec(normalized); m !== null; m = re.exec(normalized)) {
+      if (m[3] !== undefined) {
+        if (m[4]) {
+          const whole = (m[3] + m[4]).replace(APOSTROPHE_RE, "");
+          pushCompound(m[3] + m[4], out, word, !known(whole) ? false : "only");
+        } else pushWord(word(m[3]), out);
+      } else if (m[1] !== undefined) {
+        const run = m[1];
+        if (run.length === 1) out.push(run);
+        else {
+          pushBigrams(run, out);
+          pushSegments(run, out, "long");
+        }
+      } else if (m[2] !== undefined) pushSegments(m[2], out, "all");
+    }
+    return out;
+  };
+}
+
 /** NFKC and lower case: the form every comparison in search uses. */
 export function normalizeText(text: string): string {
   return text.normalize("NFKC").toLowerCase();
 }
 
-function pushCompound(raw: string, out: string[], word: (w: string) => string): void {
-  const whole = raw.includes("'") || raw.includes("’") ? raw.replace(APOSTROPHE_RE, "") : raw;
-  if (whole.length <= MAX_TOKEN_LENGTH) out.push(whole);
-  for (const part of raw.split(JOINER_RE)) {
-    const w = word(part);
-    if (w !== "" && w.length <= MAX_TOKEN_LENGTH) out.push(w);
+function pushWord(w: string, out: string[]): void {
+  if (w !== "" && w.length <= MAX_TOKEN_LENGTH) out.push(w);
+}
+
+/**
+ * A compound (`inc-2024-0887`): `true` pushes the whole and its parts, `"only"` the whole, `false`
+ * the parts.
+ */
+function pushCompound(raw: string, out: string[], word: (w: string) => string, whole: boolean | "only"): void {
+  if (whole !== false) {
+    const w = raw.includes("'") || raw.includes("’") ? raw.replace(APOSTROPHE_RE, "") : raw;
+    if (w.length <= MAX_TOKEN_LENGTH) out.push(w);
+    if (whole === "only") return;
   }
+  for (const part of raw.split(JOINER_RE)) pushWord(word(part), out);
 }
 
 function pushBigrams(run: string, out: string[]): void {
@@ -127,14 +182,18 @@ function pushBigrams(run: string, out: string[]): void {
 }
 
 /**
- * Words from `Intl.Segmenter`. For CJK (`cjk`), two-character words are left out: they are
- * already among the bigrams.
+ * Words from `Intl.Segmenter`: `all` of them; for CJK runs `not-two` (two-character words are
+ * bigrams already) or `long` (three characters or more: the query keeps bigrams instead of single
+ * characters).
  */
-function pushSegments(text: string, out: string[], cjk: boolean): void {
+function pushSegments(text: string, out: string[], keep: "all" | "not-two" | "long"): void {
   for (const seg of getSegmenter().segment(text)) {
     if (!seg.isWordLike) continue;
     const w = seg.segment;
-    if (cjk && (w.length === 2 ? true : w.length === 4 && Array.from(w).length === 2)) continue;
+    if (keep !== "all") {
+      const len = w.length === 1 ? 1 : Array.from(w).length;
+      if (keep === "not-two" ? len === 2 : len < 3) continue;
+    }
     out.push(w);
   }
 }
