@@ -1,0 +1,178 @@
+// The MiniSearch layer (counting-index.ts, term-map.ts): pre-counted adds, the hash-map term
+// dictionary and the packed saved form must behave exactly like MiniSearch's own add/search/toJSON.
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import MiniSearch from "minisearch";
+import { CountingIndex, countTerms } from "../src/core/search/counting-index";
+import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/term-map";
+import { tokenize } from "../src/core/search/tokenizer";
+import { splitSearchBlocks } from "../src/core/search/blocks";
+
+const FIELDS = ["title", "body"] as const;
+type Doc = { id: string; title: string; body: string };
+const options = {
+  fields: [...FIELDS],
+  tokenize: (t: string) => tokenize(t),
+  processTerm: (t: string) => t,
+  searchOptions: { boost: { title: 3 }, tokenize: (t: string) => t.split(" "), processTerm: (t: string) => t },
+};
+
+const WORDS = ["alpha", "beta", "gamma", "refund", "policy", "认证", "系统", "INC-2024-0887", "3.2.5", "李四", "the", "a"];
+const docArb = fc.record({
+  title: fc.array(fc.constantFrom(...WORDS), { maxLength: 3 }).map((w) => w.join(" ")),
+  body: fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((w) => w.join(" ")),
+});
+
+function buildBoth(docs: Doc[]): { plain: MiniSearch<Doc>; counted: CountingIndex<Doc> } {
+  const plain = new MiniSearch<Doc>(options);
+  const counted = new CountingIndex<Doc>(options);
+  for (const d of docs) {
+    plain.add(d);
+    counted.addCounted(d.id, FIELDS.map((f) => countTerms(tokenize(d[f]))), FIELDS);
+  }
+  return { plain, counted };
+}
+
+/** toJSON with terms sorted (the dictionaries differ in iteration order, not in content). */
+function normalized(index: MiniSearch<Doc>): unknown {
+  const json = index.toJSON();
+  return { ...json, index: [...json.index].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+}
+
+describe("CountingIndex", () => {
+  it("addCounted writes what MiniSearch's add writes, and searches rank the same", () => {
+    fc.assert(
+      fc.property(fc.array(docArb, { minLength: 1, maxLength: 12 }), fc.constantFrom(...WORDS), (raw, q) => {
+        const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
+        const { plain, counted } = buildBoth(docs);
+        expect(normalized(counted)).toEqual(normalized(plain));
+        const terms = tokenize(q).join(" ");
+        expect(counted.search(terms).map((r) => [r.id, r.score])).toEqual(plain.search(terms).map((r) => [r.id, r.score]));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("discard, re-add and vacuum keep the two in step (case 06)", async () => {
+    const docs: Doc[] = [
+      { id: "a", title: "alpha", body: "alpha beta" },
+      { id: "b", title: "beta", body: "beta gamma" },
+    ];
+    const { plain, counted } = buildBoth(docs);
+    for (const index of [plain, counted]) index.discard("a");
+    plain.add({ id: "a", title: "alpha", body: "alpha gamma" });
+    counted.addCounted("a", [countTerms(tokenize("alpha")), countTerms(tokenize("alpha gamma"))], FIELDS);
+    expect(counted.search("beta").map((r) => r.id)).toEqual(["b"]);
+    expect(counted.search("gamma").map((r) => r.id).sort()).toEqual(["a", "b"]);
+    await Promise.all([plain.vacuum(), counted.vacuum()]);
+    expect(normalized(counted)).toEqual(normalized(plain));
+    expect(counted.termCount).toBe(plain.termCount);
+  });
+
+  it("saves and restores to the same index, postings unpacked on first use", () => {
+    fc.assert(
+      fc.property(fc.array(docArb, { minLength: 1, maxLength: 10 }), (raw) => {
+        const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
+        const { counted } = buildBoth(docs);
+        counted.discard("n0.md");
+        const saved = JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>;
+        const restored = CountingIndex.fromSaved<Doc>(saved, options);
+        expect(restored.documentCount).toBe(counted.documentCount);
+        for (const w of WORDS) {
+          const t = tokenize(w).join(" ");
+          expect(restored.search(t).map((r) => [r.id, r.score])).toEqual(counted.search(t).map((r) => [r.id, r.score]));
+        }
+        expect(normalized(restored)).toEqual(normalized(counted));
+        restored.addCounted("new.md", [countTerms(tokenize("alpha")), new Map()], FIELDS);
+        expect(restored.search("alpha").map((r) => r.id)).toContain("new.md");
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("refuses a saved index with other fields or malformed parts", () => {
+    const { counted } = buildBoth([{ id: "a", title: "x", body: "y" }]);
+    const saved = counted.toSaved();
+    expect(() => CountingIndex.fromSaved({ ...saved, fieldIds: { title: 0 } }, options)).toThrow();
+    expect(() => CountingIndex.fromSaved({ ...saved, terms: [["x", "0:!"]] }, options)).toThrow(/bad postings/);
+    expect(() => CountingIndex.fromSaved({ ...saved, documentIds: [[0, 5 as unknown as string]] }, options)).toThrow();
+    expect(() => CountingIndex.fromSaved({ ...saved, nextId: -1 }, options)).toThrow();
+  });
+});
+
+describe("TermMap", () => {
+  const postingsArb = fc
+    .array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 300 })), { maxLength: 20 })), { maxLength: 4 })
+    .map((fields) => {
+      const p: Postings = new Map();
+      for (const [fieldId, docs] of fields) {
+        const m = p.get(fieldId) ?? new Map<number, number>();
+        for (const [id, tf] of [...docs].sort((a, b) => a[0] - b[0])) m.set(id, tf);
+        p.set(fieldId, m);
+      }
+      return p;
+    });
+
+  it("packs and unpacks postings losslessly", () => {
+    fc.assert(
+      fc.property(postingsArb, (p) => {
+        const back = unpackPostings(packPostings(p));
+        const sorted = (x: Postings) => [...x].map(([f, d]) => [f, [...d].sort((a, b) => a[0] - b[0])]);
+        expect(sorted(back)).toEqual(sorted(p));
+      }),
+    );
+  });
+
+  it("answers MiniSearch's calls like a map and builds a radix tree for prefix and fuzzy lookups", () => {
+    const map = new TermMap();
+    map.set("refund", new Map([[0, new Map([[1, 2]])]]));
+    map.fetch("refunds", () => new Map());
+    expect(map.size).toBe(2);
+    expect(map.has("refund")).toBe(true);
+    expect([...map.atPrefix("ref").keys()].sort()).toEqual(["refund", "refunds"]);
+    expect([...map.fuzzyGet("refnd", 1).keys()]).toEqual(["refund"]);
+    map.delete("refunds");
+    expect([...map.atPrefix("ref").keys()]).toEqual(["refund"]);
+    expect([...map].map(([k]) => k)).toEqual(["refund"]);
+  });
+});
+
+describe("search blocks", () => {
+  it("splits paragraphs, list items with their children, headings, quotes, tables and code, with block ids", () => {
+    const body = [
+      "# Title",
+      "First paragraph",
+      "continues here. ^p1",
+      "",
+      "- [ ] Task one ^t-1",
+      "    - 2026-03-24: progress",
+      "- Task two",
+      "^t-2",
+      "",
+      "> [!insight] 2026-03-27",
+      "> Quoted insight",
+      "^q-1",
+      "",
+      "| a | b |",
+      "|---|---|",
+      "",
+      "```",
+      "code ^not-an-id",
+      "",
+      "more code",
+      "```",
+      "Last line",
+    ].join("\n");
+    const blocks = splitSearchBlocks(body).map((b) => [b.id, b.text, b.heading]);
+    expect(blocks).toEqual([
+      [null, "# Title", true],
+      ["p1", "First paragraph\ncontinues here.", false],
+      ["t-1", "- [ ] Task one\n    - 2026-03-24: progress", false],
+      ["t-2", "- Task two", false],
+      ["q-1", "> [!insight] 2026-03-27\n> Quoted insight", false],
+      [null, "| a | b |\n|---|---|", false],
+      [null, "```\ncode ^not-an-id\n\nmore code\n```", false],
+      [null, "Last line", false],
+    ]);
+  });
+});
