@@ -15,7 +15,7 @@ afterEach(() => {
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (l) => out.push(l), err: (l) => err.push(l), env: {} });
+  const code = await main(argv, { out: (l) => void out.push(l), err: (l) => void err.push(l), env: {} });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
