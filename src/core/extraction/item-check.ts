@@ -5,7 +5,7 @@
  */
 import type { JournalBlock } from "../journal/blocks";
 import { buildEvidenceIndex, locateEvidence, type EvidenceIndex } from "./evidence";
-import { SAME_TEXT, textSimilarity } from "./merge";
+import { DUPLICATE_THRESHOLD as SAME_TEXT, similarity as textSimilarity } from "./dedupe";
 import { CATEGORY_DEFINITIONS, PROMPT_EXAMPLES, type PromptExample } from "./prompt";
 import type { ReplyItem } from "./reply";
 import type { ExtractedItem, RejectedItem } from "./types";
