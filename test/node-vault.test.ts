@@ -1,5 +1,8 @@
-import { readFileSync, existsSync, readdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { VaultError, PathError } from "../src/core/errors";
 import { tempVault } from "./helpers/temp-vault";
@@ -66,5 +69,104 @@ describe("NodeVault", () => {
     expect(files.map((f) => f.path)).toEqual(["a/b.md"]);
     expect(files[0]?.size).toBe(5);
     expect(files[0]?.mtime).toBeGreaterThan(0);
+  });
+
+  it("keeps the mode of the file it replaces (a private 600 note stays 600)", async () => {
+    const t = tempVault({ "private.md": "secret\n", "shared.md": "open\n" });
+    cleanup = t.cleanup;
+    chmodSync(join(t.root, "private.md"), 0o600);
+    chmodSync(join(t.root, "shared.md"), 0o664);
+    expect(await t.vault.process("private.md", (cur) => `${cur ?? ""}more\n`)).toBe(true);
+    expect(await t.vault.process("shared.md", (cur) => `${cur ?? ""}more\n`)).toBe(true);
+    expect(statSync(join(t.root, "private.md")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(t.root, "shared.md")).mode & 0o777).toBe(0o664);
+    expect(readFileSync(join(t.root, "private.md"), "utf8")).toBe("secret\nmore\n");
+    if (process.getuid?.() === 0) {
+      // Root editing a user's note gives it back to the user.
+      chownSync(join(t.root, "shared.md"), 65534, 65534);
+      expect(await t.vault.process("shared.md", (cur) => `${cur ?? ""}again\n`)).toBe(true);
+      expect(statSync(join(t.root, "shared.md")).uid).toBe(65534);
+    }
+  });
+
+  it("edits a symlinked note at its real target and leaves the link a link", async () => {
+    const t = tempVault({ "real/Tasks.md": "- [ ] a\n" });
+    cleanup = t.cleanup;
+    const outside = mkdtempSync(join(tmpdir(), "am-link-target-"));
+    try {
+      writeFileSync(join(outside, "Shared.md"), "shared\n");
+      chmodSync(join(outside, "Shared.md"), 0o640);
+      mkdirSync(join(t.root, "Memory"));
+      symlinkSync("../real/Tasks.md", join(t.root, "Memory/Tasks.md"));
+      symlinkSync(join(outside, "Shared.md"), join(t.root, "Memory/Shared.md"));
+      // A link to a link: the edit lands on the last one's target.
+      symlinkSync("Tasks.md", join(t.root, "Memory/Alias.md"));
+
+      expect(await t.vault.process("Memory/Tasks.md", (cur) => `${cur ?? ""}- [ ] b\n`)).toBe(true);
+      expect(await t.vault.process("Memory/Alias.md", (cur) => `${cur ?? ""}- [ ] c\n`)).toBe(true);
+      expect(await t.vault.process("Memory/Shared.md", (cur) => `${cur ?? ""}edited\n`)).toBe(true);
+
+      expect(lstatSync(join(t.root, "Memory/Tasks.md")).isSymbolicLink()).toBe(true);
+      expect(readlinkSync(join(t.root, "Memory/Tasks.md"))).toBe("../real/Tasks.md");
+      expect(lstatSync(join(t.root, "Memory/Alias.md")).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(t.root, "real/Tasks.md"), "utf8")).toBe("- [ ] a\n- [ ] b\n- [ ] c\n");
+      expect(lstatSync(join(t.root, "Memory/Shared.md")).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(outside, "Shared.md"), "utf8")).toBe("shared\nedited\n");
+      expect(statSync(join(outside, "Shared.md")).mode & 0o777).toBe(0o640);
+      // The temporary file was written beside the real file and is gone.
+      for (const dir of [join(t.root, "Memory"), join(t.root, "real"), outside]) {
+        expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("a dangling symlink gets its target created, and stays a link", async () => {
+    const t = tempVault();
+    cleanup = t.cleanup;
+    symlinkSync("archive/Later.md", join(t.root, "Later.md"));
+    expect(await t.vault.process("Later.md", (cur) => `${cur ?? "new"}\n`)).toBe(true);
+    expect(lstatSync(join(t.root, "Later.md")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(t.root, "archive/Later.md"), "utf8")).toBe("new\n");
+  });
+
+  it("a symlink loop is a VaultError naming the note", async () => {
+    const t = tempVault();
+    cleanup = t.cleanup;
+    symlinkSync("b.md", join(t.root, "a.md"));
+    symlinkSync("a.md", join(t.root, "b.md"));
+    await expect(t.vault.process("a.md", () => "x")).rejects.toThrow(VaultError);
+  });
+
+  it("refuses to overwrite a file the user cannot write: VaultError 'permission denied' naming it", async () => {
+    // The rename only needs a writable folder, so without a check a 444 note would be replaced.
+    const t = tempVault({ "Memory/locked.md": "keep\n" });
+    cleanup = t.cleanup;
+    const file = join(t.root, "Memory/locked.md");
+    chmodSync(file, 0o444);
+    if (process.getuid?.() !== 0) {
+      await expect(t.vault.process("Memory/locked.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(/cannot write Memory\/locked\.md: permission denied/);
+    } else {
+      // Root passes every access check: run the same edit as an ordinary user who owns the folder.
+      for (const p of [t.root, join(t.root, "Memory"), file]) chownSync(p, 65534, 65534);
+      chmodSync(t.root, 0o755);
+      const script = [
+        `import { NodeVault } from ${JSON.stringify(fileURLToPath(new URL("../src/cli/node-vault.ts", import.meta.url)))};`,
+        `try { await new NodeVault(process.argv[1]).process("Memory/locked.md", (c) => c + "x\\n"); console.log("written"); }`,
+        `catch (e) { console.log(e.name + ": " + e.message); }`,
+      ].join("\n");
+      const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, t.root], {
+        uid: 65534,
+        gid: 65534,
+        encoding: "utf8",
+        cwd: fileURLToPath(new URL("..", import.meta.url)),
+      });
+      expect(r.stderr).toBe("");
+      expect(r.stdout.trim()).toBe("VaultError: cannot write Memory/locked.md: permission denied");
+    }
+    expect(readFileSync(file, "utf8")).toBe("keep\n");
+    expect(statSync(file).mode & 0o777).toBe(0o444);
+    expect(readdirSync(join(t.root, "Memory"))).toEqual(["locked.md"]);
   });
 });

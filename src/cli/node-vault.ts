@@ -3,8 +3,11 @@
  * `process` writes a temporary file beside the target and renames it over the target; when the
  * file changed on disk between the read and the rename, it reads again and re-applies the edit
  * function, so a concurrent writer's change is never overwritten (case 07).
+ * The rename must not change what the user set up: a symlinked note is edited at its real target
+ * (the link stays a link), the file keeps its mode (a private 600 note stays 600) and, where the
+ * process may, its owner; a file the user cannot write is refused rather than replaced.
  */
-import { promises as fs } from "node:fs";
+import { constants as fsConstants, promises as fs, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { VaultError, errorMessage } from "../core/errors";
@@ -71,26 +74,36 @@ export class NodeVault implements VaultPort {
     return out;
   }
 
+  /**
+   * Atomic read–modify–write (VaultPort.process, DESIGN §8). Returns true when the file was written.
+   * Throws {@link VaultError} naming `path` when it cannot be read or written ("permission denied"
+   * for a file the user may not write), or when it kept changing during {@link MAX_ATTEMPTS} tries.
+   */
   async process(path: string, fn: ProcessFn): Promise<boolean> {
     const target = this.abs(path);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = await readIfExists(target, path);
+      // Resolved on every attempt: the link may be re-pointed between two attempts.
+      const real = await resolveTarget(target, path);
+      const current = await readIfExists(real, path);
       const next = fn(current);
       if (next === null || next === current) return false;
-      await fs.mkdir(nodePath.dirname(target), { recursive: true }).catch((err: unknown) => {
+      const original = current === null ? null : await statIfExists(real, path);
+      if (original) await assertWritable(real, path);
+      await fs.mkdir(nodePath.dirname(real), { recursive: true }).catch((err: unknown) => {
         throw new VaultError(`cannot create folder for ${path}: ${describeFsError(err)}`, path, { cause: err });
       });
-      const tmp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
+      const tmp = nodePath.join(nodePath.dirname(real), `.${nodePath.basename(real)}.${randomBytes(4).toString("hex")}.tmp`);
       try {
-        await fs.writeFile(tmp, next, "utf8");
+        await fs.writeFile(tmp, next, { encoding: "utf8", flag: "wx" });
+        if (original) await keepOwnership(tmp, original);
         if (this.beforeCommit) await this.beforeCommit(path);
-        const now = await readIfExists(target, path);
+        const now = await readIfExists(real, path);
         if (now !== current) {
           // Someone wrote the file meanwhile: apply the edit again on what they wrote.
           await fs.rm(tmp, { force: true });
           continue;
         }
-        await fs.rename(tmp, target);
+        await fs.rename(tmp, real);
         return true;
       } catch (err) {
         await fs.rm(tmp, { force: true });
@@ -100,6 +113,65 @@ export class NodeVault implements VaultPort {
     }
     throw new VaultError(`cannot write ${path}: it kept changing during ${MAX_ATTEMPTS} attempts`, path);
   }
+}
+
+/** Symlinks followed before giving up, as the kernel's own limit (ELOOP) would. */
+const MAX_LINKS = 40;
+
+/**
+ * The file `process` must replace: `abs` itself, or for a symlink the file it finally points to, so
+ * the rename lands on the real file and the link survives. A dangling link resolves to the path it
+ * names (the edit creates that file). Throws {@link VaultError} for a link loop.
+ */
+async function resolveTarget(abs: string, path: string): Promise<string> {
+  let current = abs;
+  for (let hop = 0; hop <= MAX_LINKS; hop++) {
+    let st;
+    try {
+      st = await fs.lstat(current);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return current;
+      throw new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err });
+    }
+    if (!st.isSymbolicLink()) return hop === 0 ? current : await fs.realpath(current).catch(() => current);
+    current = nodePath.resolve(nodePath.dirname(current), await fs.readlink(current));
+  }
+  throw new VaultError(`cannot write ${path}: too many symbolic links`, path);
+}
+
+async function statIfExists(abs: string, path: string): Promise<Stats | null> {
+  try {
+    return await fs.stat(abs);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err });
+  }
+}
+
+/**
+ * Refuses to replace a file the user may not write. The rename only needs the folder to be
+ * writable, so without this check a read-only (444) note would silently be overwritten.
+ * Root passes every access check, as it would for a direct write.
+ */
+async function assertWritable(abs: string, path: string): Promise<void> {
+  try {
+    await fs.access(abs, fsConstants.W_OK);
+  } catch (err) {
+    throw new VaultError(`cannot write ${path}: ${describeFsError(err)}`, path, { cause: err });
+  }
+}
+
+/**
+ * Gives the temporary file the replaced file's permission bits and, when the process may (root),
+ * its owner, so the rename leaves both as they were. A failed chown is not an error: an ordinary
+ * user can only own the files they write, as with any editor that saves by rename.
+ */
+async function keepOwnership(tmp: string, original: Stats): Promise<void> {
+  await fs.chmod(tmp, original.mode & 0o7777);
+  const uid = process.getuid?.();
+  const gid = process.getgid?.();
+  if (uid === undefined || (uid === original.uid && gid === original.gid)) return;
+  await fs.chown(tmp, original.uid, original.gid).catch(() => undefined);
 }
 
 async function readIfExists(abs: string, path: string): Promise<string | null> {
