@@ -6,7 +6,7 @@ import { OfflineExtractor } from "../src/core/extraction/offline";
 import type { ExtractionInput, ExtractionResult, Extractor } from "../src/core/extraction/types";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { FrontmatterError } from "../src/core/errors";
+import { FrontmatterError, UsageError } from "../src/core/errors";
 import { listItems } from "../src/core/trackers/format";
 import { tempVault } from "./helpers/temp-vault";
 
@@ -172,6 +172,49 @@ describe("extraction pipeline", () => {
     const applied = await applyPlan(t.vault, layout, plan, now);
     expect(applied.writes.sort()).toEqual(["Daily/2026-11-25.md", "Memory/Agents/me/Trackers/Tasks.md"]);
     expect(readFileSync(join(t.root, "Memory/Agents/me/Trackers/Tasks.md"), "utf8")).toContain("[source:: [[Daily/2026-11-25#^am-");
+  });
+
+  it("an unknown --agent is refused and nothing is written", async () => {
+    const t = setup();
+    const before = mtimes(t.root);
+    await expect(planExtraction({ vault: t.vault, settings, layout, journalPath: J, agent: "nobody", extractor: new OfflineExtractor(), now })).rejects.toThrow(/unknown agent "nobody" \(known: link\)/);
+    expect(mtimes(t.root)).toEqual(before);
+  });
+
+  it("notes in an isolated zone, trackers and topic notes are not extracted", async () => {
+    const t = setup({ "Memory/Restricted/INC-1.md": "Decision: tell nobody\n", "Memory/Library/SEO/CWV.md": "Learned: x\n" });
+    for (const journalPath of ["Memory/Restricted/INC-1.md", "Memory/Library/SEO/CWV.md", "Memory/Agents/link/Trackers/Goals.md"]) {
+      await expect(planExtraction({ vault: t.vault, settings, layout, journalPath, extractor: new OfflineExtractor(), now })).rejects.toThrow(UsageError);
+    }
+  });
+
+  it("a closed task written down again is a new task; an item without an id is recognised, not duplicated", async () => {
+    const t = setup({ [TASKS]: "# Tasks\n\n- [x] Renew passport ^t-001\n- [ ] Get the top-10 pages by traffic\n" });
+    const { plan } = await run(t);
+    expect(plan.items.slice(0, 2).map((p) => p.action)).toEqual(["add", "skip"]);
+    const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    expect(tasks.map((i) => `${i.id ?? "-"} ${i.status} ${i.text}`)).toEqual(["t-001 done Renew passport", "- open Get the top-10 pages by traffic", "t-002 open Renew passport"]);
+  });
+
+  it("a failed destination leaves the journal unmarked but gives the written notes their block ids", async () => {
+    const t = setup({ [TASKS]: "---\nbad: [yaml\n---\n- [ ] x ^t-001\n" });
+    const { plan, applied } = await run(t);
+    expect(applied.failed.map((f) => f.text)).toEqual(["Renew passport", "Get the top-10 pages by traffic"]);
+    const after = readFileSync(join(t.root, J), "utf8");
+    expect(after).not.toMatch(/extraction_hash/);
+    const topic = readFileSync(join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"), "utf8");
+    for (const id of topic.match(/am-[a-z0-9]{4}/g) ?? []) expect(after).toContain(`^${id}`);
+    const renew = plan.items[0]?.item.blockId ?? "";
+    expect(after).not.toContain(`^${renew}`);
+  });
+
+  it("a topic note's updated_at is the time of the write, never the older journal's date", async () => {
+    const topicPath = "Memory/Agents/link/Knowledge/learning/SEO audit.md";
+    const t = setup({ [topicPath]: "---\nid: k1\ntype: knowledge\nupdated_at: 2026-11-10T19:15:00+08:00\n---\n# SEO audit\n" });
+    const later = () => new Date("2026-11-29T10:00:00Z");
+    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now: later });
+    await applyPlan(t.vault, layout, plan, later);
+    expect(readFileSync(join(t.root, topicPath), "utf8")).toMatch(/updated_at: 2026-11-29T10:00:00\+00:00/);
   });
 
   it("a journal whose frontmatter does not parse is an error naming it, and nothing is written", async () => {

@@ -7,7 +7,7 @@
  * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept (case 07)
  * and running twice adds nothing (case 10).
  */
-import { MemoryError, errorMessage } from "../errors";
+import { MemoryError, UsageError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
@@ -72,10 +72,18 @@ export interface ApplyResult {
 
 const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 };
 
+const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
+
 /** `YYYY-MM-DD` of a date in local time. */
 export function isoDate(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** ISO 8601 local time with its offset, e.g. `2026-11-29T14:05:09+08:00` (DESIGN §2: offsets are kept). */
+export function localTimestamp(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  return `${isoDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sign}${pad(off / 60)}:${pad(off % 60)}`;
 }
 
 function baseName(path: string): string {
@@ -116,8 +124,21 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const path = normalizeVaultPath(journalPath);
   const text = await vault.read(path);
   const note = parseNote(text, path);
+  const collection = layout.collectionOf(path);
+  if (collection === "isolated") {
+    throw new UsageError(`${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`, path);
+  }
+  if (collection === "tracker" || collection === "knowledge" || collection === "library") {
+    throw new UsageError(`${path} is a ${collection} note, not a journal; extraction reads journals`, path);
+  }
   const agent = options.agent ?? layout.agentOf(path) ?? options.settings.defaultAgent;
   layout.agentRoot(agent); // throws PathError for an unsafe agent name
+  if (options.agent !== undefined && options.agent !== layout.agentOf(path) && options.agent !== options.settings.defaultAgent) {
+    const known = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
+    if (!known.includes(options.agent)) {
+      throw new UsageError(`unknown agent "${options.agent}" (known: ${known.join(", ") || "none"}); create it with: agent-memory init <vault> --agent ${options.agent}`, options.agent);
+    }
+  }
   const hash = extractionHash(note.body);
   const title = baseName(path);
   const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : isoDate((options.now ?? (() => new Date()))());
@@ -219,7 +240,7 @@ export async function applyPlan(
     groups.set(planned.destination, list);
   }
   const usedBlocks = new Set<string>();
-  const ctx = { agent: plan.agent, journal: plan.journal, date: plan.date, layout };
+  const ctx = { agent: plan.agent, journal: plan.journal, date: plan.date, timestamp: localTimestamp(now()), layout };
   for (const [destination, group] of groups) {
     try {
       const path = layout.under(destination);
@@ -232,17 +253,20 @@ export async function applyPlan(
       }
     }
   }
-  if (failed.length > 0) return { writes, failed };
-  // Block ids are needed by every item whose source points at them, written or skipped.
-  for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
+  // Block ids are needed by every item whose source points at them, written or skipped. After a
+  // failure only the ids that written notes cite are added, and the journal is not marked as
+  // extracted, so the next run tries the failed items again.
+  if (failed.length === 0) for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
   const wanted = plan.newBlockIds.filter((b) => usedBlocks.has(b.id));
-  const extractedAt = now().toISOString();
+  const complete = failed.length === 0;
+  const extractedAt = ctx.timestamp;
   const journalWritten = await vault.process(plan.journal, (current) => {
     if (current === null) throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
     const note = parseNote(current, plan.journal);
     const head = current.slice(0, note.bodyOffset);
     const { body } = addBlockIds(note.body, wanted);
     const withIds = head + body;
+    if (!complete) return withIds;
     if (note.data?.extraction_hash === plan.extractionHash && withIds === current) return current;
     return setFrontmatter(withIds, { extracted_at: extractedAt, extraction_hash: plan.extractionHash }, plan.journal);
   });

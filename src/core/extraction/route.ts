@@ -85,6 +85,31 @@ export class DestinationState {
   }
 }
 
+/** The `source` field values of a tracker item, joined. */
+function sourcesOf(item: TrackerItem): string {
+  return item.fields
+    .filter((f) => f.key === "source")
+    .map((f) => f.value)
+    .join(" ");
+}
+
+/**
+ * The tracker item an extracted item duplicates (cases 10, 07):
+ * - an item of any status that already cites this block is the same item, already recorded;
+ * - otherwise an open or in-progress item with the same text (any status in the decision log,
+ *   whose entries are all closed): the new source is added to it. A task that was done or abandoned
+ *   and is written down again is a new task, not a source on the closed one.
+ * An item without a block id can only be recognised, not cited: the caller writes nothing for it.
+ */
+export function matchTrackerItem(items: readonly TrackerItem[], text: string, kind: TrackerKind, link: string): { item: TrackerItem; recorded: boolean } | null {
+  const cited = items.filter((it) => hasSource(sourcesOf(it), link));
+  const same = cited[findDuplicate(text, cited, (it) => it.text)];
+  if (same) return { item: same, recorded: true };
+  const live = kind === "decisions" ? items : items.filter((it) => it.status === "open" || it.status === "in-progress");
+  const dup = live[findDuplicate(text, live, (it) => it.text)];
+  return dup ? { item: dup, recorded: false } : null;
+}
+
 export interface RouteContext {
   settings: Settings;
   layout: MemoryLayout;
@@ -116,11 +141,10 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
     }
   }
-  const dup = findDuplicate(item.text, existing, (it) => it.text);
-  const found = dup >= 0 ? existing[dup] : undefined;
-  if (found?.id) {
-    const sources = found.fields.filter((f) => f.key === "source").map((f) => f.value).join(" ");
-    return ctx.state.plan({ ...base, action: hasSource(sources, link) ? "skip" : "add-source", existingId: found.id });
+  const match = matchTrackerItem(existing, item.text, kind, link);
+  if (match) {
+    const action = match.recorded || !match.item.id ? "skip" : "add-source";
+    return ctx.state.plan({ ...base, action, ...(match.item.id ? { existingId: match.item.id } : {}) });
   }
   const batch = ctx.state.planned.get(destination) ?? [];
   if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
@@ -202,7 +226,10 @@ function edited(result: EditResult | { text: string; found: boolean }, path: str
 export interface WriteContext {
   agent: string;
   journal: string;
+  /** The journal's date, `YYYY-MM-DD`: `created` fields and callout dates. */
   date: string;
+  /** Time of the write, ISO 8601 with offset: `created_at` / `updated_at` of notes. */
+  timestamp: string;
   layout: MemoryLayout;
 }
 
@@ -221,16 +248,16 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
       if (byId.children.some((c) => hasSource(c, link))) return current;
       return edited(addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination), planned.destination, "add a progress note");
     }
-    const dup = byId ?? items[findDuplicate(item.text, items, (it) => it.text)];
-    if (dup?.id && current !== null) {
-      const sources = dup.fields.filter((f) => f.key === "source").map((f) => f.value).join(" ");
-      return hasSource(sources, link) ? current : edited(addItemSource(current, dup.id, link, planned.destination), planned.destination, "add a source");
+    const match = byId ? { item: byId, recorded: hasSource(sourcesOf(byId), link) } : matchTrackerItem(items, item.text, kind, link);
+    if (match && current !== null) {
+      if (match.recorded || !match.item.id) return current;
+      return edited(addItemSource(current, match.item.id, link, planned.destination), planned.destination, "add a source");
     }
     const status = item.category === "decision" ? "done" : "open";
     return addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
       agent: ctx.agent,
       title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
-      createdAt: ctx.date,
+      createdAt: ctx.timestamp,
     }).text;
   }
   if (planned.topic) {
@@ -248,7 +275,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
         agent: ctx.agent,
         ...(category ? { category } : {}),
         type: ctx.layout.collectionOf(planned.destination) === "library" ? "library" : "knowledge",
-        createdAt: ctx.date,
+        createdAt: ctx.timestamp,
         path: planned.destination,
       },
       { kind, heading: planned.topic.heading, date: ctx.date, confidence: item.confidence, text: item.text, source: link.slice(2, -2) },
