@@ -40,6 +40,30 @@ describe("MemoryLayout", () => {
     expect(() => layout.agentRoot("../x")).toThrow(PathError);
   });
 
+  it("Windows device names get a `_` so the note can exist on Windows, whatever the case or extension", () => {
+    for (const name of ["CON", "PRN", "AUX", "NUL", "COM1", "COM9", "LPT1", "LPT9"]) expect(sanitizeFileName(name)).toBe(`${name}_`);
+    expect(sanitizeFileName("con")).toBe("con_");
+    expect(sanitizeFileName("Nul")).toBe("Nul_");
+    expect(sanitizeFileName("con.txt")).toBe("con_.txt");
+    expect(sanitizeFileName("Com1.backup.md")).toBe("Com1_.backup.md");
+    expect(sanitizeFileName("LPT3 .notes")).toBe("LPT3_ .notes");
+    expect(sanitizeFileName("AUX.")).toBe("AUX_");
+    expect(sanitizeFileName("  prn  ")).toBe("prn_");
+    // Only the device name itself is reserved.
+    for (const name of ["Console", "CON game", "COM10", "LPT", "Nullable", "auxiliary", "ACON", "com1x"]) expect(sanitizeFileName(name)).toBe(name);
+    expect(layout.topicPath("link", "CON")).toBe("Memory/Agents/link/Knowledge/learning/CON_.md");
+    expect(layout.libraryPath("nul", "aux")).toBe("Memory/Library/nul_/aux_.md");
+  });
+
+  it("trailing dots and spaces are removed, also after the 120-character cap, without splitting a character", () => {
+    expect(sanitizeFileName("Why this works...")).toBe("Why this works");
+    expect(sanitizeFileName("note . . ")).toBe("note");
+    expect(sanitizeFileName(`${"a".repeat(118)}. .b`)).toBe("a".repeat(118));
+    const emoji = sanitizeFileName("😀".repeat(130));
+    expect(emoji).toBe("😀".repeat(120));
+    expect(sanitizeFileName("...")).toBeNull();
+  });
+
   it("classifies collections, agents and isolated zones", () => {
     expect(layout.collectionOf("Memory/Agents/a/Trackers/Tasks.md")).toBe("tracker");
     expect(layout.collectionOf("Memory/Agents/a/Knowledge/learning/T.md")).toBe("knowledge");

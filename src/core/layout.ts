@@ -15,19 +15,31 @@ function isUnsafeChar(ch: string): boolean {
 }
 
 /**
+ * Device names Windows reserves whatever the case or extension (`CON`, `con.md`, `Com1.txt`):
+ * such a file cannot be created or opened there, so a vault synced to Windows would break.
+ * See https://learn.microsoft.com/en-us/windows/win32/fileio/naming-a-file#naming-conventions
+ */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\s*(\.|$))/i;
+
+/**
  * Turns a title chosen by a person or a model into a safe file name stem (case 11): Unicode kept,
  * only characters no file system allows (`\ / : * ? " < > |`, control characters) become `-`, a
- * leading dot is removed, whitespace collapsed, and the result capped at 120 characters.
+ * leading dot is removed, whitespace collapsed, and the result capped at 120 characters (code
+ * points, so a character is never cut in half). Trailing dots and spaces, which Windows drops, are
+ * removed, and a Windows device name (`CON`, `NUL`, `COM1`, `LPT1`…, any case, with or without an
+ * extension) gets a `_` after it (`CON_`, `con_.txt`).
  * Also strips `[[ ]]` and `#` heading/block suffixes that Obsidian would misread in a wikilink.
  * @returns the stem, or `null` when nothing usable is left (the caller must reject the item).
  */
 export function sanitizeFileName(title: string): string | null {
   let name = title.normalize("NFC").replace(/\[\[|\]\]/g, "").replace(/[#^[\]]/g, " ");
   name = Array.from(name, (ch) => (isUnsafeChar(ch) ? "-" : ch)).join("").replace(/\s+/g, " ").trim();
-  name = name.replace(/^[.\s-]+/, "").replace(/[.\s]+$/, "");
-  if (name.length > 120) name = name.slice(0, 120).trim();
+  name = name.replace(/^[.\s-]+/, "");
+  const chars = Array.from(name);
+  if (chars.length > 120) name = chars.slice(0, 120).join("");
+  name = name.replace(/[.\s]+$/, "");
   if (!name || /^-+$/.test(name)) return null;
-  return name;
+  return name.replace(WINDOWS_RESERVED, "$1_");
 }
 
 /**
