@@ -77,6 +77,15 @@ describe("offline extractor", () => {
     expect(find("bounce rate matters")?.topic).toBe("SEO audit");
     expect(find("续费提醒提前")?.topic).toBe("续费提醒");
     expect(find("先问原因")?.topic).toBeUndefined(); // "今天" is generic
+    expect(find("We publish only")?.text).toBe("Publishing: We publish only after the checklist passes.");
+  });
+
+  it("headings that name a day are not topics", () => {
+    for (const heading of ["9 Nov", "Monday, 12 November", "Nov 9", "11月9日", "周一复盘前"]) {
+      const got = extractConventions(splitBlocks(`# Log\n\n## ${heading}\n\nLearned: sleep matters\n`));
+      expect(got[0]?.topic, heading).toBeUndefined();
+    }
+    expect(extractConventions(splitBlocks("# Log\n\n## Sleep\n\nLearned: sleep matters\n"))[0]?.topic).toBe("Sleep");
   });
 
   it("is deterministic and reports one pass with no model usage", async () => {

@@ -120,17 +120,37 @@ export function defaultSettings(): Settings {
 }
 
 /**
- * Validates stored settings (the plugin's `data.json` or the CLI's copy of it).
- * @returns the settings and, when `raw` was not valid, the reason it fell back to defaults.
+ * Validates stored settings (the plugin's `data.json` or the CLI's copy of it). Each invalid value
+ * falls back to its default on its own, so one bad number does not throw away the memory root or
+ * the destinations a person chose; a value that is not an object at all gives the defaults.
+ * @returns the settings and, when something was reset, the reason naming each setting.
  */
 export function parseSettings(raw: unknown): { settings: Settings; error?: string } {
   if (raw === undefined || raw === null) return { settings: defaultSettings() };
-  const result = settingsSchema.safeParse(raw);
-  if (result.success) return { settings: result.data };
-  const issue = result.error.issues[0];
-  const where = issue ? issue.path.join(".") : "";
-  return {
-    settings: defaultSettings(),
-    error: `invalid setting${where ? ` "${where}"` : ""}: ${issue?.message ?? "unknown error"}`,
-  };
+  if (typeof raw !== "object" || Array.isArray(raw)) return { settings: defaultSettings(), error: "settings are not an object" };
+  let candidate: unknown = structuredClone(raw);
+  const reset: string[] = [];
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const result = settingsSchema.safeParse(candidate);
+    if (result.success) {
+      return reset.length ? { settings: result.data, error: `invalid ${reset.join("; ")}; reset to the default` } : { settings: result.data };
+    }
+    const issue = result.error.issues[0];
+    if (!issue || issue.path.length === 0) break;
+    reset.push(`setting "${issue.path.filter((p) => typeof p !== "number").join(".")}": ${issue.message}`);
+    // Reset the whole list when one element is bad (a list is one setting), else the one key.
+    const firstIndex = issue.path.findIndex((p) => typeof p === "number");
+    candidate = withoutPath(candidate, issue.path.slice(0, firstIndex === -1 ? issue.path.length : firstIndex));
+  }
+  return { settings: defaultSettings(), error: `invalid settings: ${reset.join("; ") || "unknown error"}; using the defaults` };
+}
+
+/** A copy of `value` without the key at `path` (so its default applies). */
+function withoutPath(value: unknown, path: readonly PropertyKey[]): unknown {
+  const [head, ...rest] = path;
+  if (head === undefined || typeof value !== "object" || value === null) return value;
+  const copy: Record<PropertyKey, unknown> = { ...(value as Record<PropertyKey, unknown>) };
+  if (rest.length === 0 || typeof copy[head] !== "object") delete copy[head];
+  else copy[head] = withoutPath(copy[head], rest);
+  return copy;
 }

@@ -49,6 +49,10 @@ const GENERIC_HEADINGS = new Set(
   ].map((h) => h.toLowerCase()),
 );
 
+/** Headings that name a day rather than a subject: `9 Nov`, `Monday, 12 November`, `11月9日`, `周一`. */
+const DATE_HEADING =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|星期[一二三四五六日天]|周[一二三四五六日天]/iu;
+
 const OFFLINE_CONFIDENCE = 0.9;
 const ISO_DATE = /\d{4}-\d{2}-\d{2}/;
 const INLINE_FIELD = /\s*\[([\p{L}\p{N}_-]+)::\s*([^\]]*(?:\[\[[^\]]*\]\][^\]]*)*)\]/gu;
@@ -131,7 +135,7 @@ export function topicOf(block: JournalBlock, fields: Record<string, string>, qua
   if (explicit?.trim()) return explicit.replace(/^\[\[|\]\]$/g, "").trim();
   for (let i = block.headings.length - 1; i >= 0; i--) {
     const h = (block.headings[i] ?? "").replace(/^\d+[.)]\s*/, "").replace(/[#*_`]/g, "").trim();
-    if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h)) continue;
+    if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h)) continue;
     if (i === 0 && block.headings.length > 1) continue; // the H1 is the journal's title
     if (/\b(retro|retrospective|weekly|journal|daily)\b|复盘|回顾|周报|日记/iu.test(h)) continue;
     return h;
@@ -187,7 +191,9 @@ function calloutItems(block: JournalBlock, index: number, agents: readonly strin
     .map((l) => l.replace(/^>\s?/, "").trim())
     .filter((l) => l !== "");
   const title = (head[2] ?? "").trim();
-  const parts = [title, ...body].filter((p) => p !== "");
+  // A title without closing punctuation reads as a label for the body: "Publishing: We publish…".
+  const lead = title && body.length && !/[.:!?。：！？]$/u.test(title) ? `${title}:` : title;
+  const parts = [lead, ...body].filter((p) => p !== "");
   const evidence = body[0] ?? title;
   if (!evidence) return [];
   const item = makeItem(category, parts.join(" "), evidence, block, index, agents);

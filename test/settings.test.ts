@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { defaultSettings, parseSettings } from "../src/core/settings";
+
+describe("settings", () => {
+  it("missing keys take their defaults", () => {
+    expect(parseSettings({}).settings).toEqual(defaultSettings());
+    expect(parseSettings(undefined)).toEqual({ settings: defaultSettings() });
+  });
+
+  it("an invalid value falls back to its default alone; the other settings are kept", () => {
+    const { settings, error } = parseSettings({ memoryRoot: "AI", llm: { timeoutMs: -5, model: "m" }, isolatedZones: ["A", 3] });
+    expect(settings.memoryRoot).toBe("AI");
+    expect(settings.llm.model).toBe("m");
+    expect(settings.llm.timeoutMs).toBe(defaultSettings().llm.timeoutMs);
+    expect(settings.isolatedZones).toEqual(["Restricted"]);
+    expect(error).toMatch(/"llm\.timeoutMs"/);
+    expect(error).toMatch(/"isolatedZones"/);
+  });
+
+  it("something that is not an object gives the defaults with a reason", () => {
+    expect(parseSettings("x")).toEqual({ settings: defaultSettings(), error: "settings are not an object" });
+    expect(parseSettings([1]).error).toBeDefined();
+  });
+
+  it("unknown keys are dropped and no API key is ever part of the settings", () => {
+    const { settings } = parseSettings({ apiKey: "sk-secret", llm: { apiKey: "sk-secret" } });
+    expect(JSON.stringify(settings)).not.toContain("sk-secret");
+  });
+});
