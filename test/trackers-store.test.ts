@@ -127,17 +127,18 @@ describe("tracker store: properties over generated notes", () => {
     );
   });
 
-  it("addTrackerItem appends one line with the next id and keeps everything before it", () => {
+  it("addTrackerItem inserts one line with the next id after the last item, and keeps every other line", () => {
     fc.assert(
       fc.property(trackerNote.filter((g) => g.text.replace("\uFEFF", "").trim() !== ""), fc.constantFrom<("tasks" | "goals" | "decisions")[]>("tasks", "goals", "decisions"), (g: GeneratedNote, kind) => {
         const prefix = { tasks: "t", goals: "g", decisions: "d" }[kind];
         const r = addTrackerItem(g.text, kind, { text: "续签护照 Renew passport", fields: [["created", "2026-03-24"]] }, META);
         const expected = `${prefix}-${String((g.maxByPrefix[prefix] ?? 0) + 1).padStart(3, "0")}`;
         expect(r.id).toBe(expected);
-        const count = splitLines(g.text).lines.length;
-        const [line] = expectLinesInserted(g.text, r.text, count, 1);
-        expect(line).toEqual({ text: `- [ ] 续签护照 Renew passport [created:: 2026-03-24] ^${expected}`, eol: detectEol(splitLines(g.text).lines) });
-        expect(ids(r.text)).toEqual([...ids(g.text), expected]);
+        const last = listItems(g.text).at(-1);
+        const at = last ? last.endLine : splitLines(g.text).lines.length;
+        const [line] = expectLinesInserted(g.text, r.text, at, 1);
+        expect(line?.text).toBe(`- [ ] 续签护照 Renew passport [created:: 2026-03-24] ^${expected}`);
+        expect([...ids(r.text)].sort()).toEqual([...ids(g.text), expected].sort());
       }),
       { numRuns: 200 },
     );
@@ -145,6 +146,12 @@ describe("tracker store: properties over generated notes", () => {
 });
 
 describe("tracker store: operations", () => {
+  it("a new item goes after the last item, above a person's sections and notes below the list", () => {
+    const text = "# Tasks\n\n- [ ] A ^t-001\n    - note\n\n## Someday\n\nMaybe learn Go.\n";
+    const r = addTrackerItem(text, "tasks", { text: "B", fields: [] }, META);
+    expect(r.text).toBe("# Tasks\n\n- [ ] A ^t-001\n    - note\n- [ ] B ^t-002\n\n## Someday\n\nMaybe learn Go.\n");
+  });
+
   it("add twice gives t-001 then t-002; a new note has frontmatter and a heading", () => {
     const first = addTrackerItem(null, "tasks", { text: "Renew passport", fields: [["created", "2026-03-24"]] }, META);
     expect(first.id).toBe("t-001");

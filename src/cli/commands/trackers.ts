@@ -23,6 +23,8 @@ interface ListedItem {
   due?: string;
   /** Reviews whose `next` date has passed (issue 6 §4). */
   reviewDue?: boolean;
+  /** Open items whose `due` date has passed. */
+  overdue?: boolean;
   latestProgress?: string;
   path: string;
   line: number;
@@ -42,10 +44,15 @@ export const trackersCommand: CliCommand = {
     if (kind !== undefined && !(TRACKER_KINDS as readonly unknown[]).includes(kind)) {
       throw new UsageError(`--kind must be one of ${TRACKER_KINDS.join(", ")}`);
     }
-    const status = (options.status ?? "open") as string;
+    // The decision log's entries are closed when written, so "open" would always list none.
+    const status = (options.status ?? (kind === "decisions" ? "all" : "open")) as string;
     if (!(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
     const files = await ctx.vault.list(ctx.layout.agentsRoot);
-    const agents = typeof options.agent === "string" ? [options.agent] : ctx.layout.agentsIn(files.map((f) => f.path));
+    const known = ctx.layout.agentsIn(files.map((f) => f.path));
+    if (typeof options.agent === "string" && !known.includes(options.agent)) {
+      throw new UsageError(`unknown agent "${options.agent}" (known: ${known.join(", ") || "none"})`, options.agent);
+    }
+    const agents = typeof options.agent === "string" ? [options.agent] : known;
     const kinds = kind ? [kind as TrackerKind] : [...TRACKER_KINDS];
     const today = isoDate(new Date());
     const items: ListedItem[] = [];
@@ -65,7 +72,7 @@ export const trackersCommand: CliCommand = {
             status: it.status,
             text: it.text,
             fields,
-            ...(fields.due ? { due: fields.due } : {}),
+            ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
             ...(k === "reviews" ? { reviewDue: isDue(readSchedule(it).next, it.status, today) } : {}),
             ...(progress ? { latestProgress: progress.replace(/^[-*]\s*/, "") } : {}),
             path,
@@ -87,7 +94,7 @@ export const trackersCommand: CliCommand = {
         heading = h;
       }
       const mark = { open: "[ ]", "in-progress": "[/]", done: "[x]", abandoned: "[-]" }[it.status] ?? "[?]";
-      const extra = [it.due ? `due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
+      const extra = [it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
       ctx.out(`  ${mark} ${(it.id ?? "").padEnd(6)} ${it.text}${extra ? `  (${extra})` : ""}`);
     }
     return 0;

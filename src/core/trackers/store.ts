@@ -74,7 +74,7 @@ export function nextId(text: string, prefix: string): string {
 }
 
 /**
- * Appends a new item with the next id for its kind at the end of the note.
+ * Adds a new item with the next id for its kind after the last item of the note (at the end when it has none).
  * When `current` is `null` (or blank: an empty note a person just made) the note is created with frontmatter (`id`, `type: tracker`, `agent`,
  * `kind`, `status: active`, `created_at`) and a `# <title>` heading. The file's line ending is kept;
  * a file without a final newline gets one before the new line, and the new lines end with one.
@@ -97,7 +97,11 @@ export function addTrackerItem(
   const text = oneLine(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
   const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
   const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${oneLine(c)}`));
-  appendLines(note.lines, [line, ...children], note.eol);
+  // After the last item (and its children), so a person's sections and notes below the list
+  // ("## Someday", a closing paragraph) stay below it; at the end when there is no item yet.
+  const last = note.items[note.items.length - 1];
+  if (last) insertLines(note.lines, last.endLine, [line, ...children], note.eol);
+  else appendLines(note.lines, [line, ...children], note.eol);
   return { text: serializeTracker(note), id };
 }
 
