@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { FrontmatterError } from "../src/core/errors";
 import { parseNote } from "../src/core/frontmatter";
-import { detectEol, listItems, splitLines, type NoteLine, type TrackerStatus } from "../src/core/trackers/format";
+import { listItems, splitLines, type NoteLine, type TrackerStatus } from "../src/core/trackers/format";
 import {
   addItemSource,
   addProgressNote,
