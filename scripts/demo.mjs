@@ -65,8 +65,9 @@ for (const journal of journals) {
   const cats = Object.entries(byCat).map(([c, n]) => `${n} ${c}`).join(", ") || "no explicit items";
   say(`${journal}\n  ${unique.length} items: ${cats}`);
   const where = {};
+  const words = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
   for (const it of r.items) {
-    const key = `${it.destination.split("/").slice(-2).join("/")} (${it.action})`;
+    const key = `${it.destination.split("/").slice(-2).join("/")} (${words[it.action] ?? it.action})`;
     where[key] = (where[key] ?? 0) + 1;
   }
   for (const [dest, n] of Object.entries(where)) say(`    ${n} → ${dest}`);
