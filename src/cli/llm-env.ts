@@ -31,7 +31,7 @@ export function createCliExtractor(ctx: CliContext, llm: string | undefined): { 
   const configured = conn.baseUrl !== "" || conn.apiKey !== "";
   const wanted = llm ?? (configured ? "openai" : "offline");
   if (wanted === "offline") {
-    return { extractor: new OfflineExtractor(), why: llm ? "--llm offline" : "no LLM configured: set AGENT_MEMORY_LLM_BASE_URL or AGENT_MEMORY_LLM_API_KEY to use a model" };
+    return { extractor: new OfflineExtractor(), why: llm ? "--llm offline" : "no LLM configured: set AGENT_MEMORY_LLM_BASE_URL (or AGENT_MEMORY_LLM_API_KEY) and AGENT_MEMORY_LLM_MODEL to use a model" };
   }
   if (!configured) {
     throw new UsageError("--llm openai needs a server: set AGENT_MEMORY_LLM_BASE_URL (and AGENT_MEMORY_LLM_API_KEY if the server needs a key)");
