@@ -7,6 +7,8 @@ import { CountingIndex, countTerms } from "../src/core/search/counting-index";
 import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/term-map";
 import { tokenize } from "../src/core/search/tokenizer";
 import { splitSearchBlocks } from "../src/core/search/blocks";
+import { probeOf, rankedBlocks, scoreBlocks } from "../src/core/search/block-rank";
+import { createTokenizer } from "../src/core/search/tokenizer";
 
 const FIELDS = ["title", "body"] as const;
 type Doc = { id: string; title: string; body: string };
@@ -184,5 +186,28 @@ describe("search blocks", () => {
       [null, "```\ncode ^not-an-id\n\nmore code\n```", false],
       [null, "Last line", false],
     ]);
+  });
+});
+
+describe("block probes", () => {
+  const blockTokenizer = createTokenizer({ cjk: "ngrams" });
+  it("every term the tokenizer makes of a text has its probe in that text (no block is skipped wrongly)", () => {
+    const word = fc.stringMatching(/^[A-Za-z][a-z]{0,14}(?:['’](?:s|t|ll))?$/);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(word, fc.constantFrom("stability", "happy", "days", "ponies", "relational", "possibly", "O'Neil", "don't", "认证系统", "INC-2024-0887", "Ünïcödé")), { minLength: 1, maxLength: 6 }), (words) => {
+        const text = words.join(" ");
+        const [b] = rankedBlocks([{ id: null, text, line: 0, heading: false }]);
+        for (const t of blockTokenizer(text)) expect(b?.probeText.includes(probeOf(t)), `${t} in ${text}`).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("scores only blocks holding a query term, with BM25 over the blocks of all notes", () => {
+    const blocks = rankedBlocks(["the bounce rate went up", "nothing here", "bounce bounce"].map((text, line) => ({ id: null, text, line, heading: false })));
+    const [scores] = scoreBlocks([blocks], tokenize("bounce rate"), blockTokenizer);
+    expect(scores?.[1]).toBe(0);
+    expect(scores?.[0]).toBeGreaterThan(scores?.[2] ?? Infinity);
+    expect(blocks[1]?.counts).toBeUndefined();
   });
 });

@@ -39,25 +39,54 @@ function indentOf(line: string): number {
   return n;
 }
 
+type LineKind = "blank" | "id" | "fence" | "heading" | "list" | "quote" | "table" | "text";
+
+/** What a line is, from its first non-space character (one regular expression at most). */
+function kindOf(line: string): LineKind {
+  let i = 0;
+  while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
+  const ch = line[i];
+  if (ch === undefined) return "blank";
+  switch (ch) {
+    case "^":
+      return BLOCK_ID_LINE.test(line) ? "id" : "text";
+    case "`":
+    case "~":
+      return FENCE.test(line) ? "fence" : "text";
+    case "#":
+      return i === 0 && HEADING.test(line) ? "heading" : "text";
+    case ">":
+      return "quote";
+    case "|":
+      return "table";
+    case "-":
+    case "*":
+    case "+":
+      return LIST_ITEM.test(line) ? "list" : "text";
+    default:
+      return ch >= "0" && ch <= "9" && LIST_ITEM.test(line) ? "list" : "text";
+  }
+}
+
 /** Splits a note body (frontmatter removed) into blocks, in order. Never throws. */
 export function splitSearchBlocks(body: string): SearchBlock[] {
   const lines = body.split(/\r?\n/);
+  const kinds = lines.map(kindOf);
   const blocks: SearchBlock[] = [];
   let i = 0;
   const push = (start: number, end: number, heading = false, listItem = false): void => {
     const chunk = lines.slice(start, end);
     let id: string | null = null;
-    const next = lines[end];
-    const takeIdAt = (i: number): void => {
-      const line = chunk[i] ?? "";
+    const takeIdAt = (k: number): void => {
+      const line = chunk[k] ?? "";
       const m = BLOCK_ID_AT_END.exec(line);
       if (m) {
         id = m[1] ?? null;
-        chunk[i] = line.slice(0, m.index);
+        chunk[k] = line.slice(0, m.index);
       }
     };
-    if (next !== undefined && BLOCK_ID_LINE.test(next)) {
-      id = BLOCK_ID_LINE.exec(next)?.[1] ?? null;
+    if (kinds[end] === "id") {
+      id = BLOCK_ID_LINE.exec(lines[end] ?? "")?.[1] ?? null;
     } else {
       takeIdAt(chunk.length - 1);
       // A list item's id sits at the end of its own line, above the lines indented under it.
@@ -67,43 +96,37 @@ export function splitSearchBlocks(body: string): SearchBlock[] {
     if (text !== "") blocks.push({ id, text, line: start, heading });
   };
   while (i < lines.length) {
-    const line = lines[i] ?? "";
-    if (line.trim() === "" || BLOCK_ID_LINE.test(line)) {
+    const kind = kinds[i];
+    if (kind === "blank" || kind === "id") {
       i++;
       continue;
     }
     const start = i;
-    if (FENCE.test(line)) {
-      const fence = FENCE.exec(line)?.[1] ?? "```";
+    if (kind === "fence") {
+      const fence = FENCE.exec(lines[i] ?? "")?.[1] ?? "```";
       i++;
       while (i < lines.length && !(lines[i] ?? "").trimStart().startsWith(fence)) i++;
       push(start, Math.min(i + 1, lines.length));
       i++;
-    } else if (HEADING.test(line)) {
+    } else if (kind === "heading") {
       push(start, start + 1, true);
       i++;
-    } else if (LIST_ITEM.test(line)) {
-      const indent = indentOf(line);
+    } else if (kind === "list") {
+      const indent = indentOf(lines[i] ?? "");
       i++;
       while (i < lines.length) {
-        const l = lines[i] ?? "";
-        if (l.trim() === "") break;
-        if (LIST_ITEM.test(l) && indentOf(l) <= indent) break;
-        if (HEADING.test(l) || BLOCK_ID_LINE.test(l)) break;
+        const k = kinds[i];
+        if (k === "blank" || k === "heading" || k === "id") break;
+        if (k === "list" && indentOf(lines[i] ?? "") <= indent) break;
         i++;
       }
       push(start, i, false, true);
-    } else if (QUOTE.test(line) || TABLE.test(line)) {
-      const re = QUOTE.test(line) ? QUOTE : TABLE;
-      while (i < lines.length && re.test(lines[i] ?? "")) i++;
+    } else if (kind === "quote" || kind === "table") {
+      while (i < lines.length && kinds[i] === kind) i++;
       push(start, i);
     } else {
       i++;
-      while (i < lines.length) {
-        const l = lines[i] ?? "";
-        if (l.trim() === "" || HEADING.test(l) || FENCE.test(l) || LIST_ITEM.test(l) || BLOCK_ID_LINE.test(l)) break;
-        i++;
-      }
+      while (i < lines.length && kinds[i] === "text") i++;
       push(start, i);
     }
   }

@@ -1,16 +1,16 @@
 /**
- * A small least-recently-used cache of notes read at query time (blocks, their terms, the phrase
- * form of the text), so repeated searches do not re-read and re-tokenize the same notes. Entries
+ * A small least-recently-used cache of notes read at query time (blocks, their terms once counted,
+ * the phrase form of the text), so repeated searches do not re-read and re-tokenize the same notes. Entries
  * are dropped when the index learns that the note changed.
  */
 import { splitSearchBlocks } from "./blocks";
-import { tokenizeBlocks, type TokenizedBlock } from "./block-rank";
+import { rankedBlocks, type RankedBlock } from "./block-rank";
 import { readNote } from "./note-document";
-import { phraseForm, type Tokenizer } from "./tokenizer";
+import { phraseForm } from "./tokenizer";
 
 /** What search needs of a note's text. */
 export interface CachedNote {
-  blocks: TokenizedBlock[];
+  blocks: RankedBlock[];
   /** {@link phraseForm} of the title and body (of the headings when capped), computed on first use. */
   phraseText(): string;
 }
@@ -19,10 +19,7 @@ export interface CachedNote {
 export class NoteCache {
   private readonly entries = new Map<string, CachedNote>();
 
-  constructor(
-    private readonly tokenizer: Tokenizer,
-    private readonly capacity = 512,
-  ) {}
+  constructor(private readonly capacity = 512) {}
 
   /**
    * The cached note, or builds it from `text` (the note's full text) and caches it. A note over
@@ -41,7 +38,7 @@ export class NoteCache {
       if (capped) blocks = blocks.filter((b) => b.heading);
       let form: string | null = null;
       const note: CachedNote = {
-        blocks: tokenizeBlocks(blocks, this.tokenizer),
+        blocks: rankedBlocks(blocks),
         phraseText: () => (form ??= phraseForm(capped ? [title, ...blocks.map((b) => b.text)].join("\n") : `${title}\n${body}`)),
       };
       this.entries.set(path, note);

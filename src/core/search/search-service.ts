@@ -244,6 +244,7 @@ export class SearchService {
   private readonly tokenizer: Tokenizer;
   private readonly queryTokenizer: ReturnType<typeof createQueryTokenizer>;
   private readonly stopWords: boolean;
+  private readonly blockTokenizer: Tokenizer;
   private readonly cache: NoteCache;
   private shards = new Map<string, Shard>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -261,7 +262,8 @@ export class SearchService {
     this.stopWords = options.analysis?.stopWords ?? true;
     // Blocks are scored with CJK n-grams instead of the segmenter: the same terms for every CJK
     // query term but bigrams, at a fraction of the cost (query time reads whole notes).
-    this.cache = new NoteCache(createTokenizer({ stemming, cjk: "ngrams" }));
+    this.blockTokenizer = createTokenizer({ stemming, cjk: "ngrams" });
+    this.cache = new NoteCache();
     this.key = indexKey(options.layout, stemming);
   }
 
@@ -710,7 +712,7 @@ export class SearchService {
     }
 
     const blockSets = chosen.map((c) => c.note?.blocks ?? []);
-    const blockScores = scoreBlocks(blockSets, terms);
+    const blockScores = scoreBlocks(blockSets, terms, this.blockTokenizer);
     const top = chosen[0]?.cand.score ?? 1;
     const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
       .split(/[^\p{L}\p{N}]+/u)
