@@ -1,0 +1,99 @@
+// `extract` with a language model, through the built CLI and the real SDK path against a local
+// OpenAI-compatible stub server (issue 3 §9: environment variables, report, errors).
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startStubServer, type StubServer } from "./helpers/llm-stub-server";
+import { tempVault } from "./helpers/temp-vault";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const cli = join(root, "dist", "cli.js");
+const J = "Memory/Agents/link/Journal/2026-11-24.md";
+const KEY = "sk-test-do-not-leak-1234";
+const journal = "# 2026-11-24\n\n## Pages\n\nWe agreed to retire every post under 50 visits a month.\n\n- [ ] Renew passport\n";
+const settings = JSON.stringify({ llm: { maxRetries: 0, timeoutMs: 3000 } });
+
+beforeAll(() => {
+  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
+}, 60_000);
+
+let server: StubServer;
+beforeEach(async () => {
+  server = await startStubServer({ fallback: { items: [] } });
+});
+let cleanup: (() => void) | null = null;
+afterEach(async () => {
+  cleanup?.();
+  cleanup = null;
+  await server.close();
+});
+
+/** Runs the CLI without blocking the event loop (the stub server lives in this process). */
+function cliRun(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function setup() {
+  const t = tempVault({ [J]: journal, ".obsidian/plugins/agent-memory/data.json": settings });
+  cleanup = t.cleanup;
+  return t;
+}
+
+function mtimes(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => `${join(e.parentPath, e.name)}:${statSync(join(e.parentPath, e.name)).mtimeMs}`)
+    .sort();
+}
+
+const env = () => ({ AGENT_MEMORY_LLM_BASE_URL: server.baseUrl, AGENT_MEMORY_LLM_API_KEY: KEY, AGENT_MEMORY_LLM_MODEL: "test-model" });
+
+describe("extract with a language model (CLI)", () => {
+  it("uses the model when the environment names a server, merges explicit conventions, and never prints the key", async () => {
+    const t = setup();
+    server.enqueue({
+      items: [{ category: "decision", text: "Retire posts under 50 visits a month", evidence: "We agreed to retire every post under 50 visits a month.", confidence: 0.8, topic: "Content pruning" }],
+    });
+    const r = await cliRun(env(), "extract", t.root, J, "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { extractor: string; items: { category: string; text: string }[]; usage: { calls: number; promptTokens: number } };
+    expect(report.extractor).toBe("openai");
+    expect(report.items.map((i) => i.category).sort()).toEqual(["decision", "decision", "task"]);
+    expect(report.usage.calls).toBe(server.chatRequests().length);
+    expect(report.usage.promptTokens).toBeGreaterThan(0);
+    const sent = server.chatRequests().at(-1);
+    expect(JSON.stringify(sent?.headers)).toContain(KEY);
+    expect(r.stdout).not.toContain(KEY);
+    expect(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Decisions.md"), "utf8")).toContain("Retire posts under 50 visits a month");
+  });
+
+  it("a failing server exits 2 with one line naming it and what to check, and writes nothing", async () => {
+    const t = setup();
+    await server.close();
+    server = await startStubServer({ fallback: { status: 500, body: { error: { message: "boom" } } } });
+    const before = mtimes(t.root);
+    const r = await cliRun(env(), "extract", t.root, J);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("127.0.0.1");
+    expect(r.stderr).not.toContain(KEY);
+    expect(mtimes(t.root)).toEqual(before);
+  });
+
+  it("--llm openai with no server configured is a usage error", async () => {
+    const t = setup();
+    const r = await cliRun({ AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "" }, "extract", t.root, J, "--llm", "openai");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AGENT_MEMORY_LLM_BASE_URL/);
+  });
+});
