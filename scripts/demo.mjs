@@ -81,7 +81,7 @@ for (const [agent, cats] of Object.entries(perAgent)) say(`  ${agent}: ${cats.si
 say("\nOpen tasks:");
 for (const agent of agents) {
   const t = run("trackers", vault, "--agent", agent, "--kind", "tasks", "--status", "open");
-  for (const it of t.items) say(`  [${agent}] ${it.id ?? "-"}  ${it.text}${it.due ? ` (due ${it.due})` : ""}`);
+  for (const it of t.items) say(`  [${agent}] ${it.id ?? "-"}  ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}`);
 }
 
 // Second run: nothing may be written (case 10).
