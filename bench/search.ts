@@ -120,7 +120,7 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
     bytes,
     buildMs: round(built.syncMs),
     saveMs: round(built.saveMs),
-    indexBytes: built.indexBytes ?? 0,
+    indexBytes: statSync(indexFile).size,
     reloadLoadMs: round(reload.loadMs),
     reloadSyncMs: round(reload.syncMs),
     reloadMs: round(reloadMs),

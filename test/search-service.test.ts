@@ -101,6 +101,16 @@ describe("SearchService", () => {
     expect(await paths(service, "kiwi")).toEqual([]);
   });
 
+  it("with the whole vault as memory root, hidden folders are still never indexed", async () => {
+    const { service } = setup(
+      { "Notes/a.md": "kiwi", ".obsidian/plugins/x/README.md": "kiwi", ".agent-memory/x.md": "kiwi" },
+      { settings: { memoryRoot: "" } },
+    );
+    await service.open();
+    await expect(service.update(".obsidian/plugins/x/README.md")).resolves.toBe("ignored");
+    expect(await paths(service, "kiwi")).toEqual(["Notes/a.md"]);
+  });
+
   it("rename() moves a note to its new folder, agent and scope", async () => {
     const from = "Memory/Agents/link/Knowledge/learning/Pricing.md";
     const to = "Memory/Agents/me/Knowledge/learning/Pricing.md";

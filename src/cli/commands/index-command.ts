@@ -1,3 +1,4 @@
+import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
 import { SearchService } from "../../core/search/search-service";
 import { FileIndexStore, indexFileOf, openSearch } from "./search";
@@ -29,6 +30,7 @@ export const indexCommand: CliCommand = {
       ({ service, report } = await openSearch(ctx));
     }
     const stats = service.stats();
+    const indexBytes = await fs.stat(file).then((st) => st.size, () => null);
     const summary = {
       notes: stats.notes,
       source: report.source,
@@ -38,7 +40,7 @@ export const indexCommand: CliCommand = {
       load_ms: ms(report.loadMs),
       sync_ms: ms(report.syncMs),
       save_ms: ms(report.saveMs),
-      index_bytes: report.indexBytes ?? null,
+      index_bytes: indexBytes,
       index_file: file,
       collections: stats.collections,
       zones: stats.zones,
@@ -59,7 +61,7 @@ export const indexCommand: CliCommand = {
     const parts = Object.entries(stats.collections).map(([k, v]) => `${k} ${v}`);
     for (const [zone, n] of Object.entries(stats.zones)) parts.push(`zone ${zone} ${n}`);
     if (parts.length > 0) ctx.out(`  ${parts.join(", ")}`);
-    ctx.out(`  ${stats.terms} terms; index ${report.indexBytes !== undefined ? `${(report.indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`);
+    ctx.out(`  ${stats.terms} terms; index ${indexBytes !== null ? `${(indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`);
     if (stats.capped.length > 0) {
       ctx.out(`  ${stats.capped.length} note(s) over the size cap, indexed by frontmatter and headings only:`);
       for (const p of stats.capped) ctx.out(`    ${p}`);

@@ -26,8 +26,6 @@ const BLOCK_ID_LINE = /^\s*\^([A-Za-z0-9-]+)\s*$/;
 const HEADING = /^#{1,6}\s/;
 const FENCE = /^\s*(```|~~~)/;
 const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s/;
-const QUOTE = /^\s*>/;
-const TABLE = /^\s*\|/;
 
 function indentOf(line: string): number {
   let n = 0;

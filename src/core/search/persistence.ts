@@ -5,9 +5,11 @@
  * folder under the config dir). Reading it never throws: a corrupt, foreign or outdated file is a
  * reason to rebuild, returned as a value.
  */
-import type { SavedMiniIndex } from "./counting-index";
+import { errorMessage } from "../errors";
+import { CountingIndex, type SavedMiniIndex } from "./counting-index";
+import type { Shard } from "./query-runner";
 import type { Parsed } from "./query";
-import type { NoteMeta } from "./note-document";
+import type { IndexDoc, NoteMeta } from "./note-document";
 
 /** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
 export interface IndexStore {
@@ -88,4 +90,38 @@ export function deserializeIndex(data: string, expectedKey: string): Parsed<Save
     return { ok: false, error: "saved index is corrupt (malformed shards)" };
   }
   return { ok: true, value: raw as SavedIndex };
+}
+
+/** Serialises the shards (see {@link serializeIndex}). */
+export function serializeShards(shards: ReadonlyMap<string, Shard>, key: string, savedAt: number): string {
+  const saved: SavedShard[] = [];
+  for (const [name, shard] of shards) saved.push({ name, metas: [...shard.metas.values()], index: shard.mini.toSaved() });
+  return serializeIndex(key, saved, savedAt);
+}
+
+/**
+ * Restores shards from a saved index, checking that each index and its metadata agree.
+ * @param options the MiniSearch options of every shard
+ * @returns the shards by name, or why the saved index cannot be used
+ */
+export function restoreShards(
+  data: string,
+  key: string,
+  options: ConstructorParameters<typeof CountingIndex<IndexDoc>>[0],
+): Parsed<Map<string, Shard>> {
+  const saved = deserializeIndex(data, key);
+  if (!saved.ok) return saved;
+  const shards = new Map<string, Shard>();
+  try {
+    for (const s of saved.value.shards) {
+      const mini = CountingIndex.fromSaved<IndexDoc>(s.index, options);
+      if (mini.documentCount !== s.metas.length) {
+        return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
+      }
+      shards.set(s.name, { mini, metas: new Map(s.metas.map((m) => [m.path, m])) });
+    }
+  } catch (err) {
+    return { ok: false, error: `saved index is corrupt (${errorMessage(err)})` };
+  }
+  return { ok: true, value: shards };
 }

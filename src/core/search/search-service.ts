@@ -19,27 +19,28 @@
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { scoreBlocks } from "./block-rank";
 import { CountingIndex, countTerms } from "./counting-index";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
 import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
-import { deserializeIndex, serializeIndex, type IndexStore, type SavedShard } from "./persistence";
+import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
-import { isExpired, rankFactor, today } from "./ranking";
+import { listByDate, rankByText, type RunContext, type Shard } from "./query-runner";
+import { isExpired, today } from "./ranking";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
 import { dropStopWords } from "./stop-words";
-import {
-  containsPhrase,
-  createQueryTokenizer,
-  createTokenizer,
-  normalizeText,
-  tokenize,
-  TOKENIZER_VERSION,
-  type Tokenizer,
-} from "./tokenizer";
+import type {
+  IndexStats,
+  OpenReport,
+  ProgressOptions,
+  SearchOptions,
+  SearchResponse,
+  SearchServiceOptions,
+} from "./search-types";
+import { createQueryTokenizer, createTokenizer, tokenize, TOKENIZER_VERSION, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
+export type * from "./search-types";
 
 /** Field boosts (DESIGN §4: title boosted). */
 export const FIELD_BOOSTS: Readonly<Record<(typeof INDEX_FIELDS)[number], number>> = {
@@ -51,146 +52,8 @@ export const FIELD_BOOSTS: Readonly<Record<(typeof INDEX_FIELDS)[number], number
   body: 1,
 };
 
-/** Phrase queries check at most this many BM25 candidates against the notes' text. */
-const PHRASE_CHECK_LIMIT = 500;
-/** Snippet length, characters. */
-const SNIPPET_CHARS = 240;
 /** Notes read concurrently while building. */
 const READ_CONCURRENCY = 16;
-
-/** Construction options of {@link SearchService}. */
-export interface SearchServiceOptions {
-  vault: VaultPort;
-  /** Folder names and settings (`search.*`, `isolatedZones`, `memoryRoot`). */
-  layout: MemoryLayout;
-  /** Where the index is saved; without one, {@link SearchService.open} always builds. */
-  store?: IndexStore | null;
-  /** Clock for recency and expiry, ms since the epoch (tests fix it). */
-  now?: () => number;
-  /**
-   * Awaited between chunks of long work. The plugin passes a macrotask yield (e.g. a
-   * `window.setTimeout(…, 0)` promise) so the UI can paint; the default only yields to microtasks.
-   */
-  yieldToHost?: () => Promise<void>;
-  /**
-   * Text analysis switches, for evaluations that measure what each step is worth (issue 4 §1);
-   * the defaults are what the product uses: English stemming on, query stop words dropped.
-   */
-  analysis?: { stemming?: boolean; stopWords?: boolean };
-}
-
-/** Progress reporting for long work. */
-export interface ProgressOptions {
-  /** Called after each chunk and at the end with notes done and notes to do. */
-  onProgress?: (done: number, total: number) => void;
-  /** Notes per chunk (default 200). */
-  chunkSize?: number;
-}
-
-/** What {@link SearchService.open} did. Times in milliseconds. */
-export interface OpenReport {
-  /** `saved`: restored from the store; `built`: built from the notes. */
-  source: "saved" | "built";
-  /** Why a saved index was not used (corrupt, other version, other settings), when there was one. */
-  rebuildReason?: string;
-  /** Notes in the index now (all shards). */
-  notes: number;
-  /** Notes read and (re-)indexed during this open. */
-  indexed: number;
-  /** Notes dropped because they no longer exist. */
-  removed: number;
-  /** Time to parse and restore the saved index (0 when built). */
-  loadMs: number;
-  /** Time to list the vault and re-index what changed. */
-  syncMs: number;
-  /** Time to save (0 when nothing changed or there is no store). */
-  saveMs: number;
-  /** Size of the saved index in bytes (UTF-16 length of the JSON), when it was saved or loaded. */
-  indexBytes?: number;
-  /** Notes over the size cap, indexed by frontmatter and headings only. */
-  capped: string[];
-  /** Notes that could not be read, with the reason (they are left out). */
-  unreadable: { path: string; error: string }[];
-}
-
-/** Options of {@link SearchService.search}. */
-export interface SearchOptions {
-  /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
-  scope?: string;
-  /** Most notes returned (default 10). */
-  limit?: number;
-  /** Most blocks per note (default 3). */
-  blocksPerResult?: number;
-  /** Include notes whose `expires_at` is past (default false). */
-  includeExpired?: boolean;
-  /** Treat the whole query as free text: no filters or phrases (used by evaluations). */
-  freeText?: boolean;
-}
-
-/** A block of a result note that matched the query. */
-export interface BlockHit {
-  /** Block id without `^`, or `null`. */
-  id: string | null;
-  text: string;
-  /** 0-based line in the note body. */
-  line: number;
-  /**
-   * BM25 score of the block among the blocks of all returned notes, times (note score / best note
-   * score)²; comparable across the results of one search.
-   */
-  score: number;
-}
-
-/** One result note. */
-export interface SearchHit {
-  path: string;
-  title: string;
-  /** BM25 score times the ranking factor (see {@link rankFactor}); 0 when listed by filters alone. */
-  score: number;
-  agent: string | null;
-  collection: NoteMeta["collection"];
-  type?: string;
-  status?: string;
-  date?: string;
-  /** Text around the best match (at most 240 characters). */
-  snippet: string;
-  /** Best-matching blocks, best first. */
-  blocks: BlockHit[];
-}
-
-/** The answer to a search. */
-export interface SearchResponse {
-  query: string;
-  scope: string;
-  took_ms: number;
-  /** Matching notes in scope before the limit (phrase queries: among the first 500 candidates). */
-  total: number;
-  results: SearchHit[];
-}
-
-/** Counts for `index --json` and the plugin's status. */
-export interface IndexStats {
-  notes: number;
-  /** Notes per collection in the main shard. */
-  collections: Record<string, number>;
-  /** Notes per isolated zone. */
-  zones: Record<string, number>;
-  /** Distinct terms over all shards. */
-  terms: number;
-  capped: string[];
-  /** Notes indexed by body only because their frontmatter did not parse. */
-  frontmatterErrors: { path: string; error: string }[];
-}
-
-interface Shard {
-  mini: CountingIndex<IndexDoc>;
-  metas: Map<string, NoteMeta>;
-}
-
-interface Candidate {
-  meta: NoteMeta;
-  score: number;
-}
 
 /**
  * MiniSearch options of every shard. `tokenize`/`processTerm` describe what
@@ -287,80 +150,12 @@ export class SearchService {
    * own error when saving fails.
    */
   open(progress: ProgressOptions = {}): Promise<OpenReport> {
-    return this.enqueue(async () => {
-      let loadMs = 0;
-      let rebuildReason: string | undefined;
-      let source: OpenReport["source"] = "built";
-      let indexBytes: number | undefined;
-      this.reset();
-      if (this.store) {
-        const t0 = clock();
-        const data = await this.store.load();
-        if (data !== null) {
-          indexBytes = data.length;
-          const restored = this.restore(data);
-          if (restored.ok) source = "saved";
-          else {
-            rebuildReason = restored.error;
-            this.reset();
-          }
-        }
-        loadMs = source === "saved" ? clock() - t0 : 0;
-      }
-      const t1 = clock();
-      const sync = await this.syncWithVault(progress);
-      const syncMs = clock() - t1;
-      let saveMs = 0;
-      if (this.store && (this.changed || source === "built")) {
-        const t2 = clock();
-        indexBytes = await this.saveNow();
-        saveMs = clock() - t2;
-      }
-      const report: OpenReport = {
-        source,
-        notes: this.size,
-        indexed: sync.indexed,
-        removed: sync.removed,
-        loadMs,
-        syncMs,
-        saveMs,
-        capped: this.cappedPaths(),
-        unreadable: sync.unreadable,
-      };
-      if (rebuildReason) report.rebuildReason = rebuildReason;
-      if (indexBytes !== undefined) report.indexBytes = indexBytes;
-      return report;
-    });
+    return this.enqueue(() => this.load(progress, true));
   }
 
   /** Drops the index and builds it again from the notes (then saves, when there is a store). */
   rebuild(progress: ProgressOptions = {}): Promise<OpenReport> {
-    return this.enqueue(async () => {
-      this.reset();
-      const t1 = clock();
-      const sync = await this.syncWithVault(progress);
-      const syncMs = clock() - t1;
-      let saveMs = 0;
-      let indexBytes: number | undefined;
-      if (this.store) {
-        const t2 = clock();
-        indexBytes = await this.saveNow();
-        saveMs = clock() - t2;
-      }
-      const report: OpenReport = {
-        source: "built",
-        notes: this.size,
-        indexed: sync.indexed,
-        removed: sync.removed,
-        loadMs: 0,
-        syncMs,
-        saveMs,
-        capped: this.cappedPaths(),
-        unreadable: sync.unreadable,
-      };
-      if (indexBytes !== undefined) report.indexBytes = indexBytes;
-      return report;
-    });
+    return this.enqueue(() => this.load(progress, false));
   }
 
   /**
@@ -370,12 +165,15 @@ export class SearchService {
    * @param stat the note's mtime (ms) and size (bytes) when the host knows them (the plugin does,
    *   from `TFile.stat`); otherwise the size is measured and the mtime recorded as unknown, so the
    *   next {@link open} checks the note again.
-   * @returns `indexed`, `removed` (it no longer exists) or `ignored` (outside the memory root)
+   * @returns `indexed`, `removed` (it no longer exists) or `ignored` (outside the memory root, in
+   *   a hidden folder, or not Markdown)
    * @throws {@link VaultError} when the note exists but cannot be read
    */
   update(path: string, stat?: { mtime: number; size: number }): Promise<"indexed" | "removed" | "ignored"> {
     return this.enqueue(async () => {
-      if (!this.layout.isInside(path) || !path.toLowerCase().endsWith(".md")) return "ignored";
+      // Hidden folders (the config folder, .agent-memory, .trash) are never listed, so never indexed.
+      const hidden = path.split("/").some((segment) => segment.startsWith("."));
+      if (hidden || !this.layout.isInside(path) || !path.toLowerCase().endsWith(".md")) return "ignored";
       if (!(await this.vault.exists(path))) {
         this.removeNow(path);
         return "removed";
@@ -473,10 +271,13 @@ export class SearchService {
       const known = (term: string): boolean => shard.mini.hasTerm(term);
       const queryTerms = this.queryTokenizer([parsed.text, ...parsed.phrases].join(" "), known);
       const terms = [...new Set(this.stopWords ? dropStopWords(queryTerms) : queryTerms)];
+      const ctx: RunContext = { shard, visible, read: (meta) => this.readCached(meta) };
       if (terms.length === 0) {
-        await this.listByDate(shard, visible, limit, response);
+        await listByDate(ctx, limit, response);
       } else {
-        await this.rankByText(shard, parsed, terms, visible, nowMs, { limit, blocksPerResult }, response);
+        const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
+        const search = this.layout.settings.search;
+        await rankByText(ctx, parsed, terms, phraseTerms, { limit, blocksPerResult, search, nowMs, blockTokenizer: this.blockTokenizer }, response);
       }
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
@@ -489,6 +290,51 @@ export class SearchService {
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  private async load(progress: ProgressOptions, useSaved: boolean): Promise<OpenReport> {
+    let loadMs = 0;
+    let rebuildReason: string | undefined;
+    let source: OpenReport["source"] = "built";
+    let indexBytes: number | undefined;
+    this.reset();
+    if (this.store && useSaved) {
+      const t0 = clock();
+      const data = await this.store.load();
+      if (data !== null) {
+        indexBytes = data.length;
+        const restored = this.restore(data);
+        if (restored.ok) source = "saved";
+        else {
+          rebuildReason = restored.error;
+          this.reset();
+        }
+      }
+      loadMs = source === "saved" ? clock() - t0 : 0;
+    }
+    const t1 = clock();
+    const sync = await this.syncWithVault(progress);
+    const syncMs = clock() - t1;
+    let saveMs = 0;
+    if (this.store && (this.changed || source === "built")) {
+      const t2 = clock();
+      indexBytes = await this.saveNow();
+      saveMs = clock() - t2;
+    }
+    const report: OpenReport = {
+      source,
+      notes: this.size,
+      indexed: sync.indexed,
+      removed: sync.removed,
+      loadMs,
+      syncMs,
+      saveMs,
+      capped: this.cappedPaths(),
+      unreadable: sync.unreadable,
+    };
+    if (rebuildReason) report.rebuildReason = rebuildReason;
+    if (indexBytes !== undefined) report.indexChars = indexBytes;
+    return report;
   }
 
   private reset(): void {
@@ -515,31 +361,15 @@ export class SearchService {
   }
 
   private restore(data: string): Parsed<true> {
-    const saved = deserializeIndex(data, this.key);
-    if (!saved.ok) return saved;
-    try {
-      for (const s of saved.value.shards) {
-        const mini = CountingIndex.fromSaved<IndexDoc>(s.index, this.miniOptions());
-        if (mini.documentCount !== s.metas.length) {
-          return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
-        }
-        const metas = new Map<string, NoteMeta>();
-        for (const m of s.metas) metas.set(m.path, m);
-        this.shards.set(s.name, { mini, metas });
-      }
-    } catch (err) {
-      return { ok: false, error: `saved index is corrupt (${errorMessage(err)})` };
-    }
+    const restored = restoreShards(data, this.key, this.miniOptions());
+    if (!restored.ok) return restored;
+    this.shards = restored.value;
     return { ok: true, value: true };
   }
 
   private async saveNow(): Promise<number> {
     if (!this.store) return 0;
-    const shards: SavedShard[] = [];
-    for (const [name, shard] of this.shards) {
-      shards.push({ name, metas: [...shard.metas.values()], index: shard.mini.toSaved() });
-    }
-    const data = serializeIndex(this.key, shards, this.now());
+    const data = serializeShards(this.shards, this.key, this.now());
     await this.store.save(data);
     this.changed = false;
     return data.length;
@@ -628,150 +458,9 @@ export class SearchService {
     return { indexed: todo.length - unreadable.length, removed, unreadable };
   }
 
-  private async listByDate(
-    shard: Shard,
-    visible: (meta: NoteMeta | undefined) => meta is NoteMeta,
-    limit: number,
-    response: SearchResponse,
-  ): Promise<void> {
-    const matches: NoteMeta[] = [];
-    for (const meta of shard.metas.values()) if (visible(meta)) matches.push(meta);
-    matches.sort((a, b) => {
-      const da = a.date ?? "";
-      const db = b.date ?? "";
-      if (da !== db) return da < db ? 1 : -1;
-      return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-    });
-    response.total = matches.length;
-    const shown = matches.slice(0, limit);
-    const notes = await Promise.all(shown.map((meta) => this.readCached(meta)));
-    shown.forEach((meta, k) => {
-      const note = notes[k];
-      const first = note?.blocks.find((b) => !b.block.heading) ?? note?.blocks[0];
-      response.results.push(this.hit(meta, 0, first ? clip(first.block.text, []) : "", []));
-    });
-  }
-
-  private async rankByText(
-    shard: Shard,
-    parsed: ParsedQuery,
-    terms: string[],
-    visible: (meta: NoteMeta | undefined) => meta is NoteMeta,
-    nowMs: number,
-    opts: { limit: number; blocksPerResult: number },
-    response: SearchResponse,
-  ): Promise<void> {
-    const known = (term: string): boolean => shard.mini.hasTerm(term);
-    const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
-    const search = this.layout.settings.search;
-    // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost, once per
-    // note and query: a note boosted 0 never becomes a result, the rest come back ranked.
-    const factors = new Map<string, number>();
-    const boostDocument = (id: unknown): number => {
-      const key = id as string;
-      let factor = factors.get(key);
-      if (factor === undefined) {
-        const meta = shard.metas.get(key);
-        factor = visible(meta) ? rankFactor(meta, search, nowMs) : 0;
-        factors.set(key, factor);
-      }
-      return factor;
-    };
-    const raw = shard.mini.search(terms.join(" "), { boostDocument });
-    let candidates: Candidate[] = [];
-    for (const r of raw) {
-      const meta = shard.metas.get(r.id as string);
-      if (!meta) continue;
-      if (phraseTerms.length > 0) {
-        const matched = new Set(r.queryTerms);
-        if (!phraseTerms.every((pt) => pt.every((t) => matched.has(t)))) continue;
-      }
-      candidates.push({ meta, score: r.score });
-    }
-
-    const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
-    if (parsed.phrases.length > 0) {
-      let total = 0;
-      const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
-      for (let i = 0; i < checked.length; i += READ_CONCURRENCY) {
-        const group = checked.slice(i, i + READ_CONCURRENCY);
-        const notes = await Promise.all(group.map((c) => this.readCached(c.meta)));
-        group.forEach((cand, k) => {
-          const note = notes[k];
-          if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText(), p))) return;
-          total++;
-          if (chosen.length < opts.limit) chosen.push({ cand, note });
-        });
-      }
-      response.total = total;
-    } else {
-      response.total = candidates.length;
-      candidates = candidates.slice(0, opts.limit);
-      const notes = await Promise.all(candidates.map((c) => this.readCached(c.meta)));
-      candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
-    }
-
-    const blockSets = chosen.map((c) => c.note?.blocks ?? []);
-    const blockScores = scoreBlocks(blockSets, terms, this.blockTokenizer);
-    const top = chosen[0]?.cand.score ?? 1;
-    const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((w) => w.length > 1);
-    chosen.forEach(({ cand }, i) => {
-      const scores = blockScores[i] ?? [];
-      // A block inherits its note's relevance: (note score / best note score)², measured on LoCoMo
-      // (bench/results/locomo.md) against plain block BM25 and gentler weights.
-      const weight = top > 0 ? (cand.score / top) ** 2 : 1;
-      const blocks = (blockSets[i] ?? [])
-        .map((b, k) => ({ b, score: (scores[k] ?? 0) * weight }))
-        .filter((x) => x.score > 0)
-        .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
-      const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
-      const hits: BlockHit[] = blocks
-        .slice(0, opts.blocksPerResult)
-        .map(({ b, score }) => ({ id: b.block.id, text: b.block.text, line: b.block.line, score: round(score) }));
-      response.results.push(this.hit(cand.meta, round(cand.score), best ? clip(best.text, words) : "", hits));
-    });
-  }
-
   private readCached(meta: NoteMeta): Promise<CachedNote | null> {
     return this.cache
       .get(meta.path, meta.title, meta.capped === true, () => this.vault.read(meta.path))
       .catch(() => null);
   }
-
-  private hit(meta: NoteMeta, score: number, snippet: string, blocks: BlockHit[]): SearchHit {
-    const hit: SearchHit = {
-      path: meta.path,
-      title: meta.title,
-      score,
-      agent: meta.agent,
-      collection: meta.collection,
-      snippet,
-      blocks,
-    };
-    if (meta.type) hit.type = meta.type;
-    if (meta.status) hit.status = meta.status;
-    if (meta.date) hit.date = meta.date;
-    return hit;
-  }
-}
-
-function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
-}
-
-/** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
-function clip(text: string, words: string[]): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length <= SNIPPET_CHARS) return flat;
-  const lower = flat.toLowerCase();
-  let at = -1;
-  for (const w of words) {
-    const i = lower.indexOf(w);
-    if (i >= 0 && (at < 0 || i < at)) at = i;
-  }
-  const start = Math.max(0, Math.min(at < 0 ? 0 : at - 60, flat.length - SNIPPET_CHARS));
-  const body = flat.slice(start, start + SNIPPET_CHARS).trim();
-  return `${start > 0 ? "…" : ""}${body}${start + SNIPPET_CHARS < flat.length ? "…" : ""}`;
 }

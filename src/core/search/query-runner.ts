@@ -1,0 +1,179 @@
+/**
+ * Running one search over one shard (issue 4 §2–5): filter-only listings newest first, and BM25
+ * ranking with phrases checked against the notes' text, best blocks and snippets.
+ */
+import type { Settings } from "../settings";
+import { scoreBlocks } from "./block-rank";
+import type { CountingIndex } from "./counting-index";
+import type { CachedNote } from "./note-cache";
+import type { IndexDoc, NoteMeta } from "./note-document";
+import type { ParsedQuery } from "./query";
+import { rankFactor } from "./ranking";
+import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
+import { containsPhrase, normalizeText, type Tokenizer } from "./tokenizer";
+
+/** Phrase queries check at most this many BM25 candidates against the notes' text. */
+const PHRASE_CHECK_LIMIT = 500;
+/** Snippet length, characters. */
+const SNIPPET_CHARS = 240;
+/** Notes read at once while checking phrases. */
+const READ_CONCURRENCY = 16;
+
+/** One index shard: the MiniSearch index and the stored metadata of its notes, by path. */
+export interface Shard {
+  mini: CountingIndex<IndexDoc>;
+  metas: Map<string, NoteMeta>;
+}
+
+/** What a search run needs from the service. */
+export interface RunContext {
+  shard: Shard;
+  /** Scope, filters and expiry. */
+  visible: (meta: NoteMeta | undefined) => meta is NoteMeta;
+  /** The note's blocks and text, from the note cache; `null` when it cannot be read. */
+  read: (meta: NoteMeta) => Promise<CachedNote | null>;
+}
+
+interface Candidate {
+  meta: NoteMeta;
+  score: number;
+}
+
+/** Lists the visible notes newest first (a query of filters alone, DESIGN §4). */
+export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
+  const matches: NoteMeta[] = [];
+  for (const meta of ctx.shard.metas.values()) if (ctx.visible(meta)) matches.push(meta);
+  matches.sort((a, b) => {
+    const da = a.date ?? "";
+    const db = b.date ?? "";
+    if (da !== db) return da < db ? 1 : -1;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  });
+  response.total = matches.length;
+  const shown = matches.slice(0, limit);
+  const notes = await Promise.all(shown.map((meta) => ctx.read(meta)));
+  shown.forEach((meta, k) => {
+    const note = notes[k];
+    const first = note?.blocks.find((b) => !b.block.heading) ?? note?.blocks[0];
+    response.results.push(hitOf(meta, 0, first ? clip(first.block.text, []) : "", []));
+  });
+}
+
+/**
+ * Ranks the visible notes by BM25 (field boosts, ranking factor as MiniSearch's document boost),
+ * keeps those containing every quoted phrase, and attaches each result's best blocks.
+ * @param terms query terms (query tokenizer, stop words dropped)
+ * @param phraseTerms the query terms of each phrase, all of which a candidate must match
+ */
+export async function rankByText(
+  ctx: RunContext,
+  parsed: ParsedQuery,
+  terms: string[],
+  phraseTerms: string[][],
+  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blockTokenizer: Tokenizer },
+  response: SearchResponse,
+): Promise<void> {
+  const { shard } = ctx;
+  // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost, once per
+  // note and query: a note boosted 0 never becomes a result, the rest come back ranked.
+  const factors = new Map<string, number>();
+  const boostDocument = (id: unknown): number => {
+    const key = id as string;
+    let factor = factors.get(key);
+    if (factor === undefined) {
+      const meta = shard.metas.get(key);
+      factor = ctx.visible(meta) ? rankFactor(meta, opts.search, opts.nowMs) : 0;
+      factors.set(key, factor);
+    }
+    return factor;
+  };
+  let candidates: Candidate[] = [];
+  for (const r of shard.mini.search(terms.join(" "), { boostDocument })) {
+    const meta = shard.metas.get(r.id as string);
+    if (!meta) continue;
+    if (phraseTerms.length > 0) {
+      const matched = new Set(r.queryTerms);
+      if (!phraseTerms.every((pt) => pt.every((t) => matched.has(t)))) continue;
+    }
+    candidates.push({ meta, score: r.score });
+  }
+
+  const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
+  if (parsed.phrases.length > 0) {
+    let total = 0;
+    const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
+    for (let i = 0; i < checked.length; i += READ_CONCURRENCY) {
+      const group = checked.slice(i, i + READ_CONCURRENCY);
+      const notes = await Promise.all(group.map((c) => ctx.read(c.meta)));
+      group.forEach((cand, k) => {
+        const note = notes[k];
+        if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText(), p))) return;
+        total++;
+        if (chosen.length < opts.limit) chosen.push({ cand, note });
+      });
+    }
+    response.total = total;
+  } else {
+    response.total = candidates.length;
+    candidates = candidates.slice(0, opts.limit);
+    const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
+    candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
+  }
+
+  const blockSets = chosen.map((c) => c.note?.blocks ?? []);
+  const blockScores = scoreBlocks(blockSets, terms, opts.blockTokenizer);
+  const top = chosen[0]?.cand.score ?? 1;
+  const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1);
+  chosen.forEach(({ cand }, i) => {
+    const scores = blockScores[i] ?? [];
+    // A block inherits its note's relevance: (note score / best note score)², measured on LoCoMo
+    // (bench/results/locomo.md) against plain block BM25 and gentler weights.
+    const weight = top > 0 ? (cand.score / top) ** 2 : 1;
+    const blocks = (blockSets[i] ?? [])
+      .map((b, k) => ({ b, score: (scores[k] ?? 0) * weight }))
+      .filter((x) => x.score > 0)
+      .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
+    const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
+    const hits: BlockHit[] = blocks
+      .slice(0, opts.blocksPerResult)
+      .map(({ b, score }) => ({ id: b.block.id, text: b.block.text, line: b.block.line, score: round(score) }));
+    response.results.push(hitOf(cand.meta, round(cand.score), best ? clip(best.text, words) : "", hits));
+  });
+}
+
+function hitOf(meta: NoteMeta, score: number, snippet: string, blocks: BlockHit[]): SearchHit {
+  const hit: SearchHit = {
+    path: meta.path,
+    title: meta.title,
+    score,
+    agent: meta.agent,
+    collection: meta.collection,
+    snippet,
+    blocks,
+  };
+  if (meta.type) hit.type = meta.type;
+  if (meta.status) hit.status = meta.status;
+  if (meta.date) hit.date = meta.date;
+  return hit;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+/** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
+function clip(text: string, words: string[]): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= SNIPPET_CHARS) return flat;
+  const lower = flat.toLowerCase();
+  let at = -1;
+  for (const w of words) {
+    const i = lower.indexOf(w);
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  const start = Math.max(0, Math.min(at < 0 ? 0 : at - 60, flat.length - SNIPPET_CHARS));
+  const body = flat.slice(start, start + SNIPPET_CHARS).trim();
+  return `${start > 0 ? "…" : ""}${body}${start + SNIPPET_CHARS < flat.length ? "…" : ""}`;
+}

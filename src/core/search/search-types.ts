@@ -1,0 +1,131 @@
+/**
+ * The public shapes of {@link SearchService}: options, reports and results (issue 4 §2–7).
+ */
+import type { MemoryLayout } from "../layout";
+import type { VaultPort } from "../vault";
+import type { NoteMeta } from "./note-document";
+import type { IndexStore } from "./persistence";
+
+/** Construction options of {@link SearchService}. */
+export interface SearchServiceOptions {
+  vault: VaultPort;
+  /** Folder names and settings (`search.*`, `isolatedZones`, `memoryRoot`). */
+  layout: MemoryLayout;
+  /** Where the index is saved; without one, {@link SearchService.open} always builds. */
+  store?: IndexStore | null;
+  /** Clock for recency and expiry, ms since the epoch (tests fix it). */
+  now?: () => number;
+  /**
+   * Awaited between chunks of long work. The plugin passes a macrotask yield (e.g. a
+   * `window.setTimeout(…, 0)` promise) so the UI can paint; the default only yields to microtasks.
+   */
+  yieldToHost?: () => Promise<void>;
+  /**
+   * Text analysis switches, for evaluations that measure what each step is worth (issue 4 §1);
+   * the defaults are what the product uses: English stemming on, query stop words dropped.
+   */
+  analysis?: { stemming?: boolean; stopWords?: boolean };
+}
+
+/** Progress reporting for long work. */
+export interface ProgressOptions {
+  /** Called after each chunk and at the end with notes done and notes to do. */
+  onProgress?: (done: number, total: number) => void;
+  /** Notes per chunk (default 200). */
+  chunkSize?: number;
+}
+
+/** What {@link SearchService.open} did. Times in milliseconds. */
+export interface OpenReport {
+  /** `saved`: restored from the store; `built`: built from the notes. */
+  source: "saved" | "built";
+  /** Why a saved index was not used (corrupt, other version, other settings), when there was one. */
+  rebuildReason?: string;
+  /** Notes in the index now (all shards). */
+  notes: number;
+  /** Notes read and (re-)indexed during this open. */
+  indexed: number;
+  /** Notes dropped because they no longer exist. */
+  removed: number;
+  /** Time to parse and restore the saved index (0 when built). */
+  loadMs: number;
+  /** Time to list the vault and re-index what changed. */
+  syncMs: number;
+  /** Time to save (0 when nothing changed or there is no store). */
+  saveMs: number;
+  /** Length of the saved index in characters (JSON text), when it was saved or loaded. */
+  indexChars?: number;
+  /** Notes over the size cap, indexed by frontmatter and headings only. */
+  capped: string[];
+  /** Notes that could not be read, with the reason (they are left out). */
+  unreadable: { path: string; error: string }[];
+}
+
+/** Options of {@link SearchService.search}. */
+export interface SearchOptions {
+  /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
+  scope?: string;
+  /** Most notes returned (default 10). */
+  limit?: number;
+  /** Most blocks per note (default 3). */
+  blocksPerResult?: number;
+  /** Include notes whose `expires_at` is past (default false). */
+  includeExpired?: boolean;
+  /** Treat the whole query as free text: no filters or phrases (used by evaluations). */
+  freeText?: boolean;
+}
+
+/** A block of a result note that matched the query. */
+export interface BlockHit {
+  /** Block id without `^`, or `null`. */
+  id: string | null;
+  text: string;
+  /** 0-based line in the note body. */
+  line: number;
+  /**
+   * BM25 score of the block among the blocks of all returned notes, times (note score / best note
+   * score)²; comparable across the results of one search.
+   */
+  score: number;
+}
+
+/** One result note. */
+export interface SearchHit {
+  path: string;
+  title: string;
+  /** BM25 score times the ranking factor (see `rankFactor` in ranking.ts); 0 when listed by filters alone. */
+  score: number;
+  agent: string | null;
+  collection: NoteMeta["collection"];
+  type?: string;
+  status?: string;
+  date?: string;
+  /** Text around the best match (at most 240 characters). */
+  snippet: string;
+  /** Best-matching blocks, best first. */
+  blocks: BlockHit[];
+}
+
+/** The answer to a search. */
+export interface SearchResponse {
+  query: string;
+  scope: string;
+  took_ms: number;
+  /** Matching notes in scope before the limit (phrase queries: among the first 500 candidates). */
+  total: number;
+  results: SearchHit[];
+}
+
+/** Counts for `index --json` and the plugin's status. */
+export interface IndexStats {
+  notes: number;
+  /** Notes per collection in the main shard. */
+  collections: Record<string, number>;
+  /** Notes per isolated zone. */
+  zones: Record<string, number>;
+  /** Distinct terms over all shards. */
+  terms: number;
+  capped: string[];
+  /** Notes indexed by body only because their frontmatter did not parse. */
+  frontmatterErrors: { path: string; error: string }[];
+}
