@@ -2,25 +2,64 @@
  * The `agent-memory` command (DESIGN §7). Exit codes: 0 done; 1 ran and found problems;
  * 2 bad usage or unreadable input, with a one-line reason on stderr and nothing written.
  */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
 import { openVault } from "./context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 
+/** Where the CLI writes its lines; tests pass their own. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
 function usage(): string {
   return ["usage:", ...commands.map((c) => `  agent-memory ${c.usage}`)].join("\n");
 }
 
-/** Runs the CLI with `argv` (without node and script) and returns the exit code. */
+/**
+ * One line of an error report (DESIGN §7: "a one-line reason on stderr"): line breaks in a
+ * library's message (YAML, parseArgs) become spaces, so `2>&1 | grep` and log parsers see one record.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+}
+
+/** The reason of a `parseArgs` error, without its advice on `--` and without a final period. */
+function argsReason(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = oneLine(errorMessage(err));
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const option = /'([^']+)'/.exec(message)?.[1];
+    if (option) return `unknown option '${option}'`;
+  }
+  return message.replace(/^([A-Z])/, (c) => c.toLowerCase()).replace(/\.$/, "");
+}
+
+/** Writes a line to a process stream unless its reader has gone (EPIPE after `| head`). */
+function streamWriter(stream: NodeJS.WritableStream & { destroyed?: boolean }): (line: string) => void {
+  return (line) => {
+    if (!stream.destroyed && stream.writable) stream.write(`${line}\n`);
+  };
+}
+
+/**
+ * Runs the CLI with `argv` (without node and script) and returns the exit code (DESIGN §7).
+ * Every error line given to `io.err` is one line; usage goes to `io.out` only on request (`--help`)
+ * or when no command is given.
+ */
 export async function main(
   argv: string[],
-  io = {
-    out: (line: string) => void process.stdout.write(`${line}\n`),
-    err: (line: string) => void process.stderr.write(`${line}\n`),
-    env: process.env,
-  },
+  io: CliIo = { out: streamWriter(process.stdout), err: streamWriter(process.stderr), env: process.env },
 ): Promise<number> {
+  const fail = (line: string): number => {
+    io.err(oneLine(line));
+    return 2;
+  };
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(usage());
@@ -28,9 +67,9 @@ export async function main(
   }
   const command: CliCommand | undefined = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`agent-memory: unknown command "${name}"\n${usage()}`);
-    return 2;
+    return fail(`agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`);
   }
+  const usageHint = `(usage: agent-memory ${command.usage})`;
   let parsed;
   try {
     parsed = parseArgs({
@@ -40,8 +79,7 @@ export async function main(
       options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" }, ...command.options },
     });
   } catch (err) {
-    io.err(`agent-memory ${name}: ${errorMessage(err)}\nusage: agent-memory ${command.usage}`);
-    return 2;
+    return fail(`agent-memory ${name}: ${argsReason(err)} ${usageHint}`);
   }
   if (parsed.values.help) {
     io.out(`usage: agent-memory ${command.usage}`);
@@ -49,28 +87,68 @@ export async function main(
   }
   const [vaultArg, ...args] = parsed.positionals;
   if (!vaultArg || args.length < command.positionals.min || args.length > command.positionals.max) {
-    io.err(`agent-memory ${name}: wrong number of arguments\nusage: agent-memory ${command.usage}`);
-    return 2;
+    return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
   }
   try {
-    const ctx = await openVault(vaultArg, io);
+    // Commands report through ctx.err too: hold them to the same one-line rule.
+    const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) });
     return await command.run(ctx, args, parsed.values);
   } catch (err) {
-    const message = errorMessage(err).replace(/\s*\n\s*/g, " ");
-    io.err(`agent-memory ${name}: ${message}`);
-    if (!(err instanceof MemoryError) && process.env.AGENT_MEMORY_DEBUG) io.err(String((err as Error).stack));
-    return 2;
+    const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
+    if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG) io.err(String((err as Error).stack));
+    return code;
   }
 }
 
-const isEntry = typeof process !== "undefined" && process.argv[1] !== undefined && /cli\.(js|ts|mjs)$/.test(process.argv[1]);
-if (isEntry) {
+/**
+ * True when this module is the script Node was started with. Compares real paths, so the CLI also
+ * runs through `npx agent-memory`, `npm link` and any other symlink to dist/cli.js, whatever the
+ * link is called; a module imported by tests is never the script.
+ */
+function isEntryModule(): boolean {
+  const script = typeof process === "undefined" ? undefined : process.argv[1];
+  if (!script) return false;
+  let self: string;
+  try {
+    self = realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+  // `node dist/cli` names the script without its extension.
+  for (const candidate of [script, `${script}.js`, `${script}.mjs`]) {
+    try {
+      if (realpathSync(candidate) === self) return true;
+    } catch {
+      // not this spelling
+    }
+  }
+  return false;
+}
+
+/** Set when stdout or stderr failed for a reason other than a closed pipe: the output is incomplete. */
+let streamFailed = false;
+
+/**
+ * A reader that goes away (`agent-memory … | head`) is not an error: later lines are dropped and the
+ * command ends with its own exit code, without a stack trace. Any other write failure ends with 2.
+ */
+function watchStream(stream: NodeJS.WriteStream, label: string): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") return;
+    streamFailed = true;
+    if (stream !== process.stderr) streamWriter(process.stderr)(oneLine(`agent-memory: cannot write to ${label}: ${errorMessage(err)}`));
+  });
+}
+
+if (isEntryModule()) {
+  watchStream(process.stdout, "stdout");
+  watchStream(process.stderr, "stderr");
   main(process.argv.slice(2)).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = streamFailed ? 2 : code;
     },
     (err: unknown) => {
-      process.stderr.write(`agent-memory: ${errorMessage(err)}\n`);
+      streamWriter(process.stderr)(oneLine(`agent-memory: ${errorMessage(err)}`));
       process.exitCode = 2;
     },
   );
