@@ -80,8 +80,13 @@ describe("agent-memory health", () => {
     const r = await run("health", root, "--date", "2026-02-30");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/^agent-memory health: --date must be a date YYYY-MM-DD/);
-    expect((await run("health", root, "extra")).code).toBe(2);
-    expect((await run("health", join(root, "missing"))).code).toBe(2);
+    for (const argv of [["health", root, "extra"], ["health", join(root, "missing")], ["health", root, "--date"], ["health", root, "--bogus"]]) {
+      const bad = await run(...argv);
+      expect(bad.code).toBe(2);
+      expect(bad.out).toBe("");
+      expect(bad.err).toMatch(/^agent-memory health: [^\n]+$/);
+    }
+    expect((await run("health", root, "extra")).err).toBe("agent-memory health: wrong number of arguments (usage: agent-memory health <vault> [--json] [--date YYYY-MM-DD])");
   });
 
   it("the sample vault examples/vault is healthy: no errors, 100% compliance", async () => {
@@ -106,12 +111,40 @@ describe("agent-memory review", () => {
     expect(readFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), "utf8")).toContain("[next:: 2026-06-08] ^r-001");
   });
 
-  it("an unknown review exits 1; a bad action or agent name exits 2", async () => {
+  it("an unknown review, agent or action is bad input: exit 2 with one line naming it and what exists", async () => {
+    const before = readFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), "utf8");
     const missing = await run("review", root, "done", "ada", "r-404", "--date", "2026-06-01");
-    expect(missing.code).toBe(1);
-    expect(missing.err).toContain("no item ^r-404");
-    expect((await run("review", root, "finish", "ada", "r-001")).code).toBe(2);
-    expect((await run("review", root, "start", "../x", "r-001")).code).toBe(2);
+    expect(missing).toEqual({ code: 2, out: "", err: "agent-memory review: no review ^r-404 in Memory/Agents/ada/Trackers/Reviews.md (reviews there: ^r-001, ^r-002)" });
+    expect((await run("review", root, "start", "ada", "r-404", "--date", "2026-06-01")).code).toBe(2);
+
+    const nobody = await run("review", root, "done", "nobody", "r-001", "--date", "2026-06-01");
+    expect(nobody).toEqual({ code: 2, out: "", err: 'agent-memory review: unknown agent "nobody" (known agents: ada, bo)' });
+
+    const action = await run("review", root, "finish", "ada", "r-001");
+    expect(action).toEqual({ code: 2, out: "", err: 'agent-memory review: the action must be "start" or "done", got "finish"' });
+
+    const unsafe = await run("review", root, "start", "../x", "r-001");
+    expect(unsafe.code).toBe(2);
+    expect(unsafe.err).toBe("agent-memory review: invalid agent name: ../x");
     expect((await run("review", root, "start", "ada")).code).toBe(2);
+    expect(readFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), "utf8")).toBe(before);
+  });
+
+  it("an agent without a reviews tracker, or an item that is not a review, exits 2 saying so", async () => {
+    const bo = await run("review", root, "start", "bo", "r-001", "--date", "2026-06-01");
+    expect(bo.code).toBe(2);
+    expect(bo.err).toMatch(/^agent-memory review: agent bo has no reviews tracker: Memory\/Agents\/bo\/Trackers\/Reviews\.md not found$/);
+    writeFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), `${readFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), "utf8")}- [ ] Not a review ^t-009\n`);
+    const task = await run("review", root, "done", "ada", "t-009", "--date", "2026-06-01");
+    expect(task.code).toBe(2);
+    expect(task.err).toBe("agent-memory review: ^t-009 in Memory/Agents/ada/Trackers/Reviews.md is not a review (no [every:: …] or [next:: …]) (reviews there: ^r-001, ^r-002)");
+  });
+
+  it("a review whose schedule cannot be used still exits 1: the command ran and found a problem", async () => {
+    const path = join(root, "Memory/Agents/ada/Trackers/Reviews.md");
+    writeFileSync(path, readFileSync(path, "utf8").replace("[every:: monthly]", "[every:: sometimes]"));
+    const r = await run("review", root, "done", "ada", "r-002", "--date", "2026-06-01");
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toHaveLength(1);
   });
 });
