@@ -2,6 +2,7 @@
 // (the agent-memory command for Node). Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
+import { chmodSync } from "node:fs";
 
 const mode = process.argv[2] ?? "production";
 const production = mode !== "dev";
@@ -44,13 +45,19 @@ const cli = {
   },
 };
 
+/** The CLI bundle, executable so `./dist/cli.js` runs as well as the npm bin link. */
+async function buildCli() {
+  await esbuild.build(cli);
+  chmodSync(cli.outfile, 0o755);
+}
+
 if (mode === "dev") {
   const ctx = await esbuild.context(plugin);
   await ctx.watch();
 } else if (mode === "cli") {
-  await esbuild.build(cli);
+  await buildCli();
 } else if (mode === "plugin") {
   await esbuild.build(plugin);
 } else {
-  await Promise.all([esbuild.build(plugin), esbuild.build(cli)]);
+  await Promise.all([esbuild.build(plugin), buildCli()]);
 }

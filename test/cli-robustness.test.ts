@@ -21,8 +21,10 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
+/** A vault with an (empty) memory root, which every command but init requires. */
 function vault(files: Record<string, string> = {}) {
   const t = tempVault(files);
+  mkdirSync(join(t.root, "Memory"), { recursive: true });
   cleanups.push(t.cleanup);
   return t;
 }

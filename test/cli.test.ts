@@ -129,6 +129,16 @@ describe("agent-memory CLI", () => {
     expect(cliRun("extract", t.root, "../outside.md").code).toBe(2);
   });
 
+  it("a folder without the memory root is refused by every command but init", () => {
+    const t = setup();
+    for (const args of [["trackers", join(t.root, "Memory")], ["health", join(t.root, "Memory")], ["search", join(t.root, "Memory"), "x"]]) {
+      const r = cliRun(...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/no Memory\/ folder in .*agent-memory init/);
+    }
+    expect(cliRun("init", join(t.root, "Memory")).code).toBe(0);
+  });
+
   it("exits 1 when an item is rejected", () => {
     const t = setup({ [J]: "Progress: halfway there [goal:: g-999]\n" });
     const r = cliRun("extract", t.root, J, "--json");

@@ -11,6 +11,8 @@ import { NodeVault } from "./node-vault";
 export interface CliContext {
   /** Absolute path of the vault. */
   vaultRoot: string;
+  /** The vault argument as the user typed it (for messages). */
+  vaultArg: string;
   vault: NodeVault;
   settings: Settings;
   /** Where the settings came from (`data.json` path), or `null` for defaults. */
@@ -72,6 +74,7 @@ export async function openVault(
   if (error) io.err(`warning: ${settingsSource ?? "settings"}: ${error}; using defaults`);
   return {
     vaultRoot,
+    vaultArg,
     vault: new NodeVault(vaultRoot),
     settings,
     settingsSource,
@@ -91,4 +94,18 @@ export function toVaultPath(ctx: CliContext, arg: string): string {
   const rel = nodePath.relative(ctx.vaultRoot, abs);
   if (rel.startsWith("..") || nodePath.isAbsolute(rel)) throw new UsageError(`not inside the vault: ${arg}`, arg);
   return rel.split(nodePath.sep).join("/");
+}
+
+/**
+ * Throws {@link UsageError} when the vault has no memory root folder (`Memory/` by default): the
+ * usual cause is a wrong vault path (the memory folder itself, or a parent folder), and every
+ * command but `init` would otherwise report "nothing found" or write to a new root.
+ */
+export async function requireMemoryRoot(ctx: CliContext): Promise<void> {
+  const root = ctx.layout.root;
+  if (root === "") return;
+  const st = await fs.stat(nodePath.join(ctx.vaultRoot, ...root.split("/"))).catch(() => null);
+  if (!st?.isDirectory()) {
+    throw new UsageError(`no ${root}/ folder in ${ctx.vaultRoot}: give the vault folder that holds ${root}/, or create it with: agent-memory init ${ctx.vaultArg}`, ctx.vaultRoot);
+  }
 }

@@ -6,7 +6,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
-import { openVault } from "./context";
+import { openVault, requireMemoryRoot } from "./context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 
@@ -92,6 +92,7 @@ export async function main(
   try {
     // Commands report through ctx.err too: hold them to the same one-line rule.
     const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) });
+    if (command.name !== "init") await requireMemoryRoot(ctx);
     return await command.run(ctx, args, parsed.values);
   } catch (err) {
     const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
