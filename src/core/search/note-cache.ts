@@ -1,17 +1,18 @@
 /**
  * A small least-recently-used cache of notes read at query time (blocks, their terms once counted,
- * the phrase form of the text), so repeated searches do not re-read and re-tokenize the same notes. Entries
- * are dropped when the index learns that the note changed.
+ * the phrase form of the text), so repeated searches do not re-read and re-tokenize the same
+ * notes. Entries are dropped when the index learns that the note changed.
  */
 import { splitSearchBlocks } from "./blocks";
 import { rankedBlocks, type RankedBlock } from "./block-rank";
 import { readNote } from "./note-document";
 import { phraseForm } from "./tokenizer";
 
-/** What search needs of a note's text. */
+/** What search needs of a note's text; each part is computed on first use (phrase checks need no blocks). */
 export interface CachedNote {
-  blocks: RankedBlock[];
-  /** {@link phraseForm} of the title and body (of the headings when capped), computed on first use. */
+  /** The body's blocks (only headings when the note is over the size cap). */
+  blocks(): RankedBlock[];
+  /** {@link phraseForm} of the title and body (of the title and headings when capped). */
   phraseText(): string;
 }
 
@@ -34,12 +35,18 @@ export class NoteCache {
     }
     return text().then((t) => {
       const { body } = readNote(t, path);
-      let blocks = splitSearchBlocks(body);
-      if (capped) blocks = blocks.filter((b) => b.heading);
+      let blocks: RankedBlock[] | null = null;
       let form: string | null = null;
       const note: CachedNote = {
-        blocks: rankedBlocks(blocks),
-        phraseText: () => (form ??= phraseForm(capped ? [title, ...blocks.map((b) => b.text)].join("\n") : `${title}\n${body}`)),
+        blocks: () => {
+          if (blocks === null) {
+            const all = splitSearchBlocks(body);
+            blocks = rankedBlocks(capped ? all.filter((b) => b.heading) : all);
+          }
+          return blocks;
+        },
+        phraseText: () =>
+          (form ??= phraseForm(capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`)),
       };
       this.entries.set(path, note);
       if (this.entries.size > this.capacity) {

@@ -54,7 +54,8 @@ export async function listByDate(ctx: RunContext, limit: number, response: Searc
   const notes = await Promise.all(shown.map((meta) => ctx.read(meta)));
   shown.forEach((meta, k) => {
     const note = notes[k];
-    const first = note?.blocks.find((b) => !b.block.heading) ?? note?.blocks[0];
+    const blocks = note?.blocks() ?? [];
+    const first = blocks.find((b) => !b.block.heading) ?? blocks[0];
     response.results.push(hitOf(meta, 0, first ? clip(first.block.text, []) : "", []));
   });
 }
@@ -120,7 +121,7 @@ export async function rankByText(
     candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
   }
 
-  const blockSets = chosen.map((c) => c.note?.blocks ?? []);
+  const blockSets = chosen.map((c) => c.note?.blocks() ?? []);
   const blockScores = scoreBlocks(blockSets, terms, opts.blockTokenizer);
   const top = chosen[0]?.cand.score ?? 1;
   const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
