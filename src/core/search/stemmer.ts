@@ -62,16 +62,19 @@ const ASCII_WORD = /^[a-z]+$/;
 
 /** Memo of recent stems: natural text repeats a small vocabulary, so this saves most of the work. */
 const memo = new Map<string, string>();
-const MEMO_MAX = 50_000;
+const MEMO_MAX = 100_000;
 
 /**
  * Porter stem of a lower-case word. Words that are not plain ASCII letters, or shorter than 3
  * letters, are returned unchanged.
  */
 export function stem(word: string): string {
+  const first = word.charCodeAt(0);
+  // Numbers, ids and other scripts are never stemmed; keep them out of the memo too.
+  if (word.length < 3 || first < 97 || first > 122) return word;
   const known = memo.get(word);
   if (known !== undefined) return known;
-  const result = word.length < 3 || !ASCII_WORD.test(word) ? word : porter(word);
+  const result = ASCII_WORD.test(word) ? porter(word) : word;
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(word, result);
   return result;
