@@ -31,15 +31,18 @@ export const TOKENIZER_VERSION = 4;
 const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3006\\u30fc";
 /** Scripts written without spaces that the segmenter splits into words (no bigrams). */
 const UNSPACED = "\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}";
-/** A letter, digit or mark of any other script. Needs the `v` flag for class subtraction. */
-const WORD_CHAR = `[[\\p{L}\\p{N}\\p{M}]--[${CJK}${UNSPACED}]]`;
+/**
+ * A letter, digit or mark of any other script, written as "not punctuation, symbol, separator,
+ * control, CJK or unspaced" so that it needs only the `u` flag (the `v` flag's class subtraction
+ * is missing on iOS before 17, where the plugin must load too).
+ */
+const WORD_CHAR = `[^\\p{P}\\p{S}\\p{Z}\\p{C}${CJK}${UNSPACED}]`;
 const WORD = `${WORD_CHAR}+(?:['’]${WORD_CHAR}+)*`;
 /**
  * Groups: 1 CJK run, 2 unspaced-script run, 3 word, 4 the rest of a compound (`-2024-0887`).
- * Built with `new RegExp` because the `v` flag is newer than the TypeScript target; Node 20 and
- * Obsidian's Electron both support it.
+ * Built with `new RegExp` from the shared character classes.
  */
-const TOKEN_RE = new RegExp(`([${CJK}]+)|([${UNSPACED}]+)|(${WORD})((?:[\\-._:\\/]${WORD})*)`, "gv");
+const TOKEN_RE = new RegExp(`([${CJK}]+)|([${UNSPACED}]+)|(${WORD})((?:[\\-._:/]${WORD})*)`, "gu");
 const JOINER_RE = /[-._:/]/;
 const APOSTROPHE_RE = /['’]/g;
 const POSSESSIVE_RE = /['’]s$/;
@@ -200,7 +203,7 @@ function pushSegments(text: string, out: string[], keep: "all" | "not-two" | "lo
 
 /** Non-letter, non-digit runs, collapsed to one space for phrase matching. */
 const SEPARATORS_RE = /[^\p{L}\p{N}\p{M}]+/gu;
-const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "v");
+const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
 
 /**
  * Text in the form used to check quoted phrases: NFKC, lower case, apostrophes dropped, every run
