@@ -55,6 +55,13 @@ describe("tokenizer", () => {
     expect(finds(note, "大阪")).toBe(false);
   });
 
+  it("a very long CJK run (no punctuation) is segmented in slices and every word stays findable", () => {
+    const note = `${"认证系统的重构使用令牌".repeat(2000)}反洗钱`;
+    expect(finds(note, "反洗钱")).toBe(true);
+    expect(finds(note, "重构")).toBe(true);
+    expect(finds(note, "李四")).toBe(false);
+  });
+
   it("Korean: a word is found inside a word carrying a particle", () => {
     const note = "서울에서 회의를 했습니다. 프로젝트 진행 상황을 확인했습니다.";
     for (const q of ["서울", "회의", "프로젝트", "진행"]) expect(finds(note, q), q).toBe(true);

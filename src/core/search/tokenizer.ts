@@ -190,14 +190,22 @@ function pushBigrams(run: string, out: string[]): void {
  * characters).
  */
 function pushSegments(text: string, out: string[], keep: "all" | "not-two" | "long"): void {
-  for (const seg of getSegmenter().segment(text)) {
-    if (!seg.isWordLike) continue;
-    const w = seg.segment;
-    if (keep !== "all") {
-      const len = w.length === 1 ? 1 : Array.from(w).length;
-      if (keep === "not-two" ? len === 2 : len < 3) continue;
+  // Long texts go in slices: V8's segmenter slows down more than linearly with length. A word cut
+  // at a slice edge is still found through its bigrams.
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + SEGMENT_BATCH * 2);
+    const code = text.charCodeAt(end);
+    if (end < text.length && code >= 0xdc00 && code <= 0xdfff) end++;
+    for (const seg of getSegmenter().segment(end - start === text.length ? text : text.slice(start, end))) {
+      if (!seg.isWordLike) continue;
+      const w = seg.segment;
+      if (keep !== "all") {
+        const len = w.length === 1 ? 1 : Array.from(w).length;
+        if (keep === "not-two" ? len === 2 : len < 3) continue;
+      }
+      out.push(w);
     }
-    out.push(w);
+    start = end;
   }
 }
 
