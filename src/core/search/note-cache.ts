@@ -62,6 +62,7 @@ export class NoteCache {
     this.entries.delete(path);
   }
 
+  /** Forgets every note (the index was rebuilt or reloaded). */
   clear(): void {
     this.entries.clear();
   }

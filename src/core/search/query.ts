@@ -8,6 +8,7 @@
 
 /** The filters of the query language. */
 export const FILTER_NAMES = ["agent", "type", "status", "domain", "tag", "path", "after", "before"] as const;
+/** A filter name (`status` in `status:active`). */
 export type FilterName = (typeof FILTER_NAMES)[number];
 
 /** One `name:value` filter. Values are kept as written; matching is case-insensitive. */
