@@ -119,7 +119,9 @@ export const searchCommand: CliCommand = {
       ctx.out(`no results for "${res.query}" in scope ${res.scope}`);
       return 0;
     }
-    ctx.out(`${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+    // A phrase query stops checking notes once the limit is reached, so its total is a lower bound.
+    const atLeast = /["“„「『]/.test(query) && res.results.length >= limit ? "at least " : "";
+    ctx.out(`${atLeast}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");
       ctx.out("");

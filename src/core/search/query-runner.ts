@@ -103,7 +103,8 @@ export async function rankByText(
   if (parsed.phrases.length > 0) {
     let total = 0;
     const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
-    for (let i = 0; i < checked.length; i += READ_CONCURRENCY) {
+    // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
+    for (let i = 0; i < checked.length && chosen.length < opts.limit; i += READ_CONCURRENCY) {
       const group = checked.slice(i, i + READ_CONCURRENCY);
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta)));
       group.forEach((cand, k) => {

@@ -111,7 +111,11 @@ export interface SearchResponse {
   query: string;
   scope: string;
   took_ms: number;
-  /** Matching notes in scope before the limit (phrase queries: among the first 500 candidates). */
+  /**
+   * Matching notes in scope before the limit. Phrase queries count the notes found to hold the
+   * phrases among the candidates checked, and checking stops once `limit` are found (or after 500
+   * candidates), so for them it is a lower bound.
+   */
   total: number;
   results: SearchHit[];
 }
