@@ -196,7 +196,7 @@ describe("LLM extractor", () => {
     expect(result.items[0]).toMatchObject({ category: "task", text: "Send the draft to Person A", blockIndex: 1 });
   });
 
-  it("case 09a: unwraps the one-element array, reads Task as task, drops and reports only the idea item", async () => {
+  it("case 09 (a): unwraps the one-element array, reads Task as task, drops and reports only the idea item", async () => {
     const body = "Busy day.\n\nMust book the dentist this week.";
     const s = await stub();
     s.enqueue({
@@ -209,7 +209,7 @@ describe("LLM extractor", () => {
     expect(result.rejected[0]?.reason).toContain('category "idea"');
   });
 
-  it("case 09b: a reply cut off by the output limit is never used; the window is split and asked again", async () => {
+  it("case 09 (b): a reply cut off by the output limit is never used; the window is split and asked again", async () => {
     const s = await stub();
     s.enqueue(
       // Parseable on purpose: even a list that looks complete is dropped when finish_reason is "length".
@@ -228,7 +228,7 @@ describe("LLM extractor", () => {
     expect(result.notes.join(" ")).toContain("split in two");
   });
 
-  it("case 09b: when the halves are cut off too, it fails clearly and returns nothing", async () => {
+  it("case 09 (b): when the halves are cut off too, it fails clearly and returns nothing", async () => {
     const s = await stub();
     s.enqueue({ content: '{"items":[{"cat', finishReason: "length" }, { content: '{"items":[', finishReason: "length" });
     const err = await failure(extractor(s).extract(inputOf(AUDIT)));

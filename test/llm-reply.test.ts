@@ -22,7 +22,7 @@ describe("reading the model's reply", () => {
     expect(bare.ok && bare.items).toHaveLength(1);
   });
 
-  it("case 09a: unwraps a one-element array, reads Task as task, drops only the idea item with its reason", () => {
+  it("case 09 (a): unwraps a one-element array, reads Task as task, drops only the idea item with its reason", () => {
     const r = parseReply(
       '[{"items":[{"category":"Task","text":"Book the dentist","evidence":"book the dentist"},{"category":"idea","text":"x","evidence":"y"}]}]',
     );
@@ -82,7 +82,7 @@ describe("reading the model's reply", () => {
     );
   });
 
-  it("case 09b: a reply cut off mid-JSON gives no items", () => {
+  it("case 09 (b): a reply cut off mid-JSON gives no items", () => {
     const r = parseReply('{"items":[{"category":"task","text":"Book the dentist","evidence":"book the');
     expect(r.ok).toBe(false);
     expect(balancedAt('{"a":[1,2', 0)).toBeNull();
