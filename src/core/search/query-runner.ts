@@ -167,7 +167,12 @@ function round(n: number): number {
 
 /** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
 function clip(text: string, words: string[]): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Snippets show what a person reads: no block ids, no quote/callout markers at line starts.
+  const flat = text
+    .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")
+    .replace(/^[ \t]*(?:>[ \t]?)+/gm, "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (flat.length <= SNIPPET_CHARS) return flat;
   const lower = flat.toLowerCase();
   let at = -1;
