@@ -53,6 +53,15 @@ async function paths(service: SearchService, query: string, options: SearchOptio
 const fm = (fields: Record<string, string>) => `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n`;
 
 describe("SearchService", () => {
+  it("snippets show the text a person reads: no block ids, no callout markers", async () => {
+    const note = "Memory/Agents/link/Knowledge/learning/SEO audit.md";
+    const { service } = setup({ [note]: "# SEO audit\n\n> [!insight] 2026-11-10 · confidence 0.9\n> Bounce rate matters more than the framework ^am-1x2y\n" });
+    await service.open();
+    const [hit] = (await search(service, "bounce rate")).results;
+    expect(hit?.snippet).toContain("Bounce rate matters more than the framework");
+    expect(hit?.snippet).not.toMatch(/\^am-|(^|\s)>/);
+  });
+
   it("case 05: Chinese words, ids and section numbers find the right note; a title finds its note", async () => {
     const auth = "Memory/Agents/ming/Journal/2026-03-05.md";
     const aml = "Memory/Library/compliance/反洗钱细则.md";
