@@ -81,6 +81,42 @@ describe("CountingIndex", () => {
     expect(counted.termCount).toBe(plain.termCount);
   });
 
+  it("searchTop gives search()'s scores, order, ties and totals for the best results", () => {
+    const query = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => tokenize(w.join(" ")));
+    fc.assert(
+      fc.property(
+        fc.array(docArb, { minLength: 1, maxLength: 16 }),
+        query,
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.nat(15), { maxLength: 3 }),
+        fc.nat(2),
+        (raw, terms, limit, gone, requiredCount) => {
+          // Every note twice, so equal scores (ties) are common.
+          const docs = [...raw, ...raw].map((d, i) => ({ id: `n${i}.md`, ...d }));
+          const { counted: fast } = buildBoth(docs);
+          const { counted: slow } = buildBoth(docs);
+          for (const g of new Set(gone)) {
+            if (!fast.has(`n${g}.md`)) continue;
+            fast.discard(`n${g}.md`);
+            slow.discard(`n${g}.md`);
+          }
+          // Some notes hidden (boost 0), the rest weighted unevenly, a note and its copy alike.
+          const boost = (id: string): number => [1, 0, 0.5, 1, 2][(Number(id.slice(1, -3)) % raw.length) % 5] ?? 1;
+          const required = terms.slice(0, requiredCount);
+          const expected = slow
+            .search(terms.join(" "), { boostDocument: (id) => boost(id as string) })
+            .filter((r) => required.every((t) => r.queryTerms.includes(t)));
+          const got = fast.searchTop(terms, boost, limit, required);
+          expect(got.total).toBe(expected.length);
+          expect(got.top.map((h) => [h.id, h.score, [...h.queryTerms].sort()])).toEqual(
+            expected.slice(0, limit).map((r) => [r.id, r.score, [...r.queryTerms].sort()]),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("saves and restores to the same index, postings unpacked on first use", () => {
     fc.assert(
       fc.property(fc.array(docArb, { minLength: 1, maxLength: 10 }), (raw) => {

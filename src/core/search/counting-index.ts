@@ -19,12 +19,40 @@
 import MiniSearch from "minisearch";
 import { TermMap } from "./term-map";
 
+function bitCount(n: number): number {
+  let v = n - ((n >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
 /** Counts terms: term → occurrences. */
 export function countTerms(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
+
+/** One result of {@link CountingIndex.searchTop}. */
+export interface TopHit {
+  /** The document id. */
+  id: string;
+  /** MiniSearch's score for the document (BM25+ × boosts × matched query terms). */
+  score: number;
+  /** The query terms the document matched, in MiniSearch's order. */
+  queryTerms: string[];
+}
+
+/** What {@link CountingIndex.searchTop} returns. */
+export interface TopResults {
+  /** Documents that matched (and held every required term). */
+  total: number;
+  /** The best `limit` of them, in the order `search()` would return them. */
+  top: TopHit[];
+}
+
+const DEFAULT_BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+/** Query terms a bit mask can track. */
+const MAX_MASK_TERMS = 30;
 
 /** A {@link CountingIndex} as saved: MiniSearch's state with postings packed as text. */
 export interface SavedMiniIndex {
@@ -109,6 +137,152 @@ export class CountingIndex<T> extends MiniSearch<T> {
         docs.set(shortId, (docs.get(shortId) ?? 0) + tf);
       }
     });
+  }
+
+  /**
+   * The best `limit` results of an OR query of exact `terms`, with the scores, order and matched
+   * terms `search(terms.join(" "), { boostDocument })` gives (MiniSearch 7.2's termResults, OR
+   * combination and stable sort by score, replayed here), without building a result object for
+   * every matching document: a query of common words matches thousands of notes and building and
+   * sorting them all was most of its time (issue 4 query p95 target).
+   * @param boostDocument MiniSearch's document boost; it must depend on the id alone (it is asked
+   *   once per document and query)
+   * @param required terms a document must have matched to count (the terms of quoted phrases)
+   * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
+   * lists or AND combination, or when there are more than {@link MAX_MASK_TERMS} distinct terms.
+   */
+  searchTop(
+    terms: readonly string[],
+    boostDocument: (id: string) => number,
+    limit: number,
+    required: readonly string[] = [],
+  ): TopResults {
+    const query = terms.join(" ").split(" ").filter((t) => t !== "");
+    const unique = [...new Set(query)];
+    const opts = (this._options.searchOptions ?? {}) as Record<string, unknown>;
+    const simple =
+      !opts.prefix && !opts.fuzzy && opts.boostTerm === undefined && opts.fields === undefined &&
+      (opts.combineWith === undefined || (typeof opts.combineWith === "string" && opts.combineWith.toLowerCase() === "or"));
+    if (!simple || unique.length > MAX_MASK_TERMS) return this.searchTopSlow(query, boostDocument, limit, required);
+
+    const boost = (opts.boost ?? {}) as Record<string, number | undefined>;
+    const bm25 = (opts.bm25 as typeof DEFAULT_BM25 | undefined) ?? DEFAULT_BM25;
+    const size = this._nextId;
+    const total = new Float64Array(size);
+    const termScore = new Float64Array(size);
+    const mask = new Int32Array(size);
+    const inTerm = new Uint8Array(size);
+    // Document boosts by short id, NaN until asked: `boostDocument` depends on the id alone.
+    const boosts = new Float64Array(size).fill(Number.NaN);
+    const order: number[] = [];
+    const touched: number[] = [];
+    const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
+
+    query.forEach((term) => {
+      const bit = 1 << unique.indexOf(term);
+      const data = this._index.get(term);
+      if (data === undefined) return;
+      touched.length = 0;
+      for (const field of this._options.fields) {
+        const fieldBoost = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
+        const fieldId = this._fieldIds[field];
+        if (fieldId === undefined) continue;
+        const freqs = data.get(fieldId);
+        if (freqs === undefined) continue;
+        let matching = freqs.size;
+        let idfOf = -1;
+        let idf = 0;
+        const avg = this._avgFieldLength[fieldId] ?? 0;
+        for (const docId of freqs.keys()) {
+          const id = this._documentIds.get(docId) as unknown;
+          if (id === undefined) {
+            // As MiniSearch does: postings of discarded documents are dropped when a search meets them.
+            self.removeTerm(fieldId, docId, term);
+            matching -= 1;
+            continue;
+          }
+          let docBoost = boosts[docId] ?? 0;
+          if (Number.isNaN(docBoost)) {
+            docBoost = boostDocument(id as string);
+            boosts[docId] = docBoost;
+          }
+          if (!docBoost) continue;
+          const tf = freqs.get(docId) ?? 0;
+          const length = this._fieldLength.get(docId)?.[fieldId] ?? 0;
+          if (idfOf !== matching) {
+            idf = Math.log(1 + (this._documentCount - matching + 0.5) / (matching + 0.5));
+            idfOf = matching;
+          }
+          const raw = idf * (bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg)));
+          const weighted = fieldBoost * docBoost * raw;
+          if (inTerm[docId] === 1) termScore[docId] = (termScore[docId] ?? 0) + weighted;
+          else {
+            inTerm[docId] = 1;
+            termScore[docId] = weighted;
+            touched.push(docId);
+          }
+        }
+      }
+      for (const docId of touched) {
+        inTerm[docId] = 0;
+        const m = mask[docId] ?? 0;
+        if (m === 0) {
+          total[docId] = termScore[docId] ?? 0;
+          order.push(docId);
+        } else total[docId] = (total[docId] ?? 0) + (termScore[docId] ?? 0);
+        mask[docId] = m | bit;
+      }
+    });
+
+    let need = 0;
+    for (const t of required) {
+      const i = unique.indexOf(t);
+      if (i < 0) return { total: 0, top: [] };
+      need |= 1 << i;
+    }
+    const kept: number[] = [];
+    for (const docId of order) {
+      const m = mask[docId] ?? 0;
+      if ((m & need) !== need) continue;
+      total[docId] = (total[docId] ?? 0) * bitCount(m);
+      kept.push(docId);
+    }
+    const score = (docId: number): number => total[docId] ?? 0;
+    let chosen = kept;
+    if (kept.length > limit) {
+      // The limit-th best score; ties at it go to the earliest matches, as a stable sort would.
+      const sorted = Float64Array.from(kept, score).sort();
+      const threshold = sorted[kept.length - limit] ?? 0;
+      let above = 0;
+      for (const docId of kept) if (score(docId) > threshold) above++;
+      let ties = limit - above;
+      chosen = [];
+      for (const docId of kept) {
+        const s = score(docId);
+        if (s > threshold) chosen.push(docId);
+        else if (s === threshold && ties > 0) {
+          chosen.push(docId);
+          ties--;
+        }
+      }
+    }
+    chosen.sort((a, b) => score(b) - score(a));
+    const top = chosen.slice(0, limit).map((docId) => ({
+      id: this._documentIds.get(docId) as string,
+      score: score(docId),
+      queryTerms: unique.filter((_, i) => ((mask[docId] ?? 0) & (1 << i)) !== 0),
+    }));
+    return { total: kept.length, top };
+  }
+
+  /** {@link CountingIndex.searchTop} through MiniSearch's own search. */
+  private searchTopSlow(query: string[], boostDocument: (id: string) => number, limit: number, required: readonly string[]): TopResults {
+    const hits: TopHit[] = [];
+    for (const r of this.search(query.join(" "), { boostDocument: (id) => boostDocument(id as string) })) {
+      const matched = new Set(r.queryTerms);
+      if (required.every((t) => matched.has(t))) hits.push({ id: r.id as string, score: r.score, queryTerms: r.queryTerms });
+    }
+    return { total: hits.length, top: hits.slice(0, limit) };
   }
 
   /** True when some indexed note has the term (in any field). */

@@ -78,8 +78,7 @@ export async function rankByText(
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost, once per
   // note and query: a note boosted 0 never becomes a result, the rest come back ranked.
   const factors = new Map<string, number>();
-  const boostDocument = (id: unknown): number => {
-    const key = id as string;
+  const boostDocument = (key: string): number => {
     let factor = factors.get(key);
     if (factor === undefined) {
       const meta = shard.metas.get(key);
@@ -88,15 +87,13 @@ export async function rankByText(
     }
     return factor;
   };
-  let candidates: Candidate[] = [];
-  for (const r of shard.mini.search(terms.join(" "), { boostDocument })) {
-    const meta = shard.metas.get(r.id as string);
-    if (!meta) continue;
-    if (phraseTerms.length > 0) {
-      const matched = new Set(r.queryTerms);
-      if (!phraseTerms.every((pt) => pt.every((t) => matched.has(t)))) continue;
-    }
-    candidates.push({ meta, score: r.score });
+  // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
+  const keep = parsed.phrases.length > 0 ? PHRASE_CHECK_LIMIT : opts.limit;
+  const ranked = shard.mini.searchTop(terms, boostDocument, keep, [...new Set(phraseTerms.flat())]);
+  const candidates: Candidate[] = [];
+  for (const r of ranked.top) {
+    const meta = shard.metas.get(r.id);
+    if (meta) candidates.push({ meta, score: r.score });
   }
 
   const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
@@ -116,8 +113,7 @@ export async function rankByText(
     }
     response.total = total;
   } else {
-    response.total = candidates.length;
-    candidates = candidates.slice(0, opts.limit);
+    response.total = ranked.total;
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
     candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
   }
