@@ -161,6 +161,35 @@ describe("TermMap", () => {
       return p;
     });
 
+  it("append gives the postings of fetch and set, whether the term is new, appended, packed or in use", () => {
+    const adds = fc.array(fc.tuple(fc.constantFrom("a", "b", "c"), fc.nat(3), fc.nat(40), fc.integer({ min: 1, max: 5 })), { maxLength: 40 });
+    fc.assert(
+      fc.property(adds, adds, (before, after) => {
+        const plain = new TermMap();
+        const add = (m: TermMap, [term, f, d, tf]: [string, number, number, number]): void => {
+          const data = m.fetch(term, () => new Map());
+          const docs = data.get(f) ?? new Map<number, number>();
+          data.set(f, docs);
+          docs.set(d, (docs.get(d) ?? 0) + tf);
+        };
+        before.forEach((a) => add(plain, a));
+        const appended = new TermMap();
+        before.forEach(([t, f, d, tf]) => appended.append(t, f, d, tf));
+        const packed = TermMap.fromPacked([...appended.packedEntries()]);
+        const used = new TermMap();
+        before.forEach(([t, f, d, tf]) => used.append(t, f, d, tf));
+        for (const t of ["a", "b", "c"]) used.get(t);
+        after.forEach((a) => add(plain, a));
+        for (const m of [appended, packed, used]) after.forEach(([t, f, d, tf]) => m.append(t, f, d, tf));
+        const sorted = (m: TermMap) =>
+          [...m].map(([t, p]) => [t, [...p].map(([f, d]) => [f, [...d].sort((x, y) => x[0] - y[0])]).sort()]).sort();
+        for (const m of [appended, packed, used]) expect(sorted(m)).toEqual(sorted(plain));
+        expect([...appended.packedEntries()].sort()).toEqual([...plain.packedEntries()].sort());
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it("packs and unpacks postings losslessly", () => {
     fc.assert(
       fc.property(postingsArb, (p) => {

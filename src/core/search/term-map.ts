@@ -44,6 +44,30 @@ export function packPostings(postings: Postings): string {
   return fields.join("|");
 }
 
+/**
+ * Postings appended while building and not yet used: `fieldId, docId, tf` triples in the order
+ * added. Appending numbers to one array per term is much cheaper than growing a map per term and
+ * field; the maps are built when a search or an update first touches the term.
+ */
+type Appended = number[];
+
+/** The postings {@link packPostings} and MiniSearch see for appended triples. */
+function postingsOf(appended: Appended): Postings {
+  const postings: Postings = new Map();
+  for (let i = 0; i + 2 < appended.length; i += 3) {
+    const fieldId = appended[i] ?? 0;
+    const docId = appended[i + 1] ?? 0;
+    const tf = appended[i + 2] ?? 0;
+    let docs = postings.get(fieldId);
+    if (docs === undefined) {
+      docs = new Map();
+      postings.set(fieldId, docs);
+    }
+    docs.set(docId, (docs.get(docId) ?? 0) + tf);
+  }
+  return postings;
+}
+
 /** Inverse of {@link packPostings}. Throws `Error` on text that is not packed postings. */
 export function unpackPostings(packed: string): Postings {
   const postings: Postings = new Map();
@@ -72,7 +96,7 @@ export function unpackPostings(packed: string): Postings {
 
 /** A hash-map term dictionary with the `SearchableMap` interface MiniSearch uses. */
 export class TermMap {
-  private readonly terms = new Map<string, Postings | string>();
+  private readonly terms = new Map<string, Postings | string | Appended>();
   private tree: SearchableMap<Postings> | null = null;
 
   /**
@@ -91,7 +115,9 @@ export class TermMap {
 
   /** `[term, packed postings]` pairs; terms never touched since loading are not repacked. */
   *packedEntries(): IterableIterator<[string, string]> {
-    for (const [term, value] of this.terms) yield [term, typeof value === "string" ? value : packPostings(value)];
+    for (const [term, value] of this.terms) {
+      yield [term, typeof value === "string" ? value : packPostings(Array.isArray(value) ? postingsOf(value) : value)];
+    }
   }
 
   get size(): number {
@@ -100,10 +126,32 @@ export class TermMap {
 
   get(term: string): Postings | undefined {
     const value = this.terms.get(term);
-    if (typeof value !== "string") return value;
-    const postings = unpackPostings(value);
+    if (value === undefined || value instanceof Map) return value;
+    const postings = typeof value === "string" ? unpackPostings(value) : postingsOf(value);
     this.terms.set(term, postings);
     return postings;
+  }
+
+  /**
+   * Adds `tf` occurrences of `term` in field `fieldId` of document `docId`, as
+   * `fetch(term).get(fieldId).set(docId, …)` would, without building maps for a term not used yet.
+   */
+  append(term: string, fieldId: number, docId: number, tf: number): void {
+    const value = this.terms.get(term);
+    if (value === undefined) {
+      this.terms.set(term, [fieldId, docId, tf]);
+      this.tree = null;
+    } else if (Array.isArray(value)) {
+      value.push(fieldId, docId, tf);
+    } else {
+      const postings = this.get(term) ?? new Map<number, Map<number, number>>();
+      let docs = postings.get(fieldId);
+      if (docs === undefined) {
+        docs = new Map();
+        postings.set(fieldId, docs);
+      }
+      docs.set(docId, (docs.get(docId) ?? 0) + tf);
+    }
   }
 
   has(term: string): boolean {
