@@ -109,7 +109,7 @@ describe("CountingIndex", () => {
           const got = fast.searchTop(terms, boost, limit, required);
           expect(got.total).toBe(expected.length);
           expect(got.top.map((h) => [h.id, h.score, [...h.queryTerms].sort()])).toEqual(
-            expected.slice(0, limit).map((r) => [r.id, r.score, [...r.queryTerms].sort()]),
+            expected.slice(0, limit).map((r): [string, number, string[]] => [String(r.id), r.score, [...r.queryTerms].sort()]),
           );
         },
       ),
