@@ -35,12 +35,13 @@ export function rankedBlocks(blocks: SearchBlock[]): RankedBlock[] {
 /**
  * A substring that every text producing `term` contains. Porter stemming only rewrites the last
  * characters of a word (`happy` → `happi`, `stability` → `stabl`), so for a stemmed word the
- * probe drops its last two characters (one for a three-letter stem); every other term (CJK
+ * probe drops its last two characters (one for a stem of two or three letters: `ays` → `ai` →
+ * probe `a`); every other term (CJK
  * bigrams, ids, numbers, words of other scripts) is its own probe.
  */
 export function probeOf(term: string): string {
-  if (!STEMMED.test(term) || term.length < 3) return term;
-  return term.slice(0, term.length === 3 ? 2 : term.length - 2);
+  if (!STEMMED.test(term) || term.length < 2) return term;
+  return term.slice(0, term.length <= 3 ? term.length - 1 : term.length - 2);
 }
 
 function tokenized(b: RankedBlock, tokenizer: Tokenizer): { counts: Map<string, number>; length: number } {
