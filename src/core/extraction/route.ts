@@ -11,7 +11,7 @@ import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { VaultPort } from "../vault";
 import { listItems, type TrackerItem } from "../trackers/format";
-import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
+import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -29,16 +29,14 @@ export function sourceLink(journal: string, blockId: string | null): string {
  * `2026-11-24#^am-k3f9` point at the same block (Obsidian resolves a bare name to the note).
  */
 function sourceKey(linkOrTarget: string): string {
-  const target = linkOrTarget.replace(/^\[\[|\]\]$/g, "").split("|")[0] ?? "";
-  const [note = "", sub = ""] = target.split("#");
+  const [note = "", sub = ""] = linkTarget(linkOrTarget).split("#");
   return `${(note.split("/").pop() ?? note).replace(/\.md$/i, "").toLowerCase()}#${sub}`;
 }
 
-/** True when `text` (a field value or callout source list) already holds a link to the same block as `link`. */
-export function hasSource(text: string, link: string): boolean {
+/** True when one of the link `targets` (as {@link wikilinkTargets} gives them) points at the same block as `link`. */
+export function citesBlock(targets: readonly string[], link: string): boolean {
   const key = sourceKey(link);
-  for (const m of text.matchAll(/\[\[([^\]]+)\]\]/g)) if (sourceKey(m[1] ?? "") === key) return true;
-  return false;
+  return targets.some((t) => sourceKey(t) === key);
 }
 
 /** Reads each destination note once per plan; planned additions are remembered for batch dedupe. */
@@ -102,7 +100,7 @@ function sourcesOf(item: TrackerItem): string {
  * An item without a block id can only be recognised, not cited: the caller writes nothing for it.
  */
 export function matchTrackerItem(items: readonly TrackerItem[], text: string, kind: TrackerKind, link: string): { item: TrackerItem; recorded: boolean } | null {
-  const cited = items.filter((it) => hasSource(sourcesOf(it), link));
+  const cited = items.filter((it) => citesBlock(wikilinkTargets(sourcesOf(it)), link));
   const same = cited[findDuplicate(text, cited, (it) => it.text)];
   if (same) return { item: same, recorded: true };
   const live = kind === "decisions" ? items : items.filter((it) => it.status === "open" || it.status === "in-progress");
@@ -137,7 +135,7 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence };
       // Progress we cannot place becomes a plain item of its category rather than being lost.
     } else {
-      const already = goal.children.some((c) => hasSource(c, link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= 0.9);
+      const already = goal.children.some((c) => citesBlock(wikilinkTargets(c), link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= 0.9);
       return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
     }
   }
@@ -170,7 +168,7 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
   const link = sourceLink(ctx.journal, item.blockId);
   const dup = findDuplicate(item.text, entries, (e) => e.text);
   const found = dup >= 0 ? entries[dup] : undefined;
-  if (found) return ctx.state.plan({ ...base, action: hasSource(found.sources.map((t) => `[[${t}]]`).join(" "), link) ? "skip" : "add-source", existingId: `callout ${dup + 1}` });
+  if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: `callout ${dup + 1}` });
   const batch = ctx.state.planned.get(destination) ?? [];
   if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
   return ctx.state.plan({ ...base, action: "add" });
@@ -245,10 +243,10 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     const items = current === null ? [] : listItems(current);
     const byId = planned.existingId ? items.find((it) => it.id === planned.existingId) : undefined;
     if (planned.action === "progress" && byId?.id && current !== null) {
-      if (byId.children.some((c) => hasSource(c, link))) return current;
+      if (byId.children.some((c) => citesBlock(wikilinkTargets(c), link))) return current;
       return edited(addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination), planned.destination, "add a progress note");
     }
-    const match = byId ? { item: byId, recorded: hasSource(sourcesOf(byId), link) } : matchTrackerItem(items, item.text, kind, link);
+    const match = byId ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) } : matchTrackerItem(items, item.text, kind, link);
     if (match && current !== null) {
       if (match.recorded || !match.item.id) return current;
       return edited(addItemSource(current, match.item.id, link, planned.destination), planned.destination, "add a source");
@@ -264,7 +262,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     const entries = current === null ? [] : listTopicEntries(current);
     const dup = findDuplicate(item.text, entries, (e) => e.text);
     const same = entries[dup];
-    if (same && hasSource(same.sources.map((t) => `[[${t}]]`).join(" "), link)) return current;
+    if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, link.slice(2, -2), planned.destination), planned.destination, "add a source");
     const kind = item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
     const category = planned.destination.split("/").slice(-2, -1)[0];
