@@ -24,11 +24,8 @@ export function layoutOf(ctx: PluginContext): MemoryLayout {
   return new MemoryLayout(ctx.settings());
 }
 
-/** `YYYY-MM-DD` of `date` in local time. */
-export function localIsoDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+/** `YYYY-MM-DD` of `date` in local time (the core's {@link localDate}). */
+export { localDate as localIsoDate } from "../core/health/dates";
 
 /** Agents found under the agents folder (each folder is an agent, DESIGN §1), plus the default agent. */
 export async function discoverAgents(ctx: PluginContext): Promise<string[]> {

@@ -1,14 +1,9 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { isoDate } from "../../core/extraction/pipeline";
+import { localDate } from "../../core/health/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { listItems } from "../../core/trackers/format";
-import { readSchedule } from "../../core/trackers/reviews";
-
-/** A review is due when it is open and its `next` date is today or past (issue 6 §4). */
-function isDue(next: string | null, status: string, today: string): boolean {
-  return next !== null && next <= today && (status === "open" || status === "in-progress");
-}
+import { dueReviews } from "../../core/trackers/reviews";
 
 const STATUSES = ["open", "done", "abandoned", "all"] as const;
 
@@ -54,13 +49,15 @@ export const trackersCommand: CliCommand = {
     }
     const agents = typeof options.agent === "string" ? [options.agent] : known;
     const kinds = kind ? [kind as TrackerKind] : [...TRACKER_KINDS];
-    const today = isoDate(new Date());
+    const today = localDate(new Date());
     const items: ListedItem[] = [];
     for (const agent of agents) {
       for (const k of kinds) {
         const path = ctx.layout.trackerPath(agent, k);
         if (!(await ctx.vault.exists(path))) continue;
-        for (const it of listItems(await ctx.vault.read(path))) {
+        const text = await ctx.vault.read(path);
+        const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
+        for (const it of listItems(text)) {
           const state = it.status === "in-progress" ? "open" : it.status;
           if (status !== "all" && state !== status) continue;
           const fields = Object.fromEntries(it.fields.map((f) => [f.key, f.value]));
@@ -73,7 +70,7 @@ export const trackersCommand: CliCommand = {
             text: it.text,
             fields,
             ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
-            ...(k === "reviews" ? { reviewDue: isDue(readSchedule(it).next, it.status, today) } : {}),
+            ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
             ...(progress ? { latestProgress: progress.replace(/^[-*]\s*/, "") } : {}),
             path,
             line: it.line + 1,

@@ -11,6 +11,7 @@ import { MemoryError, UsageError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
+import { localDate } from "../health/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -74,16 +75,11 @@ const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wal
 
 const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
 
-/** `YYYY-MM-DD` of a date in local time. */
-export function isoDate(d: Date): string {
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
 /** ISO 8601 local time with its offset, e.g. `2026-11-29T14:05:09+08:00` (DESIGN §2: offsets are kept). */
 export function localTimestamp(d: Date): string {
   const off = -d.getTimezoneOffset();
   const sign = off >= 0 ? "+" : "-";
-  return `${isoDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sign}${pad(off / 60)}:${pad(off % 60)}`;
+  return `${localDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sign}${pad(off / 60)}:${pad(off % 60)}`;
 }
 
 function baseName(path: string): string {
@@ -141,7 +137,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   }
   const hash = extractionHash(note.body);
   const title = baseName(path);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : isoDate((options.now ?? (() => new Date()))());
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : localDate((options.now ?? (() => new Date()))());
   const base: ExtractionPlan = {
     journal: path,
     agent,
