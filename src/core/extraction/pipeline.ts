@@ -92,9 +92,9 @@ function baseName(path: string): string {
  */
 export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: DestinationState): Promise<ExtractionContext> {
   const [agentFiles, libraryFiles] = await Promise.all([vault.list(layout.agentsRoot), vault.list(layout.libraryRoot)]);
-  const knowledgePrefix = `${layout.knowledgeFolder(agent)}/`;
+  const agentTopics = await state.topics(layout, agent, agentFiles);
   const topics = [
-    ...agentFiles.filter((f) => f.path.startsWith(knowledgePrefix)).map((f) => baseName(f.path)),
+    ...[...agentTopics.values()].map(baseName),
     ...libraryFiles.map((f) => baseName(f.path)),
   ];
   const openItems: ExtractionContext["openItems"] = [];

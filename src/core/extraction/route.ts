@@ -9,7 +9,7 @@ import { similarity, findDuplicate } from "./dedupe";
 import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
-import type { VaultPort } from "../vault";
+import type { FileStat, VaultPort } from "../vault";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
@@ -63,11 +63,17 @@ export class DestinationState {
     return text === null ? [] : listItems(text);
   }
 
-  /** Existing topic notes of the agent by dedupe key (case 11) → path. */
-  topics(layout: MemoryLayout, agent: string): Promise<Map<string, string>> {
-    this.topicIndex ??= this.vault.list(layout.knowledgeFolder(agent)).then((files) => {
+  /**
+   * Existing topic notes of the agent by dedupe key (case 11) → path. `listed` is a listing the
+   * caller already made that covers the knowledge folder (the pipeline's context listing), so the
+   * folder is not listed twice.
+   */
+  topics(layout: MemoryLayout, agent: string, listed?: readonly FileStat[]): Promise<Map<string, string>> {
+    const prefix = `${layout.knowledgeFolder(agent)}/`;
+    const files = listed ? Promise.resolve(listed.filter((f) => f.path.startsWith(prefix))) : this.vault.list(prefix.slice(0, -1));
+    this.topicIndex ??= files.then((found) => {
       const map = new Map<string, string>();
-      for (const f of files) map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
+      for (const f of found) map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
       return map;
     });
     return this.topicIndex;
