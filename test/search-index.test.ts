@@ -142,7 +142,9 @@ describe("CountingIndex", () => {
     const { counted } = buildBoth([{ id: "a", title: "x", body: "y" }]);
     const saved = counted.toSaved();
     expect(() => CountingIndex.fromSaved({ ...saved, fieldIds: { title: 0 } }, options)).toThrow();
-    expect(() => CountingIndex.fromSaved({ ...saved, terms: [["x", "0:!"]] }, options)).toThrow(/bad postings/);
+    expect(() => CountingIndex.fromSaved({ ...saved, postings: saved.postings.map(() => "0:!") }, options)).toThrow(/checksum/);
+    expect(() => CountingIndex.fromSaved({ ...saved, terms: ["x"] }, options)).toThrow(/bad terms/);
+    expect(() => CountingIndex.fromSaved({ ...saved, terms: ["y", "x"] }, options)).toThrow(/checksum/);
     expect(() => CountingIndex.fromSaved({ ...saved, documentIds: [[0, 5 as unknown as string]] }, options)).toThrow();
     expect(() => CountingIndex.fromSaved({ ...saved, nextId: -1 }, options)).toThrow();
   });
@@ -150,7 +152,8 @@ describe("CountingIndex", () => {
 
 describe("TermMap", () => {
   const postingsArb = fc
-    .array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 300 })), { maxLength: 20 })), { maxLength: 4 })
+    // MiniSearch never keeps a field without documents (removeTerm deletes it).
+    .array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 300 })), { minLength: 1, maxLength: 20 })), { maxLength: 4 })
     .map((fields) => {
       const p: Postings = new Map();
       for (const [fieldId, docs] of fields) {
@@ -194,7 +197,7 @@ describe("TermMap", () => {
     fc.assert(
       fc.property(postingsArb, (p) => {
         const back = unpackPostings(packPostings(p));
-        const sorted = (x: Postings) => [...x].map(([f, d]) => [f, [...d].sort((a, b) => a[0] - b[0])]);
+        const sorted = (x: Postings) => [...x].map(([f, d]) => [f, [...d].sort((a, b) => a[0] - b[0])]).sort((a, b) => Number(a[0]) - Number(b[0]));
         expect(sorted(back)).toEqual(sorted(p));
       }),
     );

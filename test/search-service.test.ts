@@ -7,6 +7,7 @@ import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings, type Settings } from "../src/core/settings";
 import { SearchService, type IndexStore, type SearchOptions, type SearchResponse } from "../src/core/search/search-service";
+import { INDEX_FORMAT_VERSION } from "../src/core/search/persistence";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
@@ -409,14 +410,14 @@ describe("SearchService", () => {
       }
     });
 
-    it("a saved index that is truncated, of another version or with broken postings is rebuilt", async () => {
+    it("a saved index that is truncated, of another version or with broken postings (checksum) is rebuilt", async () => {
       const { make, store } = setup(files);
       await make().open();
       const good = store.data ?? "";
       const variants = [
         good.slice(0, Math.floor(good.length / 2)),
-        good.replace('"version":1', '"version":99'),
-        good.replace(/"terms":\[\["[^"]*","[^"]*"/, '"terms":[["otter","1:zz.!!"'),
+        good.replace(`"version":${INDEX_FORMAT_VERSION}`, '"version":99'),
+        good.replace(/"postings":\["[^"]*"/, '"postings":["1:zz.!!"'),
         good.replace(/"documentCount":\d+/, '"documentCount":77'),
       ];
       for (const bad of variants) {

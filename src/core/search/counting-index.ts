@@ -4,24 +4,28 @@
  * ranking (BM25+, field boosts, query combination); this subclass changes four things that are not
  * visible in results:
  *
- * - The term dictionary is a {@link TermMap} (a hash map) instead of MiniSearch's radix tree.
- * - {@link CountingIndex.addCounted} takes each field's terms already counted and touches each
- *   distinct term once, where `add()` walks the dictionary once per token occurrence, appending to
- *   the term's postings without building their maps (see `TermMap.append`). It writes exactly
- *   the structures `add()` writes (short ids, field lengths — MiniSearch counts distinct
- *   terms —, average lengths, term frequencies); test/search-index.test.ts checks that both give
- *   the same serialised index.
+ * - The term dictionary is a {@link TermMap} (a hash table with integer term ids, postings held
+ *   compact) instead of MiniSearch's radix tree.
+ * - {@link CountingIndex.addText} counts each field's terms with a {@link TermScanner} (the index
+ *   tokenizer's terms, as ids) and touches each distinct term once, where `add()` walks the
+ *   dictionary once per token occurrence; {@link CountingIndex.addCounted} does the same from
+ *   terms counted by the caller. Both write exactly the structures `add()` writes (short ids,
+ *   field lengths — MiniSearch counts distinct terms —, average lengths, term frequencies);
+ *   test/search-index.test.ts checks that they give the same serialised index.
  * - {@link CountingIndex.toSaved} / {@link CountingIndex.fromSaved} save postings as packed text
- *   that is unpacked term by term when first used.
- * - {@link CountingIndex.searchTop} replays `search()`'s scoring for exact terms and builds only the
- *   best results; test/search-index.test.ts checks it against `search()`.
+ *   with a checksum; it is unpacked term by term when first used.
+ * - {@link CountingIndex.searchTop} replays `search()`'s scoring for exact terms over the compact
+ *   postings and builds only the best results; test/search-index.test.ts checks it against
+ *   `search()`.
  *
  * MiniSearch internals used (protected members of MiniSearch 7.2, pinned in package.json):
  * `_index`, `_idToShortId`, `_documentIds`, `_fieldIds`, `_fieldLength`, `_avgFieldLength`,
  * `_documentCount`, `_nextId`, `_dirtCount`, `_options`, `removeTerm`.
  */
 import MiniSearch from "minisearch";
-import { TermMap } from "./term-map";
+import { hashSpan } from "./span-table";
+import { TermMap, type CompactPostings, type Postings } from "./term-map";
+import { TermCounts, TermScanner } from "./term-scanner";
 
 function bitCount(n: number): number {
   let v = n - ((n >>> 1) & 0x55555555);
@@ -69,33 +73,92 @@ export interface SavedMiniIndex {
   fieldLength: [number, number[]][];
   averageFieldLength: number[];
   dirtCount: number;
-  /** `[index term, packed postings]` (see `packPostings` in term-map.ts). */
-  terms: [string, string][];
+  /** Index terms. */
+  terms: string[];
+  /** Packed postings of each term, in the order of `terms` (see `packPostings` in term-map.ts). */
+  postings: string[];
+  /** {@link checksumOf} `terms` and `postings`: a damaged file is rebuilt, not read. */
+  checksum: number;
+}
+
+/** A 32-bit checksum of the saved terms and postings (FNV-1a of each, combined). */
+export function checksumOf(terms: readonly string[], postings: readonly string[]): number {
+  let h = Math.imul(terms.length, 0x9e3779b1) ^ postings.length;
+  for (const list of [terms, postings]) {
+    for (const t of list) h = Math.imul(h ^ hashSpan(t, 0, t.length), 0x01000193) ^ t.length;
+  }
+  return h | 0;
+}
+
+/** Options of a {@link CountingIndex} beyond MiniSearch's. */
+export interface AnalysisOptions {
+  /** Porter-stem English words in {@link CountingIndex.addText} (default true). */
+  stemming?: boolean;
 }
 
 type Options<T> = ConstructorParameters<typeof MiniSearch<T>>[0];
+
+/** Scores one posting: `(field id, short document id, term frequency, documents in the field)`; false when discarded. */
+type Visit = (fieldId: number, docId: number, tf: number, matching: number) => boolean;
+
+/**
+ * Scores compact postings field by field (fields without a boost entry are skipped); true when it
+ * met a discarded document (whose postings the caller then drops).
+ */
+function scanCompact(c: CompactPostings, fieldBoosts: readonly number[], visit: Visit): boolean {
+  let discarded = false;
+  for (let i = 0; i < c.length; ) {
+    const fieldId = c[i] ?? 0;
+    let end = i;
+    while (end < c.length && c[end] === fieldId) end += 3;
+    if (fieldBoosts[fieldId] === undefined) {
+      i = end;
+      continue;
+    }
+    let matching = (end - i) / 3;
+    for (; i < end; i += 3) {
+      if (!visit(fieldId, c[i + 1] ?? 0, c[i + 2] ?? 0, matching)) {
+        matching -= 1;
+        discarded = true;
+      }
+    }
+  }
+  return discarded;
+}
 type MiniIndexField = CountingIndex<unknown>["_index"];
 
 /** A MiniSearch index with a hash-map term dictionary, pre-counted adds and a compact saved form. */
 export class CountingIndex<T> extends MiniSearch<T> {
-  constructor(options: Options<T>) {
+  private readonly stemming: boolean;
+  private scanner: TermScanner | null = null;
+  private readonly counts = new TermCounts();
+
+  constructor(options: Options<T>, analysis: AnalysisOptions = {}) {
     super(options);
+    this.stemming = analysis.stemming ?? true;
     // TermMap implements the members of SearchableMap that MiniSearch calls (see term-map.ts).
     this._index = new TermMap() as unknown as MiniIndexField;
   }
 
   /**
    * Restores an index saved with {@link CountingIndex.toSaved}. Postings stay packed until used.
-   * Throws `Error` when `saved` is malformed or its fields differ from `options.fields`.
+   * Throws `Error` when `saved` is malformed, fails its checksum or its fields differ from
+   * `options.fields`.
    */
-  static fromSaved<D>(saved: SavedMiniIndex, options: Options<D>): CountingIndex<D> {
-    const index = new CountingIndex<D>(options);
+  static fromSaved<D>(saved: SavedMiniIndex, options: Options<D>, analysis: AnalysisOptions = {}): CountingIndex<D> {
+    const index = new CountingIndex<D>(options, analysis);
     index.restoreFrom(saved);
     return index;
   }
 
   /** The index in its saved form (see {@link SavedMiniIndex}). */
   toSaved(): SavedMiniIndex {
+    const terms: string[] = [];
+    const postings: string[] = [];
+    for (const [term, packed] of this.termMap().packedEntries()) {
+      terms.push(term);
+      postings.push(packed);
+    }
     return {
       documentCount: this._documentCount,
       nextId: this._nextId,
@@ -104,8 +167,26 @@ export class CountingIndex<T> extends MiniSearch<T> {
       fieldLength: [...this._fieldLength],
       averageFieldLength: [...this._avgFieldLength],
       dirtCount: this._dirtCount,
-      terms: [...this.termMap().packedEntries()],
+      terms,
+      postings,
+      checksum: checksumOf(terms, postings),
     };
+  }
+
+  /**
+   * Adds a document from the text of each field, in the order of `fields`, with the terms the
+   * index tokenizer gives (see {@link TermScanner}). Throws, like `add()`, when the id is already
+   * indexed or a field is unknown.
+   */
+  addText(id: string, texts: readonly string[], fields: readonly string[]): void {
+    const terms = this.termMap();
+    this.scanner ??= new TermScanner(terms, { stemming: this.stemming });
+    const scanner = this.scanner;
+    const counts = this.counts;
+    this.addDocument(id, fields, (f, fieldId, shortId) => {
+      scanner.count(texts[f] ?? "", counts);
+      return terms.appendCounts(counts, fieldId, shortId);
+    });
   }
 
   /**
@@ -113,7 +194,26 @@ export class CountingIndex<T> extends MiniSearch<T> {
    * {@link countTerms}). Throws, like `add()`, when the id is already indexed.
    */
   addCounted(id: string, fieldTerms: readonly Map<string, number>[], fields: readonly string[]): void {
+    const terms = this.termMap();
+    this.addDocument(id, fields, (f, fieldId, shortId) => {
+      const counted = fieldTerms[f] ?? new Map<string, number>();
+      for (const [term, tf] of counted) terms.append(term, fieldId, shortId, tf);
+      return counted.size;
+    });
+  }
+
+  /**
+   * What `add()` does around the terms: a short id, then for each field the postings
+   * (`addField(index in fields, field id, short id)` adds them and returns the number of distinct
+   * terms — MiniSearch's field length) and the field's average length.
+   */
+  private addDocument(id: string, fields: readonly string[], addField: (f: number, fieldId: number, shortId: number) => number): void {
     if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
+    const fieldIds = fields.map((field) => {
+      const fieldId = this._fieldIds[field];
+      if (fieldId === undefined) throw new Error(`MiniSearch: unknown field ${field}`);
+      return fieldId;
+    });
     const shortId = this._nextId;
     this._idToShortId.set(id, shortId);
     this._documentIds.set(shortId, id);
@@ -121,17 +221,12 @@ export class CountingIndex<T> extends MiniSearch<T> {
     this._nextId += 1;
     const lengths: number[] = [];
     this._fieldLength.set(shortId, lengths);
-    const terms = this.termMap();
-    fields.forEach((field, f) => {
-      const fieldId = this._fieldIds[field];
-      if (fieldId === undefined) throw new Error(`MiniSearch: unknown field ${field}`);
-      const counted = fieldTerms[f] ?? new Map<string, number>();
-      // MiniSearch's field length is the number of distinct terms.
-      lengths[fieldId] = counted.size;
+    fieldIds.forEach((fieldId, f) => {
+      const distinct = addField(f, fieldId, shortId);
+      lengths[fieldId] = distinct;
       const count = this._documentCount - 1;
       const average = this._avgFieldLength[fieldId] ?? 0;
-      this._avgFieldLength[fieldId] = (average * count + counted.size) / (count + 1);
-      for (const [term, tf] of counted) terms.append(term, fieldId, shortId, tf);
+      this._avgFieldLength[fieldId] = (average * count + distinct) / (count + 1);
     });
   }
 
@@ -172,52 +267,53 @@ export class CountingIndex<T> extends MiniSearch<T> {
     const boosts = new Float64Array(size).fill(Number.NaN);
     const order: number[] = [];
     const touched: number[] = [];
-    const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
+
+    // MiniSearch scores fields in the order of its `fields` option, which is field id order.
+    const fieldBoosts: number[] = [];
+    for (const field of this._options.fields) {
+      const fieldId = this._fieldIds[field];
+      if (fieldId !== undefined) fieldBoosts[fieldId] = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
+    }
+    const dictionary = this.termMap();
+    let idfOf = -1;
+    let idf = 0;
+    /** Scores one posting (MiniSearch's termResults); false when the document was discarded. */
+    const visit = (fieldId: number, docId: number, tf: number, matching: number): boolean => {
+      const id = this._documentIds.get(docId) as unknown;
+      if (id === undefined) return false;
+      let docBoost = boosts[docId] ?? 0;
+      if (Number.isNaN(docBoost)) {
+        docBoost = boostDocument(id as string);
+        boosts[docId] = docBoost;
+      }
+      if (!docBoost) return true;
+      const length = this._fieldLength.get(docId)?.[fieldId] ?? 0;
+      if (idfOf !== matching) {
+        idf = Math.log(1 + (this._documentCount - matching + 0.5) / (matching + 0.5));
+        idfOf = matching;
+      }
+      const avg = this._avgFieldLength[fieldId] ?? 0;
+      const raw = idf * (bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg)));
+      const weighted = (fieldBoosts[fieldId] ?? 1) * docBoost * raw;
+      if (inTerm[docId] === 1) termScore[docId] = (termScore[docId] ?? 0) + weighted;
+      else {
+        inTerm[docId] = 1;
+        termScore[docId] = weighted;
+        touched.push(docId);
+      }
+      return true;
+    };
 
     query.forEach((term) => {
       const bit = 1 << unique.indexOf(term);
-      const data = this._index.get(term);
+      const data = dictionary.lookup(term);
       if (data === undefined) return;
       touched.length = 0;
-      for (const field of this._options.fields) {
-        const fieldBoost = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
-        const fieldId = this._fieldIds[field];
-        if (fieldId === undefined) continue;
-        const freqs = data.get(fieldId);
-        if (freqs === undefined) continue;
-        let matching = freqs.size;
-        let idfOf = -1;
-        let idf = 0;
-        const avg = this._avgFieldLength[fieldId] ?? 0;
-        for (const docId of freqs.keys()) {
-          const id = this._documentIds.get(docId) as unknown;
-          if (id === undefined) {
-            // As MiniSearch does: postings of discarded documents are dropped when a search meets them.
-            self.removeTerm(fieldId, docId, term);
-            matching -= 1;
-            continue;
-          }
-          let docBoost = boosts[docId] ?? 0;
-          if (Number.isNaN(docBoost)) {
-            docBoost = boostDocument(id as string);
-            boosts[docId] = docBoost;
-          }
-          if (!docBoost) continue;
-          const tf = freqs.get(docId) ?? 0;
-          const length = this._fieldLength.get(docId)?.[fieldId] ?? 0;
-          if (idfOf !== matching) {
-            idf = Math.log(1 + (this._documentCount - matching + 0.5) / (matching + 0.5));
-            idfOf = matching;
-          }
-          const raw = idf * (bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg)));
-          const weighted = fieldBoost * docBoost * raw;
-          if (inTerm[docId] === 1) termScore[docId] = (termScore[docId] ?? 0) + weighted;
-          else {
-            inTerm[docId] = 1;
-            termScore[docId] = weighted;
-            touched.push(docId);
-          }
-        }
+      idfOf = -1;
+      if (data instanceof Map) this.scanMap(term, data, fieldBoosts, visit);
+      else if (scanCompact(data, fieldBoosts, visit)) {
+        // As MiniSearch does: postings of discarded documents are dropped when a search meets them.
+        dictionary.removeOccurrences(term, (docId) => !this._documentIds.has(docId));
       }
       for (const docId of touched) {
         inTerm[docId] = 0;
@@ -271,6 +367,22 @@ export class CountingIndex<T> extends MiniSearch<T> {
     return { total: kept.length, top };
   }
 
+  /** Scores map postings field by field, removing discarded documents' postings as MiniSearch does. */
+  private scanMap(term: string, data: Postings, fieldBoosts: readonly number[], visit: Visit): void {
+    const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
+    fieldBoosts.forEach((_, fieldId) => {
+      const freqs = data.get(fieldId);
+      if (freqs === undefined) return;
+      let matching = freqs.size;
+      for (const [docId, tf] of freqs) {
+        if (!visit(fieldId, docId, tf, matching)) {
+          self.removeTerm(fieldId, docId, term);
+          matching -= 1;
+        }
+      }
+    });
+  }
+
   /** {@link CountingIndex.searchTop} through MiniSearch's own search. */
   private searchTopSlow(query: string[], boostDocument: (id: string) => number, limit: number, required: readonly string[]): TopResults {
     const hits: TopHit[] = [];
@@ -279,6 +391,11 @@ export class CountingIndex<T> extends MiniSearch<T> {
       if (required.every((t) => matched.has(t))) hits.push({ id: r.id as string, score: r.score, queryTerms: r.queryTerms });
     }
     return { total: hits.length, top: hits.slice(0, limit) };
+  }
+
+  /** Groups the postings added since the last read by term (see `TermMap.flush`); call at the end of a build. */
+  flush(): void {
+    this.termMap().flush();
   }
 
   /** True when some indexed note has the term (in any field). */
@@ -291,6 +408,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
   }
 
   private restoreFrom(saved: SavedMiniIndex): void {
+    this.scanner = null;
     const fields = Object.keys(this._fieldIds).sort().join(",");
     if (typeof saved !== "object" || saved === null || Object.keys(saved.fieldIds ?? {}).sort().join(",") !== fields) {
       throw new Error("saved index has other fields");
@@ -302,9 +420,9 @@ export class CountingIndex<T> extends MiniSearch<T> {
       Array.isArray(v) && v.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "number" && second(p[1]));
     if (!pairs(saved.documentIds, (x) => typeof x === "string")) throw new Error("bad document ids");
     if (!pairs(saved.fieldLength, (x) => Array.isArray(x))) throw new Error("bad field lengths");
-    if (!Array.isArray(saved.terms) || !saved.terms.every((p) => Array.isArray(p) && typeof p[0] === "string" && typeof p[1] === "string")) {
-      throw new Error("bad terms");
-    }
+    const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((t) => typeof t === "string");
+    if (!strings(saved.terms) || !strings(saved.postings) || saved.terms.length !== saved.postings.length) throw new Error("bad terms");
+    if (checksumOf(saved.terms, saved.postings) !== saved.checksum) throw new Error("checksum mismatch");
     if (!Array.isArray(saved.averageFieldLength)) throw new Error("bad average field lengths");
     this._documentCount = saved.documentCount;
     this._nextId = saved.nextId;
@@ -314,6 +432,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
     this._documentIds = new Map(saved.documentIds);
     this._idToShortId = new Map(saved.documentIds.map(([k, v]) => [v, k]));
     this._fieldLength = new Map(saved.fieldLength);
-    this._index = TermMap.fromPacked(saved.terms) as unknown as MiniIndexField;
+    const { terms, postings } = saved;
+    this._index = TermMap.fromPacked(terms.map((t, i): [string, string] => [t, postings[i] ?? ""])) as unknown as MiniIndexField;
   }
 }

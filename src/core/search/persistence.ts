@@ -6,7 +6,7 @@
  * reason to rebuild, returned as a value.
  */
 import { errorMessage } from "../errors";
-import { CountingIndex, type SavedMiniIndex } from "./counting-index";
+import { CountingIndex, type AnalysisOptions, type SavedMiniIndex } from "./counting-index";
 import type { Shard } from "./query-runner";
 import type { Parsed } from "./query";
 import type { IndexDoc, NoteMeta } from "./note-document";
@@ -18,7 +18,7 @@ export interface IndexStore {
 }
 
 /** Bumped whenever the saved shape or the indexed fields change. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 const FORMAT = "agent-memory-search";
 
 
@@ -102,19 +102,21 @@ export function serializeShards(shards: ReadonlyMap<string, Shard>, key: string,
 /**
  * Restores shards from a saved index, checking that each index and its metadata agree.
  * @param options the MiniSearch options of every shard
+ * @param analysis the shards' analysis options (stemming)
  * @returns the shards by name, or why the saved index cannot be used
  */
 export function restoreShards(
   data: string,
   key: string,
   options: ConstructorParameters<typeof CountingIndex<IndexDoc>>[0],
+  analysis: AnalysisOptions = {},
 ): Parsed<Map<string, Shard>> {
   const saved = deserializeIndex(data, key);
   if (!saved.ok) return saved;
   const shards = new Map<string, Shard>();
   try {
     for (const s of saved.value.shards) {
-      const mini = CountingIndex.fromSaved<IndexDoc>(s.index, options);
+      const mini = CountingIndex.fromSaved<IndexDoc>(s.index, options, analysis);
       if (mini.documentCount !== s.metas.length) {
         return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
       }

@@ -19,7 +19,7 @@
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { CountingIndex, countTerms } from "./counting-index";
+import { CountingIndex, type AnalysisOptions } from "./counting-index";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
 import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
@@ -105,6 +105,7 @@ export class SearchService {
   private readonly yieldToHost: () => Promise<void>;
   private readonly key: string;
   private readonly tokenizer: Tokenizer;
+  private readonly analysis: AnalysisOptions;
   private readonly queryTokenizer: ReturnType<typeof createQueryTokenizer>;
   private readonly stopWords: boolean;
   private readonly blockTokenizer: Tokenizer;
@@ -121,6 +122,7 @@ export class SearchService {
     this.yieldToHost = options.yieldToHost ?? (() => Promise.resolve());
     const stemming = options.analysis?.stemming ?? true;
     this.tokenizer = stemming ? tokenize : createTokenizer({ stemming: false });
+    this.analysis = { stemming };
     this.queryTokenizer = createQueryTokenizer({ stemming });
     this.stopWords = options.analysis?.stopWords ?? true;
     // Blocks are scored with CJK n-grams instead of the segmenter: the same terms for every CJK
@@ -344,7 +346,7 @@ export class SearchService {
   }
 
   private newMini(): CountingIndex<IndexDoc> {
-    return new CountingIndex<IndexDoc>(this.miniOptions());
+    return new CountingIndex<IndexDoc>(this.miniOptions(), this.analysis);
   }
 
   private miniOptions(): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
@@ -361,7 +363,7 @@ export class SearchService {
   }
 
   private restore(data: string): Parsed<true> {
-    const restored = restoreShards(data, this.key, this.miniOptions());
+    const restored = restoreShards(data, this.key, this.miniOptions(), this.analysis);
     if (!restored.ok) return restored;
     this.shards = restored.value;
     return { ok: true, value: true };
@@ -392,9 +394,9 @@ export class SearchService {
       }
     }
     const shard = this.shardFor(name);
-    // discard + add is MiniSearch's replace (case 06); the add takes pre-counted terms.
+    // discard + add is MiniSearch's replace (case 06); addText counts the tokenizer's terms.
     if (shard.mini.has(path)) shard.mini.discard(path);
-    shard.mini.addCounted(path, INDEX_FIELDS.map((f) => countTerms(this.tokenizer(doc[f]))), INDEX_FIELDS);
+    shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS);
     shard.metas.set(path, meta);
     this.cache.drop(path);
     this.changed = true;
@@ -454,6 +456,8 @@ export class SearchService {
       progress.onProgress?.(done, todo.length);
       await this.yieldToHost();
     }
+    // Grouping the new postings by term is the last step of indexing them.
+    for (const shard of this.shards.values()) shard.mini.flush();
     if (todo.length === 0) progress.onProgress?.(0, 0);
     return { indexed: todo.length - unreadable.length, removed, unreadable };
   }

@@ -1,166 +1,400 @@
 /**
- * The term dictionary behind each MiniSearch index (see {@link CountingIndex}): a hash map in place
- * of MiniSearch's radix tree (`SearchableMap`).
+ * The term dictionary behind each MiniSearch index (see {@link CountingIndex}): a hash table in
+ * place of MiniSearch's radix tree (`SearchableMap`).
  *
  * Why: the radix tree finds a child by scanning a node's children, once per term per note added,
  * and rebuilding it is most of the cost of building and of reloading a saved index. Search here
- * looks terms up exactly (no prefix or fuzzy matching), which a hash map does in constant time.
+ * looks terms up exactly (no prefix or fuzzy matching), which a hash table does in constant time.
  * A radix tree is still built, on first use, if a caller asks MiniSearch for prefix or fuzzy
  * matching (`atPrefix`, `fuzzyGet`), and dropped whenever the set of terms changes.
  *
- * Postings restored from a saved index stay in their packed text form (see {@link packPostings})
- * until a search or an update first touches the term, so reloading does not rebuild millions of
- * posting maps.
+ * Terms have integer ids (a {@link SpanTable}), so the {@link TermScanner} counts a note's terms
+ * without creating their strings. A term's postings take one of three forms:
+ * - **packed** text, as restored from a saved index (see {@link packPostings}), until first used;
+ * - **built**: `fieldId, docId, tf` triples in the order they were added (by document, then
+ *   field), in one buffer per {@link TermMap.flush} shared by all its terms: grouping rows by term
+ *   alone, without an object per term, is the cheapest way to end a build;
+ * - **compact**: an `Int32Array` of the same triples sorted by field, then document — what search
+ *   scans ({@link TermMap.lookup}); made from the other forms on first use;
+ * - a **map** (`fieldId → docId → tf`), made on first {@link TermMap.get}: the mutable form
+ *   MiniSearch's own code (`discard` clean-up, `vacuum`) works on.
+ * Postings added while building are buffered as columns and grouped by term on the next read
+ * ({@link TermMap.flush}), which is much cheaper than growing a map or an array per term.
  *
  * It implements the part of `SearchableMap` that MiniSearch 7.2 calls: `get`, `has`, `set`,
  * `fetch`, `delete`, `size`, iteration, `atPrefix`, `fuzzyGet`.
  */
 import SearchableMap from "minisearch/SearchableMap";
-
-/** The syntax {@link packPostings} writes. */
-const PACKED_FIELD = "\\d+:(?:[0-9a-z]+(?:\\.[0-9a-z]+)?(?:,[0-9a-z]+(?:\\.[0-9a-z]+)?)*)?";
-const PACKED_RE = new RegExp(`^(?:${PACKED_FIELD}(?:\\|${PACKED_FIELD})*)?$`);
+import { SpanTable } from "./span-table";
+import type { TermCounts, TermIds } from "./term-scanner";
 
 /** Postings of one term: field id → (short document id → term frequency). */
 export type Postings = Map<number, Map<number, number>>;
 
+/** Postings as `fieldId, docId, tf` triples, sorted by field id, then document id. */
+export type CompactPostings = Int32Array;
+
+/** Postings as added while building: triples in document, then field order (see the module comment). */
+type BuiltPostings = Uint32Array;
+
+/** One flush's postings: every term's triples end to end, term `id`'s from `start[id]` to `end[id]` (rows). */
+interface BuiltBatch {
+  flat: BuiltPostings;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+/** A term's postings: map, compact, packed text, or the index of the {@link BuiltBatch} holding them. */
+type Value = Postings | CompactPostings | string | number;
+
 /**
- * Packs postings as text: fields joined by `|`, each `fieldId:` then comma-separated document
- * ids as base-36 deltas from the previous id, with `.tf` (base 36) when the frequency is not 1.
+ * Packs postings as text: fields in ascending order joined by `|`, each `fieldId:` then
+ * comma-separated document ids as base-36 deltas from the previous id, with `.tf` (base 36) when
+ * the frequency is not 1.
  */
 export function packPostings(postings: Postings): string {
+  return packCompact(compactOf(postings));
+}
+
+/** {@link packPostings} of compact postings. */
+export function packCompact(c: CompactPostings): string {
   const fields: string[] = [];
-  for (const [fieldId, docs] of postings) {
-    const ids = [...docs.keys()].sort((a, b) => a - b);
-    let prev = 0;
-    const parts: string[] = [];
-    for (const id of ids) {
-      const tf = docs.get(id) ?? 1;
-      parts.push(tf === 1 ? (id - prev).toString(36) : `${(id - prev).toString(36)}.${tf.toString(36)}`);
-      prev = id;
+  let parts: string[] = [];
+  let field = -1;
+  let prev = 0;
+  for (let i = 0; i < c.length; i += 3) {
+    const f = c[i] ?? 0;
+    const id = c[i + 1] ?? 0;
+    const tf = c[i + 2] ?? 1;
+    if (f !== field) {
+      if (field >= 0) fields.push(`${field}:${parts.join(",")}`);
+      parts = [];
+      field = f;
+      prev = 0;
     }
-    fields.push(`${fieldId}:${parts.join(",")}`);
+    parts.push(tf === 1 ? (id - prev).toString(36) : `${(id - prev).toString(36)}.${tf.toString(36)}`);
+    prev = id;
   }
+  if (field >= 0) fields.push(`${field}:${parts.join(",")}`);
   return fields.join("|");
 }
 
-/**
- * Postings appended while building and not yet used: `fieldId, docId, tf` triples in the order
- * added. Appending numbers to one array per term is much cheaper than growing a map per term and
- * field; the maps are built when a search or an update first touches the term.
- */
-type Appended = number[];
-
-/** The postings {@link packPostings} and MiniSearch see for appended triples. */
-function postingsOf(appended: Appended): Postings {
-  const postings: Postings = new Map();
-  for (let i = 0; i + 2 < appended.length; i += 3) {
-    const fieldId = appended[i] ?? 0;
-    const docId = appended[i + 1] ?? 0;
-    const tf = appended[i + 2] ?? 0;
-    let docs = postings.get(fieldId);
-    if (docs === undefined) {
-      docs = new Map();
-      postings.set(fieldId, docs);
+/** Compact form of map postings (fields and documents sorted). */
+export function compactOf(postings: Postings): CompactPostings {
+  let n = 0;
+  for (const docs of postings.values()) n += docs.size;
+  const out = new Int32Array(n * 3);
+  let k = 0;
+  for (const fieldId of [...postings.keys()].sort((a, b) => a - b)) {
+    const docs = postings.get(fieldId) ?? new Map<number, number>();
+    for (const id of [...docs.keys()].sort((a, b) => a - b)) {
+      out[k++] = fieldId;
+      out[k++] = id;
+      out[k++] = docs.get(id) ?? 0;
     }
-    docs.set(docId, (docs.get(docId) ?? 0) + tf);
+  }
+  return out;
+}
+
+/**
+ * Compact form of built postings: a stable partition by field (documents stay in order). Rows
+ * already in field order (a note in one field) are copied as they are.
+ */
+function fieldMajor(b: BuiltPostings): CompactPostings {
+  const rows = b.length / 3;
+  let fields = 0;
+  let ordered = true;
+  for (let i = 0; i < b.length; i += 3) {
+    const f = b[i] ?? 0;
+    if (f + 1 > fields) fields = f + 1;
+    if (i > 0 && f < (b[i - 3] ?? 0)) ordered = false;
+  }
+  if (ordered) return new Int32Array(b);
+  const start = new Int32Array(fields + 1);
+  for (let i = 0; i < b.length; i += 3) {
+    const k = (b[i] ?? 0) + 1;
+    start[k] = (start[k] ?? 0) + 1;
+  }
+  for (let f = 0; f < fields; f++) start[f + 1] = (start[f + 1] ?? 0) + (start[f] ?? 0);
+  const out = new Int32Array(rows * 3);
+  for (let i = 0; i < b.length; i += 3) {
+    const f = b[i] ?? 0;
+    const at = (start[f] ?? 0) * 3;
+    start[f] = (start[f] ?? 0) + 1;
+    out[at] = f;
+    out[at + 1] = b[i + 1] ?? 0;
+    out[at + 2] = b[i + 2] ?? 0;
+  }
+  return out;
+}
+
+/** Map form of compact postings. */
+function mapOf(c: CompactPostings): Postings {
+  const postings: Postings = new Map();
+  let docs: Map<number, number> | undefined;
+  let field = -1;
+  for (let i = 0; i < c.length; i += 3) {
+    const f = c[i] ?? 0;
+    if (f !== field || docs === undefined) {
+      field = f;
+      docs = postings.get(f);
+      if (docs === undefined) {
+        docs = new Map();
+        postings.set(f, docs);
+      }
+    }
+    const id = c[i + 1] ?? 0;
+    docs.set(id, (docs.get(id) ?? 0) + (c[i + 2] ?? 0));
   }
   return postings;
+}
+
+/** Value of a base-36 digit's character code, or -1. */
+function digit36(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 122) return c - 87;
+  return -1;
+}
+
+/** Inverse of {@link packCompact}. Throws `Error` on text that is not packed postings. */
+export function unpackCompact(packed: string): CompactPostings {
+  if (packed === "") return new Int32Array(0);
+  let entries = 1;
+  for (let i = 0; i < packed.length; i++) {
+    const c = packed.charCodeAt(i);
+    if (c === 44 || c === 124) entries++;
+  }
+  const out = new Int32Array(entries * 3);
+  const bad = (): Error => new Error(`bad postings "${packed.slice(0, 40)}"`);
+  let k = 0;
+  let i = 0;
+  let sorted = true;
+  let lastField = -1;
+  const n = packed.length;
+  while (i < n) {
+    // Field id (decimal), then ':'.
+    let field = 0;
+    const fieldStart = i;
+    for (let c = packed.charCodeAt(i); c >= 48 && c <= 57; c = packed.charCodeAt(++i)) field = field * 10 + (c - 48);
+    if (i === fieldStart || packed.charCodeAt(i) !== 58) throw bad();
+    i++;
+    if (field <= lastField) sorted = false;
+    lastField = field;
+    let prev = 0;
+    // Documents: delta[.tf] separated by ','; the field ends at '|' or the end.
+    while (i < n && packed.charCodeAt(i) !== 124) {
+      let delta = 0;
+      const start = i;
+      for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i))) delta = delta * 36 + d;
+      if (i === start) throw bad();
+      let tf = 1;
+      if (packed.charCodeAt(i) === 46) {
+        i++;
+        tf = 0;
+        const tfStart = i;
+        for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i))) tf = tf * 36 + d;
+        if (i === tfStart) throw bad();
+      }
+      prev += delta;
+      out[k++] = field;
+      out[k++] = prev;
+      out[k++] = tf;
+      const c = packed.charCodeAt(i);
+      if (c === 44) {
+        i++;
+        if (i >= n || packed.charCodeAt(i) === 124) throw bad();
+      } else if (i < n && c !== 124) throw bad();
+    }
+    if (i < n) {
+      i++;
+      if (i >= n) throw bad();
+    }
+  }
+  const result = out.subarray(0, k);
+  return sorted ? result : compactOf(mapOf(result));
 }
 
 /** Inverse of {@link packPostings}. Throws `Error` on text that is not packed postings. */
 export function unpackPostings(packed: string): Postings {
-  const postings: Postings = new Map();
-  if (packed === "") return postings;
-  for (const field of packed.split("|")) {
-    const colon = field.indexOf(":");
-    const fieldId = Number.parseInt(field.slice(0, colon), 10);
-    if (colon < 1 || !Number.isFinite(fieldId)) throw new Error(`bad postings field "${field.slice(0, 20)}"`);
-    const docs = new Map<number, number>();
-    let prev = 0;
-    const body = field.slice(colon + 1);
-    if (body !== "") {
-      for (const part of body.split(",")) {
-        const dot = part.indexOf(".");
-        const id = prev + Number.parseInt(dot < 0 ? part : part.slice(0, dot), 36);
-        const tf = dot < 0 ? 1 : Number.parseInt(part.slice(dot + 1), 36);
-        if (!Number.isFinite(id) || !Number.isFinite(tf)) throw new Error(`bad posting "${part}"`);
-        docs.set(id, tf);
-        prev = id;
-      }
-    }
-    postings.set(fieldId, docs);
-  }
-  return postings;
+  return mapOf(unpackCompact(packed));
 }
 
-/** A hash-map term dictionary with the `SearchableMap` interface MiniSearch uses. */
-export class TermMap {
-  private readonly terms = new Map<string, Postings | string | Appended>();
+/** Rows of four integers (term id, field id, document id, frequency) in a growable `Int32Array`. */
+class Rows {
+  data = new Int32Array(4096);
+  count = 0;
+
+  push(term: number, field: number, doc: number, tf: number): void {
+    let at = this.count * 4;
+    if (at + 4 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const d = this.data;
+    d[at++] = term;
+    d[at++] = field;
+    d[at++] = doc;
+    d[at] = tf;
+    this.count++;
+  }
+}
+
+/** A hash-table term dictionary with the `SearchableMap` interface MiniSearch uses. */
+export class TermMap implements TermIds {
+  private readonly ids = new SpanTable();
+  private readonly names: string[] = [];
+  /** Postings by term id; `undefined` for an id whose term has no postings (deleted or not yet flushed). */
+  private readonly values: (Value | undefined)[] = [];
+  private live = 0;
+  /** Postings appended and not yet grouped by term: one row per (term, field, document). */
+  private pending = new Rows();
   private tree: SearchableMap<Postings> | null = null;
+  /** Buffers of built postings, by the batch index a term's value holds. */
+  private batches: (BuiltBatch | null)[] = [];
 
   /**
-   * Restores terms from `[term, packed postings]` pairs without unpacking them. Each packed text is
-   * checked against the packed syntax, so a damaged saved index fails here, not at search time.
-   * Throws `Error` naming the first malformed term.
+   * Restores terms from `[term, packed postings]` pairs without unpacking them. The packed text is
+   * checked when the term is first used (a saved index carries a checksum for that reason, see
+   * persistence.ts).
    */
   static fromPacked(entries: Iterable<[string, string]>): TermMap {
     const map = new TermMap();
     for (const [term, packed] of entries) {
-      if (!PACKED_RE.test(packed)) throw new Error(`bad postings for term "${term.slice(0, 40)}"`);
-      map.terms.set(term, packed);
+      const id = map.idOf(term);
+      if (map.values[id] === undefined) map.live++;
+      map.values[id] = packed;
     }
     return map;
   }
 
+  /** The id of a term, created when new (see {@link TermIds}). */
+  idOfSpan(text: string, start: number, end: number): number {
+    const known = this.ids.getSpan(text, start, end);
+    if (known >= 0) return known;
+    const id = this.names.length;
+    this.names.push(text.slice(start, end));
+    this.values.push(undefined);
+    this.ids.setSpan(text, start, end, id);
+    return id;
+  }
+
+  /** The id of a term, created when new. */
+  idOf(term: string): number {
+    return this.idOfSpan(term, 0, term.length);
+  }
+
   /** `[term, packed postings]` pairs; terms never touched since loading are not repacked. */
   *packedEntries(): IterableIterator<[string, string]> {
-    for (const [term, value] of this.terms) {
-      yield [term, typeof value === "string" ? value : packPostings(Array.isArray(value) ? postingsOf(value) : value)];
+    this.flush();
+    for (let id = 0; id < this.names.length; id++) {
+      const value = this.values[id];
+      if (value === undefined) continue;
+      const packed =
+        typeof value === "string"
+          ? value
+          : value instanceof Map
+            ? packPostings(value)
+            : packCompact(typeof value === "number" ? this.builtAt(id, value) : value);
+      yield [this.names[id] ?? "", packed];
     }
   }
 
   get size(): number {
-    return this.terms.size;
+    this.flush();
+    return this.live;
   }
 
+  /** The postings of a term as a mutable map (what MiniSearch's own code expects). */
   get(term: string): Postings | undefined {
-    const value = this.terms.get(term);
-    if (value === undefined || value instanceof Map) return value;
-    const postings = typeof value === "string" ? unpackPostings(value) : postingsOf(value);
-    this.terms.set(term, postings);
-    return postings;
+    this.flush();
+    const id = this.ids.get(term);
+    return id < 0 ? undefined : this.mapAt(id);
   }
 
   /**
-   * Adds `tf` occurrences of `term` in field `fieldId` of document `docId`, as
-   * `fetch(term).get(fieldId).set(docId, …)` would, without building maps for a term not used yet.
+   * The postings of a term as they are held: compact (unpacked on first use) or, once MiniSearch
+   * or an update has used the term, a map. For scanning; the compact form must not be changed.
+   * Throws `Error` when the term's packed text is malformed.
    */
-  append(term: string, fieldId: number, docId: number, tf: number): void {
-    const value = this.terms.get(term);
-    if (value === undefined) {
-      this.terms.set(term, [fieldId, docId, tf]);
-      this.tree = null;
-    } else if (Array.isArray(value)) {
-      value.push(fieldId, docId, tf);
-    } else {
-      const postings = this.get(term) ?? new Map<number, Map<number, number>>();
-      let docs = postings.get(fieldId);
-      if (docs === undefined) {
-        docs = new Map();
-        postings.set(fieldId, docs);
-      }
-      docs.set(docId, (docs.get(docId) ?? 0) + tf);
+  lookup(term: string): Postings | CompactPostings | undefined {
+    this.flush();
+    const id = this.ids.get(term);
+    if (id < 0) return undefined;
+    const value = this.values[id];
+    if (typeof value === "number") {
+      const compact = this.builtAt(id, value);
+      this.values[id] = compact;
+      return compact;
     }
+    if (typeof value !== "string") return value;
+    let compact: CompactPostings;
+    try {
+      compact = unpackCompact(value);
+    } catch (err) {
+      throw new Error(`${err instanceof Error ? err.message : String(err)} for term "${term.slice(0, 40)}"`);
+    }
+    this.values[id] = compact;
+    return compact;
+  }
+
+  /**
+   * For each posting of a document for which `gone(docId)` is true, in a term held compact, does
+   * what MiniSearch's `removeTerm` does when a search meets it: one occurrence is removed (the
+   * posting goes when its frequency was 1); a term left with no postings is deleted.
+   */
+  removeOccurrences(term: string, gone: (docId: number) => boolean): void {
+    const compact = this.lookup(term);
+    if (compact === undefined || compact instanceof Map) return;
+    const kept: number[] = [];
+    for (let i = 0; i < compact.length; i += 3) {
+      const docId = compact[i + 1] ?? 0;
+      const tf = compact[i + 2] ?? 0;
+      if (!gone(docId)) kept.push(compact[i] ?? 0, docId, tf);
+      else if (tf > 1) kept.push(compact[i] ?? 0, docId, tf - 1);
+    }
+    if (kept.length === 0) this.delete(term);
+    else this.values[this.ids.get(term)] = Int32Array.from(kept);
+  }
+
+  /**
+   * Adds `tf` occurrences of term `id` in field `fieldId` of document `docId`, as
+   * `fetch(term).get(fieldId).set(docId, …)` would. Buffered until the next read.
+   */
+  appendId(id: number, fieldId: number, docId: number, tf: number): void {
+    this.pending.push(id, fieldId, docId, tf);
+  }
+
+  /**
+   * {@link TermMap.appendId} for every term counted in `counts` (which is cleared), as field
+   * `fieldId` of document `docId`.
+   * @returns the number of distinct terms
+   */
+  appendCounts(counts: TermCounts, fieldId: number, docId: number): number {
+    const distinct = counts.touched.length;
+    counts.drain((id, tf) => this.pending.push(id, fieldId, docId, tf));
+    return distinct;
+  }
+
+  /** {@link TermMap.appendId} by term. */
+  append(term: string, fieldId: number, docId: number, tf: number): void {
+    this.appendId(this.idOf(term), fieldId, docId, tf);
   }
 
   has(term: string): boolean {
-    return this.terms.has(term);
+    this.flush();
+    const id = this.ids.get(term);
+    return id >= 0 && this.values[id] !== undefined;
   }
 
   set(term: string, postings: Postings): this {
-    if (!this.terms.has(term)) this.tree = null;
-    this.terms.set(term, postings);
+    this.flush();
+    const id = this.idOf(term);
+    if (this.values[id] === undefined) {
+      this.live++;
+      this.tree = null;
+    }
+    this.values[id] = postings;
     return this;
   }
 
@@ -168,33 +402,39 @@ export class TermMap {
     const existing = this.get(term);
     if (existing !== undefined) return existing;
     const created = initial();
-    this.terms.set(term, created);
-    this.tree = null;
+    this.set(term, created);
     return created;
   }
 
   delete(term: string): void {
-    if (this.terms.delete(term)) this.tree = null;
+    this.flush();
+    const id = this.ids.get(term);
+    if (id >= 0 && this.values[id] !== undefined) {
+      this.values[id] = undefined;
+      this.live--;
+      this.tree = null;
+    }
   }
 
   clear(): void {
-    this.terms.clear();
+    this.flush();
+    this.values.fill(undefined);
+    this.batches = [];
+    this.live = 0;
     this.tree = null;
   }
 
   *entries(): IterableIterator<[string, Postings]> {
-    for (const term of this.terms.keys()) {
-      const postings = this.get(term);
-      if (postings !== undefined) yield [term, postings];
+    this.flush();
+    for (let id = 0; id < this.names.length; id++) {
+      const postings = this.mapAt(id);
+      if (postings !== undefined) yield [this.names[id] ?? "", postings];
     }
   }
 
-  keys(): IterableIterator<string> {
-    return this.terms.keys();
-  }
-
-  *values(): IterableIterator<Postings> {
-    for (const [, postings] of this.entries()) yield postings;
+  *keys(): IterableIterator<string> {
+    this.flush();
+    for (let id = 0; id < this.names.length; id++) if (this.values[id] !== undefined) yield this.names[id] ?? "";
   }
 
   [Symbol.iterator](): IterableIterator<[string, Postings]> {
@@ -211,8 +451,138 @@ export class TermMap {
     return this.radixTree().fuzzyGet(term, maxEditDistance);
   }
 
+  /**
+   * Groups the buffered postings by term. A term without postings gets them compact; a term that
+   * has some is turned into a map and extended (a map takes single additions cheaply).
+   */
+  flush(): void {
+    const n = this.pending.count;
+    if (n === 0) return;
+    const rows = this.pending.data;
+    this.pending = new Rows();
+    if (n * 16 < this.names.length) {
+      this.flushFew(rows, n);
+      return;
+    }
+    // Rows grouped by term, keeping their order within (document, then field): a stable
+    // counting sort by term id straight into one buffer.
+    const terms = this.names.length;
+    const start = new Int32Array(terms + 1);
+    for (let r = 0; r < n; r++) {
+      const t = (rows[r * 4] ?? 0) + 1;
+      start[t] = (start[t] ?? 0) + 1;
+    }
+    for (let t = 0; t < terms; t++) start[t + 1] = (start[t + 1] ?? 0) + (start[t] ?? 0);
+    const end = start.slice(0, terms);
+    const flat = new Uint32Array(n * 3);
+    for (let r = 0; r < n; r++) {
+      const t = rows[r * 4] ?? 0;
+      const at = end[t] ?? 0;
+      end[t] = at + 1;
+      flat[at * 3] = rows[r * 4 + 1] ?? 0;
+      flat[at * 3 + 1] = rows[r * 4 + 2] ?? 0;
+      flat[at * 3 + 2] = rows[r * 4 + 3] ?? 0;
+    }
+    const batch = this.batches.length;
+    this.batches.push({ flat, start, end });
+    let added = false;
+    let shared = false;
+    for (let id = 0; id < terms; id++) {
+      const from = start[id] ?? 0;
+      const to = end[id] ?? 0;
+      if (from === to) continue;
+      if (this.values[id] === undefined) {
+        this.values[id] = batch;
+        this.live++;
+        added = true;
+        shared = true;
+        continue;
+      }
+      this.addToMap(id, flat.subarray(from * 3, to * 3));
+    }
+    if (!shared) this.batches[batch] = null;
+    if (added) this.tree = null;
+  }
+
+  /**
+   * {@link TermMap.flush} of a few rows (one note's update): no term-sized buffers; each new term
+   * gets its own compact postings.
+   */
+  private flushFew(rows: Int32Array, n: number): void {
+    const termOf = (r: number): number => rows[r * 4] ?? 0;
+    const order = Int32Array.from({ length: n }, (_, r) => r).sort((a, b) => termOf(a) - termOf(b) || a - b);
+    let added = false;
+    for (let k = 0; k < n; ) {
+      const id = termOf(order[k] ?? 0);
+      let end = k + 1;
+      while (end < n && termOf(order[end] ?? 0) === id) end++;
+      const triples = new Uint32Array((end - k) * 3);
+      for (let j = k; j < end; j++) {
+        const r = (order[j] ?? 0) * 4;
+        triples.set([rows[r + 1] ?? 0, rows[r + 2] ?? 0, rows[r + 3] ?? 0], (j - k) * 3);
+      }
+      if (this.values[id] === undefined) {
+        this.values[id] = compactOfBuilt(triples);
+        this.live++;
+        added = true;
+      } else this.addToMap(id, triples);
+      k = end;
+    }
+    if (added) this.tree = null;
+  }
+
+  /** Adds built triples to term `id`'s postings, which become a map if they are not one yet. */
+  private addToMap(id: number, triples: BuiltPostings): void {
+    const map = this.mapAt(id) ?? new Map<number, Map<number, number>>();
+    for (let i = 0; i < triples.length; i += 3) {
+      const f = triples[i] ?? 0;
+      let docs = map.get(f);
+      if (docs === undefined) {
+        docs = new Map();
+        map.set(f, docs);
+      }
+      const d = triples[i + 1] ?? 0;
+      docs.set(d, (docs.get(d) ?? 0) + (triples[i + 2] ?? 0));
+    }
+  }
+
+  /** Compact postings of term `id` from built batch `batch`. */
+  private builtAt(id: number, batch: number): CompactPostings {
+    const b = this.batches[batch];
+    if (!b) throw new Error(`term "${this.names[id] ?? ""}" points to a released batch`);
+    return compactOfBuilt(b.flat.subarray((b.start[id] ?? 0) * 3, (b.end[id] ?? 0) * 3));
+  }
+
+  /** The postings of term `id` as a map, turning them into one (and keeping it) if needed. */
+  private mapAt(id: number): Postings | undefined {
+    const value = this.values[id];
+    if (value === undefined || value instanceof Map) return value;
+    const postings = mapOf(typeof value === "string" ? unpackCompact(value) : typeof value === "number" ? this.builtAt(id, value) : value);
+    this.values[id] = postings;
+    return postings;
+  }
+
   private radixTree(): SearchableMap<Postings> {
     this.tree ??= SearchableMap.from(this.entries());
     return this.tree;
   }
 }
+
+/**
+ * Compact form of built triples. Documents are added in id order, so built rows are sorted by
+ * document; anything else (direct appends in any order, repeated documents) is merged.
+ */
+function compactOfBuilt(rows: BuiltPostings): CompactPostings {
+  return isSorted(rows) ? fieldMajor(rows) : compactOf(mapOf(fieldMajor(rows)));
+}
+
+/** True when built rows are strictly ascending by (document, field). */
+function isSorted(rows: BuiltPostings): boolean {
+  for (let i = 3; i < rows.length; i += 3) {
+    const d = rows[i + 1] ?? 0;
+    const e = rows[i - 2] ?? 0;
+    if (d < e || (d === e && (rows[i] ?? 0) <= (rows[i - 3] ?? 0))) return false;
+  }
+  return true;
+}
+

@@ -1,0 +1,135 @@
+// The index's fast path (term-scanner.ts, span-table.ts) must give exactly what the tokenizer gives:
+// the same terms with the same counts for any text, so an index built with it answers queries
+// tokenized by the tokenizer (case 05: one tokenizer at index and query time).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { CountingIndex, countTerms } from "../src/core/search/counting-index";
+import { IntTable, SpanTable } from "../src/core/search/span-table";
+import { TermMap } from "../src/core/search/term-map";
+import { TermCounts, TermScanner } from "../src/core/search/term-scanner";
+import { createTokenizer, tokenize } from "../src/core/search/tokenizer";
+
+/** Pieces of text from every script and joiner the tokenizer treats specially. */
+const PIECES = [
+  "Alpha", "beta", "painting", "Caroline's", "don't", "O’Neil", "ponies", "happy", "ays", "a", "I",
+  "INC-2024-0887", "3.2.5", "v2.0-rc1", "a_b", "x:y/z", "-", ".", "_", ":", "/", "'", "’", "..", "--",
+  "今天完成了认证系统的重构", "反洗钱", "李四", "的", "复盘", "東京で会議をしました", "プロジェクト", "서울에서", "회의를",
+  "ภาษาไทย", "ສະບາຍດີ", "ＪＷＴ", "①", "Ⅻ", "Ünïcödé", "café", "naïve", "İstanbul", "ß", "ﬁle",
+  "😀", "𠀀𠀁", "𠮷野家", "\u0301", "#tag", "[[link]]", "> quote", "- [ ] task", "^block-id", "`code`",
+  "x".repeat(70), "ab-".repeat(30), " ", "\n", "\t", "，", "。", "\u3000", "\ud800", "\udc00",
+];
+
+const textArb = fc
+  .array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: "grapheme", maxLength: 4 })), { maxLength: 24 })
+  .chain((parts) => fc.array(fc.constantFrom("", " ", "\n", "-", "'"), { minLength: parts.length, maxLength: parts.length }).map((seps) => parts.map((p, i) => p + (seps[i] ?? "")).join("")));
+
+/** A term dictionary (a TermMap) that remembers each id's term. */
+function namedIds(): { ids: TermMap; names: string[] } {
+  const ids = new TermMap();
+  const names: string[] = [];
+  const idOfSpan = ids.idOfSpan.bind(ids);
+  ids.idOfSpan = (t: string, start: number, end: number): number => {
+    const id = idOfSpan(t, start, end);
+    names[id] = t.slice(start, end);
+    return id;
+  };
+  return { ids, names };
+}
+
+/** Term → count of what `counts` holds (then cleared). */
+function drained(counts: TermCounts, names: string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  counts.drain((id, tf) => out.set(names[id] ?? "?", tf));
+  return out;
+}
+
+/** Term → count, as the scanner counts `text`. */
+function scanned(text: string, stemming: boolean): Map<string, number> {
+  const { ids, names } = namedIds();
+  const counts = new TermCounts();
+  new TermScanner(ids, { stemming }).count(text, counts);
+  return drained(counts, names);
+}
+
+function sorted(m: Map<string, number>): [string, number][] {
+  return [...m].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+describe("TermScanner", () => {
+  it("counts exactly the terms the tokenizer gives, with and without stemming", () => {
+    const unstemmed = createTokenizer({ stemming: false });
+    fc.assert(
+      fc.property(textArb, (text) => {
+        expect(sorted(scanned(text, true))).toEqual(sorted(countTerms(tokenize(text))));
+        expect(sorted(scanned(text, false))).toEqual(sorted(countTerms(unstemmed(text))));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a scanner keeps its word memo across notes without mixing them up", () => {
+    const { ids, names } = namedIds();
+    const scanner = new TermScanner(ids);
+    const counts = new TermCounts();
+    for (const text of ["painting paints", "Painting", "認証 painting 3.2.5", "paint", "認証認証"]) {
+      scanner.count(text, counts);
+      expect(sorted(drained(counts, names))).toEqual(sorted(countTerms(tokenize(text))));
+    }
+  });
+
+  it("addText builds the index addCounted builds from the tokenizer's counts", () => {
+    const FIELDS = ["title", "body"] as const;
+    const options = { fields: [...FIELDS], tokenize, processTerm: (t: string) => t };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 6 }), (docs) => {
+        const fast = new CountingIndex(options);
+        const counted = new CountingIndex(options);
+        docs.forEach(([title, body], i) => {
+          fast.addText(`n${i}`, [title, body], FIELDS);
+          counted.addCounted(`n${i}`, [countTerms(tokenize(title)), countTerms(tokenize(body))], FIELDS);
+        });
+        const json = (ix: CountingIndex<unknown>) => {
+          const j = ix.toJSON();
+          return { ...j, index: [...j.index].sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
+        };
+        expect(json(fast)).toEqual(json(counted));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("SpanTable and IntTable", () => {
+  it("answer like a Map, for whole strings and for spans of a longer string", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string({ maxLength: 5 }), fc.nat(1000)), { maxLength: 3000 }), (pairs) => {
+        const table = new SpanTable();
+        const map = new Map<string, number>();
+        for (const [k, v] of pairs) {
+          table.set(k, v);
+          map.set(k, v);
+        }
+        expect(table.size).toBe(map.size);
+        for (const [k, v] of map) {
+          expect(table.get(k)).toBe(v);
+          const padded = `<${k}>`;
+          expect(table.getSpan(padded, 1, padded.length - 1)).toBe(v);
+        }
+        expect(table.get("\u0000absent")).toBe(-1);
+      }),
+      { numRuns: 30 },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer(), fc.nat(1000)), { maxLength: 5000 }), (pairs) => {
+        const table = new IntTable();
+        const map = new Map<number, number>();
+        for (const [k, v] of pairs) {
+          table.set(k, v);
+          map.set(k, v);
+        }
+        for (const [k, v] of map) expect(table.get(k)).toBe(v);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
