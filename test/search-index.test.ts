@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import MiniSearch from "minisearch";
-import { CountingIndex, countTerms } from "../src/core/search/counting-index";
+import { checksumOf, CountingIndex, countTerms } from "../src/core/search/counting-index";
 import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/term-map";
 import { tokenize } from "../src/core/search/tokenizer";
 import { splitSearchBlocks } from "../src/core/search/blocks";
@@ -142,10 +142,12 @@ describe("CountingIndex", () => {
     const { counted } = buildBoth([{ id: "a", title: "x", body: "y" }]);
     const saved = counted.toSaved();
     expect(() => CountingIndex.fromSaved({ ...saved, fieldIds: { title: 0 } }, options)).toThrow();
-    expect(() => CountingIndex.fromSaved({ ...saved, postings: saved.postings.map(() => "0:!") }, options)).toThrow(/checksum/);
-    expect(() => CountingIndex.fromSaved({ ...saved, terms: ["x"] }, options)).toThrow(/bad terms/);
-    expect(() => CountingIndex.fromSaved({ ...saved, terms: ["y", "x"] }, options)).toThrow(/checksum/);
-    expect(() => CountingIndex.fromSaved({ ...saved, documentIds: [[0, 5 as unknown as string]] }, options)).toThrow();
+    expect(() => CountingIndex.fromSaved({ ...saved, postings: saved.postings.replace(/\d+$/, "!") }, options)).toThrow(/checksum/);
+    expect(() => CountingIndex.fromSaved({ ...saved, terms: "y\nx" }, options)).toThrow(/checksum/);
+    const oneTerm = { ...saved, terms: "x" };
+    expect(() => CountingIndex.fromSaved({ ...oneTerm, checksum: checksumOf(oneTerm.terms, oneTerm.postings) }, options)).toThrow(/bad terms/);
+    expect(() => CountingIndex.fromSaved({ ...saved, documentIds: [5 as unknown as string] }, options)).toThrow(/document ids/);
+    expect(() => CountingIndex.fromSaved({ ...saved, fieldLength: [1] }, options)).toThrow(/field lengths/);
     expect(() => CountingIndex.fromSaved({ ...saved, nextId: -1 }, options)).toThrow();
   });
 });

@@ -25,14 +25,27 @@ export class SpanTable {
    * Two integers a slot: the key's hash and its entry index + 1 (0: empty slot). The hash sits
    * beside the reference so a probe that misses touches one cache line.
    */
-  private slots = new Int32Array(MIN_SLOTS * 2);
-  private mask = MIN_SLOTS - 1;
+  private slots: Int32Array;
+  private mask: number;
   /** Three integers an entry: where its characters start in the pool, how many, its value. */
-  private entries = new Int32Array(256 * 3);
+  private entries: Int32Array;
   /** Key characters, end to end. */
-  private pool = new Uint16Array(4096);
+  private pool: Uint16Array;
   private poolUsed = 0;
   private count = 0;
+
+  /**
+   * @param keys how many keys to make room for (the table grows past it as needed)
+   * @param chars how many key characters in all, likewise
+   */
+  constructor(keys = 256, chars = 4096) {
+    let slots = MIN_SLOTS;
+    while (slots < keys * 2) slots *= 2;
+    this.slots = new Int32Array(slots * 2);
+    this.mask = slots - 1;
+    this.entries = new Int32Array(Math.max(1, keys) * 3);
+    this.pool = new Uint16Array(Math.max(1, chars));
+  }
 
   /** Number of keys. */
   get size(): number {
@@ -61,6 +74,16 @@ export class SpanTable {
   /** Sets the value of `key` (a non-negative integer). */
   set(key: string, value: number): void {
     this.setSpan(key, 0, key.length, value);
+  }
+
+  /** The key of the `index`-th entry (entries are numbered in insertion order from 0). */
+  keyAt(index: number): string {
+    const at = this.entries[index * 3] ?? 0;
+    const len = this.entries[index * 3 + 1] ?? 0;
+    let out = "";
+    // In slices: String.fromCharCode takes its characters as arguments.
+    for (let k = 0; k < len; k += 4096) out += String.fromCharCode(...this.pool.subarray(at + k, at + Math.min(len, k + 4096)));
+    return out;
   }
 
   /** Removes every key. */

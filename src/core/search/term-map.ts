@@ -44,8 +44,21 @@ interface BuiltBatch {
   end: Int32Array;
 }
 
-/** A term's postings: map, compact, packed text, or the index of the {@link BuiltBatch} holding them. */
+/**
+ * A term's postings: map, compact, packed text, the index of the {@link BuiltBatch} holding them,
+ * or {@link RESTORED}: packed text still inside the restored index's postings string.
+ */
 type Value = Postings | CompactPostings | string | number;
+
+/** See {@link Value}. */
+const RESTORED = -1;
+
+/** The packed postings of a restored index: term `id`'s are `text[start[id], end[id])`. */
+interface RestoredPostings {
+  text: string;
+  start: Int32Array;
+  end: Int32Array;
+}
 
 /**
  * Packs postings as text: fields in ascending order joined by `|`, each `fieldId:` then
@@ -242,8 +255,10 @@ class Rows {
 
 /** A hash-table term dictionary with the `SearchableMap` interface MiniSearch uses. */
 export class TermMap implements TermIds {
-  private readonly ids = new SpanTable();
-  private readonly names: string[] = [];
+  /** Term → id; the table's entry numbers are the ids, so it also gives each id's term. */
+  private readonly ids: SpanTable;
+  private terms = 0;
+  private restored: RestoredPostings | null = null;
   /** Postings by term id; `undefined` for an id whose term has no postings (deleted or not yet flushed). */
   private readonly values: (Value | undefined)[] = [];
   private live = 0;
@@ -252,6 +267,11 @@ export class TermMap implements TermIds {
   private tree: SearchableMap<Postings> | null = null;
   /** Buffers of built postings, by the batch index a term's value holds. */
   private batches: (BuiltBatch | null)[] = [];
+
+  /** @param capacity terms and term characters to make room for (see {@link SpanTable}) */
+  constructor(capacity: { terms: number; chars: number } = { terms: 1024, chars: 8192 }) {
+    this.ids = new SpanTable(capacity.terms, capacity.chars);
+  }
 
   /**
    * Restores terms from `[term, packed postings]` pairs without unpacking them. The packed text is
@@ -268,12 +288,47 @@ export class TermMap implements TermIds {
     return map;
   }
 
+  /**
+   * Restores terms saved as `terms` (joined by `\n`) and their packed postings (`postings`, in the
+   * same order, joined by `\n`) without making a string for either: a term's packed text is cut
+   * from `postings` when the term is first used, and checked then (the saved index carries a
+   * checksum for that reason, see counting-index.ts). Throws `Error` when the counts differ.
+   */
+  static fromSaved(terms: string, postings: string): TermMap {
+    if (terms === "" && postings === "") return new TermMap();
+    let count = 1;
+    for (let i = terms.indexOf("\n"); i >= 0; i = terms.indexOf("\n", i + 1)) count++;
+    const map = new TermMap({ terms: count, chars: terms.length });
+    const start = new Int32Array(count);
+    const end = new Int32Array(count);
+    let a = 0;
+    let p = 0;
+    for (let k = 0; k < count; k++) {
+      let b = terms.indexOf("\n", a);
+      if (b < 0) b = terms.length;
+      let q = postings.indexOf("\n", p);
+      if (q < 0) {
+        if (k !== count - 1) throw new Error("bad terms: fewer postings than terms");
+        q = postings.length;
+      }
+      const id = map.idOfSpan(terms, a, b);
+      if (map.values[id] === undefined) map.live++;
+      map.values[id] = RESTORED;
+      start[id] = p;
+      end[id] = q;
+      a = b + 1;
+      p = q + 1;
+    }
+    if (p <= postings.length) throw new Error("bad terms: more postings than terms");
+    map.restored = { text: postings, start, end };
+    return map;
+  }
+
   /** The id of a term, created when new (see {@link TermIds}). */
   idOfSpan(text: string, start: number, end: number): number {
     const known = this.ids.getSpan(text, start, end);
     if (known >= 0) return known;
-    const id = this.names.length;
-    this.names.push(text.slice(start, end));
+    const id = this.terms++;
     this.values.push(undefined);
     this.ids.setSpan(text, start, end, id);
     return id;
@@ -287,8 +342,8 @@ export class TermMap implements TermIds {
   /** `[term, packed postings]` pairs; terms never touched since loading are not repacked. */
   *packedEntries(): IterableIterator<[string, string]> {
     this.flush();
-    for (let id = 0; id < this.names.length; id++) {
-      const value = this.values[id];
+    for (let id = 0; id < this.terms; id++) {
+      const value = this.valueAt(id);
       if (value === undefined) continue;
       const packed =
         typeof value === "string"
@@ -296,7 +351,7 @@ export class TermMap implements TermIds {
           : value instanceof Map
             ? packPostings(value)
             : packCompact(typeof value === "number" ? this.builtAt(id, value) : value);
-      yield [this.names[id] ?? "", packed];
+      yield [this.ids.keyAt(id), packed];
     }
   }
 
@@ -321,7 +376,7 @@ export class TermMap implements TermIds {
     this.flush();
     const id = this.ids.get(term);
     if (id < 0) return undefined;
-    const value = this.values[id];
+    const value = this.valueAt(id);
     if (typeof value === "number") {
       const compact = this.builtAt(id, value);
       this.values[id] = compact;
@@ -426,15 +481,15 @@ export class TermMap implements TermIds {
 
   *entries(): IterableIterator<[string, Postings]> {
     this.flush();
-    for (let id = 0; id < this.names.length; id++) {
+    for (let id = 0; id < this.terms; id++) {
       const postings = this.mapAt(id);
-      if (postings !== undefined) yield [this.names[id] ?? "", postings];
+      if (postings !== undefined) yield [this.ids.keyAt(id), postings];
     }
   }
 
   *keys(): IterableIterator<string> {
     this.flush();
-    for (let id = 0; id < this.names.length; id++) if (this.values[id] !== undefined) yield this.names[id] ?? "";
+    for (let id = 0; id < this.terms; id++) if (this.values[id] !== undefined) yield this.ids.keyAt(id);
   }
 
   [Symbol.iterator](): IterableIterator<[string, Postings]> {
@@ -460,13 +515,13 @@ export class TermMap implements TermIds {
     if (n === 0) return;
     const rows = this.pending.data;
     this.pending = new Rows();
-    if (n * 16 < this.names.length) {
+    if (n * 16 < this.terms) {
       this.flushFew(rows, n);
       return;
     }
     // Rows grouped by term, keeping their order within (document, then field): a stable
     // counting sort by term id straight into one buffer.
-    const terms = this.names.length;
+    const terms = this.terms;
     const start = new Int32Array(terms + 1);
     for (let r = 0; r < n; r++) {
       const t = (rows[r * 4] ?? 0) + 1;
@@ -546,16 +601,25 @@ export class TermMap implements TermIds {
     }
   }
 
+  /** Term `id`'s postings, with {@link RESTORED} ones as their packed text. */
+  private valueAt(id: number): Value | undefined {
+    const value = this.values[id];
+    if (value !== RESTORED) return value;
+    const r = this.restored;
+    if (!r) throw new Error(`term "${this.ids.keyAt(id)}" points to no restored postings`);
+    return r.text.slice(r.start[id] ?? 0, r.end[id] ?? 0);
+  }
+
   /** Compact postings of term `id` from built batch `batch`. */
   private builtAt(id: number, batch: number): CompactPostings {
     const b = this.batches[batch];
-    if (!b) throw new Error(`term "${this.names[id] ?? ""}" points to a released batch`);
+    if (!b) throw new Error(`term "${this.ids.keyAt(id)}" points to a released batch`);
     return compactOfBuilt(b.flat.subarray((b.start[id] ?? 0) * 3, (b.end[id] ?? 0) * 3));
   }
 
   /** The postings of term `id` as a map, turning them into one (and keeping it) if needed. */
   private mapAt(id: number): Postings | undefined {
-    const value = this.values[id];
+    const value = this.valueAt(id);
     if (value === undefined || value instanceof Map) return value;
     const postings = mapOf(typeof value === "string" ? unpackCompact(value) : typeof value === "number" ? this.builtAt(id, value) : value);
     this.values[id] = postings;
