@@ -7,7 +7,7 @@ import { checksumOf, CountingIndex, countTerms } from "../src/core/search/counti
 import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/term-map";
 import { tokenize } from "../src/core/search/tokenizer";
 import { splitSearchBlocks } from "../src/core/search/blocks";
-import { probeOf, rankedBlocks, scoreBlocks } from "../src/core/search/block-rank";
+import { BlockScorer, probeOf, rankedBlocks } from "../src/core/search/block-rank";
 import { createTokenizer } from "../src/core/search/tokenizer";
 
 const FIELDS = ["title", "body"] as const;
@@ -114,6 +114,29 @@ describe("CountingIndex", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("searchTop also scores documents added with MiniSearch's own add() and forgets removed ones", () => {
+    fc.assert(
+      fc.property(fc.array(docArb, { minLength: 1, maxLength: 10 }), fc.constantFrom(...WORDS), fc.nat(9), (raw, q, gone) => {
+        const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
+        const { plain } = buildBoth(docs);
+        const mixed = new CountingIndex<Doc>(options);
+        docs.forEach((d, i) => {
+          if (i % 2 === 0) mixed.add(d);
+          else mixed.addCounted(d.id, FIELDS.map((f) => countTerms(tokenize(d[f]))), FIELDS);
+        });
+        const removed = docs[gone % docs.length];
+        if (removed) {
+          plain.remove(removed);
+          mixed.remove(removed);
+        }
+        const terms = tokenize(q);
+        const expected = plain.search(terms.join(" "));
+        expect(mixed.searchTop(terms, () => 1, 100).top.map((h) => [h.id, h.score])).toEqual(expected.map((r) => [r.id, r.score]));
+      }),
+      { numRuns: 60 },
     );
   });
 
@@ -275,9 +298,16 @@ describe("block probes", () => {
 
   it("scores only blocks holding a query term, with BM25 over the blocks of all notes", () => {
     const blocks = rankedBlocks(["the bounce rate went up", "nothing here", "bounce bounce"].map((text, line) => ({ id: null, text, line, heading: false })));
-    const [scores] = scoreBlocks([blocks], tokenize("bounce rate"), blockTokenizer);
+    const scorer = new BlockScorer();
+    const [scores] = scorer.score([blocks], tokenize("bounce rate"));
     expect(scores?.[1]).toBe(0);
     expect(scores?.[0]).toBeGreaterThan(scores?.[2] ?? Infinity);
-    expect(blocks[1]?.counts).toBeUndefined();
+    // "nothing here" holds no probe of either term, so it is not even scanned.
+    expect(scorer.lastScanned).toBe(2);
+    // BM25 by hand: n = 3 blocks; "bounce" in 2 (df 2), "rate" in 1; lengths 5 and 2, average 3.5.
+    const idf = (d: number) => Math.log(1 + (3 - d + 0.5) / (d + 0.5));
+    const part = (tf: number, len: number) => (tf * 2.2) / (tf + 1.2 * (1 - 0.5 + (0.5 * len) / 3.5));
+    expect(scores?.[0]).toBeCloseTo(idf(2) * part(1, 5) + idf(1) * part(1, 5), 10);
+    expect(scores?.[2]).toBeCloseTo(idf(2) * part(2, 2), 10);
   });
 });

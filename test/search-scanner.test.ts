@@ -44,10 +44,11 @@ function drained(counts: TermCounts, names: string[]): Map<string, number> {
 }
 
 /** Term → count, as the scanner counts `text`. */
-function scanned(text: string, stemming: boolean): Map<string, number> {
+function scanned(text: string, stemming: boolean, cjk: "words" | "ngrams" = "words"): Map<string, number> {
   const { ids, names } = namedIds();
   const counts = new TermCounts();
-  new TermScanner(ids, { stemming }).count(text, counts);
+  new TermScanner(ids, { stemming, cjk }).count(text, counts);
+  expect(counts.total).toBe([...counts.touched].reduce((n, id) => n + counts.get(id), 0));
   return drained(counts, names);
 }
 
@@ -56,12 +57,14 @@ function sorted(m: Map<string, number>): [string, number][] {
 }
 
 describe("TermScanner", () => {
-  it("counts exactly the terms the tokenizer gives, with and without stemming", () => {
+  it("counts exactly the terms the tokenizer gives, with and without stemming, CJK as words or n-grams", () => {
     const unstemmed = createTokenizer({ stemming: false });
+    const ngrams = createTokenizer({ cjk: "ngrams" });
     fc.assert(
       fc.property(textArb, (text) => {
         expect(sorted(scanned(text, true))).toEqual(sorted(countTerms(tokenize(text))));
         expect(sorted(scanned(text, false))).toEqual(sorted(countTerms(unstemmed(text))));
+        expect(sorted(scanned(text, true, "ngrams"))).toEqual(sorted(countTerms(ngrams(text))));
       }),
       { numRuns: 400 },
     );

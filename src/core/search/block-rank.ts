@@ -8,17 +8,14 @@
  * {@link probeOf}); a block without any probe cannot contain the term and scores 0.
  */
 import type { SearchBlock } from "./blocks";
-import { normalizeText, type Tokenizer } from "./tokenizer";
+import { TermCounts, TermDictionary, TermScanner } from "./term-scanner";
+import { normalizeText } from "./tokenizer";
 
-/** A block as kept in the note cache; its terms are counted on first need. */
+/** A block as kept in the note cache. */
 export interface RankedBlock {
   block: SearchBlock;
   /** The block's text as the tokenizer sees it: NFKC, lower case, apostrophes removed. */
   probeText: string;
-  /** Term → occurrences in the block, once tokenized. */
-  counts?: Map<string, number>;
-  /** Number of terms in the block, once tokenized. */
-  length?: number;
 }
 
 /** BM25 parameters for blocks: blocks are short, so length matters less than for whole notes. */
@@ -26,8 +23,10 @@ const K1 = 1.2;
 const B = 0.5;
 const APOSTROPHES = /['’]/g;
 const STEMMED = /^[a-z]+$/;
+/** Terms the scorer's dictionary holds before it starts afresh (memory bound). */
+const DICTIONARY_MAX = 1 << 20;
 
-/** Wraps blocks for {@link scoreBlocks}. */
+/** Wraps blocks for {@link BlockScorer.score}. */
 export function rankedBlocks(blocks: SearchBlock[]): RankedBlock[] {
   return blocks.map((block) => ({ block, probeText: normalizeText(block.text).replace(APOSTROPHES, "") }));
 }
@@ -44,59 +43,77 @@ export function probeOf(term: string): string {
   return term.slice(0, term.length <= 3 ? term.length - 1 : term.length - 2);
 }
 
-function tokenized(b: RankedBlock, tokenizer: Tokenizer): { counts: Map<string, number>; length: number } {
-  if (b.counts === undefined || b.length === undefined) {
-    const counts = new Map<string, number>();
-    const terms = tokenizer(b.block.text);
-    for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
-    b.counts = counts;
-    b.length = terms.length;
-  }
-  return { counts: b.counts, length: b.length };
-}
-
 /**
- * BM25 score of every block of every note against the query terms (each counted once). The
- * average block length is taken over the blocks that contain a probe.
- * @param notes the blocks of each chosen note
- * @param terms query terms as produced by the query tokenizer
- * @param tokenizer the tokenizer blocks are counted with (the index's, CJK as n-grams)
- * @returns scores in the same shape as `notes`; 0 for a block with no query term
+ * Scores blocks with BM25. Blocks are counted with a {@link TermScanner} over the index
+ * tokenizer's rules with CJK as n-grams (bigrams and characters, no segmenter: the same terms for
+ * every CJK query term but bigrams, at a fraction of the cost), so scoring makes no string per
+ * token and keeps nothing per block: what a query allocates is garbage right away, which keeps
+ * the garbage collector's pauses short (issue 4 query p95).
  */
-export function scoreBlocks(notes: readonly RankedBlock[][], terms: readonly string[], tokenizer: Tokenizer): number[][] {
-  const unique = [...new Set(terms)];
-  const probes = [...new Set(unique.map(probeOf))];
-  let n = 0;
-  let candidates = 0;
-  let totalLength = 0;
-  const df = new Map<string, number>();
-  const hits: ({ counts: Map<string, number>; length: number } | null)[][] = notes.map((blocks) =>
-    blocks.map((b) => {
-      n++;
-      if (!probes.some((p) => b.probeText.includes(p))) return null;
-      const t = tokenized(b, tokenizer);
-      candidates++;
-      totalLength += t.length;
-      for (const term of unique) if (t.counts.has(term)) df.set(term, (df.get(term) ?? 0) + 1);
-      return t;
-    }),
-  );
-  const avg = candidates > 0 ? totalLength / candidates || 1 : 1;
-  const idf = new Map<string, number>();
-  for (const t of unique) {
-    const d = df.get(t) ?? 0;
-    idf.set(t, Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+export class BlockScorer {
+  private dictionary = new TermDictionary();
+  private scanner: TermScanner;
+  private readonly counts = new TermCounts();
+  /** Blocks scanned by the last {@link BlockScorer.score} (for tests). */
+  lastScanned = 0;
+
+  /** @param options `stemming` as the index's tokenizer (default true) */
+  constructor(private readonly options: { stemming?: boolean } = {}) {
+    this.scanner = new TermScanner(this.dictionary, { stemming: options.stemming ?? true, cjk: "ngrams" });
   }
-  return hits.map((blocks) =>
-    blocks.map((b) => {
-      if (b === null) return 0;
-      let score = 0;
-      for (const t of unique) {
-        const tf = b.counts.get(t);
-        if (!tf) continue;
-        score += ((idf.get(t) ?? 0) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * b.length) / avg));
-      }
-      return score;
-    }),
-  );
+
+  /**
+   * BM25 score of every block of every note against the query terms (each counted once). The
+   * average block length is taken over the blocks that contain a probe.
+   * @param notes the blocks of each chosen note
+   * @param terms query terms as produced by the query tokenizer
+   * @returns scores in the same shape as `notes`; 0 for a block with no query term
+   */
+  score(notes: readonly RankedBlock[][], terms: readonly string[]): number[][] {
+    if (this.dictionary.size > DICTIONARY_MAX) {
+      this.dictionary = new TermDictionary();
+      this.scanner = new TermScanner(this.dictionary, { stemming: this.options.stemming ?? true, cjk: "ngrams" });
+    }
+    const unique = [...new Set(terms)];
+    const probes = [...new Set(unique.map(probeOf))];
+    const ids = unique.map((t) => this.dictionary.idOfSpan(t, 0, t.length));
+    const q = unique.length;
+    let n = 0;
+    let candidates = 0;
+    let totalLength = 0;
+    const df = new Array<number>(q).fill(0);
+    // Per scanned block: its length, then the frequency of each query term.
+    const found: (number[] | null)[][] = notes.map((blocks) =>
+      blocks.map((b) => {
+        n++;
+        if (!probes.some((p) => b.probeText.includes(p))) return null;
+        this.scanner.count(b.block.text, this.counts);
+        const row = [this.counts.total];
+        ids.forEach((id, k) => {
+          const tf = this.counts.get(id);
+          row.push(tf);
+          if (tf > 0) df[k] = (df[k] ?? 0) + 1;
+        });
+        this.counts.drain(() => undefined);
+        candidates++;
+        totalLength += row[0] ?? 0;
+        return row;
+      }),
+    );
+    this.lastScanned = candidates;
+    const avg = candidates > 0 ? totalLength / candidates || 1 : 1;
+    const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+    return found.map((blocks) =>
+      blocks.map((row) => {
+        if (row === null) return 0;
+        const length = row[0] ?? 0;
+        let score = 0;
+        for (let k = 0; k < q; k++) {
+          const tf = row[k + 1] ?? 0;
+          if (tf > 0) score += ((idf[k] ?? 0) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+        }
+        return score;
+      }),
+    );
+  }
 }

@@ -24,38 +24,17 @@
  */
 import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
-import { TermMap, type CompactPostings, type Postings } from "./term-map";
+import { TermMap } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
+import { TopScorer, type Bm25Params, type ScoringIndex, type TopHit, type TopResults } from "./top-scorer";
 
-function bitCount(n: number): number {
-  let v = n - ((n >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
+export type { TopHit, TopResults } from "./top-scorer";
 
 /** Counts terms: term → occurrences. */
 export function countTerms(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
-}
-
-/** One result of {@link CountingIndex.searchTop}. */
-export interface TopHit {
-  /** The document id. */
-  id: string;
-  /** MiniSearch's score for the document (BM25+ × boosts × matched query terms). */
-  score: number;
-  /** The query terms the document matched, in MiniSearch's order. */
-  queryTerms: string[];
-}
-
-/** What {@link CountingIndex.searchTop} returns. */
-export interface TopResults {
-  /** Documents that matched (and held every required term). */
-  total: number;
-  /** The best `limit` of them, in the order `search()` would return them. */
-  top: TopHit[];
 }
 
 const DEFAULT_BM25 = { k: 1.2, b: 0.7, d: 0.5 };
@@ -102,45 +81,76 @@ export interface AnalysisOptions {
 }
 
 type Options<T> = ConstructorParameters<typeof MiniSearch<T>>[0];
-
-/** Scores one posting: `(field id, short document id, term frequency, documents in the field)`; false when discarded. */
-type Visit = (fieldId: number, docId: number, tf: number, matching: number) => boolean;
+type MiniIndexField = CountingIndex<unknown>["_index"];
 
 /**
- * Scores compact postings field by field (fields without a boost entry are skipped); true when it
- * met a discarded document (whose postings the caller then drops).
+ * Whether each document is indexed and its field lengths, by short id, in typed arrays: the
+ * scorer reads them for every posting, where MiniSearch's own maps cost a hash lookup each.
+ * Filled as documents are added, marked when they are discarded, learned from MiniSearch's maps
+ * for documents added another way (MiniSearch's own `add`).
  */
-function scanCompact(c: CompactPostings, fieldBoosts: readonly number[], visit: Visit): boolean {
-  let discarded = false;
-  for (let i = 0; i < c.length; ) {
-    const fieldId = c[i] ?? 0;
-    let end = i;
-    while (end < c.length && c[end] === fieldId) end += 3;
-    if (fieldBoosts[fieldId] === undefined) {
-      i = end;
-      continue;
-    }
-    let matching = (end - i) / 3;
-    for (; i < end; i += 3) {
-      if (!visit(fieldId, c[i + 1] ?? 0, c[i + 2] ?? 0, matching)) {
-        matching -= 1;
-        discarded = true;
-      }
-    }
+class DocFacts {
+  /** 0 unknown, 1 indexed, 2 gone. */
+  alive = new Uint8Array(0);
+  lengths = new Int32Array(0);
+
+  constructor(readonly stride: number) {}
+
+  /** Makes room for short ids below `size`. */
+  ensure(size: number): void {
+    if (this.alive.length >= size) return;
+    const n = Math.max(size, Math.ceil(this.alive.length * 1.5), 64);
+    const alive = new Uint8Array(n);
+    alive.set(this.alive);
+    const lengths = new Int32Array(n * this.stride);
+    lengths.set(this.lengths);
+    this.alive = alive;
+    this.lengths = lengths;
   }
-  return discarded;
+
+  setLength(docId: number, fieldId: number, length: number): void {
+    this.ensure(docId + 1);
+    this.alive[docId] = 1;
+    this.lengths[docId * this.stride + fieldId] = length;
+  }
+
+  /** Records what MiniSearch knows of a document (`null`: not indexed); true when indexed. */
+  learn(docId: number, lengths: readonly (number | undefined)[] | null): boolean {
+    this.ensure(docId + 1);
+    if (lengths === null) {
+      this.alive[docId] = 2;
+      return false;
+    }
+    for (let f = 0; f < this.stride; f++) this.lengths[docId * this.stride + f] = lengths[f] ?? 0;
+    this.alive[docId] = 1;
+    return true;
+  }
+
+  kill(docId: number): void {
+    this.ensure(docId + 1);
+    this.alive[docId] = 2;
+  }
+
+  /** Forgets everything (states become unknown). */
+  reset(): void {
+    this.alive = new Uint8Array(0);
+    this.lengths = new Int32Array(0);
+  }
 }
-type MiniIndexField = CountingIndex<unknown>["_index"];
 
 /** A MiniSearch index with a hash-map term dictionary, pre-counted adds and a compact saved form. */
 export class CountingIndex<T> extends MiniSearch<T> {
   private readonly stemming: boolean;
   private scanner: TermScanner | null = null;
   private readonly counts = new TermCounts();
+  private readonly scorer = new TopScorer();
+  /** Per-document facts the scorer reads, by short id. */
+  private readonly facts: DocFacts;
 
   constructor(options: Options<T>, analysis: AnalysisOptions = {}) {
     super(options);
     this.stemming = analysis.stemming ?? true;
+    this.facts = new DocFacts(Object.keys(this._fieldIds).length);
     // TermMap implements the members of SearchableMap that MiniSearch calls (see term-map.ts).
     this._index = new TermMap() as unknown as MiniIndexField;
   }
@@ -243,6 +253,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
     fieldIds.forEach((fieldId, f) => {
       const distinct = addField(f, fieldId, shortId);
       lengths[fieldId] = distinct;
+      this.facts.setLength(shortId, fieldId, distinct);
       const count = this._documentCount - 1;
       const average = this._avgFieldLength[fieldId] ?? 0;
       this._avgFieldLength[fieldId] = (average * count + distinct) / (count + 1);
@@ -276,130 +287,53 @@ export class CountingIndex<T> extends MiniSearch<T> {
     if (!simple || unique.length > MAX_MASK_TERMS) return this.searchTopSlow(query, boostDocument, limit, required);
 
     const boost = (opts.boost ?? {}) as Record<string, number | undefined>;
-    const bm25 = (opts.bm25 as typeof DEFAULT_BM25 | undefined) ?? DEFAULT_BM25;
-    const size = this._nextId;
-    const total = new Float64Array(size);
-    const termScore = new Float64Array(size);
-    const mask = new Int32Array(size);
-    const inTerm = new Uint8Array(size);
-    // Document boosts by short id, NaN until asked: `boostDocument` depends on the id alone.
-    const boosts = new Float64Array(size).fill(Number.NaN);
-    const order: number[] = [];
-    const touched: number[] = [];
-
     // MiniSearch scores fields in the order of its `fields` option, which is field id order.
     const fieldBoosts: number[] = [];
     for (const field of this._options.fields) {
       const fieldId = this._fieldIds[field];
       if (fieldId !== undefined) fieldBoosts[fieldId] = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
     }
-    const dictionary = this.termMap();
-    let idfOf = -1;
-    let idf = 0;
-    /** Scores one posting (MiniSearch's termResults); false when the document was discarded. */
-    const visit = (fieldId: number, docId: number, tf: number, matching: number): boolean => {
-      const id = this._documentIds.get(docId) as unknown;
-      if (id === undefined) return false;
-      let docBoost = boosts[docId] ?? 0;
-      if (Number.isNaN(docBoost)) {
-        docBoost = boostDocument(id as string);
-        boosts[docId] = docBoost;
-      }
-      if (!docBoost) return true;
-      const length = this._fieldLength.get(docId)?.[fieldId] ?? 0;
-      if (idfOf !== matching) {
-        idf = Math.log(1 + (this._documentCount - matching + 0.5) / (matching + 0.5));
-        idfOf = matching;
-      }
-      const avg = this._avgFieldLength[fieldId] ?? 0;
-      const raw = idf * (bm25.d + (tf * (bm25.k + 1)) / (tf + bm25.k * (1 - bm25.b + (bm25.b * length) / avg)));
-      const weighted = (fieldBoosts[fieldId] ?? 1) * docBoost * raw;
-      if (inTerm[docId] === 1) termScore[docId] = (termScore[docId] ?? 0) + weighted;
-      else {
-        inTerm[docId] = 1;
-        termScore[docId] = weighted;
-        touched.push(docId);
-      }
-      return true;
-    };
-
-    query.forEach((term) => {
-      const bit = 1 << unique.indexOf(term);
-      const data = dictionary.lookup(term);
-      if (data === undefined) return;
-      touched.length = 0;
-      idfOf = -1;
-      if (data instanceof Map) this.scanMap(term, data, fieldBoosts, visit);
-      else if (scanCompact(data, fieldBoosts, visit)) {
-        // As MiniSearch does: postings of discarded documents are dropped when a search meets them.
-        dictionary.removeOccurrences(term, (docId) => !this._documentIds.has(docId));
-      }
-      for (const docId of touched) {
-        inTerm[docId] = 0;
-        const m = mask[docId] ?? 0;
-        if (m === 0) {
-          total[docId] = termScore[docId] ?? 0;
-          order.push(docId);
-        } else total[docId] = (total[docId] ?? 0) + (termScore[docId] ?? 0);
-        mask[docId] = m | bit;
-      }
-    });
-
-    let need = 0;
-    for (const t of required) {
-      const i = unique.indexOf(t);
-      if (i < 0) return { total: 0, top: [] };
-      need |= 1 << i;
-    }
-    const kept: number[] = [];
-    for (const docId of order) {
-      const m = mask[docId] ?? 0;
-      if ((m & need) !== need) continue;
-      total[docId] = (total[docId] ?? 0) * bitCount(m);
-      kept.push(docId);
-    }
-    const score = (docId: number): number => total[docId] ?? 0;
-    let chosen = kept;
-    if (kept.length > limit) {
-      // The limit-th best score; ties at it go to the earliest matches, as a stable sort would.
-      const sorted = Float64Array.from(kept, score).sort();
-      const threshold = sorted[kept.length - limit] ?? 0;
-      let above = 0;
-      for (const docId of kept) if (score(docId) > threshold) above++;
-      let ties = limit - above;
-      chosen = [];
-      for (const docId of kept) {
-        const s = score(docId);
-        if (s > threshold) chosen.push(docId);
-        else if (s === threshold && ties > 0) {
-          chosen.push(docId);
-          ties--;
-        }
-      }
-    }
-    chosen.sort((a, b) => score(b) - score(a));
-    const top = chosen.slice(0, limit).map((docId) => ({
-      id: this._documentIds.get(docId) as string,
-      score: score(docId),
-      queryTerms: unique.filter((_, i) => ((mask[docId] ?? 0) & (1 << i)) !== 0),
-    }));
-    return { total: kept.length, top };
+    const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
+    return this.scorer.run(this.scoringView(), { query, unique, fieldBoosts, bm25, boostDocument, limit, required }, this._nextId);
   }
 
-  /** Scores map postings field by field, removing discarded documents' postings as MiniSearch does. */
-  private scanMap(term: string, data: Postings, fieldBoosts: readonly number[], visit: Visit): void {
+  /** What the {@link TopScorer} reads (see {@link ScoringIndex}). */
+  private scoringView(): ScoringIndex {
+    const facts = this.facts;
+    facts.ensure(this._nextId);
     const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
-    fieldBoosts.forEach((_, fieldId) => {
-      const freqs = data.get(fieldId);
-      if (freqs === undefined) return;
-      let matching = freqs.size;
-      for (const [docId, tf] of freqs) {
-        if (!visit(fieldId, docId, tf, matching)) {
-          self.removeTerm(fieldId, docId, term);
-          matching -= 1;
-        }
-      }
-    });
+    return {
+      documentCount: this._documentCount,
+      avgFieldLength: this._avgFieldLength,
+      alive: facts.alive,
+      lengths: facts.lengths,
+      stride: facts.stride,
+      learn: (docId) => facts.learn(docId, this._documentIds.has(docId) ? (this._fieldLength.get(docId) ?? []) : null),
+      idOf: (docId) => String(this._documentIds.get(docId)),
+      removeTerm: (fieldId, docId, term) => self.removeTerm(fieldId, docId, term),
+      dictionary: this.termMap(),
+    };
+  }
+
+  /** Removes a document (MiniSearch's `discard`), and marks it gone for {@link TopScorer}. */
+  override discard(id: unknown): void {
+    const shortId = this._idToShortId.get(id);
+    super.discard(id);
+    if (shortId !== undefined) this.facts.kill(shortId);
+  }
+
+  /** MiniSearch's `remove`, marking the document gone for {@link TopScorer}. */
+  override remove(document: T): void {
+    const id: unknown = this._options.extractField(document, this._options.idField);
+    const shortId = this._idToShortId.get(id);
+    super.remove(document);
+    if (shortId !== undefined) this.facts.kill(shortId);
+  }
+
+  /** MiniSearch's `removeAll`, forgetting every document for {@link TopScorer}. */
+  override removeAll(documents?: readonly T[]): void {
+    super.removeAll(documents);
+    this.facts.reset();
   }
 
   /** {@link CountingIndex.searchTop} through MiniSearch's own search. */
@@ -428,6 +362,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
 
   private restoreFrom(saved: SavedMiniIndex): void {
     this.scanner = null;
+    this.facts.reset();
     const fields = Object.keys(this._fieldIds).sort().join(",");
     if (typeof saved !== "object" || saved === null || Object.keys(saved.fieldIds ?? {}).sort().join(",") !== fields) {
       throw new Error("saved index has other fields");

@@ -20,13 +20,16 @@ export interface CachedNote {
 export class NoteCache {
   private readonly entries = new Map<string, CachedNote>();
 
-  constructor(private readonly capacity = 512) {}
+  /** @param capacity notes kept: enough for the results of a few queries typed in a row */
+  constructor(private readonly capacity = 32) {}
 
   /**
-   * The cached note, or builds it from `text` (the note's full text) and caches it. A note over
-   * the size cap (`capped`) keeps only its headings, as in the index (issue 4 §6).
+   * The cached note, or builds it from `text` (the note's full text) and caches it (unless
+   * `store` is false: a phrase check reads hundreds of notes that never become results, and
+   * keeping them only makes work for the garbage collector). A note over the size cap (`capped`)
+   * keeps only its headings, as in the index (issue 4 §6).
    */
-  get(path: string, title: string, capped: boolean, text: () => Promise<string>): Promise<CachedNote> {
+  get(path: string, title: string, capped: boolean, text: () => Promise<string>, store = true): Promise<CachedNote> {
     const hit = this.entries.get(path);
     if (hit) {
       this.entries.delete(path);
@@ -48,13 +51,19 @@ export class NoteCache {
         phraseText: () =>
           (form ??= phraseForm(capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`)),
       };
-      this.entries.set(path, note);
-      if (this.entries.size > this.capacity) {
-        const oldest = this.entries.keys().next();
-        if (!oldest.done) this.entries.delete(oldest.value);
-      }
+      if (store) this.put(path, note);
       return note;
     });
+  }
+
+  /** Caches a note built by {@link NoteCache.get} without storing it. */
+  put(path: string, note: CachedNote): void {
+    this.entries.delete(path);
+    this.entries.set(path, note);
+    if (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
   }
 
   /** Forgets a note (it changed, moved or was deleted). */

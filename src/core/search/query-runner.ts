@@ -3,14 +3,14 @@
  * ranking with phrases checked against the notes' text, best blocks and snippets.
  */
 import type { Settings } from "../settings";
-import { scoreBlocks } from "./block-rank";
+import type { BlockScorer } from "./block-rank";
 import type { CountingIndex } from "./counting-index";
 import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
 import { rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
-import { containsPhrase, normalizeText, type Tokenizer } from "./tokenizer";
+import { containsPhrase, normalizeText } from "./tokenizer";
 
 /** Phrase queries check at most this many BM25 candidates against the notes' text. */
 const PHRASE_CHECK_LIMIT = 500;
@@ -30,8 +30,13 @@ export interface RunContext {
   shard: Shard;
   /** Scope, filters and expiry. */
   visible: (meta: NoteMeta | undefined) => meta is NoteMeta;
-  /** The note's blocks and text, from the note cache; `null` when it cannot be read. */
-  read: (meta: NoteMeta) => Promise<CachedNote | null>;
+  /**
+   * The note's blocks and text, from the note cache; `null` when it cannot be read. With `store`
+   * false a note read now is not added to the cache (see {@link RunContext.remember}).
+   */
+  read: (meta: NoteMeta, store?: boolean) => Promise<CachedNote | null>;
+  /** Adds a note read with `store` false to the cache. */
+  remember: (meta: NoteMeta, note: CachedNote) => void;
 }
 
 interface Candidate {
@@ -71,21 +76,15 @@ export async function rankByText(
   parsed: ParsedQuery,
   terms: string[],
   phraseTerms: string[][],
-  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blockTokenizer: Tokenizer },
+  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blocks: BlockScorer },
   response: SearchResponse,
 ): Promise<void> {
   const { shard } = ctx;
-  // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost, once per
-  // note and query: a note boosted 0 never becomes a result, the rest come back ranked.
-  const factors = new Map<string, number>();
+  // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
+  // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
   const boostDocument = (key: string): number => {
-    let factor = factors.get(key);
-    if (factor === undefined) {
-      const meta = shard.metas.get(key);
-      factor = ctx.visible(meta) ? rankFactor(meta, opts.search, opts.nowMs) : 0;
-      factors.set(key, factor);
-    }
-    return factor;
+    const meta = shard.metas.get(key);
+    return ctx.visible(meta) ? rankFactor(meta, opts.search, opts.nowMs) : 0;
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
   const keep = parsed.phrases.length > 0 ? PHRASE_CHECK_LIMIT : opts.limit;
@@ -103,12 +102,15 @@ export async function rankByText(
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
     for (let i = 0; i < checked.length && chosen.length < opts.limit; i += READ_CONCURRENCY) {
       const group = checked.slice(i, i + READ_CONCURRENCY);
-      const notes = await Promise.all(group.map((c) => ctx.read(c.meta)));
+      const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
       group.forEach((cand, k) => {
         const note = notes[k];
         if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText(), p))) return;
         total++;
-        if (chosen.length < opts.limit) chosen.push({ cand, note });
+        if (chosen.length < opts.limit) {
+          chosen.push({ cand, note });
+          ctx.remember(cand.meta, note);
+        }
       });
     }
     response.total = total;
@@ -119,7 +121,7 @@ export async function rankByText(
   }
 
   const blockSets = chosen.map((c) => c.note?.blocks() ?? []);
-  const blockScores = scoreBlocks(blockSets, terms, opts.blockTokenizer);
+  const blockScores = opts.blocks.score(blockSets, terms);
   const top = chosen[0]?.cand.score ?? 1;
   const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
     .split(/[^\p{L}\p{N}]+/u)

@@ -12,10 +12,19 @@ const DEMOTED_STATUSES = new Set(["superseded", "archived", "deprecated", "aband
 export const DEMOTED_FACTOR = 0.5;
 const DAY_MS = 86_400_000;
 
+/** `YYYY-MM-DD` → ms since the epoch (NaN when invalid): a vault has few distinct dates, and
+ * parsing one for every matching note of every query was a visible part of a query's time. */
+const parsedDates = new Map<string, number>();
+
 /** Days between a `YYYY-MM-DD` date and `now` (ms); 0 for future or unknown dates. */
 function ageDays(date: string | undefined, now: number): number {
   if (!date) return 0;
-  const t = Date.parse(`${date}T00:00:00Z`);
+  let t = parsedDates.get(date);
+  if (t === undefined) {
+    t = Date.parse(`${date}T00:00:00Z`);
+    if (parsedDates.size > 100_000) parsedDates.clear();
+    parsedDates.set(date, t);
+  }
   return Number.isFinite(t) ? Math.max(0, (now - t) / DAY_MS) : 0;
 }
 

@@ -19,6 +19,7 @@
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
+import { BlockScorer } from "./block-rank";
 import { CountingIndex, type AnalysisOptions } from "./counting-index";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
@@ -108,7 +109,7 @@ export class SearchService {
   private readonly analysis: AnalysisOptions;
   private readonly queryTokenizer: ReturnType<typeof createQueryTokenizer>;
   private readonly stopWords: boolean;
-  private readonly blockTokenizer: Tokenizer;
+  private readonly blockScorer: BlockScorer;
   private readonly cache: NoteCache;
   private shards = new Map<string, Shard>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -125,9 +126,7 @@ export class SearchService {
     this.analysis = { stemming };
     this.queryTokenizer = createQueryTokenizer({ stemming });
     this.stopWords = options.analysis?.stopWords ?? true;
-    // Blocks are scored with CJK n-grams instead of the segmenter: the same terms for every CJK
-    // query term but bigrams, at a fraction of the cost (query time reads whole notes).
-    this.blockTokenizer = createTokenizer({ stemming, cjk: "ngrams" });
+    this.blockScorer = new BlockScorer({ stemming });
     this.cache = new NoteCache();
     this.key = indexKey(options.layout, stemming);
   }
@@ -273,13 +272,18 @@ export class SearchService {
       const known = (term: string): boolean => shard.mini.hasTerm(term);
       const queryTerms = this.queryTokenizer([parsed.text, ...parsed.phrases].join(" "), known);
       const terms = [...new Set(this.stopWords ? dropStopWords(queryTerms) : queryTerms)];
-      const ctx: RunContext = { shard, visible, read: (meta) => this.readCached(meta) };
+      const ctx: RunContext = {
+        shard,
+        visible,
+        read: (meta, store) => this.readCached(meta, store),
+        remember: (meta, note) => this.cache.put(meta.path, note),
+      };
       if (terms.length === 0) {
         await listByDate(ctx, limit, response);
       } else {
         const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
         const search = this.layout.settings.search;
-        await rankByText(ctx, parsed, terms, phraseTerms, { limit, blocksPerResult, search, nowMs, blockTokenizer: this.blockTokenizer }, response);
+        await rankByText(ctx, parsed, terms, phraseTerms, { limit, blocksPerResult, search, nowMs, blocks: this.blockScorer }, response);
       }
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
@@ -462,9 +466,9 @@ export class SearchService {
     return { indexed: todo.length - unreadable.length, removed, unreadable };
   }
 
-  private readCached(meta: NoteMeta): Promise<CachedNote | null> {
+  private readCached(meta: NoteMeta, store = true): Promise<CachedNote | null> {
     return this.cache
-      .get(meta.path, meta.title, meta.capped === true, () => this.vault.read(meta.path))
+      .get(meta.path, meta.title, meta.capped === true, () => this.vault.read(meta.path), store)
       .catch(() => null);
   }
 }

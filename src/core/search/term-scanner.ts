@@ -26,6 +26,7 @@ import {
   pushCompound,
   pushSegments,
   pushWord,
+  type TokenizerOptions,
   UNSPACED,
   WORD_CHAR,
   wordFn,
@@ -108,11 +109,41 @@ function skipWord(s: string, i: number, flags: { apostrophe: boolean }): number 
   return j;
 }
 
+/** A term dictionary for text whose terms are only counted, never indexed (block scoring). */
+export class TermDictionary implements TermIds {
+  private readonly table = new SpanTable();
+
+  /** Number of terms. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  idOfSpan(text: string, start: number, end: number): number {
+    const known = this.table.getSpan(text, start, end);
+    if (known >= 0) return known;
+    const id = this.table.size;
+    this.table.setSpan(text, start, end, id);
+    return id;
+  }
+
+  /** The id of `term`, or -1 when the dictionary has not seen it. */
+  get(term: string): number {
+    return this.table.get(term);
+  }
+}
+
 /** Term occurrences counted by id; reused from note to note. */
 export class TermCounts {
   private counts = new Int32Array(1024);
   /** Ids counted since the last {@link TermCounts.drain}, in first-seen order. */
   readonly touched: number[] = [];
+  /** Occurrences counted since the last {@link TermCounts.drain} (all terms). */
+  total = 0;
+
+  /** Occurrences of term `id` counted since the last {@link TermCounts.drain}. */
+  get(id: number): number {
+    return id >= 0 ? (this.counts[id] ?? 0) : 0;
+  }
 
   /** Counts one occurrence of term `id` (a non-negative integer). */
   add(id: number): void {
@@ -123,6 +154,7 @@ export class TermCounts {
     }
     const seen = this.counts[id] ?? 0;
     this.counts[id] = seen + 1;
+    this.total++;
     if (seen === 0) this.touched.push(id);
   }
 
@@ -133,6 +165,7 @@ export class TermCounts {
       this.counts[id] = 0;
     }
     this.touched.length = 0;
+    this.total = 0;
   }
 }
 
@@ -149,6 +182,7 @@ export interface TermIds {
 export class TermScanner {
   private readonly word: (w: string) => string;
   private readonly stemming: boolean;
+  private readonly ngrams: boolean;
   /** Plain word spelling → term id + 1, or 0 when the word gives no term. */
   private readonly words = new SpanTable();
   /** BMP CJK bigram (code units `a << 16 | b`) → term id. */
@@ -157,18 +191,19 @@ export class TermScanner {
 
   /**
    * @param ids the caller's term dictionary
-   * @param options `stemming` as in {@link createTokenizer} (default true)
+   * @param options `stemming` and `cjk` as in {@link createTokenizer} (defaults: true, `words`)
    */
   constructor(
     private readonly ids: TermIds,
-    options: { stemming?: boolean } = {},
+    options: Pick<TokenizerOptions, "stemming" | "cjk"> = {},
   ) {
     this.stemming = options.stemming ?? true;
+    this.ngrams = options.cjk === "ngrams";
     this.word = wordFn(this.stemming);
     this.intern = (term: string): number => ids.idOfSpan(term, 0, term.length);
   }
 
-  /** Counts the terms {@link tokenize} would give for `text` into `counts`. */
+  /** Counts the terms {@link createTokenizer} with the same options would give for `text` into `counts`. */
   count(text: string, counts: TermCounts): void {
     const s = normalizeText(text);
     const push = (term: string): void => counts.add(this.intern(term));
@@ -205,7 +240,9 @@ export class TermScanner {
         const run = s.slice(start, i);
         if (astral) pushBigrams(run, push);
         else for (let k = start; k + 1 < i; k++) counts.add(this.bigram(s, k));
-        cjk.add(run);
+        if (!this.ngrams) cjk.add(run);
+        else if (astral) for (const ch of run) push(ch);
+        else for (let k = start; k < i; k++) counts.add(this.ids.idOfSpan(s, k, k + 1));
       } else if (cls === UNSPACED_CHAR) {
         const start = i;
         while (classOf(s, i) === UNSPACED_CHAR) i += widthAt(s, i);

@@ -1,0 +1,294 @@
+/**
+ * The scoring loop of {@link CountingIndex.searchTop}: MiniSearch 7.2's `termResults` (BM25+ per
+ * field, field boosts, document boost), OR combination and stable sort by score, replayed over the
+ * compact postings of {@link TermMap} with typed arrays by short document id, building result
+ * objects only for the best `limit` documents. test/search-index.test.ts checks it against
+ * MiniSearch's own `search()` (scores, order, ties, totals, discarded documents).
+ *
+ * Why a class: one scorer per index keeps its arrays from query to query (allocating five arrays
+ * the size of the index per query was most of a query's garbage), and the per-posting work is a
+ * method on one object, which V8 inlines into the loop.
+ * MiniSearch source: https://github.com/lucaong/minisearch/blob/v7.2.0/src/MiniSearch.ts
+ */
+import type { CompactPostings, Postings, TermMap } from "./term-map";
+
+/** One result of {@link CountingIndex.searchTop}. */
+export interface TopHit {
+  /** The document id. */
+  id: string;
+  /** MiniSearch's score for the document (BM25+ × boosts × matched query terms). */
+  score: number;
+  /** The query terms the document matched, in MiniSearch's order. */
+  queryTerms: string[];
+}
+
+/** What {@link CountingIndex.searchTop} returns. */
+export interface TopResults {
+  /** Documents that matched (and held every required term). */
+  total: number;
+  /** The best `limit` of them, in the order `search()` would return them. */
+  top: TopHit[];
+}
+
+/** MiniSearch's BM25+ parameters. */
+export interface Bm25Params {
+  k: number;
+  b: number;
+  d: number;
+}
+
+/**
+ * What the scorer reads of an index, by short document id. `alive` answers whether a document is
+ * indexed (0 unknown — ask `learn` —, 1 indexed, 2 gone); `lengths` holds its field lengths, one
+ * per field id (`stride` of them).
+ */
+export interface ScoringIndex {
+  documentCount: number;
+  avgFieldLength: readonly number[];
+  alive: Uint8Array;
+  lengths: Int32Array;
+  stride: number;
+  /** Fills `alive` (and `lengths`) for a document whose state is unknown; true when it is indexed. */
+  learn(docId: number): boolean;
+  /** The document id of a short id (asked once per document and query). */
+  idOf(docId: number): string;
+  /** MiniSearch's `removeTerm`, for map postings. */
+  removeTerm(fieldId: number, docId: number, term: string): void;
+  dictionary: TermMap;
+}
+
+/** One query for {@link TopScorer.run}. */
+export interface TopQuery {
+  /** Query terms in order (repeats count, as in MiniSearch). */
+  query: readonly string[];
+  /** Distinct query terms (at most 30: they are tracked as bits). */
+  unique: readonly string[];
+  /** Boost by field id (only fields with a boost are scored). */
+  fieldBoosts: readonly number[];
+  bm25: Bm25Params;
+  boostDocument: (id: string) => number;
+  limit: number;
+  /** Terms a document must have matched to count. */
+  required: readonly string[];
+}
+
+function bitCount(n: number): number {
+  let v = n - ((n >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Scores queries over one index; see the module comment. Not re-entrant. */
+export class TopScorer {
+  private total = new Float64Array(0);
+  private termScore = new Float64Array(0);
+  private mask = new Int32Array(0);
+  private inTerm = new Uint8Array(0);
+  /** Document boosts, NaN until asked. */
+  private boosts = new Float64Array(0);
+  /** Documents that matched, in the order first met. */
+  private readonly order: number[] = [];
+  /** Documents whose boost was asked. */
+  private readonly asked: number[] = [];
+  /** Documents the current term matched. */
+  private readonly touched: number[] = [];
+  private busy = false;
+  // The query being scored.
+  private index: ScoringIndex | null = null;
+  private q: TopQuery | null = null;
+  private idfOf = -1;
+  private idf = 0;
+
+  /**
+   * Runs one query. Throws when called while another run is in progress, or when a term's packed
+   * postings are malformed (see `TermMap.lookup`).
+   */
+  run(index: ScoringIndex, q: TopQuery, size: number): TopResults {
+    if (this.busy) throw new Error("searchTop is already running");
+    this.busy = true;
+    try {
+      this.prepare(size);
+      this.index = index;
+      this.q = q;
+      return this.score(index, q);
+    } finally {
+      this.release();
+    }
+  }
+
+  private score(index: ScoringIndex, q: TopQuery): TopResults {
+    const { total, termScore, mask, inTerm, order, touched } = this;
+    q.query.forEach((term) => {
+      const bit = 1 << q.unique.indexOf(term);
+      const data = index.dictionary.lookup(term);
+      if (data === undefined) return;
+      touched.length = 0;
+      this.idfOf = -1;
+      if (data instanceof Map) this.scanMap(term, data);
+      else if (this.scanCompact(data)) {
+        // As MiniSearch does: postings of discarded documents are dropped when a search meets them.
+        index.dictionary.removeOccurrences(term, (docId) => index.alive[docId] === 2);
+      }
+      for (const docId of touched) {
+        inTerm[docId] = 0;
+        const m = mask[docId] ?? 0;
+        if (m === 0) {
+          total[docId] = termScore[docId] ?? 0;
+          order.push(docId);
+        } else total[docId] = (total[docId] ?? 0) + (termScore[docId] ?? 0);
+        mask[docId] = m | bit;
+      }
+    });
+    return this.best(index, q);
+  }
+
+  /** The best `limit` documents among those holding every required term, as a stable sort would order them. */
+  private best(index: ScoringIndex, q: TopQuery): TopResults {
+    const { total, mask, order } = this;
+    let need = 0;
+    for (const t of q.required) {
+      const i = q.unique.indexOf(t);
+      if (i < 0) return { total: 0, top: [] };
+      need |= 1 << i;
+    }
+    const kept: number[] = [];
+    for (const docId of order) {
+      const m = mask[docId] ?? 0;
+      if ((m & need) !== need) continue;
+      total[docId] = (total[docId] ?? 0) * bitCount(m);
+      kept.push(docId);
+    }
+    const score = (docId: number): number => total[docId] ?? 0;
+    let chosen = kept;
+    if (kept.length > q.limit) {
+      // The limit-th best score; ties at it go to the earliest matches, as a stable sort would.
+      const sorted = Float64Array.from(kept, score).sort();
+      const threshold = sorted[kept.length - q.limit] ?? 0;
+      let above = 0;
+      for (const docId of kept) if (score(docId) > threshold) above++;
+      let ties = q.limit - above;
+      chosen = [];
+      for (const docId of kept) {
+        const s = score(docId);
+        if (s > threshold) chosen.push(docId);
+        else if (s === threshold && ties > 0) {
+          chosen.push(docId);
+          ties--;
+        }
+      }
+    }
+    chosen.sort((a, b) => score(b) - score(a));
+    const top = chosen.slice(0, q.limit).map((docId) => ({
+      id: index.idOf(docId),
+      score: score(docId),
+      queryTerms: q.unique.filter((_, i) => ((mask[docId] ?? 0) & (1 << i)) !== 0),
+    }));
+    return { total: kept.length, top };
+  }
+
+  /**
+   * Scores compact postings field by field (fields without a boost are skipped); true when it met
+   * a discarded document.
+   */
+  private scanCompact(c: CompactPostings): boolean {
+    const boosts = this.q?.fieldBoosts ?? [];
+    let discarded = false;
+    for (let i = 0; i < c.length; ) {
+      const fieldId = c[i] ?? 0;
+      let end = i;
+      while (end < c.length && c[end] === fieldId) end += 3;
+      if (boosts[fieldId] === undefined) {
+        i = end;
+        continue;
+      }
+      let matching = (end - i) / 3;
+      for (; i < end; i += 3) {
+        if (!this.posting(fieldId, c[i + 1] ?? 0, c[i + 2] ?? 0, matching)) {
+          matching -= 1;
+          discarded = true;
+        }
+      }
+    }
+    return discarded;
+  }
+
+  /** Scores map postings field by field, removing discarded documents' postings as MiniSearch does. */
+  private scanMap(term: string, data: Postings): void {
+    const index = this.index;
+    (this.q?.fieldBoosts ?? []).forEach((_, fieldId) => {
+      const freqs = data.get(fieldId);
+      if (freqs === undefined) return;
+      let matching = freqs.size;
+      for (const [docId, tf] of freqs) {
+        if (!this.posting(fieldId, docId, tf, matching)) {
+          index?.removeTerm(fieldId, docId, term);
+          matching -= 1;
+        }
+      }
+    });
+  }
+
+  /** Scores one posting (MiniSearch's termResults); false when the document was discarded. */
+  private posting(fieldId: number, docId: number, tf: number, matching: number): boolean {
+    const index = this.index;
+    const q = this.q;
+    if (index === null || q === null) return true;
+    const state = index.alive[docId];
+    if (state !== 1 && (state === 2 || !index.learn(docId))) return false;
+    let docBoost = this.boosts[docId] ?? 0;
+    if (Number.isNaN(docBoost)) {
+      docBoost = q.boostDocument(index.idOf(docId));
+      this.boosts[docId] = docBoost;
+      this.asked.push(docId);
+    }
+    if (!docBoost) return true;
+    const length = index.lengths[docId * index.stride + fieldId] ?? 0;
+    if (this.idfOf !== matching) {
+      this.idf = Math.log(1 + (index.documentCount - matching + 0.5) / (matching + 0.5));
+      this.idfOf = matching;
+    }
+    const { k, b, d } = q.bm25;
+    const avg = index.avgFieldLength[fieldId] ?? 0;
+    const raw = this.idf * (d + (tf * (k + 1)) / (tf + k * (1 - b + (b * length) / avg)));
+    const weighted = (q.fieldBoosts[fieldId] ?? 1) * docBoost * raw;
+    if (this.inTerm[docId] === 1) this.termScore[docId] = (this.termScore[docId] ?? 0) + weighted;
+    else {
+      this.inTerm[docId] = 1;
+      this.termScore[docId] = weighted;
+      this.touched.push(docId);
+    }
+    return true;
+  }
+
+  /** Makes the arrays at least `size` long. */
+  private prepare(size: number): void {
+    if (this.total.length >= size) return;
+    const n = Math.max(size, Math.ceil(this.total.length * 1.5));
+    this.total = new Float64Array(n);
+    this.termScore = new Float64Array(n);
+    this.mask = new Int32Array(n);
+    this.inTerm = new Uint8Array(n);
+    this.boosts = new Float64Array(n).fill(Number.NaN);
+  }
+
+  /** Clears what the query used. */
+  private release(): void {
+    for (const d of this.order) {
+      this.total[d] = 0;
+      this.termScore[d] = 0;
+      this.mask[d] = 0;
+      this.inTerm[d] = 0;
+    }
+    for (const d of this.touched) {
+      this.inTerm[d] = 0;
+      this.termScore[d] = 0;
+    }
+    for (const d of this.asked) this.boosts[d] = Number.NaN;
+    this.order.length = 0;
+    this.asked.length = 0;
+    this.touched.length = 0;
+    this.index = null;
+    this.q = null;
+    this.busy = false;
+  }
+}
