@@ -426,7 +426,7 @@ export class TermMap implements TermIds {
    * @returns the number of distinct terms
    */
   appendCounts(counts: TermCounts, fieldId: number, docId: number): number {
-    const distinct = counts.touched.length;
+    const distinct = counts.size;
     counts.drain((id, tf) => this.pending.push(id, fieldId, docId, tf));
     return distinct;
   }

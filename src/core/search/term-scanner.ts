@@ -132,41 +132,57 @@ export class TermDictionary implements TermIds {
   }
 }
 
-/** Term occurrences counted by id; reused from note to note. */
+/** Term occurrences counted by id; reused from note to note (typed arrays: no garbage per note). */
 export class TermCounts {
-  private counts = new Int32Array(1024);
-  /** Ids counted since the last {@link TermCounts.drain}, in first-seen order. */
-  readonly touched: number[] = [];
+  private counts: Int32Array = new Int32Array(1024);
+  private ids: Int32Array = new Int32Array(256);
+  private distinct = 0;
   /** Occurrences counted since the last {@link TermCounts.drain} (all terms). */
   total = 0;
 
+  /** Number of distinct terms counted since the last {@link TermCounts.drain}. */
+  get size(): number {
+    return this.distinct;
+  }
+
+  /** Ids counted since the last {@link TermCounts.drain}, in first-seen order. */
+  get touched(): number[] {
+    return Array.from(this.ids.subarray(0, this.distinct));
+  }
+
   /** Occurrences of term `id` counted since the last {@link TermCounts.drain}. */
   get(id: number): number {
-    return id >= 0 ? (this.counts[id] ?? 0) : 0;
+    return id >= 0 && id < this.counts.length ? (this.counts[id] ?? 0) : 0;
   }
 
   /** Counts one occurrence of term `id` (a non-negative integer). */
   add(id: number): void {
-    if (id >= this.counts.length) {
-      const grown = new Int32Array(Math.max(id + 1, this.counts.length * 2));
-      grown.set(this.counts);
-      this.counts = grown;
-    }
+    if (id >= this.counts.length) this.counts = grown(this.counts, id + 1);
     const seen = this.counts[id] ?? 0;
     this.counts[id] = seen + 1;
     this.total++;
-    if (seen === 0) this.touched.push(id);
+    if (seen === 0) {
+      if (this.distinct === this.ids.length) this.ids = grown(this.ids, this.distinct + 1);
+      this.ids[this.distinct++] = id;
+    }
   }
 
   /** Calls `fn(id, occurrences)` for each counted term in first-seen order, then clears. */
   drain(fn: (id: number, tf: number) => void): void {
-    for (const id of this.touched) {
+    for (let k = 0; k < this.distinct; k++) {
+      const id = this.ids[k] ?? 0;
       fn(id, this.counts[id] ?? 0);
       this.counts[id] = 0;
     }
-    this.touched.length = 0;
+    this.distinct = 0;
     this.total = 0;
   }
+}
+
+function grown(array: Int32Array, need: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(Math.max(need, array.length * 2));
+  out.set(array);
+  return out;
 }
 
 /** Spellings remembered per scanner before the memo is cleared (memory bound). */
