@@ -304,6 +304,9 @@ describe("block probes", () => {
     expect(scores?.[0]).toBeGreaterThan(scores?.[2] ?? Infinity);
     // "nothing here" holds no probe of either term, so it is not even scanned.
     expect(scorer.lastScanned).toBe(2);
+    // A second query over the same blocks reuses their scans and scores the same way.
+    expect(scorer.score([blocks], tokenize("bounce rate"))).toEqual([scores]);
+    expect(scorer.lastScanned).toBe(0);
     // BM25 by hand: n = 3 blocks; "bounce" in 2 (df 2), "rate" in 1; lengths 5 and 2, average 3.5.
     const idf = (d: number) => Math.log(1 + (3 - d + 0.5) / (d + 0.5));
     const part = (tf: number, len: number) => (tf * 2.2) / (tf + 1.2 * (1 - 0.5 + (0.5 * len) / 3.5));

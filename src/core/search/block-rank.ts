@@ -16,6 +16,20 @@ export interface RankedBlock {
   block: SearchBlock;
   /** The block's text as the tokenizer sees it: NFKC, lower case, apostrophes removed. */
   probeText: string;
+  /** The block's terms once scanned: see {@link BlockScorer}. */
+  scan?: BlockScan;
+}
+
+/**
+ * A scanned block: term ids (of one {@link BlockScorer} dictionary, `generation`) and their
+ * frequencies as sorted pairs, and the number of terms. Typed arrays hold no pointers, so a cached
+ * scan costs the garbage collector next to nothing.
+ */
+interface BlockScan {
+  generation: number;
+  /** `id, tf` pairs, ids ascending. */
+  pairs: Int32Array;
+  length: number;
 }
 
 /** BM25 parameters for blocks: blocks are short, so length matters less than for whole notes. */
@@ -52,9 +66,11 @@ export function probeOf(term: string): string {
  */
 export class BlockScorer {
   private dictionary = new TermDictionary();
+  /** Changes when the dictionary starts afresh (cached scans of older ones are stale). */
+  private generation = 0;
   private scanner: TermScanner;
   private readonly counts = new TermCounts();
-  /** Blocks scanned by the last {@link BlockScorer.score} (for tests). */
+  /** Blocks the last {@link BlockScorer.score} scanned (others had no probe or a cached scan). */
   lastScanned = 0;
 
   /** @param options `stemming` as the index's tokenizer (default true) */
@@ -72,6 +88,7 @@ export class BlockScorer {
   score(notes: readonly RankedBlock[][], terms: readonly string[]): number[][] {
     if (this.dictionary.size > DICTIONARY_MAX) {
       this.dictionary = new TermDictionary();
+      this.generation++;
       this.scanner = new TermScanner(this.dictionary, { stemming: this.options.stemming ?? true, cjk: "ngrams" });
     }
     const unique = [...new Set(terms)];
@@ -82,25 +99,30 @@ export class BlockScorer {
     let candidates = 0;
     let totalLength = 0;
     const df = new Array<number>(q).fill(0);
-    // Per scanned block: its length, then the frequency of each query term.
+    // Per block with a probe: its length, then the frequency of each query term.
+    let scanned = 0;
     const found: (number[] | null)[][] = notes.map((blocks) =>
       blocks.map((b) => {
         n++;
         if (!probes.some((p) => b.probeText.includes(p))) return null;
-        this.scanner.count(b.block.text, this.counts);
-        const row = [this.counts.total];
+        let scan = b.scan;
+        if (scan?.generation !== this.generation) {
+          scan = this.scan(b.block.text);
+          b.scan = scan;
+          scanned++;
+        }
+        const row = [scan.length];
         ids.forEach((id, k) => {
-          const tf = this.counts.get(id);
+          const tf = frequency(scan.pairs, id);
           row.push(tf);
           if (tf > 0) df[k] = (df[k] ?? 0) + 1;
         });
-        this.counts.drain(() => undefined);
         candidates++;
-        totalLength += row[0] ?? 0;
+        totalLength += scan.length;
         return row;
       }),
     );
-    this.lastScanned = candidates;
+    this.lastScanned = scanned;
     const avg = candidates > 0 ? totalLength / candidates || 1 : 1;
     const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
     return found.map((blocks) =>
@@ -116,4 +138,32 @@ export class BlockScorer {
       }),
     );
   }
+
+  /** Scans a block's text into sorted `id, tf` pairs. */
+  private scan(text: string): BlockScan {
+    this.scanner.count(text, this.counts);
+    const length = this.counts.total;
+    const ids = this.counts.touched.sort((a, b) => a - b);
+    const pairs = new Int32Array(ids.length * 2);
+    ids.forEach((id, k) => {
+      pairs[k * 2] = id;
+      pairs[k * 2 + 1] = this.counts.get(id);
+    });
+    this.counts.drain(() => undefined);
+    return { generation: this.generation, pairs, length };
+  }
+}
+
+/** Frequency of term `id` in sorted `id, tf` pairs (binary search); 0 when absent. */
+function frequency(pairs: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = pairs.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = pairs[mid * 2] ?? 0;
+    if (at === id) return pairs[mid * 2 + 1] ?? 0;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
 }

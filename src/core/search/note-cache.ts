@@ -20,8 +20,8 @@ export interface CachedNote {
 export class NoteCache {
   private readonly entries = new Map<string, CachedNote>();
 
-  /** @param capacity notes kept: enough for the results of a few queries typed in a row */
-  constructor(private readonly capacity = 32) {}
+  /** @param capacity notes kept: the results of a few queries typed in a row, or of one long result list */
+  constructor(private readonly capacity = 64) {}
 
   /**
    * The cached note, or builds it from `text` (the note's full text) and caches it (unless
