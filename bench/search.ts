@@ -68,10 +68,13 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
 
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const builder = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
+  let builder: SearchService | null = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
   const built = await builder.open();
   gc?.();
   const heapUsed = process.memoryUsage().heapUsed - heapBefore;
+  // Reload as a new process would: without the builder's index in the heap.
+  builder = null;
+  gc?.();
 
   const service = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
   const t0 = performance.now();

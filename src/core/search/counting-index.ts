@@ -266,7 +266,8 @@ export class CountingIndex<T> extends MiniSearch<T> {
    * combination and stable sort by score, replayed here), without building a result object for
    * every matching document: a query of common words matches thousands of notes and building and
    * sorting them all was most of its time (issue 4 query p95 target).
-   * @param boostDocument MiniSearch's document boost; it must depend on the id alone (it is asked
+   * @param boostDocument MiniSearch's document boost, also given the document's short id (stable
+   *   until the document is discarded); it must depend on the document alone (it is asked
    *   once per document and query)
    * @param required terms a document must have matched to count (the terms of quoted phrases)
    * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
@@ -274,7 +275,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
    */
   searchTop(
     terms: readonly string[],
-    boostDocument: (id: string) => number,
+    boostDocument: (id: string, shortId: number) => number,
     limit: number,
     required: readonly string[] = [],
   ): TopResults {
@@ -337,9 +338,15 @@ export class CountingIndex<T> extends MiniSearch<T> {
   }
 
   /** {@link CountingIndex.searchTop} through MiniSearch's own search. */
-  private searchTopSlow(query: string[], boostDocument: (id: string) => number, limit: number, required: readonly string[]): TopResults {
+  private searchTopSlow(
+    query: string[],
+    boostDocument: (id: string, shortId: number) => number,
+    limit: number,
+    required: readonly string[],
+  ): TopResults {
     const hits: TopHit[] = [];
-    for (const r of this.search(query.join(" "), { boostDocument: (id) => boostDocument(id as string) })) {
+    const boost = (id: unknown): number => boostDocument(id as string, this._idToShortId.get(id) ?? -1);
+    for (const r of this.search(query.join(" "), { boostDocument: boost })) {
       const matched = new Set(r.queryTerms);
       if (required.every((t) => matched.has(t))) hits.push({ id: r.id as string, score: r.score, queryTerms: r.queryTerms });
     }
@@ -394,7 +401,10 @@ export class CountingIndex<T> extends MiniSearch<T> {
       const lengths: number[] = [];
       for (let f = 0; f < fieldCount; f++) {
         const n = saved.fieldLength[i * fieldCount + f] ?? -1;
-        if (n >= 0) lengths[f] = n;
+        if (n >= 0) {
+          lengths[f] = n;
+          this.facts.setLength(shortId, f, n);
+        }
       }
       this._fieldLength.set(shortId, lengths);
     });

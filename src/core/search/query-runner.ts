@@ -23,6 +23,11 @@ const READ_CONCURRENCY = 16;
 export interface Shard {
   mini: CountingIndex<IndexDoc>;
   metas: Map<string, NoteMeta>;
+  /**
+   * Metadata by the index's short id, filled as queries ask (a short id is never reused, so an
+   * entry stays right for as long as its document is indexed).
+   */
+  byShortId?: Map<number, NoteMeta | undefined>;
 }
 
 /** What a search run needs from the service. */
@@ -82,8 +87,13 @@ export async function rankByText(
   const { shard } = ctx;
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
   // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
-  const boostDocument = (key: string): number => {
-    const meta = shard.metas.get(key);
+  const byShortId = (shard.byShortId ??= new Map());
+  const boostDocument = (key: string, shortId: number): number => {
+    let meta = byShortId.get(shortId);
+    if (meta === undefined) {
+      meta = shard.metas.get(key);
+      if (shortId >= 0) byShortId.set(shortId, meta);
+    }
     return ctx.visible(meta) ? rankFactor(meta, opts.search, opts.nowMs) : 0;
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.

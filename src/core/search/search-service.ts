@@ -38,7 +38,7 @@ import type {
   SearchResponse,
   SearchServiceOptions,
 } from "./search-types";
-import { createQueryTokenizer, createTokenizer, tokenize, TOKENIZER_VERSION, type Tokenizer } from "./tokenizer";
+import { createQueryTokenizer, createTokenizer, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
 export type * from "./search-types";
@@ -318,6 +318,8 @@ export class SearchService {
       }
       loadMs = source === "saved" ? clock() - t0 : 0;
     }
+    // Loading ICU's CJK dictionary belongs to opening, not to the first Chinese query.
+    warmUpSegmenter();
     const t1 = clock();
     const sync = await this.syncWithVault(progress);
     const syncMs = clock() - t1;

@@ -80,6 +80,16 @@ export function stem(word: string): string {
   return result;
 }
 
+/**
+ * {@link stem} without the memo, for callers that remember results themselves (the index's term
+ * scanner remembers each spelling's term id): the memo would only keep strings alive.
+ */
+export function stemOnce(word: string): string {
+  const first = word.charCodeAt(0);
+  if (word.length < 3 || first < 97 || first > 122) return word;
+  return ASCII_WORD.test(word) ? porter(word) : word;
+}
+
 function porter(input: string): string {
   let w = input;
   const yFirst = w.startsWith("y");

@@ -16,7 +16,7 @@
  * one place.
  */
 import { IntTable, SpanTable } from "./span-table";
-import { stem } from "./stemmer";
+import { stemOnce } from "./stemmer";
 import {
   CJK,
   CjkWords,
@@ -287,7 +287,7 @@ export class TermScanner {
     const known = this.words.getSpan(s, start, end);
     if (known >= 0) return known - 1;
     const raw = s.slice(start, end);
-    const term = this.stemming ? stem(raw) : raw;
+    const term = this.stemming ? stemOnce(raw) : raw;
     const id = term !== "" && term.length <= MAX_TOKEN_LENGTH ? this.intern(term) : -1;
     if (this.words.size >= WORD_MEMO_MAX) this.words.clear();
     this.words.set(raw, id + 1);

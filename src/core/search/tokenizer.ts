@@ -64,6 +64,15 @@ function getSegmenter(): Intl.Segmenter {
   return segmenter;
 }
 
+/**
+ * Creates the word segmenter now rather than at the first CJK text: creating it and loading ICU's
+ * dictionary take about 17 ms, which the index pays while opening instead of the first Chinese or
+ * Japanese query.
+ */
+export function warmUpSegmenter(): void {
+  for (const seg of getSegmenter().segment("中文")) if (seg.isWordLike) break;
+}
+
 /** Options of {@link createTokenizer}. */
 export interface TokenizerOptions {
   /** Porter-stem plain ASCII words (default true). */

@@ -66,7 +66,8 @@ export interface TopQuery {
   /** Boost by field id (only fields with a boost are scored). */
   fieldBoosts: readonly number[];
   bm25: Bm25Params;
-  boostDocument: (id: string) => number;
+  /** MiniSearch's document boost, given the document id and its short id (asked once per document). */
+  boostDocument: (id: string, shortId: number) => number;
   limit: number;
   /** Terms a document must have matched to count. */
   required: readonly string[];
@@ -76,6 +77,84 @@ function bitCount(n: number): number {
   let v = n - ((n >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * The `size` best of a stream of `(score, rank, docId)` offered in rank order: higher scores
+ * first, equal scores by lower rank. A binary min-heap on (score, then −rank).
+ */
+class TopHeap {
+  private readonly scores: Float64Array;
+  private readonly ranks: Int32Array;
+  private readonly docs: Int32Array;
+  private n = 0;
+
+  constructor(private readonly size: number) {
+    this.scores = new Float64Array(size);
+    this.ranks = new Int32Array(size);
+    this.docs = new Int32Array(size);
+  }
+
+  /** Offers a document; ranks must increase from call to call. */
+  offer(score: number, rank: number, docId: number): void {
+    if (this.n < this.size) {
+      let i = this.n++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.worse(score, rank, parent)) break;
+        this.move(parent, i);
+        i = parent;
+      }
+      this.put(i, score, rank, docId);
+      return;
+    }
+    // Later ranks lose ties, so only a strictly higher score than the worst kept gets in.
+    if (!(score > (this.scores[0] ?? 0))) return;
+    let i = 0;
+    for (;;) {
+      const left = i * 2 + 1;
+      if (left >= this.n) break;
+      const right = left + 1;
+      const child = right < this.n && this.worseAt(right, left) ? right : left;
+      if (!this.worseAt(child, -1, score, rank)) break;
+      this.move(child, i);
+      i = child;
+    }
+    this.put(i, score, rank, docId);
+  }
+
+  /** The kept documents, best first. */
+  sorted(): { docId: number; score: number; rank: number }[] {
+    const out: { docId: number; score: number; rank: number }[] = [];
+    for (let i = 0; i < this.n; i++) out.push({ docId: this.docs[i] ?? 0, score: this.scores[i] ?? 0, rank: this.ranks[i] ?? 0 });
+    return out.sort((a, b) => b.score - a.score || a.rank - b.rank);
+  }
+
+  /** True when (score, rank) ranks below the entry at `i`. */
+  private worse(score: number, rank: number, i: number): boolean {
+    const s = this.scores[i] ?? 0;
+    return score < s || (score === s && rank > (this.ranks[i] ?? 0));
+  }
+
+  /** True when the entry at `a` ranks below the entry at `b` (or below `(score, rank)` when `b` is -1). */
+  private worseAt(a: number, b: number, score = 0, rank = 0): boolean {
+    const sb = b < 0 ? score : (this.scores[b] ?? 0);
+    const rb = b < 0 ? rank : (this.ranks[b] ?? 0);
+    const sa = this.scores[a] ?? 0;
+    return sa < sb || (sa === sb && (this.ranks[a] ?? 0) > rb);
+  }
+
+  private move(from: number, to: number): void {
+    this.scores[to] = this.scores[from] ?? 0;
+    this.ranks[to] = this.ranks[from] ?? 0;
+    this.docs[to] = this.docs[from] ?? 0;
+  }
+
+  private put(i: number, score: number, rank: number, docId: number): void {
+    this.scores[i] = score;
+    this.ranks[i] = rank;
+    this.docs[i] = docId;
+  }
 }
 
 /** Scores queries over one index; see the module comment. Not re-entrant. */
@@ -151,39 +230,25 @@ export class TopScorer {
       if (i < 0) return { total: 0, top: [] };
       need |= 1 << i;
     }
-    const kept: number[] = [];
-    for (const docId of order) {
+    // The best `limit` of the documents holding every required term, ranked by score, ties in the
+    // order first met (what a stable sort by score gives): a heap of the `limit` best so far, whose
+    // root is the worst of them; a later document replaces it only with a strictly higher score.
+    const heap = new TopHeap(Math.max(1, q.limit));
+    let kept = 0;
+    for (let rank = 0; rank < order.length; rank++) {
+      const docId = order[rank] ?? 0;
       const m = mask[docId] ?? 0;
       if ((m & need) !== need) continue;
-      total[docId] = (total[docId] ?? 0) * bitCount(m);
-      kept.push(docId);
+      const score = (total[docId] ?? 0) * bitCount(m);
+      kept++;
+      heap.offer(score, rank, docId);
     }
-    const score = (docId: number): number => total[docId] ?? 0;
-    let chosen = kept;
-    if (kept.length > q.limit) {
-      // The limit-th best score; ties at it go to the earliest matches, as a stable sort would.
-      const sorted = Float64Array.from(kept, score).sort();
-      const threshold = sorted[kept.length - q.limit] ?? 0;
-      let above = 0;
-      for (const docId of kept) if (score(docId) > threshold) above++;
-      let ties = q.limit - above;
-      chosen = [];
-      for (const docId of kept) {
-        const s = score(docId);
-        if (s > threshold) chosen.push(docId);
-        else if (s === threshold && ties > 0) {
-          chosen.push(docId);
-          ties--;
-        }
-      }
-    }
-    chosen.sort((a, b) => score(b) - score(a));
-    const top = chosen.slice(0, q.limit).map((docId) => ({
+    const top = heap.sorted().map(({ docId, score }) => ({
       id: index.idOf(docId),
-      score: score(docId),
+      score,
       queryTerms: q.unique.filter((_, i) => ((mask[docId] ?? 0) & (1 << i)) !== 0),
     }));
-    return { total: kept.length, top };
+    return { total: kept, top };
   }
 
   /**
@@ -237,7 +302,7 @@ export class TopScorer {
     if (state !== 1 && (state === 2 || !index.learn(docId))) return false;
     let docBoost = this.boosts[docId] ?? 0;
     if (Number.isNaN(docBoost)) {
-      docBoost = q.boostDocument(index.idOf(docId));
+      docBoost = q.boostDocument(index.idOf(docId), docId);
       this.boosts[docId] = docBoost;
       this.asked.push(docId);
     }
