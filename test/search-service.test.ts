@@ -100,6 +100,22 @@ describe("SearchService", () => {
     expect(warn).not.toHaveBeenCalled();
   });
 
+  it("case 06: after an edit, filters and ranking read the note's new metadata, not the old", async () => {
+    const path = "Memory/Agents/me/Knowledge/learning/First.md";
+    const other = "Memory/Agents/me/Knowledge/learning/Second.md";
+    const { service, write } = setup({ [path]: `${fm({ status: "active" })}kiwi`, [other]: `${fm({ status: "superseded" })}kiwi` });
+    await service.open();
+    expect(await paths(service, "status:active kiwi")).toEqual([path]);
+    // The superseded note ranks lower (DEMOTED_FACTOR), so the active one comes first.
+    expect(await paths(service, "kiwi")).toEqual([path, other]);
+    write(path, `${fm({ status: "superseded" })}kiwi`);
+    write(other, `${fm({ status: "active" })}kiwi`);
+    await service.update(path);
+    await service.update(other);
+    expect(await paths(service, "status:active kiwi")).toEqual([other]);
+    expect(await paths(service, "kiwi")).toEqual([other, path]);
+  });
+
   it("update() of a deleted note removes it; a note outside the memory root is ignored", async () => {
     const path = "Memory/Agents/me/Journal/a.md";
     const { service, root } = setup({ [path]: "kiwi", "Elsewhere/b.md": "kiwi" });

@@ -358,6 +358,11 @@ export class CountingIndex<T> extends MiniSearch<T> {
     this.termMap().flush();
   }
 
+  /** The short id of an indexed document (what `searchTop`'s document boost is given), or -1. */
+  shortIdOf(id: string): number {
+    return this._idToShortId.get(id) ?? -1;
+  }
+
   /** True when some indexed note has the term (in any field). */
   hasTerm(term: string): boolean {
     return this.termMap().has(term);

@@ -97,6 +97,11 @@ function clock(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
 
+/** Drops a note's entry from the shard's metadata-by-short-id cache (it is about to be discarded). */
+function forget(shard: Shard, path: string): void {
+  shard.byShortId?.delete(shard.mini.shortIdOf(path));
+}
+
 /** The search index of one memory. Methods that change the index run one at a time. */
 export class SearchService {
   private readonly vault: VaultPort;
@@ -395,13 +400,17 @@ export class SearchService {
     // A note may change shard only if settings changed under a live index; keep one copy anyway.
     for (const [other, shard] of this.shards) {
       if (other !== name && shard.metas.has(path)) {
+        forget(shard, path);
         shard.mini.discard(path);
         shard.metas.delete(path);
       }
     }
     const shard = this.shardFor(name);
     // discard + add is MiniSearch's replace (case 06); addText counts the tokenizer's terms.
-    if (shard.mini.has(path)) shard.mini.discard(path);
+    if (shard.mini.has(path)) {
+      forget(shard, path);
+      shard.mini.discard(path);
+    }
     shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS);
     shard.metas.set(path, meta);
     this.cache.drop(path);
@@ -412,6 +421,7 @@ export class SearchService {
     let found = false;
     for (const shard of this.shards.values()) {
       if (shard.mini.has(path)) {
+        forget(shard, path);
         shard.mini.discard(path);
         found = true;
       }
