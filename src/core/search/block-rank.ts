@@ -39,6 +39,11 @@ const APOSTROPHES = /['’]/g;
 const STEMMED = /^[a-z]+$/;
 /** Terms the scorer's dictionary holds before it starts afresh (memory bound). */
 const DICTIONARY_MAX = 1 << 20;
+/**
+ * Terms and spellings the scorer's tables make room for up front (about 3 MB): growing a table
+ * rehashes every entry, and a rehash of tens of thousands landed on single queries (issue 4 p95).
+ */
+const TABLE_CAPACITY = 1 << 16;
 
 /** Wraps blocks for {@link BlockScorer.score}. */
 export function rankedBlocks(blocks: SearchBlock[]): RankedBlock[] {
@@ -65,7 +70,7 @@ export function probeOf(term: string): string {
  * the garbage collector's pauses short (issue 4 query p95).
  */
 export class BlockScorer {
-  private dictionary = new TermDictionary();
+  private dictionary = new TermDictionary(TABLE_CAPACITY);
   /** Changes when the dictionary starts afresh (cached scans of older ones are stale). */
   private generation = 0;
   private scanner: TermScanner;
@@ -75,7 +80,11 @@ export class BlockScorer {
 
   /** @param options `stemming` as the index's tokenizer (default true) */
   constructor(private readonly options: { stemming?: boolean } = {}) {
-    this.scanner = new TermScanner(this.dictionary, { stemming: options.stemming ?? true, cjk: "ngrams" });
+    this.scanner = this.newScanner();
+  }
+
+  private newScanner(): TermScanner {
+    return new TermScanner(this.dictionary, { stemming: this.options.stemming ?? true, cjk: "ngrams", capacity: TABLE_CAPACITY });
   }
 
   /**
@@ -87,9 +96,9 @@ export class BlockScorer {
    */
   score(notes: readonly RankedBlock[][], terms: readonly string[]): number[][] {
     if (this.dictionary.size > DICTIONARY_MAX) {
-      this.dictionary = new TermDictionary();
+      this.dictionary = new TermDictionary(TABLE_CAPACITY);
       this.generation++;
-      this.scanner = new TermScanner(this.dictionary, { stemming: this.options.stemming ?? true, cjk: "ngrams" });
+      this.scanner = this.newScanner();
     }
     const unique = [...new Set(terms)];
     const probes = [...new Set(unique.map(probeOf))];

@@ -164,11 +164,20 @@ function mix(key: number): number {
  * bigrams, keyed by their two UTF-16 code units: no string is made to look one up).
  */
 export class IntTable {
-  private keys = new Int32Array(MIN_SLOTS);
+  private keys: Int32Array;
   /** Value + 1; 0 is an empty slot. */
-  private values = new Int32Array(MIN_SLOTS);
-  private mask = MIN_SLOTS - 1;
+  private values: Int32Array;
+  private mask: number;
   private count = 0;
+
+  /** @param keys how many keys to make room for (the table grows past it as needed) */
+  constructor(keys = 256) {
+    let slots = MIN_SLOTS;
+    while (slots < keys * 2) slots *= 2;
+    this.keys = new Int32Array(slots);
+    this.values = new Int32Array(slots);
+    this.mask = slots - 1;
+  }
 
   /** The value of `key`, or -1. */
   get(key: number): number {

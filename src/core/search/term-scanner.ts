@@ -111,7 +111,12 @@ function skipWord(s: string, i: number, flags: { apostrophe: boolean }): number 
 
 /** A term dictionary for text whose terms are only counted, never indexed (block scoring). */
 export class TermDictionary implements TermIds {
-  private readonly table = new SpanTable();
+  private readonly table: SpanTable;
+
+  /** @param capacity terms to make room for (see {@link SpanTable}) */
+  constructor(capacity = 256) {
+    this.table = new SpanTable(capacity, capacity * 8);
+  }
 
   /** Number of terms. */
   get size(): number {
@@ -200,19 +205,24 @@ export class TermScanner {
   private readonly stemming: boolean;
   private readonly ngrams: boolean;
   /** Plain word spelling → term id + 1, or 0 when the word gives no term. */
-  private readonly words = new SpanTable();
+  private readonly words: SpanTable;
   /** BMP CJK bigram (code units `a << 16 | b`) → term id. */
-  private readonly bigrams = new IntTable();
+  private readonly bigrams: IntTable;
   private readonly intern: (term: string) => number;
 
   /**
    * @param ids the caller's term dictionary
-   * @param options `stemming` and `cjk` as in {@link createTokenizer} (defaults: true, `words`)
+   * @param options `stemming` and `cjk` as in {@link createTokenizer} (defaults: true, `words`);
+   *   `capacity`: distinct spellings to make room for up front, so that growing the memo (a
+   *   rehash of every entry) does not land on one query (default 256)
    */
   constructor(
     private readonly ids: TermIds,
-    options: Pick<TokenizerOptions, "stemming" | "cjk"> = {},
+    options: Pick<TokenizerOptions, "stemming" | "cjk"> & { capacity?: number } = {},
   ) {
+    const capacity = options.capacity ?? 256;
+    this.words = new SpanTable(capacity, capacity * 8);
+    this.bigrams = new IntTable(capacity);
     this.stemming = options.stemming ?? true;
     this.ngrams = options.cjk === "ngrams";
     this.word = wordFn(this.stemming);
