@@ -134,7 +134,7 @@ describe("CountingIndex", () => {
         }
         const terms = tokenize(q);
         const expected = plain.search(terms.join(" "));
-        expect(mixed.searchTop(terms, () => 1, 100).top.map((h) => [h.id, h.score])).toEqual(expected.map((r) => [r.id, r.score]));
+        expect(mixed.searchTop(terms, () => 1, 100).top.map((h) => [h.id, h.score])).toEqual(expected.map((r): [string, number] => [String(r.id), r.score]));
       }),
       { numRuns: 60 },
     );

@@ -87,7 +87,7 @@ export async function rankByText(
   const { shard } = ctx;
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
   // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
-  const byShortId = (shard.byShortId ??= new Map());
+  const byShortId = (shard.byShortId ??= new Map<number, NoteMeta | undefined>());
   const boostDocument = (key: string, shortId: number): number => {
     let meta = byShortId.get(shortId);
     if (meta === undefined) {
