@@ -144,8 +144,9 @@ export class SpanTable {
   }
 }
 
-function grow<T extends Int32Array | Uint16Array>(array: T, need: number): T {
-  let size = array.length * 2;
+/** A copy of `array` at least `need` long (doubling), for growable typed-array buffers. */
+export function grow<T extends Int32Array | Uint16Array>(array: T, need: number): T {
+  let size = Math.max(1, array.length) * 2;
   while (size < need) size *= 2;
   const grown = new (array.constructor as new (n: number) => T)(size);
   grown.set(array);

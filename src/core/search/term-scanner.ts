@@ -15,7 +15,7 @@
  * helpers ({@link pushCompound}, {@link pushBigrams}, {@link CjkWords}), so those rules live in
  * one place.
  */
-import { IntTable, SpanTable } from "./span-table";
+import { grow, IntTable, SpanTable } from "./span-table";
 import { stemOnce } from "./stemmer";
 import {
   CJK,
@@ -162,12 +162,12 @@ export class TermCounts {
 
   /** Counts one occurrence of term `id` (a non-negative integer). */
   add(id: number): void {
-    if (id >= this.counts.length) this.counts = grown(this.counts, id + 1);
+    if (id >= this.counts.length) this.counts = grow(this.counts, id + 1);
     const seen = this.counts[id] ?? 0;
     this.counts[id] = seen + 1;
     this.total++;
     if (seen === 0) {
-      if (this.distinct === this.ids.length) this.ids = grown(this.ids, this.distinct + 1);
+      if (this.distinct === this.ids.length) this.ids = grow(this.ids, this.distinct + 1);
       this.ids[this.distinct++] = id;
     }
   }
@@ -182,12 +182,6 @@ export class TermCounts {
     this.distinct = 0;
     this.total = 0;
   }
-}
-
-function grown(array: Int32Array, need: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(Math.max(need, array.length * 2));
-  out.set(array);
-  return out;
 }
 
 /** Spellings remembered per scanner before the memo is cleared (memory bound). */
