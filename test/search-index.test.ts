@@ -81,6 +81,26 @@ describe("CountingIndex", () => {
     expect(counted.termCount).toBe(plain.termCount);
   });
 
+  it("vacuum of the compact postings leaves what MiniSearch's own vacuum leaves (case 06)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(docArb, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(11), { maxLength: 6 }), async (raw, gone) => {
+        const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
+        const { plain, counted } = buildBoth(docs);
+        // Restored from a saved index, so postings start packed.
+        const restored = CountingIndex.fromSaved<Doc>(JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>, options);
+        for (const g of new Set(gone)) {
+          if (!plain.has(`n${g}.md`)) continue;
+          for (const index of [plain, counted, restored]) index.discard(`n${g}.md`);
+        }
+        await Promise.all([plain.vacuum(), counted.vacuum(), restored.vacuum()]);
+        expect(normalized(counted)).toEqual(normalized(plain));
+        expect(normalized(restored)).toEqual(normalized(plain));
+        expect(counted.dirtCount).toBe(plain.dirtCount);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("searchTop gives search()'s scores, order, ties and totals for the best results", () => {
     const query = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => tokenize(w.join(" ")));
     fc.assert(
@@ -216,6 +236,29 @@ describe("TermMap", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("sweep removes gone documents' postings in every form, keeps clean packed terms packed, deletes emptied terms", () => {
+    const built = new TermMap();
+    built.append("a", 0, 1, 2);
+    built.append("a", 1, 2, 1);
+    built.append("b", 0, 2, 1);
+    built.append("c", 0, 3, 1);
+    const restored = TermMap.fromSaved("a\nb\nc", [...built.packedEntries()].map(([, p]) => p).join("\n"));
+    const used = new TermMap();
+    used.set("a", new Map([[0, new Map([[1, 2]])], [1, new Map([[2, 1]])]]));
+    used.set("b", new Map([[0, new Map([[2, 1]])]]));
+    used.set("c", new Map([[0, new Map([[3, 1]])]]));
+    for (const m of [built, restored, used]) {
+      m.sweep((doc) => doc === 2, 0, m.idCount);
+      expect([...m.keys()].sort()).toEqual(["a", "c"]);
+      expect([...(m.get("a") ?? new Map())].map(([f, d]) => [f, [...d]])).toEqual([[0, [[1, 2]]]]);
+    }
+    // A restored term with no gone document is not unpacked.
+    expect(restored.lookup("c")).toBeInstanceOf(Int32Array);
+    const untouched = TermMap.fromSaved("c", "0:3");
+    untouched.sweep(() => false, 0, untouched.idCount);
+    expect([...untouched.packedEntries()]).toEqual([["c", "0:3"]]);
   });
 
   it("packs and unpacks postings losslessly", () => {

@@ -116,6 +116,26 @@ describe("SearchService", () => {
     expect(await paths(service, "kiwi")).toEqual([other, path]);
   });
 
+  it("case 06: many edits trigger a vacuum of discarded postings; results stay right", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) files[`Memory/Agents/me/Journal/n${i}.md`] = `plum v0 note${i}`;
+    const { service, write } = setup(files);
+    await service.open();
+    for (let round = 1; round <= 6; round++) {
+      for (let i = 0; i < 5; i++) {
+        write(`Memory/Agents/me/Journal/n${i}.md`, `plum v${round} note${i}`);
+        await service.update(`Memory/Agents/me/Journal/n${i}.md`);
+      }
+    }
+    await service.save(); // queued behind the vacuum
+    const shard = (service as unknown as { shards: Map<string, { mini: { dirtCount: number } }> }).shards.get("");
+    expect(shard?.mini.dirtCount).toBeLessThan(20);
+    expect((await paths(service, "plum")).sort()).toEqual(Object.keys(files).sort());
+    expect(await paths(service, "v0")).toEqual([]);
+    expect((await paths(service, "v6 note3"))[0]).toBe("Memory/Agents/me/Journal/n3.md");
+    expect(await paths(service, "note3")).toEqual(["Memory/Agents/me/Journal/n3.md"]);
+  });
+
   it("update() of a deleted note removes it; a note outside the memory root is ignored", async () => {
     const path = "Memory/Agents/me/Journal/a.md";
     const { service, root } = setup({ [path]: "kiwi", "Elsewhere/b.md": "kiwi" });

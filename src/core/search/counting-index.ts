@@ -148,7 +148,9 @@ export class CountingIndex<T> extends MiniSearch<T> {
   private readonly facts: DocFacts;
 
   constructor(options: Options<T>, analysis: AnalysisOptions = {}) {
-    super(options);
+    // MiniSearch's own vacuum turns every term's postings into maps; {@link CountingIndex.vacuum}
+    // sweeps the compact postings instead, and the owner decides when (see SearchService).
+    super({ ...options, autoVacuum: false });
     this.stemming = analysis.stemming ?? true;
     this.facts = new DocFacts(Object.keys(this._fieldIds).length);
     // TermMap implements the members of SearchableMap that MiniSearch calls (see term-map.ts).
@@ -321,6 +323,23 @@ export class CountingIndex<T> extends MiniSearch<T> {
     const shortId = this._idToShortId.get(id);
     super.discard(id);
     if (shortId !== undefined) this.facts.kill(shortId);
+  }
+
+  /**
+   * MiniSearch's `vacuum` (postings of discarded documents removed, dirt count reset), done on the
+   * compact postings; between batches of `batchSize` terms it awaits `yieldToHost` (when given)
+   * so a host's UI stays responsive. Must not run alongside adds or discards.
+   */
+  override async vacuum(options: { batchSize?: number; yieldToHost?: () => Promise<void> } = {}): Promise<void> {
+    const dirt = this._dirtCount;
+    const terms = this.termMap();
+    const gone = (docId: number): boolean => !this._documentIds.has(docId);
+    const batch = Math.max(1, options.batchSize ?? 4096);
+    for (let from = 0; from < terms.idCount; from += batch) {
+      terms.sweep(gone, from, from + batch);
+      if (options.yieldToHost) await options.yieldToHost();
+    }
+    this._dirtCount -= dirt;
   }
 
   /** MiniSearch's `remove`, marking the document gone for {@link TopScorer}. */

@@ -53,6 +53,10 @@ export const FIELD_BOOSTS: Readonly<Record<(typeof INDEX_FIELDS)[number], number
   body: 1,
 };
 
+/** MiniSearch's auto-vacuum thresholds (its defaults), applied by {@link SearchService} itself. */
+const VACUUM_MIN_DIRT = 20;
+const VACUUM_MIN_FACTOR = 0.1;
+
 /** Notes read concurrently while building. */
 const READ_CONCURRENCY = 16;
 
@@ -187,7 +191,7 @@ export class SearchService {
       const text = await this.vault.read(path);
       this.indexText(path, text, stat ?? { mtime: -1, size: utf8Length(text) });
       return "indexed";
-    });
+    }).finally(() => this.vacuumIfDirty());
   }
 
   /**
@@ -196,7 +200,7 @@ export class SearchService {
    * @returns true when the note was in the index
    */
   remove(path: string): Promise<boolean> {
-    return this.enqueue(() => Promise.resolve(this.removeNow(path)));
+    return this.enqueue(() => Promise.resolve(this.removeNow(path))).finally(() => this.vacuumIfDirty());
   }
 
   /**
@@ -348,6 +352,20 @@ export class SearchService {
     if (rebuildReason) report.rebuildReason = rebuildReason;
     if (indexBytes !== undefined) report.indexChars = indexBytes;
     return report;
+  }
+
+  /**
+   * Queues a vacuum of every shard whose discarded documents reached MiniSearch's auto-vacuum
+   * thresholds (at least {@link VACUUM_MIN_DIRT} of them and {@link VACUUM_MIN_FACTOR} of the
+   * index): their postings are swept in batches, yielding to the host between batches. The caller
+   * does not wait for it; later changes queue behind it.
+   */
+  private vacuumIfDirty(): void {
+    const dirty = [...this.shards.values()].filter((s) => s.mini.dirtCount >= VACUUM_MIN_DIRT && s.mini.dirtFactor >= VACUUM_MIN_FACTOR);
+    if (dirty.length === 0) return;
+    this.enqueue(async () => {
+      for (const shard of dirty) await shard.mini.vacuum({ yieldToHost: this.yieldToHost });
+    }).catch(() => undefined);
   }
 
   private reset(): void {

@@ -450,6 +450,60 @@ export class TermMap implements TermIds {
     return compactOfBuilt(b.flat.subarray((b.start[id] ?? 0) * 3, (b.end[id] ?? 0) * 3));
   }
 
+  /** Number of term ids (live or not): {@link TermMap.sweep} ranges run below it. */
+  get idCount(): number {
+    this.flush();
+    return this.terms;
+  }
+
+  /**
+   * MiniSearch's vacuum for terms `from` to `to - 1` (ids), without turning postings into maps:
+   * postings of documents for which `gone(docId)` is true are removed, and a term left with none
+   * is deleted. Packed terms without such documents stay packed.
+   */
+  sweep(gone: (docId: number) => boolean, from: number, to: number): void {
+    this.flush();
+    for (let id = from; id < Math.min(to, this.terms); id++) {
+      const value = this.valueAt(id);
+      if (value === undefined) continue;
+      if (value instanceof Map) {
+        for (const [fieldId, docs] of value) {
+          for (const docId of docs.keys()) if (gone(docId)) docs.delete(docId);
+          if (docs.size === 0) value.delete(fieldId);
+        }
+        if (value.size === 0) this.deleteId(id);
+        continue;
+      }
+      const compact = typeof value === "string" ? unpackCompact(value) : typeof value === "number" ? this.builtAt(id, value) : value;
+      let kept = 0;
+      for (let i = 0; i < compact.length; i += 3) if (!gone(compact[i + 1] ?? 0)) kept++;
+      if (kept * 3 === compact.length) {
+        if (typeof value === "number") this.values[id] = compact;
+        continue;
+      }
+      if (kept === 0) {
+        this.deleteId(id);
+        continue;
+      }
+      const out = new Int32Array(kept * 3);
+      let k = 0;
+      for (let i = 0; i < compact.length; i += 3) {
+        if (gone(compact[i + 1] ?? 0)) continue;
+        out[k++] = compact[i] ?? 0;
+        out[k++] = compact[i + 1] ?? 0;
+        out[k++] = compact[i + 2] ?? 0;
+      }
+      this.values[id] = out;
+    }
+  }
+
+  private deleteId(id: number): void {
+    if (this.values[id] === undefined) return;
+    this.values[id] = undefined;
+    this.live--;
+    this.tree = null;
+  }
+
   /** The postings of term `id` as a map, turning them into one (and keeping it) if needed. */
   private mapAt(id: number): Postings | undefined {
     const value = this.valueAt(id);
