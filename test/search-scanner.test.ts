@@ -103,6 +103,31 @@ describe("TermScanner", () => {
 });
 
 describe("SpanTable and IntTable", () => {
+  it("keep every key across growth, including the one whose insertion makes the table grow", () => {
+    const table = new SpanTable();
+    const ints = new IntTable();
+    const keys = Array.from({ length: 40_000 }, (_, i) => `w${String(i).padStart(5, "0")}`);
+    keys.forEach((k, i) => {
+      table.set(k, i);
+      ints.set(i * 7919, i);
+    });
+    expect(table.size).toBe(keys.length);
+    const lost = keys.filter((k, i) => table.get(k) !== i);
+    expect(lost).toEqual([]);
+    expect(keys.filter((_, i) => ints.get(i * 7919) !== i)).toEqual([]);
+  });
+
+  it("a term map built past 1,024 terms finds every term in every note (no term listed twice)", () => {
+    const words = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" ");
+    const index = new CountingIndex({ fields: ["title", "body"], tokenize, processTerm: (t: string) => t });
+    index.addText("a.md", ["", words], ["title", "body"]);
+    index.addText("b.md", ["", words], ["title", "body"]);
+    for (const w of ["w1023", "w2047", "w1024", "w2999"]) {
+      expect(index.searchTop([w], () => 1, 10).top.map((h) => h.id).sort(), w).toEqual(["a.md", "b.md"]);
+    }
+    expect(index.termCount).toBe(3000);
+  });
+
   it("answer like a Map, for whole strings and for spans of a longer string", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.string({ maxLength: 5 }), fc.nat(1000)), { maxLength: 3000 }), (pairs) => {

@@ -121,9 +121,9 @@ export class SpanTable {
     this.entries[e * 3 + 2] = value;
     this.poolUsed += len;
     this.count++;
-    // Load factor at most one half.
+    // Placed first: the rehash re-places what the slots hold. Load factor at most one half.
+    this.place(e, h);
     if (this.count * 2 > this.mask + 1) this.rehash((this.mask + 1) * 2);
-    else this.place(e, h);
   }
 
   private place(e: number, h: number): void {
