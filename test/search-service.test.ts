@@ -277,6 +277,30 @@ describe("SearchService", () => {
       expect(await paths(service, '"refund policy" reviewed')).toEqual(["Memory/Agents/link/Journal/2026-04-02.md"]);
     });
 
+    it("quoted phrases keep their stop words, and a number next to Chinese is a phrase of its own", async () => {
+      const note = "Memory/Agents/me/Journal/2026-05-01.md";
+      const aml = "Memory/Library/policy/AML.md";
+      const { service } = setup({
+        [note]: "We shipped the export job by Friday and it was fixed once and for all.",
+        [aml]: "单日跨境转账频次超阈值，触发反洗钱操作细则第3.2.5条。",
+      });
+      await service.open();
+      for (const phrase of ["the export", "export job by", "Friday and", "fixed once", "We shipped", "it was"]) {
+        expect(await paths(service, `"${phrase}"`), phrase).toEqual([note]);
+      }
+      expect(await paths(service, '"the job"')).toEqual([]);
+      expect(await paths(service, '"3.2.5"')).toEqual([aml]);
+      expect(await paths(service, '"反洗钱"')).toEqual([aml]);
+      expect(await paths(service, '"洗钱反"')).toEqual([]);
+    });
+
+    it("free text with no searchable word finds nothing instead of listing every note", async () => {
+      const { service } = setup(files);
+      await service.open();
+      for (const q of ["🚀", "，。！", "✅ 🚀", `"🚀"`]) expect(await paths(service, q), q).toEqual([]);
+      expect((await paths(service, "agent:me")).length).toBeGreaterThan(0);
+    });
+
     it("an unknown filter or a bad date is an error, not an empty result", async () => {
       const { service } = setup(files);
       await service.open();

@@ -279,18 +279,22 @@ export class SearchService {
         matchesFilters(meta, parsed.filters) &&
         (options.includeExpired === true || !isExpired(meta, todayIso));
       const known = (term: string): boolean => shard.mini.hasTerm(term);
-      const queryTerms = this.queryTokenizer([parsed.text, ...parsed.phrases].join(" "), known);
-      const terms = [...new Set(this.stopWords ? dropStopWords(queryTerms) : queryTerms)];
+      // Stop words are dropped from free text only: a quoted phrase is literal, and every word of it
+      // is required (dropping "the" from `"the export"` while requiring it found nothing).
+      const textTerms = this.queryTokenizer(parsed.text, known);
+      const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
+      const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms.flat()])];
       const ctx: RunContext = {
         shard,
         visible,
         read: (meta, store) => this.readCached(meta, store),
         remember: (meta, note) => this.cache.put(meta.path, note),
       };
-      if (terms.length === 0) {
+      if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0)) {
+        // Free text without a searchable word (emoji, punctuation): nothing can match it.
+      } else if (terms.length === 0) {
         await listByDate(ctx, limit, response);
       } else {
-        const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
         const search = this.layout.settings.search;
         await rankByText(ctx, parsed, terms, phraseTerms, { limit, blocksPerResult, search, nowMs, blocks: this.blockScorer }, response);
       }

@@ -266,13 +266,17 @@ function codePoints(w: string): number {
 /** Non-letter, non-digit runs, collapsed to one space for phrase matching. */
 const SEPARATORS_RE = /[^\p{L}\p{N}\p{M}]+/gu;
 const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
+const CJK_CHARS_RE = new RegExp(`[${CJK}${UNSPACED}]`, "gu");
 
 /**
- * Text in the form used to check quoted phrases: NFKC, lower case, apostrophes dropped, every run
- * of other non-letters one space, padded with a space at each end.
+ * Text in the form used to check quoted phrases: NFKC, lower case, apostrophes dropped, every CJK
+ * (or Thai, Lao, Khmer, Myanmar) character a word of its own — those scripts put no spaces between
+ * words, so `"3.2.5"` is found in `第3.2.5条` —, every run of other non-letters one space, padded
+ * with a space at each end.
  */
 export function phraseForm(text: string): string {
-  return ` ${normalizeText(text).replace(APOSTROPHE_RE, "").replace(SEPARATORS_RE, " ").trim()} `;
+  const spaced = normalizeText(text).replace(APOSTROPHE_RE, "").replace(CJK_CHARS_RE, " $& ");
+  return ` ${spaced.replace(SEPARATORS_RE, " ").trim()} `;
 }
 
 /**
