@@ -489,6 +489,21 @@ describe("SearchService", () => {
       }
     });
 
+    it("a saved index that cannot be read is rebuilt; one that cannot be saved leaves search working", async () => {
+      const { make, store } = setup(files);
+      store.load = () => Promise.reject(new Error("EACCES: permission denied"));
+      const report = await make().open();
+      expect(report.source).toBe("built");
+      expect(report.rebuildReason).toMatch(/cannot be read.*EACCES/);
+      const readOnly = setup(files);
+      readOnly.store.save = () => Promise.reject(new Error("EROFS: read-only file system"));
+      const service = readOnly.make();
+      const opened = await service.open();
+      expect(opened.saveError).toMatch(/EROFS/);
+      expect(await paths(service, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      await expect(service.save()).rejects.toThrow(/EROFS/);
+    });
+
     it("changed settings (isolated zones) rebuild the saved index", async () => {
       const store = new MemoryStore();
       const { make } = setup(files, { store });

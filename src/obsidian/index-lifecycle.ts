@@ -203,6 +203,7 @@ export class IndexLifecycle extends Component {
       if (gen !== this.generation) return report;
       this.problemList = report.unreadable.map((u) => `${u.path}: ${u.error}`).slice(-5);
       if (report.rebuildReason) this.problemList.push(`rebuilt: ${report.rebuildReason}`);
+      if (report.saveError) this.problemList.push(`not saved: ${report.saveError}`);
       this.status.finished(`Memory index: ${report.notes} notes`);
       this.setState({ kind: "ready", notes: report.notes });
       return report;

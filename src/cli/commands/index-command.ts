@@ -1,3 +1,4 @@
+import { VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
 import { SearchService } from "../../core/search/search-service";
@@ -29,6 +30,8 @@ export const indexCommand: CliCommand = {
     } else {
       ({ service, report } = await openSearch(ctx));
     }
+    // Saving is what `index` is for: a save that failed is this command's failure.
+    if (report.saveError) throw new VaultError(report.saveError, file);
     const stats = service.stats();
     const indexBytes = await fs.stat(file).then((st) => st.size, () => null);
     const summary = {

@@ -58,6 +58,7 @@ export async function openSearch(ctx: CliContext): Promise<{ service: SearchServ
   const service = new SearchService({ vault: ctx.vault, layout: ctx.layout, store: new FileIndexStore(indexFileOf(ctx.vaultRoot)) });
   const report = await service.open();
   if (report.rebuildReason) ctx.err(`index: ${report.rebuildReason}; rebuilt from the notes`);
+  if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   return { service, report };
 }
 

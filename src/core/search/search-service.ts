@@ -155,9 +155,9 @@ export class SearchService {
   /**
    * Makes the index current: restores the saved index when there is a usable one, lists the notes
    * under the memory root, re-indexes new and changed notes (by mtime and size), drops deleted
-   * ones, and saves when anything changed. Never throws for a bad saved index (it is rebuilt and
-   * the reason reported); throws {@link VaultError} when the vault cannot be listed, or the store's
-   * own error when saving fails.
+   * ones, and saves when anything changed. Never throws for a bad or unreadable saved index (it is
+   * rebuilt and the reason reported) nor when saving fails (reported as `saveError`; the index in
+   * memory is complete); throws {@link VaultError} when the vault cannot be listed.
    */
   open(progress: ProgressOptions = {}): Promise<OpenReport> {
     return this.enqueue(() => this.load(progress, true));
@@ -319,7 +319,13 @@ export class SearchService {
     this.reset();
     if (this.store && useSaved) {
       const t0 = clock();
-      const data = await this.store.load();
+      let data: string | null = null;
+      try {
+        data = await this.store.load();
+      } catch (err) {
+        // An unreadable saved index is only a cache that is missing: rebuild and say why.
+        rebuildReason = `saved index cannot be read (${errorMessage(err)})`;
+      }
       if (data !== null) {
         indexBytes = data.length;
         const restored = this.restore(data);
@@ -337,9 +343,15 @@ export class SearchService {
     const sync = await this.syncWithVault(progress);
     const syncMs = clock() - t1;
     let saveMs = 0;
+    let saveError: string | undefined;
     if (this.store && (this.changed || source === "built")) {
       const t2 = clock();
-      indexBytes = await this.saveNow();
+      try {
+        indexBytes = await this.saveNow();
+      } catch (err) {
+        // The index in memory is complete; a read-only vault only costs the next start a rebuild.
+        saveError = errorMessage(err);
+      }
       saveMs = clock() - t2;
     }
     const report: OpenReport = {
@@ -354,6 +366,7 @@ export class SearchService {
       unreadable: sync.unreadable,
     };
     if (rebuildReason) report.rebuildReason = rebuildReason;
+    if (saveError) report.saveError = saveError;
     if (indexBytes !== undefined) report.indexChars = indexBytes;
     return report;
   }

@@ -39,8 +39,10 @@ export interface ProgressOptions {
 export interface OpenReport {
   /** `saved`: restored from the store; `built`: built from the notes. */
   source: "saved" | "built";
-  /** Why a saved index was not used (corrupt, other version, other settings), when there was one. */
+  /** Why a saved index was not used (unreadable, corrupt, other version, other settings), when there was one. */
   rebuildReason?: string;
+  /** Why the index could not be saved (a read-only vault, say); the index in memory is complete. */
+  saveError?: string;
   /** Notes in the index now (all shards). */
   notes: number;
   /** Notes read and (re-)indexed during this open. */
