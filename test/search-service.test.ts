@@ -478,6 +478,9 @@ describe("SearchService", () => {
         good.slice(0, Math.floor(good.length / 2)),
         good.replace(`"version":${INDEX_FORMAT_VERSION}`, '"version":99'),
         good.replace('"postings":"', '"postings":"9:!'),
+        // One character of a path or of a note's metadata (documents and metas are checksummed too).
+        good.replace("2026-01-01.md", "2026X01-01.md"),
+        good.replace('"agent":"me"', '"agent":"mX"'),
         good.replace(/"documentCount":\d+/, '"documentCount":77'),
       ];
       for (const bad of variants) {

@@ -12,9 +12,12 @@
 const EMPTY = 0;
 const MIN_SLOTS = 1 << 10;
 
-/** FNV-1a over the UTF-16 code units of `text[start, end)`, as a 32-bit integer. */
-export function hashSpan(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
+/**
+ * FNV-1a over the UTF-16 code units of `text[start, end)`, as a 32-bit integer; `seed` continues
+ * a hash of preceding text.
+ */
+export function hashSpan(text: string, start: number, end: number, seed = 0x811c9dc5): number {
+  let h = seed;
   for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h | 0;
 }
