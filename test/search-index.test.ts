@@ -252,7 +252,8 @@ describe("TermMap", () => {
     for (const m of [built, restored, used]) {
       m.sweep((doc) => doc === 2, 0, m.idCount);
       expect([...m.keys()].sort()).toEqual(["a", "c"]);
-      expect([...(m.get("a") ?? new Map())].map(([f, d]) => [f, [...d]])).toEqual([[0, [[1, 2]]]]);
+      const a: Postings = m.get("a") ?? new Map<number, Map<number, number>>();
+      expect([...a].map(([f, d]) => [f, [...d]])).toEqual([[0, [[1, 2]]]]);
     }
     // A restored term with no gone document is not unpacked.
     expect(restored.lookup("c")).toBeInstanceOf(Int32Array);
