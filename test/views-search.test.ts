@@ -134,7 +134,7 @@ describe("search panel", () => {
     expect(index.state.kind).toBe("ready");
     expect(statusTexts.some((t) => /^Indexing memory \d+\/\d+$/.test(t))).toBe(true);
     expect(statusEl.textContent).toMatch(/^Memory index: \d+ notes$/);
-    expect(app.vault.adapter.files.get(STORE)).toMatch(/^\{"format":"agent-memory-search"/);
+    expect(app.vault.adapter.files.get(STORE)).toMatch(/^\{"checksum":-?\d+,"format":"agent-memory-search"/);
     await view.setQuery("Lighthouse", "library");
     expect(results(view).map((r) => r.dataset.path)).toContain("Memory/Library/SEO/Core Web Vitals.md");
     await view.setQuery("Kestrelwind", "all");
