@@ -266,27 +266,38 @@ function codePoints(w: string): number {
 /** Non-letter, non-digit runs, collapsed to one space for phrase matching. */
 const SEPARATORS_RE = /[^\p{L}\p{N}\p{M}]+/gu;
 const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
-const CJK_CHARS_RE = new RegExp(`[${CJK}${UNSPACED}]`, "gu");
 
 /**
- * Text in the form used to check quoted phrases: NFKC, lower case, apostrophes dropped, every CJK
- * (or Thai, Lao, Khmer, Myanmar) character a word of its own — those scripts put no spaces between
- * words, so `"3.2.5"` is found in `第3.2.5条` —, every run of other non-letters one space, padded
- * with a space at each end.
+ * Text in the form used to check quoted phrases: NFKC, lower case, apostrophes dropped, every run
+ * of other non-letters one space, padded with a space at each end.
  */
 export function phraseForm(text: string): string {
-  const spaced = normalizeText(text).replace(APOSTROPHE_RE, "").replace(CJK_CHARS_RE, " $& ");
-  return ` ${spaced.replace(SEPARATORS_RE, " ").trim()} `;
+  return ` ${normalizeText(text).replace(APOSTROPHE_RE, "").replace(SEPARATORS_RE, " ").trim()} `;
+}
+
+/**
+ * True when the character of `form` at `i` ends a word on that side: a space, or a CJK (or Thai,
+ * Lao, Khmer, Myanmar) character — those scripts put no spaces between words.
+ */
+function isWordEdge(form: string, i: number): boolean {
+  const c = form.charCodeAt(i);
+  if (Number.isNaN(c) || c === 0x20) return true;
+  const cp = c >= 0xdc00 && c <= 0xdfff ? (form.codePointAt(i - 1) ?? c) : (form.codePointAt(i) ?? c);
+  return CJK_CHAR_RE.test(String.fromCodePoint(cp));
 }
 
 /**
  * True when `text` contains `phrase` (both as given to {@link phraseForm}). Phrases in Latin
- * scripts match whole words; a phrase with CJK characters matches anywhere, since those scripts
- * have no spaces between words.
+ * scripts match whole words, a CJK character next to them counting as a word's end (`"3.2.5"` is
+ * found in `第3.2.5条`); a phrase with CJK characters matches anywhere, since those scripts have no
+ * spaces between words.
  */
 export function containsPhrase(textForm: string, phrase: string): boolean {
-  const p = phraseForm(phrase);
-  if (p.trim() === "") return true;
-  if (CJK_CHAR_RE.test(p)) return textForm.includes(p.trim());
-  return textForm.includes(p);
+  const p = phraseForm(phrase).trim();
+  if (p === "") return true;
+  if (CJK_CHAR_RE.test(p)) return textForm.includes(p);
+  for (let i = textForm.indexOf(p); i >= 0; i = textForm.indexOf(p, i + 1)) {
+    if (isWordEdge(textForm, i - 1) && isWordEdge(textForm, i + p.length)) return true;
+  }
+  return false;
 }
