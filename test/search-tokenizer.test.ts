@@ -1,7 +1,7 @@
 // The search tokenizer (issue 4 §1, case 05): NFKC, lower case, CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { containsPhrase, createTokenizer, phraseForm, tokenize } from "../src/core/search/tokenizer";
+import { containsPhrase, createTokenizer, normalizeText, phraseForm, tokenize } from "../src/core/search/tokenizer";
 import { dropStopWords } from "../src/core/search/stop-words";
 import { stem } from "../src/core/search/stemmer";
 
@@ -110,5 +110,16 @@ describe("tokenizer", () => {
     expect(containsPhrase(text, "rate matter")).toBe(false);
     expect(containsPhrase(text, "系统的重构")).toBe(true);
     expect(containsPhrase(text, "系统重构")).toBe(false);
+  });
+
+  it("phraseForm equals its regular-expression definition on any text (the fast path is exact)", () => {
+    const byRegex = (t: string): string => ` ${normalizeText(t).replace(/['’]/g, "").replace(/[^\p{L}\p{N}\p{M}]+/gu, " ").trim()} `;
+    const unit = fc.constantFrom("a", "B", " ", "'", "’", "-", "认", "证", "😀", "\ud800", "\udc00", "é", "\u0301", "3", ".", "ＪＷ", "\n", "𠀀", "İ");
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 30 }).map((a) => a.join("")), (t) => {
+        expect(phraseForm(t)).toBe(byRegex(t));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -13,7 +13,7 @@ import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
 import { containsPhrase, normalizeText } from "./tokenizer";
 
 /** Phrase queries check at most this many BM25 candidates against the notes' text. */
-const PHRASE_CHECK_LIMIT = 500;
+const PHRASE_CHECK_LIMIT = 200;
 /** Snippet length, characters. */
 const SNIPPET_CHARS = 240;
 /** Notes read at once while checking phrases. */

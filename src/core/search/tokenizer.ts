@@ -198,8 +198,11 @@ export function createQueryTokenizer(options: TokenizerOptions = {}): (text: str
 
 /** NFKC and lower case: the form every comparison in search uses. */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKC").toLowerCase();
+  // Printable ASCII is already NFKC: ICU's normalisation is skipped for it.
+  return (ASCII_ONLY.test(text) ? text : text.normalize("NFKC")).toLowerCase();
 }
+
+const ASCII_ONLY = /^[\t\n\r -~]*$/;
 
 export function pushWord(w: string, out: { push(t: string): unknown }): void {
   if (w !== "" && w.length <= MAX_TOKEN_LENGTH) out.push(w);
@@ -263,8 +266,6 @@ function codePoints(w: string): number {
   return n;
 }
 
-/** Non-letter, non-digit runs, collapsed to one space for phrase matching. */
-const SEPARATORS_RE = /[^\p{L}\p{N}\p{M}]+/gu;
 const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
 
 /**
@@ -272,7 +273,43 @@ const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
  * of other non-letters one space, padded with a space at each end.
  */
 export function phraseForm(text: string): string {
-  return ` ${normalizeText(text).replace(APOSTROPHE_RE, "").replace(SEPARATORS_RE, " ").trim()} `;
+  // One pass with a character table instead of two Unicode-property regular expressions: phrase
+  // checks run this over up to 200 whole notes per query (issue 4 query p95).
+  const s = normalizeText(text).replace(APOSTROPHE_RE, "");
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= s.length; i++) {
+    if (i < s.length && isPhraseChar(s, i, s.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      words.push(s.slice(start, i));
+      start = -1;
+    }
+  }
+  return ` ${words.join(" ")} `;
+}
+
+/** Letter, number or mark (what {@link phraseForm} keeps), by code unit, filled on first sight. */
+const PHRASE_CHAR = new Uint8Array(0x10000);
+const PHRASE_CHAR_RE = /^[\p{L}\p{N}\p{M}]$/u;
+
+function isPhraseChar(s: string, i: number, c: number): boolean {
+  if (i >= s.length) return false;
+  if (c >= 0xd800 && c <= 0xdfff) {
+    // Astral: test the whole code point (a low surrogate goes with the high one before it); a
+    // lone surrogate is not a character.
+    const high = c < 0xdc00 ? i : i - 1;
+    const h = s.charCodeAt(high);
+    const l = s.charCodeAt(high + 1);
+    if (!(h >= 0xd800 && h <= 0xdbff && l >= 0xdc00 && l <= 0xdfff)) return false;
+    return PHRASE_CHAR_RE.test(String.fromCodePoint(s.codePointAt(high) ?? c));
+  }
+  let v = PHRASE_CHAR[c] ?? 0;
+  if (v === 0) {
+    v = PHRASE_CHAR_RE.test(String.fromCharCode(c)) ? 1 : 2;
+    PHRASE_CHAR[c] = v;
+  }
+  return v === 1;
 }
 
 /**
