@@ -1,7 +1,7 @@
 // The search tokenizer (issue 4 §1, case 05): NFKC, lower case, CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { containsPhrase, createTokenizer, normalizeText, phraseForm, tokenize } from "../src/core/search/tokenizer";
+import { containsPhrase, createTokenizer, normalizeText, phraseForm, textContainsPhrase, tokenize } from "../src/core/search/tokenizer";
 import { dropStopWords } from "../src/core/search/stop-words";
 import { stem } from "../src/core/search/stemmer";
 
@@ -122,4 +122,22 @@ describe("tokenizer", () => {
       { numRuns: 2000 },
     );
   });
+
+  it("textContainsPhrase answers as containsPhrase on the phrase form, without building it", () => {
+    const cases: [string, string][] = [
+      ["ab", "a b"], ["a b", "a b"], ["a-b", "a b"], ["don't stop", "dont stop"], ["第3.2.5条", "3.2.5"],
+      ["x3.2.5", "3.2.5"], ["O'Neil's plan", "neils plan"], ["The Export job", "the export"], ["exports", "export"],
+    ];
+    for (const [t, p] of cases) expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(containsPhrase(phraseForm(t), p));
+    const unit = fc.constantFrom("a", "b", "ab", " ", "'", "’", "-", "认", "证", "😀", "\ud800", "é", "\u0301", "3", ".", "ＡＢ", "\n", "𠀀", "İ", "ß", "第", "条");
+    const text = fc.array(unit, { maxLength: 24 }).map((a) => a.join(""));
+    const phrase = fc.array(unit, { minLength: 1, maxLength: 6 }).map((a) => a.join(""));
+    fc.assert(
+      fc.property(text, phrase, (t, p) => {
+        expect(textContainsPhrase(t, p)).toBe(containsPhrase(phraseForm(t), p));
+      }),
+      { numRuns: 3000 },
+    );
+  });
 });
+

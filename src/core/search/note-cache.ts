@@ -6,7 +6,7 @@
 import { splitSearchBlocks } from "./blocks";
 import { rankedBlocks, type RankedBlock } from "./block-rank";
 import { readNote } from "./note-document";
-import { phraseForm } from "./tokenizer";
+import { containsPhrase, phraseForm, textContainsPhrase } from "./tokenizer";
 
 /** What search needs of a note's text; each part is computed on first use (phrase checks need no blocks). */
 export interface CachedNote {
@@ -14,6 +14,12 @@ export interface CachedNote {
   blocks(): RankedBlock[];
   /** {@link phraseForm} of the title and body (of the title and headings when capped). */
   phraseText(): string;
+  /**
+   * True when the title and body (title and headings when capped) hold the phrase: what
+   * `containsPhrase(phraseText(), phrase)` answers, without building the phrase form of the note
+   * unless it is already built (see {@link textContainsPhrase}).
+   */
+  hasPhrase(phrase: string): boolean;
 }
 
 /** LRU of {@link CachedNote} by path. */
@@ -52,9 +58,10 @@ export class NoteCache {
           }
           return blocks;
         },
-        phraseText: () =>
-          (form ??= phraseForm(capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`)),
+        phraseText: () => (form ??= phraseForm(searchable())),
+        hasPhrase: (phrase) => (form !== null ? containsPhrase(form, phrase) : textContainsPhrase(searchable(), phrase)),
       };
+      const searchable = (): string => (capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`);
       if (store) this.put(path, note);
       return note;
     });

@@ -10,7 +10,7 @@ import type { IndexDoc, NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
 import { rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
-import { containsPhrase, normalizeText } from "./tokenizer";
+import { normalizeText } from "./tokenizer";
 
 /** Phrase queries check at most this many BM25 candidates against the notes' text. */
 const PHRASE_CHECK_LIMIT = 200;
@@ -115,7 +115,7 @@ export async function rankByText(
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
       group.forEach((cand, k) => {
         const note = notes[k];
-        if (!note || !parsed.phrases.every((p) => containsPhrase(note.phraseText(), p))) return;
+        if (!note || !parsed.phrases.every((p) => note.hasPhrase(p))) return;
         total++;
         if (chosen.length < opts.limit) {
           chosen.push({ cand, note });
