@@ -223,7 +223,8 @@ describe("TermMap", () => {
         before.forEach((a) => add(plain, a));
         const appended = new TermMap();
         before.forEach(([t, f, d, tf]) => appended.append(t, f, d, tf));
-        const packed = TermMap.fromPacked([...appended.packedEntries()]);
+        const saved = [...appended.packedEntries()];
+        const packed = TermMap.fromSaved(saved.map(([t]) => t).join("\n"), saved.map(([, p]) => p).join("\n"));
         const used = new TermMap();
         before.forEach(([t, f, d, tf]) => used.append(t, f, d, tf));
         for (const t of ["a", "b", "c"]) used.get(t);

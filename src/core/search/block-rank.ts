@@ -152,13 +152,7 @@ export class BlockScorer {
   private scan(text: string): BlockScan {
     this.scanner.count(text, this.counts);
     const length = this.counts.total;
-    const ids = this.counts.touched.sort((a, b) => a - b);
-    const pairs = new Int32Array(ids.length * 2);
-    ids.forEach((id, k) => {
-      pairs[k * 2] = id;
-      pairs[k * 2 + 1] = this.counts.get(id);
-    });
-    this.counts.drain(() => undefined);
+    const pairs = this.counts.sortedPairs();
     return { generation: this.generation, pairs, length };
   }
 }

@@ -6,18 +6,16 @@
 import { splitSearchBlocks } from "./blocks";
 import { rankedBlocks, type RankedBlock } from "./block-rank";
 import { readNote } from "./note-document";
-import { containsPhrase, phraseForm, textContainsPhrase } from "./tokenizer";
+import { textContainsPhrase } from "./tokenizer";
 
 /** What search needs of a note's text; each part is computed on first use (phrase checks need no blocks). */
 export interface CachedNote {
   /** The body's blocks (only headings when the note is over the size cap). */
   blocks(): RankedBlock[];
-  /** {@link phraseForm} of the title and body (of the title and headings when capped). */
-  phraseText(): string;
   /**
    * True when the title and body (title and headings when capped) hold the phrase: what
-   * `containsPhrase(phraseText(), phrase)` answers, without building the phrase form of the note
-   * unless it is already built (see {@link textContainsPhrase}).
+   * `containsPhrase(phraseForm(title + body), phrase)` answers, without building the note's phrase
+   * form (see {@link textContainsPhrase}).
    */
   hasPhrase(phrase: string): boolean;
 }
@@ -49,7 +47,6 @@ export class NoteCache {
     return text().then((t) => {
       const { body } = readNote(t, path);
       let blocks: RankedBlock[] | null = null;
-      let form: string | null = null;
       const note: CachedNote = {
         blocks: () => {
           if (blocks === null) {
@@ -58,8 +55,7 @@ export class NoteCache {
           }
           return blocks;
         },
-        phraseText: () => (form ??= phraseForm(searchable())),
-        hasPhrase: (phrase) => (form !== null ? containsPhrase(form, phrase) : textContainsPhrase(searchable(), phrase)),
+        hasPhrase: (phrase) => textContainsPhrase(searchable(), phrase),
       };
       const searchable = (): string => (capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`);
       if (store) this.put(path, note);

@@ -107,21 +107,6 @@ export class TermMap implements TermIds {
   }
 
   /**
-   * Restores terms from `[term, packed postings]` pairs without unpacking them. The packed text is
-   * checked when the term is first used (a saved index carries a checksum for that reason, see
-   * persistence.ts).
-   */
-  static fromPacked(entries: Iterable<[string, string]>): TermMap {
-    const map = new TermMap();
-    for (const [term, packed] of entries) {
-      const id = map.idOf(term);
-      if (map.values[id] === undefined) map.live++;
-      map.values[id] = packed;
-    }
-    return map;
-  }
-
-  /**
    * Restores terms saved as `terms` (joined by `\n`) and their packed postings (`postings`, in the
    * same order, joined by `\n`) without making a string for either: a term's packed text is cut
    * from `postings` when the term is first used, and checked then (the saved index carries a

@@ -172,6 +172,18 @@ export class TermCounts {
     }
   }
 
+  /** The counted terms as `id, occurrences` pairs sorted by id, then clears. */
+  sortedPairs(): Int32Array {
+    const ids = this.ids.slice(0, this.distinct).sort();
+    const pairs = new Int32Array(ids.length * 2);
+    ids.forEach((id, k) => {
+      pairs[k * 2] = id;
+      pairs[k * 2 + 1] = this.counts[id] ?? 0;
+    });
+    this.drain(() => undefined);
+    return pairs;
+  }
+
   /** Calls `fn(id, occurrences)` for each counted term in first-seen order, then clears. */
   drain(fn: (id: number, tf: number) => void): void {
     for (let k = 0; k < this.distinct; k++) {
