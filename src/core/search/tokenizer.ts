@@ -312,6 +312,30 @@ function isPhraseChar(s: string, i: number, c: number): boolean {
   return v === 1;
 }
 
+/** CJK-class flag of BMP code units (see {@link phraseCharKind}): 0 unknown, 1 no, 2 yes. */
+const CJK_KIND = new Uint8Array(0x10000);
+
+/**
+ * What the code unit at `i` of normalised text is to a phrase check: 0 not a phrase character
+ * (a word gap), 1 a letter, number or mark of a script written with spaces, 2 one of a script
+ * written without them (CJK, Thai, Lao, Khmer, Myanmar), which also ends a neighbouring Latin word
+ * (see {@link containsPhrase}). A surrogate gets the kind of its whole code point; a lone one is 0.
+ */
+export function phraseCharKind(s: string, i: number): 0 | 1 | 2 {
+  const c = s.charCodeAt(i);
+  if (!isPhraseChar(s, i, c)) return 0;
+  if (c >= 0xd800 && c <= 0xdfff) {
+    const cp = s.codePointAt(c < 0xdc00 ? i : i - 1) ?? c;
+    return CJK_CHAR_RE.test(String.fromCodePoint(cp)) ? 2 : 1;
+  }
+  let v = CJK_KIND[c] ?? 0;
+  if (v === 0) {
+    v = CJK_CHAR_RE.test(String.fromCharCode(c)) ? 2 : 1;
+    CJK_KIND[c] = v;
+  }
+  return v === 2 ? 2 : 1;
+}
+
 /**
  * True when the character of `form` at `i` ends a word on that side: a space, or a CJK (or Thai,
  * Lao, Khmer, Myanmar) character — those scripts put no spaces between words.
