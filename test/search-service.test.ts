@@ -7,7 +7,7 @@ import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings, type Settings } from "../src/core/settings";
 import { SearchService, type IndexStore, type SearchOptions, type SearchResponse } from "../src/core/search/search-service";
-import { INDEX_FORMAT_VERSION } from "../src/core/search/persistence";
+import { INDEX_FORMAT_VERSION, serializeIndex, type SavedIndex, type SavedShard } from "../src/core/search/persistence";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
@@ -294,6 +294,36 @@ describe("SearchService", () => {
       expect(await paths(service, '"洗钱反"')).toEqual([]);
     });
 
+    it("quoted phrases read only notes whose word pairs allow the phrase; the filters are saved and follow edits", async () => {
+      const files: Record<string, string> = {};
+      // Both words in every note, never side by side: without the filters each note would be read.
+      for (let i = 0; i < 120; i++) files[`Memory/Library/prices/n${i}.md`] = `The pricing of item ${i} stayed the same as last year.\n`;
+      const a = "Memory/Library/prices/hit-a.md";
+      const b = "Memory/Library/prices/hit-b.md";
+      files[a] = "Pricing same as before, we agreed.\n";
+      files[b] = "# Review\n\nKeep pricing\nsame for now.\n";
+      const { service, make, vault, write } = setup(files);
+      await service.open();
+      const reads = vi.spyOn(vault, "read");
+      const res = await search(service, '"pricing same"');
+      expect(res.results.map((r) => r.path).sort()).toEqual([a, b]);
+      expect(res.total).toBe(2);
+      // The two notes, and at most a few false positives of the filters (about 1% each).
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(6);
+
+      const reloaded = make();
+      expect((await reloaded.open()).source).toBe("saved");
+      reads.mockClear();
+      expect((await paths(reloaded, '"pricing same"')).sort()).toEqual([a, b]);
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(6);
+
+      write("Memory/Library/prices/n7.md", "Now pricing same as the others.\n");
+      await reloaded.update("Memory/Library/prices/n7.md");
+      write(a, "Pricing is the same as before.\n");
+      await reloaded.update(a);
+      expect((await paths(reloaded, '"pricing same"')).sort()).toEqual([b, "Memory/Library/prices/n7.md"]);
+    });
+
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();
@@ -400,6 +430,9 @@ describe("SearchService", () => {
     expect(await paths(service, "wombat")).toEqual([path]);
     expect(await paths(service, "archive")).toEqual([path]);
     expect(await paths(service, "numbat")).toEqual([]);
+    // It has no phrase filter: a phrase is checked by reading its headings.
+    expect(await paths(service, '"wombat heading"')).toEqual([path]);
+    expect(await paths(service, '"filler words"')).toEqual([]);
   });
 
   describe("persistence", () => {
@@ -482,14 +515,30 @@ describe("SearchService", () => {
         good.replace("2026-01-01.md", "2026X01-01.md"),
         good.replace('"agent":"me"', '"agent":"mX"'),
         good.replace(/"documentCount":\d+/, '"documentCount":77'),
+        good.replace('"sizes":[', '"sizes":[1,'),
       ];
+      // Phrase filters that disagree with their sizes, or are missing, under a valid checksum.
+      const resaved = (change: (shard: SavedShard) => void): string => {
+        const saved = JSON.parse(good) as SavedIndex;
+        for (const shard of saved.shards) change(shard);
+        return serializeIndex(saved.key, saved.shards, saved.savedAt);
+      };
+      variants.push(
+        resaved((shard) => (shard.pairs.sizes = shard.pairs.sizes.map((n) => n + 1))),
+        resaved((shard) => delete (shard as Partial<SavedShard>).pairs),
+      );
+      const reasons: string[] = [];
       for (const bad of variants) {
         store.data = bad;
         const s = make();
         const report = await s.open();
-        expect(report.rebuildReason, bad.slice(0, 80)).toBeTruthy();
+        expect(report.rebuildReason, bad.slice(0, 80)).toMatch(/corrupt|version/);
+        reasons.push(report.rebuildReason ?? "");
         expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+        expect(await paths(s, '"note about otters"')).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
       }
+      expect(reasons.at(-2)).toMatch(/phrase filters hold \d+ bytes, expected \d+/);
+      expect(reasons.at(-1)).toMatch(/malformed shards/);
     });
 
     it("a saved index that cannot be read is rebuilt; one that cannot be saved leaves search working", async () => {

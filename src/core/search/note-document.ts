@@ -8,6 +8,7 @@ import { parseNote } from "../frontmatter";
 import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
 import type { Collection, MemoryLayout } from "../layout";
+import { pairFilterOf } from "./phrase-filter";
 
 /** The document given to MiniSearch; every field is plain text. */
 export interface IndexDoc {
@@ -130,15 +131,18 @@ export function baseName(path: string): string {
 }
 
 /**
- * Builds the index document and the metadata of one note.
+ * Builds the index document, the metadata and the phrase filter of one note.
  * @param stat modification time (ms) and size (bytes); a size over `sizeCapBytes` leaves the body out
+ * @returns `pairs`: the word-pair filter of the text a phrase check reads (`meta.title` and the
+ *   body, as the note cache gives them to `textContainsPhrase`); none for a note over the size cap, whose phrases are checked by
+ *   reading its headings
  */
 export function buildNoteDocument(
   path: string,
   text: string,
   stat: { mtime: number; size: number },
   layout: MemoryLayout,
-): { doc: IndexDoc; meta: NoteMeta } {
+): { doc: IndexDoc; meta: NoteMeta; pairs?: Uint32Array } {
   const { data, body, error } = readNote(text, path);
   const capped = stat.size > layout.settings.search.sizeCapBytes;
   const stem = baseName(path);
@@ -208,5 +212,5 @@ export function buildNoteDocument(
     properties: properties.join(" "),
     body: bodyLines.join("\n"),
   };
-  return { doc, meta };
+  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(meta.title, body) };
 }

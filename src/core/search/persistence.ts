@@ -11,6 +11,7 @@ import { CountingIndex, type AnalysisOptions, type SavedMiniIndex } from "./coun
 import type { Shard } from "./query-runner";
 import type { Parsed } from "./query";
 import type { IndexDoc, NoteMeta } from "./note-document";
+import { decodeFilters, encodeFilters } from "./phrase-filter";
 
 /** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
 export interface IndexStore {
@@ -19,7 +20,7 @@ export interface IndexStore {
 }
 
 /** Bumped whenever the saved shape or the indexed fields change. */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 const FORMAT = "agent-memory-search";
 
 
@@ -27,6 +28,11 @@ const FORMAT = "agent-memory-search";
 export interface SavedShard {
   name: string;
   metas: NoteMeta[];
+  /**
+   * The notes' phrase filters, in the order of `metas`: `sizes[i]` in 32-bit words (-1: none),
+   * `data` all of them in base64 (see phrase-filter.ts `encodeFilters`).
+   */
+  pairs: { sizes: number[]; data: string };
   index: SavedMiniIndex;
 }
 
@@ -73,10 +79,17 @@ function isMeta(value: unknown): value is NoteMeta {
 function isShard(value: unknown): value is SavedShard {
   if (typeof value !== "object" || value === null) return false;
   const s = value as Record<string, unknown>;
+  const pairs = s.pairs as Record<string, unknown> | null | undefined;
   return (
     typeof s.name === "string" &&
     Array.isArray(s.metas) &&
     s.metas.every(isMeta) &&
+    typeof pairs === "object" &&
+    pairs !== null &&
+    typeof pairs.data === "string" &&
+    Array.isArray(pairs.sizes) &&
+    pairs.sizes.length === s.metas.length &&
+    pairs.sizes.every((n) => Number.isInteger(n) && (n as number) >= -1) &&
     typeof s.index === "object" &&
     s.index !== null &&
     typeof (s.index as unknown as Record<string, unknown>).documentCount === "number"
@@ -116,7 +129,11 @@ export function deserializeIndex(data: string, expectedKey: string): Parsed<Save
 /** Serialises the shards (see {@link serializeIndex}). */
 export function serializeShards(shards: ReadonlyMap<string, Shard>, key: string, savedAt: number): string {
   const saved: SavedShard[] = [];
-  for (const [name, shard] of shards) saved.push({ name, metas: [...shard.metas.values()], index: shard.mini.toSaved() });
+  for (const [name, shard] of shards) {
+    const metas = [...shard.metas.values()];
+    const pairs = encodeFilters(metas.map((m) => shard.pairs.get(m.path)));
+    saved.push({ name, metas, pairs, index: shard.mini.toSaved() });
+  }
   return serializeIndex(key, saved, savedAt);
 }
 
@@ -141,7 +158,12 @@ export function restoreShards(
       if (mini.documentCount !== s.metas.length) {
         return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
       }
-      shards.set(s.name, { mini, metas: new Map(s.metas.map((m) => [m.path, m])) });
+      const pairs = new Map<string, Uint32Array>();
+      decodeFilters(s.pairs.sizes, s.pairs.data).forEach((filter, i) => {
+        const path = s.metas[i]?.path;
+        if (filter && path !== undefined) pairs.set(path, filter);
+      });
+      shards.set(s.name, { mini, metas: new Map(s.metas.map((m) => [m.path, m])), pairs });
     }
   } catch (err) {
     return { ok: false, error: `saved index is corrupt (${errorMessage(err)})` };

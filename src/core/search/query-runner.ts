@@ -7,22 +7,28 @@ import type { BlockScorer } from "./block-rank";
 import type { CountingIndex } from "./counting-index";
 import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
+import { filterMayHold, judgesPhrase, phrasePairs } from "./phrase-filter";
 import type { ParsedQuery } from "./query";
 import { rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
 import { normalizeText } from "./tokenizer";
 
-/** Phrase queries check at most this many BM25 candidates against the notes' text. */
+/** Phrase queries check at most this many BM25 candidates (that passed the phrase filters) against the notes' text. */
 const PHRASE_CHECK_LIMIT = 200;
 /** Snippet length, characters. */
 const SNIPPET_CHARS = 240;
 /** Notes read at once while checking phrases. */
 const READ_CONCURRENCY = 16;
 
-/** One index shard: the MiniSearch index and the stored metadata of its notes, by path. */
+/**
+ * One index shard: the MiniSearch index, and the stored metadata and phrase filter (see
+ * phrase-filter.ts) of its notes, by path.
+ */
 export interface Shard {
   mini: CountingIndex<IndexDoc>;
   metas: Map<string, NoteMeta>;
+  /** Word-pair filters; a note without one (over the size cap) is read to check a phrase. */
+  pairs: Map<string, Uint32Array>;
   /**
    * Metadata by the index's short id, filled as queries ask (a short id is never reused, so an
    * entry stays right for as long as its document is indexed).
@@ -72,7 +78,9 @@ export async function listByDate(ctx: RunContext, limit: number, response: Searc
 
 /**
  * Ranks the visible notes by BM25 (field boosts, ranking factor as MiniSearch's document boost),
- * keeps those containing every quoted phrase, and attaches each result's best blocks.
+ * keeps those containing every quoted phrase, and attaches each result's best blocks. A note whose
+ * word-pair filter lacks a pair of a phrase is never a candidate (see phrase-filter.ts); the
+ * candidates left are read, best first, until `limit` of them hold the phrases.
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param phraseTerms the query terms of each phrase, all of which a candidate must match
  */
@@ -88,13 +96,19 @@ export async function rankByText(
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
   // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
   const byShortId = (shard.byShortId ??= new Map<number, NoteMeta | undefined>());
+  const pairs = phrasePairs(parsed.phrases);
   const boostDocument = (key: string, shortId: number): number => {
     let meta = byShortId.get(shortId);
     if (meta === undefined) {
       meta = shard.metas.get(key);
       if (shortId >= 0) byShortId.set(shortId, meta);
     }
-    return ctx.visible(meta) ? rankFactor(meta, opts.search, opts.nowMs) : 0;
+    if (!ctx.visible(meta)) return 0;
+    if (pairs.length > 0) {
+      const filter = shard.pairs.get(key);
+      if (filter && !filterMayHold(filter, pairs)) return 0;
+    }
+    return rankFactor(meta, opts.search, opts.nowMs);
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
   const keep = parsed.phrases.length > 0 ? PHRASE_CHECK_LIMIT : opts.limit;
@@ -108,11 +122,13 @@ export async function rankByText(
   const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
   if (parsed.phrases.length > 0) {
     let total = 0;
+    let read = 0;
     const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
     for (let i = 0; i < checked.length && chosen.length < opts.limit; i += READ_CONCURRENCY) {
       const group = checked.slice(i, i + READ_CONCURRENCY);
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
+      read += group.length;
       group.forEach((cand, k) => {
         const note = notes[k];
         if (!note || !parsed.phrases.every((p) => note.hasPhrase(p))) return;
@@ -123,7 +139,9 @@ export async function rankByText(
         }
       });
     }
-    response.total = total;
+    // Unread candidates passed every phrase's filter: they count, as an estimate, when the filters
+    // judged every phrase (see SearchResponse.total).
+    response.total = parsed.phrases.every(judgesPhrase) ? total + Math.max(0, ranked.total - read) : total;
   } else {
     response.total = ranked.total;
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));

@@ -402,7 +402,7 @@ export class SearchService {
   private shardFor(name: string): Shard {
     let shard = this.shards.get(name);
     if (!shard) {
-      shard = { mini: this.newMini(), metas: new Map() };
+      shard = { mini: this.newMini(), metas: new Map(), pairs: new Map() };
       this.shards.set(name, shard);
     }
     return shard;
@@ -430,7 +430,7 @@ export class SearchService {
   }
 
   private indexText(path: string, text: string, stat: { mtime: number; size: number }): void {
-    const { doc, meta } = buildNoteDocument(path, text, stat, this.layout);
+    const { doc, meta, pairs } = buildNoteDocument(path, text, stat, this.layout);
     const name = meta.zone ?? MAIN_SHARD;
     // A note may change shard only if settings changed under a live index; keep one copy anyway.
     for (const [other, shard] of this.shards) {
@@ -438,6 +438,7 @@ export class SearchService {
         forget(shard, path);
         shard.mini.discard(path);
         shard.metas.delete(path);
+        shard.pairs.delete(path);
       }
     }
     const shard = this.shardFor(name);
@@ -448,6 +449,8 @@ export class SearchService {
     }
     shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS);
     shard.metas.set(path, meta);
+    if (pairs) shard.pairs.set(path, pairs);
+    else shard.pairs.delete(path);
     this.cache.drop(path);
     this.changed = true;
   }
@@ -461,6 +464,7 @@ export class SearchService {
         found = true;
       }
       if (shard.metas.delete(path)) found = true;
+      shard.pairs.delete(path);
     }
     this.cache.drop(path);
     if (found) this.changed = true;

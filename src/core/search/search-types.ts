@@ -114,9 +114,11 @@ export interface SearchResponse {
   scope: string;
   took_ms: number;
   /**
-   * Matching notes in scope before the limit. Phrase queries count the notes found to hold the
-   * phrases among the candidates checked, and checking stops once `limit` are found (or after 500
-   * candidates), so for them it is a lower bound.
+   * Matching notes in scope before the limit. For a phrase query it is an estimate: the notes read
+   * and found to hold the phrases, plus the candidates not read whose word-pair filters hold them
+   * (about 1% of those may not). When a phrase has one word or a CJK word, which the filters cannot
+   * judge, only the notes read count (reading stops once `limit` are found or after 200
+   * candidates), so it is a lower bound.
    */
   total: number;
   results: SearchHit[];
