@@ -171,6 +171,13 @@ export class TopScorer {
   private readonly asked: number[] = [];
   /** Documents the current term matched. */
   private readonly touched: number[] = [];
+  /**
+   * 1 for documents holding the rarest required term: with required terms, only they can be
+   * results, and the others' postings are passed over (see {@link TopScorer.restrict}).
+   */
+  private allowed = new Uint8Array(0);
+  private readonly allowedList: number[] = [];
+  private restricted = false;
   private busy = false;
   // The query being scored.
   private index: ScoringIndex | null = null;
@@ -197,6 +204,7 @@ export class TopScorer {
 
   private score(index: ScoringIndex, q: TopQuery): TopResults {
     const { total, termScore, mask, inTerm, order, touched } = this;
+    if (!this.restrict(index, q)) return { total: 0, top: [] };
     q.query.forEach((term) => {
       const bit = 1 << q.unique.indexOf(term);
       const data = index.dictionary.lookup(term);
@@ -219,6 +227,44 @@ export class TopScorer {
       }
     });
     return this.best(index, q);
+  }
+
+  /**
+   * With required terms (a phrase's words), marks the documents holding the rarest of them in a
+   * scored field: no other document can hold them all, so {@link TopScorer.posting} passes over
+   * the others without asking their boost or scoring them. A phrase like `"that monulkaqui"` then
+   * costs what its rare word costs, not a scan of the thousands of notes holding "that". Results,
+   * totals and tie order are unchanged (the documents left out could never be counted). False
+   * when a required term is in no document.
+   */
+  private restrict(index: ScoringIndex, q: TopQuery): boolean {
+    if (q.required.length === 0) return true;
+    let rarest: Postings | CompactPostings | undefined;
+    let fewest = Infinity;
+    for (const term of q.required) {
+      const data = index.dictionary.lookup(term);
+      if (data === undefined) return false;
+      let n = 0;
+      if (data instanceof Map) for (const freqs of data.values()) n += freqs.size;
+      else n = data.length / 3;
+      if (n < fewest) {
+        fewest = n;
+        rarest = data;
+      }
+    }
+    const scored = (fieldId: number): boolean => q.fieldBoosts[fieldId] !== undefined;
+    const allow = (docId: number): void => {
+      if (this.allowed[docId] === 1) return;
+      this.allowed[docId] = 1;
+      this.allowedList.push(docId);
+    };
+    if (rarest instanceof Map) {
+      for (const [fieldId, freqs] of rarest) if (scored(fieldId)) for (const docId of freqs.keys()) allow(docId);
+    } else if (rarest) {
+      for (let i = 0; i < rarest.length; i += 3) if (scored(rarest[i] ?? 0)) allow(rarest[i + 1] ?? 0);
+    }
+    this.restricted = true;
+    return true;
   }
 
   /** The best `limit` documents among those holding every required term, as a stable sort would order them. */
@@ -300,6 +346,7 @@ export class TopScorer {
     if (index === null || q === null) return true;
     const state = index.alive[docId];
     if (state !== 1 && (state === 2 || !index.learn(docId))) return false;
+    if (this.restricted && this.allowed[docId] !== 1) return true;
     let docBoost = this.boosts[docId] ?? 0;
     if (Number.isNaN(docBoost)) {
       docBoost = q.boostDocument(index.idOf(docId), docId);
@@ -333,6 +380,7 @@ export class TopScorer {
     this.termScore = new Float64Array(n);
     this.mask = new Int32Array(n);
     this.inTerm = new Uint8Array(n);
+    this.allowed = new Uint8Array(n);
     this.boosts = new Float64Array(n).fill(Number.NaN);
   }
 
@@ -349,6 +397,9 @@ export class TopScorer {
       this.termScore[d] = 0;
     }
     for (const d of this.asked) this.boosts[d] = Number.NaN;
+    for (const d of this.allowedList) this.allowed[d] = 0;
+    this.allowedList.length = 0;
+    this.restricted = false;
     this.order.length = 0;
     this.asked.length = 0;
     this.touched.length = 0;
