@@ -75,6 +75,8 @@ export class BlockScorer {
   private generation = 0;
   private scanner: TermScanner;
   private readonly counts = new TermCounts();
+  /** Block lengths and term frequencies of the current {@link BlockScorer.score}, reused. */
+  private rows = new Int32Array(1024);
   /** Blocks the last {@link BlockScorer.score} scanned (others had no probe or a cached scan). */
   lastScanned = 0;
 
@@ -105,47 +107,64 @@ export class BlockScorer {
     const ids = unique.map((t) => this.dictionary.idOfSpan(t, 0, t.length));
     const q = unique.length;
     let n = 0;
+    for (const blocks of notes) n += blocks.length;
+    // Per block: its length (-1 for a block without a probe), then the frequency of each query
+    // term, in one reused buffer: no array per block (issue 4 p95: a query's garbage).
+    const stride = q + 1;
+    if (this.rows.length < n * stride) this.rows = new Int32Array(Math.max(n * stride, this.rows.length * 2));
+    const rows = this.rows;
     let candidates = 0;
     let totalLength = 0;
     const df = new Array<number>(q).fill(0);
-    // Per block with a probe: its length, then the frequency of each query term.
     let scanned = 0;
-    const found: (number[] | null)[][] = notes.map((blocks) =>
-      blocks.map((b) => {
-        n++;
-        if (!probes.some((p) => b.probeText.includes(p))) return null;
+    let at = 0;
+    for (const blocks of notes) {
+      for (const b of blocks) {
+        const row = at;
+        at += stride;
+        rows[row] = -1;
+        if (!hasProbe(b.probeText, probes)) continue;
         let scan = b.scan;
         if (scan?.generation !== this.generation) {
           scan = this.scan(b.block.text);
           b.scan = scan;
           scanned++;
         }
-        const row = [scan.length];
-        ids.forEach((id, k) => {
-          const tf = frequency(scan.pairs, id);
-          row.push(tf);
+        rows[row] = scan.length;
+        for (let k = 0; k < q; k++) {
+          const tf = frequency(scan.pairs, ids[k] ?? -1);
+          rows[row + 1 + k] = tf;
           if (tf > 0) df[k] = (df[k] ?? 0) + 1;
-        });
+        }
         candidates++;
         totalLength += scan.length;
-        return row;
-      }),
-    );
+      }
+    }
     this.lastScanned = scanned;
     const avg = candidates > 0 ? totalLength / candidates || 1 : 1;
     const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
-    return found.map((blocks) =>
-      blocks.map((row) => {
-        if (row === null) return 0;
-        const length = row[0] ?? 0;
+    at = 0;
+    const out: number[][] = [];
+    for (const blocks of notes) {
+      const scores = new Array<number>(blocks.length);
+      for (let j = 0; j < blocks.length; j++) {
+        const row = at;
+        at += stride;
+        const length = rows[row] ?? -1;
+        if (length < 0) {
+          scores[j] = 0;
+          continue;
+        }
         let score = 0;
         for (let k = 0; k < q; k++) {
-          const tf = row[k + 1] ?? 0;
+          const tf = rows[row + 1 + k] ?? 0;
           if (tf > 0) score += ((idf[k] ?? 0) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
         }
-        return score;
-      }),
-    );
+        scores[j] = score;
+      }
+      out.push(scores);
+    }
+    return out;
   }
 
   /** Scans a block's text into sorted `id, tf` pairs. */
@@ -155,6 +174,12 @@ export class BlockScorer {
     const pairs = this.counts.sortedPairs();
     return { generation: this.generation, pairs, length };
   }
+}
+
+/** True when `text` contains one of `probes`. */
+function hasProbe(text: string, probes: readonly string[]): boolean {
+  for (const p of probes) if (text.includes(p)) return true;
+  return false;
 }
 
 /** Frequency of term `id` in sorted `id, tf` pairs (binary search); 0 when absent. */

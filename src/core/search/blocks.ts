@@ -29,104 +29,139 @@ const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s/;
 
 function indentOf(line: string): number {
   let n = 0;
-  for (const ch of line) {
-    if (ch === " ") n += 1;
-    else if (ch === "\t") n += 4;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) n += 1;
+    else if (c === 9) n += 4;
     else break;
   }
   return n;
 }
 
-type LineKind = "blank" | "id" | "fence" | "heading" | "list" | "quote" | "table" | "text";
+// Line kinds, as small integers (an array of them costs the garbage collector nothing to scan).
+const BLANK = 0;
+const ID = 1;
+const FENCE_LINE = 2;
+const HEADING_LINE = 3;
+const LIST = 4;
+const QUOTE = 5;
+const TABLE = 6;
+const TEXT = 7;
 
 /** What a line is, from its first non-space character (one regular expression at most). */
-function kindOf(line: string): LineKind {
+function kindOf(line: string): number {
   let i = 0;
-  while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
-  const ch = line[i];
-  if (ch === undefined) return "blank";
-  switch (ch) {
-    case "^":
-      return BLOCK_ID_LINE.test(line) ? "id" : "text";
-    case "`":
-    case "~":
-      return FENCE.test(line) ? "fence" : "text";
-    case "#":
-      return i === 0 && HEADING.test(line) ? "heading" : "text";
-    case ">":
-      return "quote";
-    case "|":
-      return "table";
-    case "-":
-    case "*":
-    case "+":
-      return LIST_ITEM.test(line) ? "list" : "text";
+  let c = line.charCodeAt(0);
+  while (c === 32 || c === 9) c = line.charCodeAt(++i);
+  if (Number.isNaN(c)) return BLANK;
+  switch (c) {
+    case 94: // ^
+      return BLOCK_ID_LINE.test(line) ? ID : TEXT;
+    case 96: // `
+    case 126: // ~
+      return FENCE.test(line) ? FENCE_LINE : TEXT;
+    case 35: // #
+      return i === 0 && HEADING.test(line) ? HEADING_LINE : TEXT;
+    case 62: // >
+      return QUOTE;
+    case 124: // |
+      return TABLE;
+    case 45: // -
+    case 42: // *
+    case 43: // +
+      return LIST_ITEM.test(line) ? LIST : TEXT;
     default:
-      return ch >= "0" && ch <= "9" && LIST_ITEM.test(line) ? "list" : "text";
+      return c >= 48 && c <= 57 && LIST_ITEM.test(line) ? LIST : TEXT;
   }
+}
+
+/** The lines of a body being split, their kinds, and the blocks found so far. */
+interface Split {
+  lines: string[];
+  kinds: Uint8Array;
+  blocks: SearchBlock[];
+}
+
+/** The block id at the end of line `k` (see {@link BLOCK_ID_AT_END}), or `null`. */
+function idAt(lines: string[], k: number): RegExpExecArray | null {
+  return BLOCK_ID_AT_END.exec(lines[k] ?? "");
+}
+
+/** Adds the block of lines `start` to `end - 1` (unless it is blank) with its block id. */
+function pushBlock(s: Split, start: number, end: number, heading: boolean, listItem: boolean): void {
+  const { lines } = s;
+  let id: string | null = null;
+  let cut = -1;
+  let cutAt = 0;
+  if (s.kinds[end] === ID) {
+    id = BLOCK_ID_LINE.exec(lines[end] ?? "")?.[1] ?? null;
+  } else {
+    let m = idAt(lines, end - 1);
+    if (m) cut = end - 1;
+    // A list item's id sits at the end of its own line, above the lines indented under it.
+    else if (listItem) {
+      m = idAt(lines, start);
+      if (m) cut = start;
+    }
+    if (m) {
+      id = m[1] ?? null;
+      cutAt = m.index;
+    }
+  }
+  let joined: string;
+  if (end - start === 1) joined = cut < 0 ? (lines[start] ?? "") : (lines[start] ?? "").slice(0, cutAt);
+  else {
+    const chunk = lines.slice(start, end);
+    if (cut >= 0) chunk[cut - start] = (chunk[cut - start] ?? "").slice(0, cutAt);
+    joined = chunk.join("\n");
+  }
+  const text = joined.trim();
+  if (text !== "") s.blocks.push({ id, text, line: start, heading });
 }
 
 /** Splits a note body (frontmatter removed) into blocks, in order. Never throws. */
 export function splitSearchBlocks(body: string): SearchBlock[] {
   const lines = body.split(/\r?\n/);
-  const kinds = lines.map(kindOf);
-  const blocks: SearchBlock[] = [];
+  const kinds = new Uint8Array(lines.length + 1);
+  for (let k = 0; k < lines.length; k++) kinds[k] = kindOf(lines[k] ?? "");
+  // Past the last line: blank (as `kinds[end]` of the last block was undefined before).
+  kinds[lines.length] = BLANK;
+  const s: Split = { lines, kinds, blocks: [] };
   let i = 0;
-  const push = (start: number, end: number, heading = false, listItem = false): void => {
-    const chunk = lines.slice(start, end);
-    let id: string | null = null;
-    const takeIdAt = (k: number): void => {
-      const line = chunk[k] ?? "";
-      const m = BLOCK_ID_AT_END.exec(line);
-      if (m) {
-        id = m[1] ?? null;
-        chunk[k] = line.slice(0, m.index);
-      }
-    };
-    if (kinds[end] === "id") {
-      id = BLOCK_ID_LINE.exec(lines[end] ?? "")?.[1] ?? null;
-    } else {
-      takeIdAt(chunk.length - 1);
-      // A list item's id sits at the end of its own line, above the lines indented under it.
-      if (id === null && listItem) takeIdAt(0);
-    }
-    const text = chunk.join("\n").trim();
-    if (text !== "") blocks.push({ id, text, line: start, heading });
-  };
   while (i < lines.length) {
     const kind = kinds[i];
-    if (kind === "blank" || kind === "id") {
+    if (kind === BLANK || kind === ID) {
       i++;
       continue;
     }
     const start = i;
-    if (kind === "fence") {
+    if (kind === FENCE_LINE) {
       const fence = FENCE.exec(lines[i] ?? "")?.[1] ?? "```";
       i++;
       while (i < lines.length && !(lines[i] ?? "").trimStart().startsWith(fence)) i++;
-      push(start, Math.min(i + 1, lines.length));
+      pushBlock(s, start, Math.min(i + 1, lines.length), false, false);
       i++;
-    } else if (kind === "heading") {
-      push(start, start + 1, true);
+    } else if (kind === HEADING_LINE) {
+      pushBlock(s, start, start + 1, true, false);
       i++;
-    } else if (kind === "list") {
+    } else if (kind === LIST) {
       const indent = indentOf(lines[i] ?? "");
       i++;
       while (i < lines.length) {
         const k = kinds[i];
-        if (k === "blank" || k === "heading" || k === "id") break;
-        if (k === "list" && indentOf(lines[i] ?? "") <= indent) break;
+        if (k === BLANK || k === HEADING_LINE || k === ID) break;
+        if (k === LIST && indentOf(lines[i] ?? "") <= indent) break;
         i++;
       }
-      push(start, i, false, true);
-    } else if (kind === "quote" || kind === "table") {
+      pushBlock(s, start, i, false, true);
+    } else if (kind === QUOTE || kind === TABLE) {
       while (i < lines.length && kinds[i] === kind) i++;
-      push(start, i);
+      pushBlock(s, start, i, false, false);
     } else {
       i++;
-      while (i < lines.length && kinds[i] === "text") i++;
-      push(start, i);
+      while (i < lines.length && kinds[i] === TEXT) i++;
+      pushBlock(s, start, i, false, false);
     }
   }
-  return blocks;
+  return s.blocks;
 }
