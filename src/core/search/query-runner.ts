@@ -125,8 +125,11 @@ export async function rankByText(
     let read = 0;
     const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
-    for (let i = 0; i < checked.length && chosen.length < opts.limit; i += READ_CONCURRENCY) {
-      const group = checked.slice(i, i + READ_CONCURRENCY);
+    // Candidates passed the phrase filters, so most hold the phrases: a group reads only as many as
+    // are still wanted (16 at most), not a fixed 16 when 10 are wanted.
+    for (let i = 0; i < checked.length && chosen.length < opts.limit; ) {
+      const group = checked.slice(i, i + Math.min(READ_CONCURRENCY, opts.limit - chosen.length));
+      i += group.length;
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
       read += group.length;
       group.forEach((cand, k) => {
