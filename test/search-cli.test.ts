@@ -99,6 +99,30 @@ describe("agent-memory search", () => {
     expect((JSON.parse(zone.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Restricted/hr/Payroll.md"]);
   });
 
+  it("an agent scope with no indexed notes warns that it sees the library only", async () => {
+    const { root } = vault();
+    const typo = await run("search", root, "bounce", "--scope", "agent:lnik");
+    expect(typo.code).toBe(0);
+    expect(typo.err).toBe('search: no notes of agent "lnik" are indexed; scope agent:lnik sees the library only (agents: link, ming)');
+    expect(typo.out).toContain("Memory/Library/seo/Bounce rate.md");
+    const known = await run("search", root, "bounce", "--scope", "agent:link");
+    expect(known.err).toBe("");
+  });
+
+  it("a phrase query's total says whether it is exact, an estimate or a lower bound", async () => {
+    const { root, write } = vault();
+    for (let i = 0; i < 14; i++) write(`Memory/Library/seo/p${i}.md`, `Notes on bounce rate number ${i}.\n`);
+    const json = async (...args: string[]) => JSON.parse((await run("search", root, ...args, "--json")).out) as { total: number; total_bound?: string; results: unknown[] };
+    // Fewer matches than the limit: every candidate was read, so the total is exact.
+    expect(await json('"bounce rate"', "--limit", "20")).toMatchObject({ total: 16 });
+    expect((await json('"bounce rate"', "--limit", "20")).total_bound).toBeUndefined();
+    // Reading stopped at the limit: the rest are counted by their phrase filters.
+    expect(await json('"bounce rate"', "--limit", "5")).toMatchObject({ total: 16, total_bound: "about" });
+    expect((await run("search", root, '"bounce rate"', "--limit", "5")).out).toMatch(/^about 16 notes in scope all/);
+    // One-word phrases are not filtered: only the notes read count.
+    expect(await json('"bounce"', "--limit", "5")).toMatchObject({ total: 5, total_bound: "at-least" });
+  });
+
   it("an unknown filter, a bad date, an unknown scope or a bad limit exits 2 with a one-line reason", async () => {
     const { root } = vault();
     for (const args of [["owner:me"], ["after:2026-02-30", "x"], ["x", "--scope", "Secret"], ["x", "--limit", "0"]]) {

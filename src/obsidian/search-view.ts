@@ -182,7 +182,8 @@ export class SearchView extends ItemView {
       return;
     }
     const shown = response.results.length;
-    const count = response.total > shown ? `${shown} of ${response.total} notes` : `${shown} note${shown === 1 ? "" : "s"}`;
+    const bound = response.totalBound === "about" ? "about " : response.totalBound === "at-least" ? "at least " : "";
+    const count = response.total > shown ? `${shown} of ${bound}${response.total} notes` : `${shown} note${shown === 1 ? "" : "s"}`;
     this.statusEl.setText(`${count} in ${Math.max(1, Math.round(response.took_ms))} ms${note ? `. ${note}` : ""}`);
     const terms = highlightTerms(query);
     this.hits = response.results;

@@ -97,6 +97,13 @@ export const searchCommand: CliCommand = {
     });
     if (!outcome.ok) throw new UsageError(outcome.error);
     const res = outcome.value;
+    // A misspelt agent is not an error (a new agent has no notes yet), but it would silently
+    // search the library alone.
+    const agent = /^agent:(.+)$/i.exec(res.scope)?.[1];
+    if (agent !== undefined && !service.agents().includes(agent)) {
+      const known = service.agents();
+      ctx.err(`search: no notes of agent "${agent}" are indexed; scope ${res.scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`);
+    }
     if (options.json) {
       ctx.out(
         JSON.stringify(
@@ -105,6 +112,7 @@ export const searchCommand: CliCommand = {
             scope: res.scope,
             took_ms: res.took_ms,
             total: res.total,
+            ...(res.totalBound ? { total_bound: res.totalBound } : {}),
             results: res.results.map((r) => ({
               path: r.path,
               title: r.title,
@@ -125,9 +133,8 @@ export const searchCommand: CliCommand = {
       ctx.out(`no results for "${res.query}" in scope ${res.scope}`);
       return 0;
     }
-    // A phrase query stops checking notes once the limit is reached, so its total is a lower bound.
-    const atLeast = /["“„「『]/.test(query) && res.results.length >= limit ? "at least " : "";
-    ctx.out(`${atLeast}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+    const bound = res.totalBound === "about" ? "about " : res.totalBound === "at-least" ? "at least " : "";
+    ctx.out(`${bound}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");
       ctx.out("");

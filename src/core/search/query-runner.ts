@@ -144,7 +144,15 @@ export async function rankByText(
     }
     // Unread candidates passed every phrase's filter: they count, as an estimate, when the filters
     // judged every phrase (see SearchResponse.total).
-    response.total = parsed.phrases.every(judgesPhrase) ? total + Math.max(0, ranked.total - read) : total;
+    const unread = Math.max(0, ranked.total - read);
+    if (unread === 0) response.total = total;
+    else if (parsed.phrases.every(judgesPhrase)) {
+      response.total = total + unread;
+      response.totalBound = "about";
+    } else {
+      response.total = total;
+      response.totalBound = "at-least";
+    }
   } else {
     response.total = ranked.total;
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));

@@ -239,6 +239,13 @@ export class SearchService {
     return { notes: this.size, collections, zones, terms, capped: this.cappedPaths(), frontmatterErrors };
   }
 
+  /** Agents with at least one indexed note outside isolated zones, sorted (for scope hints). */
+  agents(): string[] {
+    const names = new Set<string>();
+    for (const meta of this.shards.get(MAIN_SHARD)?.metas.values() ?? []) if (meta.agent) names.add(meta.agent);
+    return [...names].sort();
+  }
+
   /** The stored metadata of an indexed note, or `undefined`. */
   meta(path: string): NoteMeta | undefined {
     for (const shard of this.shards.values()) {

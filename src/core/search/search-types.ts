@@ -121,6 +121,11 @@ export interface SearchResponse {
    * candidates), so it is a lower bound.
    */
   total: number;
+  /**
+   * How far `total` can be off: absent when it is exact, `about` when it counts unread notes by
+   * their phrase filters, `at-least` when it counts only the notes read.
+   */
+  totalBound?: "about" | "at-least";
   results: SearchHit[];
 }
 
