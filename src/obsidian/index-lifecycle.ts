@@ -206,6 +206,9 @@ export class IndexLifecycle extends Component {
       if (report.saveError) this.problemList.push(`not saved: ${report.saveError}`);
       this.status.finished(`Memory index: ${report.notes} notes`);
       this.setState({ kind: "ready", notes: report.notes });
+      // A few searches of the vault's own words, so the person's first searches run on optimised
+      // code (issue 4 query p95); it yields between them and never fails the index.
+      void service.warmUp().catch(() => undefined);
       return report;
     } catch (err) {
       if (gen !== this.generation) return null;

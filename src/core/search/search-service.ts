@@ -23,7 +23,7 @@ import { BlockScorer } from "./block-rank";
 import { CountingIndex, type AnalysisOptions } from "./counting-index";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
-import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
+import { buildNoteDocument, INDEX_FIELDS, readNote, type IndexDoc, type NoteMeta } from "./note-document";
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
 import { listByDate, rankByText, type RunContext, type Shard } from "./query-runner";
@@ -38,6 +38,7 @@ import type {
   SearchResponse,
   SearchServiceOptions,
 } from "./search-types";
+import { warmUpQueries } from "./warm-up";
 import { createQueryTokenizer, createTokenizer, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
@@ -237,6 +238,34 @@ export class SearchService {
     }
     frontmatterErrors.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { notes: this.size, collections, zones, terms, capped: this.cappedPaths(), frontmatterErrors };
+  }
+
+  /**
+   * Runs a dozen searches made of a few notes' own words (see warm-up.ts), yielding to the host
+   * between them, then forgets the notes they read, so that the first searches a person types do
+   * not pay for the JavaScript engine compiling the search code (issue 4 query p95). For a
+   * long-lived host (the plugin), once the index is open; the CLI, one search per process, skips it.
+   * A note that cannot be read is only not used.
+   * @returns the time it took, ms (0 for an empty index)
+   */
+  async warmUp(): Promise<number> {
+    const t0 = clock();
+    const metas = [...(this.shards.get(MAIN_SHARD)?.metas.values() ?? [])];
+    const samples: { text: string; meta: NoteMeta }[] = [];
+    for (const meta of [metas[0], metas[Math.floor(metas.length / 2)], metas[metas.length - 1]]) {
+      if (!meta || meta.capped || samples.some((s) => s.meta === meta)) continue;
+      try {
+        samples.push({ text: readNote(await this.vault.read(meta.path), meta.path).body, meta });
+      } catch {
+        // Not a sample, then.
+      }
+    }
+    for (const query of warmUpQueries(samples)) {
+      await this.search(query, { limit: 10 });
+      await this.yieldToHost();
+    }
+    this.cache.clear();
+    return metas.length > 0 ? clock() - t0 : 0;
   }
 
   /** Agents with at least one indexed note outside isolated zones, sorted (for scope hints). */
