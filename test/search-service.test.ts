@@ -324,6 +324,30 @@ describe("SearchService", () => {
       expect((await paths(reloaded, '"pricing same"')).sort()).toEqual([b, "Memory/Library/prices/n7.md"]);
     });
 
+    it("CJK phrases are found across line breaks and markup; hyphenated phrases in every spelling; file-name phrases beside a frontmatter title", async () => {
+      const zh = ["反洗钱\n操作细则", "反洗钱**操作**细则", "[[反洗钱]]操作细则", "反洗钱，操作细则", "反洗钱 操作细则", "反洗钱操作细则"];
+      const en = ["We follow up tomorrow.", "The follow-up is due.", "Follow–up by phone.", "A follow-up-call here."];
+      const files: Record<string, string> = {};
+      zh.forEach((t, i) => (files[`Memory/Library/zh/n${i}.md`] = `${t}\n`));
+      en.forEach((t, i) => (files[`Memory/Library/en/n${i}.md`] = `${t}\n`));
+      files["Memory/Library/en/unrelated.md"] = "Up next: follow the plan.\n";
+      const puffin = "Memory/Library/birds/Puffin colony survey.md";
+      files[puffin] = `${fm({ title: "Arctic Tern Report" })}Counts from the cliffs.\n`;
+      const { service, make } = setup(files);
+      await service.open();
+      const sorted = async (q: string) => (await paths(service, q, { limit: 20 })).sort();
+      const zhPaths = zh.map((_, i) => `Memory/Library/zh/n${i}.md`);
+      const enPaths = en.map((_, i) => `Memory/Library/en/n${i}.md`);
+      expect(await sorted('"反洗钱操作细则"')).toEqual(zhPaths);
+      expect(await sorted('"反洗钱 操作细则"')).toEqual(zhPaths);
+      for (const q of ['"follow-up"', '"follow up"', '"Follow–up"']) expect(await sorted(q), q).toEqual(enPaths);
+      for (const q of ['"puffin colony"', '"colony survey"', '"arctic tern"']) expect(await paths(service, q), q).toEqual([puffin]);
+      // The same from the saved index (the phrase filters hold the file name too).
+      const reloaded = make();
+      expect((await reloaded.open()).source).toBe("saved");
+      expect(await paths(reloaded, '"puffin colony"')).toEqual([puffin]);
+    });
+
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();

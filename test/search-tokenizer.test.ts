@@ -1,7 +1,7 @@
 // The search tokenizer (issue 4 §1, case 05): NFKC, lower case, CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { containsPhrase, createTokenizer, normalizeText, phraseForm, textContainsPhrase, tokenize } from "../src/core/search/tokenizer";
+import { containsPhrase, createTokenizer, normalizeText, phraseForm, phraseRequiredTerms, textContainsPhrase, tokenize } from "../src/core/search/tokenizer";
 import { dropStopWords } from "../src/core/search/stop-words";
 import { stem } from "../src/core/search/stemmer";
 
@@ -138,6 +138,38 @@ describe("tokenizer", () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("CJK phrases match across line breaks, punctuation and markup; mixed phrases across the script change", () => {
+    for (const t of ["反洗钱\n操作细则", "反洗钱**操作**细则", "[[反洗钱]]操作细则", "反洗钱，操作细则", "反洗钱 操作细则", "反洗钱操作细则"]) {
+      for (const p of ["反洗钱操作细则", "反洗钱 操作细则"]) expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(true);
+    }
+    expect(textContainsPhrase("今天完成了认证系统的重构，使用JWT令牌。", "JWT 令牌")).toBe(true);
+    expect(textContainsPhrase("今天完成了认证系统的重构，使用JWT令牌。", "JWT令牌")).toBe(true);
+    expect(textContainsPhrase("天気\nは晴れです", "天気は晴れ")).toBe(true);
+    expect(textContainsPhrase("反洗钱操作细则", "洗钱反")).toBe(false);
+  });
+
+  it("a phrase's required terms are in every note holding it (random text)", () => {
+    expect(phraseRequiredTerms("follow-up")).toEqual(["follow", "up"]);
+    expect(phraseRequiredTerms("INC-2024-0887 review")).toEqual(["inc", "2024", "0887", "review"]);
+    expect(phraseRequiredTerms("INC-2024-0887 反洗钱")).toEqual([]);
+    expect(phraseRequiredTerms("Neil's notes")).toEqual([]);
+    const unit = fc.constantFrom("a", "b", "s", "ab", "es", " ", " ", "'", "’", "'s", "-", ".", "3", "Ab", "认", "证", "\n", "ﬁ", "é", "_", "/");
+    const text = fc.array(unit, { maxLength: 30 }).map((a) => a.join(""));
+    let held = 0;
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), fc.boolean(), (t, s, e, stemming) => {
+        const from = s % (t.length + 1);
+        const p = t.slice(from, from + 1 + (e % 14));
+        if (!textContainsPhrase(t, p)) return;
+        held++;
+        const terms = new Set(createTokenizer({ stemming })(t));
+        for (const term of phraseRequiredTerms(p, { stemming })) expect(terms.has(term), `${term} of "${p}" in "${t}"`).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(held).toBeGreaterThan(1000);
   });
 });
 

@@ -50,6 +50,17 @@ describe("search warm-up", () => {
     expect(await service.search('retry "window 7"', { limit: 5 })).toEqual({ ...before, value: { ...(before.ok ? before.value : {}), took_ms: expect.any(Number) as number } });
   });
 
+  it("stops when asked (the plugin unloading)", async () => {
+    const tv = tempVault({ "Memory/Library/a.md": "The retry window was short.\n" });
+    cleanup = tv.cleanup;
+    const service = new SearchService({ vault: tv.vault, layout: new MemoryLayout(defaultSettings()), store: null });
+    await service.open();
+    const search = vi.spyOn(service, "search");
+    let asked = 0;
+    await service.warmUp({ stop: () => ++asked > 2 });
+    expect(search).toHaveBeenCalledTimes(2);
+  });
+
   it("an empty index takes no time", async () => {
     const tv = tempVault({});
     cleanup = tv.cleanup;

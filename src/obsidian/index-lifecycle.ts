@@ -68,6 +68,8 @@ function yieldToUi(): Promise<void> {
 
 export class IndexLifecycle extends Component {
   private service: SearchService | null = null;
+  /** The warm-up's pending yields (timeout id → resolve), cut short on unload. */
+  private readonly warmUpYields = new Map<number, () => void>();
   private stateValue: IndexState = { kind: "waiting" };
   private readonly listeners = new Set<(state: IndexState) => void>();
   private settingsKey = "";
@@ -104,6 +106,11 @@ export class IndexLifecycle extends Component {
   override onunload(): void {
     this.unloaded = true;
     this.generation++;
+    for (const [id, resolve] of this.warmUpYields) {
+      window.clearTimeout(id);
+      resolve();
+    }
+    this.warmUpYields.clear();
     this.saveLater.cancel();
     this.reconfigureLater.cancel();
     this.status.dispose();
@@ -208,7 +215,15 @@ export class IndexLifecycle extends Component {
       this.setState({ kind: "ready", notes: report.notes });
       // A few searches of the vault's own words, so the person's first searches run on optimised
       // code (issue 4 query p95); it yields between them and never fails the index.
-      void service.warmUp().catch(() => undefined);
+      const yieldToHost = (): Promise<void> =>
+        new Promise((resolve) => {
+          const id = window.setTimeout(() => {
+            this.warmUpYields.delete(id);
+            resolve();
+          }, 0);
+          this.warmUpYields.set(id, resolve);
+        });
+      void service.warmUp({ yieldToHost, stop: () => gen !== this.generation }).catch(() => undefined);
       return report;
     } catch (err) {
       if (gen !== this.generation) return null;

@@ -131,11 +131,20 @@ export function baseName(path: string): string {
 }
 
 /**
+ * The title a phrase check reads with the body: the file name, and the frontmatter title on a line
+ * of its own when there is a different one (both are indexed as the note's title).
+ */
+export function phraseTitle(meta: Pick<NoteMeta, "path" | "title">): string {
+  const stem = baseName(meta.path);
+  return meta.title !== stem ? `${stem}\n${meta.title}` : stem;
+}
+
+/**
  * Builds the index document, the metadata and the phrase filter of one note.
  * @param stat modification time (ms) and size (bytes); a size over `sizeCapBytes` leaves the body out
- * @returns `pairs`: the word-pair filter of the text a phrase check reads (`meta.title` and the
- *   body, as the note cache gives them to `textContainsPhrase`); none for a note over the size cap, whose phrases are checked by
- *   reading its headings
+ * @returns `pairs`: the word-pair filter of the text a phrase check reads ({@link phraseTitle} and
+ *   the body, as the note cache gives them to `textContainsPhrase`); none for a note over the size
+ *   cap, whose phrases are checked by reading its headings
  */
 export function buildNoteDocument(
   path: string,
@@ -212,5 +221,5 @@ export function buildNoteDocument(
     properties: properties.join(" "),
     body: bodyLines.join("\n"),
   };
-  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(meta.title, body) };
+  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), body) };
 }

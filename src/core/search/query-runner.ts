@@ -82,13 +82,14 @@ export async function listByDate(ctx: RunContext, limit: number, response: Searc
  * word-pair filter lacks a pair of a phrase is never a candidate (see phrase-filter.ts); the
  * candidates left are read, best first, until `limit` of them hold the phrases.
  * @param terms query terms (query tokenizer, stop words dropped)
- * @param phraseTerms the query terms of each phrase, all of which a candidate must match
+ * @param required terms every note holding the phrases has (see `phraseRequiredTerms`); each is
+ *   also in `terms`
  */
 export async function rankByText(
   ctx: RunContext,
   parsed: ParsedQuery,
   terms: string[],
-  phraseTerms: string[][],
+  required: string[],
   opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blocks: BlockScorer },
   response: SearchResponse,
 ): Promise<void> {
@@ -112,7 +113,7 @@ export async function rankByText(
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
   const keep = parsed.phrases.length > 0 ? PHRASE_CHECK_LIMIT : opts.limit;
-  const ranked = shard.mini.searchTop(terms, boostDocument, keep, [...new Set(phraseTerms.flat())]);
+  const ranked = shard.mini.searchTop(terms, boostDocument, keep, required);
   const candidates: Candidate[] = [];
   for (const r of ranked.top) {
     const meta = shard.metas.get(r.id);

@@ -23,7 +23,7 @@ import { BlockScorer } from "./block-rank";
 import { CountingIndex, type AnalysisOptions } from "./counting-index";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
-import { buildNoteDocument, INDEX_FIELDS, readNote, type IndexDoc, type NoteMeta } from "./note-document";
+import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, type NoteMeta } from "./note-document";
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
 import { listByDate, rankByText, type RunContext, type Shard } from "./query-runner";
@@ -39,7 +39,7 @@ import type {
   SearchServiceOptions,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
-import { createQueryTokenizer, createTokenizer, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
+import { createQueryTokenizer, createTokenizer, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
 export type * from "./search-types";
@@ -246,9 +246,12 @@ export class SearchService {
    * not pay for the JavaScript engine compiling the search code (issue 4 query p95). For a
    * long-lived host (the plugin), once the index is open; the CLI, one search per process, skips it.
    * A note that cannot be read is only not used.
+   * @param options `yieldToHost` between searches (default: the service's), and `stop`, asked
+   *   before each search (the plugin stops when it unloads or the index is rebuilt)
    * @returns the time it took, ms (0 for an empty index)
    */
-  async warmUp(): Promise<number> {
+  async warmUp(options: { yieldToHost?: () => Promise<void>; stop?: () => boolean } = {}): Promise<number> {
+    const yieldToHost = options.yieldToHost ?? this.yieldToHost;
     const t0 = clock();
     const metas = [...(this.shards.get(MAIN_SHARD)?.metas.values() ?? [])];
     const samples: { text: string; meta: NoteMeta }[] = [];
@@ -261,8 +264,9 @@ export class SearchService {
       }
     }
     for (const query of warmUpQueries(samples)) {
+      if (options.stop?.()) break;
       await this.search(query, { limit: 10 });
-      await this.yieldToHost();
+      await yieldToHost();
     }
     this.cache.clear();
     return metas.length > 0 ? clock() - t0 : 0;
@@ -318,8 +322,10 @@ export class SearchService {
       // Stop words are dropped from free text only: a quoted phrase is literal, and every word of it
       // is required (dropping "the" from `"the export"` while requiring it found nothing).
       const textTerms = this.queryTokenizer(parsed.text, known);
-      const phraseTerms = parsed.phrases.map((p) => [...new Set(this.queryTokenizer(p, known))]);
-      const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms.flat()])];
+      // A phrase's words rank its notes; only the terms every note holding it must have are required.
+      const phraseTerms = parsed.phrases.flatMap((p) => this.queryTokenizer(p, known));
+      const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
+      const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
       const ctx: RunContext = {
         shard,
         visible,
@@ -332,7 +338,7 @@ export class SearchService {
         await listByDate(ctx, limit, response);
       } else {
         const search = this.layout.settings.search;
-        await rankByText(ctx, parsed, terms, phraseTerms, { limit, blocksPerResult, search, nowMs, blocks: this.blockScorer }, response);
+        await rankByText(ctx, parsed, terms, required, { limit, blocksPerResult, search, nowMs, blocks: this.blockScorer }, response);
       }
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
@@ -555,7 +561,7 @@ export class SearchService {
 
   private readCached(meta: NoteMeta, store = true): Promise<CachedNote | null> {
     return this.cache
-      .get(meta.path, meta.title, meta.capped === true, () => this.vault.read(meta.path), store)
+      .get(meta.path, phraseTitle(meta), meta.capped === true, () => this.vault.read(meta.path), store)
       .catch(() => null);
   }
 }

@@ -196,6 +196,30 @@ export function createQueryTokenizer(options: TokenizerOptions = {}): (text: str
   };
 }
 
+/**
+ * The index terms every note holding `phrase` has (a quoted phrase's required terms): the term of
+ * each word of a spaced script, by the index's rules. Left out, because a note may hold the
+ * phrase without them: a compound's whole (`"follow-up"` is in a note that says "follow up"),
+ * words ending in "s" (the index drops a possessive "'s" before stemming, the phrase check only the
+ * apostrophe), and every word of a phrase with CJK or other unspaced characters (a line break or
+ * markup may split them, and such a phrase is matched anywhere, so its Latin words may be parts of
+ * longer ones). A property test checks the rule against {@link textContainsPhrase} on random text.
+ */
+export function phraseRequiredTerms(phrase: string, options: TokenizerOptions = {}): string[] {
+  const word = wordFn(options.stemming ?? true);
+  const out: string[] = [];
+  const re = new RegExp(TOKEN_RE.source, TOKEN_RE.flags);
+  const normalized = normalizeText(phrase);
+  if (CJK_CHAR_RE.test(normalized)) return out;
+  for (let m = re.exec(normalized); m !== null; m = re.exec(normalized)) {
+    if (m[3] === undefined) continue;
+    for (const raw of (m[3] + (m[4] ?? "")).split(JOINER_RE)) {
+      if (!raw.replace(APOSTROPHE_RE, "").endsWith("s")) pushWord(word(raw), out);
+    }
+  }
+  return [...new Set(out)];
+}
+
 /** NFKC and lower case: the form every comparison in search uses. */
 export function normalizeText(text: string): string {
   // Printable ASCII is already NFKC: ICU's normalisation is skipped for it.
@@ -351,16 +375,27 @@ function isWordEdge(form: string, i: number): boolean {
  * True when `text` contains `phrase` (both as given to {@link phraseForm}). Phrases in Latin
  * scripts match whole words, a CJK character next to them counting as a word's end (`"3.2.5"` is
  * found in `第3.2.5条`); a phrase with CJK characters matches anywhere, since those scripts have no
- * spaces between words.
+ * spaces between words (nor do spaces, line breaks or punctuation next to them count).
  */
 export function containsPhrase(textForm: string, phrase: string): boolean {
   const p = phraseForm(phrase).trim();
   if (p === "") return true;
-  if (CJK_CHAR_RE.test(p)) return textForm.includes(p);
+  if (CJK_CHAR_RE.test(p)) return joinCjk(textForm).includes(joinCjk(p));
   for (let i = textForm.indexOf(p); i >= 0; i = textForm.indexOf(p, i + 1)) {
     if (isWordEdge(textForm, i - 1) && isWordEdge(textForm, i + p.length)) return true;
   }
   return false;
+}
+
+const SPACE_BY_CJK = new RegExp(`(?<=[${CJK}${UNSPACED}]) | (?=[${CJK}${UNSPACED}])`, "gu");
+
+/**
+ * A phrase form without the spaces next to CJK (or Thai…) characters: those scripts put no spaces
+ * between words, so a line break, a comma or markup (`反洗钱**操作**细则`) inside a CJK phrase
+ * separates nothing, and `"JWT 令牌"` is found in "使用JWT令牌".
+ */
+function joinCjk(form: string): string {
+  return form.replace(SPACE_BY_CJK, "");
 }
 
 /**
