@@ -54,6 +54,25 @@ describe("agent-memory index", () => {
     expect(text.out).toMatch(/^4 notes indexed \(loaded in/);
   });
 
+  it("warns about an isolated zone that holds no notes (a misspelt zone isolates nothing)", async () => {
+    const { root, write } = vault();
+    write(".obsidian/plugins/agent-memory/data.json", JSON.stringify({ isolatedZones: ["Restricted", "Memory/Restricted", "Secrets/"] }));
+    // The default zone is not reported when it is empty: a new vault has no Restricted folder yet.
+    const fresh = tempVault({ "Memory/Library/a.md": "alpha" });
+    try {
+      expect((await run("index", fresh.root)).err).toBe("");
+    } finally {
+      fresh.cleanup();
+    }
+    const res = await run("index", root, "--json");
+    expect(res.code).toBe(0);
+    expect(res.err.split("\n")).toEqual([
+      'index: isolated zone "Memory/Restricted" holds no notes (folder Memory/Memory/Restricted/); check the isolatedZones setting',
+      'index: isolated zone "Secrets" holds no notes (folder Memory/Secrets/); check the isolatedZones setting',
+    ]);
+    expect((await run("index", root)).err).toContain('isolated zone "Secrets" holds no notes');
+  });
+
   it("a corrupt saved index is rebuilt with a message on stderr, not a crash", async () => {
     const { root } = vault();
     await run("index", root);

@@ -17,6 +17,18 @@ describe("settings", () => {
     expect(error).toMatch(/"isolatedZones"/);
   });
 
+  it("isolated zones written with slashes are read as meant; one naming no folder resets the list", () => {
+    expect(parseSettings({ isolatedZones: ["/Clients/Acme/", "HR\\Payroll", "./Secret", " Vault2//Secret "] }).settings.isolatedZones).toEqual([
+      "Clients/Acme",
+      "HR/Payroll",
+      "Secret",
+      "Vault2/Secret",
+    ]);
+    const bad = parseSettings({ isolatedZones: ["HR", "/"] });
+    expect(bad.settings.isolatedZones).toEqual(["Restricted"]);
+    expect(bad.error).toMatch(/"isolatedZones": a zone must name a folder/);
+  });
+
   it("something that is not an object gives the defaults with a reason", () => {
     expect(parseSettings("x")).toEqual({ settings: defaultSettings(), error: "settings are not an object" });
     expect(parseSettings([1]).error).toBeDefined();

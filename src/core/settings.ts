@@ -94,8 +94,20 @@ export const settingsSchema = z.object({
   trackersFolder: z.string().min(1).default("Trackers"),
   knowledgeFolder: z.string().min(1).default("Knowledge"),
   libraryFolder: z.string().min(1).default("Library"),
-  /** Folder names under the memory root that are isolated zones (DESIGN §4). */
-  isolatedZones: z.array(z.string().min(1)).default(["Restricted"]),
+  /**
+   * Folders under the memory root that are isolated zones (DESIGN §4), as paths relative to it
+   * (`Restricted`, `Clients/Acme`). Written with backslashes or leading and trailing slashes they
+   * are read as meant (`/Clients/Acme/` is `Clients/Acme`); a zone holding no notes is reported by
+   * `index`, since a misspelt zone isolates nothing.
+   */
+  isolatedZones: z
+    .array(
+      z
+        .string()
+        .transform((zone) => zone.trim().replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/"))
+        .pipe(z.string().min(1, "a zone must name a folder")),
+    )
+    .default(["Restricted"]),
   trackerFiles: trackerFiles.prefault({}),
   defaultAgent: z.string().min(1).default("me"),
   knowledgeCategories: z.array(z.string().min(1)).min(1).default(["learning", "strategy", "team", "customers"]),

@@ -10,6 +10,7 @@ import { Component, debounce, normalizePath, TFile, type DataAdapter, type TAbst
 import { errorMessage } from "../core/errors";
 import { MemoryLayout } from "../core/layout";
 import type { Parsed } from "../core/search/query";
+import { emptyZones } from "../core/search/scope";
 import { SearchService, type IndexStore, type OpenReport, type SearchOptions, type SearchResponse } from "../core/search/search-service";
 import type { Settings } from "../core/settings";
 import type { PluginContext } from "./context";
@@ -211,6 +212,10 @@ export class IndexLifecycle extends Component {
       this.problemList = report.unreadable.map((u) => `${u.path}: ${u.error}`).slice(-5);
       if (report.rebuildReason) this.problemList.push(`rebuilt: ${report.rebuildReason}`);
       if (report.saveError) this.problemList.push(`not saved: ${report.saveError}`);
+      // A misspelt zone isolates nothing: say so where the index's problems are shown.
+      for (const zone of emptyZones(this.ctx.settings().isolatedZones, service.stats().zones)) {
+        this.problemList.push(`isolated zone "${zone}" holds no notes; check the setting`);
+      }
       this.status.finished(`Memory index: ${report.notes} notes`);
       this.setState({ kind: "ready", notes: report.notes });
       // A few searches of the vault's own words, so the person's first searches run on optimised

@@ -2,6 +2,7 @@ import { VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
 import { SearchService } from "../../core/search/search-service";
+import { emptyZones } from "../../core/search/scope";
 import { FileIndexStore, indexFileOf, openSearch } from "./search";
 
 function ms(n: number): number {
@@ -52,6 +53,10 @@ export const indexCommand: CliCommand = {
       frontmatter_errors: stats.frontmatterErrors,
       unreadable: report.unreadable,
     };
+    // A zone that holds nothing is most often a misspelt folder, which isolates nothing.
+    for (const zone of emptyZones(ctx.layout.settings.isolatedZones, stats.zones)) {
+      ctx.err(`index: isolated zone "${zone}" holds no notes (folder ${ctx.layout.zoneRoot(zone)}/); check the isolatedZones setting`);
+    }
     if (options.json) {
       ctx.out(JSON.stringify(summary, null, 2));
       return 0;

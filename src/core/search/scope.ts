@@ -4,7 +4,7 @@
  * zone). An isolated note is indexed in its own shard (see {@link SearchService}), so no other scope
  * can see it, its words, its counts or its term statistics.
  */
-import type { Settings } from "../settings";
+import { defaultSettings, type Settings } from "../settings";
 import type { Parsed } from "./query";
 import type { NoteMeta } from "./note-document";
 
@@ -40,6 +40,17 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
   if (zone) return { ok: true, value: { kind: "zone", zone } };
   const valid = ["all", "library", "agent:<name>", ...zones].join(", ");
   return { ok: false, error: `unknown scope "${value}" (valid: ${valid})` };
+}
+
+/**
+ * Isolated zones of the settings that hold no indexed note, for a warning: a misspelt zone
+ * (`Memory/Secret` under the memory root `Memory`, say) isolates nothing. The default zone is left
+ * out, since a new vault has no `Restricted` folder yet.
+ * @param counts notes per zone, as {@link SearchService.stats} gives them
+ */
+export function emptyZones(zones: readonly string[], counts: Readonly<Record<string, number>>): string[] {
+  const defaults = defaultSettings().isolatedZones;
+  return zones.filter((zone) => !counts[zone] && !defaults.includes(zone));
 }
 
 /** The scope as written on the command line (`all`, `library`, `agent:link`, `Restricted`). */
