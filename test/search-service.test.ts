@@ -348,10 +348,21 @@ describe("SearchService", () => {
       expect(await paths(reloaded, '"puffin colony"')).toEqual([puffin]);
     });
 
+    it("a phrase query returns up to its limit, even past the 200 candidates a phrase check reads by default", async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 230; i++) files[`Memory/Library/many/n${i}.md`] = `Alpha beta number ${i}.\n`;
+      const { service } = setup(files);
+      await service.open();
+      const res = await search(service, '"alpha beta"', { limit: 300 });
+      expect(res.results).toHaveLength(230);
+      expect(res.total).toBe(230);
+      expect(res.totalBound).toBeUndefined();
+    });
+
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();
-      for (const q of ["🚀", "，。！", "✅ 🚀", `"🚀"`]) expect(await paths(service, q), q).toEqual([]);
+      for (const q of ["🚀", "，。！", "✅ 🚀", `"🚀"`, `""`, `"  "`]) expect(await paths(service, q), q).toEqual([]);
       expect((await paths(service, "agent:me")).length).toBeGreaterThan(0);
     });
 

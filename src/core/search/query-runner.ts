@@ -112,7 +112,7 @@ export async function rankByText(
     return rankFactor(meta, opts.search, opts.nowMs);
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
-  const keep = parsed.phrases.length > 0 ? PHRASE_CHECK_LIMIT : opts.limit;
+  const keep = parsed.phrases.length > 0 ? Math.max(PHRASE_CHECK_LIMIT, opts.limit) : opts.limit;
   const ranked = shard.mini.searchTop(terms, boostDocument, keep, required);
   const candidates: Candidate[] = [];
   for (const r of ranked.top) {
@@ -124,7 +124,7 @@ export async function rankByText(
   if (parsed.phrases.length > 0) {
     let total = 0;
     let read = 0;
-    const checked = candidates.slice(0, PHRASE_CHECK_LIMIT);
+    const checked = candidates.slice(0, keep);
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
     // Candidates passed the phrase filters, so most hold the phrases: a group reads only as many as
     // are still wanted (16 at most), not a fixed 16 when 10 are wanted.

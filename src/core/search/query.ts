@@ -104,7 +104,9 @@ export function parseQuery(input: string): Parsed<ParsedQuery> {
   const filters: QueryFilter[] = [];
   for (const lexeme of lex(input)) {
     if (lexeme.quoted) {
-      if (lexeme.text.trim() !== "") phrases.push(lexeme.text.trim());
+      // An empty phrase stays: alone it matches nothing, rather than turning into an empty query
+      // that lists every note.
+      phrases.push(lexeme.text.trim());
       continue;
     }
     const m = FILTER_RE.exec(lexeme.text);
