@@ -341,6 +341,10 @@ describe("SearchService", () => {
       expect(await sorted('"反洗钱操作细则"')).toEqual(zhPaths);
       expect(await sorted('"反洗钱 操作细则"')).toEqual(zhPaths);
       for (const q of ['"follow-up"', '"follow up"', '"Follow–up"']) expect(await sorted(q), q).toEqual(enPaths);
+      // Unquoted, a compound of words also finds its other spellings, its own first; ids stay whole (case 05).
+      const free = await paths(service, "follow-up", { limit: 20 });
+      expect(free[0]).toBe("Memory/Library/en/n1.md");
+      expect(free).toEqual(expect.arrayContaining(enPaths));
       for (const q of ['"puffin colony"', '"colony survey"', '"arctic tern"']) expect(await paths(service, q), q).toEqual([puffin]);
       // The same from the saved index (the phrase filters hold the file name too).
       const reloaded = make();

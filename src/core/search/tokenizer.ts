@@ -164,6 +164,8 @@ export const tokenize: Tokenizer = createTokenizer();
  * that make a query precise, as search engines do with CJK unigrams:
  * - an id or number typed whole (`INC-2024-0887`, `3.2.5`) is looked up whole when the index
  *   knows it (`known`); its parts (`3`, `2`, `5`, which half the notes contain) only when not;
+ * - a compound of words without digits (`follow-up`, `state-of-the-art`) by its whole and its
+ *   parts, so it also finds "follow up" and "Follow–up" (the whole ranks its own spelling first);
  * - a CJK run of two or more characters by its bigrams and the segmenter's longer words; single
  *   characters only for a one-character run.
  * @param known whether the index holds a term
@@ -181,7 +183,7 @@ export function createQueryTokenizer(options: TokenizerOptions = {}): (text: str
       if (m[3] !== undefined) {
         if (m[4]) {
           const whole = (m[3] + m[4]).replace(APOSTROPHE_RE, "");
-          pushCompound(m[3] + m[4], out, word, !known(whole) ? false : "only");
+          pushCompound(m[3] + m[4], out, word, !known(whole) ? false : /\p{N}/u.test(whole) ? "only" : true);
         } else pushWord(word(m[3]), out);
       } else if (m[1] !== undefined) {
         const run = m[1];
