@@ -118,6 +118,18 @@ describe("agent-memory search", () => {
     expect((JSON.parse(zone.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Restricted/hr/Payroll.md"]);
   });
 
+  it("negated filters (-type:journal) are query text, not options", async () => {
+    const { root } = vault();
+    const all = await run("search", root, "bounce", "--json");
+    expect((JSON.parse(all.out) as { results: unknown[] }).results).toHaveLength(2);
+    const res = await run("search", root, "bounce", "-type:journal", "--json", "--limit", "5");
+    expect(res.code).toBe(0);
+    expect((JSON.parse(res.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Library/seo/Bounce rate.md"]);
+    expect((await run("search", root, "-type:journal")).code).toBe(0);
+    // Options keep working around them, and an unknown long option is still an error.
+    expect((await run("search", root, "bounce", "--bogus")).code).toBe(2);
+  });
+
   it("an agent scope with no indexed notes warns that it sees the library only", async () => {
     const { root } = vault();
     const typo = await run("search", root, "bounce", "--scope", "agent:lnik");

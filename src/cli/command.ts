@@ -14,6 +14,11 @@ export interface CliCommand {
   /** Number of positionals after the vault. */
   positionals: { min: number; max: number };
   /**
+   * Arguments like `-draft` or `-tag:x` (one dash, then a word) are positionals, not options: the
+   * query language's negated filters (`search`).
+   */
+  dashWords?: boolean;
+  /**
    * Runs the command. Returns the exit code: 0 done, 1 ran and found problems.
    * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
    */

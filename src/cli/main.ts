@@ -70,10 +70,21 @@ export async function main(
     return fail(`agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`);
   }
   const usageHint = `(usage: agent-memory ${command.usage})`;
+  // A negated filter (`-tag:x`) would be read as short options: such arguments go through
+  // parseArgs as placeholders and come back as they were.
+  const held = new Map<string, string>();
+  const args0 = command.dashWords
+    ? rest.map((a) => {
+        if (!/^-[^-]/.test(a) || a === "-h") return a;
+        const key = `\u0000${held.size}`;
+        held.set(key, a);
+        return key;
+      })
+    : rest;
   let parsed;
   try {
     parsed = parseArgs({
-      args: rest,
+      args: args0,
       allowPositionals: true,
       strict: true,
       options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" }, ...command.options },
@@ -85,7 +96,10 @@ export async function main(
     io.out(`usage: agent-memory ${command.usage}`);
     return 0;
   }
-  const [vaultArg, ...args] = parsed.positionals;
+  const restore = (v: string): string => held.get(v) ?? v;
+  const [vaultArg, ...args] = parsed.positionals.map(restore);
+  const values: Record<string, string | boolean | string[] | undefined> = { ...parsed.values };
+  for (const [key, value] of Object.entries(values)) if (typeof value === "string") values[key] = restore(value);
   if (!vaultArg || args.length < command.positionals.min || args.length > command.positionals.max) {
     return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
   }
@@ -93,7 +107,7 @@ export async function main(
     // Commands report through ctx.err too: hold them to the same one-line rule.
     const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) });
     if (command.name !== "init") await requireMemoryRoot(ctx);
-    return await command.run(ctx, args, parsed.values);
+    return await command.run(ctx, args, values);
   } catch (err) {
     const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
     if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG) io.err(String((err as Error).stack));

@@ -84,6 +84,7 @@ export const searchCommand: CliCommand = {
     "include-expired": { type: "boolean" },
   },
   positionals: { min: 1, max: 64 },
+  dashWords: true,
   async run(ctx, args, options) {
     const query = args.join(" ").trim();
     const limit = positiveInt(options.limit, "limit", 10);
