@@ -363,6 +363,23 @@ describe("SearchService", () => {
       expect(res.totalBound).toBeUndefined();
     });
 
+    it("a three-word or CJK phrase is found below hundreds of notes holding its words apart", async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 260; i++) {
+        files[`Memory/Library/fill/d${i}.md`] = `Customer churn is high; churn rate is low; note ${i}.\n`;
+        files[`Memory/Library/fill/z${i}.md`] = `反洗钱操作 and 操作细则 ${i}\n`;
+      }
+      const en = "Memory/Library/fill/t0.md";
+      const zh = "Memory/Library/fill/u0.md";
+      files[en] = "The customer churn rate rose.\n";
+      files[zh] = "反洗钱操作细则 0\n";
+      const { service } = setup(files);
+      await service.open();
+      expect(await search(service, '"customer churn rate"')).toMatchObject({ total: 1, results: [{ path: en }] });
+      expect(await search(service, '"反洗钱操作细则"')).toMatchObject({ total: 1, results: [{ path: zh }] });
+      expect((await search(service, '"反洗钱操作细则"')).totalBound).toBeUndefined();
+    });
+
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();

@@ -117,7 +117,7 @@ export interface SearchResponse {
    * Matching notes in scope before the limit. For a phrase query it is an estimate: the notes read
    * and found to hold the phrases, plus the candidates not read whose word-pair filters hold them
    * (about 1% of those may not). When a phrase has one word or a CJK word, which the filters cannot
-   * judge, only the notes read count (reading stops once `limit` are found or after 200
+   * judge, only the notes read count (reading stops once `limit` are found or after 2,000
    * candidates), so it is a lower bound.
    */
   total: number;
