@@ -346,6 +346,17 @@ describe("SearchService", () => {
       expect(free[0]).toBe("Memory/Library/en/n1.md");
       expect(free).toEqual(expect.arrayContaining(enPaths));
       for (const q of ['"puffin colony"', '"colony survey"', '"arctic tern"']) expect(await paths(service, q), q).toEqual([puffin]);
+      // Frontmatter values are part of the note for a phrase, as for the same words unquoted.
+      const forecast = "Memory/Library/birds/Q3.md";
+      const fmNotes: Record<string, string> = {
+        [forecast]: `${fm({ aliases: "[churn forecast]" })}Numbers.\n`,
+        "Memory/Library/birds/Q4.md": `${fm({ domain: "churn forecast" })}Numbers.\n`,
+        "Memory/Library/birds/Q5.md": `${fm({ tags: "[churn-forecast]" })}Numbers.\n`,
+        "Memory/Library/birds/Q6.md": `${fm({ summary: "quarterly churn forecast" })}Numbers.\n`,
+      };
+      const withFm = setup(fmNotes);
+      await withFm.service.open();
+      expect((await paths(withFm.service, '"churn forecast"')).sort()).toEqual(Object.keys(fmNotes).sort());
       // The same from the saved index (the phrase filters hold the file name too).
       const reloaded = make();
       expect((await reloaded.open()).source).toBe("saved");

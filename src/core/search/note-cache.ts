@@ -5,7 +5,7 @@
  */
 import { splitSearchBlocks } from "./blocks";
 import { rankedBlocks, type RankedBlock } from "./block-rank";
-import { readNote } from "./note-document";
+import { phraseFields, readNote } from "./note-document";
 import { textContainsPhrase } from "./tokenizer";
 
 /** What search needs of a note's text; each part is computed on first use (phrase checks need no blocks). */
@@ -13,9 +13,9 @@ export interface CachedNote {
   /** The body's blocks (only headings when the note is over the size cap). */
   blocks(): RankedBlock[];
   /**
-   * True when the title and body (title and headings when capped) hold the phrase: what
-   * `containsPhrase(phraseForm(title + body), phrase)` answers, without building the note's phrase
-   * form (see {@link textContainsPhrase}).
+   * True when the title, frontmatter values and body (headings instead of the body when capped)
+   * hold the phrase: what `containsPhrase(phraseForm(text), phrase)` answers, without building the
+   * note's phrase form (see {@link textContainsPhrase}).
    */
   hasPhrase(phrase: string): boolean;
 }
@@ -45,7 +45,7 @@ export class NoteCache {
       return Promise.resolve(hit);
     }
     return text().then((t) => {
-      const { body } = readNote(t, path);
+      const { body, data } = readNote(t, path);
       let blocks: RankedBlock[] | null = null;
       const note: CachedNote = {
         blocks: () => {
@@ -57,7 +57,11 @@ export class NoteCache {
         },
         hasPhrase: (phrase) => textContainsPhrase(searchable(), phrase),
       };
-      const searchable = (): string => (capped ? [title, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${body}`);
+      // The text the note's phrase filter was built from (see buildNoteDocument): title, frontmatter
+      // values, body (headings only when capped).
+      const fields = phraseFields(data);
+      const searchable = (): string =>
+        capped ? [title, fields, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${fields}\n${body}`;
       if (store) this.put(path, note);
       return note;
     });

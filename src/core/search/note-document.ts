@@ -140,11 +140,23 @@ export function phraseTitle(meta: Pick<NoteMeta, "path" | "title">): string {
 }
 
 /**
+ * The frontmatter a phrase check reads besides the title and body: aliases, tags and the other
+ * indexed property values, one per line (what the index holds of the frontmatter, so that a phrase
+ * finds a note by its `aliases` as the same words unquoted do).
+ */
+export function phraseFields(data: Record<string, unknown>): string {
+  const lines = [...stringsOf(data.aliases ?? data.alias), ...stringsOf(data.tags ?? data.tag)];
+  for (const [key, value] of Object.entries(data)) if (!PROPERTY_SKIP.has(key)) lines.push(textOf(value));
+  return lines.filter((line) => line !== "").join("\n");
+}
+
+/**
  * Builds the index document, the metadata and the phrase filter of one note.
  * @param stat modification time (ms) and size (bytes); a size over `sizeCapBytes` leaves the body out
- * @returns `pairs`: the word-pair filter of the text a phrase check reads ({@link phraseTitle} and
- *   the body, as the note cache gives them to `textContainsPhrase`); none for a note over the size
- *   cap, whose phrases are checked by reading its headings
+ * @returns `pairs`: the word-pair filter of the text a phrase check reads ({@link phraseTitle},
+ *   {@link phraseFields} and the body, on lines of their own, as the note cache gives them to
+ *   `textContainsPhrase`); none for a note over the size cap, whose phrases are checked by reading
+ *   its headings
  */
 export function buildNoteDocument(
   path: string,
@@ -221,5 +233,5 @@ export function buildNoteDocument(
     properties: properties.join(" "),
     body: bodyLines.join("\n"),
   };
-  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), body) };
+  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), phraseFields(data), body) };
 }

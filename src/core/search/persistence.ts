@@ -20,7 +20,7 @@ export interface IndexStore {
 }
 
 /** Bumped whenever the saved shape or the indexed fields change. */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 const FORMAT = "agent-memory-search";
 
 
