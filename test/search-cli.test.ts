@@ -126,6 +126,7 @@ describe("agent-memory search", () => {
     expect(res.code).toBe(0);
     expect((JSON.parse(res.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Library/seo/Bounce rate.md"]);
     expect((await run("search", root, "-type:journal")).code).toBe(0);
+    expect((await run("search", root, '"no such phrase"')).out).toBe(`no results for '"no such phrase"' in scope all`);
     // Options keep working around them, and an unknown long option is still an error.
     expect((await run("search", root, "bounce", "--bogus")).code).toBe(2);
   });

@@ -65,7 +65,7 @@ export const indexCommand: CliCommand = {
       report.source === "saved"
         ? `loaded in ${summary.load_ms} ms, ${report.indexed} re-indexed and ${report.removed} removed in ${summary.sync_ms} ms`
         : `built in ${summary.sync_ms} ms`;
-    ctx.out(`${stats.notes} notes indexed (${how})`);
+    ctx.out(`${stats.notes} note${stats.notes === 1 ? "" : "s"} indexed (${how})`);
     const parts = Object.entries(stats.collections).map(([k, v]) => `${k} ${v}`);
     for (const [zone, n] of Object.entries(stats.zones)) parts.push(`zone ${zone} ${n}`);
     if (parts.length > 0) ctx.out(`  ${parts.join(", ")}`);

@@ -131,7 +131,9 @@ export const searchCommand: CliCommand = {
       return 0;
     }
     if (res.results.length === 0) {
-      ctx.out(`no results for "${res.query}" in scope ${res.scope}`);
+      // A query holding double quotes is shown in single ones (`'"x"'`, not `""x""`).
+      const shown = res.query.includes('"') ? `'${res.query}'` : `"${res.query}"`;
+      ctx.out(`no results for ${shown} in scope ${res.scope}`);
       return 0;
     }
     const bound = res.totalBound === "about" ? "about " : res.totalBound === "at-least" ? "at least " : "";
