@@ -319,10 +319,11 @@ export class SearchService {
         matchesFilters(meta, parsed.filters) &&
         (options.includeExpired === true || !isExpired(meta, todayIso));
       const known = (term: string): boolean => shard.mini.hasTerm(term);
-      // Stop words are dropped from free text only: a quoted phrase is literal, and every word of it
-      // is required (dropping "the" from `"the export"` while requiring it found nothing).
+      // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
+      // `"the export"` while requiring it found nothing). A phrase's words rank its notes; the terms
+      // every note holding it must have are required (compound parts, not CJK words: see
+      // phraseRequiredTerms).
       const textTerms = this.queryTokenizer(parsed.text, known);
-      // A phrase's words rank its notes; only the terms every note holding it must have are required.
       const phraseTerms = parsed.phrases.flatMap((p) => this.queryTokenizer(p, known));
       const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
       const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
