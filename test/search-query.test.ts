@@ -72,6 +72,12 @@ describe("scopes", () => {
     expect(parseScope("agent:link", settings)).toEqual({ ok: true, value: { kind: "agent", agent: "link" } });
     expect(parseScope("restricted", settings)).toEqual({ ok: true, value: { kind: "zone", zone: "Restricted" } });
   });
+  it("a zone may be written as its setting may be: with slashes or backslashes", () => {
+    const nested = { isolatedZones: ["Clients/Acme"] };
+    for (const s of ["/Clients/Acme/", "Clients\\Acme", "clients/acme"]) {
+      expect(parseScope(s, nested), s).toEqual({ ok: true, value: { kind: "zone", zone: "Clients/Acme" } });
+    }
+  });
   it("an unknown scope or unsafe agent name is an error listing the valid scopes", () => {
     const r = parseScope("Secret", settings);
     expect(r.ok).toBe(false);

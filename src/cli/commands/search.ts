@@ -141,7 +141,7 @@ export const searchCommand: CliCommand = {
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");
       ctx.out("");
-      ctx.out(`${i + 1}. ${r.title}  [${where}]${r.score > 0 ? `  score ${r.score.toFixed(2)}` : ""}`);
+      ctx.out(`${i + 1}. ${r.title.replace(/\s+/g, " ")}  [${where}]${r.score > 0 ? `  score ${r.score.toFixed(2)}` : ""}`);
       ctx.out(`   ${r.path}`);
       if (r.snippet) ctx.out(`   ${r.snippet}`);
       for (const b of r.blocks.slice(1)) {

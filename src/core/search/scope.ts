@@ -36,7 +36,9 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
     return { ok: true, value: { kind: "agent", agent: name } };
   }
   const zones = settings.isolatedZones;
-  const zone = zones.find((z) => z === value) ?? zones.find((z) => z.toLowerCase() === value.toLowerCase());
+  // Written as the zone setting may be (`/Clients/Acme/`, `Clients\Acme`).
+  const folder = value.replace(/\\/g, "/").replace(/^\/+|\/+$/g, "");
+  const zone = zones.find((z) => z === folder) ?? zones.find((z) => z.toLowerCase() === folder.toLowerCase());
   if (zone) return { ok: true, value: { kind: "zone", zone } };
   const valid = ["all", "library", "agent:<name>", ...zones].join(", ");
   return { ok: false, error: `unknown scope "${value}" (valid: ${valid})` };
