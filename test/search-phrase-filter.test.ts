@@ -38,11 +38,18 @@ describe("phrase word-pair filter", () => {
     }
   });
 
-  it("does not judge one-word or CJK phrases", () => {
-    for (const p of ["export", "认证 系统", "JWT 令牌", "  "]) {
+  it("judges CJK phrases by their neighbouring characters; not one word or one character", () => {
+    for (const p of ["export", "令", "  "]) {
       expect(judgesPhrase(p), p).toBe(false);
       expect(phrasePairs([p]), p).toEqual([]);
     }
+    for (const p of ["认证 系统", "JWT 令牌", "反洗钱操作细则"]) expect(judgesPhrase(p), p).toBe(true);
+    // Character pairs with a CJK side, across line breaks and markup, and next to Latin.
+    const holds = (text: string, p: string): boolean => filterMayHold(pairFilterOf(text), phrasePairs([p]));
+    expect(holds("使用JWT令牌。", "JWT 令牌")).toBe(true);
+    expect(holds("反洗钱**操作**\n细则", "反洗钱操作细则")).toBe(true);
+    const apart = new Set(textPairs("项目 is late; 进度 ok"));
+    expect(phrasePairs(["项目进度"]).every((h) => apart.has(h))).toBe(false);
     expect(judgesPhrase("INC-2024-0887")).toBe(true);
     expect(phrasePairs(["a b", "c"])).toHaveLength(1);
     expect(phrasePairs(["a b c", "d e"])).toHaveLength(3);

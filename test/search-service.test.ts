@@ -391,6 +391,18 @@ describe("SearchService", () => {
       expect((await search(service, '"反洗钱操作细则"')).totalBound).toBeUndefined();
     });
 
+    it("a CJK phrase reads only notes whose character pairs allow it", async () => {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 150; i++) files[`Memory/Library/plan/p${i}.md`] = `项目 is late; 进度 ok ${i}\n`;
+      const hit = "Memory/Library/plan/hit.md";
+      files[hit] = "本周项目\n进度正常\n";
+      const { service, vault } = setup(files);
+      await service.open();
+      const reads = vi.spyOn(vault, "read");
+      expect(await search(service, '"项目进度"')).toMatchObject({ total: 1, results: [{ path: hit }] });
+      expect(reads.mock.calls.length).toBeLessThanOrEqual(5);
+    });
+
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();

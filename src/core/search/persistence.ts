@@ -20,7 +20,7 @@ export interface IndexStore {
 }
 
 /** Bumped whenever the saved shape or the indexed fields change. */
-export const INDEX_FORMAT_VERSION = 6;
+export const INDEX_FORMAT_VERSION = 7;
 const FORMAT = "agent-memory-search";
 
 

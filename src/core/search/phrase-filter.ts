@@ -15,9 +15,13 @@
  * of letters (after a CJK character or at the run's start), `w2 … wn-1` are whole runs, and `wn` is
  * the leading part of a run (up to a CJK character or the run's end). So each adjacent pair of the
  * phrase is a pair (trailing spaced-script part of run r, leading spaced-script part of run r+1)
- * of the text, which is what a note's filter holds. A property test checks the rule against
- * {@link textContainsPhrase} on random text. Phrases with CJK words, or of one word, get no
- * filter: their notes are read as before.
+ * of the text, which is what a note's filter holds.
+ *
+ * A phrase with CJK (or Thai…) characters is matched anywhere in the note's phrase form with the
+ * spaces next to those characters dropped (see `containsPhrase`), so for it the filter holds the
+ * other kind of pair: every two neighbouring characters of that form of which one is CJK. A
+ * property test checks both rules against {@link textContainsPhrase} on random text. Phrases of
+ * one word, or of one CJK character, get no filter: their notes are read as before.
  */
 import { APOSTROPHE_RE, normalizeText, phraseCharKind, phraseForm } from "./tokenizer";
 
@@ -39,6 +43,11 @@ function mix(h: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
+}
+
+/** Hash of the neighbouring characters (code points) `a`, `b` of a CJK phrase pair. */
+function charPairHash(a: number, b: number): number {
+  return mix((Math.imul(a, 0x27d4eb2f) ^ b ^ 0x165667b1) | 0);
 }
 
 /** Hash of the word pair (a, b), given each word's FNV-1a hash over its UTF-16 code units. */
@@ -134,6 +143,9 @@ function walkPairs(t: string, out: PairBuffer): void {
   let hasHead = false;
   let cur = FNV_OFFSET;
   let last = 0;
+  // The previous character of the phrase form (code point, -1: none) and whether it is CJK.
+  let prevChar = -1;
+  let prevCjk = false;
   for (let i = 0; i <= n; i++) {
     let c = 0;
     let kind = 0;
@@ -148,6 +160,14 @@ function walkPairs(t: string, out: PairBuffer): void {
       } else {
         kind = phraseCharKind(t, i);
       }
+    }
+    // Character pairs with a CJK side; a gap between them is dropped in the form CJK phrases are
+    // matched in. A low surrogate goes with the high one before it.
+    if (kind !== 0 && !(c >= 0xdc00 && c <= 0xdfff)) {
+      const char = c >= 0xd800 && c <= 0xdbff ? (t.codePointAt(i) ?? c) : c;
+      if (prevChar >= 0 && (kind === 2 || prevCjk)) out.push(charPairHash(prevChar, char));
+      prevChar = char;
+      prevCjk = kind === 2;
     }
     if (kind === 0) {
       if (!inRun) continue;
@@ -198,24 +218,42 @@ export function textPairs(...lines: string[]): number[] {
  */
 export function phrasePairs(phrases: readonly string[]): number[] {
   const out: number[] = [];
-  for (const phrase of phrases) {
-    const words = judgedWords(phrase);
-    if (!words) continue;
-    for (let k = 0; k + 1 < words.length; k++) out.push(pairHash(wordHash(words[k] ?? ""), wordHash(words[k + 1] ?? "")));
-  }
+  for (const phrase of phrases) pushPhrasePairs(phrase, out);
   return out;
 }
 
-/** True when a note's filter can rule `phrase` out: two or more words, none in a CJK script. */
+/**
+ * True when a note's filter can rule `phrase` out: two or more words, or two or more characters
+ * when it has CJK ones.
+ */
 export function judgesPhrase(phrase: string): boolean {
-  return judgedWords(phrase) !== null;
+  return pushPhrasePairs(phrase, []);
 }
 
-function judgedWords(phrase: string): string[] | null {
-  const words = phraseForm(phrase).trim().split(" ");
-  if (words.length < 2) return null;
-  for (const w of words) for (let i = 0; i < w.length; i++) if (phraseCharKind(w, i) !== 1) return null;
-  return words;
+/** Pushes the pairs a note must hold to contain `phrase`; false when there are none to judge by. */
+function pushPhrasePairs(phrase: string, out: number[]): boolean {
+  const form = phraseForm(phrase).trim();
+  let cjk = false;
+  for (let i = 0; i < form.length && !cjk; i++) cjk = phraseCharKind(form, i) === 2;
+  const before = out.length;
+  if (cjk) {
+    let prevChar = -1;
+    let prevCjk = false;
+    for (let i = 0; i < form.length; i++) {
+      const c = form.charCodeAt(i);
+      // Spaces are gaps (dropped next to CJK); a low surrogate goes with its high one.
+      if (c === 0x20 || (c >= 0xdc00 && c <= 0xdfff)) continue;
+      const kind = phraseCharKind(form, i);
+      const char = c >= 0xd800 && c <= 0xdbff ? (form.codePointAt(i) ?? c) : c;
+      if (prevChar >= 0 && (kind === 2 || prevCjk)) out.push(charPairHash(prevChar, char));
+      prevChar = char;
+      prevCjk = kind === 2;
+    }
+  } else {
+    const words = form.split(" ");
+    for (let k = 0; k + 1 < words.length; k++) out.push(pairHash(wordHash(words[k] ?? ""), wordHash(words[k + 1] ?? "")));
+  }
+  return out.length > before;
 }
 
 /**

@@ -114,11 +114,12 @@ export interface SearchResponse {
   scope: string;
   took_ms: number;
   /**
-   * Matching notes in scope before the limit. For a phrase query it is an estimate: the notes read
-   * and found to hold the phrases, plus the candidates not read whose word-pair filters hold them
-   * (about 1% of those may not). When a phrase has one word or a CJK word, which the filters cannot
-   * judge, only the notes read count (reading stops once `limit` are found or after 2,000
-   * candidates), so it is a lower bound.
+   * Matching notes in scope before the limit. For a phrase query whose candidates were not all
+   * read it is an estimate: the notes read and found to hold the phrases, plus the candidates not
+   * read whose phrase filters hold them (some may not: filters have about 1% false positives, and
+   * a phrase of three or more words passes a note holding each of its pairs apart). When a phrase
+   * has one word or one CJK character, which the filters cannot judge, only the notes read count
+   * (reading stops once `limit` are found or after 2,000 candidates), so it is a lower bound.
    */
   total: number;
   /**
