@@ -391,6 +391,22 @@ describe("SearchService", () => {
       expect((await search(service, '"反洗钱操作细则"')).totalBound).toBeUndefined();
     });
 
+    it("a CJK phrase is found where a note splits every pair of its characters apart", async () => {
+      const notes: Record<string, string> = {
+        "Memory/Library/zh/a.md": "操，作\n",
+        "Memory/Library/zh/b.md": "foo 数 据 库 bar\n",
+        "Memory/Library/zh/c.md": "反**洗**钱**操**作**细**则\n",
+        "Memory/Library/zh/d.md": "令 牌\n",
+        "Memory/Library/zh/e.md": "サ ー バ ー\n",
+      };
+      const { service } = setup({ ...notes, "Memory/Library/zh/other.md": "作操 库据数 牌令\n" });
+      await service.open();
+      const expected: [string, string[]][] = [["操作", ["a", "c"]], ["数据库", ["b"]], ["反洗钱操作细则", ["c"]], ["令牌", ["d"]], ["サーバー", ["e"]]];
+      for (const [p, names] of expected) {
+        expect((await paths(service, `"${p}"`)).sort(), p).toEqual(names.map((n) => `Memory/Library/zh/${n}.md`));
+      }
+    });
+
     it("a CJK phrase reads only notes whose character pairs allow it", async () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 150; i++) files[`Memory/Library/plan/p${i}.md`] = `项目 is late; 进度 ok ${i}\n`;

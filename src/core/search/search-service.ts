@@ -39,7 +39,7 @@ import type {
   SearchServiceOptions,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
-import { createQueryTokenizer, createTokenizer, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
+import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
 export type * from "./search-types";
@@ -324,7 +324,7 @@ export class SearchService {
       // every note holding it must have are required (compound parts, not CJK words: see
       // phraseRequiredTerms).
       const textTerms = this.queryTokenizer(parsed.text, known);
-      const phraseTerms = parsed.phrases.flatMap((p) => this.queryTokenizer(p, known));
+      const phraseTerms = parsed.phrases.flatMap((p) => [...this.queryTokenizer(p, known), ...phraseCharTerms(p).filter(known)]);
       const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
       const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
       const ctx: RunContext = {

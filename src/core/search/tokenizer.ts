@@ -222,6 +222,18 @@ export function phraseRequiredTerms(phrase: string, options: TokenizerOptions = 
   return [...new Set(out)];
 }
 
+/**
+ * The CJK characters of a phrase (at most `max` distinct ones, none when it has more), as query
+ * terms. The index holds a CJK character as a term only where it stands alone (`操，作`,
+ * `数 据 库`); with them a phrase whose characters are all split apart in a note still reaches it,
+ * since the phrase's bigrams are not in that note (fresh-user finding).
+ */
+export function phraseCharTerms(phrase: string, max = 12): string[] {
+  const chars = new Set<string>();
+  for (const ch of normalizeText(phrase)) if (CJK_CHAR_RE.test(ch)) chars.add(ch);
+  return chars.size <= max ? [...chars] : [];
+}
+
 /** NFKC and lower case: the form every comparison in search uses. */
 export function normalizeText(text: string): string {
   // Printable ASCII is already NFKC: ICU's normalisation is skipped for it.
