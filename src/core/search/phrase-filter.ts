@@ -85,8 +85,9 @@ for (let c = 0x41; c <= 0x5a; c++) ASCII_WORD[c] = c + 0x20;
 ASCII_WORD[0x27] = SKIP;
 
 /**
- * Pushes the hash of every adjacent word pair of `text` (a note's searchable text, as a phrase
- * check reads it) to `out`, in text order, repeats included.
+ * Pushes the hash of every adjacent word pair, and of every two neighbouring characters with a CJK
+ * side, of the text `lines.join("\n")` (a note's searchable text, as a phrase check reads it) to
+ * `out`, in text order, repeats included.
  */
 function pushTextPairs(lines: readonly string[], out: PairBuffer): void {
   // ASCII text (most notes) is walked as it is, lower-cased on the fly: NFKC leaves ASCII alone, so
@@ -97,8 +98,8 @@ function pushTextPairs(lines: readonly string[], out: PairBuffer): void {
 }
 
 /**
- * {@link walkPairs} for ASCII text, where every run of letters and digits is a word and each
- * pair is two neighbouring words. The parts are walked as if joined by line breaks, without
+ * {@link walkPairs} for ASCII text, where every run of letters and digits is a word, each pair is
+ * two neighbouring words, and there is no CJK character. The parts are walked as if joined by line breaks, without
  * joining them (a joined string is copied again on its first read). Gives up at the first
  * character outside ASCII, returning false with nothing pushed.
  */
@@ -202,8 +203,8 @@ function walkPairs(t: string, out: PairBuffer): void {
 }
 
 /**
- * The hash of every adjacent word pair of the text `lines.join("\n")`, in text order, repeats
- * included (what a note's filter holds; exported for tests).
+ * The pair hashes {@link pushTextPairs} gives for the text `lines.join("\n")` (what a note's
+ * filter holds; exported for tests).
  */
 export function textPairs(...lines: string[]): number[] {
   const out = new PairBuffer();
