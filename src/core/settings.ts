@@ -87,6 +87,15 @@ const health = z.object({
   staleDays: z.number().int().min(1).default(90),
 });
 
+/**
+ * An isolated zone's folder as the settings and scopes name it: relative to the memory root, with
+ * `/` separators, without `./`, leading, trailing or doubled slashes (`/Clients\\Acme/` is
+ * `Clients/Acme`).
+ */
+export function normalizeZone(zone: string): string {
+  return zone.trim().replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
+}
+
 export const settingsSchema = z.object({
   memoryRoot: z.string().default("Memory"),
   agentsFolder: z.string().min(1).default("Agents"),
@@ -101,12 +110,7 @@ export const settingsSchema = z.object({
    * `index`, since a misspelt zone isolates nothing.
    */
   isolatedZones: z
-    .array(
-      z
-        .string()
-        .transform((zone) => zone.trim().replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/"))
-        .pipe(z.string().min(1, "a zone must name a folder")),
-    )
+    .array(z.string().transform(normalizeZone).pipe(z.string().min(1, "a zone must name a folder")))
     .default(["Restricted"]),
   trackerFiles: trackerFiles.prefault({}),
   defaultAgent: z.string().min(1).default("me"),

@@ -101,8 +101,8 @@ export const searchCommand: CliCommand = {
     // A misspelt agent is not an error (a new agent has no notes yet), but it would silently
     // search the library alone.
     const agent = /^agent:(.+)$/i.exec(res.scope)?.[1];
-    if (agent !== undefined && !service.agents().includes(agent)) {
-      const known = service.agents();
+    const known = agent === undefined ? [] : service.agents();
+    if (agent !== undefined && !known.includes(agent)) {
       ctx.err(`search: no notes of agent "${agent}" are indexed; scope ${res.scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`);
     }
     if (options.json) {

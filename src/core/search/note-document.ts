@@ -139,15 +139,24 @@ export function phraseTitle(meta: Pick<NoteMeta, "path" | "title">): string {
   return meta.title !== stem ? `${stem}\n${meta.title}` : stem;
 }
 
+/** The frontmatter values the index holds besides the title: aliases, tags as written, other properties. */
+function indexedFrontmatter(data: Record<string, unknown>): { aliases: string[]; tags: string[]; properties: string[] } {
+  const properties: string[] = [];
+  for (const [key, value] of Object.entries(data)) if (!PROPERTY_SKIP.has(key)) properties.push(textOf(value));
+  return { aliases: stringsOf(data.aliases ?? data.alias), tags: stringsOf(data.tags ?? data.tag), properties };
+}
+
 /**
  * The frontmatter a phrase check reads besides the title and body: aliases, tags and the other
  * indexed property values, one per line (what the index holds of the frontmatter, so that a phrase
  * finds a note by its `aliases` as the same words unquoted do).
  */
 export function phraseFields(data: Record<string, unknown>): string {
-  const lines = [...stringsOf(data.aliases ?? data.alias), ...stringsOf(data.tags ?? data.tag)];
-  for (const [key, value] of Object.entries(data)) if (!PROPERTY_SKIP.has(key)) lines.push(textOf(value));
-  return lines.filter((line) => line !== "").join("\n");
+  return fieldLines(indexedFrontmatter(data));
+}
+
+function fieldLines(fields: ReturnType<typeof indexedFrontmatter>): string {
+  return [...fields.aliases, ...fields.tags, ...fields.properties].filter((line) => line !== "").join("\n");
 }
 
 /**
@@ -172,7 +181,8 @@ export function buildNoteDocument(
 
   const headings: string[] = [];
   const bodyLines: string[] = [];
-  const tags = new Set(stringsOf(data.tags ?? data.tag).map((t) => t.replace(/^#/, "").toLowerCase()));
+  const fields = indexedFrontmatter(data);
+  const tags = new Set(fields.tags.map((t) => t.replace(/^#/, "").toLowerCase()));
   let inFence = false;
   for (const line of body.split(/\r?\n/)) {
     if (FENCE.test(line)) inFence = !inFence;
@@ -186,11 +196,6 @@ export function buildNoteDocument(
     if (!inFence && line.includes("#")) {
       for (const m of line.matchAll(INLINE_TAG)) tags.add((m[1] ?? "").toLowerCase());
     }
-  }
-
-  const properties: string[] = [];
-  for (const [key, value] of Object.entries(data)) {
-    if (!PROPERTY_SKIP.has(key)) properties.push(textOf(value));
   }
 
   const date =
@@ -227,11 +232,11 @@ export function buildNoteDocument(
   const doc: IndexDoc = {
     id: path,
     title,
-    aliases: stringsOf(data.aliases ?? data.alias).join(" "),
+    aliases: fields.aliases.join(" "),
     tags: [...tags].join(" "),
     headings: headings.join("\n"),
-    properties: properties.join(" "),
+    properties: fields.properties.join(" "),
     body: bodyLines.join("\n"),
   };
-  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), phraseFields(data), body) };
+  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), fieldLines(fields), body) };
 }

@@ -61,6 +61,22 @@ function wordHash(word: string): number {
   return h;
 }
 
+/**
+ * The character pairs of a CJK phrase's matching form, fed one phrase character at a time (code
+ * points, gaps left out): two neighbouring characters make a pair when one of them is CJK, since a
+ * gap next to CJK is dropped in that form. The same steps serve a note's text and a phrase.
+ */
+class CharPairs {
+  private prev = -1;
+  private prevCjk = false;
+
+  add(char: number, cjk: boolean, out: { push(h: number): unknown }): void {
+    if (this.prev >= 0 && (cjk || this.prevCjk)) out.push(charPairHash(this.prev, char));
+    this.prev = char;
+    this.prevCjk = cjk;
+  }
+}
+
 /** Collects pair hashes in a buffer reused from note to note. */
 class PairBuffer {
   data = new Int32Array(1024);
@@ -144,9 +160,7 @@ function walkPairs(t: string, out: PairBuffer): void {
   let hasHead = false;
   let cur = FNV_OFFSET;
   let last = 0;
-  // The previous character of the phrase form (code point, -1: none) and whether it is CJK.
-  let prevChar = -1;
-  let prevCjk = false;
+  const chars = new CharPairs();
   for (let i = 0; i <= n; i++) {
     let c = 0;
     let kind = 0;
@@ -162,14 +176,8 @@ function walkPairs(t: string, out: PairBuffer): void {
         kind = phraseCharKind(t, i);
       }
     }
-    // Character pairs with a CJK side; a gap between them is dropped in the form CJK phrases are
-    // matched in. A low surrogate goes with the high one before it.
-    if (kind !== 0 && !(c >= 0xdc00 && c <= 0xdfff)) {
-      const char = c >= 0xd800 && c <= 0xdbff ? (t.codePointAt(i) ?? c) : c;
-      if (prevChar >= 0 && (kind === 2 || prevCjk)) out.push(charPairHash(prevChar, char));
-      prevChar = char;
-      prevCjk = kind === 2;
-    }
+    // A low surrogate goes with the high one before it.
+    if (kind !== 0 && !(c >= 0xdc00 && c <= 0xdfff)) chars.add(c >= 0xd800 && c <= 0xdbff ? (t.codePointAt(i) ?? c) : c, kind === 2, out);
     if (kind === 0) {
       if (!inRun) continue;
       if (last === 1 && headOpen) {
@@ -238,17 +246,12 @@ function pushPhrasePairs(phrase: string, out: number[]): boolean {
   for (let i = 0; i < form.length && !cjk; i++) cjk = phraseCharKind(form, i) === 2;
   const before = out.length;
   if (cjk) {
-    let prevChar = -1;
-    let prevCjk = false;
+    const chars = new CharPairs();
     for (let i = 0; i < form.length; i++) {
       const c = form.charCodeAt(i);
-      // Spaces are gaps (dropped next to CJK); a low surrogate goes with its high one.
+      // Spaces are gaps; a low surrogate goes with its high one.
       if (c === 0x20 || (c >= 0xdc00 && c <= 0xdfff)) continue;
-      const kind = phraseCharKind(form, i);
-      const char = c >= 0xd800 && c <= 0xdbff ? (form.codePointAt(i) ?? c) : c;
-      if (prevChar >= 0 && (kind === 2 || prevCjk)) out.push(charPairHash(prevChar, char));
-      prevChar = char;
-      prevCjk = kind === 2;
+      chars.add(c >= 0xd800 && c <= 0xdbff ? (form.codePointAt(i) ?? c) : c, phraseCharKind(form, i) === 2, out);
     }
   } else {
     const words = form.split(" ");

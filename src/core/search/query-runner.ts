@@ -130,12 +130,11 @@ export async function rankByText(
   if (parsed.phrases.length > 0) {
     let total = 0;
     let read = 0;
-    const checked = candidates.slice(0, keep);
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
     // Candidates passed the phrase filters, so most hold the phrases: a group reads only as many as
     // are still wanted (16 at most), not a fixed 16 when 10 are wanted.
-    for (let i = 0; i < checked.length && chosen.length < opts.limit; ) {
-      const group = checked.slice(i, i + Math.min(READ_CONCURRENCY, opts.limit - chosen.length));
+    for (let i = 0; i < candidates.length && chosen.length < opts.limit; ) {
+      const group = candidates.slice(i, i + Math.min(READ_CONCURRENCY, opts.limit - chosen.length));
       i += group.length;
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
       read += group.length;

@@ -4,7 +4,7 @@
  * zone). An isolated note is indexed in its own shard (see {@link SearchService}), so no other scope
  * can see it, its words, its counts or its term statistics.
  */
-import { defaultSettings, type Settings } from "../settings";
+import { defaultSettings, normalizeZone, type Settings } from "../settings";
 import type { Parsed } from "./query";
 import type { NoteMeta } from "./note-document";
 
@@ -37,7 +37,7 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
   }
   const zones = settings.isolatedZones;
   // Written as the zone setting may be (`/Clients/Acme/`, `Clients\Acme`).
-  const folder = value.replace(/\\/g, "/").replace(/^\/+|\/+$/g, "");
+  const folder = normalizeZone(value);
   const zone = zones.find((z) => z === folder) ?? zones.find((z) => z.toLowerCase() === folder.toLowerCase());
   if (zone) return { ok: true, value: { kind: "zone", zone } };
   const valid = ["all", "library", "agent:<name>", ...zones].join(", ");
