@@ -137,5 +137,6 @@ describe("phrase word-pair filter", () => {
     expect(back.map((f) => (f ? [...f] : null))).toEqual(filters.map((f) => (f ? [...f] : null)));
     expect(() => decodeFilters([...sizes.slice(0, -1), (sizes.at(-1) ?? 0) + 1], data)).toThrow(/expected/);
     expect(() => decodeFilters(sizes, "not base64!")).toThrow();
+    expect(() => decodeFilters(sizes, "*".repeat(data.length))).toThrow(/not base64/);
   });
 });

@@ -23,7 +23,11 @@
  * property test checks both rules against {@link textContainsPhrase} on random text. Phrases of
  * one word, or of one CJK character, get no filter: their notes are read as before.
  */
+import { fromByteArray, toByteArray } from "base64-js";
 import { APOSTROPHE_RE, normalizeText, phraseCharKind, phraseForm } from "./tokenizer";
+
+/** Standard base64 with padding (base64-js decodes other characters without complaint). */
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
  * Filter bits per word pair: with {@link PROBES} probes, about 1.2% false positives in theory
@@ -334,10 +338,8 @@ export function encodeFilters(filters: readonly (Uint32Array | undefined)[]): { 
     all.set(f, at);
     at += f.length;
   }
-  const bytes = new Uint8Array(all.buffer);
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { sizes, data: btoa(binary) };
+  // base64-js, not btoa: Node's btoa took 1.5 s for the 6 MB of filters of 10k notes, base64-js 0.2 s.
+  return { sizes, data: fromByteArray(new Uint8Array(all.buffer)) };
 }
 
 /**
@@ -345,12 +347,11 @@ export function encodeFilters(filters: readonly (Uint32Array | undefined)[]): { 
  * not base64 or its length disagrees with `sizes`.
  */
 export function decodeFilters(sizes: readonly number[], data: string): (Uint32Array | undefined)[] {
-  const binary = atob(data);
+  if (!BASE64_RE.test(data)) throw new Error("phrase filters are not base64");
+  const bytes = toByteArray(data);
   const words = sizes.reduce((a, s) => a + Math.max(0, s), 0);
-  if (binary.length !== words * 4) throw new Error(`phrase filters hold ${binary.length} bytes, expected ${words * 4}`);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const all = new Uint32Array(bytes.buffer);
+  if (bytes.length !== words * 4) throw new Error(`phrase filters hold ${bytes.length} bytes, expected ${words * 4}`);
+  const all = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
   let at = 0;
   return sizes.map((s) => {
     if (s < 0) return undefined;
