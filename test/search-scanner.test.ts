@@ -7,7 +7,8 @@ import { CountingIndex, countTerms } from "../src/core/search/counting-index";
 import { IntTable, SpanTable } from "../src/core/search/span-table";
 import { TermMap } from "../src/core/search/term-map";
 import { TermCounts, TermScanner } from "../src/core/search/term-scanner";
-import { createTokenizer, tokenize } from "../src/core/search/tokenizer";
+import { prepareSegments, segmentMemo } from "../src/core/search/segment-memo";
+import { createTokenizer, SEGMENT_SLICE, tokenize, type SegmentMemo } from "../src/core/search/tokenizer";
 
 /** Pieces of text from every script and joiner the tokenizer treats specially. */
 const PIECES = [
@@ -43,11 +44,11 @@ function drained(counts: TermCounts, names: string[]): Map<string, number> {
   return out;
 }
 
-/** Term → count, as the scanner counts `text`. */
-function scanned(text: string, stemming: boolean, cjk: "words" | "ngrams" = "words"): Map<string, number> {
+/** Term → count, as the scanner counts `text` (the map's order is the order terms were first seen). */
+function scanned(text: string, stemming: boolean, cjk: "words" | "ngrams" = "words", memo?: SegmentMemo): Map<string, number> {
   const { ids, names } = namedIds();
   const counts = new TermCounts();
-  new TermScanner(ids, { stemming, cjk }).count(text, counts);
+  new TermScanner(ids, { stemming, cjk }).count(text, counts, memo);
   expect(counts.total).toBe([...counts.touched].reduce((n, id) => n + counts.get(id), 0));
   return drained(counts, names);
 }
@@ -159,5 +160,44 @@ describe("SpanTable and IntTable", () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+/** CJK runs of every length around the tokenizer's batch (200) and slice ({@link SEGMENT_SLICE}) sizes. */
+const LONG_CJK = ["数据库迁移完成了".repeat(30), "会议纪要已经发出".repeat(137), "東京で会議をしました".repeat(120), "认证".repeat(SEGMENT_SLICE / 2), "서울에서회의를".repeat(20)];
+const cjkTextArb = fc
+  .array(fc.oneof(fc.constantFrom(...PIECES, ...LONG_CJK), fc.constantFrom(...LONG_CJK).map((run) => run.slice(0, 190))), { maxLength: 16 })
+  .chain((parts) => fc.array(fc.constantFrom("", " ", "\n", "，", "a"), { minLength: parts.length, maxLength: parts.length }).map((seps) => parts.map((p, i) => p + (seps[i] ?? "")).join("")));
+
+describe("segment memo (CJK segmented on another thread, segment-memo.ts)", () => {
+  it("gives the same terms in the same first-seen order as segmenting while counting, for a note and each of its lines", () => {
+    const check = (text: string): void => {
+      const memo = segmentMemo(prepareSegments(text, "Memory/认证系统.md"));
+      // A line stands for a field (a heading, the title): the memo is made from the whole note.
+      for (const part of [text, ...text.split("\n")]) expect([...scanned(part, true, "words", memo)]).toEqual([...scanned(part, true)]);
+    };
+    fc.assert(fc.property(cjkTextArb, check), { numRuns: 300 });
+    // A run a little shorter than a slice after a run that fills a batch: prepared alone, it must
+    // not be cut where the batch would be.
+    check(`${"认证系统的重构".repeat(27)}\n# ${"会议纪要已经发出".repeat(137)}\n`);
+  });
+
+  it("is used: a memo that lies changes the terms, except in batches long enough to be cut in slices", () => {
+    const lie: SegmentMemo = () => ["谎言词"];
+    const short = "今天完成了认证系统的重构，数据库迁移完成了";
+    expect(scanned(short, true, "words", lie).get("谎言词")).toBe(2);
+    expect(scanned(short, true, "words", lie).has("认证系统")).toBe(false);
+    // One run longer than a slice: the tokenizer segments it itself, in slices, whatever the memo says.
+    const long = "认证系统的重构".repeat(SEGMENT_SLICE / 5);
+    expect([...scanned(long, true, "words", lie)]).toEqual([...scanned(long, true)]);
+  });
+
+  it("knows each run's own words, including the runs of the note's path", () => {
+    const memo = segmentMemo(prepareSegments("今天完成了认证系统的重构\nJWT令牌。東京で会議", "Memory/数据库迁移.md"));
+    const words = (run: string) => [...new Intl.Segmenter("zh", { granularity: "word" }).segment(run)].filter((s) => s.isWordLike).map((s) => s.segment);
+    for (const run of ["今天完成了认证系统的重构", "令牌", "東京で会議", "数据库迁移"]) expect(memo(run)).toEqual(words(run));
+    expect(memo("认证系统")).toBeUndefined();
+    // Normalised as the tokenizer sees it (NFKC): full-width Latin splits the run.
+    expect(segmentMemo(prepareSegments("认证ＪＷＴ令牌"))("令牌")).toEqual(["令牌"]);
   });
 });

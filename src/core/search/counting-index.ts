@@ -26,6 +26,7 @@ import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
 import { TermMap } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
+import type { SegmentMemo } from "./tokenizer";
 import { TopScorer, type Bm25Params, type ScoringIndex, type TopHit, type TopResults } from "./top-scorer";
 
 export type { TopHit, TopResults } from "./top-scorer";
@@ -209,13 +210,13 @@ export class CountingIndex<T> extends MiniSearch<T> {
    * index tokenizer gives (see {@link TermScanner}). Throws, like `add()`, when the id is already
    * indexed or a field is unknown.
    */
-  addText(id: string, texts: readonly string[], fields: readonly string[]): void {
+  addText(id: string, texts: readonly string[], fields: readonly string[], memo?: SegmentMemo): void {
     const terms = this.termMap();
     this.scanner ??= new TermScanner(terms, { stemming: this.stemming });
     const scanner = this.scanner;
     const counts = this.counts;
     this.addDocument(id, fields, (f, fieldId, shortId) => {
-      scanner.count(texts[f] ?? "", counts);
+      scanner.count(texts[f] ?? "", counts, memo);
       return terms.appendCounts(counts, fieldId, shortId);
     });
   }

@@ -26,6 +26,7 @@ import {
   pushCompound,
   pushSegments,
   pushWord,
+  type SegmentMemo,
   type TokenizerOptions,
   UNSPACED,
   WORD_CHAR,
@@ -236,11 +237,11 @@ export class TermScanner {
   }
 
   /** Counts the terms {@link createTokenizer} with the same options would give for `text` into `counts`. */
-  count(text: string, counts: TermCounts): void {
+  count(text: string, counts: TermCounts, memo?: SegmentMemo): void {
     const s = normalizeText(text);
     const push = (term: string): void => counts.add(this.intern(term));
     const sink = { push };
-    const cjk = new CjkWords(push);
+    const cjk = new CjkWords(push, memo);
     const flags = { apostrophe: false };
     const n = s.length;
     let i = 0;
@@ -308,5 +309,23 @@ export class TermScanner {
     if (this.words.size >= WORD_MEMO_MAX) this.words.clear();
     this.words.set(raw, id + 1);
     return id;
+  }
+}
+
+/**
+ * Calls `fn(start, end)` for each run of CJK characters of `s` (already normalised), as
+ * {@link TermScanner.count} finds them.
+ */
+export function forEachCjkRun(s: string, fn: (start: number, end: number) => void): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    if (classOf(s, i) !== CJK_CHAR) {
+      i += widthAt(s, i);
+      continue;
+    }
+    const start = i;
+    while (classOf(s, i) === CJK_CHAR) i += widthAt(s, i);
+    fn(start, i);
   }
 }

@@ -55,7 +55,7 @@ export const MAX_TOKEN_LENGTH = 64;
  */
 const SEGMENT_BATCH = 200;
 /** A text longer than this is segmented in slices of this length (see {@link pushSegments}). */
-const SEGMENT_SLICE = 1200;
+export const SEGMENT_SLICE = 1200;
 
 let segmenter: Intl.Segmenter | null = null;
 function getSegmenter(): Intl.Segmenter {
@@ -134,9 +134,22 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
  * end of the text.
  */
 export class CjkWords {
-  private batch = "";
+  /** Runs batched since the last flush. */
+  private runs: string[] = [];
+  /** The memo's words of each batched run, while every run so far was known. */
+  private known: (readonly string[])[] | null = [];
+  /** Length of the batch joined by line breaks. */
+  private length = 0;
 
-  constructor(private readonly push: (term: string) => void) {}
+  /**
+   * @param push receives each term
+   * @param memo the segmenter's word-like segments of a run, when already known (see
+   *   {@link SegmentMemo}); the terms and their order are the same with or without it
+   */
+  constructor(
+    private readonly push: (term: string) => void,
+    private readonly memo?: SegmentMemo,
+  ) {}
 
   /** Adds one CJK run (a match of the tokenizer's CJK group). */
   add(run: string): void {
@@ -144,17 +157,35 @@ export class CjkWords {
       this.push(run);
       return;
     }
-    this.batch = this.batch === "" ? run : `${this.batch}\n${run}`;
-    if (this.batch.length >= SEGMENT_BATCH) this.flush();
+    this.runs.push(run);
+    this.length += (this.length === 0 ? 0 : 1) + run.length;
+    if (this.known) {
+      const words = this.memo?.(run);
+      if (words) this.known.push(words);
+      else this.known = null;
+    }
+    if (this.length >= SEGMENT_BATCH) this.flush();
   }
 
   /** Segments what is batched. */
   flush(): void {
-    if (this.batch === "") return;
-    pushSegments(this.batch, this.push, "not-two");
-    this.batch = "";
+    if (this.runs.length === 0) return;
+    // A line break ends a word, so the batch's words are its runs' words, one run after the other,
+    // as long as the batch is not cut in slices (see pushSegments).
+    if (this.known && this.length < SEGMENT_SLICE) {
+      for (const words of this.known) for (const w of words) if (codePoints(w) !== 2) this.push(w);
+    } else pushSegments(this.runs.join("\n"), this.push, "not-two");
+    this.runs = [];
+    this.known = [];
+    this.length = 0;
   }
 }
+
+/**
+ * The segmenter's word-like segments of a CJK run (in order, unfiltered), when known ahead — for
+ * example segmented on another thread by {@link prepareSegments} — or `undefined`.
+ */
+export type SegmentMemo = (run: string) => readonly string[] | undefined;
 
 /** The tokenizer of the index and of queries (case 05: the same function at both ends). */
 export const tokenize: Tokenizer = createTokenizer();
@@ -272,20 +303,27 @@ export function pushBigrams(run: string, push: (term: string) => void): void {
  * characters).
  */
 export function pushSegments(text: string, push: (term: string) => void, keep: "all" | "not-two" | "long"): void {
-  // Long texts go in slices: V8's segmenter slows down more than linearly with length. A word cut
-  // at a slice edge is still found through its bigrams.
+  segmentWords(text, (w) => {
+    if (keep !== "all") {
+      const len = codePoints(w);
+      if (keep === "not-two" ? len === 2 : len < 3) return;
+    }
+    push(w);
+  });
+}
+
+/**
+ * Calls `fn(word, start)` for each word-like segment of the word segmenter, in order, with its
+ * offset in `text`. Long texts go in slices: V8's segmenter slows down more than linearly with
+ * length. A word cut at a slice edge is still found through its bigrams.
+ */
+export function segmentWords(text: string, fn: (word: string, start: number) => void): void {
   for (let start = 0; start < text.length; ) {
     let end = Math.min(text.length, start + SEGMENT_SLICE);
     const code = text.charCodeAt(end);
     if (end < text.length && code >= 0xdc00 && code <= 0xdfff) end++;
     for (const seg of getSegmenter().segment(end - start === text.length ? text : text.slice(start, end))) {
-      if (!seg.isWordLike) continue;
-      const w = seg.segment;
-      if (keep !== "all") {
-        const len = codePoints(w);
-        if (keep === "not-two" ? len === 2 : len < 3) continue;
-      }
-      push(w);
+      if (seg.isWordLike) fn(seg.segment, start + seg.index);
     }
     start = end;
   }
