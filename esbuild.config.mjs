@@ -1,5 +1,6 @@
 // Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and dist/cli.js
-// (the agent-memory command for Node). Usage: node esbuild.config.mjs [production|dev|cli|plugin]
+// (the agent-memory command for Node, with its index worker dist/index-worker.js).
+// Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
 import { chmodSync } from "node:fs";
@@ -45,9 +46,12 @@ const cli = {
   },
 };
 
-/** The CLI bundle, executable so `./dist/cli.js` runs as well as the npm bin link. */
+/** The CLI's index worker (src/cli/worker-reader.ts loads it from beside cli.js). */
+const cliWorker = { ...cli, entryPoints: ["src/cli/index-worker.ts"], outfile: "dist/index-worker.js", banner: { js: cli.banner.js.replace("#!/usr/bin/env node\n", "") } };
+
+/** The CLI bundle, executable so `./dist/cli.js` runs as well as the npm bin link, and its worker. */
 async function buildCli() {
-  await esbuild.build(cli);
+  await Promise.all([esbuild.build(cli), esbuild.build(cliWorker)]);
   chmodSync(cli.outfile, 0o755);
 }
 

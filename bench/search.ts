@@ -4,20 +4,22 @@
  * For synthetic vaults of 1k, 10k and 50k notes (bench/lib/synthetic-vault.ts, generated under the
  * system temp folder) and the real Obsidian help vault (`../shared/data/obsidian-help`, when
  * present), measures with SearchService exactly as the CLI runs it (NodeVault, index saved to
- * `<vault>/.agent-memory/`): build time, saved-index size, reload time (parse + restore, then
- * listing the vault and checking mtimes), heap used after the build, query p50/p95 over 200 mixed
+ * `<vault>/.agent-memory/`, notes read and CJK segmented on the CLI's worker thread from the
+ * bundle `dist/index-worker.js`, which it builds first): build time, saved-index size, reload time
+ * (parse + restore, then listing the vault and checking mtimes), heap used after the build, query p50/p95 over 200 mixed
  * queries (including reading each result's blocks), single-note update time, and ripgrep
  * (`rg -l -i -F -e …`, a process per query) answering the same queries over the same files in the
  * same run. Each vault is measured in a fresh child process (`--expose-gc`) so heap figures do not
  * mix. Writes bench/results/search.json and bench/results/search.md.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { FileIndexStore, indexFileOf } from "../src/cli/commands/search";
 import { NodeVault } from "../src/cli/node-vault";
+import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings, type Settings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";
@@ -26,6 +28,7 @@ import { mean, percentile, round } from "./lib/stats";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const HELP_VAULT = resolve(ROOT, "../shared/data/obsidian-help");
+const WORKER_BUNDLE = join(ROOT, "dist", "index-worker.js");
 const UPDATES = 50;
 
 /** Figures for one vault. Times in milliseconds, sizes in bytes. */
@@ -69,10 +72,17 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
   const vault = new NodeVault(vaultRoot);
   const queries = JSON.parse(readFileSync(queriesFile, "utf8")) as BenchQuery[];
   const indexFile = indexFileOf(vaultRoot);
+  // As the CLI builds: notes read and segmented on its worker thread (the bundle main() built).
+  const reader = new WorkerNoteReader(vault, {
+    startWorker: (root) => startIndexWorker(root, pathToFileURL(WORKER_BUNDLE)),
+    onFallback: (reason) => {
+      throw new Error(`bench:search: ${reason}`);
+    },
+  });
   if (mode === "cold") {
     // A new process on the saved index, without the warm-up: the first searches of a kind pay for
     // the JavaScript engine compiling the search code.
-    const cold = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
+    const cold = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
     await cold.open();
     const times = await timeQueries(cold, queries);
     process.stdout.write(`${JSON.stringify({ p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) })}\n`);
@@ -82,7 +92,7 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
 
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  let builder: SearchService | null = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
+  let builder: SearchService | null = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
   const built = await builder.open();
   gc?.();
   const heapUsed = process.memoryUsage().heapUsed - heapBefore;
@@ -90,7 +100,7 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
   builder = null;
   gc?.();
 
-  const service = new SearchService({ vault, layout, store: new FileIndexStore(indexFile) });
+  const service = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
   const t0 = performance.now();
   const reload = await service.open();
   const reloadMs = performance.now() - t0;
@@ -264,6 +274,8 @@ async function main(): Promise<void> {
     await worker(args[1] ?? "", args[2] ?? "", args[3] ?? "", args[4] ?? "", args[5] ?? "full");
     return;
   }
+  // The CLI bundle and its index worker, which the measured builds use.
+  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], { cwd: ROOT, stdio: "pipe" });
   const sizesArg = args.indexOf("--sizes");
   const sizes = (sizesArg >= 0 ? (args[sizesArg + 1] ?? "") : "1000,10000,50000").split(",").map(Number).filter((n) => n > 0);
   const rg = hasRg();

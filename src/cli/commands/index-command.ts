@@ -1,9 +1,9 @@
 import { VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
-import { SearchService } from "../../core/search/search-service";
+import type { SearchService } from "../../core/search/search-service";
 import { emptyZones } from "../../core/search/scope";
-import { FileIndexStore, indexFileOf, openSearch } from "./search";
+import { cliSearchService, indexFileOf, openSearch } from "./search";
 
 function ms(n: number): number {
   return Math.round(n * 10) / 10;
@@ -26,7 +26,7 @@ export const indexCommand: CliCommand = {
     let service: SearchService;
     let report;
     if (options.rebuild) {
-      service = new SearchService({ vault: ctx.vault, layout: ctx.layout, store: new FileIndexStore(file) });
+      service = cliSearchService(ctx);
       report = await service.rebuild();
     } else {
       ({ service, report } = await openSearch(ctx));

@@ -6,6 +6,7 @@ import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
 import { UsageError, VaultError, errorMessage } from "../../core/errors";
 import { SearchService, type IndexStore, type OpenReport } from "../../core/search/search-service";
+import { WorkerNoteReader } from "../worker-reader";
 
 /** Folder under the vault where the CLI keeps its saved search index (issue 4 §6). */
 export const INDEX_DIR = ".agent-memory";
@@ -51,11 +52,25 @@ export function indexFileOf(vaultRoot: string): string {
 }
 
 /**
+ * The CLI's search service for a vault: the index saved under `.agent-memory/`, notes read and
+ * segmented on a worker thread when many are to be indexed (a worker that fails is reported on
+ * stderr and the notes are read on the main thread).
+ */
+export function cliSearchService(ctx: CliContext): SearchService {
+  return new SearchService({
+    vault: ctx.vault,
+    layout: ctx.layout,
+    store: new FileIndexStore(indexFileOf(ctx.vaultRoot)),
+    reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
+  });
+}
+
+/**
  * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
  * rebuild of a bad saved index on stderr (issue 4 §6: a message, never a crash).
  */
 export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
-  const service = new SearchService({ vault: ctx.vault, layout: ctx.layout, store: new FileIndexStore(indexFileOf(ctx.vaultRoot)) });
+  const service = cliSearchService(ctx);
   const report = await service.open();
   if (report.rebuildReason) ctx.err(`index: ${report.rebuildReason}; rebuilt from the notes`);
   if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);

@@ -30,7 +30,10 @@ import { listByDate, rankByText, type RunContext, type Shard } from "./query-run
 import { isExpired, today } from "./ranking";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
 import { dropStopWords } from "./stop-words";
+import { segmentMemo } from "./segment-memo";
 import type {
+  NoteReader,
+  ReadNote,
   IndexStats,
   OpenReport,
   ProgressOptions,
@@ -39,7 +42,7 @@ import type {
   SearchServiceOptions,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
-import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type Tokenizer } from "./tokenizer";
+import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type SegmentMemo, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
 export type * from "./search-types";
@@ -60,6 +63,24 @@ const VACUUM_MIN_FACTOR = 0.1;
 
 /** Notes read concurrently while building. */
 const READ_CONCURRENCY = 16;
+
+/** The default {@link NoteReader}: `vault.read`, {@link READ_CONCURRENCY} notes at a time. */
+export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
+  return {
+    async *readNotes(paths) {
+      for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+        yield await Promise.all(
+          paths.slice(i, i + READ_CONCURRENCY).map((path) =>
+            vault.read(path).then(
+              (text): ReadNote => ({ path, ok: true, text }),
+              (error: unknown): ReadNote => ({ path, ok: false, error }),
+            ),
+          ),
+        );
+      }
+    },
+  };
+}
 
 /**
  * MiniSearch options of every shard. `tokenize`/`processTerm` describe what
@@ -114,6 +135,7 @@ export class SearchService {
   private readonly store: IndexStore | null;
   private readonly now: () => number;
   private readonly yieldToHost: () => Promise<void>;
+  private readonly reader: NoteReader;
   private readonly key: string;
   private readonly tokenizer: Tokenizer;
   private readonly analysis: AnalysisOptions;
@@ -131,6 +153,7 @@ export class SearchService {
     this.store = options.store ?? null;
     this.now = options.now ?? (() => Date.now());
     this.yieldToHost = options.yieldToHost ?? (() => Promise.resolve());
+    this.reader = options.reader ?? vaultReader(options.vault);
     const stemming = options.analysis?.stemming ?? true;
     this.tokenizer = stemming ? tokenize : createTokenizer({ stemming: false });
     this.analysis = { stemming };
@@ -472,7 +495,7 @@ export class SearchService {
     return out.sort();
   }
 
-  private indexText(path: string, text: string, stat: { mtime: number; size: number }): void {
+  private indexText(path: string, text: string, stat: { mtime: number; size: number }, memo?: SegmentMemo): void {
     const { doc, meta, pairs } = buildNoteDocument(path, text, stat, this.layout);
     const name = meta.zone ?? MAIN_SHARD;
     // A note may change shard only if settings changed under a live index; keep one copy anyway.
@@ -490,7 +513,7 @@ export class SearchService {
       forget(shard, path);
       shard.mini.discard(path);
     }
-    shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS);
+    shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS, memo);
     shard.metas.set(path, meta);
     if (pairs) shard.pairs.set(path, pairs);
     else shard.pairs.delete(path);
@@ -534,25 +557,20 @@ export class SearchService {
     const unreadable: OpenReport["unreadable"] = [];
     const chunkSize = Math.max(1, progress.chunkSize ?? 200);
     let done = 0;
-    for (let start = 0; start < todo.length; start += chunkSize) {
-      const chunk = todo.slice(start, start + chunkSize);
-      for (let i = 0; i < chunk.length; i += READ_CONCURRENCY) {
-        const group = chunk.slice(i, i + READ_CONCURRENCY);
-        const texts = await Promise.all(
-          group.map((f) => this.vault.read(f.path).then((t) => ({ ok: true as const, t }), (e: unknown) => ({ ok: false as const, e }))),
-        );
-        group.forEach((f, k) => {
-          const r = texts[k];
-          if (r?.ok) this.indexText(f.path, r.t, f);
-          else {
-            unreadable.push({ path: f.path, error: errorMessage(r?.e) });
-            if (this.removeNow(f.path)) removed++;
-          }
-        });
+    for await (const group of this.reader.readNotes(todo.map((f) => f.path))) {
+      for (const r of group) {
+        const f = todo[done++];
+        if (f?.path !== r.path) throw new Error(`note reader: expected ${f?.path ?? "no note"}, got ${r.path}`);
+        if (r.ok) this.indexText(f.path, r.text, f, r.segments && segmentMemo(r.segments));
+        else {
+          unreadable.push({ path: f.path, error: errorMessage(r.error) });
+          if (this.removeNow(f.path)) removed++;
+        }
+        if (done % chunkSize === 0 || done === todo.length) {
+          progress.onProgress?.(done, todo.length);
+          await this.yieldToHost();
+        }
       }
-      done += chunk.length;
-      progress.onProgress?.(done, todo.length);
-      await this.yieldToHost();
     }
     // Grouping the new postings by term is the last step of indexing them.
     for (const shard of this.shards.values()) shard.mini.flush();

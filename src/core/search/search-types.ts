@@ -5,6 +5,7 @@ import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import type { NoteMeta } from "./note-document";
 import type { IndexStore } from "./persistence";
+import type { PreparedSegments } from "./segment-memo";
 
 /** Construction options of {@link SearchService}. */
 export interface SearchServiceOptions {
@@ -25,6 +26,31 @@ export interface SearchServiceOptions {
    * the defaults are what the product uses: English stemming on, query stop words dropped.
    */
   analysis?: { stemming?: boolean; stopWords?: boolean };
+  /**
+   * Reads the notes to index when building; the default reads them one group at a time with
+   * `vault.read`. The CLI passes one that reads and segments on a worker thread (see
+   * {@link NoteReader}).
+   */
+  reader?: NoteReader;
+}
+
+/** A note read for indexing: its text, or why it could not be read. */
+export type ReadNote =
+  | { path: string; ok: true; text: string; segments?: PreparedSegments }
+  | { path: string; ok: false; error: unknown };
+
+/**
+ * Reads many notes for a build, possibly elsewhere than the calling thread. The index's terms do
+ * not depend on the reader: `segments`, when given, only spare the index thread the CJK word
+ * segmentation (see segment-memo.ts).
+ */
+export interface NoteReader {
+  /**
+   * Yields every note of `paths` once, in the order of `paths`, in groups of any size. A note that
+   * cannot be read is yielded with `ok: false`; the iteration itself throws only when the reader
+   * breaks (the index then stops with that error).
+   */
+  readNotes(paths: readonly string[]): AsyncIterable<ReadNote[]>;
 }
 
 /** Progress reporting for long work. */

@@ -1,0 +1,143 @@
+// The CLI reads and segments notes on a worker thread while it builds the index (worker-reader.ts,
+// index-worker.ts; issue 4 target: build 10k notes in ≤ 5 s). The index must be exactly the one
+// built on the main thread, an unreadable note must still be reported by path, and a worker that
+// cannot start or dies must lose nothing.
+import { once } from "node:events";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryLayout } from "../src/core/layout";
+import { defaultSettings } from "../src/core/settings";
+import type { NoteReader, ReadNote } from "../src/core/search/search-types";
+import { SearchService } from "../src/core/search/search-service";
+import { segmentMemo } from "../src/core/search/segment-memo";
+import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
+import { sampleVaultCopy } from "./helpers/temp-vault";
+
+const layout = new MemoryLayout(defaultSettings());
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+/** The sample vault plus `extra` generated notes in Chinese, Japanese and English, some named in CJK. */
+function vaultWithNotes(extra: number): ReturnType<typeof sampleVaultCopy> {
+  const v = sampleVaultCopy();
+  cleanups.push(v.cleanup);
+  mkdirSync(join(v.root, "Memory/Library/生成"), { recursive: true });
+  for (let i = 0; i < extra; i++) {
+    const name = i % 3 === 0 ? `会议纪要 ${i}` : i % 3 === 1 ? `東京の会議 ${i}` : `meeting ${i}`;
+    const body = `---\ntype: knowledge\ntags: [跨境转账, note-${i}]\n---\n# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，JWT令牌第${i}版。東京で会議をしました。\nPainting the follow-up ${i}. ^b${i}\n`;
+    writeFileSync(join(v.root, `Memory/Library/生成/${name}.md`), body, "utf8");
+  }
+  return v;
+}
+
+async function readAll(reader: NoteReader, paths: string[]): Promise<ReadNote[]> {
+  const out: ReadNote[] = [];
+  for await (const group of reader.readNotes(paths)) out.push(...group);
+  return out;
+}
+
+/** The saved index a build through `reader` writes (the save time removed). */
+async function builtIndex(vault: ReturnType<typeof sampleVaultCopy>["vault"], reader?: NoteReader): Promise<string> {
+  let saved = "";
+  const store = { load: () => Promise.resolve(null), save: (data: string) => Promise.resolve(void (saved = data)) };
+  const service = new SearchService({ vault, layout, store, now: () => 0, reader });
+  const report = await service.open();
+  expect(report.source).toBe("built");
+  return saved.replace(/"savedAt":\d+/, "");
+}
+
+describe("WorkerNoteReader", () => {
+  it("reads every note once, in the order asked, with its text and its CJK runs segmented, on a worker it then stops", async () => {
+    const v = vaultWithNotes(70);
+    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const exits: Promise<unknown>[] = [];
+    const fallbacks: string[] = [];
+    const reader = new WorkerNoteReader(v.vault, {
+      minNotes: 1,
+      onFallback: (r) => fallbacks.push(r),
+      startWorker: (root) => {
+        const w = startIndexWorker(root);
+        exits.push(once(w, "exit"));
+        return w;
+      },
+    });
+    const notes = await readAll(reader, paths);
+    expect(fallbacks).toEqual([]);
+    expect(exits).toHaveLength(1);
+    await Promise.all(exits); // stopped once done (else this test times out)
+    expect(notes.map((n) => n.path)).toEqual(paths);
+    for (const n of notes) {
+      if (!n.ok) throw new Error(`not read: ${n.path}`);
+      expect(n.text).toBe(readFileSync(join(v.root, n.path), "utf8"));
+    }
+    const generated = notes.find((n) => n.path.endsWith("会议纪要 0.md"));
+    if (!generated?.ok || !generated.segments) throw new Error("no segments for a generated note");
+    const memo = segmentMemo(generated.segments);
+    expect(memo("今天完成了认证系统的重构")).toContain("认证");
+    expect(memo("会议纪要")).toBeDefined(); // from the file name
+  });
+
+  it("builds the very index the main thread builds (byte for byte)", async () => {
+    const v = vaultWithNotes(60);
+    const onMain = await builtIndex(v.vault);
+    const fallbacks: string[] = [];
+    const onWorker = await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, onFallback: (r) => fallbacks.push(r) }));
+    expect(fallbacks).toEqual([]);
+    expect(onWorker.length).toBeGreaterThan(10_000);
+    expect(onWorker).toBe(onMain);
+  });
+
+  it("reports a note it cannot read by path, and reads the others", async () => {
+    const v = vaultWithNotes(5);
+    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    // Listed, then deleted before it was read.
+    const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1 }), [...paths.slice(0, 3), "Memory/Library/gone.md", ...paths.slice(3)]);
+    expect(notes.filter((n) => !n.ok)).toEqual([{ path: "Memory/Library/gone.md", ok: false, error: expect.stringMatching(/^cannot read Memory\/Library\/gone\.md: /) as string }]);
+    expect(notes.filter((n) => n.ok).map((n) => n.path)).toEqual(paths);
+  });
+
+  it("reads on the calling thread when the worker cannot start or stops midway, says so, and loses nothing", async () => {
+    const v = vaultWithNotes(100);
+    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const broken = new Worker("throw new Error('no worker here')", { eval: true });
+    // Answers the first request, then exits.
+    const midway = () =>
+      new Worker(
+        `const { parentPort, workerData } = require("node:worker_threads");
+         const fs = require("node:fs");
+         let n = 0;
+         parentPort.on("message", ({ id, paths }) => {
+           if (n++ > 0) process.exit(3);
+           parentPort.postMessage({ id, notes: paths.map((path) => ({ path, ok: true, text: fs.readFileSync(workerData.root + "/" + path, "utf8") })) });
+         });`,
+        { eval: true, workerData: { root: v.root } },
+      );
+    for (const startWorker of [() => broken, midway]) {
+      const fallbacks: string[] = [];
+      const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, onFallback: (r) => fallbacks.push(r) }), paths);
+      expect(fallbacks).toHaveLength(1);
+      expect(fallbacks[0]).toMatch(/index worker (failed|stopped)|no worker here|exit code 3/);
+      expect(notes.map((n) => n.path)).toEqual(paths);
+      expect(notes.every((n) => n.ok)).toBe(true);
+    }
+  });
+
+  it("reads a small build on the calling thread (a worker costs more than it saves)", async () => {
+    const v = vaultWithNotes(0);
+    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    let started = 0;
+    const reader = new WorkerNoteReader(v.vault, {
+      startWorker: (root) => {
+        started++;
+        return startIndexWorker(root);
+      },
+    });
+    expect((await readAll(reader, paths)).map((n) => n.path)).toEqual(paths);
+    expect(started).toBe(0);
+  });
+});
