@@ -74,7 +74,7 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
   const indexFile = indexFileOf(vaultRoot);
   // As the CLI builds: notes read and segmented on its worker thread (the bundle main() built).
   const reader = new WorkerNoteReader(vault, {
-    startWorker: (root) => startIndexWorker(root, pathToFileURL(WORKER_BUNDLE)),
+    startWorker: (data) => startIndexWorker(data, pathToFileURL(WORKER_BUNDLE)),
     onFallback: (reason) => {
       throw new Error(`bench:search: ${reason}`);
     },

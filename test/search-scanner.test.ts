@@ -7,7 +7,7 @@ import { CountingIndex, countTerms } from "../src/core/search/counting-index";
 import { IntTable, SpanTable } from "../src/core/search/span-table";
 import { TermMap } from "../src/core/search/term-map";
 import { TermCounts, TermScanner } from "../src/core/search/term-scanner";
-import { prepareSegments, segmentMemo } from "../src/core/search/segment-memo";
+import { prepareSegments, segmentMemo } from "../src/core/search/prepared-note";
 import { createTokenizer, SEGMENT_SLICE, tokenize, type SegmentMemo } from "../src/core/search/tokenizer";
 
 /** Pieces of text from every script and joiner the tokenizer treats specially. */
@@ -169,7 +169,7 @@ const cjkTextArb = fc
   .array(fc.oneof(fc.constantFrom(...PIECES, ...LONG_CJK), fc.constantFrom(...LONG_CJK).map((run) => run.slice(0, 190))), { maxLength: 16 })
   .chain((parts) => fc.array(fc.constantFrom("", " ", "\n", "，", "a"), { minLength: parts.length, maxLength: parts.length }).map((seps) => parts.map((p, i) => p + (seps[i] ?? "")).join("")));
 
-describe("segment memo (CJK segmented on another thread, segment-memo.ts)", () => {
+describe("segment memo (CJK segmented on another thread, prepared-note.ts)", () => {
   it("gives the same terms in the same first-seen order as segmenting while counting, for a note and each of its lines", () => {
     const check = (text: string): void => {
       const memo = segmentMemo(prepareSegments(text, "Memory/认证系统.md"));

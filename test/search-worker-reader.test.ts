@@ -11,7 +11,9 @@ import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import type { NoteReader, ReadNote } from "../src/core/search/search-types";
 import { SearchService } from "../src/core/search/search-service";
-import { segmentMemo } from "../src/core/search/segment-memo";
+import { prepareNote, segmentMemo } from "../src/core/search/prepared-note";
+import type { FileStat } from "../src/core/vault";
+import type { IndexWorkerData } from "../src/cli/index-worker";
 import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 
@@ -35,75 +37,97 @@ function vaultWithNotes(extra: number): ReturnType<typeof sampleVaultCopy> {
   return v;
 }
 
-async function readAll(reader: NoteReader, paths: string[]): Promise<ReadNote[]> {
+async function readAll(reader: NoteReader, files: FileStat[]): Promise<ReadNote[]> {
   const out: ReadNote[] = [];
-  for await (const group of reader.readNotes(paths)) out.push(...group);
+  for await (const group of reader.readNotes(files, layout.settings)) out.push(...group);
   return out;
 }
 
 /** The saved index a build through `reader` writes (the save time removed). */
-async function builtIndex(vault: ReturnType<typeof sampleVaultCopy>["vault"], reader?: NoteReader): Promise<string> {
+async function builtIndex(vault: ReturnType<typeof sampleVaultCopy>["vault"], reader?: NoteReader, on = layout): Promise<string> {
   let saved = "";
   const store = { load: () => Promise.resolve(null), save: (data: string) => Promise.resolve(void (saved = data)) };
-  const service = new SearchService({ vault, layout, store, now: () => 0, reader });
+  const service = new SearchService({ vault, layout: on, store, now: () => 0, reader });
   const report = await service.open();
   expect(report.source).toBe("built");
   return saved.replace(/"savedAt":\d+/, "");
 }
 
 describe("WorkerNoteReader", () => {
-  it("reads every note once, in the order asked, with its text and its CJK runs segmented, on a worker it then stops", async () => {
+  it("reads every note once, in the order asked, prepared as the index would prepare it, on a worker it then stops", async () => {
     const v = vaultWithNotes(70);
-    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const files = await v.vault.list("Memory");
     const exits: Promise<unknown>[] = [];
     const fallbacks: string[] = [];
     const reader = new WorkerNoteReader(v.vault, {
       minNotes: 1,
       onFallback: (r) => fallbacks.push(r),
-      startWorker: (root) => {
-        const w = startIndexWorker(root);
+      startWorker: (data) => {
+        const w = startIndexWorker(data);
         exits.push(once(w, "exit"));
         return w;
       },
     });
-    const notes = await readAll(reader, paths);
+    const notes = await readAll(reader, files);
     expect(fallbacks).toEqual([]);
     expect(exits).toHaveLength(1);
     await Promise.all(exits); // stopped once done (else this test times out)
-    expect(notes.map((n) => n.path)).toEqual(paths);
-    for (const n of notes) {
-      if (!n.ok) throw new Error(`not read: ${n.path}`);
-      expect(n.text).toBe(readFileSync(join(v.root, n.path), "utf8"));
-    }
+    expect(notes.map((n) => n.path)).toEqual(files.map((f) => f.path));
+    files.forEach((file, i) => {
+      const note = notes[i];
+      if (!note?.ok || !("prepared" in note)) throw new Error(`not prepared: ${file.path}`);
+      expect(note.prepared).toEqual(prepareNote(file.path, readFileSync(join(v.root, file.path), "utf8"), file, layout));
+    });
     const generated = notes.find((n) => n.path.endsWith("会议纪要 0.md"));
-    if (!generated?.ok || !generated.segments) throw new Error("no segments for a generated note");
-    const memo = segmentMemo(generated.segments);
+    if (!generated?.ok || !("prepared" in generated)) throw new Error("no generated note");
+    const memo = segmentMemo(generated.prepared.segments);
     expect(memo("今天完成了认证系统的重构")).toContain("认证");
     expect(memo("会议纪要")).toBeDefined(); // from the file name
   });
 
-  it("builds the very index the main thread builds (byte for byte)", async () => {
+  it("builds the very index the main thread builds (byte for byte), with one worker or two", async () => {
     const v = vaultWithNotes(60);
     const onMain = await builtIndex(v.vault);
     const fallbacks: string[] = [];
-    const onWorker = await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, onFallback: (r) => fallbacks.push(r) }));
+    for (const workers of [1, 2]) {
+      const requests: number[] = [];
+      const startWorker = (data: IndexWorkerData): Worker => {
+        const w = startIndexWorker(data);
+        const k = requests.push(0) - 1;
+        const post = w.postMessage.bind(w);
+        w.postMessage = (message: unknown) => {
+          requests[k] = (requests[k] ?? 0) + 1;
+          post(message);
+        };
+        return w;
+      };
+      const onWorkers = await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, workers, startWorker, onFallback: (r) => fallbacks.push(r) }));
+      expect(onWorkers.length).toBeGreaterThan(10_000);
+      expect(onWorkers).toBe(onMain);
+      expect(requests).toHaveLength(workers);
+      for (const n of requests) expect(n).toBeGreaterThan(0);
+    }
+    // With the index's settings, not the defaults: a small size cap leaves bodies out.
+    const small = new MemoryLayout({ ...defaultSettings(), search: { ...defaultSettings().search, sizeCapBytes: 300 } });
+    const cappedOnMain = await builtIndex(v.vault, undefined, small);
+    expect(cappedOnMain).not.toBe(onMain);
+    expect(await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, onFallback: (r) => fallbacks.push(r) }), small)).toBe(cappedOnMain);
     expect(fallbacks).toEqual([]);
-    expect(onWorker.length).toBeGreaterThan(10_000);
-    expect(onWorker).toBe(onMain);
   });
 
   it("reports a note it cannot read by path, and reads the others", async () => {
     const v = vaultWithNotes(5);
-    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const files = await v.vault.list("Memory");
     // Listed, then deleted before it was read.
-    const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1 }), [...paths.slice(0, 3), "Memory/Library/gone.md", ...paths.slice(3)]);
-    expect(notes.filter((n) => !n.ok)).toEqual([{ path: "Memory/Library/gone.md", ok: false, error: expect.stringMatching(/^cannot read Memory\/Library\/gone\.md: /) as string }]);
-    expect(notes.filter((n) => n.ok).map((n) => n.path)).toEqual(paths);
+    const gone = { path: "Memory/Library/gone.md", mtime: 1, size: 10 };
+    const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1 }), [...files.slice(0, 3), gone, ...files.slice(3)]);
+    expect(notes.filter((n) => !n.ok)).toEqual([{ path: gone.path, ok: false, error: expect.stringMatching(/^cannot read Memory\/Library\/gone\.md: /) as string }]);
+    expect(notes.filter((n) => n.ok).map((n) => n.path)).toEqual(files.map((f) => f.path));
   });
 
   it("reads on the calling thread when the worker cannot start or stops midway, says so, and loses nothing", async () => {
     const v = vaultWithNotes(100);
-    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const files = await v.vault.list("Memory");
     const broken = new Worker("throw new Error('no worker here')", { eval: true });
     // Answers the first request, then exits.
     const midway = () =>
@@ -111,33 +135,33 @@ describe("WorkerNoteReader", () => {
         `const { parentPort, workerData } = require("node:worker_threads");
          const fs = require("node:fs");
          let n = 0;
-         parentPort.on("message", ({ id, paths }) => {
+         parentPort.on("message", ({ id, files }) => {
            if (n++ > 0) process.exit(3);
-           parentPort.postMessage({ id, notes: paths.map((path) => ({ path, ok: true, text: fs.readFileSync(workerData.root + "/" + path, "utf8") })) });
+           parentPort.postMessage({ id, notes: files.map(({ path }) => ({ path, ok: true, text: fs.readFileSync(workerData.root + "/" + path, "utf8") })) });
          });`,
         { eval: true, workerData: { root: v.root } },
       );
     for (const startWorker of [() => broken, midway]) {
       const fallbacks: string[] = [];
-      const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, onFallback: (r) => fallbacks.push(r) }), paths);
+      const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, onFallback: (r) => fallbacks.push(r) }), files);
       expect(fallbacks).toHaveLength(1);
       expect(fallbacks[0]).toMatch(/index worker (failed|stopped)|no worker here|exit code 3/);
-      expect(notes.map((n) => n.path)).toEqual(paths);
+      expect(notes.map((n) => n.path)).toEqual(files.map((f) => f.path));
       expect(notes.every((n) => n.ok)).toBe(true);
     }
   });
 
   it("reads a small build on the calling thread (a worker costs more than it saves)", async () => {
     const v = vaultWithNotes(0);
-    const paths = (await v.vault.list("Memory")).map((f) => f.path);
+    const files = await v.vault.list("Memory");
     let started = 0;
     const reader = new WorkerNoteReader(v.vault, {
-      startWorker: (root) => {
+      startWorker: (data) => {
         started++;
-        return startIndexWorker(root);
+        return startIndexWorker(data);
       },
     });
-    expect((await readAll(reader, paths)).map((n) => n.path)).toEqual(paths);
+    expect((await readAll(reader, files)).map((n) => n.path)).toEqual(files.map((f) => f.path));
     expect(started).toBe(0);
   });
 });

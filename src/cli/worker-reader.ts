@@ -1,19 +1,23 @@
 /**
- * A {@link NoteReader} for the CLI that reads notes and segments their CJK text on a worker
- * thread (index-worker.ts), so that building the index uses a second core: on the 10k-note
- * benchmark vault, reading and `Intl.Segmenter` were about a third of the build (issue 4 target:
- * build ≤ 5 s). The index's terms are the same as without it (test/search-worker-reader.test.ts).
+ * A {@link NoteReader} for the CLI that reads notes and prepares them for the index on a worker
+ * thread (index-worker.ts: parsing, phrase filter, CJK segmentation), so that building the index
+ * uses a second core: on the 10k-note benchmark vault this was about half of the build (issue 4
+ * target: build ≤ 5 s). The saved index is byte for byte the one built without it
+ * (test/search-worker-reader.test.ts).
  *
  * Small builds (fewer than {@link WORKER_MIN_NOTES} notes) read on the calling thread: starting a
  * worker costs more than it saves. When the worker cannot start or fails, the notes it has not
  * returned are read on the calling thread and `onFallback` is told why; nothing is lost.
  */
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { errorMessage } from "../core/errors";
 import type { NoteReader, ReadNote } from "../core/search/search-types";
 import { vaultReader } from "../core/search/search-service";
 import type { NodeVault } from "./node-vault";
-import type { ReadReply, ReadRequest } from "./index-worker";
+import type { Settings } from "../core/settings";
+import type { FileStat } from "../core/vault";
+import type { IndexWorkerData, ReadReply, ReadRequest } from "./index-worker";
 
 /** Builds of fewer notes read on the calling thread. */
 export const WORKER_MIN_NOTES = 500;
@@ -28,23 +32,62 @@ export interface WorkerReaderOptions {
   onFallback?: (reason: string) => void;
   /** Builds of fewer notes read on the calling thread (default {@link WORKER_MIN_NOTES}). */
   minNotes?: number;
-  /** Starts the worker for a vault root (default: index-worker.js; tests pass failing ones). */
-  startWorker?: (root: string) => Worker;
+  /** Worker threads (default: one per core beyond the index thread's, at least one, at most three). */
+  workers?: number;
+  /** Starts a worker (default {@link startIndexWorker}; tests pass failing ones). */
+  startWorker?: (data: IndexWorkerData) => Worker;
 }
 
 /**
- * Starts the index worker for the vault at `root`: `script` when given (a bundled
+ * Starts the index worker (`workerData`: the vault's root and the index's settings): `script` when given (a bundled
  * `index-worker.js`), else the bundle beside `cli.js`, or, when running from the TypeScript
  * sources (tests under vitest, scripts under tsx), the source loaded through tsx.
  */
-export function startIndexWorker(root: string, script?: URL): Worker {
-  if (script) return new Worker(script, { workerData: { root } });
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./index-worker.js", import.meta.url), { workerData: { root } });
+export function startIndexWorker(workerData: IndexWorkerData, script?: URL): Worker {
+  if (script) return new Worker(script, { workerData });
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./index-worker.js", import.meta.url), { workerData });
   const source = new URL("./index-worker.ts", import.meta.url).href;
   return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${JSON.stringify(source)});`, {
     eval: true,
-    workerData: { root },
+    workerData,
   });
+}
+
+/** One worker and the requests it has not answered yet. */
+class WorkerChannel {
+  private readonly waiting = new Map<number, { resolve: (notes: ReadNote[]) => void; reject: (err: Error) => void }>();
+  private nextId = 0;
+  private readonly onExit = (code: number): void => this.fail(new Error(`the index worker stopped (exit code ${code})`));
+
+  constructor(private readonly worker: Worker) {
+    worker.on("message", (reply: ReadReply) => {
+      this.waiting.get(reply.id)?.resolve(reply.notes);
+      this.waiting.delete(reply.id);
+    });
+    worker.on("error", (err) => this.fail(err));
+    worker.on("exit", this.onExit);
+  }
+
+  /** The notes of `files`, prepared; rejects when the worker fails or stops first. */
+  read(files: FileStat[]): Promise<ReadNote[]> {
+    const id = this.nextId++;
+    const promise = new Promise<ReadNote[]>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.worker.postMessage({ id, files } satisfies ReadRequest);
+    });
+    promise.catch(() => undefined); // awaited in order by the reader, which handles the failure
+    return promise;
+  }
+
+  async close(): Promise<void> {
+    this.worker.off("exit", this.onExit);
+    await this.worker.terminate();
+  }
+
+  private fail(err: Error): void {
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
 }
 
 export class WorkerNoteReader implements NoteReader {
@@ -53,47 +96,30 @@ export class WorkerNoteReader implements NoteReader {
     private readonly options: WorkerReaderOptions = {},
   ) {}
 
-  async *readNotes(paths: readonly string[]): AsyncIterable<ReadNote[]> {
+  async *readNotes(files: readonly FileStat[], settings: Settings): AsyncIterable<ReadNote[]> {
     const local = vaultReader(this.vault);
-    if (paths.length < (this.options.minNotes ?? WORKER_MIN_NOTES)) {
-      yield* local.readNotes(paths);
+    if (files.length < (this.options.minNotes ?? WORKER_MIN_NOTES)) {
+      yield* local.readNotes(files, settings);
       return;
     }
-    let worker: Worker;
+    const channels: WorkerChannel[] = [];
     try {
-      worker = (this.options.startWorker ?? startIndexWorker)(this.vault.root);
+      const count = this.options.workers ?? defaultWorkers();
+      for (let k = 0; k < count; k++) channels.push(new WorkerChannel((this.options.startWorker ?? startIndexWorker)({ root: this.vault.root, settings })));
     } catch (err) {
+      await Promise.all(channels.map((c) => c.close()));
       this.options.onFallback?.(`cannot start the index worker: ${errorMessage(err)}`);
-      yield* local.readNotes(paths);
+      yield* local.readNotes(files, settings);
       return;
     }
-    const waiting = new Map<number, { resolve: (notes: ReadNote[]) => void; reject: (err: Error) => void }>();
-    const fail = (err: Error): void => {
-      for (const w of waiting.values()) w.reject(err);
-      waiting.clear();
-    };
-    worker.on("message", (reply: ReadReply) => {
-      waiting.get(reply.id)?.resolve(reply.notes);
-      waiting.delete(reply.id);
-    });
-    worker.on("error", (err) => fail(err));
-    const onExit = (code: number): void => fail(new Error(`the index worker stopped (exit code ${code})`));
-    worker.on("exit", onExit);
-    const request = (start: number): Promise<ReadNote[]> => {
-      const promise = new Promise<ReadNote[]>((resolve, reject) => {
-        const id = start;
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, paths: paths.slice(start, start + BATCH) } satisfies ReadRequest);
-      });
-      promise.catch(() => undefined); // awaited in order below; a failure is handled there
-      return promise;
-    };
+    // Batches go to the workers in turn and are yielded in order.
     const pending: { start: number; notes: Promise<ReadNote[]> }[] = [];
     let next = 0;
     try {
-      while (next < paths.length || pending.length > 0) {
-        while (next < paths.length && pending.length < AHEAD) {
-          pending.push({ start: next, notes: request(next) });
+      while (next < files.length || pending.length > 0) {
+        while (next < files.length && pending.length < AHEAD * channels.length) {
+          const channel = channels[(next / BATCH) % channels.length] as WorkerChannel;
+          pending.push({ start: next, notes: channel.read(files.slice(next, next + BATCH)) });
           next += BATCH;
         }
         const head = pending.shift();
@@ -103,14 +129,18 @@ export class WorkerNoteReader implements NoteReader {
           notes = await head.notes;
         } catch (err) {
           this.options.onFallback?.(`the index worker failed (${errorMessage(err)}); reading on this thread`);
-          yield* local.readNotes(paths.slice(head.start));
+          yield* local.readNotes(files.slice(head.start), settings);
           return;
         }
         yield notes;
       }
     } finally {
-      worker.off("exit", onExit);
-      await worker.terminate();
+      await Promise.all(channels.map((c) => c.close()));
     }
   }
+}
+
+/** Workers by default: one per core beyond the index thread's, at least one, at most three. */
+function defaultWorkers(): number {
+  return Math.min(3, Math.max(1, availableParallelism() - 1));
 }

@@ -30,7 +30,7 @@ import { listByDate, rankByText, type RunContext, type Shard } from "./query-run
 import { isExpired, today } from "./ranking";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
 import { dropStopWords } from "./stop-words";
-import { segmentMemo } from "./segment-memo";
+import { segmentMemo, type PreparedNote } from "./prepared-note";
 import type {
   NoteReader,
   ReadNote,
@@ -67,10 +67,10 @@ const READ_CONCURRENCY = 16;
 /** The default {@link NoteReader}: `vault.read`, {@link READ_CONCURRENCY} notes at a time. */
 export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
   return {
-    async *readNotes(paths) {
-      for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+    async *readNotes(files) {
+      for (let i = 0; i < files.length; i += READ_CONCURRENCY) {
         yield await Promise.all(
-          paths.slice(i, i + READ_CONCURRENCY).map((path) =>
+          files.slice(i, i + READ_CONCURRENCY).map(({ path }) =>
             vault.read(path).then(
               (text): ReadNote => ({ path, ok: true, text }),
               (error: unknown): ReadNote => ({ path, ok: false, error }),
@@ -495,8 +495,12 @@ export class SearchService {
     return out.sort();
   }
 
-  private indexText(path: string, text: string, stat: { mtime: number; size: number }, memo?: SegmentMemo): void {
-    const { doc, meta, pairs } = buildNoteDocument(path, text, stat, this.layout);
+  private indexText(path: string, text: string, stat: { mtime: number; size: number }): void {
+    this.indexDocument(path, buildNoteDocument(path, text, stat, this.layout));
+  }
+
+  /** Adds or replaces the note at `path` from its document (see {@link buildNoteDocument}). */
+  private indexDocument(path: string, { doc, meta, pairs }: Pick<PreparedNote, "doc" | "meta" | "pairs">, memo?: SegmentMemo): void {
     const name = meta.zone ?? MAIN_SHARD;
     // A note may change shard only if settings changed under a live index; keep one copy anyway.
     for (const [other, shard] of this.shards) {
@@ -557,15 +561,15 @@ export class SearchService {
     const unreadable: OpenReport["unreadable"] = [];
     const chunkSize = Math.max(1, progress.chunkSize ?? 200);
     let done = 0;
-    for await (const group of this.reader.readNotes(todo.map((f) => f.path))) {
+    for await (const group of this.reader.readNotes(todo, this.layout.settings)) {
       for (const r of group) {
         const f = todo[done++];
         if (f?.path !== r.path) throw new Error(`note reader: expected ${f?.path ?? "no note"}, got ${r.path}`);
-        if (r.ok) this.indexText(f.path, r.text, f, r.segments && segmentMemo(r.segments));
-        else {
+        if (!r.ok) {
           unreadable.push({ path: f.path, error: errorMessage(r.error) });
           if (this.removeNow(f.path)) removed++;
-        }
+        } else if ("prepared" in r) this.indexDocument(f.path, r.prepared, segmentMemo(r.prepared.segments));
+        else this.indexText(f.path, r.text, f);
         if (done % chunkSize === 0 || done === todo.length) {
           progress.onProgress?.(done, todo.length);
           await this.yieldToHost();

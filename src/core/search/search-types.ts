@@ -2,10 +2,11 @@
  * The public shapes of {@link SearchService}: options, reports and results (issue 4 §2–7).
  */
 import type { MemoryLayout } from "../layout";
-import type { VaultPort } from "../vault";
+import type { Settings } from "../settings";
+import type { FileStat, VaultPort } from "../vault";
 import type { NoteMeta } from "./note-document";
 import type { IndexStore } from "./persistence";
-import type { PreparedSegments } from "./segment-memo";
+import type { PreparedNote } from "./prepared-note";
 
 /** Construction options of {@link SearchService}. */
 export interface SearchServiceOptions {
@@ -34,23 +35,25 @@ export interface SearchServiceOptions {
   reader?: NoteReader;
 }
 
-/** A note read for indexing: its text, or why it could not be read. */
+/** A note read for indexing: its text or, prepared elsewhere, its document; or why it could not be read. */
 export type ReadNote =
-  | { path: string; ok: true; text: string; segments?: PreparedSegments }
+  | { path: string; ok: true; text: string }
+  | { path: string; ok: true; prepared: PreparedNote }
   | { path: string; ok: false; error: unknown };
 
 /**
- * Reads many notes for a build, possibly elsewhere than the calling thread. The index's terms do
- * not depend on the reader: `segments`, when given, only spare the index thread the CJK word
- * segmentation (see segment-memo.ts).
+ * Reads many notes for a build, possibly elsewhere than the calling thread. The index does not
+ * depend on the reader: a note it prepares (prepared-note.ts) is what the index would make of the
+ * note's text with the same settings.
  */
 export interface NoteReader {
   /**
-   * Yields every note of `paths` once, in the order of `paths`, in groups of any size. A note that
-   * cannot be read is yielded with `ok: false`; the iteration itself throws only when the reader
-   * breaks (the index then stops with that error).
+   * Yields every note of `files` once, in that order, in groups of any size; `settings` are the
+   * index's (a reader that prepares notes must prepare them with these). A note that cannot be read
+   * is yielded with `ok: false`; the iteration itself throws only when the reader breaks (the
+   * index then stops with that error).
    */
-  readNotes(paths: readonly string[]): AsyncIterable<ReadNote[]>;
+  readNotes(files: readonly FileStat[], settings: Settings): AsyncIterable<ReadNote[]>;
 }
 
 /** Progress reporting for long work. */

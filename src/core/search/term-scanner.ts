@@ -311,21 +311,3 @@ export class TermScanner {
     return id;
   }
 }
-
-/**
- * Calls `fn(start, end)` for each run of CJK characters of `s` (already normalised), as
- * {@link TermScanner.count} finds them.
- */
-export function forEachCjkRun(s: string, fn: (start: number, end: number) => void): void {
-  const n = s.length;
-  let i = 0;
-  while (i < n) {
-    if (classOf(s, i) !== CJK_CHAR) {
-      i += widthAt(s, i);
-      continue;
-    }
-    const start = i;
-    while (classOf(s, i) === CJK_CHAR) i += widthAt(s, i);
-    fn(start, i);
-  }
-}
