@@ -29,7 +29,7 @@ export interface SearchServiceOptions {
   analysis?: { stemming?: boolean; stopWords?: boolean };
   /**
    * Reads the notes to index when building; the default reads them one group at a time with
-   * `vault.read`. The CLI passes one that reads and segments on a worker thread (see
+   * `vault.read`. The CLI passes one that reads and prepares them on a worker thread (see
    * {@link NoteReader}).
    */
   reader?: NoteReader;
