@@ -38,7 +38,7 @@ export interface PreparedSegments {
   cuts: Uint32Array;
 }
 
-const ASCII_RE = /^[\x00-\x7f]*$/;
+const NON_ASCII_RE = /[^\p{ASCII}]/u;
 /** A run of CJK characters, as the tokenizer's scanner finds them (one class, code point by code point). */
 const CJK_RUN_RE = new RegExp(`[${CJK}]+`, "gu");
 /** Runs segmented per call, as the tokenizer batches them (joined by line breaks). */
@@ -52,7 +52,7 @@ const PREPARE_BATCH = 200;
 export function prepareSegments(text: string, path = ""): PreparedSegments {
   const raw = path === "" ? text : `${path}\n${text}`;
   // ASCII holds no CJK, before or after NFKC.
-  if (ASCII_RE.test(raw)) return { runs: "", cuts: new Uint32Array(0) };
+  if (!NON_ASCII_RE.test(raw)) return { runs: "", cuts: new Uint32Array(0) };
   const seen = new Set<string>();
   for (const [run] of normalizeText(raw).matchAll(CJK_RUN_RE)) {
     // Longer runs are cut in slices by the tokenizer, which then does not ask the memo.
