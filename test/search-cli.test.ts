@@ -73,6 +73,17 @@ describe("agent-memory index", () => {
     expect((await run("index", root)).err).toContain('isolated zone "Secrets" holds no notes');
   });
 
+  it("an index that cannot be saved exits 2 with one line naming the file (fresh-user finding)", async () => {
+    const { root } = vault();
+    writeFileSync(join(root, ".agent-memory"), "a file where the index folder should be");
+    for (const args of [[], ["--rebuild"], ["--json"]]) {
+      const res = await run("index", root, ...args);
+      expect(res.code).toBe(2);
+      expect(res.err.split("\n")).toEqual([expect.stringMatching(/^agent-memory index: .*search-index\.json.*ENOTDIR|^agent-memory index: .*ENOTDIR.*search-index\.json/) as string]);
+      expect(res.out).toBe("");
+    }
+  });
+
   it("a corrupt saved index is rebuilt with a message on stderr, not a crash", async () => {
     const { root } = vault();
     await run("index", root);

@@ -172,7 +172,7 @@ const cjkTextArb = fc
 describe("segment memo (CJK segmented on another thread, prepared-note.ts)", () => {
   it("gives the same terms in the same first-seen order as segmenting while counting, for a note and each of its lines", () => {
     const check = (text: string): void => {
-      const memo = segmentMemo(prepareSegments(text, "Memory/认证系统.md"));
+      const memo = segmentMemo(prepareSegments(["认证系统", text]));
       // A line stands for a field (a heading, the title): the memo is made from the whole note.
       for (const part of [text, ...text.split("\n")]) expect([...scanned(part, true, "words", memo)]).toEqual([...scanned(part, true)]);
     };
@@ -192,12 +192,13 @@ describe("segment memo (CJK segmented on another thread, prepared-note.ts)", () 
     expect([...scanned(long, true, "words", lie)]).toEqual([...scanned(long, true)]);
   });
 
-  it("knows each run's own words, including the runs of the note's path", () => {
-    const memo = segmentMemo(prepareSegments("今天完成了认证系统的重构\nJWT令牌。東京で会議", "Memory/数据库迁移.md"));
+  it("knows each run's own words, of every text it is given", () => {
+    const memo = segmentMemo(prepareSegments(["数据库迁移", "今天完成了认证系统的重构\nJWT令牌。東京で会議"]));
     const words = (run: string) => [...new Intl.Segmenter("zh", { granularity: "word" }).segment(run)].filter((s) => s.isWordLike).map((s) => s.segment);
     for (const run of ["今天完成了认证系统的重构", "令牌", "東京で会議", "数据库迁移"]) expect(memo(run)).toEqual(words(run));
     expect(memo("认证系统")).toBeUndefined();
     // Normalised as the tokenizer sees it (NFKC): full-width Latin splits the run.
-    expect(segmentMemo(prepareSegments("认证ＪＷＴ令牌"))("令牌")).toEqual(["令牌"]);
+    expect(segmentMemo(prepareSegments(["认证ＪＷＴ令牌"]))("令牌")).toEqual(["令牌"]);
+    expect(prepareSegments(["plain ascii", "text"])).toEqual({ runs: "", cuts: new Uint32Array(0) });
   });
 });

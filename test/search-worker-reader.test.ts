@@ -125,7 +125,7 @@ describe("WorkerNoteReader", () => {
     expect(notes.filter((n) => n.ok).map((n) => n.path)).toEqual(files.map((f) => f.path));
   });
 
-  it("reads on the calling thread when the worker cannot start or stops midway, says so, and loses nothing", async () => {
+  it("reads on the calling thread when the worker cannot start, stops midway, answers wrongly or not at all, says so, and loses nothing", async () => {
     const v = vaultWithNotes(100);
     const files = await v.vault.list("Memory");
     const broken = new Worker("throw new Error('no worker here')", { eval: true });
@@ -141,11 +141,24 @@ describe("WorkerNoteReader", () => {
          });`,
         { eval: true, workerData: { root: v.root } },
       );
-    for (const startWorker of [() => broken, midway]) {
+    // Loads, then misbehaves (a damaged or mismatched index-worker.js): found by the fresh-user test,
+    // these hung the CLI before the reply check and the timeout.
+    const answering = (reply: string) => () =>
+      new Worker(`require("node:worker_threads").parentPort.on("message", (request) => { ${reply} });`, { eval: true });
+    const cases: [() => Worker, RegExp][] = [
+      [() => broken, /no worker here/],
+      [midway, /exit code 3/],
+      [answering("require('node:worker_threads').parentPort.postMessage({ garbage: true });"), /answered something else than notes/],
+      [answering("require('node:worker_threads').parentPort.postMessage({ id: request.id, notes: [] });"), /answered for other notes/],
+      [answering("/* never answers */"), /did not answer in 0.3 s/],
+      [answering("for (;;);"), /did not answer in 0.3 s/],
+    ];
+    for (const [startWorker, reason] of cases) {
       const fallbacks: string[] = [];
-      const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, onFallback: (r) => fallbacks.push(r) }), files);
+      const reader = new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, replyTimeoutMs: 300, onFallback: (r) => fallbacks.push(r) });
+      const notes = await readAll(reader, files);
       expect(fallbacks).toHaveLength(1);
-      expect(fallbacks[0]).toMatch(/index worker (failed|stopped)|no worker here|exit code 3/);
+      expect(fallbacks[0]).toMatch(reason);
       expect(notes.map((n) => n.path)).toEqual(files.map((f) => f.path));
       expect(notes.every((n) => n.ok)).toBe(true);
     }

@@ -7,7 +7,9 @@
  *
  * Small builds (fewer than {@link WORKER_MIN_NOTES} notes) read on the calling thread: starting a
  * worker costs more than it saves. When the worker cannot start or fails, the notes it has not
- * returned are read on the calling thread and `onFallback` is told why; nothing is lost.
+ * returned are read on the calling thread and `onFallback` is told why; nothing is lost. A worker
+ * fails when it cannot start, throws, exits, answers something else than the notes asked for, or
+ * answers nothing for {@link REPLY_TIMEOUT_MS}.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -23,8 +25,14 @@ import type { IndexWorkerData, ReadReply, ReadRequest } from "./index-worker";
 export const WORKER_MIN_NOTES = 500;
 /** Notes per request to the worker. */
 const BATCH = 32;
-/** Requests in flight: the worker stays ahead of the index without holding the whole vault. */
+/** Requests in flight per worker: it stays ahead of the index without holding the whole vault. */
 const AHEAD = 4;
+/**
+ * A worker that answers nothing for this long while requests wait is given up (its notes are read
+ * on the calling thread). A batch of 32 notes takes milliseconds; notes over the size cap are not
+ * segmented, so only a stuck or mismatched worker comes near it.
+ */
+export const REPLY_TIMEOUT_MS = 60_000;
 
 /** Options of {@link WorkerNoteReader}. */
 export interface WorkerReaderOptions {
@@ -34,6 +42,8 @@ export interface WorkerReaderOptions {
   minNotes?: number;
   /** Worker threads (default: one per core beyond the index thread's, at least one, at most three). */
   workers?: number;
+  /** Give up a worker that answers nothing for this long (ms, default {@link REPLY_TIMEOUT_MS}). */
+  replyTimeoutMs?: number;
   /** Starts a worker (default {@link startIndexWorker}; tests pass failing ones). */
   startWorker?: (data: IndexWorkerData) => Worker;
 }
@@ -57,18 +67,20 @@ export function startIndexWorker(workerData: IndexWorkerData, script?: URL): Wor
 class WorkerChannel {
   private readonly waiting = new Map<number, { resolve: (notes: ReadNote[]) => void; reject: (err: Error) => void }>();
   private nextId = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
   private readonly onExit = (code: number): void => this.fail(new Error(`the index worker stopped (exit code ${code})`));
 
-  constructor(private readonly worker: Worker) {
-    worker.on("message", (reply: ReadReply) => {
-      this.waiting.get(reply.id)?.resolve(reply.notes);
-      this.waiting.delete(reply.id);
-    });
+  /** @param replyTimeoutMs how long the worker may go without answering while requests wait */
+  constructor(
+    private readonly worker: Worker,
+    private readonly replyTimeoutMs: number,
+  ) {
+    worker.on("message", (reply: unknown) => this.answer(reply));
     worker.on("error", (err) => this.fail(err));
     worker.on("exit", this.onExit);
   }
 
-  /** The notes of `files`, prepared; rejects when the worker fails or stops first. */
+  /** The notes of `files`, prepared; rejects when the worker fails, stops or stalls first. */
   read(files: FileStat[]): Promise<ReadNote[]> {
     const id = this.nextId++;
     const promise = new Promise<ReadNote[]>((resolve, reject) => {
@@ -76,15 +88,43 @@ class WorkerChannel {
       this.worker.postMessage({ id, files } satisfies ReadRequest);
     });
     promise.catch(() => undefined); // awaited in order by the reader, which handles the failure
+    this.timer ??= this.watch();
     return promise;
   }
 
   async close(): Promise<void> {
+    this.stopWatch();
     this.worker.off("exit", this.onExit);
     await this.worker.terminate();
   }
 
+  private answer(reply: unknown): void {
+    const { id, notes } = (reply ?? {}) as Partial<ReadReply>;
+    const waiter = typeof id === "number" ? this.waiting.get(id) : undefined;
+    if (!waiter || !Array.isArray(notes)) {
+      this.fail(new Error("the index worker answered something else than notes"));
+      return;
+    }
+    this.waiting.delete(id as number);
+    waiter.resolve(notes);
+    this.stopWatch();
+    if (this.waiting.size > 0) this.timer = this.watch();
+  }
+
+  /** A timer that fails the waiting requests when the worker does not answer in time. */
+  private watch(): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.fail(new Error(`the index worker did not answer in ${this.replyTimeoutMs / 1000} s`)), this.replyTimeoutMs);
+    timer.unref();
+    return timer;
+  }
+
+  private stopWatch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   private fail(err: Error): void {
+    this.stopWatch();
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
   }
@@ -105,7 +145,9 @@ export class WorkerNoteReader implements NoteReader {
     const channels: WorkerChannel[] = [];
     try {
       const count = this.options.workers ?? defaultWorkers();
-      for (let k = 0; k < count; k++) channels.push(new WorkerChannel((this.options.startWorker ?? startIndexWorker)({ root: this.vault.root, settings })));
+      const start = this.options.startWorker ?? startIndexWorker;
+      const timeout = this.options.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
+      for (let k = 0; k < count; k++) channels.push(new WorkerChannel(start({ root: this.vault.root, settings }), timeout));
     } catch (err) {
       await Promise.all(channels.map((c) => c.close()));
       this.options.onFallback?.(`cannot start the index worker: ${errorMessage(err)}`);
@@ -127,6 +169,10 @@ export class WorkerNoteReader implements NoteReader {
         let notes: ReadNote[];
         try {
           notes = await head.notes;
+          const asked = files.slice(head.start, head.start + BATCH);
+          if (notes.length !== asked.length || notes.some((n, k) => n.path !== asked[k]?.path)) {
+            throw new Error("the index worker answered for other notes");
+          }
         } catch (err) {
           this.options.onFallback?.(`the index worker failed (${errorMessage(err)}); reading on this thread`);
           yield* local.readNotes(files.slice(head.start), settings);

@@ -1,9 +1,8 @@
 import { VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
-import type { SearchService } from "../../core/search/search-service";
 import { emptyZones } from "../../core/search/scope";
-import { cliSearchService, indexFileOf, openSearch } from "./search";
+import { cliSearchService, indexFileOf, rebuiltLine } from "./search";
 
 function ms(n: number): number {
   return Math.round(n * 10) / 10;
@@ -23,16 +22,12 @@ export const indexCommand: CliCommand = {
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const file = indexFileOf(ctx.vaultRoot);
-    let service: SearchService;
-    let report;
-    if (options.rebuild) {
-      service = cliSearchService(ctx);
-      report = await service.rebuild();
-    } else {
-      ({ service, report } = await openSearch(ctx));
-    }
-    // Saving is what `index` is for: a save that failed is this command's failure.
+    const service = cliSearchService(ctx);
+    const report = options.rebuild ? await service.rebuild() : await service.open();
+    // Saving is what `index` is for: a save that failed is this command's failure, said in one line
+    // (the unreadable saved index that came before it is most often the same cause).
     if (report.saveError) throw new VaultError(report.saveError, file);
+    if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
     const stats = service.stats();
     const indexBytes = await fs.stat(file).then((st) => st.size, () => null);
     const summary = {

@@ -65,6 +65,11 @@ export function cliSearchService(ctx: CliContext): SearchService {
   });
 }
 
+/** The stderr line for a saved index that was not used (issue 4 §6: a message, never a crash). */
+export function rebuiltLine(reason: string): string {
+  return `index: ${reason}; rebuilt from the notes`;
+}
+
 /**
  * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
  * rebuild of a bad saved index on stderr (issue 4 §6: a message, never a crash).
@@ -72,7 +77,7 @@ export function cliSearchService(ctx: CliContext): SearchService {
 export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
   const service = cliSearchService(ctx);
   const report = await service.open();
-  if (report.rebuildReason) ctx.err(`index: ${report.rebuildReason}; rebuilt from the notes`);
+  if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
   if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   return { service, report };
 }

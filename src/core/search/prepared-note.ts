@@ -10,7 +10,7 @@
  * depend on the memo. Everything prepared is plain data, cheap to post between threads.
  */
 import type { MemoryLayout } from "../layout";
-import { buildNoteDocument, type IndexDoc, type NoteMeta } from "./note-document";
+import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
 import { CJK, normalizeText, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./tokenizer";
 
 /** A note ready to be added to the index: what `buildNoteDocument` gives, and its CJK segments. */
@@ -27,7 +27,9 @@ export interface PreparedNote {
  * bytes) for the index of `layout`.
  */
 export function prepareNote(path: string, text: string, stat: { mtime: number; size: number }, layout: MemoryLayout): PreparedNote {
-  return { ...buildNoteDocument(path, text, stat, layout), segments: prepareSegments(text, path) };
+  const built = buildNoteDocument(path, text, stat, layout);
+  // The fields the index counts: the title includes the file name; a capped note has no body.
+  return { ...built, segments: prepareSegments(INDEX_FIELDS.map((f) => built.doc[f])) };
 }
 
 /** A note's CJK runs and their word-like segments. */
@@ -45,12 +47,11 @@ const CJK_RUN_RE = new RegExp(`[${CJK}]+`, "gu");
 const PREPARE_BATCH = 200;
 
 /**
- * Segments the CJK runs of a note, in the form the tokenizer sees them (NFKC, lower case): the runs
- * of its whole text (frontmatter and body) and of its vault path (the file name is the title of a
- * note without a frontmatter title).
+ * Segments the CJK runs of `texts` (a note's index fields), in the form the tokenizer sees them
+ * (NFKC, lower case).
  */
-export function prepareSegments(text: string, path = ""): PreparedSegments {
-  const raw = path === "" ? text : `${path}\n${text}`;
+export function prepareSegments(texts: readonly string[]): PreparedSegments {
+  const raw = texts.join("\n");
   // ASCII holds no CJK, before or after NFKC.
   if (!NON_ASCII_RE.test(raw)) return { runs: "", cuts: new Uint32Array(0) };
   const seen = new Set<string>();
