@@ -49,9 +49,9 @@ export interface WorkerReaderOptions {
 }
 
 /**
- * Starts the index worker (`workerData`: the vault's root and the index's settings): `script` when given (a bundled
- * `index-worker.js`), else the bundle beside `cli.js`, or, when running from the TypeScript
- * sources (tests under vitest, scripts under tsx), the source loaded through tsx.
+ * Starts the index worker with `workerData` (the vault's root and the index's settings): `script`
+ * when given (a bundled `index-worker.js`), else the bundle beside `cli.js`, or, when running from
+ * the TypeScript sources (tests under vitest, scripts under tsx), the source loaded through tsx.
  */
 export function startIndexWorker(workerData: IndexWorkerData, script?: URL): Worker {
   if (script) return new Worker(script, { workerData });
@@ -130,6 +130,7 @@ class WorkerChannel {
   }
 }
 
+/** Reads a build's notes on worker threads, in order (see the module comment). */
 export class WorkerNoteReader implements NoteReader {
   constructor(
     private readonly vault: NodeVault,

@@ -53,7 +53,7 @@ export function indexFileOf(vaultRoot: string): string {
 
 /**
  * The CLI's search service for a vault: the index saved under `.agent-memory/`, notes read and
- * segmented on a worker thread when many are to be indexed (a worker that fails is reported on
+ * prepared on a worker thread when many are to be indexed (a worker that fails is reported on
  * stderr and the notes are read on the main thread).
  */
 export function cliSearchService(ctx: CliContext): SearchService {
