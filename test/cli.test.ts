@@ -160,15 +160,15 @@ describe("agent-memory CLI", () => {
     expect(cliRun("trackers", t.root, "--status", "done", "--kind", "tasks").stdout).toMatch(/no done tracker items/);
   });
 
-  it("index builds a vault of 600 notes through the bundled worker (dist/index-worker.js) and finds their Chinese words", () => {
+  it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.js) and finds their Chinese words", () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 600; i++) files[`Memory/Library/notes/会议纪要 ${i}.md`] = `# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，编号 X${i}Q。\n`;
+    for (let i = 0; i < 2100; i++) files[`Memory/Library/notes/会议纪要 ${i}.md`] = `# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，编号 X${i}Q。\n`;
     files["Memory/Library/notes/unique.md"] = "跨境转账限额调整已经批准\n";
     const t = setup(files);
     const r = cliRun("index", t.root, "--json");
     expect(r.stderr).toBe(""); // no "index: the index worker failed …"
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as { notes: number; indexed: number }).indexed).toBe(601);
+    expect((JSON.parse(r.stdout) as { notes: number; indexed: number }).indexed).toBe(2101);
     const found = JSON.parse(cliRun("search", t.root, "限额调整", "--json").stdout) as { results: { path: string }[] };
     expect(found.results.map((x) => x.path)).toEqual(["Memory/Library/notes/unique.md"]);
   });

@@ -149,6 +149,8 @@ describe("WorkerNoteReader", () => {
       [() => broken, /no worker here/],
       [midway, /exit code 3/],
       [answering("require('node:worker_threads').parentPort.postMessage({ garbage: true });"), /answered something else than notes/],
+      [answering("require('node:worker_threads').parentPort.postMessage(null);"), /answered something else than notes/],
+      [answering("require('node:worker_threads').parentPort.postMessage(request);"), /answered something else than notes/],
       [answering("require('node:worker_threads').parentPort.postMessage({ id: request.id, notes: [] });"), /answered for other notes/],
       [answering("/* never answers */"), /did not answer in 0.3 s/],
       [answering("for (;;);"), /did not answer in 0.3 s/],
