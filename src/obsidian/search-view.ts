@@ -8,7 +8,7 @@
  */
 import { debounce, ItemView, type WorkspaceLeaf } from "obsidian";
 import { parseQuery } from "../core/search/query";
-import type { SearchHit, SearchResponse } from "../core/search/search-service";
+import { totalPrefix, type SearchHit, type SearchResponse } from "../core/search/search-service";
 import { createTokenizer } from "../core/search/tokenizer";
 import { discoverAgents, type PluginContext } from "./context";
 import { appendHighlighted } from "./highlight";
@@ -182,8 +182,7 @@ export class SearchView extends ItemView {
       return;
     }
     const shown = response.results.length;
-    const bound = response.totalBound === "about" ? "about " : response.totalBound === "at-least" ? "at least " : "";
-    const count = response.total > shown ? `${shown} of ${bound}${response.total} notes` : `${shown} note${shown === 1 ? "" : "s"}`;
+    const count = response.total > shown ? `${shown} of ${totalPrefix(response)}${response.total} notes` : `${shown} note${shown === 1 ? "" : "s"}`;
     this.statusEl.setText(`${count} in ${Math.max(1, Math.round(response.took_ms))} ms${note ? `. ${note}` : ""}`);
     const terms = highlightTerms(query);
     this.hits = response.results;

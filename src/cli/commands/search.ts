@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
 import { UsageError, VaultError, errorMessage } from "../../core/errors";
-import { SearchService, type IndexStore, type OpenReport } from "../../core/search/search-service";
+import { SearchService, totalPrefix, type IndexStore, type OpenReport } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
 
 /** Folder under the vault where the CLI keeps its saved search index (issue 4 §6). */
@@ -156,8 +156,7 @@ export const searchCommand: CliCommand = {
       ctx.out(`no results for ${shown} in scope ${res.scope}`);
       return 0;
     }
-    const bound = res.totalBound === "about" ? "about " : res.totalBound === "at-least" ? "at least " : "";
-    ctx.out(`${bound}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+    ctx.out(`${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");
       ctx.out("");

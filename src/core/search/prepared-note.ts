@@ -11,7 +11,7 @@
  */
 import type { MemoryLayout } from "../layout";
 import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
-import { CJK, normalizeText, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./tokenizer";
+import { CJK, normalizeText, SEGMENT_BATCH, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./tokenizer";
 
 /** A note ready to be added to the index: what `buildNoteDocument` gives, and its CJK segments. */
 export interface PreparedNote {
@@ -43,8 +43,6 @@ export interface PreparedSegments {
 const NON_ASCII_RE = /[^\p{ASCII}]/u;
 /** A run of CJK characters, as the tokenizer's scanner finds them (one class, code point by code point). */
 const CJK_RUN_RE = new RegExp(`[${CJK}]+`, "gu");
-/** Runs segmented per call, as the tokenizer batches them (joined by line breaks). */
-const PREPARE_BATCH = 200;
 
 /**
  * Segments the CJK runs of `texts` (a note's index fields), in the form the tokenizer sees them
@@ -74,7 +72,8 @@ export function prepareSegments(texts: readonly string[]): PreparedSegments {
     if (length > 0 && length + 1 + run.length > SEGMENT_SLICE) segment();
     length += (length === 0 ? 0 : 1) + run.length;
     batch.push(run);
-    if (length >= PREPARE_BATCH) segment();
+    // Batched as the tokenizer batches runs (joined by line breaks), for the segmenter's speed.
+    if (length >= SEGMENT_BATCH) segment();
   }
   if (length > 0) segment();
   return { runs: [...seen].join("\n"), cuts: Uint32Array.from(cuts) };

@@ -64,6 +64,14 @@ const VACUUM_MIN_FACTOR = 0.1;
 /** Notes read concurrently while building. */
 const READ_CONCURRENCY = 16;
 
+/**
+ * How a response's `total` reads in words: `"about "`, `"at least "` or `""` when exact (the
+ * CLI and the search view print it before the number).
+ */
+export function totalPrefix(response: Pick<SearchResponse, "totalBound">): string {
+  return response.totalBound === "about" ? "about " : response.totalBound === "at-least" ? "at least " : "";
+}
+
 /** The default {@link NoteReader}: `vault.read`, {@link READ_CONCURRENCY} notes at a time. */
 export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
   return {
