@@ -90,6 +90,38 @@ describe("extract with a language model (CLI)", () => {
     expect(mtimes(t.root)).toEqual(before);
   });
 
+  it("a base URL with credentials exits 2 before any request, naming the problem without the credentials", async () => {
+    const t = setup();
+    const before = mtimes(t.root);
+    const url = server.baseUrl.replace("http://", "http://user:secret@");
+    const ways: Record<string, string>[] = [{ AGENT_MEMORY_LLM_BASE_URL: url }, { AGENT_MEMORY_LLM_BASE_URL: "", OPENAI_BASE_URL: url }];
+    for (const vars of ways) {
+      const r = await cliRun({ ...env(), ...vars }, "extract", t.root, J);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/BASE_URL has credentials in it .*put the key in AGENT_MEMORY_LLM_API_KEY/);
+      expect(r.stderr).not.toMatch(/secret|user:/);
+      expect(r.stdout).not.toMatch(/secret|user:/);
+      expect(r.stderr).not.toMatch(/could not connect|server is running/);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(mtimes(t.root)).toEqual(before);
+  });
+
+  it("a base URL with another scheme, or not a URL, exits 2 saying so before any request", async () => {
+    const t = setup();
+    for (const [url, reason] of [
+      [server.baseUrl.replace("http://", "ftp://"), /AGENT_MEMORY_LLM_BASE_URL does not start with http:\/\/ or https:\/\/ \(it has ftp:\/\/\)/],
+      ["127.0.0.1 /v1", /AGENT_MEMORY_LLM_BASE_URL is not a URL/],
+    ] as const) {
+      const r = await cliRun({ ...env(), AGENT_MEMORY_LLM_BASE_URL: url }, "extract", t.root, J);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(reason);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("--llm openai with no server configured is a usage error", async () => {
     const t = setup();
     const r = await cliRun({ AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "" }, "extract", t.root, J, "--llm", "openai");

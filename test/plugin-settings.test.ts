@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { App, Notice, type PluginManifest } from "./stubs/obsidian";
 import AgentMemoryPlugin from "../src/main";
 import { defaultSettings } from "../src/core/settings";
+import { testConnection } from "../src/obsidian/llm-host";
 import { realApp, resetUi, stubPlugin, waitFor } from "./stubs/obsidian-fixtures";
 
 const manifest: PluginManifest = {
@@ -101,6 +102,34 @@ describe("settings", () => {
     expect(app.vault.adapter.files.get(DATA)).toBeUndefined();
     type(retries.querySelector("input")!, "abc");
     expect(retries.querySelector(".am-setting-error")?.textContent).toBe("Enter a number.");
+  });
+
+  it("refuses a base URL with credentials under the control, and Test connection says why without a request", async () => {
+    const app = new App();
+    const plugin = await loadPlugin(app);
+    const row = await openTab(plugin);
+    const base = row("Base URL");
+    type(base.querySelector("input")!, "http://user:secret@127.0.0.1:9/v1");
+    await waitFor(() => base.querySelector(".am-setting-error") !== null);
+    const shown = base.querySelector(".am-setting-error")?.textContent ?? "";
+    expect(shown).toMatch(/credentials.*API key setting/);
+    expect(shown).not.toMatch(/secret|user:/);
+    expect(plugin.memorySettings.llm.baseUrl).toBe("");
+    expect(app.vault.adapter.files.get(DATA)).toBeUndefined();
+
+    let requests = 0;
+    const fetch = () => {
+      requests++;
+      return Promise.reject(new TypeError("not to be called"));
+    };
+    for (const baseUrl of ["http://user:secret@127.0.0.1:9/v1", "ftp://127.0.0.1:9/v1"]) {
+      const result = await testConnection(realApp(app), { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl } }, fetch);
+      expect(result.ok).toBe(false);
+      const error = result.ok ? "" : result.error;
+      expect(error).toMatch(/^The base URL (has credentials|does not start with http)/);
+      expect(error).not.toMatch(/secret|user:/);
+    }
+    expect(requests).toBe(0);
   });
 
   it("has a heading per section and discovers agents from folders", async () => {

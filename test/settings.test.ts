@@ -34,6 +34,19 @@ describe("settings", () => {
     expect(parseSettings([1]).error).toBeDefined();
   });
 
+  it("a base URL with credentials, another scheme or no URL at all is refused with a reason that never repeats it", () => {
+    const creds = parseSettings({ llm: { baseUrl: "http://user:secret@127.0.0.1:8080/v1", model: "m" } });
+    expect(creds.settings.llm.baseUrl).toBe("");
+    expect(creds.settings.llm.model).toBe("m");
+    expect(creds.error).toMatch(/"llm\.baseUrl": the base URL has credentials in it .*API key setting/);
+    expect(creds.error).not.toMatch(/secret|user:/);
+    expect(parseSettings({ llm: { baseUrl: "ftp://127.0.0.1/v1" } }).error).toMatch(/"llm\.baseUrl".*http:\/\/ or https:\/\//);
+    expect(parseSettings({ llm: { baseUrl: "localhost 11434" } }).error).toMatch(/"llm\.baseUrl": the base URL is not a URL/);
+    for (const ok of ["", "http://localhost:11434/v1", "https://api.openai.com/v1"]) {
+      expect(parseSettings({ llm: { baseUrl: ok } })).toEqual({ settings: { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl: ok } } });
+    }
+  });
+
   it("unknown keys are dropped and no API key is ever part of the settings", () => {
     const { settings } = parseSettings({ apiKey: "sk-secret", llm: { apiKey: "sk-secret" } });
     expect(JSON.stringify(settings)).not.toContain("sk-secret");

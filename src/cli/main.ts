@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
+import { redactUrl } from "../core/url";
 import { openVault, requireMemoryRoot } from "./context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
@@ -23,10 +24,11 @@ function usage(): string {
 
 /**
  * One line of an error report (DESIGN §7: "a one-line reason on stderr"): line breaks in a
- * library's message (YAML, parseArgs) become spaces, so `2>&1 | grep` and log parsers see one record.
+ * library's message (YAML, parseArgs) become spaces, so `2>&1 | grep` and log parsers see one record,
+ * and the user name and password of any URL in it are removed ({@link redactUrl}, issue 12 §6).
  */
 export function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  return redactUrl(text.replace(/\s*[\r\n]+\s*/g, " ").trim());
 }
 
 /** The reason of a `parseArgs` error, without its advice on `--` and without a final period. */
@@ -110,7 +112,7 @@ export async function main(
     return await command.run(ctx, args, values);
   } catch (err) {
     const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
-    if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG) io.err(String((err as Error).stack));
+    if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG) io.err(redactUrl(String((err as Error).stack)));
     return code;
   }
 }

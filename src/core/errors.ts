@@ -3,6 +3,7 @@
  * file or request it concerns (DESIGN §8: "a clear error naming the file or request").
  * Parsing and validation return results with reasons instead of throwing (STYLE: errors are values).
  */
+import { redactUrl } from "./url";
 export class MemoryError extends Error {
   /** Vault-relative path, URL or other subject the error is about, when there is one. */
   readonly subject: string | undefined;
@@ -24,7 +25,21 @@ export class LlmError extends MemoryError {}
 /** Bad usage of a command or bad settings. */
 export class UsageError extends MemoryError {}
 
-/** Message of any thrown value, for one-line reports. */
+/**
+ * Message of any thrown value, for one-line reports, with the user name and password of any URL in
+ * it removed ({@link redactUrl}): a library's error (the OpenAI SDK, `fetch`) may echo a URL.
+ */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return redactUrl(err instanceof Error ? err.message : String(err));
 }
+
+/**
+ * A note is not valid UTF-8 (or is UTF-16): it is never decoded with replacement characters, since
+ * writing that text back would destroy every byte that did not decode.
+ */
+export class EncodingError extends MemoryError {}
+/**
+ * A note that exists read as empty even after retries, which is what a program saving it in place
+ * (truncate, then write) looks like from outside: it is never edited or rebuilt from that read.
+ */
+export class TruncatedNoteError extends MemoryError {}

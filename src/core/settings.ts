@@ -5,6 +5,7 @@
  * API keys are never part of the settings; the plugin stores only the secret's name.
  */
 import { z } from "zod";
+import { checkBaseUrl } from "./url";
 
 export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
 /** A tracker note kind (DESIGN §1). */
@@ -34,9 +35,31 @@ const destinations = z.object({
   question: z.string().default("tracker:questions"),
 });
 
+/**
+ * Why the `llm.baseUrl` setting cannot be used, or `null` when it can: empty (offline) or an http(s)
+ * URL without user name or password ({@link checkBaseUrl}). The reason never repeats the URL, so it
+ * holds no credentials; the settings schema and the plugin's "Test connection" give it
+ * (test/settings.test.ts, test/plugin-settings.test.ts).
+ */
+export function baseUrlSettingError(value: string): string | null {
+  if (value.trim() === "") return null;
+  const problem = checkBaseUrl(value);
+  if (!problem) return null;
+  const advice = problem.kind === "credentials" ? "; give the URL without them and put the key in the API key setting" : "";
+  return `the base URL ${problem.reason}${advice}`;
+}
+
+const baseUrlSetting = z
+  .string()
+  .superRefine((value, ctx) => {
+    const error = baseUrlSettingError(value);
+    if (error) ctx.addIssue({ code: "custom", message: error });
+  })
+  .default("");
+
 const llm = z.object({
   /** OpenAI-compatible base URL, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. Empty: offline. */
-  baseUrl: z.string().default(""),
+  baseUrl: baseUrlSetting,
   model: z.string().default(""),
   /** Name of the secret in Obsidian's secret storage holding the API key (never the key itself). */
   apiKeySecret: z.string().default(""),

@@ -6,7 +6,7 @@
 import { requestUrl, type App } from "obsidian";
 import { errorMessage } from "../core/errors";
 import { createChatClient, requestUrlFetch, type ChatClientOptions, type FetchLike } from "../core/llm/client";
-import type { Settings } from "../core/settings";
+import { baseUrlSettingError, type Settings } from "../core/settings";
 
 /** `fetch` for the OpenAI SDK over Obsidian's `requestUrl` (4xx/5xx resolve, so the SDK retries on real statuses). */
 export function obsidianFetch(): FetchLike {
@@ -42,10 +42,14 @@ export type ConnectionResult = { ok: true; models: string[] } | { ok: false; err
 
 /**
  * Lists the server's models (`GET /models`) with the current settings. Never throws: the error the
- * client reports (status, server, what to check) is returned as text.
+ * client reports (status, server, what to check) is returned as text, without the user name and
+ * password of any URL in it. A base URL that cannot be used (credentials in it, not http/https, not
+ * a URL) is reported before any request is made.
  */
 export async function testConnection(app: App, settings: Settings, fetch?: FetchLike): Promise<ConnectionResult> {
   if (!llmConfigured(settings)) return { ok: false, error: "Set the base URL first." };
+  const badUrl = baseUrlSettingError(settings.llm.baseUrl);
+  if (badUrl) return { ok: false, error: `${badUrl.charAt(0).toUpperCase()}${badUrl.slice(1)}.` };
   try {
     const client = createChatClient({ ...chatClientOptions(app, settings, fetch), maxRetries: 0 });
     return { ok: true, models: await client.listModels() };

@@ -6,6 +6,8 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { UsageError } from "../errors";
+import { checkBaseUrl, redactUrl } from "../url";
 import { classifyFailure, defaultSleep, describeFailure, withRetries, type FailureInfo } from "./retry";
 import { estimateTokens } from "./tokens";
 import type { FetchLike } from "./request-url-fetch";
@@ -79,6 +81,7 @@ export interface ChatClientOptions {
 
 /** A chat client bound to one server and model. */
 export interface ChatClient {
+  /** The base URL without trailing slashes; never holds credentials ({@link createChatClient} refuses them). */
   readonly baseUrl: string;
   readonly model: string;
   /**
@@ -102,9 +105,16 @@ const NO_KEY = "no-key";
  * Creates a chat client. Nothing is sent until a method is called.
  * `dangerouslyAllowBrowser` is set because Obsidian is a browser-like host; the key stays on the
  * person's machine and goes only to the server they configured.
+ * @throws UsageError when the base URL cannot be used ({@link checkBaseUrl}: not a URL, not http or
+ *   https, or a user name or password in it); the message never repeats the credentials.
  */
 export function createChatClient(options: ChatClientOptions): ChatClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const baseUrl = options.baseUrl.trim().replace(/\/+$/, "");
+  const problem = checkBaseUrl(baseUrl);
+  if (problem) {
+    const advice = problem.kind === "credentials" ? "; give the URL without them and the key as the API key" : "";
+    throw new UsageError(`the base URL ${problem.reason}${advice}`, redactUrl(baseUrl));
+  }
   const apiKey = options.apiKey;
   const now = options.now ?? (() => Date.now());
   const policy = {

@@ -7,6 +7,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../errors";
+import { redactUrl } from "../url";
 
 /** How retries are paced. */
 export interface RetryPolicy {
@@ -44,11 +45,12 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Removes the API key (and any bearer token) from text that may be shown or logged.
- * Some servers echo the key they rejected in their error message.
+ * Removes the API key, any bearer token and the user name and password of any URL ({@link redactUrl})
+ * from text that may be shown or logged. Some servers echo the key they rejected in their error
+ * message; `fetch` and the SDK echo the URL they refused.
  */
 export function redact(text: string, apiKey: string): string {
-  let out = text.replace(/Bearer\s+\S+/gi, "Bearer [redacted]");
+  let out = redactUrl(text).replace(/Bearer\s+\S+/gi, "Bearer [redacted]");
   if (apiKey.length >= 4) out = out.split(apiKey).join("[redacted]");
   return out;
 }
@@ -142,6 +144,7 @@ export function hintFor(info: FailureInfo, model: string, timeoutMs: number): st
 /**
  * The one-line error after the last attempt, e.g.
  * `chat completion at http://localhost:11434/v1 failed: HTTP 404 (model "x" not found) after 1 attempt; check the model name …`.
+ * The base URL is shown (and made the error's subject) without user name or password ({@link redactUrl}).
  */
 export function describeFailure(
   info: FailureInfo,
@@ -166,7 +169,8 @@ export function describeFailure(
       what = `failed${info.detail ? ` (${info.detail})` : ""}`;
   }
   const hint = hintFor(info, ctx.model, ctx.timeoutMs);
-  return new LlmError(`${ctx.what} at ${ctx.baseUrl} ${what} after ${attempts}; ${hint}`, ctx.baseUrl);
+  const shown = redactUrl(ctx.baseUrl);
+  return new LlmError(`${ctx.what} at ${shown} ${what} after ${attempts}; ${hint}`, shown);
 }
 
 /** Backoff before retry number `retry` (1-based), milliseconds, with up to 25% jitter. */
