@@ -214,7 +214,10 @@ describe("extraction pipeline", () => {
     const later = () => new Date("2026-11-29T10:00:00Z");
     const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now: later });
     await applyPlan(t.vault, layout, plan, later);
-    expect(readFileSync(join(t.root, topicPath), "utf8")).toMatch(/updated_at: 2026-11-29T10:00:00\+00:00/);
+    // Written in the host's local time with its offset: the same instant in any time zone.
+    const written = /updated_at: (\S+)/.exec(readFileSync(join(t.root, topicPath), "utf8"))?.[1] ?? "";
+    expect(written).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    expect(Date.parse(written)).toBe(later().getTime());
   });
 
   it("a journal whose frontmatter does not parse is an error naming it, and nothing is written", async () => {

@@ -1,2 +1,2 @@
-// Shared test setup: time zone fixed to UTC (STYLE: Tests).
-process.env.TZ = "UTC";
+// Shared test setup: the time zone is TZ when set (vitest.config.ts), UTC otherwise (STYLE: Tests).
+process.env.TZ = process.env.TZ || "UTC";
