@@ -5,10 +5,11 @@
  * guideline: heavy work after layout ready).
  */
 import { Notice, normalizePath, Plugin } from "obsidian";
+import { today } from "./core/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
-import { localIsoDate, type PluginContext } from "./obsidian/context";
+import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/extraction-runner";
 import { createExtractorFactory } from "./obsidian/extractor-factory";
 import { runHealthCommand } from "./obsidian/health-command";
@@ -31,7 +32,7 @@ export default class AgentMemoryPlugin extends Plugin {
       vault: new ObsidianVault(this.app),
       settings: () => this.memorySettings,
       saveSettings: () => this.saveSettings(),
-      today: () => localIsoDate(new Date()),
+      today: () => today(Date.now()),
     };
     const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
     const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;

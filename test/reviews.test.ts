@@ -1,7 +1,7 @@
 // Due reviews and review scheduling (issue 6 §4): every/next parsing, month ends, leap years.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/health/dates";
+import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/dates";
 import { addInterval, advanceReview, dueReviews, listReviews, nextReviewDate, parseEvery } from "../src/core/trackers/reviews";
 import { FrontmatterError } from "../src/core/errors";
 

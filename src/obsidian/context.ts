@@ -15,7 +15,7 @@ export interface PluginContext {
   settings(): Settings;
   /** Persists the current settings to `data.json` (never the API key). */
   saveSettings(): Promise<void>;
-  /** Today's date in local time, `YYYY-MM-DD`; injectable for tests. */
+  /** Today's date, `YYYY-MM-DD`, the user's local date (`today` of src/core/dates.ts); injectable for tests. */
   today(): string;
 }
 
@@ -24,8 +24,6 @@ export function layoutOf(ctx: PluginContext): MemoryLayout {
   return new MemoryLayout(ctx.settings());
 }
 
-/** `YYYY-MM-DD` of `date` in local time (the core's {@link localDate}). */
-export { localDate as localIsoDate } from "../core/health/dates";
 
 /** Agents found under the agents folder (each folder is an agent, DESIGN §1), plus the default agent. */
 export async function discoverAgents(ctx: PluginContext): Promise<string[]> {

@@ -5,11 +5,14 @@
  */
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { isIsoDate, localDate, renderHealthText, runHealthCheck, toHealthJson } from "../../core/health";
+import { isIsoDate, renderHealthText, runHealthCheck, toHealthJson, today } from "../../core/health";
 
-/** Reads `--date`, default the local date today. Throws {@link UsageError} for a bad date. */
-export function todayOption(value: unknown): string {
-  if (value === undefined) return localDate(new Date());
+/**
+ * Reads `--date`, default {@link today} at `nowMs` (the user's local date). Throws
+ * {@link UsageError} for a bad date.
+ */
+export function todayOption(value: unknown, nowMs: number = Date.now()): string {
+  if (value === undefined) return today(nowMs);
   if (typeof value !== "string" || !isIsoDate(value)) throw new UsageError(`--date must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
   return value;
 }
@@ -20,8 +23,8 @@ export const healthCommand: CliCommand = {
   options: { date: { type: "string" } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
-    const today = todayOption(options.date);
-    const report = await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, { today });
+    const nowMs = Date.now();
+    const report = await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, { today: todayOption(options.date, nowMs), nowMs });
     if (options.json) ctx.out(JSON.stringify(toHealthJson(report), null, 2));
     else ctx.out(renderHealthText(report));
     return report.errors.length > 0 ? 1 : 0;

@@ -1,5 +1,5 @@
 import type { CliCommand } from "../command";
-import { localDate } from "../../core/health/dates";
+import { today } from "../../core/dates";
 import { initAgent } from "../../core/init";
 
 /**
@@ -13,7 +13,7 @@ export const initCommand: CliCommand = {
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
-    const created = await initAgent(ctx.vault, ctx.layout, agent, localDate(new Date()));
+    const created = await initAgent(ctx.vault, ctx.layout, agent, today(Date.now()));
     if (options.json) ctx.out(JSON.stringify({ agent, created }, null, 2));
     else {
       ctx.out(`agent "${agent}" in ${ctx.vaultRoot}`);

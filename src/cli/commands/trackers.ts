@@ -1,6 +1,6 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { localDate } from "../../core/health/dates";
+import { today as todayOf } from "../../core/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { listItems } from "../../core/trackers/format";
 import { dueReviews } from "../../core/trackers/reviews";
@@ -49,7 +49,7 @@ export const trackersCommand: CliCommand = {
     }
     const agents = typeof options.agent === "string" ? [options.agent] : known;
     const kinds = kind ? [kind as TrackerKind] : [...TRACKER_KINDS];
-    const today = localDate(new Date());
+    const today = todayOf(Date.now());
     const items: ListedItem[] = [];
     for (const agent of agents) {
       for (const k of kinds) {

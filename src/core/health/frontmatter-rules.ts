@@ -3,7 +3,7 @@
  * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`.
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
  */
-import { isIso8601 } from "./dates";
+import { isIso8601 } from "../dates";
 import { asWikilink } from "./links";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";

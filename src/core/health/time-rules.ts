@@ -1,13 +1,14 @@
 /**
  * Rules about time and size (DESIGN §5, issue 6 §1 and §5): `stale-draft`, `stale-knowledge`,
- * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`.
+ * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`, the user's local
+ * date (src/core/dates.ts).
  *
  * A note's last update is read from the note, not from the file's modification time, which copying,
  * syncing or a git checkout resets: the latest of `updated_at`, `created_at` and the dates of the
  * callouts extraction appends (`> [!insight] 2026-03-27 · …`); the file's mtime only when the note
  * has none of them.
  */
-import { datePart, daysBetween, instantOf, isIsoDate, localDate, type IsoDate } from "./dates";
+import { datePart, daysBetween, isExpired, isIsoDate, localDate, type IsoDate } from "../dates";
 import { TermMatcher } from "./mentions";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
@@ -29,7 +30,7 @@ export function lastUpdated(note: NoteInfo): IsoDate {
       if (isIsoDate(d)) best = later(best, d);
     }
   }
-  return best ?? localDate(new Date(note.mtime));
+  return best ?? localDate(note.mtime);
 }
 
 /** The status field, lower case, or `""`. */
@@ -57,35 +58,22 @@ export function checkStaleDraft(note: NoteInfo, today: IsoDate, draftDays: numbe
 }
 
 /**
- * `expired`: `expires_at` is past. A date expires after its day (expired when before `today`); a
- * date-time when its instant is before `nowMs`. Nothing is deleted (issue 6 §5).
+ * `expired`: `expires_at` is past by the rule search uses too ({@link isExpired}: a date after its
+ * local day, a date-time at its instant). Nothing is deleted (issue 6 §5).
  */
 export function checkExpired(note: NoteInfo, today: IsoDate, nowMs: number): HealthProblem[] {
   const v = fieldOf(note, "expires_at");
-  if (typeof v !== "string") return [];
-  const value = v.trim();
-  const instant = instantOf(value);
-  const expired = instant !== null ? instant < nowMs : isIsoDate(value) && value < today;
-  if (!expired) return [];
+  if (typeof v !== "string" || !isExpired(v, today, nowMs)) return [];
   const line = note.keyLines.get("expires_at");
   return [
     {
       path: note.path,
       rule: "expired",
       severity: "warning",
-      message: `Expired on ${value}; search leaves it out unless asked.`,
+      message: `Expired on ${v.trim()}; search leaves it out unless asked.`,
       ...(line !== undefined ? { line } : {}),
     },
   ];
-}
-
-/** True when `expires_at` is past (see {@link checkExpired}); for callers outside the health check. */
-export function isExpired(data: Record<string, unknown> | null, today: IsoDate, nowMs: number): boolean {
-  const v = data?.expires_at;
-  if (typeof v !== "string") return false;
-  const value = v.trim();
-  const instant = instantOf(value);
-  return instant !== null ? instant < nowMs : isIsoDate(value) && value < today;
 }
 
 /** `over-size-cap`: a note larger than `search.sizeCapBytes` (search indexes only its frontmatter and headings). */
@@ -107,7 +95,7 @@ export function journalDate(note: NoteInfo): IsoDate {
   const name = note.path.slice(note.path.lastIndexOf("/") + 1);
   const m = /\d{4}-\d{2}-\d{2}/.exec(name);
   if (m && isIsoDate(m[0])) return m[0];
-  return datePart(fieldOf(note, "created_at")) ?? localDate(new Date(note.mtime));
+  return datePart(fieldOf(note, "created_at")) ?? localDate(note.mtime);
 }
 
 /** Statuses that take a note out of the staleness check: finished or replaced. */

@@ -3,7 +3,7 @@
  */
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import type { IsoDate } from "../health/dates";
+import type { IsoDate } from "../dates";
 import { dueReviews, type DueReview } from "../trackers/reviews";
 
 /** A due review and where it lives. */

@@ -6,7 +6,7 @@
 import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { addDays, datePart, dayNumber, isIsoDate, type IsoDate } from "../health/dates";
+import { addDays, datePart, dayNumber, isIsoDate, type IsoDate } from "../dates";
 import { readNoteInfo } from "../health/note-info";
 import { lastUpdated } from "../health/time-rules";
 import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";

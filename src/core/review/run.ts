@@ -7,7 +7,7 @@ import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { isIsoDate, type IsoDate } from "../health/dates";
+import { isIsoDate, type IsoDate } from "../dates";
 import { findItem } from "../trackers/store";
 import { advanceReview, isReviewItem, readSchedule, type ReviewSchedule } from "../trackers/reviews";
 import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";

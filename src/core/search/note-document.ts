@@ -4,6 +4,7 @@
  * A note whose frontmatter does not parse is still indexed by its body and flagged (issue 4 notes).
  * A note above the size cap is indexed by its frontmatter and headings only (issue 4 §6).
  */
+import { isIso8601, localDate } from "../dates";
 import { parseNote } from "../frontmatter";
 import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
@@ -43,11 +44,11 @@ export interface NoteMeta {
   domain?: string;
   /** Tags without `#`, lower case, from frontmatter and inline `#tags`. */
   tags?: string[];
-  /** The note's date (`YYYY-MM-DD`): `updated_at`, `created_at`, `date`, a date in the file name, else mtime. */
+  /** The note's date (`YYYY-MM-DD`): `updated_at`, `created_at`, `date`, a date in the file name, else the mtime's local date. */
   date?: string;
   /** 0–1 from frontmatter `confidence`. */
   confidence?: number;
-  /** `YYYY-MM-DD` from frontmatter `expires_at`. */
+  /** Frontmatter `expires_at` as written (trimmed) when it is an ISO 8601 date or date-time; judged by `isExpired` (src/core/dates.ts). */
   expiresAt?: string;
   /** True when the note was over the size cap and its body was not indexed. */
   capped?: true;
@@ -203,7 +204,7 @@ export function buildNoteDocument(
     dayOf(data.created_at) ??
     dayOf(data.date) ??
     dayOf(stem) ??
-    (stat.mtime > 0 ? new Date(stat.mtime).toISOString().slice(0, 10) : undefined);
+    (stat.mtime > 0 ? localDate(stat.mtime) : undefined);
   const confidence = typeof data.confidence === "number" ? data.confidence : Number.parseFloat(String(data.confidence));
 
   const meta: NoteMeta = {
@@ -218,7 +219,7 @@ export function buildNoteDocument(
   const type = firstString(data, "type");
   const status = firstString(data, "status");
   const domain = firstString(data, "domain");
-  const expiresAt = dayOf(data.expires_at);
+  const expiresAt = typeof data.expires_at === "string" && isIso8601(data.expires_at.trim()) ? data.expires_at.trim() : undefined;
   if (type) meta.type = type;
   if (status) meta.status = status;
   if (domain) meta.domain = domain;

@@ -19,8 +19,12 @@ export interface IndexStore {
   save(data: string): Promise<void>;
 }
 
-/** Bumped whenever the saved shape or the indexed fields change. */
-export const INDEX_FORMAT_VERSION = 7;
+/**
+ * Bumped whenever the saved shape or the indexed fields change. 8: a note's `expiresAt` is its
+ * `expires_at` as written (a date-time expires at its instant) and a date from the mtime is the
+ * local date (test/expiry-time-zone.test.ts).
+ */
+export const INDEX_FORMAT_VERSION = 8;
 const FORMAT = "agent-memory-search";
 
 

@@ -5,6 +5,7 @@
  * (`path:"Agents/link"`). The same filter given twice matches either value; different filters
  * must all match. An unknown filter or a bad date is an error value, never an empty result.
  */
+import { isIsoDate } from "../dates";
 
 /** The filters of the query language. */
 export const FILTER_NAMES = ["agent", "type", "status", "domain", "tag", "path", "after", "before"] as const;
@@ -34,7 +35,6 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 const OPEN_QUOTES = new Set(['"', "“", "„", "「", "『"]);
 const CLOSE_FOR: Record<string, string> = { '"': '"', "“": "”", "„": "“", "「": "」", "『": "』" };
 const FILTER_RE = /^(-?)([A-Za-z][A-Za-z_]*):(.*)$/s;
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 interface Lexeme {
   text: string;
@@ -81,17 +81,8 @@ function lex(input: string): Lexeme[] {
   return out;
 }
 
-/** True when `value` is a real calendar date written `YYYY-MM-DD`. */
-export function isIsoDate(value: string): boolean {
-  const m = DATE_RE.exec(value);
-  if (!m) return false;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return d <= days;
-}
+/** True when `value` is a real calendar date written `YYYY-MM-DD` (the rule of src/core/dates.ts). */
+export { isIsoDate };
 
 /**
  * Parses a query string (issue 4 §3).

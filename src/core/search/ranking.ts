@@ -3,6 +3,7 @@
  * confidence, a lower rank for superseded and archived notes, expired notes left out unless asked
  * for. Each factor is bounded below so that a strong text match is never buried by metadata alone.
  */
+import { startOfLocalDay } from "../dates";
 import type { Settings } from "../settings";
 import type { NoteMeta } from "./note-document";
 
@@ -12,16 +13,16 @@ const DEMOTED_STATUSES = new Set(["superseded", "archived", "deprecated", "aband
 export const DEMOTED_FACTOR = 0.5;
 const DAY_MS = 86_400_000;
 
-/** `YYYY-MM-DD` → ms since the epoch (NaN when invalid): a vault has few distinct dates, and
- * parsing one for every matching note of every query was a visible part of a query's time. */
+/** `YYYY-MM-DD` → the ms its local day begins (NaN when invalid): a vault has few distinct dates,
+ * and parsing one for every matching note of every query was a visible part of a query's time. */
 const parsedDates = new Map<string, number>();
 
-/** Days between a `YYYY-MM-DD` date and `now` (ms); 0 for future or unknown dates. */
+/** Days from the start of a `YYYY-MM-DD` date, the user's local day (src/core/dates.ts), to `now` (ms); 0 for future or unknown dates. */
 function ageDays(date: string | undefined, now: number): number {
   if (!date) return 0;
   let t = parsedDates.get(date);
   if (t === undefined) {
-    t = Date.parse(`${date}T00:00:00Z`);
+    t = startOfLocalDay(date) ?? Number.NaN;
     if (parsedDates.size > 100_000) parsedDates.clear();
     parsedDates.set(date, t);
   }
@@ -43,14 +44,4 @@ export function rankFactor(meta: NoteMeta, search: Settings["search"], now: numb
     factor *= 0.5 + 0.5 * Math.pow(2, -ageDays(meta.date, now) / search.recencyHalfLifeDays);
   }
   return factor;
-}
-
-/** `YYYY-MM-DD` of `now` (ms) in UTC. */
-export function today(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
-}
-
-/** True when the note's `expires_at` date is before `todayIso` (`YYYY-MM-DD`). */
-export function isExpired(meta: NoteMeta, todayIso: string): boolean {
-  return meta.expiresAt !== undefined && meta.expiresAt < todayIso;
 }

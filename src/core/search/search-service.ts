@@ -16,6 +16,7 @@
  *
  * MiniSearch API: https://lucaong.github.io/minisearch/classes/MiniSearch.MiniSearch.html
  */
+import { isExpired, today } from "../dates";
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
@@ -27,7 +28,6 @@ import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, 
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
 import { listByDate, rankByText, type RunContext, type Shard } from "./query-runner";
-import { isExpired, today } from "./ranking";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
 import { dropStopWords } from "./stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
@@ -343,12 +343,12 @@ export class SearchService {
     const response: SearchResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
     if (shard) {
       const nowMs = this.now();
-      const todayIso = today(nowMs);
+      const todayIso = today(nowMs); // the user's local date, as the health check judges expiry
       const visible = (meta: NoteMeta | undefined): meta is NoteMeta =>
         meta !== undefined &&
         inScope(meta, scope) &&
         matchesFilters(meta, parsed.filters) &&
-        (options.includeExpired === true || !isExpired(meta, todayIso));
+        (options.includeExpired === true || !isExpired(meta.expiresAt, todayIso, nowMs));
       const known = (term: string): boolean => shard.mini.hasTerm(term);
       // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
       // `"the export"` while requiring it found nothing). A phrase's words rank its notes; the terms

@@ -10,7 +10,7 @@
  * `    - YYYY-MM-DD: done`, as the sample vault's `Reviews.md` does. The last review is the latest
  * dated line under the item (or a `[last:: YYYY-MM-DD]` field, whichever is later).
  */
-import { addDays, addMonths, dayNumber, type IsoDate } from "../health/dates";
+import { addDays, addMonths, dayNumber, type IsoDate } from "../dates";
 import { listItems, type TrackerItem } from "./format";
 import { addProgressNote, findItem, setItemField } from "./store";
 

@@ -1,8 +1,17 @@
 /**
- * Calendar dates and ISO 8601 values as the health check and the review schedule use them
- * (DESIGN §2: timestamps are ISO 8601 strings that must round-trip, so they are never turned into
- * Date objects and back; only compared). Calendar arithmetic runs on UTC day numbers, so it does not
- * depend on the host's time zone or daylight saving.
+ * Calendar dates and ISO 8601 values, and the one rule for "today" and for expiry that search,
+ * the health check, reviews, trackers, the CLI and the plugin share (issue 12 item 8).
+ *
+ * **Time zone rule.** A day is the user's local calendar day: the host's time zone (`TZ` for the
+ * CLI, the system's zone in Obsidian), the zone journals are named in. {@link today} and
+ * {@link localDate} are the only places that turn an instant into a date; nothing takes a date
+ * from `toISOString()`, which is the UTC date (in UTC+8 it is still yesterday until 08:00).
+ * A date written in a note is kept as written, in the writer's own offset ({@link datePart}).
+ *
+ * Timestamps are ISO 8601 strings that must round-trip, so they are never turned into Date
+ * objects and back; only compared. Calendar arithmetic runs on UTC day numbers, so it does not
+ * depend on the host's time zone or daylight saving. test/expiry-time-zone.test.ts runs the CLI's
+ * health check and search under Asia/Shanghai and America/Los_Angeles.
  */
 
 /** A calendar date `YYYY-MM-DD`. */
@@ -25,7 +34,9 @@ export function dayNumber(date: string): number | null {
   const mo = Number(m[2]);
   const d = Number(m[3]);
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return Date.UTC(y, mo - 1, d) / MS_PER_DAY;
+  const at = new Date(Date.UTC(2000, mo - 1, d));
+  at.setUTCFullYear(y); // Date.UTC reads years 0–99 as 1900–1999
+  return at.getTime() / MS_PER_DAY;
 }
 
 /** `YYYY-MM-DD` of a day number (see {@link dayNumber}). */
@@ -79,7 +90,8 @@ export function instantOf(value: string): number | null {
 
 /** Days in a month (1–12) of a year, leap years by the Gregorian rule. */
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Adds days to a date. Returns `null` for an invalid date. */
@@ -110,10 +122,54 @@ export function daysBetween(from: IsoDate, to: IsoDate): number | null {
   return a === null || b === null ? null : b - a;
 }
 
-/** The host's local calendar date of an instant (what "today" means to the person at the keyboard). */
-export function localDate(now: Date): IsoDate {
-  const y = String(now.getFullYear()).padStart(4, "0");
-  const m = String(now.getMonth() + 1).padStart(2, "0");
-  const d = String(now.getDate()).padStart(2, "0");
+/**
+ * The user's local calendar date of an instant: the "date of a timestamp" rule (a file's
+ * modification time, the moment a journal is named or a health check runs). Local means the
+ * host's time zone (see the module comment), never UTC.
+ * @param instant a Date, or milliseconds since the epoch
+ */
+export function localDate(instant: Date | number): IsoDate {
+  const at = typeof instant === "number" ? new Date(instant) : instant;
+  const y = String(at.getFullYear()).padStart(4, "0");
+  const m = String(at.getMonth() + 1).padStart(2, "0");
+  const d = String(at.getDate()).padStart(2, "0");
   return `${y}-${m}-${d}`;
+}
+
+/**
+ * The instant a calendar day begins for the user: local midnight (see the module comment), in
+ * milliseconds since the epoch; `null` for an invalid date. The inverse of {@link localDate}.
+ */
+export function startOfLocalDay(date: IsoDate): number | null {
+  if (dayNumber(date) === null) return null;
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const at = new Date(2000, m - 1, d);
+  at.setFullYear(y); // years 0–99 are not read as 1900–1999
+  return at.getTime();
+}
+
+/**
+ * Today's date, `YYYY-MM-DD`, in the user's local time zone (see the module comment): what
+ * "today" means for expiry, drafts, staleness, due reviews and the day's journal.
+ * @param now the current instant, a Date or milliseconds since the epoch (callers inject a clock)
+ */
+export function today(now: Date | number): IsoDate {
+  return localDate(now);
+}
+
+/**
+ * True when an `expires_at` value is past. A date expires after its day: expired when it is
+ * before `todayIso`, the local date (a note with `expires_at: 2026-12-01` is live all of that
+ * local day). A date-time expires at its instant, before `nowMs`; one without an offset is local
+ * time ({@link instantOf}). Anything that is not ISO 8601 never expires (the health check flags it
+ * as a bad date instead). Search leaves expired notes out; the health check warns about them.
+ * @param value the frontmatter value as read (only strings can expire)
+ * @param todayIso {@link today} of `nowMs`, or a day the caller was asked to judge for (`--date`)
+ * @param nowMs the current instant, milliseconds since the epoch
+ */
+export function isExpired(value: unknown, todayIso: IsoDate, nowMs: number): boolean {
+  if (typeof value !== "string") return false;
+  const v = value.trim();
+  const instant = instantOf(v);
+  return instant !== null ? instant < nowMs : isIsoDate(v) && v < todayIso;
 }
