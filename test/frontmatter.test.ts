@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { NodeVault } from "../src/cli/node-vault";
 import { FrontmatterError } from "../src/core/errors";
 import { frontmatterProblems, parseNote, setFrontmatter } from "../src/core/frontmatter";
+import { appendTopicEntry } from "../src/core/knowledge/topic";
+import { addTrackerItem } from "../src/core/trackers/store";
 
 const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list, not as a link.";
 
@@ -151,12 +153,61 @@ describe("setFrontmatter", () => {
     );
   });
 
-  it("creates frontmatter when the note has none, keeping the body (case 03)", () => {
-    const text = "---\n\nMet Person A about Project Alpha.\n\n---";
-    const out = setFrontmatter(text, { type: "journal" });
-    expect(out).toBe(`---\ntype: journal\n---\n${text}`);
-    expect(parseNote(out)).toMatchObject({ data: { type: "journal" }, body: text });
+  it("creates frontmatter when the note has none, keeping the body", () => {
+    expect(setFrontmatter("# Title\n\ntext", { type: "journal" })).toBe("---\ntype: journal\n---\n# Title\n\ntext");
     expect(setFrontmatter("\uFEFFline\r\nline\r\n", { a: 1 })).toBe("\uFEFF---\r\na: 1\r\n---\r\nline\r\nline\r\n");
+    expect(setFrontmatter("---\nno closing line\n", { a: 1 })).toBe("---\na: 1\n---\n---\nno closing line\n");
+  });
+
+  // Issue 12 §7: a second block in front of the first is what Obsidian would then show as the
+  // note's properties; the person's block would turn into body text.
+  const PATH = "Memory/Agents/me/Journal/2026-11-27.md";
+  const NOT_MAPPINGS: [string, string][] = [
+    ["---\n- a\n- b\n---\nbody", "a YAML list"],
+    ["\uFEFF---\r\n- a\r\n- b\r\n---\r\nbody\r\n", "a YAML list"],
+    ["---\n[a, b]\n---\n", "a YAML list"],
+    ["---\nhello\n---", "a single YAML value"],
+    ["---\n42\n---\nbody", "a single YAML value"],
+    // Case 03's horizontal rules: read as body, but never wrapped either.
+    ["---\n\nMet Person A about Project Alpha.\n\n---", "a single YAML value"],
+  ];
+
+  it("frontmatter that is a YAML list or a single value reads as no fields, with the whole text as body", () => {
+    for (const [text] of NOT_MAPPINGS) {
+      const note = parseNote(text, PATH);
+      expect(note.data).toBeNull();
+      expect(note.body).toBe(text.replace(/^\uFEFF/, ""));
+    }
+  });
+
+  it("a list or a single value as frontmatter is never wrapped: FrontmatterError naming the file, nothing written", () => {
+    for (const [text, what] of NOT_MAPPINGS) {
+      let thrown: unknown;
+      try {
+        setFrontmatter(text, { extracted_at: "2026-11-27T10:00:00+08:00", extraction_hash: "abc" }, PATH);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown, JSON.stringify(text)).toBeInstanceOf(FrontmatterError);
+      expect((thrown as Error).message).toBe(`${PATH}: frontmatter is ${what}, not a mapping of fields; nothing written`);
+    }
+  });
+
+  it("a topic note, whose writes set updated_at, is refused too; a tracker's item lines go in without any frontmatter", () => {
+    const topic = "---\n- a\n---\n# Sleep\n\n## Insights\n";
+    const entry = { kind: "insight", heading: "Insights", date: "2026-11-27", confidence: 0.8, text: "Naps help", source: "[[2026-11-27]]" } as const;
+    expect(() => appendTopicEntry(topic, { title: "Sleep", type: "knowledge", createdAt: "2026-11-27", path: "Sleep.md" }, entry)).toThrow(
+      /Sleep\.md: .*frontmatter is a YAML list, not a mapping of fields/,
+    );
+    // Case 03 (test/trackers-format.test.ts): such a tracker stays writable; its block is kept as it is.
+    const tracker = addTrackerItem("---\nhello\n---\n# Tasks\n", "tasks", { text: "b", fields: [] }, { agent: "me", title: "Tasks", createdAt: "2026-11-27" }, "Tasks.md");
+    expect(tracker.text).toBe("---\nhello\n---\n# Tasks\n- [ ] b ^t-001\n");
+  });
+
+  it("an empty frontmatter block is an empty mapping: the keys go into it", () => {
+    expect(setFrontmatter("---\n---\nbody", { extracted_at: "x" }, PATH)).toBe("---\nextracted_at: x\n---\nbody");
+    expect(setFrontmatter("---\r\n---\r\n", { a: 1 }, PATH)).toBe("---\r\na: 1\r\n---\r\n");
+    expect(setFrontmatter("---\n# only a comment\n---\nbody", { a: 1 }, PATH)).toBe("---\n# only a comment\na: 1\n---\nbody");
   });
 
   it("leaves keys set to undefined, and returns the same text when nothing changes", () => {

@@ -8,7 +8,7 @@
  * beaussan/update-time-on-edit-obsidian#32). The scanner keeps no state, so nothing can leak.
  * YAML is read by the `yaml` package with YAML 1.2 core semantics (case 02).
  */
-import { Document, isMap, isScalar, parseDocument, visit } from "yaml";
+import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { DocumentOptions, Node as YamlNode, ParseOptions, SchemaOptions, YAMLError } from "yaml";
 import { FrontmatterError } from "./errors";
 
@@ -26,6 +26,14 @@ export interface ParsedNote {
   bom: boolean;
   /** The note's line ending. */
   eol: "\n" | "\r\n";
+  /**
+   * Set when the note has a `---` … `---` block whose YAML is a list or a single value instead of a
+   * mapping (`---\n- a\n---`, `---\nhello\n---`). Such a note reads as having no fields (`data` is
+   * `null`, the whole text is body, case 03), but it must never be given frontmatter: a second block
+   * in front of the first is what Obsidian would show as the note's properties (issue 12 §7).
+   * {@link setFrontmatter} refuses it; see {@link notMappingError}.
+   */
+  notMapping?: "list" | "scalar";
 }
 
 /** One finding of {@link frontmatterProblems}, for the health check (DESIGN §5). */
@@ -110,6 +118,17 @@ function parseYaml(source: string): Document.Parsed {
   return parseDocument(source, YAML_OPTIONS);
 }
 
+/**
+ * The error for a note whose frontmatter block is a list or a single value ({@link ParsedNote.notMapping}),
+ * e.g. `Memory/…/2026-11-27.md: frontmatter is a YAML list, not a mapping of fields; nothing written`;
+ * `null` for any other note. Writers throw it before they change anything (test/frontmatter.test.ts).
+ */
+export function notMappingError(note: Pick<ParsedNote, "notMapping">, path: string): FrontmatterError | null {
+  if (!note.notMapping) return null;
+  const what = note.notMapping === "list" ? "a YAML list" : "a single YAML value";
+  return new FrontmatterError(`${path}: frontmatter is ${what}, not a mapping of fields; nothing written`, path);
+}
+
 /** `null` for a document that is not a mapping (it is then body text, case 03). */
 function mappingOf(doc: Document.Parsed, path: string): Record<string, unknown> | null {
   if (doc.contents === null) return {};
@@ -153,7 +172,7 @@ export function parseNote(text: string, path = "note"): ParsedNote {
     );
   }
   const data = mappingOf(doc, path);
-  if (data === null) return whole;
+  if (data === null) return { ...whole, notMapping: isSeq(doc.contents) ? "list" : "scalar" };
   const { bodyStart, closeLine } = loc.block;
   return { data, body: text.slice(bodyStart), bodyOffset: bodyStart, bodyLine: closeLine + 2, bom: loc.bom, eol: loc.eol };
 }
@@ -336,14 +355,18 @@ function reserialise(doc: Document.Parsed, fields: [string, Plain][], eol: strin
  * read back unchanged (so `2024-05-23T22:17:03+08:00` stays plain, case 02), otherwise double-quoted.
  * Every other line — comments, key order, unknown keys, BOM, CRLF — is kept byte for byte. A key set
  * to `undefined` is left as it is; a key whose value is unchanged is not rewritten.
- * Throws {@link FrontmatterError} when the existing frontmatter does not parse (the note is never
- * rewritten), or when the edit would not read back as the given values.
+ * Throws {@link FrontmatterError} naming `path` when the existing frontmatter does not parse, when it
+ * is a YAML list or a single value rather than a mapping ({@link notMappingError}: it is neither
+ * wrapped nor duplicated), or when the edit would not read back as the given values; the note is
+ * never rewritten then.
  */
 export function setFrontmatter(text: string, fields: Record<string, unknown>, path = "note"): string {
   const entries: [string, Plain][] = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => [key, toPlain(value)]);
   const parsed = parseNote(text, path);
+  const refused = notMappingError(parsed, path);
+  if (refused) throw refused;
   const loc = locate(text);
   let result: string;
   if (parsed.data === null || !loc.block) {
@@ -442,7 +465,7 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
     return problems.sort((a, b) => a.line - b.line);
   }
   if (doc.contents !== null && !isMap(doc.contents)) {
-    return [{ line: 1, severity: "warning", message: "The note starts with --- but what follows is not a YAML mapping: it is read as body text (a horizontal rule?), without frontmatter.", hint: "Write frontmatter as key: value lines; for a horizontal rule at the top of a note, use *** instead of ---." }];
+    return [{ line: 1, severity: "warning", message: "The note starts with --- but what follows is not a YAML mapping: it is read as body text (a horizontal rule?), without fields, and no frontmatter can be written to it (extraction refuses the note).", hint: "Write frontmatter as key: value lines; for a horizontal rule at the top of a note, use *** instead of ---." }];
   }
   const lineStarts = lineStartsOf(source);
   visit(doc, {

@@ -8,10 +8,10 @@
  * and running twice adds nothing (case 10).
  */
 import { MemoryError, UsageError, errorMessage } from "../errors";
-import { parseNote, setFrontmatter } from "../frontmatter";
+import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
-import { localDate, today } from "../dates";
+import { localDate } from "../health/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -111,7 +111,9 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
  * Reads the journal, runs the extractor, assigns block ids, and routes and dedupes every item.
  * Writes nothing.
  * Throws {@link VaultError} when the journal cannot be read, {@link FrontmatterError} when its
- * frontmatter does not parse, and whatever the extractor throws (e.g. {@link LlmError}).
+ * frontmatter does not parse or is a YAML list or single value rather than a mapping (applying
+ * would have to write `extraction_hash` there, so nothing is extracted and no destination is
+ * written; issue 12 §7), and whatever the extractor throws (e.g. {@link LlmError}).
  */
 export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
   const { vault, layout, journalPath, extractor } = options;
@@ -120,6 +122,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const path = normalizeVaultPath(journalPath);
   const text = await vault.read(path);
   const note = parseNote(text, path);
+  const notMapping = notMappingError(note, path);
+  if (notMapping) throw notMapping;
   const collection = layout.collectionOf(path);
   if (collection === "isolated") {
     throw new UsageError(`${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`, path);
@@ -137,7 +141,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   }
   const hash = extractionHash(note.body);
   const title = baseName(path);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : today((options.now ?? (() => new Date()))());
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : localDate((options.now ?? (() => new Date()))());
   const base: ExtractionPlan = {
     journal: path,
     agent,
