@@ -11,7 +11,7 @@ import { MemoryError, UsageError, errorMessage } from "../errors";
 import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
-import { localDate } from "../health/dates";
+import { localDate, today } from "../dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -141,7 +141,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   }
   const hash = extractionHash(note.body);
   const title = baseName(path);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : localDate((options.now ?? (() => new Date()))());
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : today((options.now ?? (() => new Date()))());
   const base: ExtractionPlan = {
     journal: path,
     agent,
