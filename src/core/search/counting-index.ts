@@ -9,9 +9,14 @@
  * - {@link CountingIndex.addText} counts each field's terms with a {@link TermScanner} (the index
  *   tokenizer's terms, as ids) and touches each distinct term once, where `add()` walks the
  *   dictionary once per token occurrence; {@link CountingIndex.addCounted} does the same from
- *   terms counted by the caller. Both write exactly the structures `add()` writes (short ids,
- *   field lengths — MiniSearch counts distinct terms —, average lengths, term frequencies);
- *   test/search-index.test.ts checks that they give the same serialised index.
+ *   terms counted by the caller. Both write the structures `add()` writes (short ids, field
+ *   lengths, average lengths, term frequencies). A field's length is its number of distinct
+ *   terms. MiniSearch's `add()` counts the distinct tokens `tokenize` gives, before `processTerm`
+ *   (which may merge, split or drop them); the two agree when `processTerm` is the identity and
+ *   `tokenize` is the index tokenizer, as in the service's options (`miniSearchOptions`).
+ *   test/search-index.test.ts checks that they give the same serialised index, and
+ *   test/search-minisearch-parity.test.ts that the field lengths are MiniSearch's with those
+ *   options, also where stemming merges words.
  * - {@link CountingIndex.toSaved} / {@link CountingIndex.fromSaved} save postings as packed text
  *   with a checksum; it is unpacked term by term when first used.
  * - {@link CountingIndex.searchTop} replays `search()`'s scoring for exact terms over the compact
@@ -237,7 +242,8 @@ export class CountingIndex<T> extends MiniSearch<T> {
   /**
    * What `add()` does around the terms: a short id, then for each field the postings
    * (`addField(index in fields, field id, short id)` adds them and returns the number of distinct
-   * terms — MiniSearch's field length) and the field's average length.
+   * terms, the field's length: MiniSearch's when `processTerm` is the identity, see the module
+   * comment) and the field's average length.
    */
   private addDocument(id: string, fields: readonly string[], addField: (f: number, fieldId: number, shortId: number) => number): void {
     if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
@@ -272,9 +278,14 @@ export class CountingIndex<T> extends MiniSearch<T> {
    * @param boostDocument MiniSearch's document boost, also given the document's short id (stable
    *   until the document is discarded); it must depend on the document alone (it is asked
    *   once per document and query)
+   * @param limit most results in `top`: its whole part; 0 or less (or NaN) gives none, `total`
+   *   still counts the matches (as `search()` sliced to `limit` would)
    * @param required terms a document must have matched to count (the terms of quoted phrases)
+   * As `search()` does, it drops postings of discarded documents that it meets, also when a
+   * required term is in no document (test/search-minisearch-parity.test.ts).
    * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
-   * lists or AND combination, or when there are more than {@link MAX_MASK_TERMS} distinct terms.
+   * lists, AND combination or a default `filter` (MiniSearch's filter is given whole results),
+   * or when there are more than {@link MAX_MASK_TERMS} distinct terms.
    */
   searchTop(
     terms: readonly string[],
@@ -284,11 +295,12 @@ export class CountingIndex<T> extends MiniSearch<T> {
   ): TopResults {
     const query = terms.join(" ").split(" ").filter((t) => t !== "");
     const unique = [...new Set(query)];
+    const size = limit > 0 ? Math.floor(limit) : 0;
     const opts = (this._options.searchOptions ?? {}) as Record<string, unknown>;
     const simple =
-      !opts.prefix && !opts.fuzzy && opts.boostTerm === undefined && opts.fields === undefined &&
+      !opts.prefix && !opts.fuzzy && opts.boostTerm === undefined && opts.fields === undefined && opts.filter == null &&
       (opts.combineWith === undefined || (typeof opts.combineWith === "string" && opts.combineWith.toLowerCase() === "or"));
-    if (!simple || unique.length > MAX_MASK_TERMS) return this.searchTopSlow(query, boostDocument, limit, required);
+    if (!simple || unique.length > MAX_MASK_TERMS) return this.searchTopSlow(query, boostDocument, size, required);
 
     const boost = (opts.boost ?? {}) as Record<string, number | undefined>;
     // MiniSearch scores fields in the order of its `fields` option, which is field id order.
@@ -298,7 +310,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
       if (fieldId !== undefined) fieldBoosts[fieldId] = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
     }
     const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
-    return this.scorer.run(this.scoringView(), { query, unique, fieldBoosts, bm25, boostDocument, limit, required }, this._nextId);
+    return this.scorer.run(this.scoringView(), { query, unique, fieldBoosts, bm25, boostDocument, limit: size, required }, this._nextId);
   }
 
   /** What the {@link TopScorer} reads (see {@link ScoringIndex}). */
@@ -308,6 +320,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
     const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
     return {
       documentCount: this._documentCount,
+      dirty: this._dirtCount > 0,
       avgFieldLength: this._avgFieldLength,
       alive: facts.alive,
       lengths: facts.lengths,
@@ -351,9 +364,25 @@ export class CountingIndex<T> extends MiniSearch<T> {
     if (shortId !== undefined) this.facts.kill(shortId);
   }
 
-  /** MiniSearch's `removeAll`, forgetting every document for {@link TopScorer}. */
-  override removeAll(documents?: readonly T[]): void {
-    super.removeAll(documents);
+  /**
+   * MiniSearch's `removeAll`. Given documents, removes each (see {@link CountingIndex.remove});
+   * given none, empties the index as MiniSearch does (documents, field lengths and averages gone,
+   * short ids from 0 again, the dirt count kept) together with what this class keeps beside it: a
+   * new {@link TermMap} (built, compact and packed postings go with the old one), a new
+   * {@link TermScanner} (its word memo holds the old map's term ids) and forgotten document
+   * facts. Short ids are reused after it: a caller keeping data by short id (what `searchTop`'s
+   * document boost is given) must drop it. Throws, like MiniSearch's, when given a falsy argument.
+   * Must not run alongside {@link CountingIndex.vacuum}.
+   */
+  override removeAll(...args: [documents?: readonly T[]]): void {
+    // MiniSearch tells `removeAll()` from `removeAll(undefined)` (an error) by the argument count.
+    if (args.length > 0) {
+      super.removeAll(...args);
+      return;
+    }
+    super.removeAll();
+    this._index = new TermMap() as unknown as MiniIndexField;
+    this.scanner = null;
     this.facts.reset();
   }
 

@@ -93,6 +93,9 @@ export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
 /**
  * MiniSearch options of every shard. `tokenize`/`processTerm` describe what
  * {@link CountingIndex.addCounted} does, so MiniSearch's own `add` would index a note the same way.
+ * `processTerm` stays the identity: MiniSearch's field length counts the distinct tokens of
+ * `tokenize`, which are then the distinct terms CountingIndex counts
+ * (test/search-minisearch-parity.test.ts).
  */
 export function miniSearchOptions(tokenizer: Tokenizer = tokenize): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
   return {
@@ -337,7 +340,9 @@ export class SearchService {
     const scoped = parseScope(options.scope, this.layout.settings);
     if (!scoped.ok) return scoped;
     const scope = scoped.value;
-    const limit = Math.max(1, Math.floor(options.limit ?? 10));
+    // 0 (or less) asks for no notes, only the total (as a slice to 0 would give).
+    const requested = Math.floor(options.limit ?? 10);
+    const limit = requested > 0 ? requested : 0;
     const blocksPerResult = Math.max(0, Math.floor(options.blocksPerResult ?? 3));
     const shard = this.shards.get(shardOf(scope));
     const response: SearchResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };

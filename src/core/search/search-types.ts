@@ -96,7 +96,7 @@ export interface OpenReport {
 export interface SearchOptions {
   /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
   scope?: string;
-  /** Most notes returned (default 10). */
+  /** Most notes returned (default 10; 0 or less: none, the total still counted). */
   limit?: number;
   /** Most blocks per note (default 3). */
   blocksPerResult?: number;

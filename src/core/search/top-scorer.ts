@@ -44,6 +44,12 @@ export interface Bm25Params {
  */
 export interface ScoringIndex {
   documentCount: number;
+  /**
+   * False when no posting belongs to a discarded document (MiniSearch's dirt count is 0: none
+   * discarded since the last vacuum, and `remove()` drops postings at once); a query that cannot
+   * match then skips the clean-up walk.
+   */
+  dirty: boolean;
   avgFieldLength: readonly number[];
   alive: Uint8Array;
   lengths: Int32Array;
@@ -68,6 +74,7 @@ export interface TopQuery {
   bm25: Bm25Params;
   /** MiniSearch's document boost, given the document id and its short id (asked once per document). */
   boostDocument: (id: string, shortId: number) => number;
+  /** Most results kept (a whole number, 0 or more). */
   limit: number;
   /** Terms a document must have matched to count. */
   required: readonly string[];
@@ -204,7 +211,13 @@ export class TopScorer {
 
   private score(index: ScoringIndex, q: TopQuery): TopResults {
     const { total, termScore, mask, inTerm, order, touched } = this;
-    if (!this.restrict(index, q)) return { total: 0, top: [] };
+    if (!this.restrict(index, q)) {
+      // A required term is in no document, so nothing matches. MiniSearch's search() would still
+      // have walked the query's postings and dropped the discarded documents' (its termResults),
+      // which changes the idf of later queries: walk them, scoring none (nothing is allowed).
+      if (!index.dirty) return { total: 0, top: [] };
+      this.restricted = true;
+    }
     q.query.forEach((term) => {
       const bit = 1 << q.unique.indexOf(term);
       const data = index.dictionary.lookup(term);
@@ -235,7 +248,7 @@ export class TopScorer {
    * the others without asking their boost or scoring them. A phrase like `"that monulkaqui"` then
    * costs what its rare word costs, not a scan of the thousands of notes holding "that". Results,
    * totals and tie order are unchanged (the documents left out could never be counted). False
-   * when a required term is in no document.
+   * (and nothing allowed) when a required term is in no document.
    */
   private restrict(index: ScoringIndex, q: TopQuery): boolean {
     if (q.required.length === 0) return true;
@@ -279,17 +292,18 @@ export class TopScorer {
     // The best `limit` of the documents holding every required term, ranked by score, ties in the
     // order first met (what a stable sort by score gives): a heap of the `limit` best so far, whose
     // root is the worst of them; a later document replaces it only with a strictly higher score.
-    const heap = new TopHeap(Math.max(1, q.limit));
+    // No heap when no result is wanted (limit 0): the matches are only counted.
+    const size = Math.min(q.limit, order.length);
+    const heap = size > 0 ? new TopHeap(size) : null;
     let kept = 0;
     for (let rank = 0; rank < order.length; rank++) {
       const docId = order[rank] ?? 0;
       const m = mask[docId] ?? 0;
       if ((m & need) !== need) continue;
-      const score = (total[docId] ?? 0) * bitCount(m);
       kept++;
-      heap.offer(score, rank, docId);
+      heap?.offer((total[docId] ?? 0) * bitCount(m), rank, docId);
     }
-    const top = heap.sorted().map(({ docId, score }) => ({
+    const top = (heap?.sorted() ?? []).map(({ docId, score }) => ({
       id: index.idOf(docId),
       score,
       queryTerms: q.unique.filter((_, i) => ((mask[docId] ?? 0) & (1 << i)) !== 0),
