@@ -7,6 +7,7 @@ import { MemoryLayout } from "../core/layout";
 import { parseSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
+import type { LockOptions } from "./note-lock";
 
 export interface CliContext {
   /** Absolute path of the vault. */
@@ -75,7 +76,7 @@ export async function openVault(
   return {
     vaultRoot,
     vaultArg,
-    vault: new NodeVault(vaultRoot),
+    vault: new NodeVault(vaultRoot, { lock: lockOptionsFromEnv(io.env) }),
     settings,
     settingsSource,
     layout: new MemoryLayout(settings),
@@ -83,6 +84,25 @@ export async function openVault(
     out: io.out,
     err: io.err,
   };
+}
+
+/**
+ * Lock timings from the environment: `AGENT_MEMORY_LOCK_STALE_MS` (a lock untouched this long was
+ * left by a killed process; at least 2,000, default 10,000) and `AGENT_MEMORY_LOCK_WAIT_MS` (how
+ * long to wait for a note's lock; default 30,000). For slow network folders and tests.
+ * Throws {@link UsageError} for a value that is not a whole number in range.
+ */
+export function lockOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<LockOptions> {
+  const read = (name: string, min: number): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of milliseconds, at least ${min} (got "${raw}")`, name);
+    return n;
+  };
+  const staleMs = read("AGENT_MEMORY_LOCK_STALE_MS", 2000);
+  const waitMs = read("AGENT_MEMORY_LOCK_WAIT_MS", 0);
+  return { ...(staleMs !== undefined ? { staleMs } : {}), ...(waitMs !== undefined ? { waitMs } : {}) };
 }
 
 /**
