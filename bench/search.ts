@@ -71,7 +71,7 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
   const layout = new MemoryLayout(settings);
   const vault = new NodeVault(vaultRoot);
   const queries = JSON.parse(readFileSync(queriesFile, "utf8")) as BenchQuery[];
-  const indexFile = indexFileOf(vaultRoot);
+  const indexFile = indexFileOf(vault);
   // As the CLI builds: notes read and segmented on its worker thread (the bundle main() built).
   const reader = new WorkerNoteReader(vault, {
     startWorker: (data) => startIndexWorker(data, pathToFileURL(WORKER_BUNDLE)),

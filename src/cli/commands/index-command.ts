@@ -21,7 +21,7 @@ export const indexCommand: CliCommand = {
   options: { rebuild: { type: "boolean" } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
-    const file = indexFileOf(ctx.vaultRoot);
+    const file = indexFileOf(ctx.vault);
     const service = cliSearchService(ctx);
     const report = options.rebuild ? await service.rebuild() : await service.open();
     // Saving is what `index` is for: a save that failed is this command's failure, said in one line

@@ -4,7 +4,8 @@ import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
-import { UsageError, VaultError, errorMessage } from "../../core/errors";
+import { UsageError, VaultError, errorMessage, type PathError } from "../../core/errors";
+import type { NodeVault } from "../node-vault";
 import { SearchService, totalPrefix, type IndexStore, type OpenReport } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
 
@@ -46,9 +47,13 @@ export class FileIndexStore implements IndexStore {
   }
 }
 
-/** The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`. */
-export function indexFileOf(vaultRoot: string): string {
-  return nodePath.join(vaultRoot, INDEX_DIR, INDEX_FILE);
+/**
+ * The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`, as a real path.
+ * Throws {@link PathError} when `.agent-memory` is a link out of the vault (nothing is read or
+ * written outside the vault; docs/write-safety.md).
+ */
+export function indexFileOf(vault: NodeVault): string {
+  return vault.resolve(`${INDEX_DIR}/${INDEX_FILE}`);
 }
 
 /**
@@ -60,7 +65,7 @@ export function cliSearchService(ctx: CliContext): SearchService {
   return new SearchService({
     vault: ctx.vault,
     layout: ctx.layout,
-    store: new FileIndexStore(indexFileOf(ctx.vaultRoot)),
+    store: new FileIndexStore(indexFileOf(ctx.vault)),
     reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
   });
 }
@@ -79,6 +84,8 @@ export async function openSearch(ctx: CliContext): Promise<{ service: SearchServ
   const report = await service.open();
   if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
   if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
+  // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
+  for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
   return { service, report };
 }
 

@@ -7,7 +7,7 @@
  * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept (case 07)
  * and running twice adds nothing (case 10).
  */
-import { MemoryError, UsageError, errorMessage } from "../errors";
+import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
 import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
@@ -248,6 +248,9 @@ export async function applyPlan(
       if (written) writes.push(path);
       for (const planned of group) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
     } catch (err) {
+      // A note that must not be touched (a link out of the vault, not UTF-8, caught mid-save)
+      // stops the run: the journal is not marked as extracted.
+      if (stopsRun(err)) throw err;
       for (const planned of group) {
         failed.push({ reason: `could not write ${destination}: ${errorMessage(err)}`, category: planned.item.category, text: planned.item.text, evidence: planned.item.evidence });
       }
@@ -272,6 +275,16 @@ export async function applyPlan(
   });
   if (journalWritten) writes.push(plan.journal);
   return { writes, failed };
+}
+
+/**
+ * True for the errors that stop a whole run rather than fail one destination: a note whose real
+ * path leaves the vault, that is not UTF-8, or that was caught being saved in place
+ * (docs/write-safety.md). A note that cannot be written for now (permission, lock, frontmatter
+ * that does not parse) only fails its items.
+ */
+function stopsRun(err: unknown): boolean {
+  return err instanceof PathError || err instanceof EncodingError || err instanceof TruncatedNoteError;
 }
 
 /** JSON report of a run (issue 3 §9): the shape of `agent-memory extract --json`. */
