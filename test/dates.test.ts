@@ -2,7 +2,7 @@
 // on the user's local calendar. These run in the suite's zone (TZ, UTC when unset; .ci/run runs
 // them again under Asia/Shanghai); test/expiry-time-zone.test.ts pins zones in child processes.
 import { describe, expect, it } from "vitest";
-import { addDays, isExpired, localDate, startOfLocalDay, today } from "../src/core/dates";
+import { addDays, datePart, isExpired, localDate, localTimestamp, startOfLocalDay, today } from "../src/core/dates";
 import { readNoteInfo } from "../src/core/health/note-info";
 import { journalDate, lastUpdated } from "../src/core/health/time-rules";
 import { buildNoteDocument } from "../src/core/search/note-document";
@@ -29,6 +29,13 @@ describe("today and the date of an instant", () => {
       expect(localDate((start ?? 0) - 1)).toBe(addDays(date, -1));
     }
     expect(startOfLocalDay("2026-02-30")).toBeNull();
+  });
+
+  it("localTimestamp writes the instant in local time with its offset, so its date part is the local date", () => {
+    const written = localTimestamp(new Date(NOW));
+    expect(written).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+    expect(Date.parse(written)).toBe(NOW);
+    expect(datePart(written)).toBe(today(NOW));
   });
 
   it("a note without a written date is dated by its mtime's local date, in search and in the health check alike", () => {

@@ -136,6 +136,20 @@ export function localDate(instant: Date | number): IsoDate {
   return `${y}-${m}-${d}`;
 }
 
+const pad2 = (n: number): string => String(Math.trunc(Math.abs(n))).padStart(2, "0");
+
+/**
+ * An instant as ISO 8601 local time with the host's offset, e.g. `2026-11-29T14:05:09+08:00`:
+ * how the tool writes timestamps (`updated_at`, a health report's `generated_at`). Offsets are
+ * kept, and the date part is the user's local date ({@link localDate}), so {@link datePart} of
+ * what is written is the day the user saw.
+ */
+export function localTimestamp(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? "+" : "-";
+  return `${localDate(d)}T${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}${sign}${pad2(off / 60)}:${pad2(off % 60)}`;
+}
+
 /**
  * The instant a calendar day begins for the user: local midnight (see the module comment), in
  * milliseconds since the epoch; `null` for an invalid date. The inverse of {@link localDate}.

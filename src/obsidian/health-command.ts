@@ -3,6 +3,7 @@
  * `Health report.md` at the memory root and opens it, with the summary in a notice.
  */
 import { Notice } from "obsidian";
+import { localTimestamp } from "../core/dates";
 import { errorMessage } from "../core/errors";
 import { runHealthCheck, summaryLine, writeHealthReport } from "../core/health";
 import { layoutOf, type PluginContext } from "./context";
@@ -14,7 +15,7 @@ export async function runHealthCommand(ctx: PluginContext, now: () => Date = () 
   const progress = new Notice("Checking memory health…", 0);
   try {
     const report = await runHealthCheck(ctx.vault, layout, settings, { today: ctx.today(), nowMs: now().getTime() });
-    const { path } = await writeHealthReport(ctx.vault, layout, report, { generatedAt: now().toISOString() });
+    const { path } = await writeHealthReport(ctx.vault, layout, report, { generatedAt: localTimestamp(now()) });
     await ctx.app.workspace.openLinkText(path, "", false);
     new Notice(`Health check: ${summaryLine(report)}.`, 10_000);
   } catch (err) {

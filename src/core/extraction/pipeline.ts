@@ -11,7 +11,7 @@ import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, 
 import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
-import { localDate, today } from "../dates";
+import { localTimestamp, today } from "../dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -72,15 +72,6 @@ export interface ApplyResult {
 }
 
 const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 };
-
-const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, "0");
-
-/** ISO 8601 local time with its offset, e.g. `2026-11-29T14:05:09+08:00` (DESIGN §2: offsets are kept). */
-export function localTimestamp(d: Date): string {
-  const off = -d.getTimezoneOffset();
-  const sign = off >= 0 ? "+" : "-";
-  return `${localDate(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}${sign}${pad(off / 60)}:${pad(off % 60)}`;
-}
 
 function baseName(path: string): string {
   return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
