@@ -3,7 +3,7 @@ import "./setup-dom";
 import { describe, expect, it } from "vitest";
 import { App, TFile } from "./stubs/obsidian";
 import { realApp } from "./stubs/obsidian-fixtures";
-import { PathError, VaultError } from "../src/core/errors";
+import { EncodingError, PathError, VaultError } from "../src/core/errors";
 import { ObsidianVault } from "../src/obsidian/obsidian-vault";
 
 function setup() {
@@ -90,5 +90,19 @@ describe("ObsidianVault", () => {
     expect(app.vault.text("Memory/Archive/new.md")).toBe("text");
     expect(renamed).toEqual(["Memory/old.md -> Memory/Archive/new.md"]);
     await expect(vault.rename("Memory/missing.md", "Memory/z.md")).rejects.toThrow(VaultError);
+  });
+  it("issue 12 encodings: a note that is not UTF-8 is refused by read and process, and left as it was", async () => {
+    const { app, vault } = setup();
+    const latin1 = new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]); // "# Café\n" in Latin-1
+    await app.vault.seedBytes("Memory/fr.md", latin1);
+    await expect(vault.read("Memory/fr.md")).rejects.toThrow(EncodingError);
+    await expect(vault.read("Memory/fr.md")).rejects.toThrow(/Memory\/fr\.md is not valid UTF-8 \(first bad byte 0xe9 at offset 5\)/);
+    const before = app.vault.writes;
+    await expect(vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(EncodingError);
+    expect(app.vault.writes).toBe(before);
+    // The other side: UTF-8 text with accents reads and edits as before.
+    await app.vault.seed("Memory/ok.md", "# Café\n");
+    expect(await vault.read("Memory/ok.md")).toBe("# Café\n");
+    expect(await vault.process("Memory/ok.md", (cur) => `${cur ?? ""}x\n`)).toBe(true);
   });
 });

@@ -9,9 +9,11 @@
  * - Files are looked up with `getFileByPath` and checked with `instanceof TFile`; every path built
  *   here goes through `normalizePath`.
  * - Renames made by the plugin itself use `FileManager.renameFile`, which updates links.
+ * - Notes are read from their bytes and decoded as UTF-8 or refused (docs/write-safety.md).
  */
 import { normalizePath, TFile, TFolder, type App } from "obsidian";
-import { VaultError, errorMessage } from "../core/errors";
+import { decodeUtf8 } from "../core/encoding";
+import { MemoryError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
 import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
 
@@ -29,14 +31,25 @@ export class ObsidianVault implements VaultPort {
     return file instanceof TFile ? file : null;
   }
 
+  /**
+   * Reads a note as UTF-8 from its bytes (`Vault.readBinary`), so a note that is not UTF-8 is
+   * refused with {@link EncodingError} rather than read with replacement characters
+   * (docs/write-safety.md). Throws {@link VaultError} when it is missing or unreadable.
+   */
   async read(path: string): Promise<string> {
     const file = this.fileAt(path);
     if (!file) throw new VaultError(`cannot read ${path}: no such file`, path);
+    return this.readText(file, path);
+  }
+
+  private async readText(file: TFile, path: string): Promise<string> {
+    let bytes: ArrayBuffer;
     try {
-      return await this.app.vault.read(file);
+      bytes = await this.app.vault.readBinary(file);
     } catch (err) {
       throw new VaultError(`cannot read ${path}: ${errorMessage(err)}`, path, { cause: err });
     }
+    return decodeUtf8(new Uint8Array(bytes), path);
   }
 
   exists(path: string): Promise<boolean> {
@@ -83,7 +96,8 @@ export class ObsidianVault implements VaultPort {
    */
   private async processExisting(file: TFile, path: string, fn: ProcessFn): Promise<boolean> {
     try {
-      const before = await this.app.vault.read(file);
+      // Read from the bytes first: a note that is not UTF-8 is refused before any edit.
+      const before = await this.readText(file, path);
       const preview = fn(before);
       if (preview === null || preview === before) return false;
       let changed = false;
@@ -95,7 +109,7 @@ export class ObsidianVault implements VaultPort {
       });
       return changed;
     } catch (err) {
-      if (err instanceof VaultError) throw err;
+      if (err instanceof MemoryError) throw err;
       throw new VaultError(`cannot write ${path}: ${errorMessage(err)}`, path, { cause: err });
     }
   }

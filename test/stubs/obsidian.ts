@@ -200,6 +200,8 @@ export class Vault extends Events {
   adapter = new StubAdapter();
   private readonly entries = new Map<string, TAbstractFile>();
   private readonly contents = new Map<string, string>();
+  /** Raw bytes of files seeded with {@link seedBytes} (not UTF-8), until they are written. */
+  private readonly rawBytes = new Map<string, Uint8Array>();
   private clock = Date.UTC(2026, 2, 27, 9, 0, 0);
   /** Test helper: called inside `process` between the read and the write. */
   onProcess: ((file: TFile) => void) | null = null;
@@ -296,8 +298,17 @@ export class Vault extends Events {
     return this.read(file);
   }
 
+  readBinary(file: TFile): Promise<ArrayBuffer> {
+    const raw = this.rawBytes.get(file.path);
+    const text = this.contents.get(file.path);
+    if (text === undefined) return Promise.reject(new Error(`ENOENT: ${file.path}`));
+    const bytes = raw ?? new TextEncoder().encode(text);
+    return Promise.resolve(bytes.slice().buffer);
+  }
+
   /** Writes synchronously and fires `modify` (test helper: a person's edit in the editor). */
   setContent(file: TFile, data: string): void {
+    this.rawBytes.delete(file.path);
     this.contents.set(file.path, data);
     file.stat = { ...file.stat, mtime: this.tick(), size: byteLength(data) };
     this.writes++;
@@ -351,6 +362,16 @@ export class Vault extends Events {
       if (!this.entries.has(folder)) await this.createFolder(folder);
     }
     return this.create(path, data);
+  }
+
+  /**
+   * Test helper: a file whose bytes are not UTF-8; `read` gives them decoded with replacement
+   * characters, as Obsidian does, and `readBinary` the bytes.
+   */
+  async seedBytes(path: string, bytes: Uint8Array): Promise<TFile> {
+    const file = await this.seed(path, new TextDecoder().decode(bytes));
+    this.rawBytes.set(path, bytes);
+    return file;
   }
 
   /** Test helper: the current text of a file, or `undefined`. */
