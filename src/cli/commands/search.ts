@@ -4,7 +4,7 @@ import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
-import { UsageError, VaultError, errorMessage, type PathError } from "../../core/errors";
+import { UsageError, VaultError, errorMessage } from "../../core/errors";
 import type { NodeVault } from "../node-vault";
 import { SearchService, totalPrefix, type IndexStore, type OpenReport } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
@@ -49,7 +49,7 @@ export class FileIndexStore implements IndexStore {
 
 /**
  * The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`, as a real path.
- * Throws {@link PathError} when `.agent-memory` is a link out of the vault (nothing is read or
+ * Throws a `PathError` when `.agent-memory` is a link out of the vault (nothing is read or
  * written outside the vault; docs/write-safety.md).
  */
 export function indexFileOf(vault: NodeVault): string {
