@@ -1,6 +1,6 @@
 // Health check over the seeded fixture vault (issue 6 "Tests"): one defect per rule beside clean
 // notes; each defect reported once with the right rule and path; bad YAML left byte for byte.
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,9 +82,29 @@ describe("health check on the seeded fixture vault", () => {
   });
 
   it("covers every rule of the catalogue", async () => {
+    // The one rule the fixture cannot hold as text: a note that is not UTF-8.
+    writeFileSync(join(root, "Memory/Agents/ada/Journal/2026-05-21.md"), Buffer.from("# Caf\xe9\n", "latin1"));
     const report = await check();
     const rules = new Set([...report.errors, ...report.warnings].map((p) => p.rule));
     expect([...rules].sort()).toEqual(HEALTH_RULES.map((r) => r.id).sort());
+  });
+
+  it("issue 12 encodings: a note that is not UTF-8 is an unreadable error naming its first bad byte; the rest is checked as before", async () => {
+    const before = await check();
+    writeFileSync(join(root, "Memory/Agents/ada/Journal/2026-05-21.md"), Buffer.from("# Caf\xe9\n", "latin1"));
+    const report = await check();
+    const unreadable = report.errors.filter((p) => p.rule === "unreadable");
+    expect(unreadable).toEqual([
+      {
+        path: "Memory/Agents/ada/Journal/2026-05-21.md",
+        rule: "unreadable",
+        severity: "error",
+        message: "Memory/Agents/ada/Journal/2026-05-21.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it; nothing was written",
+      },
+    ]);
+    expect(report.checked).toBe(before.checked + 1);
+    expect(report.compliant).toBe(before.compliant);
+    expect(report.errors.filter((p) => p.rule !== "unreadable")).toEqual(before.errors);
   });
 
   it("gives each finding the severity of its rule", async () => {

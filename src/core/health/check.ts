@@ -3,6 +3,7 @@
  * {@link VaultPort}, applies every rule of {@link HEALTH_RULES} and computes compliance, the share of
  * memory notes with no error. It never writes: a note that does not parse is only reported.
  */
+import { EncodingError, PathError } from "../errors";
 import { joinPath, type MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
@@ -37,15 +38,25 @@ export interface HealthCheckOptions {
   concurrency?: number;
 }
 
-/** Reads `stats` with at most `limit` reads in flight; results in input order. */
-async function readAll(vault: VaultPort, stats: readonly FileStat[], limit: number): Promise<string[]> {
-  const out: string[] = new Array<string>(stats.length);
+/**
+ * Reads `stats` with at most `limit` reads in flight; results in input order. A note refused for
+ * what it is (not UTF-8, a link out of the vault) gives an {@link Error} in its place, to be
+ * reported as `unreadable`; any other read failure throws.
+ */
+async function readAll(vault: VaultPort, stats: readonly FileStat[], limit: number): Promise<(string | Error)[]> {
+  const out: (string | Error)[] = new Array<string | Error>(stats.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < stats.length) {
       const i = next++;
       const s = stats[i];
-      if (s) out[i] = await vault.read(s.path);
+      if (!s) continue;
+      try {
+        out[i] = await vault.read(s.path);
+      } catch (err) {
+        if (err instanceof EncodingError || err instanceof PathError) out[i] = err;
+        else throw err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, stats.length)) }, worker));
@@ -91,8 +102,9 @@ export function checkReviews(note: NoteInfo, today: IsoDate): HealthProblem[] {
 
 /**
  * Runs the health check over every Markdown note under the memory root (the report note itself
- * excepted). Links resolve against the whole vault. Never writes.
- * Throws {@link VaultError} when a note cannot be read, naming it.
+ * excepted). Links resolve against the whole vault. Never writes. A note that is not UTF-8 or is
+ * a link out of the vault is an `unreadable` error and is not checked further.
+ * Throws {@link VaultError} when a note cannot be read for another reason, naming it.
  */
 export async function runHealthCheck(
   vault: VaultPort,
@@ -105,10 +117,15 @@ export async function runHealthCheck(
   const reportPath = healthReportPath(layout);
   const everything = await vault.list();
   const memory = everything.filter((f) => layout.isInside(f.path) && f.path !== reportPath);
-  const texts = await readAll(vault, memory, options.concurrency ?? 32);
-  const notes = memory.map((stat, i) =>
-    readNoteInfo(stat.path, texts[i] ?? "", stat, { collection: layout.collectionOf(stat.path), agent: layout.agentOf(stat.path) }),
-  );
+  const read = await readAll(vault, memory, options.concurrency ?? 32);
+  const problems: HealthProblem[] = [];
+  const readable: { stat: FileStat; text: string }[] = [];
+  memory.forEach((stat, i) => {
+    const text = read[i];
+    if (text instanceof Error) problems.push({ path: stat.path, rule: "unreadable", severity: "error", message: text.message });
+    else readable.push({ stat, text: text ?? "" });
+  });
+  const notes = readable.map(({ stat, text }) => readNoteInfo(stat.path, text, stat, { collection: layout.collectionOf(stat.path), agent: layout.agentOf(stat.path) }));
   const byPath = new Map(notes.map((n) => [n.path, n]));
   const outside = new Map<string, Promise<NoteAnchors | null>>();
   const ctx: LinkContext = {
@@ -139,7 +156,6 @@ export async function runHealthCheck(
     }
   }
   const { requiredFields, draftDays, staleDays } = settings.health;
-  const problems: HealthProblem[] = [];
   for (const note of notes) {
     const syntax = checkFrontmatterSyntax(note);
     problems.push(...syntax);
@@ -159,7 +175,7 @@ export async function runHealthCheck(
   const errors = problems.filter((p) => p.severity === "error");
   const warnings = problems.filter((p) => p.severity === "warning");
   const failing = new Set(errors.map((p) => p.path));
-  const checked = notes.length;
-  const compliant = notes.filter((n) => !failing.has(n.path)).length;
+  const checked = memory.length;
+  const compliant = memory.filter((n) => !failing.has(n.path)).length;
   return { checked, compliant, compliance: checked === 0 ? 1 : compliant / checked, errors, warnings, today };
 }

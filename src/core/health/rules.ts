@@ -17,6 +17,12 @@ export interface HealthRule {
 /** Every rule, in report order. */
 export const HEALTH_RULES: readonly HealthRule[] = [
   {
+    id: "unreadable",
+    severity: "error",
+    title: "Note cannot be read (not UTF-8, or a link out of the vault)",
+    fix: "Convert the note to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or replace the link with the note itself; until then Agent Memory neither reads nor writes it.",
+  },
+  {
     id: "frontmatter-invalid",
     severity: "error",
     title: "Frontmatter does not parse",

@@ -9,6 +9,7 @@ export type Severity = "error" | "warning";
 
 /** Stable kebab-case ids of the health rules; see {@link HEALTH_RULES} for severity and fix. */
 export type HealthRuleId =
+  | "unreadable"
   | "frontmatter-invalid"
   | "unquoted-wikilink"
   | "frontmatter-not-mapping"
