@@ -3,6 +3,7 @@
  * index, each created only when missing.
  */
 import { setFrontmatter } from "./frontmatter";
+import { newJournalNote } from "./journal/append";
 import type { MemoryLayout } from "./layout";
 import { TRACKER_KINDS } from "./settings";
 import type { VaultPort } from "./vault";
@@ -40,13 +41,7 @@ export async function initAgent(vault: VaultPort, layout: MemoryLayout, agent: s
       ),
     );
   }
-  await create(
-    layout.journalPath(agent, today),
-    note(
-      { id: `journal-${agent}-${today}`, type: "journal", agent, status: "active", created_at: today },
-      `# ${today}\n\n`,
-    ),
-  );
+  await create(layout.journalPath(agent, today), newJournalNote(agent, today));
   await create(
     `${layout.libraryRoot}/Library.md`,
     note(

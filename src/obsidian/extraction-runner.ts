@@ -8,7 +8,7 @@ import { errorMessage } from "../core/errors";
 import { applyPlan, planExtraction, type ApplyResult, type ExtractionPlan } from "../core/extraction/pipeline";
 import type { Extractor } from "../core/extraction/types";
 import { OfflineExtractor } from "../core/extraction/offline";
-import { setFrontmatter } from "../core/frontmatter";
+import { newJournalNote } from "../core/journal/append";
 import type { Settings } from "../core/settings";
 import { ConfirmModal } from "./confirm-modal";
 import { layoutOf, type PluginContext } from "./context";
@@ -86,11 +86,7 @@ export class ExtractionRunner {
     const settings = this.ctx.settings();
     const date = this.ctx.today();
     const agent = layoutOf(this.ctx).agentOf(path) ?? settings.defaultAgent;
-    const text = setFrontmatter(
-      `# ${noteName(path)}\n\n`,
-      { id: `journal-${agent}-${date}`, type: "journal", agent, status: "active", created_at: date },
-      path,
-    );
+    const text = newJournalNote(agent, date, noteName(path), path);
     try {
       await this.ctx.vault.process(path, (current) => current ?? text);
       await this.ctx.app.workspace.openLinkText(path, "", false);

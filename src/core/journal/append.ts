@@ -1,0 +1,65 @@
+/**
+ * Writing to a journal (DESIGN §2 "Journals", issue 13 §2 `append_journal`): the note a new journal
+ * starts as, and appending a block with its own block id. Pure text functions, meant to run inside
+ * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
+ */
+import { setFrontmatter } from "../frontmatter";
+import { appendLines, detectEol, joinLines, splitLines } from "../trackers/lines";
+import { addBlockIds, existingBlockIds, newBlockId } from "./block-ids";
+import { splitBlocks } from "./split";
+
+/**
+ * The text of a new journal note: frontmatter (`id: journal-<agent>-<date>`, `type: journal`,
+ * `agent`, `status: active`, `created_at: <date>`) and a `# <title>` heading. One home for the
+ * format that `agent-memory init`, the plugin's "Create journal" and the MCP server write.
+ * @param date `YYYY-MM-DD`, the journal's day (`created_at` and the id)
+ * @param title the heading; default the date (the plugin passes the note's name, which differs
+ *   when the Daily notes core plugin names journals another way)
+ */
+export function newJournalNote(agent: string, date: string, title: string = date, path = "new note"): string {
+  return setFrontmatter(`# ${title}\n\n`, { id: `journal-${agent}-${date}`, type: "journal", agent, status: "active", created_at: date }, path);
+}
+
+/** What {@link appendJournalBlock} made. */
+export interface AppendedBlocks {
+  /** The journal's new text. */
+  text: string;
+  /** Block id (without `^`) of each block appended, in order; a block that came with its own `^id` keeps it. */
+  ids: string[];
+}
+
+/**
+ * Appends `block` (Markdown: a paragraph, a list item, a callout…; several blocks separated by
+ * blank lines are allowed) at the end of a journal, after one blank line, and gives every block of
+ * it a block id where Obsidian puts one: ` ^am-xxxx` at the end of a paragraph or list item's line,
+ * a `^am-xxxx` line after a callout, table or code block ({@link addBlockIds}). Ids are
+ * deterministic from the journal's path, the text and the ids already in the note
+ * ({@link newBlockId}), so the function stays pure; the same text appended twice gets two ids.
+ * The note's line ending (CRLF) and byte order mark are kept; everything already there is kept byte
+ * for byte. A missing note (`current === null`) or a blank one is started with {@link newJournalNote}.
+ * @throws Error when `block` holds no text
+ */
+export function appendJournalBlock(
+  current: string | null,
+  block: string,
+  note: { agent: string; date: string; path: string },
+): AppendedBlocks {
+  const chunk = block.replace(/\r\n?/g, "\n").replace(/^\s*\n/, "").trimEnd();
+  if (chunk.trim() === "") throw new Error("the block to append is empty");
+  const base = current === null || current.trim() === "" ? (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + newJournalNote(note.agent, note.date, note.date, note.path) : current;
+  const taken = existingBlockIds(base);
+  // Ids are added to the chunk alone, so a block equal to an earlier one in the journal is not confused with it.
+  const blocks = splitBlocks(chunk);
+  const wanted = blocks.map((b, i) => {
+    const id = b.blockId ?? newBlockId(`${note.path}\n${i}\n${b.text}`, taken);
+    taken.add(id);
+    return { text: b.text, id };
+  });
+  const withIds = addBlockIds(chunk, wanted.filter((_, i) => blocks[i]?.blockId === null)).body;
+  const { bom, lines } = splitLines(base);
+  const eol = detectEol(lines);
+  const last = lines[lines.length - 1];
+  const texts = withIds.split("\n");
+  appendLines(lines, last && last.text.trim() !== "" ? ["", ...texts] : texts, eol);
+  return { text: joinLines(bom, lines), ids: wanted.map((w) => w.id) };
+}
