@@ -6,7 +6,7 @@ import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
 import { UsageError, VaultError, errorMessage } from "../../core/errors";
 import type { NodeVault } from "../node-vault";
-import { SearchService, totalPrefix, type IndexStore, type OpenReport } from "../../core/search/search-service";
+import { SearchService, totalPrefix, type IndexStore, type OpenReport, type PassageResponse } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
 
 /** Folder under the vault where the CLI keeps its saved search index (issue 4 §6). */
@@ -96,18 +96,112 @@ function positiveInt(value: unknown, name: string, fallback: number): number {
   return n;
 }
 
+/** A passage as `search --passages --json` prints it (snake case, as the rest of the CLI's JSON). */
+export interface PassageJson {
+  path: string;
+  title: string;
+  block_id: string | null;
+  line: number;
+  heading: string | null;
+  text: string;
+  score: number;
+  agent: string | null;
+  collection: string;
+  link: string;
+}
+
+/** `search --passages --json`: the response as printed. */
+export interface PassagesJson {
+  query: string;
+  scope: string;
+  took_ms: number;
+  total: number;
+  total_bound?: "about" | "at-least";
+  passages: PassageJson[];
+}
+
+/** The JSON of a passage response (issue 13 §5; the README's `search --passages --json`). */
+export function passagesJson(res: PassageResponse): PassagesJson {
+  return {
+    query: res.query,
+    scope: res.scope,
+    took_ms: res.took_ms,
+    total: res.total,
+    ...(res.totalBound ? { total_bound: res.totalBound } : {}),
+    passages: res.results.map((p) => ({
+      path: p.path,
+      title: p.title,
+      block_id: p.blockId,
+      line: p.line,
+      heading: p.heading,
+      text: p.text,
+      score: p.score,
+      agent: p.agent,
+      collection: p.collection,
+      link: p.link,
+    })),
+  };
+}
+
+/** Says on stderr when an `agent:` scope names an agent with no indexed notes. */
+function warnUnknownAgent(ctx: CliContext, service: SearchService, scope: string): void {
+  // A misspelt agent is not an error (a new agent has no notes yet), but it would silently
+  // search the library alone.
+  const agent = /^agent:(.+)$/i.exec(scope)?.[1];
+  const known = agent === undefined ? [] : service.agents();
+  if (agent !== undefined && !known.includes(agent)) {
+    ctx.err(`search: no notes of agent "${agent}" are indexed; scope ${scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`);
+  }
+}
+
+/** A query as the "no results" line shows it: in single quotes when it holds double ones. */
+function shownQuery(query: string): string {
+  return query.includes('"') ? `'${query}'` : `"${query}"`;
+}
+
+/** `search --passages N`: the N best blocks across notes, one entry each (issue 13 §5). */
+async function runPassages(ctx: CliContext, service: SearchService, query: string, n: number, scope: string, includeExpired: boolean, json: boolean): Promise<number> {
+  const outcome = await service.searchPassages(query, { scope, limit: n, includeExpired });
+  if (!outcome.ok) throw new UsageError(outcome.error);
+  const res = outcome.value;
+  warnUnknownAgent(ctx, service, res.scope);
+  if (json) {
+    ctx.out(JSON.stringify(passagesJson(res), null, 2));
+    return 0;
+  }
+  if (res.results.length === 0) {
+    ctx.out(`no passages for ${shownQuery(res.query)} in scope ${res.scope}`);
+    return 0;
+  }
+  const notes = `${totalPrefix(res)}${res.total} matching note${res.total === 1 ? "" : "s"}`;
+  ctx.out(`${res.results.length} passage${res.results.length === 1 ? "" : "s"} from ${notes} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+  res.results.forEach((p, i) => {
+    const where = [p.collection, p.agent].filter((x) => x).join(", ");
+    const text = p.text.replace(/\s+/g, " ");
+    ctx.out("");
+    ctx.out(`${i + 1}. ${p.title.replace(/\s+/g, " ")}  [${where}]${p.score > 0 ? `  score ${p.score.toFixed(2)}` : ""}`);
+    ctx.out(`   ${p.path}:${p.line}${p.blockId ? `  ^${p.blockId}` : ""}`);
+    ctx.out(`   ${text.length > 480 ? `${text.slice(0, 479)}…` : text}`);
+    ctx.out(`   link: ${p.link}`);
+  });
+  return 0;
+}
+
 /**
  * `agent-memory search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N]
- * [--blocks N] [--include-expired] [--json]` (DESIGN §7, issue 4 §7). Several query words may be
- * given as separate arguments. An unknown filter, a bad date or an unknown scope exits 2.
+ * [--blocks N] [--passages N] [--include-expired] [--json]` (DESIGN §7, issue 4 §7, issue 13 §5).
+ * Several query words may be given as separate arguments. `--passages N` gives the N best blocks
+ * across notes instead of notes (with `--limit` or `--blocks` it is a usage error). An unknown
+ * filter, a bad date or an unknown scope exits 2.
  */
 export const searchCommand: CliCommand = {
   name: "search",
-  usage: "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--include-expired] [--json]",
+  usage: "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--passages N] [--include-expired] [--json]",
   options: {
     scope: { type: "string" },
     limit: { type: "string" },
     blocks: { type: "string" },
+    passages: { type: "string" },
     "include-expired": { type: "boolean" },
   },
   positionals: { min: 1, max: 64 },
@@ -116,22 +210,23 @@ export const searchCommand: CliCommand = {
     const query = args.join(" ").trim();
     const limit = positiveInt(options.limit, "limit", 10);
     const blocks = positiveInt(options.blocks, "blocks", 3);
+    const scope = typeof options.scope === "string" ? options.scope : "all";
+    if (options.passages !== undefined) {
+      const n = positiveInt(options.passages, "passages", 10);
+      if (options.limit !== undefined || options.blocks !== undefined) throw new UsageError("--passages gives blocks, not notes: leave out --limit and --blocks");
+      const { service } = await openSearch(ctx);
+      return runPassages(ctx, service, query, n, scope, options["include-expired"] === true, options.json === true);
+    }
     const { service } = await openSearch(ctx);
     const outcome = await service.search(query, {
-      scope: typeof options.scope === "string" ? options.scope : "all",
+      scope,
       limit,
       blocksPerResult: blocks,
       includeExpired: options["include-expired"] === true,
     });
     if (!outcome.ok) throw new UsageError(outcome.error);
     const res = outcome.value;
-    // A misspelt agent is not an error (a new agent has no notes yet), but it would silently
-    // search the library alone.
-    const agent = /^agent:(.+)$/i.exec(res.scope)?.[1];
-    const known = agent === undefined ? [] : service.agents();
-    if (agent !== undefined && !known.includes(agent)) {
-      ctx.err(`search: no notes of agent "${agent}" are indexed; scope ${res.scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`);
-    }
+    warnUnknownAgent(ctx, service, res.scope);
     if (options.json) {
       ctx.out(
         JSON.stringify(
@@ -159,8 +254,7 @@ export const searchCommand: CliCommand = {
     }
     if (res.results.length === 0) {
       // A query holding double quotes is shown in single ones (`'"x"'`, not `""x""`).
-      const shown = res.query.includes('"') ? `'${res.query}'` : `"${res.query}"`;
-      ctx.out(`no results for ${shown} in scope ${res.scope}`);
+      ctx.out(`no results for ${shownQuery(res.query)} in scope ${res.scope}`);
       return 0;
     }
     ctx.out(`${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);

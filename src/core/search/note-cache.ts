@@ -18,6 +18,11 @@ export interface CachedNote {
    * note's phrase form (see {@link textContainsPhrase}).
    */
   hasPhrase(phrase: string): boolean;
+  /**
+   * 0-based line of the note file where the body starts (the lines of the frontmatter), so that
+   * a block's body line plus this is its line in the file; 0 when the body is not the file's tail.
+   */
+  bodyLine: number;
 }
 
 /** LRU of {@link CachedNote} by path. */
@@ -56,6 +61,7 @@ export class NoteCache {
           return blocks;
         },
         hasPhrase: (phrase) => textContainsPhrase(searchable(), phrase),
+        bodyLine: t.endsWith(body) ? lineCount(t, t.length - body.length) : 0,
       };
       // The text the note's phrase filter was built from (see buildNoteDocument): title, frontmatter
       // values, body (headings only when capped).
@@ -86,4 +92,11 @@ export class NoteCache {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** Line breaks in `text` before index `end`. */
+function lineCount(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < end; i = text.indexOf("\n", i + 1)) n++;
+  return n;
 }

@@ -3,7 +3,7 @@
  * ranking with phrases checked against the notes' text, best blocks and snippets.
  */
 import type { Settings } from "../settings";
-import type { BlockScorer } from "./block-rank";
+import type { BlockScorer, RankedBlock } from "./block-rank";
 import type { CountingIndex } from "./counting-index";
 import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
@@ -61,8 +61,8 @@ interface Candidate {
   score: number;
 }
 
-/** Lists the visible notes newest first (a query of filters alone, DESIGN §4). */
-export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
+/** The visible notes, newest first, then by path (a query of filters alone, DESIGN §4). */
+export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMeta[] {
   const matches: NoteMeta[] = [];
   for (const meta of ctx.shard.metas.values()) if (ctx.visible(meta)) matches.push(meta);
   matches.sort((a, b) => {
@@ -71,6 +71,12 @@ export async function listByDate(ctx: RunContext, limit: number, response: Searc
     if (da !== db) return da < db ? 1 : -1;
     return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
   });
+  return matches;
+}
+
+/** Lists the visible notes newest first (a query of filters alone, DESIGN §4). */
+export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
+  const matches = notesByDate(ctx);
   response.total = matches.length;
   const shown = matches.slice(0, limit);
   const notes = await Promise.all(shown.map((meta) => ctx.read(meta)));
@@ -82,23 +88,32 @@ export async function listByDate(ctx: RunContext, limit: number, response: Searc
   });
 }
 
+/** A note chosen by {@link chooseNotes}: its metadata, its score and its text (`null` when unreadable). */
+export interface ChosenNote {
+  meta: NoteMeta;
+  /** BM25 score times the ranking factor. */
+  score: number;
+  note: CachedNote | null;
+}
+
 /**
  * Ranks the visible notes by BM25 (field boosts, ranking factor as MiniSearch's document boost),
- * keeps those containing every quoted phrase, and attaches each result's best blocks. A note whose
- * word-pair filter lacks a pair of a phrase is never a candidate (see phrase-filter.ts); the
- * candidates left are read, best first, until `limit` of them hold the phrases.
+ * keeps those containing every quoted phrase, and returns the best `limit` of them, best first,
+ * with their text; sets `response.total` (and `totalBound`). A note whose word-pair filter lacks
+ * a pair of a phrase is never a candidate (see phrase-filter.ts); the candidates left are read,
+ * best first, until `limit` of them hold the phrases.
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param required terms every note holding the phrases has (see `phraseRequiredTerms`); each is
  *   also in `terms`
  */
-export async function rankByText(
+export async function chooseNotes(
   ctx: RunContext,
   parsed: ParsedQuery,
   terms: string[],
   required: string[],
-  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blocks: BlockScorer },
-  response: SearchResponse,
-): Promise<void> {
+  opts: { limit: number; search: Settings["search"]; nowMs: number },
+  response: Pick<SearchResponse, "total" | "totalBound">,
+): Promise<ChosenNote[]> {
   const { shard } = ctx;
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
   // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
@@ -126,7 +141,7 @@ export async function rankByText(
     if (meta) candidates.push({ meta, score: r.score });
   }
 
-  const chosen: { cand: Candidate; note: CachedNote | null }[] = [];
+  const chosen: ChosenNote[] = [];
   if (parsed.phrases.length > 0) {
     let total = 0;
     let read = 0;
@@ -143,7 +158,7 @@ export async function rankByText(
         if (!note || !parsed.phrases.every((p) => note.hasPhrase(p))) return;
         total++;
         if (chosen.length < opts.limit) {
-          chosen.push({ cand, note });
+          chosen.push({ meta: cand.meta, score: cand.score, note });
           ctx.remember(cand.meta, note);
         }
       });
@@ -162,22 +177,56 @@ export async function rankByText(
   } else {
     response.total = ranked.total;
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
-    candidates.forEach((cand, k) => chosen.push({ cand, note: notes[k] ?? null }));
+    candidates.forEach((cand, k) => chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }));
   }
+  return chosen;
+}
 
-  const blockSets = chosen.map((c) => c.note?.blocks() ?? []);
-  const blockScores = opts.blocks.score(blockSets, terms);
-  const top = chosen[0]?.cand.score ?? 1;
-  const words = normalizeText([parsed.text, ...parsed.phrases].join(" "))
+/**
+ * Block scores of the chosen notes: BM25 over all their blocks ({@link BlockScorer}), each times
+ * (note score / best note score)², measured on LoCoMo (bench/results/locomo.md) against plain block
+ * BM25 and gentler weights. Same shape as the notes' blocks.
+ */
+export function weightedBlockScores(chosen: readonly ChosenNote[], terms: readonly string[], scorer: BlockScorer): { blocks: RankedBlock[][]; scores: number[][] } {
+  const blocks = chosen.map((c) => c.note?.blocks() ?? []);
+  const raw = scorer.score(blocks, terms);
+  const top = chosen[0]?.score ?? 1;
+  const scores = chosen.map((c, i) => {
+    // A block inherits its note's relevance.
+    const weight = top > 0 ? (c.score / top) ** 2 : 1;
+    return (raw[i] ?? []).map((s) => s * weight);
+  });
+  return { blocks, scores };
+}
+
+/** The query's words as a snippet looks for them (longer than one character). */
+export function snippetWords(parsed: ParsedQuery): string[] {
+  return normalizeText([parsed.text, ...parsed.phrases].join(" "))
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 1);
-  chosen.forEach(({ cand }, i) => {
+}
+
+/**
+ * Ranks the visible notes by BM25 (see {@link chooseNotes}) and attaches each result's best
+ * blocks and a snippet.
+ * @param terms query terms (query tokenizer, stop words dropped)
+ * @param required terms every note holding the phrases has; each is also in `terms`
+ */
+export async function rankByText(
+  ctx: RunContext,
+  parsed: ParsedQuery,
+  terms: string[],
+  required: string[],
+  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blocks: BlockScorer },
+  response: SearchResponse,
+): Promise<void> {
+  const chosen = await chooseNotes(ctx, parsed, terms, required, opts, response);
+  const { blocks: blockSets, scores: blockScores } = weightedBlockScores(chosen, terms, opts.blocks);
+  const words = snippetWords(parsed);
+  chosen.forEach((cand, i) => {
     const scores = blockScores[i] ?? [];
-    // A block inherits its note's relevance: (note score / best note score)², measured on LoCoMo
-    // (bench/results/locomo.md) against plain block BM25 and gentler weights.
-    const weight = top > 0 ? (cand.score / top) ** 2 : 1;
     const blocks = (blockSets[i] ?? [])
-      .map((b, k) => ({ b, score: (scores[k] ?? 0) * weight }))
+      .map((b, k) => ({ b, score: scores[k] ?? 0 }))
       .filter((x) => x.score > 0)
       .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
     const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
@@ -204,12 +253,13 @@ function hitOf(meta: NoteMeta, score: number, snippet: string, blocks: BlockHit[
   return hit;
 }
 
-function round(n: number): number {
+/** Rounded to three decimals (scores in responses). */
+export function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
 /** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
-function clip(text: string, words: string[]): string {
+export function clip(text: string, words: string[]): string {
   // Snippets show what a person reads: no block ids, no quote/callout markers at line starts.
   const flat = text
     .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")

@@ -27,8 +27,9 @@ import { NoteCache, type CachedNote } from "./note-cache";
 import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, type NoteMeta } from "./note-document";
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type Parsed, type ParsedQuery } from "./query";
-import { listByDate, rankByText, type RunContext, type Shard } from "./query-runner";
-import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf } from "./scope";
+import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
+import { listByDate, notesByDate, rankByText, type RunContext, type Shard } from "./query-runner";
+import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
 import { dropStopWords } from "./stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
 import type {
@@ -36,6 +37,8 @@ import type {
   ReadNote,
   IndexStats,
   OpenReport,
+  PassageOptions,
+  PassageResponse,
   ProgressOptions,
   SearchOptions,
   SearchResponse,
@@ -45,6 +48,7 @@ import { warmUpQueries } from "./warm-up";
 import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type SegmentMemo, type Tokenizer } from "./tokenizer";
 
 export type { IndexStore } from "./persistence";
+export { PASSAGE_NOTES, passageLink } from "./passages";
 export type * from "./search-types";
 
 /** Field boosts (DESIGN §4: title boosted). */
@@ -133,6 +137,12 @@ function utf8Length(text: string): number {
 function clock(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();
 }
+
+/** How {@link SearchService} searches a shard for one query (see its `prepare`). */
+type PreparedRun =
+  | { kind: "none" }
+  | { kind: "list"; ctx: RunContext }
+  | { kind: "rank"; ctx: RunContext; parsed: ParsedQuery; terms: string[]; required: string[]; nowMs: number };
 
 /** Drops a note's entry from the shard's metadata-by-short-id cache (it is about to be discarded). */
 function forget(shard: Shard, path: string): void {
@@ -330,6 +340,61 @@ export class SearchService {
    */
   async search(query: string, options: SearchOptions = {}): Promise<Parsed<SearchResponse>> {
     const t0 = clock();
+    const prepared = this.prepare(query, options);
+    if (!prepared.ok) return prepared;
+    const { scope, limit, run } = prepared.value;
+    const blocksPerResult = Math.max(0, Math.floor(options.blocksPerResult ?? 3));
+    const response: SearchResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
+    if (run.kind === "list") await listByDate(run.ctx, limit, response);
+    else if (run.kind === "rank") {
+      const { ctx, parsed, terms, required, nowMs } = run;
+      await rankByText(ctx, parsed, terms, required, { limit, blocksPerResult, search: this.layout.settings.search, nowMs, blocks: this.blockScorer }, response);
+    }
+    response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
+    return { ok: true, value: response };
+  }
+
+  /**
+   * Passage search (issue 13 §5): the best blocks across notes, ranked together, not grouped by
+   * note — a note with two good blocks may supply both, and a better block of another note ranks
+   * between them. Same query language, scopes, filters, expiry rule and phrase rule as
+   * {@link search}; the blocks of the best `notes` notes (default {@link PASSAGE_NOTES}) compete,
+   * each scored by BM25 among all of them times (note score / best note score)² (docs/decisions.md,
+   * "Passage search"). Heading blocks are not passages; a block without an id is placed by its
+   * 1-based file `line` and its `heading`, and its `link` points at that heading. A query of
+   * filters alone gives the first block of each matching note, newest first, with score 0.
+   * @returns the response (`results` best first, `total` = matching notes as {@link search} counts
+   *   them), or an error for an unknown filter, a bad date or an unknown scope
+   */
+  async searchPassages(query: string, options: PassageOptions = {}): Promise<Parsed<PassageResponse>> {
+    const t0 = clock();
+    const prepared = this.prepare(query, options);
+    if (!prepared.ok) return prepared;
+    const { scope, limit, run } = prepared.value;
+    const response: PassageResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
+    if (run.kind === "list") {
+      const listed = notesByDate(run.ctx);
+      response.total = listed.length;
+      for (let i = 0; i < listed.length && response.results.length < limit; i += READ_CONCURRENCY) {
+        const group = listed.slice(i, i + READ_CONCURRENCY);
+        const notes = await Promise.all(group.map((meta) => run.ctx.read(meta)));
+        firstPassages(group.map((meta, k) => ({ meta, score: 0, note: notes[k] ?? null })), limit, response);
+      }
+    } else if (run.kind === "rank") {
+      const { ctx, parsed, terms, required, nowMs } = run;
+      const notes = Math.max(limit, Math.floor(options.notes ?? PASSAGE_NOTES));
+      await rankPassages(ctx, parsed, terms, required, { limit, notes, search: this.layout.settings.search, nowMs, blocks: this.blockScorer }, response);
+    }
+    response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
+    return { ok: true, value: response };
+  }
+
+  /**
+   * What {@link search} and {@link searchPassages} share: the query parsed (or taken as free text),
+   * the scope resolved, the limit, and how the shard is to be searched — not at all (no shard, or
+   * free text without a searchable word), by date (filters alone) or by text.
+   */
+  private prepare(query: string, options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">): Parsed<{ scope: Scope; limit: number; run: PreparedRun }> {
     let parsed: ParsedQuery;
     if (options.freeText) parsed = { text: query, phrases: [], filters: [] };
     else {
@@ -343,43 +408,36 @@ export class SearchService {
     // 0 (or less) asks for no notes, only the total (as a slice to 0 would give).
     const requested = Math.floor(options.limit ?? 10);
     const limit = requested > 0 ? requested : 0;
-    const blocksPerResult = Math.max(0, Math.floor(options.blocksPerResult ?? 3));
     const shard = this.shards.get(shardOf(scope));
-    const response: SearchResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
-    if (shard) {
-      const nowMs = this.now();
-      const todayIso = today(nowMs); // the user's local date, as the health check judges expiry
-      const visible = (meta: NoteMeta | undefined): meta is NoteMeta =>
-        meta !== undefined &&
-        inScope(meta, scope) &&
-        matchesFilters(meta, parsed.filters) &&
-        (options.includeExpired === true || !isExpired(meta.expiresAt, todayIso, nowMs));
-      const known = (term: string): boolean => shard.mini.hasTerm(term);
-      // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
-      // `"the export"` while requiring it found nothing). A phrase's words rank its notes; the terms
-      // every note holding it must have are required (compound parts, not CJK words: see
-      // phraseRequiredTerms).
-      const textTerms = this.queryTokenizer(parsed.text, known);
-      const phraseTerms = parsed.phrases.flatMap((p) => [...this.queryTokenizer(p, known), ...phraseCharTerms(p).filter(known)]);
-      const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
-      const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
-      const ctx: RunContext = {
-        shard,
-        visible,
-        read: (meta, store) => this.readCached(meta, store),
-        remember: (meta, note) => this.cache.put(meta.path, note),
-      };
-      if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0)) {
-        // Free text without a searchable word (emoji, punctuation): nothing can match it.
-      } else if (terms.length === 0) {
-        await listByDate(ctx, limit, response);
-      } else {
-        const search = this.layout.settings.search;
-        await rankByText(ctx, parsed, terms, required, { limit, blocksPerResult, search, nowMs, blocks: this.blockScorer }, response);
-      }
-    }
-    response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
-    return { ok: true, value: response };
+    if (!shard) return { ok: true, value: { scope, limit, run: { kind: "none" } } };
+    const nowMs = this.now();
+    const todayIso = today(nowMs); // the user's local date, as the health check judges expiry
+    const visible = (meta: NoteMeta | undefined): meta is NoteMeta =>
+      meta !== undefined &&
+      inScope(meta, scope) &&
+      matchesFilters(meta, parsed.filters) &&
+      (options.includeExpired === true || !isExpired(meta.expiresAt, todayIso, nowMs));
+    const known = (term: string): boolean => shard.mini.hasTerm(term);
+    // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
+    // `"the export"` while requiring it found nothing). A phrase's words rank its notes; the terms
+    // every note holding it must have are required (compound parts, not CJK words: see
+    // phraseRequiredTerms).
+    const textTerms = this.queryTokenizer(parsed.text, known);
+    const phraseTerms = parsed.phrases.flatMap((p) => [...this.queryTokenizer(p, known), ...phraseCharTerms(p).filter(known)]);
+    const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
+    const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
+    const ctx: RunContext = {
+      shard,
+      visible,
+      read: (meta, store) => this.readCached(meta, store),
+      remember: (meta, note) => this.cache.put(meta.path, note),
+    };
+    let run: PreparedRun;
+    // Free text without a searchable word (emoji, punctuation): nothing can match it.
+    if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0)) run = { kind: "none" };
+    else if (terms.length === 0) run = { kind: "list", ctx };
+    else run = { kind: "rank", ctx, parsed, terms, required, nowMs };
+    return { ok: true, value: { scope, limit, run } };
   }
 
   // ---- internals ----

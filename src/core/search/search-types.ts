@@ -172,3 +172,59 @@ export interface IndexStats {
   /** Notes indexed by body only because their frontmatter did not parse. */
   frontmatterErrors: { path: string; error: string }[];
 }
+
+/** Options of {@link SearchService.searchPassages}. */
+export interface PassageOptions {
+  /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
+  scope?: string;
+  /** Most passages returned (default 10; 0 or less: none, the total still counted). */
+  limit?: number;
+  /**
+   * Most notes whose blocks compete (default {@link PASSAGE_NOTES}, and never fewer than `limit`):
+   * the best notes by BM25, as `search` ranks them.
+   */
+  notes?: number;
+  /** Include notes whose `expires_at` is past (default false). */
+  includeExpired?: boolean;
+  /** Treat the whole query as free text: no filters or phrases (used by evaluations). */
+  freeText?: boolean;
+}
+
+/** One passage: a block of a note, ranked against the blocks of every other note in scope. */
+export interface Passage {
+  /** Vault path of the note. */
+  path: string;
+  /** The note's title. */
+  title: string;
+  /** The block's id without `^`, or `null` when the block has none (then `line` and `heading` place it). */
+  blockId: string | null;
+  /** 1-based line of the block's first line in the note file, frontmatter included. */
+  line: number;
+  /** Text of the nearest heading above the block (without `#`), or `null` when none. */
+  heading: string | null;
+  /** The block's text, without its block id marker; lines joined with `\n`. */
+  text: string;
+  /** Comparable across the passages of one search (see docs/decisions.md, "Passage search"). */
+  score: number;
+  agent: string | null;
+  collection: NoteMeta["collection"];
+  /**
+   * An Obsidian link to the passage: `[[path-without-.md#^blockId]]`; for a block without an id,
+   * `[[path-without-.md#heading]]` (the section it is in) or `[[path-without-.md]]` when it is under
+   * no heading.
+   */
+  link: string;
+}
+
+/** The answer to {@link SearchService.searchPassages}. */
+export interface PassageResponse {
+  query: string;
+  scope: string;
+  took_ms: number;
+  /** Matching notes in scope before any limit, as {@link SearchResponse.total} counts them. */
+  total: number;
+  /** How far `total` can be off, as {@link SearchResponse.totalBound}. */
+  totalBound?: "about" | "at-least";
+  /** Passages, best first, from any notes (a note may supply several). */
+  results: Passage[];
+}
