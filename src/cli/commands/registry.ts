@@ -6,6 +6,7 @@ import { searchCommand } from "./search";
 import { indexCommand } from "./index-command";
 import { healthCommand } from "./health";
 import { reviewCommand } from "./review";
+import { briefCommand } from "./brief";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -16,4 +17,5 @@ export const commands: CliCommand[] = [
   indexCommand,
   healthCommand,
   reviewCommand,
+  briefCommand,
 ];

@@ -1,0 +1,228 @@
+/**
+ * Gathers the lines of a session brief (issue 13 item 3) from the trackers, the due reviews and a
+ * search, each section in the order it is shown (best first). Every rule comes from where the rest
+ * of the tool keeps it: tracker parsing (`listItems`), "open" = open or in progress (the `trackers`
+ * command's rule, README "Tracker items"), a goal's latest progress (`latestProgress` of
+ * src/core/review/material.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
+ * ranking (the search service's score: BM25 times recency and confidence, src/core/search/ranking.ts).
+ */
+import type { MemoryLayout } from "../layout";
+import type { TrackerKind } from "../settings";
+import type { VaultPort } from "../vault";
+import type { IsoDate } from "../dates";
+import { UsageError } from "../errors";
+import { listItems, type TrackerItem } from "../trackers/format";
+import { wikilinkTargets } from "../trackers/store";
+import { listDueReviews } from "../review/due";
+import { latestProgress } from "../review/material";
+import { sourceLink } from "../extraction/route";
+import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
+import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
+
+/** A section's items (best first) and its total before any cut. */
+export interface Collected {
+  items: BriefItem[];
+  total: number;
+}
+
+/** Collapses whitespace and cuts to {@link MAX_ITEM_CHARS} characters with `…`. */
+export function oneLine(text: string, max = MAX_ITEM_CHARS): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+}
+
+function field(item: TrackerItem, key: string): string | undefined {
+  return item.fields.find((f) => f.key.toLowerCase() === key)?.value;
+}
+
+/** Open or in progress: the `trackers` command's "open" (README, "Tracker items"). */
+function isOpen(item: TrackerItem): boolean {
+  return item.status === "open" || item.status === "in-progress";
+}
+
+/** Names in a `[to:: …]` value: wikilink targets (last path part), else comma-separated words; `@` dropped. */
+function recipients(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const links = wikilinkTargets(value);
+  const names = links.length > 0 ? links.map((t) => t.split("#")[0] ?? t) : value.split(/[,;]/);
+  return names.map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, "")).filter((n) => n !== "");
+}
+
+async function readItems(vault: VaultPort, layout: MemoryLayout, agent: string, kind: TrackerKind): Promise<{ path: string; items: TrackerItem[] } | null> {
+  const path = layout.trackerPath(agent, kind);
+  if (!(await vault.exists(path))) return null;
+  return { path, items: listItems(await vault.read(path)) };
+}
+
+function base(kind: BriefSectionKind, path: string, item: TrackerItem): Omit<BriefItem, "line"> {
+  return { kind, text: oneLine(item.text), link: sourceLink(path, item.id), path, id: item.id, status: item.status };
+}
+
+function withLine(item: Omit<BriefItem, "line">, extras: (string | false | undefined)[], prefix = ""): BriefItem {
+  const notes = extras.filter((e): e is string => typeof e === "string" && e !== "");
+  return { ...item, line: `- ${prefix}${item.text}${notes.length > 0 ? ` — ${notes.join("; ")}` : ""} ${item.link}` };
+}
+
+const byOptional = <T extends string | number>(a: T | undefined, b: T | undefined): number => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1);
+
+/** Open tasks: overdue first (oldest due first), then by priority (1 first), due date, note order. */
+export async function collectTasks(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+  const t = await readItems(vault, layout, agent, "tasks");
+  if (!t) return { items: [], total: 0 };
+  const rows = t.items.filter(isOpen).map((item) => {
+    const due = field(item, "due");
+    const p = Number.parseInt(field(item, "priority") ?? "", 10);
+    return { item, due, priority: Number.isFinite(p) ? p : undefined, overdue: due !== undefined && due < today };
+  });
+  rows.sort((a, b) => Number(b.overdue) - Number(a.overdue) || (a.overdue ? byOptional(a.due, b.due) : 0) || byOptional(a.priority, b.priority) || byOptional(a.due, b.due) || a.item.line - b.item.line);
+  const items = rows.map(({ item, due, priority, overdue }) =>
+    withLine({ ...base("tasks", t.path, item), ...(due !== undefined ? { due, overdue } : {}), ...(priority !== undefined ? { priority } : {}) }, [
+      item.status === "in-progress" && "in progress",
+      overdue ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
+      priority !== undefined && `priority ${priority}`,
+    ]),
+  );
+  return { items, total: items.length };
+}
+
+/** Open goals with their latest progress, nearest target first, then note order. */
+export async function collectGoals(vault: VaultPort, layout: MemoryLayout, agent: string): Promise<Collected> {
+  const g = await readItems(vault, layout, agent, "goals");
+  if (!g) return { items: [], total: 0 };
+  const open = g.items.filter(isOpen).sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
+  const items = open.map((item) => {
+    const target = field(item, "target");
+    const latest = latestProgress(item);
+    return withLine({ ...base("goals", g.path, item), ...(target !== undefined ? { target } : {}), ...(latest !== null ? { latest: oneLine(latest) } : {}) }, [
+      item.status === "in-progress" && "in progress",
+      target !== undefined && `target ${target}`,
+      latest !== null && `latest ${oneLine(latest)}`,
+    ]);
+  });
+  return { items, total: items.length };
+}
+
+/** Due reviews of the agent, most overdue first (`listDueReviews`). */
+export async function collectReviews(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+  const due = await listDueReviews(vault, layout, today, agent);
+  const items = due.map(({ path, review: r }) =>
+    withLine(
+      { kind: "reviews", text: oneLine(r.text), link: sourceLink(path, r.id), path, id: r.id, status: r.status, next: r.next, daysOverdue: r.daysOverdue },
+      [r.daysOverdue === 0 ? `due today (${r.next})` : `due since ${r.next}, ${r.daysOverdue} day${r.daysOverdue === 1 ? "" : "s"}`, r.everyRaw !== null && `every ${r.everyRaw}`],
+    ),
+  );
+  return { items, total: items.length };
+}
+
+/**
+ * Open questions or proposals to the agent (in another agent's tracker, `[to:: …]` naming it) and
+ * from it (its own tracker), those to it first; each group oldest first (by `created`), then by
+ * agent and note order.
+ */
+export async function collectExchanges(vault: VaultPort, layout: MemoryLayout, agent: string, kind: "questions" | "proposals"): Promise<Collected> {
+  const others = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path)).filter((a) => a !== agent);
+  const rows: { item: BriefItem; created: string | undefined; order: number }[] = [];
+  const me = agent.toLowerCase();
+  for (const other of others) {
+    const t = await readItems(vault, layout, other, kind);
+    for (const item of t?.items ?? []) {
+      if (!t || !isOpen(item) || !recipients(field(item, "to")).some((r) => r.toLowerCase() === me)) continue;
+      const created = field(item, "created");
+      const b = { ...base(kind, t.path, item), direction: "to" as const, counterpart: other, ...(created ? { date: created } : {}) };
+      rows.push({ item: withLine(b, [], `from ${other}: `), created, order: 0 });
+    }
+  }
+  const own = await readItems(vault, layout, agent, kind);
+  for (const item of own?.items ?? []) {
+    if (!own || !isOpen(item)) continue;
+    const to = recipients(field(item, "to"));
+    const created = field(item, "created");
+    const b = { ...base(kind, own.path, item), direction: "from" as const, ...(to.length > 0 ? { counterpart: to.join(", ") } : {}), ...(created ? { date: created } : {}) };
+    rows.push({ item: withLine(b, [], to.length > 0 ? `to ${to.join(", ")}: ` : ""), created, order: 1 });
+  }
+  // Stable sort: within a group and date, the agents' and the notes' order stays.
+  rows.sort((a, b) => a.order - b.order || byOptional(a.created, b.created));
+  return { items: rows.map((r) => r.item), total: rows.length };
+}
+
+/**
+ * Decisions in force (not reversed, `[-]`), newest first by `decided`, else `created`, else
+ * `date` (undated ones last, later lines first). Only the `limit` newest are considered; `total`
+ * counts all.
+ */
+export async function collectDecisions(vault: VaultPort, layout: MemoryLayout, agent: string, limit: number): Promise<Collected> {
+  const d = await readItems(vault, layout, agent, "decisions");
+  if (!d) return { items: [], total: 0 };
+  const rows = d.items.filter((i) => i.status !== "abandoned").map((item) => ({ item, date: field(item, "decided") ?? field(item, "created") ?? field(item, "date") }));
+  rows.sort((a, b) => {
+    if (a.date === b.date) return b.item.line - a.item.line;
+    if (a.date === undefined || b.date === undefined) return a.date === undefined ? 1 : -1;
+    return a.date > b.date ? -1 : 1;
+  });
+  const items = rows.slice(0, limit).map(({ item, date }) => withLine({ ...base("decisions", d.path, item), ...(date ? { date } : {}) }, [], date ? `${date}: ` : ""));
+  return { items, total: rows.length };
+}
+
+/**
+ * The search query of the knowledge section: the user's query (if any) limited to the agent's
+ * knowledge folder and the library by `path:` filters (the layout's folders, so a note without a
+ * `type` still counts). With no free text the search lists the newest notes first.
+ */
+export function knowledgeQuery(layout: MemoryLayout, agent: string, query: string | undefined): string {
+  const path = (p: string) => (/[\s"]/.test(p) ? `path:"${p}/"` : `path:${p}/`);
+  return [query?.trim() ?? "", path(layout.knowledgeFolder(agent)), path(layout.libraryRoot)].filter((s) => s !== "").join(" ");
+}
+
+/** The callout with the latest date of a note (the later one on a tie), or `undefined`; a note that cannot be read has none. */
+async function newestEntry(vault: VaultPort, path: string): Promise<TopicEntry | undefined> {
+  let text: string;
+  try {
+    text = await vault.read(path);
+  } catch {
+    return undefined; // the search's snippet stands in for it
+  }
+  let best: TopicEntry | undefined;
+  for (const e of listTopicEntries(text)) if (best === undefined || (e.date ?? "") >= (best.date ?? "")) best = e;
+  return best;
+}
+
+/**
+ * Knowledge and library notes relevant to `query` (or the newest), in the search's order, one line
+ * per note from its best block (with no free text: its newest callout): a callout's text with its
+ * confidence and date, else the block or the snippet. `total` is the search's total. Throws {@link UsageError} for a query the search
+ * refuses (an unknown filter, a bad date).
+ */
+export async function collectKnowledge(
+  search: BriefSearchFn,
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  query: string | undefined,
+  limit: number,
+): Promise<Collected> {
+  const outcome = await search(knowledgeQuery(layout, agent, query), { scope: `agent:${agent}`, limit, blocksPerResult: 1 });
+  if (!outcome.ok) throw new UsageError(`brief: ${outcome.error}`);
+  const items: BriefItem[] = [];
+  for (const hit of outcome.value.results) {
+    const block = hit.blocks[0];
+    // A listing by date (no free text) has no matched block: the note's newest callout stands for it.
+    const entry = block ? listTopicEntries(block.text)[0] : await newestEntry(vault, hit.path);
+    const text = oneLine(entry?.text ?? block?.text ?? hit.snippet) || oneLine(hit.title);
+    const date = entry?.date ?? hit.date;
+    const confidence = entry?.confidence ?? undefined;
+    const link = sourceLink(hit.path, block?.id ?? null);
+    const notes = [confidence !== undefined && confidence !== null ? `confidence ${confidence}` : "", date ?? ""].filter((s) => s !== "");
+    items.push({
+      kind: "knowledge",
+      text,
+      link,
+      path: hit.path,
+      id: block?.id ?? null,
+      ...(date ? { date } : {}),
+      score: hit.score,
+      ...(confidence !== undefined && confidence !== null ? { confidence } : {}),
+      line: `- ${oneLine(hit.title, 80)}: ${text}${notes.length > 0 ? ` (${notes.join(", ")})` : ""} ${link}`,
+    });
+  }
+  return { items, total: Math.max(outcome.value.total, items.length) };
+}
