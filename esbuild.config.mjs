@@ -3,7 +3,9 @@
 // Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
-import { chmodSync } from "node:fs";
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { dirname } from "node:path";
 
 const mode = process.argv[2] ?? "production";
 const production = mode !== "dev";
@@ -49,9 +51,24 @@ const cli = {
 /** The CLI's index worker (src/cli/worker-reader.ts loads it from beside cli.js). */
 const cliWorker = { ...cli, entryPoints: ["src/cli/index-worker.ts"], outfile: "dist/index-worker.js", banner: { js: cli.banner.js.replace("#!/usr/bin/env node\n", "") } };
 
+/**
+ * Builds `options` in memory and writes each output to a temporary file renamed over the old one:
+ * a CLI process starting meanwhile (tests build the CLI while others run it) reads the old bundle
+ * or the new one, never half of one.
+ */
+async function buildAtomically(options, mode) {
+  const result = await esbuild.build({ ...options, write: false });
+  for (const file of result.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const tmp = `${file.path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    writeFileSync(tmp, file.contents, { mode });
+    renameSync(tmp, file.path);
+  }
+}
+
 /** The CLI bundle, executable so `./dist/cli.js` runs as well as the npm bin link, and its worker. */
 async function buildCli() {
-  await Promise.all([esbuild.build(cli), esbuild.build(cliWorker)]);
+  await Promise.all([buildAtomically(cli, 0o755), buildAtomically(cliWorker, 0o644)]);
   chmodSync(cli.outfile, 0o755);
 }
 

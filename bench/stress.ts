@@ -61,10 +61,15 @@ async function measure(label: string, trials: number, one: (i: number) => Promis
 execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
 say(`stress: ${WRITERS} writers, ${TRIALS} trials, on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}`);
 const rows: Row[] = [];
-rows.push(await measure(`${WRITERS} extract processes, ${WRITERS} journals × 30 tasks, one tracker`, TRIALS, () => concurrentExtractTrial(WRITERS, 30, false)));
-rows.push(await measure(`${WRITERS} extract processes on the same journal (30 tasks)`, Math.max(1, Math.round(TRIALS / 5)), () => concurrentExtractTrial(WRITERS, 30, true)));
+const silent = (rs: TrialResult[]): string => {
+  const failures = rs.flatMap((r) => r.failures);
+  const kinds = [...new Set(failures.map((f) => f.replace(/\d+/g, "N").slice(0, 160)))];
+  return `silently lost ${rs.reduce((n, r) => n + (r.silentlyLost ?? 0), 0)}${kinds.length ? `; failures said: ${kinds.join(" | ")}` : ""}`;
+};
+rows.push(await measure(`${WRITERS} extract processes, ${WRITERS} journals × 30 tasks, one tracker`, TRIALS, () => concurrentExtractTrial(WRITERS, 30, false), silent));
+rows.push(await measure(`${WRITERS} extract processes on the same journal (30 tasks)`, Math.max(1, Math.round(TRIALS / 5)), () => concurrentExtractTrial(WRITERS, 30, true), silent));
 rows.push(
-  await measure(`${WRITERS} processes × 50 appends to one note (NodeVault)`, Math.max(1, Math.round(TRIALS / 5)), () => appendTrial(WRITERS, 50), (rs) => `silently lost ${rs.reduce((n, r) => n + (r.silentlyLost ?? 0), 0)}`),
+  await measure(`${WRITERS} processes × 50 appends to one note (NodeVault)`, Math.max(1, Math.round(TRIALS / 5)), () => appendTrial(WRITERS, 50), silent),
 );
 for (const [name, pause] of [["every 0-8 ms", [0, 8]], ["every 20-60 ms", [20, 60]]] as const) {
   rows.push(

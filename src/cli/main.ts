@@ -10,6 +10,7 @@ import { redactUrl } from "../core/url";
 import { openVault, requireMemoryRoot } from "./context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
+import { oneLine } from "./one-line";
 
 /** Where the CLI writes its lines; tests pass their own. */
 export interface CliIo {
@@ -22,14 +23,7 @@ function usage(): string {
   return ["usage:", ...commands.map((c) => `  agent-memory ${c.usage}`)].join("\n");
 }
 
-/**
- * One line of an error report (DESIGN §7: "a one-line reason on stderr"): line breaks in a
- * library's message (YAML, parseArgs) become spaces, so `2>&1 | grep` and log parsers see one record,
- * and the user name and password of any URL in it are removed ({@link redactUrl}, issue 12 §6).
- */
-export function oneLine(text: string): string {
-  return redactUrl(text.replace(/\s*[\r\n]+\s*/g, " ").trim());
-}
+export { oneLine };
 
 /** The reason of a `parseArgs` error, without its advice on `--` and without a final period. */
 function argsReason(err: unknown): string {

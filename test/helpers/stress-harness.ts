@@ -90,6 +90,11 @@ export function runCli(args: string[], onStart?: (child: ChildProcess) => void):
   });
 }
 
+/** The `rejected:` lines of an extract report, joined, for a failure's message. */
+function rejectedLines(stdout: string): string {
+  return [...new Set(stdout.split("\n").filter((l) => /rejected:/.test(l)).map((l) => l.replace(/ — .*$/, "").trim()))].join("; ");
+}
+
 /** Files left behind by a write: temporary files anywhere in the vault and lock folders. */
 export function leftovers(root: string): string[] {
   const out: string[] = [];
@@ -107,7 +112,7 @@ export function leftovers(root: string): string[] {
 /** What a trial lost: tasks missing from the tracker, tasks present twice, ids used twice, files left. */
 export interface TrialResult {
   lost: number;
-  /** Of `lost`, those no process reported as failed (appendTrial only). */
+  /** Of `lost`, those no process reported as failed. */
   silentlyLost?: number;
   duplicates: number;
   duplicateIds: number;
@@ -142,9 +147,14 @@ export async function concurrentExtractTrial(writers: number, tasks: number, sam
   try {
     const runs = Array.from({ length: writers }, (_, w) => runCli(["extract", v.root, journalPath(sameJournal ? 0 : w)]));
     const results = await Promise.all(runs);
-    const failures = results.filter((r) => r.code !== 0).map((r) => `exit ${r.code}: ${r.stderr.trim()}`);
+    const failures = results.filter((r) => r.code !== 0).map((r) => `exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
     const expected = Array.from({ length: journals }, (_, j) => Array.from({ length: tasks }, (_, i) => taskText(j, i))).flat();
-    return { ...checkTasks(v.root, expected), leftovers: leftovers(v.root), failures };
+    // A task of a journal whose every run failed (and said so) is lost loudly; any other is silent.
+    const reported = new Set(Array.from({ length: journals }, (_, j) => j).filter((j) => results.every((r, w) => (sameJournal ? 0 : w) !== j || r.code !== 0)));
+    const quietly = Array.from({ length: journals }, (_, j) => j)
+      .filter((j) => !reported.has(j))
+      .flatMap((j) => Array.from({ length: tasks }, (_, i) => taskText(j, i)));
+    return { ...checkTasks(v.root, expected), silentlyLost: checkTasks(v.root, quietly).lost, leftovers: leftovers(v.root), failures };
   } finally {
     v.cleanup();
   }
@@ -191,7 +201,7 @@ export async function inPlaceWriterTrial(journals: number, tasks: number, seed: 
     const failures: string[] = [];
     for (let j = 0; j < journals; j++) {
       const r = await runCli(["extract", v.root, journalPath(j)]);
-      if (r.code !== 0) failures.push(`exit ${r.code}: ${r.stderr.trim()} ${r.stdout.split("\n").filter((l) => /rejected/.test(l)).join("; ")}`.trim());
+      if (r.code !== 0) failures.push(`exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
     }
     stop = true;
     await writer;

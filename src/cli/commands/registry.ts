@@ -7,6 +7,7 @@ import { indexCommand } from "./index-command";
 import { healthCommand } from "./health";
 import { reviewCommand } from "./review";
 import { briefCommand } from "./brief";
+import { mcpCommand } from "./mcp";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -18,4 +19,5 @@ export const commands: CliCommand[] = [
   healthCommand,
   reviewCommand,
   briefCommand,
+  mcpCommand,
 ];

@@ -2,28 +2,9 @@ import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
 import { today as todayOf } from "../../core/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
-import { listItems } from "../../core/trackers/format";
-import { dueReviews } from "../../core/trackers/reviews";
+import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
 
-const STATUSES = ["open", "done", "abandoned", "all"] as const;
-
-/** One tracker item as `trackers --json` prints it. */
-interface ListedItem {
-  agent: string;
-  kind: TrackerKind;
-  id: string | null;
-  status: string;
-  text: string;
-  fields: Record<string, string>;
-  due?: string;
-  /** Reviews whose `next` date has passed (issue 6 §4). */
-  reviewDue?: boolean;
-  /** Open items whose `due` date has passed. */
-  overdue?: boolean;
-  latestProgress?: string;
-  path: string;
-  line: number;
-}
+const STATUSES = LIST_STATUSES;
 
 /**
  * `agent-memory trackers <vault> [--agent NAME] [--kind …] [--status open|done|abandoned|all] [--json]`
@@ -49,35 +30,7 @@ export const trackersCommand: CliCommand = {
     }
     const agents = typeof options.agent === "string" ? [options.agent] : known;
     const kinds = kind ? [kind as TrackerKind] : [...TRACKER_KINDS];
-    const today = todayOf(Date.now());
-    const items: ListedItem[] = [];
-    for (const agent of agents) {
-      for (const k of kinds) {
-        const path = ctx.layout.trackerPath(agent, k);
-        if (!(await ctx.vault.exists(path))) continue;
-        const text = await ctx.vault.read(path);
-        const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
-        for (const it of listItems(text)) {
-          const state = it.status === "in-progress" ? "open" : it.status;
-          if (status !== "all" && state !== status) continue;
-          const fields = Object.fromEntries(it.fields.map((f) => [f.key, f.value]));
-          const progress = it.children.map((c) => c.trim()).filter((c) => /^[-*]\s*\d{4}-\d{2}-\d{2}/.test(c)).pop();
-          items.push({
-            agent,
-            kind: k,
-            id: it.id,
-            status: it.status,
-            text: it.text,
-            fields,
-            ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
-            ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
-            ...(progress ? { latestProgress: progress.replace(/^[-*]\s*/, "") } : {}),
-            path,
-            line: it.line + 1,
-          });
-        }
-      }
-    }
+    const items = await listTrackerItems(ctx.vault, ctx.layout, { agents, kinds, status: status as ListStatus, today: todayOf(Date.now()) });
     if (options.json) {
       ctx.out(JSON.stringify({ agents, status, items }, null, 2));
       return 0;

@@ -151,7 +151,8 @@ export function entryTextKey(text: string): string {
  */
 export function addSourceToEntry(lines: NoteLine[], entry: TopicEntry, link: string, eol: "\n" | "\r\n"): boolean {
   const target = linkTarget(link);
-  if (entry.sources.includes(target)) return false;
+  // No source to add (an entry written without one): nothing changes, never a `[[]]`.
+  if (target === "" || entry.sources.includes(target)) return false;
   const wikilink = toWikilink(link);
   for (let j = entry.endLine - 1; j > entry.line; j--) {
     const line = lines[j];

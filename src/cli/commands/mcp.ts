@@ -1,0 +1,68 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CliCommand } from "../command";
+import { UsageError, errorMessage } from "../../core/errors";
+import { MemoryAccess } from "../mcp/access";
+import { LiveIndex } from "../mcp/live-index";
+import { createMcpServer, toolNames } from "../mcp/server";
+import { openSearch } from "./search";
+
+/**
+ * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (issue 13 §1):
+ * an MCP server over stdio that stays up until its client closes stdin (or SIGINT/SIGTERM), with
+ * the search index open and following the disk. Writes only inside the agent's folder (the
+ * settings' default agent without `--agent`); isolated zones only when named with `--zone`
+ * (repeatable). `--read-only` registers only the read tools, `--tools` only those named; an
+ * unknown tool name is a usage error (exit 2) before anything starts. See docs/mcp.md.
+ */
+export const mcpCommand: CliCommand = {
+  name: "mcp",
+  usage: "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]",
+  options: { agent: { type: "string" }, "read-only": { type: "boolean" }, tools: { type: "string" }, zone: { type: "string", multiple: true } },
+  positionals: { min: 0, max: 0 },
+  async run(ctx, _args, options) {
+    const known = toolNames();
+    let only: Set<string> | null = null;
+    if (typeof options.tools === "string") {
+      const names = options.tools.split(",").map((s) => s.trim()).filter(Boolean);
+      const unknown = names.filter((n) => !known.includes(n));
+      if (unknown.length > 0 || names.length === 0) {
+        throw new UsageError(`--tools: unknown tool ${unknown.map((n) => `"${n}"`).join(", ") || "list (empty)"} (tools: ${known.join(", ")})`);
+      }
+      only = new Set(names);
+    }
+    const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
+    const zones = Array.isArray(options.zone) ? options.zone : [];
+    let access: MemoryAccess;
+    try {
+      access = new MemoryAccess(ctx.vault, ctx.layout, agent, zones);
+    } catch (err) {
+      throw new UsageError(errorMessage(err));
+    }
+    const log = (line: string) => ctx.err(line);
+    const t0 = Date.now();
+    const { service, report } = await openSearch(ctx);
+    const live = new LiveIndex(service, ctx.vault, ctx.layout, { at: Date.now(), source: report.source }, log);
+    await live.start();
+    const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
+    const { server, tools } = createMcpServer({ ctx, access, live, defaultScope, now: () => Date.now() }, { readOnly: options["read-only"] === true, only }, log);
+    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}`);
+    const transport = new StdioServerTransport();
+    await new Promise<void>((resolve, reject) => {
+      let done = false;
+      const stop = () => {
+        if (done) return;
+        done = true;
+        server.close().catch(() => undefined).finally(() => {
+          live.close().then(resolve, reject);
+        });
+      };
+      process.stdin.once("end", stop);
+      process.stdin.once("close", stop);
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      transport.onclose = stop;
+      server.connect(transport).catch(reject);
+    });
+    return 0;
+  },
+};

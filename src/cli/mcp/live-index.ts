@@ -1,0 +1,222 @@
+/**
+ * The MCP server's warm search index (issue 13 §1): the saved index is opened once, then every
+ * change made on disk by anyone (Obsidian, git, an editor, another process, this server) is
+ * followed through a file watcher and re-indexed one note at a time with
+ * {@link SearchService.update} / {@link SearchService.remove}, so a note saved elsewhere is
+ * searchable within a second. The index is saved again a while after the last change and when
+ * the server stops, so the next `agent-memory search` starts from it.
+ *
+ * The watcher is chokidar 4 (the last major that supports Node 20): it watches the memory root,
+ * ignores hidden folders (`.agent-memory`, `.obsidian`, `.trash`) and coalesces bursts of events
+ * per note ({@link DEBOUNCE_MS}). Node's recursive `fs.watch` is not used: on Linux it is
+ * implemented in JavaScript on Node 20 and has missed events on newly created folders.
+ */
+import { statSync } from "node:fs";
+import * as nodePath from "node:path";
+import { watch, type FSWatcher } from "chokidar";
+import { errorMessage } from "../../core/errors";
+import { LinkResolver } from "../../core/health/links";
+import type { MemoryLayout } from "../../core/layout";
+import type { SearchService } from "../../core/search/search-service";
+import type { NodeVault } from "../node-vault";
+
+/** Quiet time (ms) after a note's last event before it is re-indexed: an editor's save is several events. */
+export const DEBOUNCE_MS = 40;
+/** Longest (ms) a note that keeps changing waits before it is re-indexed anyway. */
+const MAX_WAIT_MS = 200;
+/** Quiet time (ms) after the last change before the index is saved to `.agent-memory/`. */
+const SAVE_AFTER_MS = 15_000;
+
+/** What `status` reports about the index (times are ms since the epoch). */
+export interface LiveStatus {
+  notes: number;
+  /** Changes seen on disk and not yet in the index. */
+  pending: number;
+  /** The last change seen, or `null` when none since the server started. */
+  lastChange: { path: string; at: number } | null;
+  /** When the index was opened, and whether it came from the saved file or was built. */
+  openedAt: number;
+  source: "saved" | "built";
+  /** When the index was last saved to disk (`null`: not since it was opened). */
+  savedAt: number | null;
+  /** True when the index holds changes that are not saved yet. */
+  unsaved: boolean;
+  /** False when the watcher failed; the index then only follows this server's own writes. */
+  watching: boolean;
+}
+
+export class LiveIndex {
+  private watcher: FSWatcher | null = null;
+  private readonly pending = new Map<string, { first: number }>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly paths = new Set<string>();
+  private resolver: LinkResolver | null = null;
+  private lastChange: LiveStatus["lastChange"] = null;
+  private savedAt: number | null = null;
+  private watching = false;
+  private closed = false;
+
+  /**
+   * @param log writes one line to stderr (never stdout: it carries the protocol)
+   */
+  constructor(
+    readonly service: SearchService,
+    private readonly vault: NodeVault,
+    private readonly layout: MemoryLayout,
+    private readonly opened: { at: number; source: "saved" | "built" },
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /**
+   * Lists the notes under the memory root (for `read_note` by title and link) and starts the
+   * watcher. Resolves once the watcher is ready, so a change made after it is seen.
+   */
+  async start(): Promise<void> {
+    for (const f of await this.vault.list(this.layout.root || undefined)) this.paths.add(f.path);
+    const rootAbs = this.layout.root ? this.vault.abs(this.layout.root) : this.vault.root;
+    const ignored = (abs: string): boolean => {
+      const rel = nodePath.relative(this.vault.root, abs);
+      return rel.split(nodePath.sep).some((s) => s.startsWith(".") && s !== "." && s !== "..");
+    };
+    await new Promise<void>((resolve) => {
+      const w = watch(rootAbs, { ignoreInitial: true, ignored, persistent: true, followSymlinks: false });
+      this.watcher = w;
+      w.on("all", (event, abs) => {
+        if (event === "add" || event === "change" || event === "unlink") this.changed(abs);
+      });
+      w.on("error", (err) => {
+        this.log(`mcp: file watcher error: ${errorMessage(err)}`);
+      });
+      w.on("ready", () => {
+        this.watching = true;
+        resolve();
+      });
+    });
+  }
+
+  /** Every note path known under the memory root (hidden folders excluded), unsorted. */
+  notePaths(): Iterable<string> {
+    return this.paths;
+  }
+
+  /** A link resolver over the known notes (rebuilt after a note is added or removed). */
+  links(): LinkResolver {
+    this.resolver ??= new LinkResolver(this.paths);
+    return this.resolver;
+  }
+
+  /**
+   * Re-indexes a note this server just wrote, without waiting for the watcher, so the next
+   * search sees it. Never throws (a failure is logged; the watcher will try again).
+   */
+  async wrote(path: string): Promise<void> {
+    await this.index(path);
+  }
+
+  /** Resolves when every change seen so far is in the index. */
+  async settled(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.flushing = this.flushing.then(() => this.flush());
+    }
+    await this.flushing;
+  }
+
+  /** The figures of the `status` tool. */
+  status(): LiveStatus {
+    return {
+      notes: this.service.size,
+      pending: this.pending.size,
+      lastChange: this.lastChange,
+      openedAt: this.opened.at,
+      source: this.opened.source,
+      savedAt: this.savedAt,
+      unsaved: this.service.dirty,
+      watching: this.watching,
+    };
+  }
+
+  /** Stops the watcher and saves the index when it changed. Never throws. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    await this.watcher?.close().catch(() => undefined);
+    this.watching = false;
+    await this.flushing;
+    await this.saveNow();
+  }
+
+  private changed(abs: string): void {
+    if (this.closed) return;
+    const rel = nodePath.relative(this.vault.root, abs).split(nodePath.sep).join("/");
+    if (!rel.toLowerCase().endsWith(".md")) return;
+    const now = Date.now();
+    this.lastChange = { path: rel, at: now };
+    const first = this.pending.get(rel)?.first ?? now;
+    this.pending.set(rel, { first });
+    if (this.timer) clearTimeout(this.timer);
+    let oldest = now;
+    for (const p of this.pending.values()) oldest = Math.min(oldest, p.first);
+    const wait = Math.max(0, Math.min(DEBOUNCE_MS, oldest + MAX_WAIT_MS - now));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flushing = this.flushing.then(() => this.flush());
+    }, wait);
+  }
+
+  private async flush(): Promise<void> {
+    const paths = [...this.pending.keys()];
+    this.pending.clear();
+    for (const path of paths) await this.index(path);
+  }
+
+  private async index(path: string): Promise<void> {
+    let stat: { mtime: number; size: number } | undefined;
+    try {
+      const st = statSync(this.vault.abs(path));
+      stat = st.isFile() ? { mtime: st.mtimeMs, size: st.size } : undefined;
+    } catch {
+      stat = undefined;
+    }
+    try {
+      const outcome = stat ? await this.service.update(path, stat) : (await this.service.remove(path)) ? "removed" : "ignored";
+      const known = this.paths.has(path);
+      const hidden = path.split("/").some((s) => s.startsWith("."));
+      if (stat && !known && !hidden && this.layout.isInside(path)) {
+        this.paths.add(path);
+        this.resolver = null;
+      } else if (!stat && known) {
+        this.paths.delete(path);
+        this.resolver = null;
+      }
+      if (outcome !== "ignored") this.scheduleSave();
+    } catch (err) {
+      // A note that is not UTF-8, a link out of the vault, a note being saved: left as indexed before.
+      this.log(`index: left out ${path}: ${errorMessage(err)}`);
+    }
+  }
+
+  private scheduleSave(): void {
+    if (this.closed) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.saveNow();
+    }, SAVE_AFTER_MS);
+    this.saveTimer.unref();
+  }
+
+  private async saveNow(): Promise<void> {
+    if (!this.service.dirty) return;
+    try {
+      await this.service.save();
+      this.savedAt = Date.now();
+    } catch (err) {
+      this.log(`index: not saved (${errorMessage(err)}); the index in memory is complete`);
+    }
+  }
+}

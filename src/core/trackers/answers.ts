@@ -1,0 +1,27 @@
+/**
+ * Answers under tracker items (issue 13 §2 `update_tracker_item`): a child line
+ * `    - Answer (<by>, YYYY-MM-DD): answer`, as the sample vault's questions carry theirs
+ * (docs/plugin.md, "Tracker panel": a question's first lines are its observation, recommendation
+ * and answer). A pure text operation for `VaultPort.process`, like those of store.ts.
+ */
+import { assertWritable, insertLines, parseTracker, serializeTracker } from "./format";
+import type { EditResult } from "./store";
+
+/**
+ * Adds an answer line under item `id`, after its existing children, with the indentation of an
+ * existing child list line (four spaces when there is none). The same answer already under the
+ * item: unchanged. No item with that id: `ok: false`, `found: false`.
+ * Throws `FrontmatterError` when the note's frontmatter does not parse.
+ */
+export function addAnswer(text: string, id: string, answer: string, by: string, date: string, path = "tracker note"): EditResult {
+  const note = parseTracker(text);
+  const item = note.items.find((it) => it.id === id);
+  if (!item) return { ok: false, text, changed: false, found: false, reason: `no item ^${id}` };
+  assertWritable(note, path);
+  const one = (s: string) => s.replace(/\s+/g, " ").trim();
+  const body = `- Answer (${one(by)}, ${one(date)}): ${one(answer)}`;
+  if (item.children.some((c) => c.trim() === body)) return { ok: true, text, changed: false, found: true };
+  const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
+  insertLines(note.lines, item.endLine, [indent + body], note.eol);
+  return { ok: true, text: serializeTracker(note), changed: true, found: true };
+}

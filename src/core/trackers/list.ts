@@ -1,0 +1,81 @@
+/**
+ * Tracker items as `agent-memory trackers --json` and the MCP server's `list_trackers` give them
+ * (DESIGN §7, issue 13 §2): one home for what "open", "overdue", "review due" and "latest progress"
+ * mean in a listing.
+ */
+import type { MemoryLayout } from "../layout";
+import type { TrackerKind } from "../settings";
+import type { VaultPort } from "../vault";
+import { listItems } from "./format";
+import { dueReviews } from "./reviews";
+
+/** Statuses a listing can filter on: `open` includes items in progress. */
+export const LIST_STATUSES = ["open", "done", "abandoned", "all"] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+/** One tracker item in a listing. */
+export interface ListedItem {
+  agent: string;
+  kind: TrackerKind;
+  /** Block id without `^` (`t-006`), or `null` for an item written without one. */
+  id: string | null;
+  /** `open`, `in-progress`, `done` or `abandoned`. */
+  status: string;
+  text: string;
+  /** Inline fields by key (`due`, `created`, `source`…). */
+  fields: Record<string, string>;
+  due?: string;
+  /** Reviews whose `next` date has passed (issue 6 §4). */
+  reviewDue?: boolean;
+  /** Open items whose `due` date has passed. */
+  overdue?: boolean;
+  /** The last dated child line (`YYYY-MM-DD: …`) under the item, without its bullet. */
+  latestProgress?: string;
+  /** Vault path of the tracker note. */
+  path: string;
+  /** 1-based line of the item in the note. */
+  line: number;
+}
+
+/**
+ * Lists the items of the agents' tracker notes of the given kinds, in agent, kind and line order.
+ * A missing tracker note lists nothing. `today` (`YYYY-MM-DD`, the user's local date) judges
+ * `overdue` and `reviewDue`.
+ * @throws whatever `vault.read` throws for a note that exists but cannot be read
+ */
+export async function listTrackerItems(
+  vault: Pick<VaultPort, "exists" | "read">,
+  layout: MemoryLayout,
+  query: { agents: readonly string[]; kinds: readonly TrackerKind[]; status: ListStatus; today: string },
+): Promise<ListedItem[]> {
+  const { status, today } = query;
+  const items: ListedItem[] = [];
+  for (const agent of query.agents) {
+    for (const k of query.kinds) {
+      const path = layout.trackerPath(agent, k);
+      if (!(await vault.exists(path))) continue;
+      const text = await vault.read(path);
+      const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
+      for (const it of listItems(text)) {
+        const state = it.status === "in-progress" ? "open" : it.status;
+        if (status !== "all" && state !== status) continue;
+        const fields = Object.fromEntries(it.fields.map((f) => [f.key, f.value]));
+        const progress = it.children.map((c) => c.trim()).filter((c) => /^[-*]\s*\d{4}-\d{2}-\d{2}/.test(c)).pop();
+        items.push({
+          agent,
+          kind: k,
+          id: it.id,
+          status: it.status,
+          text: it.text,
+          fields,
+          ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
+          ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
+          ...(progress ? { latestProgress: progress.replace(/^[-*]\s*/, "") } : {}),
+          path,
+          line: it.line + 1,
+        });
+      }
+    }
+  }
+  return items;
+}
