@@ -20,6 +20,7 @@ import { SEARCH_VIEW_TYPE, SearchView } from "./obsidian/search-view";
 import { AgentMemorySettingTab } from "./obsidian/settings/settings-tab";
 import { StatusBarProgress } from "./obsidian/status-bar-progress";
 import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/tracker-view";
+import { TrackerUpkeep, runMigrateCommand } from "./obsidian/tracker-upkeep";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */
@@ -54,7 +55,9 @@ export default class AgentMemoryPlugin extends Plugin {
         else if (index.state.kind === "failed") new Notice(`Search index rebuild failed: ${index.state.error}`);
       },
       runHealthCheck: () => runHealthCommand(ctx),
+      migrateTrackers: () => runMigrateCommand(ctx),
     });
+    this.addChild(new TrackerUpkeep(ctx));
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
         ctx,

@@ -34,7 +34,7 @@ describe("agent-memory health", () => {
   it("prints findings grouped by rule with the compliance figure, and exits 1 when errors exist", async () => {
     const r = await run("health", root, "--date", "2026-06-01");
     expect(r.code).toBe(1);
-    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 69.5% (16 without errors), 8 errors, 7 warnings");
+    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 69.5% (16 without errors), 8 errors, 8 warnings");
     expect(r.out).toContain("\nbroken-link (error), 1: related_to or source link that resolves to no note or block\n");
     expect(r.out).toContain("Memory/Agents/ada/Knowledge/strategy/Broken related.md:9");
     expect(r.out).toContain("\nover-size-cap (warning), 1:");
@@ -104,7 +104,7 @@ describe("agent-memory review", () => {
     const start = await run("review", root, "start", "ada", "r-001", "--date", "2026-06-01");
     expect(start.code).toBe(0);
     expect(start.out).toContain("created: Memory/Agents/ada/Journal/2026-06-01 review r-001.md");
-    expect(start.out).toContain("period 2026-05-19 to 2026-06-01: 3 journals, 3 knowledge notes updated, 1 open tasks, 1 goals, 1 decisions");
+    expect(start.out).toContain("period 2026-05-19 to 2026-06-01: 3 journals, 3 knowledge notes updated, 2 open tasks, 1 goals, 1 decisions");
     const done = await run("review", root, "done", "ada", "^r-001", "--date", "2026-06-01", "--json");
     expect(done.code).toBe(0);
     expect(JSON.parse(done.out)).toMatchObject({ action: "done", review: "r-001", previous: "2026-05-25", next: "2026-06-08", changed: true });

@@ -42,6 +42,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["expired", "Memory/Library/Ops/Vendor contract.md", 7],
   ["over-size-cap", "Memory/Library/Ops/Meeting log archive.md", undefined],
   ["review-due", "Memory/Agents/ada/Trackers/Reviews.md", 10],
+  // A second `due` as Tasks appends it (issue 15).
+  ["duplicate-field", "Memory/Agents/ada/Trackers/Tasks.md", 13],
 ];
 
 function listFiles(root: string, rel = ""): string[] {

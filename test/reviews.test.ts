@@ -17,7 +17,7 @@ created_at: 2026-01-01
     - 2026-05-18: done
 - [ ] Monthly review [every:: monthly] [next:: 2026-01-31] ^r-002
 - [/] Fortnightly retro [every:: biweekly] [next:: 2026-06-01] ^r-003
-- [x] Old loop, finished [every:: weekly] [next:: 2025-01-01] ^r-004
+- [-] Old loop, abandoned [every:: weekly] [next:: 2025-01-01] ^r-004
 - [ ] Quarterly plan [every:: 10 days] [next:: 2026-07-01] ^r-005
 - [ ] Broken schedule [every:: sometimes] [next:: soon] ^r-006
 `;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FrontmatterError } from "../src/core/errors";
 import { parseNote } from "../src/core/frontmatter";
 import { listItems, splitLines, type NoteLine, type TrackerStatus } from "../src/core/trackers/format";
+import { fieldValue } from "../src/core/trackers/fields";
 import {
   addItemSource,
   addProgressNote,
@@ -100,7 +101,7 @@ describe("tracker store: properties over generated notes", () => {
         const r = addItemSource(g.text, id, link);
         expectOnlyLinesChanged(g.text, r.text, [before?.line ?? -1]);
         const after = findItem(r.text, id);
-        const source = after?.fields.find((f) => f.key === "source")?.value ?? "";
+        const source = fieldValue(after?.fields ?? [], "source") ?? "";
         expect(source).toContain(link.startsWith("[[") ? link : `[[${link}]]`);
         expect(after?.text).toBe(before?.text);
         expect(after?.children).toEqual(before?.children);
@@ -120,7 +121,7 @@ describe("tracker store: properties over generated notes", () => {
         const r = setItemField(g.text, id, key, value);
         expect(r.ok).toBe(true);
         expectOnlyLinesChanged(g.text, r.text, [before?.line ?? -1]);
-        expect(findItem(r.text, id)?.fields.find((f) => f.key === key)?.value).toBe(value);
+        expect(fieldValue(findItem(r.text, id)?.fields ?? [], key)).toBe(value);
         expect(setItemField(r.text, id, key, value)).toMatchObject({ ok: true, changed: false });
       }),
       { numRuns: 200 },
@@ -215,12 +216,13 @@ describe("tracker store: operations", () => {
     expect(findItem(text, "t-404")).toBeNull();
   });
 
-  it("addItemSource adds the field before the block id, then comma-separates further sources", () => {
+  it("addItemSource adds the field before Tasks' fields (or the block id), then comma-separates further sources", () => {
     let text = "- [ ] Renew passport [created:: 2026-03-24] ^t-001\n";
     text = addItemSource(text, "t-001", "2026-03-24#^am-k3f9").text;
-    expect(text).toBe("- [ ] Renew passport [created:: 2026-03-24] [source:: [[2026-03-24#^am-k3f9]]] ^t-001\n");
+    expect(text).toBe("- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] [created:: 2026-03-24] ^t-001\n");
     text = addItemSource(text, "t-001", "[[2026-03-27#^am-9k2f]]").text;
-    expect(text).toBe("- [ ] Renew passport [created:: 2026-03-24] [source:: [[2026-03-24#^am-k3f9]], [[2026-03-27#^am-9k2f]]] ^t-001\n");
+    expect(text).toBe("- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]], [[2026-03-27#^am-9k2f]]] [created:: 2026-03-24] ^t-001\n");
+    expect(addItemSource("- [ ] Renew passport [to:: [[ming]]] ^t-001", "t-001", "a").text).toBe("- [ ] Renew passport [to:: [[ming]]] [source:: [[a]]] ^t-001");
     expect(addItemSource(text, "t-001", "[[2026-03-24#^am-k3f9|alias]]").changed).toBe(false);
     expect(addItemSource("- [ ] no id here", "t-001", "a").found).toBe(false);
   });

@@ -118,7 +118,10 @@ describe("tracker panel", () => {
     check.checked = true;
     check.dispatchEvent(new Event("change"));
     await waitFor(() => (app.vault.text(TASKS) ?? "").includes("- [x] Compress hero images"));
-    expect(app.vault.text(TASKS)).toBe(tasksNote.replace("- [ ] Compress hero images", "- [x] Compress hero images"));
+    // Done gets Tasks' completion date, the day of the tick (issue 15).
+    expect(app.vault.text(TASKS)).toBe(
+      tasksNote.replace("- [ ] Compress hero images [due:: 2026-12-04] ^t-005", "- [x] Compress hero images [due:: 2026-12-04] [completion:: 2026-12-01] ^t-005"),
+    );
     await waitFor(() => !rows(view).some((r) => r.dataset.id === "t-005"));
     // An item without a block id cannot be ticked from the panel.
     expect(rows(view).find((r) => !r.dataset.id)?.querySelector<HTMLInputElement>("input")?.disabled).toBe(true);

@@ -14,6 +14,8 @@ export interface CommandActions {
   rebuildIndex(): Promise<void>;
   /** Present once the health check is wired (issue 6). */
   runHealthCheck?: () => Promise<void>;
+  /** Rewrites older tracker lines into the current format, after a confirmation (issue 15). */
+  migrateTrackers?: () => Promise<void>;
 }
 
 /** Registers every command of the plugin on `plugin`. */
@@ -54,6 +56,14 @@ export function registerCommands(plugin: Plugin, actions: CommandActions): void 
       id: "run-health-check",
       name: "Run health check",
       callback: () => void health(),
+    });
+  }
+  const migrate = actions.migrateTrackers;
+  if (migrate) {
+    plugin.addCommand({
+      id: "migrate-tracker-lines",
+      name: "Migrate tracker lines",
+      callback: () => void migrate(),
     });
   }
 }

@@ -11,8 +11,8 @@ import type { VaultPort } from "../core/vault";
 /**
  * Ticks or unticks item `id` of the tracker note at `path`. A review loop (`review: true`, ticked)
  * is advanced: its `next` date moves on by its period and it stays open. Any other item becomes
- * done (ticked) or open (unticked).
- * @param today `YYYY-MM-DD`, the day a review is recorded as done.
+ * done (ticked, with `[completion:: today]`) or open (unticked, the date removed).
+ * @param today `YYYY-MM-DD`, the day a review or an item is recorded as done.
  * @returns a message for the person (what happened, or why nothing was written), or `null`.
  *   Never throws: a write failure is returned as a message naming the note.
  */
@@ -39,7 +39,7 @@ export async function tickTrackerItem(
       const status: TrackerStatus = options.checked ? "done" : "open";
       await vault.process(path, (current) => {
         if (current === null) return null;
-        const r = setItemStatus(current, id, status, path);
+        const r = setItemStatus(current, id, status, path, options.today);
         if (!r.ok) message = r.found ? r.reason : `No item ^${id} in ${path} any more.`;
         return r.text;
       });

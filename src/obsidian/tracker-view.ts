@@ -10,8 +10,9 @@
 import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
 import { errorMessage } from "../core/errors";
 import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
-import { listItems } from "../core/trackers/format";
-import { dueReviews } from "../core/trackers/reviews";
+import { latestProgress, listItems } from "../core/trackers/format";
+import { fieldValue as readField, itemState, priorityWord } from "../core/trackers/fields";
+import { dueReviews, isReviewItem, readSchedule } from "../core/trackers/reviews";
 import { wikilinkTargets } from "../core/trackers/store";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { discoverAgents, layoutOf, type PluginContext } from "./context";
@@ -38,8 +39,8 @@ const FILTER_LABELS: Readonly<Record<StatusFilter, string>> = {
   all: "All",
 };
 
-/** Fields shown as small badges after an item's text, in this order. */
-const BADGE_FIELDS = ["priority", "due", "target", "every", "next", "to", "status", "decided"];
+/** Fields shown as small badges after an item's text, in this order (`state` also reads the old `status`). */
+const BADGE_FIELDS = ["priority", "due", "target", "every", "next", "to", "state", "decided"];
 
 /** True when an item passes the status filter. */
 export function matchesFilter(status: TrackerStatus, filter: StatusFilter): boolean {
@@ -48,18 +49,19 @@ export function matchesFilter(status: TrackerStatus, filter: StatusFilter): bool
   return status === filter;
 }
 
-/** The latest dated progress note under a goal (`- 2026-03-27: …`), or `null`. */
-export function latestProgress(item: TrackerItem): { date: string; text: string } | null {
-  let latest: { date: string; text: string } | null = null;
-  for (const child of item.children) {
-    const m = /^\s*[-*+]\s+(\d{4}-\d{2}-\d{2})\s*:\s*(.*)$/.exec(child);
-    if (m?.[1] && (latest === null || m[1] >= latest.date)) latest = { date: m[1], text: (m[2] ?? "").trim() };
-  }
-  return latest;
+/** A field's value as every reader reads it (the last field with the key wins; issue 15). */
+function fieldValue(item: TrackerItem, key: string): string | null {
+  if (key === "state") return itemState(item.fields);
+  const value = readField(item.fields, key);
+  return key === "priority" && value !== null ? (priorityWord(value) ?? value) : value;
 }
 
-function fieldValue(item: TrackerItem, key: string): string | null {
-  return item.fields.find((f) => f.key.toLowerCase() === key)?.value ?? null;
+/**
+ * The status the panel shows: a review loop ticked done on its line is read as its round done and
+ * the loop open (src/core/trackers/reviews.ts), so it is listed open with its next date.
+ */
+function shownStatus(item: TrackerItem): TrackerStatus {
+  return isReviewItem(item) ? readSchedule(item).status : item.status;
 }
 
 /** Loaded contents of one tracker note. */
@@ -190,7 +192,7 @@ export class TrackerView extends ItemView {
     const tabs = root.createDiv({ cls: "am-tracker-tabs", attr: { role: "tablist" } });
     for (const kind of TRACKER_KINDS) {
       const d = data.get(kind);
-      const count = d ? d.items.filter((it) => matchesFilter(it.status, this.filter)).length : 0;
+      const count = d ? d.items.filter((it) => matchesFilter(shownStatus(it), this.filter)).length : 0;
       const tab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": kind } });
       tab.createSpan({ cls: "am-tab-label", text: KIND_LABELS[kind] });
       tab.createSpan({ cls: "am-tab-count", text: String(count) });
@@ -218,7 +220,7 @@ export class TrackerView extends ItemView {
       list.createDiv({ cls: "am-empty", text: `No ${label} note yet for ${this.agent} (${data.path}).` });
       return;
     }
-    const items = data.items.filter((it) => matchesFilter(it.status, this.filter));
+    const items = data.items.filter((it) => matchesFilter(shownStatus(it), this.filter));
     if (items.length === 0) {
       const which = this.filter === "all" ? "" : `${FILTER_LABELS[this.filter].toLowerCase()} `;
       list.createDiv({ cls: "am-empty", text: `No ${which}${label} for ${this.agent}.` });
@@ -228,17 +230,20 @@ export class TrackerView extends ItemView {
   }
 
   private renderItem(list: HTMLElement, data: TrackerData, item: TrackerItem): void {
-    const row = list.createDiv({ cls: `am-tracker-item is-${item.status}` });
+    const review = this.kind === "reviews" && isReviewItem(item);
+    const status = shownStatus(item);
+    const row = list.createDiv({ cls: `am-tracker-item is-${status}` });
     if (item.id) row.dataset.id = item.id;
     const dueDays = item.id ? data.due.get(item.id) : undefined;
     row.toggleClass("is-due", dueDays !== undefined);
 
     const check = row.createEl("input", { cls: "task-list-item-checkbox am-tracker-check", type: "checkbox" });
-    check.checked = item.status === "done";
-    check.disabled = item.id === null || item.status === "abandoned";
+    // A review loop is never shown ticked: ticking records this round and moves its next date.
+    check.checked = !review && status === "done";
+    check.disabled = item.id === null || status === "abandoned";
     check.setAttr(
       "aria-label",
-      item.id === null ? "This item has no block id" : this.kind === "reviews" ? "Mark this review done" : "Done",
+      item.id === null ? "This item has no block id" : review ? "Mark this round done (the loop stays open; abandon it to end it)" : "Done",
     );
     check.addEventListener("change", () => void this.tick(data.path, item, check));
 
@@ -251,13 +256,14 @@ export class TrackerView extends ItemView {
 
     const meta = body.createDiv({ cls: "am-tracker-meta" });
     if (item.id) meta.createSpan({ cls: "am-item-id", text: item.id });
-    if (item.status === "in-progress") meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
-    if (item.status === "abandoned") meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
+    if (status === "in-progress") meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
+    if (status === "abandoned") meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
     if (dueDays !== undefined) {
       meta.createSpan({ cls: "am-badge am-due", text: dueDays === 0 ? "due today" : `due ${dueDays} d ago` });
     }
+    const schedule = review ? readSchedule(item) : null;
     for (const key of BADGE_FIELDS) {
-      const value = fieldValue(item, key);
+      const value = key === "next" && schedule?.next ? schedule.next : fieldValue(item, key);
       if (value !== null) meta.createSpan({ cls: `am-badge am-field-${key}`, text: `${key}: ${value.replace(/\[\[|\]\]/g, "")}` });
     }
     const source = fieldValue(item, "source");
@@ -274,7 +280,7 @@ export class TrackerView extends ItemView {
 
     if (this.kind === "goals") {
       const progress = latestProgress(item);
-      if (progress) body.createDiv({ cls: "am-goal-progress", text: `${progress.date}: ${progress.text}` });
+      if (progress) body.createDiv({ cls: "am-goal-progress", text: progress.raw });
     } else if (this.kind === "proposals" || this.kind === "questions") {
       for (const child of item.children.filter((c) => c.trim() !== "").slice(0, 3)) {
         body.createDiv({ cls: "am-item-child", text: child.trim().replace(/^[-*+]\s+/, "") });

@@ -11,6 +11,7 @@ import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import { listItems, type TrackerItem } from "../trackers/format";
+import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
@@ -89,12 +90,9 @@ export class DestinationState {
   }
 }
 
-/** The `source` field values of a tracker item, joined. */
+/** The `source` field of a tracker item as `fieldValue` reads it (the last one), or `""`. */
 function sourcesOf(item: TrackerItem): string {
-  return item.fields
-    .filter((f) => f.key === "source")
-    .map((f) => f.value)
-    .join(" ");
+  return fieldValue(item.fields, "source") ?? "";
 }
 
 /**
@@ -207,16 +205,22 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
   return { reason: `unknown destination setting for ${item.category}: ${spec}`, category: item.category, text: item.text };
 }
 
-/** Fields of a new tracker line for an item (DESIGN §2 tracker example). */
-function trackerFields(item: ExtractedItem, date: string, link: string): [string, string][] {
+/**
+ * Fields of a new tracker line for an item (README "Tracker line format"): ours first, the source
+ * last of them, then Tasks' fields; `addTrackerItem` puts them in that order. A decision is written
+ * done, so it also gets Tasks' `completion` date (the day it was decided).
+ */
+export function trackerFields(item: ExtractedItem, date: string, link: string): [string, string][] {
   const fields: [string, string][] = [];
-  if (item.category === "improvement") fields.push(["status", "proposed"]);
+  if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
   if (item.target) fields.push(["to", `[[${item.target}]]`]);
-  if (item.due) fields.push([item.category === "goal" ? "target" : "due", item.due]);
+  if (item.due && item.category === "goal") fields.push(["target", item.due]);
   if (item.category === "decision") fields.push(["decided", date]);
-  else fields.push(["created", date]);
   if (item.category === "decision" && item.topic) fields.push(["topic", `[[${item.topic}]]`]);
   fields.push(["source", link]);
+  if (item.category !== "decision") fields.push(["created", date]);
+  if (item.due && item.category !== "goal") fields.push(["due", item.due]);
+  if (item.category === "decision") fields.push(["completion", date]);
   return fields;
 }
 

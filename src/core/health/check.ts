@@ -15,6 +15,7 @@ import { LinkResolver, scanAnchors, type NoteAnchors } from "./links";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 import { HEALTH_RULES } from "./rules";
 import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from "./time-rules";
+import { checkDuplicateFields } from "./tracker-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
 /** File name of the report note the plugin writes at the memory root (issue 6 §3). */
@@ -164,6 +165,7 @@ export async function runHealthCheck(
     problems.push(...checkTypes(note, reported));
     problems.push(...(await checkBrokenLinks(note, ctx)));
     problems.push(...(await checkTrackerSources(note, ctx)));
+    problems.push(...checkDuplicateFields(note));
     problems.push(...checkStaleDraft(note, today, draftDays));
     problems.push(...checkExpired(note, today, nowMs));
     problems.push(...checkSize(note, settings.search.sizeCapBytes));

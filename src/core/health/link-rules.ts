@@ -5,6 +5,7 @@
  * `duplicate-id` (a frontmatter id used by two notes; a block id ending two lines of one note).
  */
 import { parseTracker } from "../trackers/format";
+import { fieldValue } from "../trackers/fields";
 import { findWikilinks, isAttachmentLink, normalizeHeading, type LinkResolver, type NoteAnchors, type Wikilink } from "./links";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
@@ -85,9 +86,9 @@ export async function checkTrackerSources(note: NoteInfo, ctx: LinkContext): Pro
   if (note.collection !== "tracker" || note.invalid) return [];
   const out: HealthProblem[] = [];
   for (const item of parseTracker(note.text).items) {
-    for (const field of item.fields) {
-      if (field.key.toLowerCase() !== "source") continue;
-      for (const link of findWikilinks(field.value)) {
+    const source = fieldValue(item.fields, "source");
+    if (source !== null) {
+      for (const link of findWikilinks(source)) {
         const reason = await brokenLinkReason(link, note.path, ctx);
         if (reason === null) continue;
         const label = item.id ? `^${item.id}` : `"${item.text.slice(0, 40)}"`;

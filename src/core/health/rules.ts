@@ -100,6 +100,12 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     title: "Review whose next date has come",
     fix: "Run `review start` for it, then `review done` to schedule the next one.",
   },
+  {
+    id: "duplicate-field",
+    severity: "warning",
+    title: "Tracker item with an inline field key written twice (the last one is read)",
+    fix: "Keep one field per key: remove the older value (the Tasks plugin appends a second due or priority when you set one there).",
+  },
 ];
 
 const BY_ID = new Map(HEALTH_RULES.map((r) => [r.id, r]));

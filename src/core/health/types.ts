@@ -22,7 +22,8 @@ export type HealthRuleId =
   | "stale-knowledge"
   | "expired"
   | "over-size-cap"
-  | "review-due";
+  | "review-due"
+  | "duplicate-field";
 
 /** One finding about one note. */
 export interface HealthProblem {

@@ -9,7 +9,8 @@ import type { VaultPort } from "../vault";
 import { addDays, datePart, dayNumber, isIsoDate, type IsoDate } from "../dates";
 import { readNoteInfo } from "../health/note-info";
 import { lastUpdated } from "../health/time-rules";
-import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
+import { latestProgress as progressOf, listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
+import { fieldValue } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
 
 /** Frontmatter `type` of a review note. */
@@ -53,7 +54,7 @@ export interface ReviewItemRef {
   status: TrackerStatus;
   /** The latest dated progress line under the item (`2026-11-05: rubric drafted …`), or `null`. */
   latest: string | null;
-  /** For decisions: the decision's date (`created` or `date` field). */
+  /** For decisions: the decision's date (`decided`, else `created` or `date` field). */
   date?: IsoDate;
 }
 
@@ -77,20 +78,9 @@ function titleOf(body: string, path: string): string {
   return h?.[1]?.trim() ?? fileStem(path);
 }
 
-const PROGRESS_RE = /^[ \t]+[-*+][ \t]+(\d{4}-\d{2}-\d{2}\b.*)$/;
-
-/** The last dated progress line under an item, without its bullet, or `null`. */
+/** The last dated progress line under an item, without its bullet, or `null` (one rule: {@link progressOf}). */
 export function latestProgress(item: TrackerItem): string | null {
-  let best: string | null = null;
-  for (const child of item.children) {
-    const m = PROGRESS_RE.exec(child)?.[1];
-    if (m !== undefined && (best === null || m.slice(0, 10) >= best.slice(0, 10))) best = m.trim();
-  }
-  return best;
-}
-
-function fieldValue(item: TrackerItem, key: string): string | null {
-  return item.fields.find((f) => f.key.toLowerCase() === key)?.value ?? null;
+  return progressOf(item)?.raw ?? null;
 }
 
 async function readIfExists(vault: VaultPort, path: string): Promise<string | null> {
@@ -158,7 +148,7 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
   if (decisionsText !== null) {
     for (const item of listItems(decisionsText)) {
       if (item.status === "abandoned") continue;
-      const raw = fieldValue(item, "created") ?? fieldValue(item, "date");
+      const raw = fieldValue(item.fields, "decided") ?? fieldValue(item.fields, "created") ?? fieldValue(item.fields, "date");
       const date = raw !== null && dayNumber(raw.trim()) !== null ? raw.trim() : null;
       if (date !== null && inPeriod(date, period)) decisions.push({ ...itemRef(decisionsPath, item), date });
     }

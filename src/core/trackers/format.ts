@@ -1,7 +1,9 @@
 /**
- * Tracker note format (DESIGN §2 "Trackers"): task-list items with a status character, Dataview
- * inline fields and a block id, e.g.
- * `- [ ] Get the top-10 pages [priority:: 2] [source:: [[2026-03-24#^am-k3f9]]] ^t-048`.
+ * Tracker note format (DESIGN §2 "Trackers", issue 15): task-list items with a status character,
+ * Dataview inline fields (ours first, then the Tasks plugin's, see `fields.ts`) and a block id, e.g.
+ * `- [ ] Get the top-10 pages [source:: [[2026-03-24#^am-k3f9]]] [priority:: medium] [created:: 2026-03-24] ^t-048`.
+ * Lines the Tasks plugin rewrote in its emoji format (`✅ 2026-12-01`, `📅 …`, `⏫`) are read too:
+ * each signifier is a field like the Dataview one it stands for.
  *
  * The parser keeps every line's raw text and line ending, so {@link serializeTracker} of an
  * untouched note returns the original bytes (BOM, CRLF, a missing final newline, unknown lines and
@@ -9,6 +11,7 @@
  */
 import type { TrackerKind } from "../settings";
 import { detectEol, locateFrontmatter, splitLines, joinLines, type NoteLine } from "./lines";
+import { splitBlockIds, type PriorityWord } from "./fields";
 
 export * from "./lines";
 
@@ -56,14 +59,17 @@ export const CHAR_STATUS: Readonly<Record<string, TrackerStatus>> = {
   "-": "abandoned",
 };
 
-/** A Dataview inline field (`[key:: value]` or `(key:: value)`) with its place in the line. */
+/**
+ * A Dataview inline field (`[key:: value]` or `(key:: value)`) with its place in the line, or a
+ * Tasks emoji signifier (`✅ 2026-12-01` is `completion`, `⏫` is `priority` `high`).
+ */
 export interface FieldSpan {
-  /** Key as written, trimmed. */
+  /** Key as written, trimmed (for an emoji: the Dataview key it stands for). */
   key: string;
-  /** Value as written, trimmed. */
+  /** Value as written, trimmed (for a priority emoji: the priority word). */
   value: string;
-  /** `[` or `(`. */
-  open: "[" | "(";
+  /** `[` or `(`, or `emoji` for a Tasks emoji signifier. */
+  open: "[" | "(" | "emoji";
   /** Offset of the opening bracket in the line (UTF-16 code units). */
   start: number;
   /** Offset one past the closing bracket. */
@@ -79,10 +85,12 @@ export interface ItemLineScan {
   /** Text without fields and block id, whitespace collapsed. */
   text: string;
   fields: FieldSpan[];
-  /** Block id without `^`, or `null`. */
+  /** Block id without `^`, or `null` (the rule: {@link splitBlockIds}). */
   id: string | null;
   /** Offset where the content ends: the whitespace before ` ^id`, or the end of the trimmed line. */
   contentEnd: number;
+  /** Journal block ids found after the content, moved there from a source link (see {@link splitBlockIds}). */
+  displaced: string[];
 }
 
 /** A tracker item (DESIGN §2). */
@@ -96,8 +104,10 @@ export interface TrackerItem {
   statusChar: string;
   /** Item text without fields and block id, whitespace collapsed. */
   text: string;
-  /** Inline fields in line order. */
+  /** Inline fields in line order (read a key with `fieldValue`: the last one wins). */
   fields: { key: string; value: string }[];
+  /** Journal block ids moved after the content by another plugin (see {@link splitBlockIds}). */
+  displaced: string[];
   /** Raw indented lines under the item (progress notes, observation…), blank lines between them included. */
   children: string[];
   /** 0-based index of the item's line among the note's lines (a BOM does not count). */
@@ -121,7 +131,6 @@ export interface TrackerNote {
 }
 
 const ITEM_LINE = /^[-*+][ \t]+\[([^\]])\](?=[ \t]|$)/u;
-const BLOCK_ID = /[ \t]\^([A-Za-z0-9-]+)[ \t]*$/;
 const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;
 
 /**
@@ -135,16 +144,12 @@ export function scanItemLine(line: string): ItemLineScan | null {
   const status = CHAR_STATUS[statusChar];
   if (!status) return null;
   const statusIndex = m[0].length - 2;
-  const idMatch = BLOCK_ID.exec(line);
   const contentStart = m[0].length;
-  let id: string | null = null;
-  let contentEnd = line.trimEnd().length;
-  if (idMatch && idMatch.index >= contentStart - 1) {
-    id = idMatch[1] ?? null;
-    contentEnd = idMatch.index;
-  }
-  if (contentEnd < contentStart) contentEnd = contentStart;
-  const fields = scanFields(line, contentStart, contentEnd);
+  const ids = splitBlockIds(line, contentStart);
+  const id = ids.id;
+  const contentEnd = Math.max(ids.contentEnd, contentStart);
+  const bracketed = scanFields(line, contentStart, contentEnd);
+  const fields = [...bracketed, ...scanEmojiFields(line, contentStart, contentEnd, bracketed)].sort((a, b) => a.start - b.start);
   let text = "";
   let at = contentStart;
   for (const f of fields) {
@@ -160,7 +165,44 @@ export function scanItemLine(line: string): ItemLineScan | null {
     fields,
     id,
     contentEnd,
+    displaced: ids.displaced,
   };
+}
+
+/** Tasks' emoji signifiers of dates (its default format), and the Dataview key each stands for. */
+const EMOJI_DATE = /(🛫|➕|⏳|⌛|📅|📆|🗓|⏰|✅|❌)\uFE0F? *(\d{4}-\d{2}-\d{2})/gu;
+const EMOJI_DATE_KEY: Readonly<Record<string, string>> = {
+  "🛫": "start",
+  "➕": "created",
+  "⏳": "scheduled",
+  "⌛": "scheduled",
+  "📅": "due",
+  "📆": "due",
+  "🗓": "due",
+  "⏰": "reminder",
+  "✅": "completion",
+  "❌": "cancelled",
+};
+const EMOJI_PRIORITY = /(🔺|⏫|🔼|🔽|⏬)\uFE0F?/gu;
+const EMOJI_PRIORITY_WORD: Readonly<Record<string, PriorityWord>> = { "🔺": "highest", "⏫": "high", "🔼": "medium", "🔽": "low", "⏬": "lowest" };
+
+/** Tasks emoji signifiers between `from` and `to`, outside the bracketed fields already found. */
+function scanEmojiFields(line: string, from: number, to: number, bracketed: readonly FieldSpan[]): FieldSpan[] {
+  const part = line.slice(from, to);
+  if (!/[\u2190-\u2BFF\u{1F300}-\u{1FAFF}]/u.test(part)) return [];
+  const inside = (at: number): boolean => bracketed.some((f) => at >= f.start && at < f.end);
+  const out: FieldSpan[] = [];
+  for (const m of part.matchAll(EMOJI_DATE)) {
+    const start = from + (m.index ?? 0);
+    const key = EMOJI_DATE_KEY[m[1] ?? ""];
+    if (key && m[2] && !inside(start)) out.push({ key, value: m[2], open: "emoji", start, end: start + m[0].length });
+  }
+  for (const m of part.matchAll(EMOJI_PRIORITY)) {
+    const start = from + (m.index ?? 0);
+    const value = EMOJI_PRIORITY_WORD[m[1] ?? ""];
+    if (value && !inside(start)) out.push({ key: "priority", value, open: "emoji", start, end: start + m[0].length });
+  }
+  return out;
 }
 
 /** Dataview inline fields between `from` and `to`, with balanced brackets inside values (wikilinks). */
@@ -262,6 +304,7 @@ export function parseTracker(text: string): TrackerNote {
       statusChar: scan.statusChar,
       text: scan.text,
       fields: scan.fields.map((f) => ({ key: f.key, value: f.value })),
+      displaced: scan.displaced,
       children: lines.slice(i + 1, end).map((l) => l.text),
       line: i,
       endLine: end,
@@ -282,15 +325,17 @@ export function listItems(text: string): TrackerItem[] {
 }
 
 /**
- * Highest number used by a block id `^<prefix>-<n>` at the end of any line of the note (items,
- * children, lines the parser does not understand), or 0. Counting every line means a new id never
- * reuses one a person wrote on an unusual line.
+ * Highest number used by a block id `^<prefix>-<n>` of any line of the note (items, children, lines
+ * the parser does not understand; the id as {@link splitBlockIds} reads it), or 0. Counting every
+ * line means a new id never reuses one a person wrote on an unusual line.
  */
 export function maxBlockNumber(lines: readonly NoteLine[], prefix: string): number {
-  const re = new RegExp(`(?:^|[ \\t])\\^${escapeRegExp(prefix)}-(\\d+)[ \\t]*$`);
+  const re = new RegExp(`^${escapeRegExp(prefix)}-(\\d+)$`);
   let max = 0;
   for (const line of lines) {
-    const n = re.exec(line.text)?.[1];
+    if (!line.text.includes("^")) continue;
+    const id = splitBlockIds(line.text, 0).id;
+    const n = id === null ? undefined : re.exec(id)?.[1];
     if (n !== undefined) max = Math.max(max, Number.parseInt(n, 10));
   }
   return max;
@@ -303,4 +348,30 @@ export function formatBlockId(prefix: string, n: number): string {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** A dated progress line under an item (`    - 2026-11-05: rubric drafted`, `：` too). */
+export interface ProgressLine {
+  date: string;
+  /** The text after the date and its colon, trimmed. */
+  text: string;
+  /** The line without its indentation and bullet, trimmed (`2026-11-05: rubric drafted`). */
+  raw: string;
+}
+
+const PROGRESS_LINE = /^[ \t]+[-*+][ \t]+((\d{4}-\d{2}-\d{2})\b[ \t]*[:：]?[ \t]*(.*))$/u;
+
+/**
+ * The latest dated progress line under an item: the latest date, and of lines with the same date
+ * the last one. The one reading of "latest progress" for the panel, the CLI and review notes.
+ */
+export function latestProgress(item: Pick<TrackerItem, "children">): ProgressLine | null {
+  let best: ProgressLine | null = null;
+  for (const child of item.children) {
+    const m = PROGRESS_LINE.exec(child);
+    const date = m?.[2];
+    if (!m || date === undefined) continue;
+    if (best === null || date >= best.date) best = { date, text: (m[3] ?? "").trim(), raw: (m[1] ?? "").trim() };
+  }
+  return best;
 }

@@ -9,10 +9,16 @@
  * its weekday or day of month) and records the day as a progress line under the item,
  * `    - YYYY-MM-DD: done`, as the sample vault's `Reviews.md` does. The last review is the latest
  * dated line under the item (or a `[last:: YYYY-MM-DD]` field, whichever is later).
+ *
+ * A loop never ends by being ticked (issue 15): a review ticked done (`[x]`, in the Tasks plugin,
+ * Obsidian or a Dataview view, which add `[completion:: D]`) is read as the current round done on
+ * that day (on its `next` date when no completion date was written), so it stays open with `next`
+ * moved on, and {@link reopenTickedReviews} writes it so. A loop ends when it is abandoned (`[-]`).
  */
 import { addDays, addMonths, dayNumber, type IsoDate } from "../dates";
 import { listItems, type TrackerItem } from "./format";
-import { addProgressNote, findItem, setItemField } from "./store";
+import { fieldValue } from "./fields";
+import { addProgressNote, findItem, setItemField, setItemStatus } from "./store";
 
 /** A review period: a number of days or of calendar months. */
 export interface ReviewInterval {
@@ -40,6 +46,11 @@ export interface ReviewSchedule {
   last: IsoDate | null;
   /** Why the schedule cannot be used (bad `every` or `next`), or `null`. */
   problem: string | null;
+  /**
+   * The day of a round ticked done on the line itself (`[x]`: its `completion` date, else its
+   * written `next`), or `null`. Such a review is read open, with `next` and `last` past that round.
+   */
+  ticked: IsoDate | null;
 }
 
 /** A review whose `next` date has come. */
@@ -129,9 +140,7 @@ export function nextReviewDate(next: IsoDate, every: ReviewInterval, doneDate: I
 }
 
 function field(item: TrackerItem, key: string): string | null {
-  const wanted = key.toLowerCase();
-  for (const f of item.fields) if (f.key.toLowerCase() === wanted) return f.value;
-  return null;
+  return fieldValue(item.fields, key);
 }
 
 /** True for a tracker item that carries a review schedule (an `every` or a `next` field). */
@@ -139,29 +148,40 @@ export function isReviewItem(item: TrackerItem): boolean {
   return field(item, "every") !== null || field(item, "next") !== null;
 }
 
-/** Reads the schedule of one tracker item (see {@link ReviewSchedule}). */
+/** Reads the schedule of one tracker item (see {@link ReviewSchedule}; a ticked round is read as done). */
 export function readSchedule(item: TrackerItem): ReviewSchedule {
   const everyRaw = field(item, "every");
   const nextRaw = field(item, "next");
   const lastRaw = field(item, "last");
   const every = everyRaw === null ? null : parseEvery(everyRaw);
-  const next = nextRaw !== null && dayNumber(nextRaw) !== null ? nextRaw : null;
+  let next = nextRaw !== null && dayNumber(nextRaw) !== null ? nextRaw : null;
   const problems: string[] = [];
   if (everyRaw === null) problems.push("no [every:: …] field");
   else if (every === null) problems.push(`every "${everyRaw}" is not weekly, biweekly, monthly or a number of days`);
   if (nextRaw === null) problems.push("no [next:: YYYY-MM-DD] field");
   else if (next === null) problems.push(`next "${nextRaw}" is not a date YYYY-MM-DD`);
+  let status = item.status;
+  let last = lastDone(item, lastRaw);
+  let ticked: IsoDate | null = null;
+  if (item.status === "done" && every !== null && next !== null) {
+    const completion = field(item, "completion")?.trim() ?? null;
+    ticked = completion !== null && dayNumber(completion) !== null ? completion : next;
+    next = nextReviewDate(next, every, ticked) ?? next;
+    status = "open";
+    if (last === null || ticked > last) last = ticked;
+  }
   return {
     id: item.id,
     text: item.text,
-    status: item.status,
+    status,
     line: item.line,
     everyRaw,
     every,
     nextRaw,
     next,
-    last: lastDone(item, lastRaw),
+    last,
     problem: problems.length > 0 ? problems.join("; ") : null,
+    ticked,
   };
 }
 
@@ -226,6 +246,7 @@ export function advanceReview(text: string, id: string, doneDate: IsoDate, path 
   if (!item) return { ok: false, reason: `no item ^${id} in ${path}` };
   const schedule = readSchedule(item);
   if (!schedule.every || !schedule.next) return { ok: false, reason: `^${id}: ${schedule.problem ?? "no schedule"}` };
+  if (schedule.ticked !== null) return reopenTicked(text, id, schedule, path, note);
   const doneLine = new RegExp(`^[ \\t]+[-*+][ \\t]+${doneDate}: done\\b`);
   if (item.children.some((c) => doneLine.test(c))) {
     return { ok: true, text, changed: false, previous: schedule.next, next: schedule.next };
@@ -237,4 +258,39 @@ export function advanceReview(text: string, id: string, doneDate: IsoDate, path 
   const withLine = addProgressNote(withNext.text, id, note ? `done; ${note}` : "done", doneDate, path);
   if (!withLine.ok) return { ok: false, reason: withLine.reason };
   return { ok: true, text: withLine.text, changed: withLine.text !== text, previous: schedule.next, next };
+}
+
+/** Writes a ticked round as done (see {@link reopenTickedReviews}) for one review. */
+function reopenTicked(text: string, id: string, schedule: ReviewSchedule, path: string, note: string): AdvanceResult {
+  const ticked = schedule.ticked;
+  const next = schedule.next;
+  if (ticked === null || next === null) return { ok: false, reason: `^${id}: not ticked` };
+  const reopened = setItemStatus(text, id, "open", path);
+  if (!reopened.ok) return { ok: false, reason: reopened.reason };
+  const withNext = setItemField(reopened.text, id, "next", next, path);
+  if (!withNext.ok) return { ok: false, reason: withNext.reason };
+  const withLine = addProgressNote(withNext.text, id, note ? `done; ${note}` : "done", ticked, path);
+  if (!withLine.ok) return { ok: false, reason: withLine.reason };
+  return { ok: true, text: withLine.text, changed: withLine.text !== text, previous: schedule.nextRaw ?? next, next };
+}
+
+/**
+ * Writes every review loop of the note that was ticked done on its line (in Tasks, Obsidian or a
+ * Dataview view) as its round done: the line is open again without `completion`, `next` is moved on
+ * from the written `next` past the tick's day, and `    - <day>: done` is added under it. Other
+ * lines stay byte for byte. Pure, for `VaultPort.process`; throws {@link FrontmatterError} like the
+ * other edits. Returns the text and the ids reopened, each with its new `next`.
+ */
+export function reopenTickedReviews(text: string, path = "Reviews"): { text: string; reopened: { id: string; next: IsoDate }[] } {
+  let out = text;
+  const reopened: { id: string; next: IsoDate }[] = [];
+  for (const r of listReviews(text)) {
+    if (r.ticked === null || r.id === null) continue;
+    const done = advanceReview(out, r.id, r.ticked, path);
+    if (done.ok && done.changed) {
+      out = done.text;
+      reopened.push({ id: r.id, next: done.next });
+    }
+  }
+  return { text: out, reopened };
 }

@@ -12,6 +12,7 @@
  */
 import type { TrackerKind } from "../settings";
 import { setFrontmatter } from "../frontmatter";
+import { OLD_STATE_KEY, STATE_KEY, fieldIndex, isTasksField, orderFields, priorityWord, tasksFieldRank } from "./fields";
 import {
   KIND_PREFIX,
   STATUS_CHAR,
@@ -25,6 +26,7 @@ import {
   serializeTracker,
   splitLines,
   type FieldSpan,
+  type ItemLineScan,
   type TrackerItem,
   type TrackerNote,
   type TrackerStatus,
@@ -45,7 +47,11 @@ export interface NewTrackerItem {
   text: string;
   /** Default `open`. */
   status?: TrackerStatus;
-  /** Inline fields in the order to write them, e.g. `[["created", "2026-03-24"], ["source", "[[2026-03-24#^am-k3f9]]"]]`. */
+  /**
+   * Inline fields, e.g. `[["source", "[[2026-03-24#^am-k3f9]]"], ["created", "2026-03-24"]]`. They are
+   * written in the tracker line order (`orderFields`: ours as given, then Tasks' in its order); a
+   * priority is written as Tasks' word (`1` → `high`), and `status` as our `state`.
+   */
   fields: [string, string][];
   /**
    * Lines under the item. Each is written as an indented list line `    - <child>`; a child that
@@ -93,7 +99,9 @@ export function addTrackerItem(
   const note = parseTracker(base);
   assertWritable(note, path);
   const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
-  const fields = item.fields.map(([key, value]) => ` [${oneLine(key)}:: ${oneLine(value)}]`).join("");
+  const fields = orderFields(item.fields.map(([key, value]) => normalizedField(oneLine(key), oneLine(value))))
+    .map(({ key, value }) => ` [${key}:: ${value}]`)
+    .join("");
   const text = oneLine(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
   const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
   const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${oneLine(c)}`));
@@ -111,14 +119,23 @@ function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): str
   return setFrontmatter(`# ${oneLine(meta.title)}\n\n`, fields, path);
 }
 
-/** Sets an item's status character (`x` for done). Already in that status (`X` counts as done): unchanged. */
-export function setItemStatus(text: string, id: string, status: TrackerStatus, path = "tracker note"): EditResult {
+/**
+ * Sets an item's status character (`x` for done) and the Tasks date fields that go with it (issue 15):
+ * done gets `[completion:: date]`, abandoned `[cancelled:: date]` (each replacing the other),
+ * open and in progress lose both. `date` is the day of the change, `YYYY-MM-DD`; without it no date
+ * field is added (the old ones are still removed). Already in that status (`X` counts as done): unchanged.
+ */
+export function setItemStatus(text: string, id: string, status: TrackerStatus, path = "tracker note", date?: string): EditResult {
   return editItem(text, id, path, (note, item) => {
     if (item.status === status) return false;
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
-    line.text = line.text.slice(0, scan.statusIndex) + STATUS_CHAR[status] + line.text.slice(scan.statusIndex + 1);
+    let t = line.text.slice(0, scan.statusIndex) + STATUS_CHAR[status] + line.text.slice(scan.statusIndex + 1);
+    t = removeFields(t, ["completion", "cancelled"]);
+    const dateKey = status === "done" ? "completion" : status === "abandoned" ? "cancelled" : null;
+    if (dateKey && date) t = withField(t, dateKey, oneLine(date));
+    line.text = t;
     return true;
   });
 }
@@ -151,9 +168,9 @@ export function addItemSource(text: string, id: string, link: string, path = "tr
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
-    const field = scan.fields.find((f) => f.key.toLowerCase() === "source");
+    const field = scan.fields[fieldIndex(scan.fields, "source")];
     if (!field) {
-      line.text = insertField(line.text, scan.contentEnd, "source", wikilink);
+      line.text = insertField(line.text, scan, "source", wikilink);
       return true;
     }
     if (wikilinkTargets(field.value).includes(target)) return false;
@@ -163,8 +180,9 @@ export function addItemSource(text: string, id: string, link: string, path = "tr
 }
 
 /**
- * Sets an inline field's value (the first field with that key, compared without case), or adds the
- * field before the block id. Used for a review's `next` date. Line breaks in `value` become spaces;
+ * Sets an inline field's value (the field `fieldValue` reads: the last with that key, compared
+ * without case), or adds the field at its place in the line order (a key of ours before the first
+ * Tasks field, a Tasks key among Tasks' fields in their order). Used for a review's `next` date. Line breaks in `value` become spaces;
  * a value with unbalanced brackets is refused (`reason`), since it would end the field early.
  */
 export function setItemField(text: string, id: string, key: string, value: string, path = "tracker note"): EditResult {
@@ -179,9 +197,9 @@ export function setItemField(text: string, id: string, key: string, value: strin
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
-    const field = scan.fields.find((f) => f.key.toLowerCase() === k.toLowerCase());
+    const field = scan.fields[fieldIndex(scan.fields, k)];
     if (!field) {
-      line.text = insertField(line.text, scan.contentEnd, k, v);
+      line.text = insertField(line.text, scan, k, v);
       return true;
     }
     if (field.value === v) return false;
@@ -201,13 +219,59 @@ function editItem(text: string, id: string, path: string, edit: (note: TrackerNo
   return { ok: true, text: out, changed: out !== text, found: true };
 }
 
-function insertField(line: string, at: number, key: string, value: string): string {
+/**
+ * Where a new field `key` goes in a scanned line: a key of ours before the first Tasks field (so
+ * Tasks, reading from the end, still reaches all of its own), a Tasks key before the first Tasks
+ * field that comes after it in `TASKS_FIELD_ORDER`; else at the end of the content.
+ */
+function insertionPoint(scan: ItemLineScan, key: string): number {
+  const rank = tasksFieldRank(key);
+  const later = scan.fields.find((f) => f.open !== "emoji" && isTasksField(f.key) && (rank < 0 || tasksFieldRank(f.key) > rank));
+  return later ? later.start : scan.contentEnd;
+}
+
+function insertField(line: string, scan: ItemLineScan, key: string, value: string): string {
+  const at = insertionPoint(scan, key);
+  if (at < scan.contentEnd) return `${line.slice(0, at)}[${key}:: ${value}] ${line.slice(at)}`;
   return `${line.slice(0, at)} [${key}:: ${value}]${line.slice(at)}`;
 }
 
+/** The line with field `key` set to `value` (the field read, else a new one at its place). */
+function withField(line: string, key: string, value: string): string {
+  const scan = scanItemLine(line);
+  if (!scan) return line;
+  const field = scan.fields[fieldIndex(scan.fields, key)];
+  return field ? replaceField(line, field, value) : insertField(line, scan, key, value);
+}
+
+/** The line without any field whose key is one of `keys` (case ignored), nor the whitespace before each. */
+function removeFields(line: string, keys: readonly string[]): string {
+  const scan = scanItemLine(line);
+  if (!scan) return line;
+  const wanted = new Set(keys.map((k) => k.toLowerCase()));
+  let out = line;
+  for (const f of [...scan.fields].reverse()) {
+    if (!wanted.has(f.key.toLowerCase())) continue;
+    let start = f.start;
+    while (start > 0 && (out[start - 1] === " " || out[start - 1] === "\t")) start--;
+    if (out[start - 1] === ",") start--;
+    out = out.slice(0, start) + out.slice(f.end);
+  }
+  return out;
+}
+
 function replaceField(line: string, field: FieldSpan, value: string): string {
+  if (field.open === "emoji") return `${line.slice(0, field.start)}[${field.key}:: ${value}]${line.slice(field.end)}`;
   const close = field.open === "[" ? "]" : ")";
   return `${line.slice(0, field.start)}${field.open}${field.key}:: ${value}${close}${line.slice(field.end)}`;
+}
+
+/** A field as written today: a priority in Tasks' words, `status` as our `state` (issue 15). */
+export function normalizedField(key: string, value: string): { key: string; value: string } {
+  const lower = key.toLowerCase();
+  if (lower === "priority") return { key, value: priorityWord(value) ?? value };
+  if (lower === OLD_STATE_KEY) return { key: STATE_KEY, value };
+  return { key, value };
 }
 
 /** Line breaks and runs of whitespace become one space; trimmed. */
