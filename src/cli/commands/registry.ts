@@ -6,6 +6,7 @@ import { searchCommand } from "./search";
 import { indexCommand } from "./index-command";
 import { healthCommand } from "./health";
 import { reviewCommand } from "./review";
+import { migrateCommand } from "./migrate";
 import { briefCommand } from "./brief";
 import { mcpCommand } from "./mcp";
 
@@ -18,6 +19,7 @@ export const commands: CliCommand[] = [
   indexCommand,
   healthCommand,
   reviewCommand,
+  migrateCommand,
   briefCommand,
   mcpCommand,
 ];
