@@ -8,6 +8,7 @@ import { healthCommand } from "./health";
 import { reviewCommand } from "./review";
 import { migrateCommand } from "./migrate";
 import { briefCommand } from "./brief";
+import { exportAgentsMdCommand } from "./export-agents-md";
 import { mcpCommand } from "./mcp";
 
 /** Every sub-command, in the order `--help` lists them. */
@@ -21,5 +22,6 @@ export const commands: CliCommand[] = [
   reviewCommand,
   migrateCommand,
   briefCommand,
+  exportAgentsMdCommand,
   mcpCommand,
 ];

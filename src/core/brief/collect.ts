@@ -200,11 +200,12 @@ export async function collectKnowledge(
   query: string | undefined,
   limit: number,
 ): Promise<Collected> {
-  const outcome = await search(knowledgeQuery(layout, agent, query), { scope: `agent:${agent}`, limit, blocksPerResult: 1 });
+  const outcome = await search(knowledgeQuery(layout, agent, query), { scope: `agent:${agent}`, limit, blocksPerResult: 2 });
   if (!outcome.ok) throw new UsageError(`brief: ${outcome.error}`);
   const items: BriefItem[] = [];
   for (const hit of outcome.value.results) {
-    const block = hit.blocks[0];
+    // A heading alone ("# 续费流程") says no more than the title: the next block does.
+    const block = hit.blocks.find((b) => !/^#{1,6}[ \t]/.test(b.text.trim())) ?? hit.blocks[0];
     // A listing by date (no free text) has no matched block: the note's newest callout stands for it.
     const entry = block ? listTopicEntries(block.text)[0] : await newestEntry(vault, hit.path);
     const text = oneLine(entry?.text ?? block?.text ?? hit.snippet) || oneLine(hit.title);

@@ -15,7 +15,10 @@ import { UsageError } from "../errors";
 import { countCjk } from "../llm/tokens";
 import { BRIEF_SECTIONS, type Brief, type BriefItem, type BriefOmission, type BriefSection, type BriefSectionKind } from "./types";
 
-/** How a budget is counted: a line's two additive counts, and the size they add up to. */
+/**
+ * How a budget is counted: a line's two additive counts, and the size they add up to. The newline
+ * after each line is added to the second count (one character, one byte).
+ */
 export interface Meter {
   unit: "tokens" | "bytes";
   counting: string;
@@ -41,7 +44,7 @@ export const BYTE_METER: Meter = {
   unit: "bytes",
   counting: "bytes of the UTF-8 encoding of the whole file",
   measure: (line) => [encoder.encode(line).length, 0],
-  total: (bytes) => bytes,
+  total: (bytes, newlines) => bytes + newlines,
 };
 
 /** Weight of a section's first line; see the module comment. */
