@@ -13,18 +13,23 @@ import type { Settings } from "../settings";
 import type { Passage, PassageResponse } from "./search-types";
 
 /**
- * Notes whose blocks compete for the passages of one search, by default. Reading and scoring 100
- * notes costs a few milliseconds once they are cached; fewer notes lost evidence on LoCoMo
- * (bench/results/locomo.md), where a question's answer can sit in a note that ranks low as a whole.
+ * Notes whose blocks compete for the passages of one search, by default (never fewer than the
+ * passages asked for). A block inherits (note score / best note score)², so blocks of notes ranked
+ * far down rarely win; on LoCoMo the best 10 notes gave turn R@10 75.6 and the best 50 75.7
+ * (bench/results/locomo.md). 50 bounds what one search reads and scores in a large vault.
  */
-export const PASSAGE_NOTES = 100;
+export const PASSAGE_NOTES = 50;
 
 /**
- * Share of the better neighbour's score a block receives: a reply without the query's words gets
- * some of the question just before it, a list item some of its lead-in. Chosen on LoCoMo (in-sample,
- * bench/results/locomo.md).
+ * Share of its better neighbour's score a block receives (the block just before or after it in
+ * the same note, the heading above it included, never the next section's heading): a reply that lacks the query's words gets some of the
+ * question just before it, a list item some of its lead-in. Chosen on LoCoMo, so in-sample
+ * (docs/decisions.md, "Passage search"): turn R@10 71.1 without, 74.2 at 0.1, 75.0 at 0.2, 75.7 at
+ * 0.3, 75.9 at 0.5 (neighbours within a section); 0.3 is where the gain levels off, and a block's
+ * own words still count more than three times its neighbour's. Letting a section's first block
+ * lean on its heading as well gave 76.0.
  */
-export const NEIGHBOUR_SHARE = 0;
+export const NEIGHBOUR_SHARE = 0.3;
 
 /** Options of {@link rankPassages}. */
 export interface PassageRunOptions {
@@ -113,7 +118,9 @@ export async function rankPassages(
       if (noteBlocks[k]?.block.heading) continue;
       let score = own[k] ?? 0;
       if (NEIGHBOUR_SHARE > 0) {
-        const prev = noteBlocks[k - 1]?.block.heading ? 0 : (own[k - 1] ?? 0);
+        // The block above may be the heading of this block's section (its lead-in); the block
+        // below is never a heading (that begins another section).
+        const prev = own[k - 1] ?? 0;
         const next = noteBlocks[k + 1]?.block.heading ? 0 : (own[k + 1] ?? 0);
         score += NEIGHBOUR_SHARE * Math.max(prev, next);
       }

@@ -382,7 +382,8 @@ export class SearchService {
       }
     } else if (run.kind === "rank") {
       const { ctx, parsed, terms, required, nowMs } = run;
-      const notes = Math.max(limit, Math.floor(options.notes ?? PASSAGE_NOTES));
+      // No passages asked for: only the total, as `search` counts it, without reading notes.
+      const notes = limit === 0 ? 0 : Math.max(limit, Math.floor(options.notes ?? PASSAGE_NOTES));
       await rankPassages(ctx, parsed, terms, required, { limit, notes, search: this.layout.settings.search, nowMs, blocks: this.blockScorer }, response);
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
