@@ -98,7 +98,7 @@ describe("mcp server started with --agent link on the sample vault", () => {
     const b = block.structuredContent as { text: string; anchor: string; path: string };
     expect(b.path).toBe(TASKS);
     expect(b.anchor).toBe("#^t-002");
-    expect(b.text).toBe("- [x] Draft the audit checklist [created:: 2026-11-02] [source:: [[2026-11-02#^am-2h7c]]] ^t-002\n    - 2026-11-06: 22 checks in 5 groups, shared with the editor");
+    expect(b.text).toBe("- [x] Draft the audit checklist [source:: [[2026-11-02#^am-2h7c]]] [created:: 2026-11-02] ^t-002\n    - 2026-11-06: 22 checks in 5 groups, shared with the editor");
     const section = await s.call("read_note", { note: "[[Memory/Library/SEO/Core Web Vitals#Core Web Vitals]]" });
     expect((section.structuredContent as { text: string }).text.startsWith("# Core Web Vitals")).toBe(true);
     // Pages of 100 characters put back together are the note.

@@ -327,6 +327,8 @@ const addTracker: ToolSpec = {
     if (typeof args.due === "string") fields.push([k === "goals" ? "target" : "due", args.due]);
     if (typeof args.priority === "string") fields.push(["priority", args.priority]);
     fields.push(k === "decisions" ? ["decided", day] : ["created", day]);
+    // A decision is written done: Tasks' completion date goes with it (README "Tracker line format").
+    if (k === "decisions") fields.push(["completion", day]);
     if (typeof args.source === "string" && args.source.trim()) fields.push(["source", `[[${args.source.trim().replace(/^\[\[|\]\]$/g, "")}]]`]);
     for (const [key, value] of Object.entries((args.fields as Record<string, string> | undefined) ?? {})) {
       if (!fields.some(([k0]) => k0.toLowerCase() === key.toLowerCase())) fields.push([key, value]);
@@ -396,7 +398,7 @@ const updateTracker: ToolSpec = {
         const r = advanceReview(text, id, day, path);
         if (!r.ok) throw new UsageError(r.reason);
         text = r.text;
-      } else if (typeof args.status === "string") text = edited(setItemStatus(text, id, args.status as "open", path), path, id);
+      } else if (typeof args.status === "string") text = edited(setItemStatus(text, id, args.status as "open", path, day), path, id);
       if (typeof args.progress === "string") text = edited(addProgressNote(text, id, args.progress, day, path), path, id);
       if (typeof args.answer === "string") text = edited(addAnswer(text, id, args.answer, access.agent, day, path), path, id);
       for (const [key, value] of fields) {

@@ -6,8 +6,9 @@
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
-import { listItems } from "./format";
-import { dueReviews } from "./reviews";
+import { latestProgress, listItems } from "./format";
+import { fieldRecord } from "./fields";
+import { dueReviews, isReviewItem, readSchedule } from "./reviews";
 
 /** Statuses a listing can filter on: `open` includes items in progress. */
 export const LIST_STATUSES = ["open", "done", "abandoned", "all"] as const;
@@ -19,17 +20,17 @@ export interface ListedItem {
   kind: TrackerKind;
   /** Block id without `^` (`t-006`), or `null` for an item written without one. */
   id: string | null;
-  /** `open`, `in-progress`, `done` or `abandoned`. */
+  /** `open`, `in-progress`, `done` or `abandoned` (a review loop ticked done is open: its round is done). */
   status: string;
   text: string;
-  /** Inline fields by key (`due`, `created`, `source`…). */
+  /** Inline fields by key (`due`, `created`, `source`…); a key written twice gives its last value (issue 15). */
   fields: Record<string, string>;
   due?: string;
   /** Reviews whose `next` date has passed (issue 6 §4). */
   reviewDue?: boolean;
   /** Open items whose `due` date has passed. */
   overdue?: boolean;
-  /** The last dated child line (`YYYY-MM-DD: …`) under the item, without its bullet. */
+  /** The latest dated child line (`YYYY-MM-DD: …`) under the item, without its bullet (`latestProgress`). */
   latestProgress?: string;
   /** Vault path of the tracker note. */
   path: string;
@@ -57,20 +58,21 @@ export async function listTrackerItems(
       const text = await vault.read(path);
       const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
       for (const it of listItems(text)) {
-        const state = it.status === "in-progress" ? "open" : it.status;
+        const itemStatus = k === "reviews" && isReviewItem(it) ? readSchedule(it).status : it.status;
+        const state = itemStatus === "in-progress" ? "open" : itemStatus;
         if (status !== "all" && state !== status) continue;
-        const fields = Object.fromEntries(it.fields.map((f) => [f.key, f.value]));
-        const progress = it.children.map((c) => c.trim()).filter((c) => /^[-*]\s*\d{4}-\d{2}-\d{2}/.test(c)).pop();
+        const fields = fieldRecord(it.fields);
+        const progress = latestProgress(it)?.raw;
         items.push({
           agent,
           kind: k,
           id: it.id,
-          status: it.status,
+          status: itemStatus,
           text: it.text,
           fields,
           ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
           ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
-          ...(progress ? { latestProgress: progress.replace(/^[-*]\s*/, "") } : {}),
+          ...(progress ? { latestProgress: progress } : {}),
           path,
           line: it.line + 1,
         });
