@@ -1,2 +1,2 @@
-// Shared test setup: the time zone is TZ when set (vitest.config.ts), UTC otherwise (STYLE: Tests).
+// Shared test setup: the time zone is TZ when set, UTC otherwise (vitest.config.ts; .ci/run runs the suite again under Asia/Shanghai).
 process.env.TZ = process.env.TZ || "UTC";
