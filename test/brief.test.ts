@@ -56,11 +56,12 @@ describe("session brief", () => {
   it("orders open tasks overdue first, then by priority and due date, and leaves closed ones out", async () => {
     const b = await brief("link", { budgetTokens: 100_000 });
     const tasks = b.sections.find((s) => s.kind === "tasks")?.items ?? [];
-    // t-009 is due 2026-11-21, t-014 2026-11-30 (both before today); t-005 has priority 1, t-001 priority 2.
+    // t-009 is due 2026-11-21, t-014 2026-11-30 (both before today); t-005 has priority high, t-001 medium.
     expect(tasks.slice(0, 4).map((t) => t.id)).toEqual(["t-009", "t-014", "t-005", "t-001"]);
     expect(tasks[0]).toMatchObject({ overdue: true, due: "2026-11-21" });
     expect(tasks[0]?.line).toContain("OVERDUE, due 2026-11-21");
-    expect(tasks[3]).toMatchObject({ status: "in-progress", priority: 2 });
+    expect(tasks[3]).toMatchObject({ status: "in-progress", priority: "medium" });
+    expect(tasks[2]?.line).toContain("due 2026-12-04; high priority");
     // Done (t-002, t-004) and abandoned (t-003) tasks are not open.
     expect(tasks.some((t) => ["t-002", "t-003", "t-004"].includes(t.id ?? ""))).toBe(false);
   });

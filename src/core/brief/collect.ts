@@ -2,8 +2,8 @@
  * Gathers the lines of a session brief (issue 13 item 3) from the trackers, the due reviews and a
  * search, each section in the order it is shown (best first). Every rule comes from where the rest
  * of the tool keeps it: tracker parsing (`listItems`), "open" = open or in progress (the `trackers`
- * command's rule, README "Tracker items"), a goal's latest progress (`latestProgress` of
- * src/core/review/material.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
+ * command's rule, README "Tracker items"), fields (`fieldValue`, `priorityWord`), a goal's latest
+ * progress (`latestProgress` of src/core/trackers/format.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
  * ranking (the search service's score: BM25 times recency and confidence, src/core/search/ranking.ts).
  */
 import type { MemoryLayout } from "../layout";
@@ -11,10 +11,10 @@ import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
 import type { IsoDate } from "../dates";
 import { UsageError } from "../errors";
-import { listItems, type TrackerItem } from "../trackers/format";
+import { latestProgress, listItems, type TrackerItem } from "../trackers/format";
+import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { wikilinkTargets } from "../trackers/store";
 import { listDueReviews } from "../review/due";
-import { latestProgress } from "../review/material";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
@@ -31,8 +31,9 @@ export function oneLine(text: string, max = MAX_ITEM_CHARS): string {
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 }
 
+/** A field's value by the one rule of `fieldValue` (case ignored, the last one wins). */
 function field(item: TrackerItem, key: string): string | undefined {
-  return item.fields.find((f) => f.key.toLowerCase() === key)?.value;
+  return fieldValue(item.fields, key) ?? undefined;
 }
 
 /** Open or in progress: the `trackers` command's "open" (README, "Tracker items"). */
@@ -65,21 +66,24 @@ function withLine(item: Omit<BriefItem, "line">, extras: (string | false | undef
 
 const byOptional = <T extends string | number>(a: T | undefined, b: T | undefined): number => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1);
 
-/** Open tasks: overdue first (oldest due first), then by priority (1 first), due date, note order. */
+/**
+ * Open tasks: overdue first (oldest due first), then by priority (Tasks' words, highest first, as
+ * `priorityWord` reads them; none after low), then due date, then note order.
+ */
 export async function collectTasks(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
   const t = await readItems(vault, layout, agent, "tasks");
   if (!t) return { items: [], total: 0 };
   const rows = t.items.filter(isOpen).map((item) => {
     const due = field(item, "due");
-    const p = Number.parseInt(field(item, "priority") ?? "", 10);
-    return { item, due, priority: Number.isFinite(p) ? p : undefined, overdue: due !== undefined && due < today };
+    const priority = priorityWord(field(item, "priority") ?? "") ?? undefined;
+    return { item, due, priority, rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority), overdue: due !== undefined && due < today };
   });
-  rows.sort((a, b) => Number(b.overdue) - Number(a.overdue) || (a.overdue ? byOptional(a.due, b.due) : 0) || byOptional(a.priority, b.priority) || byOptional(a.due, b.due) || a.item.line - b.item.line);
+  rows.sort((a, b) => Number(b.overdue) - Number(a.overdue) || (a.overdue ? byOptional(a.due, b.due) : 0) || byOptional(a.rank, b.rank) || byOptional(a.due, b.due) || a.item.line - b.item.line);
   const items = rows.map(({ item, due, priority, overdue }) =>
     withLine({ ...base("tasks", t.path, item), ...(due !== undefined ? { due, overdue } : {}), ...(priority !== undefined ? { priority } : {}) }, [
       item.status === "in-progress" && "in progress",
       overdue ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
-      priority !== undefined && `priority ${priority}`,
+      priority !== undefined && `${priority} priority`,
     ]),
   );
   return { items, total: items.length };
@@ -92,7 +96,7 @@ export async function collectGoals(vault: VaultPort, layout: MemoryLayout, agent
   const open = g.items.filter(isOpen).sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
   const items = open.map((item) => {
     const target = field(item, "target");
-    const latest = latestProgress(item);
+    const latest = latestProgress(item)?.raw ?? null;
     return withLine({ ...base("goals", g.path, item), ...(target !== undefined ? { target } : {}), ...(latest !== null ? { latest: oneLine(latest) } : {}) }, [
       item.status === "in-progress" && "in progress",
       target !== undefined && `target ${target}`,

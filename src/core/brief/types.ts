@@ -8,6 +8,7 @@ import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import type { IsoDate } from "../dates";
 import type { TrackerStatus } from "../trackers/format";
+import type { PriorityWord } from "../trackers/fields";
 import type { Parsed } from "../search/query";
 import type { SearchOptions, SearchResponse } from "../search/search-types";
 
@@ -71,8 +72,8 @@ export interface BriefItem {
   due?: string;
   /** An open task whose due date is before today. */
   overdue?: boolean;
-  /** `[priority:: n]` of a task (1 first). */
-  priority?: number;
+  /** A task's priority as Tasks names it (`highest` … `lowest`; an old `1`/`2`/`3` is read as high/medium/low). */
+  priority?: PriorityWord;
   /** `[target:: …]` of a goal. */
   target?: string;
   /** Latest dated progress line under a goal (`2026-11-27: …`). */
