@@ -132,6 +132,17 @@ describe("real paths stay inside the vault", () => {
     expect(direct.code).toBe(2);
   });
 
+  it("a note replaced by a link out of the vault after it was listed is refused when read", async () => {
+    const out = outsideDir();
+    writeFileSync(join(out, "secret.md"), "outside\n");
+    const t = vault({ "Memory/a.md": "a\n", "Memory/b.md": "b\n" });
+    expect((await t.vault.list()).map((f) => f.path)).toEqual(["Memory/a.md", "Memory/b.md"]);
+    expect(await t.vault.read("Memory/a.md")).toBe("a\n");
+    rmSync(join(t.root, "Memory/b.md"));
+    symlinkSync(join(out, "secret.md"), join(t.root, "Memory/b.md"));
+    await expect(t.vault.read("Memory/b.md")).rejects.toThrow(/^Memory\/b\.md is a symbolic link to .*secret\.md, outside the vault/);
+  });
+
   it("a link to a note inside the vault is followed (the other side of the rule)", async () => {
     const t = vault({ "Shared/Tasks.md": "- [ ] a\n" });
     mkdirSync(join(t.root, "Memory"));
