@@ -4,8 +4,10 @@
  *
  * **Time zone rule.** A day is the user's local calendar day: the host's time zone (`TZ` for the
  * CLI, the system's zone in Obsidian), the zone journals are named in. {@link today} and
- * {@link localDate} are the only places that turn an instant into a date; nothing takes a date
- * from `toISOString()`, which is the UTC date (in UTC+8 it is still yesterday until 08:00).
+ * {@link localDate} are the only places that turn an instant into a date, and
+ * {@link startOfLocalDay} the only one that turns a date into an instant; nothing takes the date
+ * of an instant from `toISOString()`, which is the UTC date (in UTC+8 it is still yesterday until
+ * 08:00).
  * A date written in a note is kept as written, in the writer's own offset ({@link datePart}).
  *
  * Timestamps are ISO 8601 strings that must round-trip, so they are never turned into Date
