@@ -134,7 +134,7 @@ export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
     const shown = new Map<BriefSectionKind, number>();
     for (const c of candidates.slice(0, k)) shown.set(c.kind, (shown.get(c.kind) ?? 0) + 1);
     const lines = [...ctx.header, `# Session brief: ${ctx.agent}, ${ctx.today}`];
-    if (ctx.query) lines.push(`Knowledge searched for: ${ctx.query}`);
+    if (ctx.query) lines.push(`Knowledge searched for: ${ctx.query.replace(/\s+/g, " ")}`);
     const omitted: BriefOmission[] = [];
     const out: BriefSection[] = [];
     for (const s of sections) {
@@ -150,7 +150,20 @@ export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
     return { lines, omitted, sections: out };
   };
 
-  for (let k = candidates.length; k >= 0; k--) {
+  // No layout of the top k lines is smaller than those lines alone, and that lower bound grows
+  // with k: start from the largest k it allows, so a tracker of thousands of items costs one pass.
+  const sections0 = new Map(sections.map((s) => [s.kind, s.items]));
+  let start = 0;
+  let a = 0;
+  let b = 0;
+  for (const c of candidates) {
+    const m = ctx.meter.measure(sections0.get(c.kind)?.[c.rank]?.line ?? "");
+    a += m[0];
+    b += m[1] + 1;
+    if (ctx.meter.total(a, b) > ctx.limit) break;
+    start++;
+  }
+  for (let k = start; k >= 0; k--) {
     const l = layout(k);
     const used = size(l.lines);
     if (used <= ctx.limit || k === 0) {
