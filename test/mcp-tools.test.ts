@@ -248,6 +248,10 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(brief.agent).toBe("link");
     expect(brief.budget.used).toBeLessThanOrEqual(400);
     expect(brief.markdown).toMatch(/\[\[Memory\/Agents\/link\//);
+    expect((await s.call("brief", { budget_tokens: 5 })).isError).toBe(true);
+    const badAgent = await s.call("list_trackers", { agent: "../ming" });
+    expect(badAgent.isError).toBe(true);
+    expect(textOf(badAgent)).toMatch(/invalid agent name/);
     const health = (await s.call("health")).structuredContent as { checked: number; warnings: { path: string }[]; errors: { path: string }[] };
     expect(health.checked).toBeGreaterThan(20);
     expect([...health.errors, ...health.warnings].some((p) => p.path.startsWith("Memory/Restricted/"))).toBe(false);
