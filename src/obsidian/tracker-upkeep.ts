@@ -1,55 +1,93 @@
 /**
  * Tracker upkeep in the plugin (issue 15): a review loop ticked done outside our panel (in the
  * Tasks plugin, Obsidian's own checkbox or a Dataview view) is written back as its round done as
- * soon as the note changes, and the "Migrate tracker lines" command rewrites older tracker lines
+ * soon as the note changes; an item whose block id a Dataview completion rewrite removed gets it
+ * back from the note as last seen (`restoreLostIds`); and the "Migrate tracker lines" command rewrites older tracker lines
  * into the current line format after a confirmation that says what it will change.
  */
 import { Component, Notice, type TAbstractFile } from "obsidian";
 import { errorMessage } from "../core/errors";
-import { migrateTrackers } from "../core/trackers/migrate";
+import { TRACKER_KINDS } from "../core/settings";
+import { migrateTrackers, restoreLostIds } from "../core/trackers/migrate";
 import { reopenTickedReviews } from "../core/trackers/reviews";
 import { ConfirmModal } from "./confirm-modal";
 import { layoutOf, type PluginContext } from "./context";
 
-/** Watches the agents' Reviews trackers and reopens ticked loops (see the module comment). */
+/** Watches the agents' tracker notes (see the module comment). */
 export class TrackerUpkeep extends Component {
+  /** Each tracker note's text as last seen, to give back ids a rewrite removed. */
+  private readonly seen = new Map<string, string>();
+
   constructor(private readonly ctx: PluginContext) {
     super();
   }
 
   override onload(): void {
-    this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => void this.reviewsChanged(file.path)));
+    this.ctx.app.workspace.onLayoutReady(() => void this.remember());
+    this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => void this.trackerChanged(file.path)));
   }
 
-  /** True for a Reviews tracker of an agent. */
-  private isReviews(path: string): boolean {
+  /** Reads every agent's tracker notes once, so the first rewrite already has a text to compare with. */
+  private async remember(): Promise<void> {
+    try {
+      const layout = layoutOf(this.ctx);
+      const agents = layout.agentsIn((await this.ctx.vault.list(layout.agentsRoot)).map((f) => f.path));
+      for (const agent of agents) {
+        for (const kind of TRACKER_KINDS) {
+          const path = layout.trackerPath(agent, kind);
+          if (await this.ctx.vault.exists(path)) this.seen.set(path, await this.ctx.vault.read(path));
+        }
+      }
+    } catch {
+      // Without a remembered text an id cannot be given back; ticked reviews still are.
+    }
+  }
+
+  /** The kind of the agent's tracker note at `path`, or `null` for any other note. */
+  private trackerKind(path: string): string | null {
     try {
       const layout = layoutOf(this.ctx);
       const agent = layout.agentOf(path);
-      return agent !== null && layout.trackerPath(agent, "reviews") === path;
+      if (agent === null) return null;
+      return TRACKER_KINDS.find((k) => layout.trackerPath(agent, k) === path) ?? null;
     } catch {
-      return false;
+      return null;
     }
   }
 
   /**
-   * Reopens the ticked loops of the Reviews tracker at `path` (one atomic `process`), with a notice
-   * naming each and its next date. Never throws: a failure is a notice naming the note.
+   * After a change to a tracker note: gives back lost ids and, in a Reviews tracker, reopens the
+   * ticked loops (one atomic `process`), with a notice for each. Never throws: a failure is a notice
+   * naming the note.
    */
-  async reviewsChanged(path: string): Promise<void> {
-    if (!this.isReviews(path)) return;
+  async trackerChanged(path: string): Promise<void> {
+    const kind = this.trackerKind(path);
+    if (kind === null) return;
     let reopened: { id: string; next: string }[] = [];
+    let restored: string[] = [];
     try {
       await this.ctx.vault.process(path, (current) => {
         if (current === null) return null;
-        const r = reopenTickedReviews(current, path);
-        reopened = r.reopened;
-        return r.text;
+        const previous = this.seen.get(path);
+        let text = current;
+        if (previous !== undefined && previous !== current) {
+          const r = restoreLostIds(previous, text);
+          restored = r.restored;
+          text = r.text;
+        }
+        if (kind === "reviews") {
+          const r = reopenTickedReviews(text, path);
+          reopened = r.reopened;
+          text = r.text;
+        }
+        this.seen.set(path, text);
+        return text;
       });
     } catch (err) {
       new Notice(`Could not update ${path}: ${errorMessage(err)}`);
       return;
     }
+    for (const id of restored) new Notice(`${path}: gave ^${id} its block id back (a Dataview task view had moved a source link's ^am-… id in its place).`);
     for (const r of reopened) new Notice(`Review ${r.id}: this round is done; next on ${r.next}.`);
   }
 }

@@ -9,7 +9,7 @@ import { FrontmatterError } from "../errors";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS } from "../settings";
 import type { VaultPort } from "../vault";
-import { isTasksField, orderFields } from "./fields";
+import { fieldValue, isTasksField, orderFields } from "./fields";
 import { parseTracker, scanItemLine, serializeTracker, type FieldSpan } from "./format";
 import { normalizedField } from "./store";
 
@@ -175,4 +175,41 @@ export async function migrateTrackers(vault: VaultPort, layout: MemoryLayout, op
     }
   }
   return out;
+}
+
+/**
+ * Gives back the block ids a Dataview completion rewrite removed (its task view takes every `^…`
+ * off the line and puts back only the first, a source link's `^am-…`; see {@link migrateItemLine}).
+ * For each item of `current` without an id of its own but with a journal block id at its end,
+ * the item of `previous` (the note as last seen) with the same text that cited that block gives its
+ * id: the source fragments go back into the links (all of them, from `previous`) and the id to the
+ * end of the line. Everything else
+ * stays byte for byte. Returns the text and the ids given back.
+ */
+export function restoreLostIds(previous: string, current: string): { text: string; restored: string[] } {
+  const note = parseTracker(current);
+  if (note.frontmatterError !== null) return { text: current, restored: [] };
+  const before = parseTracker(previous).items.filter((it) => it.id !== null);
+  const taken = new Set(note.items.map((it) => it.id).filter((id): id is string => id !== null));
+  const restored: string[] = [];
+  for (const item of note.items) {
+    if (item.id !== null || item.displaced.length === 0) continue;
+    const line = note.lines[item.line];
+    if (!line) continue;
+    const cites = (it: { fields: { key: string; value: string }[] }): boolean =>
+      item.displaced.some((d) => (fieldValue(it.fields, "source") ?? "").includes(`#^${d}`));
+    const match = before.find((it) => it.id !== null && !taken.has(it.id) && it.text === item.text && cites(it));
+    if (!match?.id) continue;
+    let repaired = migrateItemLine(line.text);
+    // Every link fragment was taken out, only the first put back: the source as last seen, when it
+    // is the same links.
+    const now = fieldValue(scanItemLine(repaired)?.fields ?? [], "source");
+    const was = fieldValue(match.fields, "source");
+    const strip = (v: string): string => v.replace(/\^[A-Za-z0-9-]+/g, "");
+    if (now !== null && was !== null && now !== was && strip(now) === strip(was)) repaired = repaired.replace(now, () => was);
+    line.text = `${repaired.trimEnd()} ^${match.id}`;
+    taken.add(match.id);
+    restored.push(match.id);
+  }
+  return { text: restored.length > 0 ? serializeTracker(note) : current, restored };
 }
