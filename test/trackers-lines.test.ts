@@ -12,6 +12,7 @@ import { advanceReview, dueReviews, listReviews, reopenTickedReviews } from "../
 import { addItemSource, addTrackerItem, setItemField, setItemStatus } from "../src/core/trackers/store";
 import { checkDuplicateFields } from "../src/core/health/tracker-rules";
 import { readNoteInfo } from "../src/core/health/note-info";
+import { checkReviews } from "../src/core/health/check";
 import { readTasksLine } from "./helpers/tasks-dataview";
 import { tempVault } from "./helpers/temp-vault";
 
@@ -139,6 +140,15 @@ describe("review loops ticked outside our panel", () => {
     );
     expect(reopenTickedReviews(text)).toEqual({ text, reopened: [] });
     expect(listReviews(text).map((r) => r.next)).toEqual(listReviews(note).map((r) => r.next));
+  });
+
+  it("the health check reports a ticked loop due by its next round, and an abandoned one never", () => {
+    const info = readNoteInfo("Memory/Agents/link/Trackers/Reviews.md", note, { size: note.length, mtime: 0 }, { collection: "tracker", agent: "link" });
+    expect(checkReviews(info, "2026-12-01")).toEqual([]);
+    expect(checkReviews(info, "2026-12-15").map((p) => [p.rule, p.blockId, p.message])).toEqual([
+      ["review-due", "r-001", 'Review ^r-001 "Weekly retro" is due since 2026-12-04 (11 days).'],
+      ["review-due", "r-002", 'Review ^r-002 "Monthly review" is due today.'],
+    ]);
   });
 
   it("review done on a ticked loop records the ticked round, not a second one", () => {
