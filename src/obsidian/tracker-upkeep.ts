@@ -17,14 +17,24 @@ import { layoutOf, type PluginContext } from "./context";
 export class TrackerUpkeep extends Component {
   /** Each tracker note's text as last seen, to give back ids a rewrite removed. */
   private readonly seen = new Map<string, string>();
+  private unloaded = false;
 
   constructor(private readonly ctx: PluginContext) {
     super();
   }
 
   override onload(): void {
-    this.ctx.app.workspace.onLayoutReady(() => void this.remember());
-    this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => void this.trackerChanged(file.path)));
+    // After layout-ready, as the plugin's other vault subscriptions (onload only registers).
+    this.ctx.app.workspace.onLayoutReady(() => {
+      if (this.unloaded) return;
+      this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => void this.trackerChanged(file.path)));
+      void this.remember();
+    });
+  }
+
+  override onunload(): void {
+    this.unloaded = true;
+    this.seen.clear();
   }
 
   /** Reads every agent's tracker notes once, so the first rewrite already has a text to compare with. */
