@@ -60,6 +60,15 @@ describe("mcp server and changes made on disk", () => {
       return p.includes("Memory/Library/New area/Deep/Visible.md") ? p : undefined;
     });
     expect(found).toEqual(["Memory/Library/New area/Deep/Visible.md"]);
+    // The folder renamed: its notes move with it in the index.
+    renameSync(join(vault.root, "Memory/Library/New area"), join(vault.root, "Memory/Library/Moved area"));
+    await pollUntil(async () => {
+      const p = await paths("quollword");
+      return p.length === 1 && p[0] === "Memory/Library/Moved area/Deep/Visible.md" ? true : undefined;
+    });
+    // And removed with it.
+    rmSync(join(vault.root, "Memory/Library/Moved area"), { recursive: true });
+    await pollUntil(async () => ((await paths("quollword")).length === 0 ? true : undefined));
   });
 
   it("a note in an isolated zone written on disk is indexed in its zone only, out of this server's reach", async () => {

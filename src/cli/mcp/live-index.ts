@@ -6,19 +6,19 @@
  * searchable within a second. The index is saved again a while after the last change and when
  * the server stops, so the next `agent-memory search` starts from it.
  *
- * The watcher is chokidar 4 (the last major that supports Node 20): it watches the memory root,
- * ignores hidden folders (`.agent-memory`, `.obsidian`, `.trash`) and coalesces bursts of events
- * per note ({@link DEBOUNCE_MS}). Node's recursive `fs.watch` is not used: on Linux it is
- * implemented in JavaScript on Node 20 and has missed events on newly created folders.
+ * The watcher ({@link DirWatcher}) watches each folder under the memory root, never a hidden one
+ * (`.agent-memory`, `.obsidian`, `.trash`), and bursts of events are coalesced per note
+ * ({@link DEBOUNCE_MS}); a search asks {@link LiveIndex.settled} first, so it indexes what the
+ * watcher has already seen instead of waiting for the quiet time.
  */
-import { statSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import * as nodePath from "node:path";
-import { watch, type FSWatcher } from "chokidar";
 import { errorMessage } from "../../core/errors";
 import { LinkResolver } from "../../core/health/links";
 import type { MemoryLayout } from "../../core/layout";
 import type { SearchService } from "../../core/search/search-service";
 import type { NodeVault } from "../node-vault";
+import { DirWatcher } from "./dir-watcher";
 
 /** Quiet time (ms) after a note's last event before it is re-indexed: an editor's save is several events. */
 export const DEBOUNCE_MS = 40;
@@ -41,12 +41,12 @@ export interface LiveStatus {
   savedAt: number | null;
   /** True when the index holds changes that are not saved yet. */
   unsaved: boolean;
-  /** False when the watcher failed; the index then only follows this server's own writes. */
+  /** False once the watcher is closed; the index then only follows this server's own writes. */
   watching: boolean;
 }
 
 export class LiveIndex {
-  private watcher: FSWatcher | null = null;
+  private watcher: DirWatcher | null = null;
   private readonly pending = new Map<string, { first: number }>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
@@ -76,24 +76,16 @@ export class LiveIndex {
   async start(): Promise<void> {
     for (const f of await this.vault.list(this.layout.root || undefined)) this.paths.add(f.path);
     const rootAbs = this.layout.root ? this.vault.abs(this.layout.root) : this.vault.root;
-    const ignored = (abs: string): boolean => {
-      const rel = nodePath.relative(this.vault.root, abs);
-      return rel.split(nodePath.sep).some((s) => s.startsWith(".") && s !== "." && s !== "..");
-    };
-    await new Promise<void>((resolve) => {
-      const w = watch(rootAbs, { ignoreInitial: true, ignored, persistent: true, followSymlinks: false });
-      this.watcher = w;
-      w.on("all", (event, abs) => {
-        if (event === "add" || event === "change" || event === "unlink") this.changed(abs);
-      });
-      w.on("error", (err) => {
-        this.log(`mcp: file watcher error: ${errorMessage(err)}`);
-      });
-      w.on("ready", () => {
-        this.watching = true;
-        resolve();
-      });
+    this.watcher = new DirWatcher(rootAbs, {
+      file: (abs) => this.changed(abs),
+      folderGone: (abs) => {
+        const prefix = `${this.relative(abs)}/`;
+        for (const p of this.paths) if (p.startsWith(prefix)) this.changed(this.vault.abs(p));
+      },
+      error: (line) => this.log(line),
     });
+    this.watcher.start();
+    this.watching = true;
   }
 
   /** Every note path known under the memory root (hidden folders excluded), unsorted. */
@@ -144,7 +136,7 @@ export class LiveIndex {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.saveTimer) clearTimeout(this.saveTimer);
-    await this.watcher?.close().catch(() => undefined);
+    this.watcher?.close();
     this.watching = false;
     await this.flushing;
     await this.saveNow();
@@ -152,7 +144,7 @@ export class LiveIndex {
 
   private changed(abs: string): void {
     if (this.closed) return;
-    const rel = nodePath.relative(this.vault.root, abs).split(nodePath.sep).join("/");
+    const rel = this.relative(abs);
     if (!rel.toLowerCase().endsWith(".md")) return;
     const now = Date.now();
     this.lastChange = { path: rel, at: now };
@@ -168,6 +160,10 @@ export class LiveIndex {
     }, wait);
   }
 
+  private relative(abs: string): string {
+    return nodePath.relative(this.vault.root, abs).split(nodePath.sep).join("/");
+  }
+
   private async flush(): Promise<void> {
     const paths = [...this.pending.keys()];
     this.pending.clear();
@@ -177,7 +173,8 @@ export class LiveIndex {
   private async index(path: string): Promise<void> {
     let stat: { mtime: number; size: number } | undefined;
     try {
-      const st = statSync(this.vault.abs(path));
+      // As NodeVault.list sees notes: a symbolic link is not one.
+      const st = lstatSync(this.vault.abs(path));
       stat = st.isFile() ? { mtime: st.mtimeMs, size: st.size } : undefined;
     } catch {
       stat = undefined;
