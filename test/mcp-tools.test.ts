@@ -83,6 +83,10 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(bad.isError).toBe(true);
     const missing = await s.call("search", {});
     expect(missing.isError).toBe(true);
+    const two = await s.call("search", { query: 5, limit: "ten" });
+    expect(two.isError).toBe(true);
+    expect(textOf(two)).toMatch(/query.*limit|limit.*query/);
+    expect(textOf(two)).not.toContain("\n");
     expect((await s.call("status")).isError).toBeFalsy();
   });
 

@@ -4,6 +4,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { oneLine } from "../one-line";
 import { runTool, TOOLS, type ToolDeps } from "./tools";
 
 /** Name and version the server reports in `initialize`. */
@@ -24,6 +25,11 @@ export function createMcpServer(deps: ToolDeps, choice: { readOnly: boolean; onl
     instructions:
       "Long-term memory in an Obsidian vault. At session start call brief (or search); while working append_journal; at the end extract. Links are [[note#^block]].",
   });
+  // The SDK words a failed input validation with one line per zod issue; a tool error is one line
+  // (issue 13 §2). `createToolError` is the SDK's own (1.32.2, pinned) and builds every tool error.
+  const internal = server as unknown as { createToolError?: (message: string) => unknown };
+  const sdkToolError = internal.createToolError?.bind(server);
+  if (sdkToolError) internal.createToolError = (message: string) => sdkToolError(oneLine(message));
   const tools: string[] = [];
   for (const spec of TOOLS) {
     if (choice.readOnly && !spec.hints.readOnlyHint) continue;
