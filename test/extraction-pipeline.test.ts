@@ -1,4 +1,4 @@
-import { readFileSync, statSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync, statSync, readdirSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
@@ -226,5 +226,42 @@ describe("extraction pipeline", () => {
     await expect(run(t)).rejects.toThrow(FrontmatterError);
     await expect(run(t)).rejects.toThrow(/2026-11-24\.md/);
     expect(mtimes(t.root)).toEqual(before);
+  });
+  it("progress naming a goal this same run creates goes under that goal (issue 16 §6)", async () => {
+    const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
+    const t = setup({ [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n", [goalsPath]: "" });
+    rmSync(join(t.root, goalsPath));
+    const { plan, applied } = await run(t);
+    expect(plan.rejected).toEqual([]);
+    expect(plan.items.map((p) => `${p.item.category}:${p.action}:${p.existingId ?? ""}`)).toEqual(["goal:add:", "goal:progress:g-001"]);
+    expect(applied.failed).toEqual([]);
+    const goal = listItems(readFileSync(join(t.root, goalsPath), "utf8"))[0];
+    expect(goal?.id).toBe("g-001");
+    expect(goal?.children.join("\n")).toContain("首页设计稿已完成");
+    expect(readFileSync(join(t.root, J), "utf8")).toMatch(/extraction_hash/);
+  });
+
+  it("the same-run goal keeps its progress when another writer took its id meanwhile", async () => {
+    const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
+    const t = setup({ [J]: "# 2026-11-24\n\nGoal: ship the new site\n\nProgress: home page designed [goal:: g-007]\n" });
+    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now });
+    expect(plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual(["add:", "progress:g-007"]);
+    t.write(goalsPath, `${goals}- [ ] Someone else's goal ^g-007\n`);
+    await applyPlan(t.vault, layout, plan, now);
+    const items = listItems(readFileSync(join(t.root, goalsPath), "utf8"));
+    expect(items.find((it) => it.id === "g-007")?.children).toEqual([]);
+    expect(items.find((it) => it.id === "g-008")?.children.join("\n")).toContain("home page designed");
+  });
+
+  it("an item rejected for an id that names nothing yet leaves the journal unmarked, so a plain re-run tries again", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\nProgress: home page designed [goal:: g-042]\n" });
+    const first = await run(t);
+    expect(first.plan.rejected.map((r) => r.retry)).toEqual([true]);
+    expect(readFileSync(join(t.root, J), "utf8")).not.toMatch(/extraction_hash/);
+    t.write("Memory/Agents/link/Trackers/Goals.md", `${goals}- [ ] The new site ^g-042\n`);
+    const second = await run(t);
+    expect(second.plan.skipped).toBeUndefined();
+    expect(second.plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual(["progress:g-042"]);
+    expect(readFileSync(join(t.root, J), "utf8")).toMatch(/extraction_hash/);
   });
 });

@@ -56,6 +56,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
     ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""})`);
   }
   for (const rej of r.rejected) ctx.out(`  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`);
+  if (!r.dryRun && r.rejected.some((rej) => rej.retry)) ctx.out("  the journal is not marked as extracted: the next run tries the rejected items again");
   for (const note of r.notes) ctx.out(`  note: ${note}`);
   if (r.usage.calls > 0) {
     const cost = r.usage.costUsd !== undefined ? `, $${r.usage.costUsd.toFixed(4)}` : "";

@@ -212,7 +212,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
  * Applies a plan: each destination note through one atomic `VaultPort.process` call on its current
  * content, then the journal (block ids, `extracted_at`, `extraction_hash`). Items the plan marks
  * `skip` write nothing. A destination that fails is reported in `failed`; the journal is then not
- * marked as extracted, so the next run tries again. Never deletes anything.
+ * marked as extracted, so the next run tries again; so too when the plan rejected an item with
+ * `retry` (issue 16 §6). Never deletes anything.
  */
 export async function applyPlan(
   vault: VaultPort,
@@ -235,7 +236,11 @@ export async function applyPlan(
   for (const [destination, group] of groups) {
     try {
       const path = layout.under(destination);
-      const written = await vault.process(path, (current) => group.reduce<string | null>((text, planned) => writeItem(text, planned, ctx), current));
+      const written = await vault.process(path, (current) => {
+        // Fresh per attempt: an edit applied again on a note saved meanwhile numbers ids anew.
+        const created = new Map<string, string>();
+        return group.reduce<string | null>((text, planned) => writeItem(text, planned, { ...ctx, created }), current);
+      });
       if (written) writes.push(path);
       for (const planned of group) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
     } catch (err) {
@@ -252,7 +257,8 @@ export async function applyPlan(
   // extracted, so the next run tries the failed items again.
   if (failed.length === 0) for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
   const wanted = plan.newBlockIds.filter((b) => usedBlocks.has(b.id));
-  const complete = failed.length === 0;
+  // An item a later run could accept (an id that names nothing yet) keeps the journal unmarked too.
+  const complete = failed.length === 0 && !plan.rejected.some((r) => r.retry);
   const extractedAt = ctx.timestamp;
   const journalWritten = await vault.process(plan.journal, (current) => {
     if (current === null) throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);

@@ -10,7 +10,8 @@ import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
-import { listItems, type TrackerItem } from "../trackers/format";
+import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
+import { splitLines } from "../trackers/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
@@ -136,7 +137,10 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       ? existing.find((it) => it.id === item.ref)
       : existing[findDuplicate(item.text, existing, (it) => it.text, 0.3)];
     if (!goal?.id) {
-      if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence };
+      // A goal this same run adds is known by the id it is expected to get (issue 16 §6).
+      const planned = item.ref ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref) : undefined;
+      if (planned) return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
+      if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence, retry: true };
       // Progress we cannot place becomes a plain item of its category rather than being lost.
     } else {
       const already = goal.children.some((c) => citesBlock(wikilinkTargets(c), link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= 0.9);
@@ -150,7 +154,10 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
   }
   const batch = ctx.state.planned.get(destination) ?? [];
   if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
-  return ctx.state.plan({ ...base, action: "add" });
+  const text = await ctx.state.text(destination);
+  const prefix = KIND_PREFIX[kind];
+  const newId = formatBlockId(prefix, maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix) + 1 + batch.length);
+  return ctx.state.plan({ ...base, action: "add", newId });
 }
 
 async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
@@ -188,7 +195,7 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
   const out: PlannedItem[] = [];
   if (spec.startsWith("tracker:")) {
     const kind = trackerKindOf(spec);
-    if (!kind) return { reason: `destination setting for ${item.category} names no tracker: ${spec}`, category: item.category, text: item.text };
+    if (!kind) return { reason: `destination setting for ${item.category} names no tracker: ${spec}`, category: item.category, text: item.text, retry: true };
     const routed = await routeToTracker(item, kind, ctx);
     if ("reason" in routed) return routed;
     out.push(routed);
@@ -202,7 +209,7 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
     const routed = await routeToTopic(item, spec.slice("topic:".length) || "Insights", ctx);
     return "reason" in routed ? routed : [routed];
   }
-  return { reason: `unknown destination setting for ${item.category}: ${spec}`, category: item.category, text: item.text };
+  return { reason: `unknown destination setting for ${item.category}: ${spec}`, category: item.category, text: item.text, retry: true };
 }
 
 /**
@@ -239,6 +246,11 @@ export interface WriteContext {
   /** Time of the write, ISO 8601 with offset: `created_at` / `updated_at` of notes. */
   timestamp: string;
   layout: MemoryLayout;
+  /**
+   * Ids given to new tracker items in this write, by the id the plan expected them to get
+   * ({@link PlannedItem.newId}); progress on a goal of the same run goes to the id it got.
+   */
+  created?: Map<string, string>;
 }
 
 /**
@@ -251,7 +263,8 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
   if (planned.tracker) {
     const kind = planned.tracker;
     const items = current === null ? [] : listItems(current);
-    const byId = planned.existingId ? items.find((it) => it.id === planned.existingId) : undefined;
+    const existingId = planned.sameRun && planned.existingId ? (ctx.created?.get(planned.existingId) ?? planned.existingId) : planned.existingId;
+    const byId = existingId ? items.find((it) => it.id === existingId) : undefined;
     if (planned.action === "progress" && byId?.id && current !== null) {
       if (byId.children.some((c) => citesBlock(wikilinkTargets(c), link))) return current;
       return edited(addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination), planned.destination, "add a progress note");
@@ -262,11 +275,13 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
       return edited(addItemSource(current, match.item.id, link, planned.destination), planned.destination, "add a source");
     }
     const status = item.category === "decision" ? "done" : "open";
-    return addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
+    const added = addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
       agent: ctx.agent,
       title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
       createdAt: ctx.timestamp,
-    }).text;
+    });
+    if (planned.newId) ctx.created?.set(planned.newId, added.id);
+    return added.text;
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);

@@ -53,6 +53,11 @@ export interface RejectedItem {
   category?: string;
   text?: string;
   evidence?: string;
+  /**
+   * True when a later run could accept the item without the journal changing (an id that names
+   * no item yet, a destination setting): the journal is then not marked as extracted (issue 16 §6).
+   */
+  retry?: boolean;
 }
 
 /** Token usage and cost of a run (issue 3 §8). */
@@ -137,8 +142,19 @@ export interface PlannedItem {
   /** Vault-relative path of the note the item goes to. */
   destination: string;
   action: ItemAction;
-  /** Existing tracker item id or callout it matched, when deduped. */
+  /**
+   * Existing tracker item id or callout it matched, when deduped. For progress on a goal this run
+   * adds (`sameRun`), the id that goal is expected to get ({@link PlannedItem.newId}).
+   */
   existingId?: string;
+  /**
+   * For a new tracker item: the id it is expected to get, numbered from the note as planned. The
+   * note may gain items before the write, so the written id can differ; progress planned on it
+   * follows the item to whatever id it gets.
+   */
+  newId?: string;
+  /** For progress: the goal is one this same run adds (its `newId` is `existingId`). */
+  sameRun?: boolean;
   /** For a tracker destination: which tracker. */
   tracker?: TrackerKind;
   /** For a topic-note destination: the topic's title and the `##` heading the callout goes under. */
