@@ -139,6 +139,29 @@ describe("agent-memory CLI", () => {
     expect(cliRun("init", join(t.root, "Memory")).code).toBe(0);
   });
 
+  it("extract says which agent it chose and why, and never creates one (issue 16 §7)", () => {
+    const t = setup({ [J]: journal, "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
+    const before = snapshot(t.root);
+    const r = cliRun("extract", t.root, "Daily/2026-11-25.md");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no agent's folder, and the default agent "me" does not exist yet \(known: link\); pass --agent NAME .* agent-memory init <vault> --agent me/);
+    expect(snapshot(t.root)).toEqual(before);
+    expect(cliRun("extract", t.root, "Daily/2026-11-25.md", "--agent", "me").stderr).toMatch(/unknown agent "me"/);
+    expect(cliRun("extract", t.root, "Daily/2026-11-25.md", "--agent", "link", "--dry-run").stdout).toMatch(/^Daily\/2026-11-25\.md \(agent link: from --agent\)/);
+    expect(cliRun("extract", t.root, J, "--dry-run").stdout).toMatch(/\(agent link: the journal is in its folder\)/);
+    expect(cliRun("init", t.root, "--agent", "me").code).toBe(0);
+    const json = JSON.parse(cliRun("extract", t.root, "Daily/2026-11-25.md", "--json").stdout) as { agent: string; agentReason: string };
+    expect(json).toMatchObject({ agent: "me", agentReason: "default-agent" });
+  });
+
+  it("a progress note a later run could place leaves the journal unmarked and says so (issue 16 §6)", () => {
+    const t = setup({ [J]: "Progress: halfway there [goal:: g-999]\n" });
+    const r = cliRun("extract", t.root, J);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/not marked as extracted: the next run tries the rejected items again/);
+    expect(readFileSync(join(t.root, J), "utf8")).not.toMatch(/extraction_hash/);
+  });
+
   it("exits 1 when an item is rejected", () => {
     const t = setup({ [J]: "Progress: halfway there [goal:: g-999]\n" });
     const r = cliRun("extract", t.root, J, "--json");

@@ -168,7 +168,8 @@ describe("extraction pipeline", () => {
 
   it("a journal outside the memory root (Daily notes folder) writes its items under the root", async () => {
     const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", agent: "me", extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", extractor: new OfflineExtractor(), now });
+    expect(plan.agentReason).toBe("default-agent");
     const applied = await applyPlan(t.vault, layout, plan, now);
     expect(applied.writes.sort()).toEqual(["Daily/2026-11-25.md", "Memory/Agents/me/Trackers/Tasks.md"]);
     expect(readFileSync(join(t.root, "Memory/Agents/me/Trackers/Tasks.md"), "utf8")).toContain("[source:: [[Daily/2026-11-25#^am-");
@@ -179,6 +180,19 @@ describe("extraction pipeline", () => {
     const before = mtimes(t.root);
     await expect(planExtraction({ vault: t.vault, settings, layout, journalPath: J, agent: "nobody", extractor: new OfflineExtractor(), now })).rejects.toThrow(/unknown agent "nobody" \(known: link\)/);
     expect(mtimes(t.root)).toEqual(before);
+  });
+
+  it("an agent named by the caller must exist, even the default one; a journal in no agent's folder may be refused (issue 16 §7)", async () => {
+    const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
+    const before = mtimes(t.root);
+    const daily = { vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", extractor: new OfflineExtractor(), now };
+    await expect(planExtraction({ ...daily, agent: "me" })).rejects.toThrow(/unknown agent "me" \(known: link\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent me/);
+    await expect(planExtraction({ ...daily, newAgent: "refuse" })).rejects.toThrow(
+      /Daily\/2026-11-25\.md is in no agent's folder, and the default agent "me" does not exist yet \(known: link\); pass --agent NAME to choose one, or create it with: agent-memory init <vault> --agent me/,
+    );
+    expect(mtimes(t.root)).toEqual(before);
+    expect((await planExtraction({ ...daily, agent: "link" })).agentReason).toBe("named");
+    expect((await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now, newAgent: "refuse" })).agentReason).toBe("journal-folder");
   });
 
   it("notes in an isolated zone, trackers and topic notes are not extracted", async () => {

@@ -30,6 +30,8 @@ export const extractCommand: CliCommand = {
       layout: ctx.layout,
       journalPath: journal,
       ...(typeof options.agent === "string" ? { agent: options.agent } : {}),
+      // An agent is created only by `init` (issue 16 §7).
+      newAgent: "refuse",
       extractor,
       force: options.force === true,
     });
@@ -41,10 +43,16 @@ export const extractCommand: CliCommand = {
   },
 };
 
+const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
+  named: "from --agent",
+  "journal-folder": "the journal is in its folder",
+  "default-agent": "the default agent: the journal is in no agent's folder",
+};
+
 const ACTION_WORDS: Record<string, string> = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
 
 function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
-  ctx.out(`${r.journal} (agent ${r.agent}) — extractor: ${r.extractor} (${why})`);
+  ctx.out(`${r.journal} (agent ${r.agent}: ${AGENT_WHY[r.agentReason]}) — extractor: ${r.extractor} (${why})`);
   if (r.skipped) {
     ctx.out("  unchanged since the last extraction; nothing to do (use --force to extract again)");
     return;

@@ -33,6 +33,13 @@ export interface ExtractionOptions {
   journalPath: string;
   /** Agent the journal belongs to; default: from the path, else `settings.defaultAgent`. */
   agent?: string;
+  /**
+   * What to do when the journal is in no agent's folder and the default agent has no folder yet:
+   * `create` (the default; the plugin's default agent is a setting the person chose) makes its
+   * notes as items arrive, `refuse` throws a {@link UsageError} (the CLI: an agent is created only
+   * by `init`; issue 16 §7). An agent named by `agent` must always exist.
+   */
+  newAgent?: "create" | "refuse";
   extractor: Extractor;
   /** Re-extract even when the journal's `extraction_hash` says it is unchanged. */
   force?: boolean;
@@ -46,6 +53,8 @@ export interface ExtractionOptions {
 export interface ExtractionPlan {
   journal: string;
   agent: string;
+  /** Why this agent: `--agent`, the journal's folder, or the default agent setting. */
+  agentReason: AgentReason;
   extractor: Extractor["name"];
   /** `unchanged`: the journal's extraction hash matched and nothing was extracted (case 10). */
   skipped?: "unchanged";
@@ -98,6 +107,16 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
   return { agent, topics: [...new Set(topics)].sort(), openItems, agents };
 }
 
+/** Why a run's agent was chosen (issue 16 §7): named by the caller, the journal's folder, or the default agent. */
+export type AgentReason = "named" | "journal-folder" | "default-agent";
+
+function chooseAgent(path: string, layout: MemoryLayout, options: ExtractionOptions): { agent: string; agentReason: AgentReason } {
+  if (options.agent !== undefined) return { agent: options.agent, agentReason: "named" };
+  const owner = layout.agentOf(path);
+  if (owner !== null) return { agent: owner, agentReason: "journal-folder" };
+  return { agent: options.settings.defaultAgent, agentReason: "default-agent" };
+}
+
 /**
  * Reads the journal, runs the extractor, assigns block ids, and routes and dedupes every item.
  * Writes nothing.
@@ -122,12 +141,18 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   if (collection === "tracker" || collection === "knowledge" || collection === "library") {
     throw new UsageError(`${path} is a ${collection} note, not a journal; extraction reads journals`, path);
   }
-  const agent = options.agent ?? layout.agentOf(path) ?? options.settings.defaultAgent;
+  const { agent, agentReason } = chooseAgent(path, layout, options);
   layout.agentRoot(agent); // throws PathError for an unsafe agent name
-  if (options.agent !== undefined && options.agent !== layout.agentOf(path) && options.agent !== options.settings.defaultAgent) {
+  if (agent !== layout.agentOf(path) && (options.agent !== undefined || options.newAgent === "refuse")) {
     const known = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
-    if (!known.includes(options.agent)) {
-      throw new UsageError(`unknown agent "${options.agent}" (known: ${known.join(", ") || "none"}); create it with: agent-memory init <vault> --agent ${options.agent}`, options.agent);
+    if (!known.includes(agent)) {
+      const knownList = `known: ${known.join(", ") || "none"}`;
+      const create = `create it with: agent-memory init <vault> --agent ${agent}`;
+      if (options.agent !== undefined) throw new UsageError(`unknown agent "${agent}" (${knownList}); pass --agent with a known agent, or ${create}`, agent);
+      throw new UsageError(
+        `${path} is in no agent's folder, and the default agent "${agent}" does not exist yet (${knownList}); pass --agent NAME to choose one, or ${create}`,
+        agent,
+      );
     }
   }
   const hash = extractionHash(note.body);
@@ -136,6 +161,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const base: ExtractionPlan = {
     journal: path,
     agent,
+    agentReason,
     extractor: extractor.name,
     passes: 0,
     items: [],
@@ -288,6 +314,7 @@ function stopsRun(err: unknown): boolean {
 export interface ExtractionReport {
   journal: string;
   agent: string;
+  agentReason: AgentReason;
   extractor: Extractor["name"];
   skipped?: "unchanged";
   passes: number;
@@ -315,6 +342,7 @@ export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | nu
   return {
     journal: plan.journal,
     agent: plan.agent,
+    agentReason: plan.agentReason,
     extractor: plan.extractor,
     ...(plan.skipped ? { skipped: plan.skipped } : {}),
     passes: plan.passes,
