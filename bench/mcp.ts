@@ -184,7 +184,7 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
     "",
     `Tool list (\`tools/list\`, all ${rows.length ? "11" : "?"} tools): ${rows[0]?.toolListChars ?? "?"} characters, about ${rows[0]?.toolListTokensChars4 ?? "?"} tokens at 4 characters a token (${rows[0]?.toolListTokensEstimate ?? "?"} by the project's estimateTokens).`,
     "",
-    "Search: the 200 mixed queries of bench:search after 20 warm-up queries, scope all, limit 10. append_journal: 100 appends to one journal (locked, atomic write, then re-indexed). Disk write → searchable: a new note written with writeFileSync, then search called every 2 ms until it finds the note's unique word (30 notes; includes the watcher's 40 ms debounce). One-shot CLI and rg: 20 of the queries, one process each, wall clock.",
+    "Search: the 200 mixed queries of bench:search after 20 warm-up queries, scope all, limit 10. append_journal: 100 appends to one journal (locked, atomic write, then re-indexed). Disk write → searchable: a new note written with writeFileSync, then search called every 2 ms until it finds the note's unique word (30 notes; the watcher's event reaches the server, and the search indexes what is pending without waiting for the 40 ms debounce). One-shot CLI and rg: 20 of the queries, one process each, wall clock.",
     "",
     "Targets (issue 13): warm search p95 ≤ 10 ms at 10k, append_journal p50 ≤ 20 ms, disk write → searchable p95 ≤ 250 ms, RSS at 50k ≤ 400 MB.",
     "",
