@@ -34,7 +34,7 @@ describe("agent-memory health", () => {
   it("prints findings grouped by rule with the compliance figure, and exits 1 when errors exist", async () => {
     const r = await run("health", root, "--date", "2026-06-01");
     expect(r.code).toBe(1);
-    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 69.5% (16 without errors), 8 errors, 8 warnings");
+    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 73.9% (17 without errors), 7 errors, 9 warnings");
     expect(r.out).toContain("\nbroken-link (error), 1: related_to or source link that resolves to no note or block\n");
     expect(r.out).toContain("Memory/Agents/ada/Knowledge/strategy/Broken related.md:9");
     expect(r.out).toContain("\nover-size-cap (warning), 1:");
@@ -47,7 +47,7 @@ describe("agent-memory health", () => {
     expect(r.code).toBe(1);
     const json = JSON.parse(r.out) as Record<string, unknown> & { errors: { rule: string; path: string; line?: number }[] };
     expect(Object.keys(json)).toEqual(["checked", "compliant", "compliance", "errors", "warnings"]);
-    expect(json).toMatchObject({ checked: 23, compliant: 16, compliance: 0.6957 });
+    expect(json).toMatchObject({ checked: 23, compliant: 17, compliance: 0.7391 });
     expect(json.errors).toContainEqual({
       path: "Memory/Agents/ada/Knowledge/learning/Case 04 wikilinks.md",
       rule: "unquoted-wikilink",

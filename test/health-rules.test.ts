@@ -1,7 +1,7 @@
 // Health rules one by one, on notes built in memory (DESIGN §5, cases 03 and 04).
 import { describe, expect, it } from "vitest";
 import { readNoteInfo, type NoteInfo } from "../src/core/health/note-info";
-import { checkFrontmatterSyntax, checkRequiredFields, checkTypes, quoteUnquotedWikilinks } from "../src/core/health/frontmatter-rules";
+import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes, quoteUnquotedWikilinks } from "../src/core/health/frontmatter-rules";
 import { LinkResolver, findWikilinks, parseWikilinkTarget, scanAnchors } from "../src/core/health/links";
 import { checkDuplicateIds } from "../src/core/health/link-rules";
 import { checkExpired, checkStaleDraft, checkStaleKnowledge, lastUpdated } from "../src/core/health/time-rules";
@@ -91,6 +91,30 @@ describe("frontmatter rules", () => {
     expect(checkTypes(listOfText, new Set())[0]?.message).toBe('related_to entries that are not wikilinks: "B".');
     const fine = note("k.md", '---\nrelated_to: []\ncreated_at: 2024-05-23T22:17:03+08:00\nupdated_at: 2024-03-05 09:30:00\nid: 0123\nconfidence: 0\ntags: x\n---\n');
     expect(checkTypes(fine, new Set())).toEqual([]);
+  });
+
+  it("a value YAML reads as other than written is a misread-value finding with its quoted form (issue 16 §8)", () => {
+    const n = note(
+      "k.md",
+      "---\nid: a\ntitle: Fix bug #42 in the parser\ntags: #project #idea\naliases: Alpha, Project A\nstatus: active # set by hand\nkeywords:\n  - #seo\n  - speed\n---\n",
+    );
+    expect(n.invalid).toBe(false);
+    const found = checkMisreadValues(n);
+    expect(found.map((p) => [p.rule, p.severity, p.line])).toEqual([
+      ["misread-value", "warning", 3],
+      ["misread-value", "warning", 4],
+      ["misread-value", "warning", 5],
+      ["misread-value", "warning", 8],
+    ]);
+    expect(found[0]?.message).toBe('title reads as "Fix bug": YAML takes " #" as the start of a comment; quote it: title: "Fix bug #42 in the parser"');
+    expect(found[1]?.message).toBe('tags reads as empty: YAML takes " #" as the start of a comment; quote it: tags: "#project #idea"');
+    expect(found[2]?.message).toBe('aliases reads as one text, not a list; write it as a list: aliases: [Alpha, Project A]');
+    expect(found[3]?.message).toBe('keywords reads as empty: YAML takes " #" as the start of a comment; quote it: - "#seo"');
+  });
+
+  it("comments, quoted values and real lists are not misread values", () => {
+    const n = note("k.md", '---\nid: a\nstatus: active # set by hand\ntitle: "Fix bug #42"\ntags: [a, b]\nsummary: one, two and three\nurl: https://x.org/#top\n---\n');
+    expect(checkMisreadValues(n)).toEqual([]);
   });
 });
 

@@ -102,8 +102,27 @@ const search = z.object({
   useConfidence: z.boolean().default(true),
 });
 
+const fieldList = z.array(z.string());
+
+/**
+ * Required frontmatter fields per collection (issue 16 §8), each replacing `requiredFields` for the
+ * notes of that collection. Journals need none by default: people write them by hand, and
+ * extraction only adds `extracted_at` and `extraction_hash`; the notes Agent Memory creates
+ * (trackers, topic notes, the library index) carry `id`, `type`, `status` and `created_at`.
+ */
+const requiredFieldsBy = z.object({
+  journal: fieldList.default([]),
+  tracker: fieldList.optional(),
+  knowledge: fieldList.optional(),
+  library: fieldList.optional(),
+  isolated: fieldList.optional(),
+  other: fieldList.optional(),
+});
+
 const health = z.object({
-  requiredFields: z.array(z.string()).default(["id", "type", "status", "created_at"]),
+  /** Fields every note must have, unless its collection has its own list in `requiredFieldsBy`. */
+  requiredFields: fieldList.default(["id", "type", "status", "created_at"]),
+  requiredFieldsBy: requiredFieldsBy.prefault({}),
   /** Drafts not updated for this many days are reported. */
   draftDays: z.number().int().min(1).default(30),
   /** Knowledge not updated for this many days while newer journals mention the topic is stale. */
@@ -152,6 +171,14 @@ export const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type Category = keyof Settings["destinations"];
+
+/**
+ * The frontmatter fields a note of `collection` must have (issue 16 §8): the collection's own
+ * list in `health.requiredFieldsBy` when it has one, else `health.requiredFields`.
+ */
+export function requiredFieldsOf(health: Settings["health"], collection: keyof Settings["health"]["requiredFieldsBy"]): readonly string[] {
+  return health.requiredFieldsBy[collection] ?? health.requiredFields;
+}
 
 /** A fresh copy of the default settings. */
 export function defaultSettings(): Settings {

@@ -5,11 +5,11 @@
  */
 import { EncodingError, PathError } from "../errors";
 import { joinPath, type MemoryLayout } from "../layout";
-import type { Settings } from "../settings";
+import { requiredFieldsOf, type Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import { listReviews } from "../trackers/reviews";
 import { dayNumber, type IsoDate } from "../dates";
-import { checkFrontmatterSyntax, checkRequiredFields, checkTypes } from "./frontmatter-rules";
+import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes } from "./frontmatter-rules";
 import { checkBrokenLinks, checkDuplicateIds, checkTrackerSources, type LinkContext } from "./link-rules";
 import { LinkResolver, scanAnchors, type NoteAnchors } from "./links";
 import { readNoteInfo, type NoteInfo } from "./note-info";
@@ -156,13 +156,14 @@ export async function runHealthCheck(
       // An agent folder whose name is not a safe agent name has no trackers of ours.
     }
   }
-  const { requiredFields, draftDays, staleDays } = settings.health;
+  const { draftDays, staleDays } = settings.health;
   for (const note of notes) {
     const syntax = checkFrontmatterSyntax(note);
     problems.push(...syntax);
     const reported = new Set(syntax.map((p) => p.line ?? 0));
-    problems.push(...checkRequiredFields(note, requiredFields));
+    problems.push(...checkRequiredFields(note, requiredFieldsOf(settings.health, note.collection)));
     problems.push(...checkTypes(note, reported));
+    problems.push(...checkMisreadValues(note));
     problems.push(...(await checkBrokenLinks(note, ctx)));
     problems.push(...(await checkTrackerSources(note, ctx)));
     problems.push(...checkDuplicateFields(note));

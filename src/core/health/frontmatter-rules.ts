@@ -1,6 +1,7 @@
 /**
  * Frontmatter rules (DESIGN §5, issue 6 §1, cases 03 and 04): `frontmatter-invalid`,
- * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`.
+ * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`,
+ * `misread-value` (issue 16 §8).
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
  */
 import { isIso8601 } from "../dates";
@@ -86,6 +87,74 @@ function openingLine(note: NoteInfo, line: number): number {
 
 function withHint(message: string, hint: string | undefined): string {
   return hint ? `${message} ${hint}` : message;
+}
+
+/** Keys whose value is a list (Obsidian's list properties and ours). */
+const LIST_KEYS = new Set(["tags", "aliases", "cssclasses", "related_to"]);
+
+/** A top-level `key: value` line (the key plain, double- or single-quoted). */
+const KEY_VALUE_RE = /^("[^"]*"|'[^']*'|[^\s"'#:-][^:#]*?)\s*:(?:[ \t]+(.*))?$/;
+/** A block list entry `  - value`. */
+const LIST_ENTRY_RE = /^(\s*-[ \t]+)(.*)$/;
+
+/**
+ * What YAML reads of a plain value that has ` #` followed by a non-space (`Fix bug #42`, `#seo`):
+ * everything before it, or `null` when the value starts with it. A `# note` with a space after
+ * the `#` is a comment someone meant; a value in quotes, brackets or braces is not plain.
+ */
+function lostToComment(value: string): { kept: string | null; written: string } | null {
+  if (/^["'[{|>&*!]/.test(value)) return null;
+  const m = /(^|[ \t])#\S/.exec(value);
+  if (!m) return null;
+  const kept = value.slice(0, m.index).trim();
+  return { kept: kept === "" ? null : kept, written: value.trim() };
+}
+
+/**
+ * `misread-value`: a frontmatter value YAML reads as something other than what the writer evidently
+ * meant (issue 16 §8), found line by line and checked against what the parser read: part of the
+ * value or all of it lost to a ` #` read as a comment (`title: Fix bug #42`, `tags: #a #b`), or a
+ * list key (`tags`, `aliases`, `cssclasses`, `related_to`) written as comma-separated text. A
+ * warning: the note parses, but a field holds less than its line says.
+ */
+export function checkMisreadValues(note: NoteInfo): HealthProblem[] {
+  const data = note.data;
+  if (note.invalid || data === null) return [];
+  const out: HealthProblem[] = [];
+  const push = (line: number, message: string): void => {
+    out.push({ path: note.path, rule: "misread-value", severity: "warning", message, line });
+  };
+  const lostMessage = (key: string, lost: { kept: string | null; written: string }, fixed: string): string =>
+    `${key} reads as ${lost.kept === null ? "empty" : JSON.stringify(lost.kept)}: YAML takes " #" as the start of a comment; quote it: ${fixed}`;
+  let listKey: string | null = null;
+  for (const { line, text } of note.frontmatterLines) {
+    const kv = KEY_VALUE_RE.exec(text);
+    if (kv) {
+      const key = (kv[1] ?? "").replace(/^["']|["']$/g, "");
+      const value = kv[2] ?? "";
+      const read = data[key];
+      listKey = value.trim() === "" || value.trim().startsWith("#") ? key : null;
+      const lost = lostToComment(value);
+      if (lost && (read ?? null) === lost.kept) {
+        push(line, lostMessage(key, lost, `${key}: ${JSON.stringify(lost.written)}`));
+        continue;
+      }
+      if (LIST_KEYS.has(key) && typeof read === "string" && read.includes(",") && !/^["']/.test(value.trim())) {
+        const entries = read.split(",").map((e) => e.trim()).filter((e) => e !== "");
+        push(line, `${key} reads as one text, not a list; write it as a list: ${key}: [${entries.join(", ")}]`);
+      }
+      continue;
+    }
+    const entry = LIST_ENTRY_RE.exec(text);
+    if (!entry || listKey === null) {
+      if (!/^\s/.test(text)) listKey = null;
+      continue;
+    }
+    const list = data[listKey];
+    const lost = lostToComment(entry[2] ?? "");
+    if (lost && Array.isArray(list) && list.includes(lost.kept)) push(line, lostMessage(listKey, lost, `- ${JSON.stringify(lost.written)}`));
+  }
+  return out;
 }
 
 function isEmpty(v: unknown): boolean {

@@ -44,13 +44,19 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     id: "required-field-missing",
     severity: "error",
     title: "Required frontmatter fields missing",
-    fix: "Add the fields listed (the required set is the setting health.requiredFields).",
+    fix: "Add the fields listed (the required set is the setting health.requiredFields, or health.requiredFieldsBy for the note's collection; journals need none by default).",
   },
   {
     id: "wrong-type",
     severity: "error",
     title: "Field of the wrong type",
     fix: 'Use a list of quoted wikilinks for related_to (`["[[Topic]]"]`), ISO 8601 dates (`2026-03-27` or `2026-03-27T09:30:00+08:00`), a number 0–1 for confidence.',
+  },
+  {
+    id: "misread-value",
+    severity: "warning",
+    title: "Frontmatter value YAML reads as other than written (part lost to a ` #` comment, a list written as text)",
+    fix: 'Quote a value holding ` #` (`title: "Fix bug #42"`, `tags: "#a #b"`, or better `tags: [a, b]`); write a list in brackets: `aliases: [Alpha, Project A]`.',
   },
   {
     id: "broken-link",

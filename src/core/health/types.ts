@@ -15,6 +15,7 @@ export type HealthRuleId =
   | "frontmatter-not-mapping"
   | "required-field-missing"
   | "wrong-type"
+  | "misread-value"
   | "broken-link"
   | "duplicate-id"
   | "missing-source-block"

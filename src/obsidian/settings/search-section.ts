@@ -30,9 +30,15 @@ export function healthSection(sc: SectionContext): void {
   heading(sc, "Health check");
   listSetting(sc, {
     name: "Required fields",
-    desc: "Frontmatter fields every memory note must have, comma-separated.",
+    desc: "Frontmatter fields every memory note but a journal must have, comma-separated.",
     get: (s) => s.health.requiredFields,
     set: (s, v) => (s.health.requiredFields = v),
+  });
+  listSetting(sc, {
+    name: "Required fields of journals",
+    desc: "Frontmatter fields a journal must have, comma-separated; empty: none (journals are written by hand).",
+    get: (s) => s.health.requiredFieldsBy.journal,
+    set: (s, v) => (s.health.requiredFieldsBy.journal = v),
   });
   numberSetting(sc, {
     name: "Draft age",
