@@ -269,6 +269,31 @@ describe("SearchService", () => {
       expect((await search(service, "type:journal")).results.map((r) => r.date)).toEqual(["2026-04-02", "2026-03-01"]);
     });
 
+    it("type: and agent: read the collection and agent the layout gives when the frontmatter is silent (issue 16 §9)", async () => {
+      const { service } = setup({
+        ...files,
+        "Memory/Agents/me/Journal/2026-05-01.md": "# Monday\nrefund call with the bank\n",
+        "Memory/Agents/me/Trackers/Tasks.md": "# Tasks\n- [ ] refund the deposit ^t-001\n",
+        "Memory/Restricted/hr/Refund claims.md": `${fm({ agent: "me" })}refund claims for travel\n`,
+        "Memory/Library/Ops/Refund policy.md": "# Refund policy\nrefund within 30 days\n",
+      });
+      await service.open();
+      expect((await paths(service, "refund type:journal")).sort()).toEqual([
+        "Memory/Agents/link/Journal/2026-03-01.md",
+        "Memory/Agents/link/Journal/2026-04-02.md",
+        "Memory/Agents/me/Journal/2026-05-01.md",
+      ]);
+      expect(await paths(service, "refund type:tracker")).toEqual(["Memory/Agents/me/Trackers/Tasks.md"]);
+      expect(await paths(service, "refund type:library")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
+      expect((await paths(service, "refund agent:me")).sort()).toEqual([
+        "Memory/Agents/me/Journal/2026-05-01.md",
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+        "Memory/Agents/me/Trackers/Tasks.md",
+      ]);
+      expect(await paths(service, "refund agent:me", { scope: "Restricted" })).toEqual(["Memory/Restricted/hr/Refund claims.md"]);
+      expect(await paths(service, "refund -type:journal -type:knowledge -type:tracker")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
+    });
+
     it("quoted phrases must occur as written", async () => {
       const { service } = setup(files);
       await service.open();

@@ -3,17 +3,37 @@
  * case-insensitively; `tag:project` also matches nested tags (`project/alpha`), as Obsidian's tag
  * search does; `path:` matches a part of the path; `after:D` keeps notes dated D or later and
  * `before:D` notes dated strictly before D (the note's date: see {@link NoteMeta.date}).
+ * `type:` reads the frontmatter and, when it is silent, the collection the layout gives (a
+ * hand-written journal is `type:journal`); `agent:` matches the agent whose folder holds the note
+ * and the one its frontmatter names (a note in an isolated zone saying `agent: me` is `agent:me`)
+ * (issue 16 §9).
  */
+import type { Collection } from "../layout";
 import type { NoteMeta } from "./note-document";
 import type { FilterName, QueryFilter } from "./query";
+
+/** The `type` a note of each collection has when its frontmatter gives none (DESIGN §2 core fields). */
+const COLLECTION_TYPE: Readonly<Record<Collection, string | undefined>> = {
+  journal: "journal",
+  tracker: "tracker",
+  knowledge: "knowledge",
+  library: "library",
+  isolated: undefined,
+  other: undefined,
+};
+
+/** The note's type for `type:`: its frontmatter `type`, else its collection's. */
+function typeOf(meta: NoteMeta): string {
+  return meta.type ?? COLLECTION_TYPE[meta.collection] ?? "";
+}
 
 function matchesOne(meta: NoteMeta, name: FilterName, raw: string): boolean {
   const value = raw.toLowerCase();
   switch (name) {
     case "agent":
-      return (meta.agent ?? "").toLowerCase() === value;
+      return (meta.agent ?? "").toLowerCase() === value || (meta.agentField ?? "").toLowerCase() === value;
     case "type":
-      return (meta.type ?? "").toLowerCase() === value;
+      return typeOf(meta).toLowerCase() === value;
     case "status":
       return (meta.status ?? "").toLowerCase() === value;
     case "domain":

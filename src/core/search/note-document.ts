@@ -35,7 +35,13 @@ export interface NoteMeta {
   /** Size in bytes when indexed. */
   size: number;
   title: string;
+  /** The agent whose folder holds the note (the layout's), or `null`. */
   agent: string | null;
+  /**
+   * Frontmatter `agent` when it names another agent than {@link agent} (a note in the library or
+   * an isolated zone says whose it is); absent otherwise. The `agent:` filter matches either.
+   */
+  agentField?: string;
   collection: Collection;
   /** Isolated zone name, or `null`. */
   zone: string | null;
@@ -217,10 +223,12 @@ export function buildNoteDocument(
     zone: layout.zoneOf(path),
   };
   const type = firstString(data, "type");
+  const agentField = firstString(data, "agent");
   const status = firstString(data, "status");
   const domain = firstString(data, "domain");
   const expiresAt = typeof data.expires_at === "string" && isIso8601(data.expires_at.trim()) ? data.expires_at.trim() : undefined;
   if (type) meta.type = type;
+  if (agentField && agentField !== meta.agent) meta.agentField = agentField;
   if (status) meta.status = status;
   if (domain) meta.domain = domain;
   if (tags.size > 0) meta.tags = [...tags];

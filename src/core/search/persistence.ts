@@ -22,9 +22,10 @@ export interface IndexStore {
 /**
  * Bumped whenever the saved shape or the indexed fields change. 8: a note's `expiresAt` is its
  * `expires_at` as written (a date-time expires at its instant) and a date from the mtime is the
- * local date (test/expiry-time-zone.test.ts).
+ * local date (test/expiry-time-zone.test.ts). 9: a note's frontmatter `agent` is kept when it is
+ * not the layout's (`agentField`, for the `agent:` filter; test/search-service.test.ts).
  */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 const FORMAT = "agent-memory-search";
 
 
