@@ -9,6 +9,8 @@ import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { runHealthCheck } from "../src/core/health";
 import { finishReview, listDueReviews, startReview } from "../src/core/review";
+import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
+import { OfflineExtractor } from "../src/core/extraction/offline";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/health-vault", import.meta.url));
 const settings = defaultSettings();
@@ -86,6 +88,25 @@ describe("review start", () => {
       ok: false,
       reason: "no reviews tracker at Memory/Agents/nobody/Trackers/Reviews.md",
     });
+  });
+});
+
+describe("review start and extraction agree (issue 16 §10)", () => {
+  it("counts a decision extraction wrote in the period, dated by its decided field", async () => {
+    const journal = "Memory/Agents/ada/Journal/2026-05-29.md";
+    writeFileSync(join(root, journal), "# 2026-05-29\n\nDecision: move the onboarding call to week one\n");
+    const now = () => new Date("2026-05-29T10:00:00Z");
+    const plan = await planExtraction({ vault, settings, layout, journalPath: journal, extractor: new OfflineExtractor(), now });
+    await applyPlan(vault, layout, plan, now);
+    const line = read("Memory/Agents/ada/Trackers/Decisions.md").split("\n").find((l) => l.includes("onboarding call")) ?? "";
+    expect(line).toContain("[decided:: 2026-05-29]");
+    expect(line).not.toContain("[created::");
+    const result = await startReview(vault, layout, "ada", "r-001", "2026-06-01");
+    if (!result.ok) throw new Error(result.reason);
+    expect(result.material.decisions.map((d) => [d.text, d.date])).toEqual([
+      ["Keep the 14-day trial", "2026-05-20"],
+      ["move the onboarding call to week one", "2026-05-29"],
+    ]);
   });
 });
 
