@@ -122,6 +122,42 @@ describe("extract with a language model (CLI)", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it("--timeout and AGENT_MEMORY_LLM_TIMEOUT_MS set the model timeout, and the wait is shown on stderr (issue 16 §11)", async () => {
+    const t = setup();
+    const before = mtimes(t.root);
+    server.enqueue({ hang: true }, { hang: true });
+    const started = Date.now();
+    const flag = await cliRun(env(), "extract", t.root, J, "--timeout", "0.4s");
+    expect(flag.code).toBe(2);
+    const lines = flag.stderr.trim().split("\n");
+    expect(lines.at(-1)).toMatch(/timed out after 400 ms after 1 attempt/);
+    expect(lines.slice(0, -1).length).toBeGreaterThanOrEqual(2);
+    for (const l of lines.slice(0, -1)) expect(l).toMatch(/^waiting for model test-model at http:\/\/127\.0\.0\.1:\d+\/v1: \d\.\d s \(attempt 1 of 1, timeout 0\.4 s\)$/);
+    const byEnv = await cliRun({ ...env(), AGENT_MEMORY_LLM_TIMEOUT_MS: "300" }, "extract", t.root, J);
+    expect(byEnv.code).toBe(2);
+    expect(byEnv.stderr).toMatch(/timed out after 300 ms/);
+    expect(Date.now() - started).toBeLessThan(2900);
+    expect(mtimes(t.root)).toEqual(before);
+    for (const [vars, args, reason] of [
+      [{}, ["--timeout", "soon"], /--timeout must be a time from 1 ms to 1 hour, such as 90s, 1500ms, 2m or 90000 \(milliseconds\), not "soon"/],
+      [{ AGENT_MEMORY_LLM_TIMEOUT_MS: "-5" }, [], /AGENT_MEMORY_LLM_TIMEOUT_MS must be a time/],
+    ] as const) {
+      const r = await cliRun({ ...env(), ...vars }, "extract", t.root, J, ...args);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(reason);
+    }
+  });
+
+  it("a 200 reply that is an HTML page exits 2 asking whether the base URL is right (issue 16 §11)", async () => {
+    const t = setup();
+    server.enqueue({ raw: { contentType: "text/html", text: "<!doctype html><html><body>Open WebUI</body></html>" } });
+    const r = await cliRun(env(), "extract", t.root, J);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/the server answered with HTML, not a chat completion — is the base URL right\?/);
+  });
+
   it("--llm openai with no server configured is a usage error", async () => {
     const t = setup();
     const r = await cliRun({ AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "" }, "extract", t.root, J, "--llm", "openai");

@@ -43,6 +43,38 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
   throw new Error("expected the call to fail");
 }
 
+const PAGE = "<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body><div id=app></div></body></html>\n";
+
+describe("chat client: replies that are not a chat completion, and waiting (issue 16 §11)", () => {
+  it("a 200 reply that is an HTML page says so and asks whether the base URL is right", async () => {
+    const s = await stub();
+    s.enqueue({ raw: { contentType: "text/html; charset=utf-8", text: PAGE } });
+    const err = await failure(client(s).complete(ask));
+    expect(err.message).toMatch(/^chat completion at http:\/\/127\.0\.0\.1:\d+\/v1: the server answered with HTML, not a chat completion — is the base URL right\?/);
+    expect(s.chatRequests()).toHaveLength(1);
+  });
+
+  it("a 200 reply of other text says what it began with", async () => {
+    const s = await stub();
+    s.enqueue({ raw: { contentType: "text/plain", text: "Ollama is running" } });
+    const err = await failure(client(s).complete(ask));
+    expect(err.message).toContain('the server answered with text, not a chat completion ("Ollama is running")');
+  });
+
+  it("reports progress while it waits for a slow reply, and stops when the reply comes", async () => {
+    const s = await stub();
+    s.enqueue({ delayMs: 600, content: "{}" });
+    const seen: { attempt: number; of: number; waitedMs: number }[] = [];
+    const reply = await client(s, { timeoutMs: 1000, maxRetries: 0, onWaiting: (w) => seen.push({ attempt: w.attempt, of: w.attempts, waitedMs: w.waitedMs }) }).complete(ask);
+    expect(reply.content).toBe("{}");
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    expect(seen[0]).toMatchObject({ attempt: 1, of: 1 });
+    const count = seen.length;
+    await new Promise((r) => setTimeout(r, 700));
+    expect(seen.length).toBe(count);
+  });
+});
+
 describe("chat client", () => {
   it("sends the model, the messages and the key, and returns content, finish reason and usage", async () => {
     const s = await stub();

@@ -22,6 +22,8 @@ export interface StubReply {
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
   /** Raw JSON body, sent as is (error replies). */
   body?: unknown;
+  /** A body that is not JSON, sent as is with its content type (a web page at the wrong URL). */
+  raw?: { contentType: string; text: string };
   headers?: Record<string, string>;
   /** Extra delay before replying, milliseconds. */
   delayMs?: number;
@@ -136,6 +138,11 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       if (reply.hang) return; // the socket stays open until the client gives up or close() runs
       if (reply.delayMs) await sleep(reply.delayMs);
       const status = reply.status ?? 200;
+      if (reply.raw) {
+        res.writeHead(status, { "content-type": reply.raw.contentType, "content-length": Buffer.byteLength(reply.raw.text), ...reply.headers });
+        res.end(reply.raw.text);
+        return;
+      }
       if (reply.body !== undefined || status !== 200) {
         sendJson(res, status, reply.body ?? { error: { message: `stub error ${status}` } }, reply.headers);
         return;

@@ -5,16 +5,18 @@ import { applyPlan, extractionReport, planExtraction, type ExtractionReport } fr
 import { createCliExtractor } from "../llm-env";
 
 /**
- * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--dry-run] [--force] [--json]`
- * (DESIGN §7). Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input
+ * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]`
+ * (DESIGN §7). `--timeout` is the model's per-request timeout (`90s`, `1500ms`, a bare number is
+ * milliseconds), over `AGENT_MEMORY_LLM_TIMEOUT_MS` and the setting. Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input
  * (nothing written).
  */
 export const extractCommand: CliCommand = {
   name: "extract",
-  usage: "extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--dry-run] [--force] [--json]",
+  usage: "extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]",
   options: {
     agent: { type: "string" },
     llm: { type: "string" },
+    timeout: { type: "string" },
     "dry-run": { type: "boolean" },
     force: { type: "boolean" },
   },
@@ -23,7 +25,7 @@ export const extractCommand: CliCommand = {
     const journal = toVaultPath(ctx, args[0] ?? "");
     const llm = typeof options.llm === "string" ? options.llm : undefined;
     if (llm !== undefined && llm !== "offline" && llm !== "openai") throw new UsageError(`--llm must be offline or openai, not "${llm}"`);
-    const { extractor, why } = createCliExtractor(ctx, llm);
+    const { extractor, why } = createCliExtractor(ctx, llm, typeof options.timeout === "string" ? options.timeout : undefined);
     const plan = await planExtraction({
       vault: ctx.vault,
       settings: ctx.settings,

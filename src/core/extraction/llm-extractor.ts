@@ -6,7 +6,7 @@
  */
 import { LlmError } from "../errors";
 import type { JournalBlock } from "../journal/blocks";
-import { createChatClient, type ChatClient, type ChatMessage, type FetchLike, type ResponseFormatMode } from "../llm/client";
+import { createChatClient, type ChatClient, type ChatMessage, type FetchLike, type ResponseFormatMode, type Waiting } from "../llm/client";
 import { UsageMeter } from "../llm/usage";
 import type { Settings } from "../settings";
 import { countSections, headingTexts, runGate, type GateCheckName, type GateOutcome } from "./gate";
@@ -42,6 +42,10 @@ export interface LlmExtractorOptions {
   responseFormat?: ResponseFormatMode;
   /** A ready client (tests, or a host sharing one); otherwise one is created from the fields above. */
   client?: ChatClient;
+  /** Per-request timeout, milliseconds; default `settings.llm.timeoutMs` (the CLI's `--timeout`). */
+  timeoutMs?: number;
+  /** Told while a request waits for its reply (the CLI prints it on stderr; issue 16 §11). */
+  onWaiting?: (waiting: Waiting) => void;
 }
 
 type PassKind = { kind: "extract" } | { kind: "rescan"; reasons: string[] } | { kind: "merge"; reason: string };
@@ -69,8 +73,9 @@ export class LlmExtractor implements Extractor {
         baseUrl: options.baseUrl || OPENAI_BASE_URL,
         apiKey: options.apiKey,
         model: options.model,
-        timeoutMs: llm.timeoutMs,
+        timeoutMs: options.timeoutMs ?? llm.timeoutMs,
         maxRetries: llm.maxRetries,
+        ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.retryBaseMs !== undefined ? { retryBaseMs: options.retryBaseMs } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),

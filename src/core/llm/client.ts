@@ -6,7 +6,7 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
-import { UsageError } from "../errors";
+import { LlmError, UsageError } from "../errors";
 import { checkBaseUrl, redactUrl } from "../url";
 import { classifyFailure, defaultSleep, describeFailure, withRetries, type FailureInfo } from "./retry";
 import { estimateTokens } from "./tokens";
@@ -77,6 +77,49 @@ export interface ChatClientOptions {
   now?: () => number;
   /** First `response_format` to try (default `json_schema` when a schema is given). */
   responseFormat?: ResponseFormatMode;
+  /**
+   * Called while a request waits for its reply (issue 16 §11): every {@link waitingEveryMs} of an
+   * attempt (a quarter of the timeout, 50 ms to 10 s), never after the reply came.
+   */
+  onWaiting?: (waiting: Waiting) => void;
+}
+
+/** A request still waiting for its reply, as {@link ChatClientOptions.onWaiting} is told. */
+export interface Waiting {
+  /** `chat completion` or `listing models`. */
+  what: string;
+  /** 1-based attempt, and how many the retries allow. */
+  attempt: number;
+  attempts: number;
+  /** Time this attempt has waited, milliseconds. */
+  waitedMs: number;
+  timeoutMs: number;
+}
+
+/** How often a waiting request is reported: a quarter of the timeout, from 50 ms to 10 s. */
+export function waitingEveryMs(timeoutMs: number): number {
+  return Math.min(10_000, Math.max(50, Math.round(timeoutMs / 4)));
+}
+
+/** A short quote of a reply that is not JSON: its first line, at most 60 characters. */
+function quoteOf(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}
+
+/**
+ * The error for a 200 reply that is not a chat completion (the SDK hands back the text of a reply
+ * that is not JSON): an HTML page is what a web app at the base URL serves, so the URL is the
+ * likely fault.
+ */
+function notCompletion(value: unknown, baseUrl: string): LlmError | null {
+  if (typeof value !== "string") return null;
+  const shown = redactUrl(baseUrl);
+  if (/^\s*(?:<!doctype html|<html|<head|<body|<\?xml)/i.test(value) || /<html[\s>]/i.test(value)) {
+    return new LlmError(`chat completion at ${shown}: the server answered with HTML, not a chat completion — is the base URL right? (an OpenAI-compatible one usually ends in /v1)`, shown);
+  }
+  const quote = quoteOf(value);
+  return new LlmError(`chat completion at ${shown}: the server answered with text, not a chat completion${quote ? ` (${JSON.stringify(quote)})` : ""} — is the base URL right?`, shown);
 }
 
 /** A chat client bound to one server and model. */
@@ -140,6 +183,21 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   let sendTemperature = true;
 
   const classify = (err: unknown) => classifyFailure(err, apiKey);
+
+  /** Runs one attempt, telling `onWaiting` how long it has waited until it settles. */
+  async function watched<T>(what: string, attempt: number, run: () => Promise<T>): Promise<T> {
+    const onWaiting = options.onWaiting;
+    if (!onWaiting) return run();
+    const started = now();
+    const timer = setInterval(() => {
+      onWaiting({ what, attempt, attempts: options.maxRetries + 1, waitedMs: now() - started, timeoutMs: options.timeoutMs });
+    }, waitingEveryMs(options.timeoutMs));
+    try {
+      return await run();
+    } finally {
+      clearInterval(timer);
+    }
+  }
   const failWith = (what: string) => (info: FailureInfo, attempts: number) =>
     describeFailure(info, { baseUrl, model: options.model, timeoutMs: options.timeoutMs, attempts, what });
 
@@ -169,8 +227,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     for (;;) {
       const withTemperature = sendTemperature && request.temperature !== undefined;
       try {
+        let attempt = 0;
         const { value, attempts: made } = await withRetries(
-          () => sdk.chat.completions.create(paramsFor(request, format, withTemperature), { signal: request.signal }),
+          () => watched("chat completion", ++attempt, () => sdk.chat.completions.create(paramsFor(request, format, withTemperature), { signal: request.signal })),
           policy,
           classify,
           (info, n) => {
@@ -182,6 +241,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
           },
         );
         attempts += made;
+        const wrong = notCompletion(value, baseUrl);
+        if (wrong) throw wrong;
         mode = format;
         // Some servers answer 200 with an error object and no choices.
         const choices: unknown = value.choices;
