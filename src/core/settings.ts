@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { checkBaseUrl } from "./url";
+import { sectionHeadingsSchema } from "./extraction/section-headings";
 
 export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
 /** A tracker note kind (DESIGN §1). */
@@ -163,6 +164,12 @@ export const settingsSchema = z.object({
   /** `review`: show the review modal each run; `apply`: apply at once. */
   reviewMode: z.enum(["review", "apply"]).default("review"),
   destinations: destinations.prefault({}),
+  /**
+   * Headings that name a category, for the offline extractor (issue 16 §1): items under
+   * `## Action items` are tasks, under `## 学到的` knowledge. One list per category; a heading may
+   * be listed under one category only.
+   */
+  sectionHeadings: sectionHeadingsSchema.prefault({}),
   llm: llm.prefault({}),
   gate: gate.prefault({}),
   search: search.prefault({}),

@@ -1,13 +1,27 @@
 /**
  * The offline extractor (DESIGN §3 "Extractors"): the embedded default when no LLM is configured.
- * Deterministic; it reads only the explicit conventions a person writes, in English and Chinese:
- * `- [ ]` lines, `TODO:`, `Decision:`/`决定：`, `Goal:`/`目标：`, `Question:`/`问题：`,
- * `Learned:`/`Insight:`/`心得：`, `Pattern:`/`模式：`, `Proposal:`/`建议：`, and callouts such as
- * `> [!decision]`. Inline fields `[topic:: …]`, `[due:: …]`, `[goal:: g-006]`, `[to:: name]` and
- * `@agent` mentions refine an item. Each item's evidence is the line as written (a verbatim quote).
+ * Deterministic and precise; it reads, in English and Chinese:
+ * - explicit conventions: `- [ ]` lines, `TODO:`, `Decision:`/`决定：`, `Goal:`/`目标：`,
+ *   `Question:`/`问题：`, `Learned:`/`Insight:`/`心得：`, `Pattern:`/`模式：`, `Proposal:`/`建议：`, and
+ *   callouts such as `> [!decision]`;
+ * - sections (issue 16 §1): list items and paragraphs under a heading that names a category
+ *   (`## Action items`, `## 下周计划`, `## What went well`…; the `sectionHeadings` setting,
+ *   section-headings.ts);
+ * - phrasings (issue 16 §2): "need to …", "we decided …", "turns out …", "should we …?", 明天要, 记得,
+ *   定了：, 原来, 是否…？ (phrasings.ts).
+ * Action items carry their owner (`@dana`, `Dana:`, `(for Dana)`; owners.ts), nested items their
+ * parent's text (`App store listing: new screenshots`), tasks a due date named in words
+ * (due-words.ts). Inline fields `[topic:: …]`, `[due:: …]`, `[goal:: g-006]`, `[to:: name]` and
+ * `@agent` mentions refine an item. Each item's evidence is a line (or a sentence of one) as written.
+ * When nothing is found the result's notes say why and what would help (issue 16 §5).
  */
 import type { JournalBlock } from "../journal/blocks";
+import { indentWidth } from "../journal/split";
 import type { Category, ExtractedItem, ExtractionInput, ExtractionResult, Extractor } from "./types";
+import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, normaliseHeading, type SectionHeadings } from "./section-headings";
+import { matchPhrasing, splitSentences } from "./phrasings";
+import { ownerOf } from "./owners";
+import { dueFromWords } from "./due-words";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -128,19 +142,43 @@ function targetOf(content: string, fields: Record<string, string>, agents: reado
 
 /**
  * The topic an item belongs to: an explicit `[topic:: …]` field, a `Keyword (topic):` qualifier, or
- * the nearest meaningful heading above the block. Generic headings ("Notes", "今天") and dates give none.
+ * the nearest meaningful heading above the block. Generic headings ("Notes", "今天"), dates and
+ * headings that name a category (`sectionHeadings`: "What went well", "学到的") give none.
  */
-export function topicOf(block: JournalBlock, fields: Record<string, string>, qualifier?: string): string | undefined {
+export function topicOf(
+  block: JournalBlock,
+  fields: Record<string, string>,
+  qualifier?: string,
+  sections: ReadonlyMap<string, Category> = DEFAULT_INDEX,
+): string | undefined {
   const explicit = fields.topic ?? qualifier;
   if (explicit?.trim()) return explicit.replace(/^\[\[|\]\]$/g, "").trim();
   for (let i = block.headings.length - 1; i >= 0; i--) {
     const h = (block.headings[i] ?? "").replace(/^\d+[.)]\s*/, "").replace(/[#*_`]/g, "").trim();
     if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h)) continue;
+    if (sections.has(normaliseHeading(h))) continue;
     if (i === 0 && block.headings.length > 1) continue; // the H1 is the journal's title
     if (/\b(retro|retrospective|weekly|journal|daily)\b|复盘|回顾|周报|日记/iu.test(h)) continue;
     return h;
   }
   return undefined;
+}
+
+const DEFAULT_INDEX = headingIndex(DEFAULT_SECTION_HEADINGS);
+
+/** What one extraction run reads with: other agents' names, the heading table, the journal's date. */
+interface Run {
+  agents: readonly string[];
+  sections: ReadonlyMap<string, Category>;
+  /** `YYYY-MM-DD`, for due dates named in words. */
+  date?: string;
+}
+
+/** Extra fields for an item: its owner, a category forced by its section, progress. */
+interface ItemExtras {
+  owner?: string;
+  qualifier?: string;
+  progress?: boolean;
 }
 
 function makeItem(
@@ -149,8 +187,8 @@ function makeItem(
   evidence: string,
   block: JournalBlock,
   blockIndex: number,
-  agents: readonly string[],
-  qualifier?: string,
+  run: Run,
+  extras: ItemExtras = {},
 ): ExtractedItem | null {
   const fields = inlineFields(rawText);
   const text = cleanItemText(rawText.replace(DUE_PHRASE, ""));
@@ -165,22 +203,193 @@ function makeItem(
     origin: "offline",
   };
   if (category === "pattern" || category === "knowledge" || category === "decision") {
-    const topic = topicOf(block, fields, qualifier);
+    const topic = topicOf(block, fields, extras.qualifier, run.sections);
     if (topic) item.topic = topic;
   }
-  const due = dueOf(rawText, fields);
+  const due = dueOf(rawText, fields) ?? (category === "task" ? dueFromWords(evidence, run.date) ?? dueFromWords(rawText, run.date) : undefined);
   if (due) item.due = due;
   if (category === "improvement" || category === "question") {
-    const target = targetOf(rawText, fields, agents);
+    const target = targetOf(rawText, fields, run.agents);
     if (target) item.target = target;
   }
+  if (category === "task" && extras.owner) item.owner = extras.owner;
   const ref = fields.goal ?? fields.ref ?? fields.question;
   if (ref && /^[a-z]-\d+$/i.test(ref.trim())) item.ref = ref.trim().toLowerCase();
+  if (extras.progress && category === "goal") item.progress = true;
   return item;
 }
 
+/** The category a block's section names (its nearest heading), and whether it is goal progress. */
+interface Section {
+  category: Category;
+  progress: boolean;
+  /** "问题" / "Open issues" also hold problems: an item there must read as a question. */
+  askOnly: boolean;
+}
+
+const ASK_ONLY_HEADINGS = new Set(["问题", "open issues", "issues"]);
+/** A text that reads as a question: a question mark, or a Chinese question word. */
+const QUESTION_FORM = /[?？]|吗|是否|要不要|谁|什么|怎么|哪|多少|为什么|如何/u;
+
+function sectionOf(block: JournalBlock, run: Run): Section | null {
+  const h = block.headings.at(-1);
+  if (!h) return null;
+  const key = normaliseHeading(h);
+  const category = run.sections.get(key);
+  if (!category) return null;
+  return { category, progress: category === "goal" && PROGRESS_HEADINGS.has(key), askOnly: category === "question" && ASK_ONLY_HEADINGS.has(key) };
+}
+
+/** One line of a list block: its list item, or a continuation line of the item before it. */
+interface ListNode {
+  indent: number;
+  content: string;
+  checkbox: string | null;
+  /** The line as written (trimmed), for evidence. */
+  line: string;
+  parent: ListNode | null;
+  hasChildren: boolean;
+}
+
+const LIST_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
+
+/** The items of a list block as a tree (by indentation); lazy lines join the item before them. */
+function listNodes(text: string): ListNode[] {
+  const nodes: ListNode[] = [];
+  const stack: ListNode[] = [];
+  for (const raw of text.split("\n")) {
+    if (!raw.trim()) continue;
+    if (!LIST_MARKER.test(raw)) {
+      // A `Keyword: …` line right after a list is a line of its own as written, not part of the item.
+      const own = stripLine(raw);
+      if (KEYWORD_LINE.test(own.content)) {
+        nodes.push({ indent: indentWidth(raw), content: own.content, checkbox: own.checkbox, line: raw.trim(), parent: null, hasChildren: false });
+        continue;
+      }
+      const last = nodes.at(-1);
+      if (last) last.content = `${last.content} ${stripLine(raw).content}`.trim();
+      continue;
+    }
+    const indent = indentWidth(raw);
+    while (stack.length && (stack.at(-1)?.indent ?? 0) >= indent) stack.pop();
+    const parent = stack.at(-1) ?? null;
+    const { content, checkbox } = stripLine(raw);
+    const node: ListNode = { indent, content, checkbox, line: raw.trim(), parent, hasChildren: false };
+    if (parent) parent.hasChildren = true;
+    nodes.push(node);
+    stack.push(node);
+  }
+  return nodes;
+}
+
+/** The text a nested item borrows from its parent: the parent's words without owner, fields or a closing colon. */
+function contextOf(node: ListNode): string {
+  const parent = node.parent;
+  if (!parent) return "";
+  const kw = KEYWORD_LINE.exec(parent.content);
+  const words = ownerOf(cleanItemText(kw ? (kw[3] ?? "") : parent.content)).text;
+  return words.replace(/[\s:：]+$/u, "");
+}
+
+function withContext(node: ListNode, text: string): string {
+  const context = contextOf(node);
+  if (!context) return text;
+  const cjk = /[\p{Script=Han}]$/u.test(context);
+  return `${context}${cjk ? "：" : ": "}${text}`;
+}
+
+/** A `Keyword: …` line as an item (the explicit conventions), or `null` when the line is none. */
+function keywordItem(content: string, evidence: string, block: JournalBlock, index: number, run: Run, node?: ListNode): ExtractedItem | null {
+  const m = KEYWORD_LINE.exec(content);
+  if (!m) return null;
+  const keyword = (m[1] ?? "").toLowerCase();
+  const category = CATEGORY_OF_KEYWORD.get(keyword);
+  if (!category) return null;
+  let text = m[3] ?? "";
+  let owner: string | undefined;
+  if (category === "task") ({ text, owner } = ownerOf(text));
+  if (node) text = withContext(node, text);
+  return makeItem(category, text, evidence, block, index, run, { ...(owner ? { owner } : {}), ...(m[2] ? { qualifier: m[2] } : {}), progress: PROGRESS_KEYWORDS.has(keyword) });
+}
+
+/** Items a phrasing rule finds in a line of prose, one at most per sentence. */
+function phrasingItems(line: string, block: JournalBlock, index: number, run: Run, node?: ListNode): ExtractedItem[] {
+  const out: ExtractedItem[] = [];
+  for (const sentence of splitSentences(line)) {
+    const found = matchPhrasing(sentence);
+    if (!found) continue;
+    let text = found.text;
+    let owner: string | undefined;
+    if (found.category === "task") ({ text, owner } = ownerOf(text));
+    if (node) text = withContext(node, text);
+    const item = makeItem(found.category, text, sentence, block, index, run, owner ? { owner } : {});
+    if (item) out.push(item);
+  }
+  return out;
+}
+
+/** The item of one list line: a convention, its section's category, or a phrasing. */
+function listNodeItems(node: ListNode, block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+  const { content, checkbox } = node;
+  if (!content) return [];
+  if (checkbox !== null && checkbox !== " " && checkbox !== "/") return []; // done, abandoned, other states
+  const keyword = keywordItem(content, node.line, block, index, run, node);
+  if (keyword) return checkbox !== null && keyword.category === "task" ? [keyword] : [keyword];
+  if (checkbox !== null) {
+    const category: Category = section && ["goal", "question", "improvement"].includes(section.category) ? section.category : "task";
+    return oneItem(category, content, node, block, index, run, section);
+  }
+  if (section) {
+    // A parent that only introduces its sub-items ("Launch checklist:") is no item itself.
+    if (node.hasChildren && /[:：]\s*$/u.test(cleanItemText(content))) return [];
+    if (section.askOnly && !QUESTION_FORM.test(content)) return [];
+    return oneItem(section.category, content, node, block, index, run, section);
+  }
+  return phrasingItems(content, block, index, run, node);
+}
+
+function oneItem(category: Category, content: string, node: ListNode | null, block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+  let text = content;
+  let owner: string | undefined;
+  if (category === "task") ({ text, owner } = ownerOf(text));
+  if (node) text = withContext(node, text);
+  const item = makeItem(category, text, node?.line ?? content, block, index, run, { ...(owner ? { owner } : {}), progress: section?.progress ?? false });
+  return item ? [item] : [];
+}
+
+/** Categories whose section paragraphs are items (see {@link paragraphItems}). */
+const PARAGRAPH_SECTIONS: ReadonlySet<Category> = new Set(["knowledge", "improvement", "pattern", "decision"]);
+
+/** Items of a paragraph (or plain quote): conventions line by line, then its section or phrasings. */
+function paragraphItems(block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+  const out: ExtractedItem[] = [];
+  const prose: string[] = [];
+  for (const line of block.text.split(/\r?\n/)) {
+    const { content, checkbox } = stripLine(line);
+    if (!content) continue;
+    if (checkbox !== null) {
+      if (checkbox === " " || checkbox === "/") out.push(...oneItem("task", content, null, block, index, run, null));
+      continue;
+    }
+    const keyword = keywordItem(content, content, block, index, run);
+    if (keyword) out.push(keyword);
+    else prose.push(content);
+  }
+  if (prose.length === 0) return out;
+  // Under a heading of tasks, goals or questions the items are its list; a paragraph there is a
+  // remark about them ("Overall a good week…" under "Next week" in the sample vault). Under
+  // lessons, reflections or decisions a paragraph is often the item itself.
+  if (section && PARAGRAPH_SECTIONS.has(section.category)) {
+    const text = prose.join(" ");
+    if (!section.askOnly || QUESTION_FORM.test(text)) out.push(...oneItem(section.category, text, null, block, index, run, section).map((i) => ({ ...i, evidence: prose[0] ?? i.evidence })));
+    return out;
+  }
+  for (const line of prose) out.push(...phrasingItems(line, block, index, run));
+  return out;
+}
+
 /** Items from a callout block (`> [!decision] title` + content lines). */
-function calloutItems(block: JournalBlock, index: number, agents: readonly string[]): ExtractedItem[] {
+function calloutItems(block: JournalBlock, index: number, run: Run): ExtractedItem[] {
   const lines = block.text.split(/\r?\n/);
   const head = /^>\s*\[!([A-Za-z-]+)\][+-]?\s*(.*)$/.exec(lines[0] ?? "");
   if (!head) return [];
@@ -196,52 +405,74 @@ function calloutItems(block: JournalBlock, index: number, agents: readonly strin
   const parts = [lead, ...body].filter((p) => p !== "");
   const evidence = body[0] ?? title;
   if (!evidence) return [];
-  const item = makeItem(category, parts.join(" "), evidence, block, index, agents);
+  const item = makeItem(category, parts.join(" "), evidence, block, index, run);
   return item ? [item] : [];
 }
 
+/** Options of {@link extractConventions}. */
+export interface ConventionOptions {
+  /** The heading table (`sectionHeadings` setting); default {@link DEFAULT_SECTION_HEADINGS}. */
+  sectionHeadings?: Readonly<SectionHeadings>;
+  /** The journal's date (`YYYY-MM-DD`), for due dates named in words ("by Friday"). */
+  date?: string;
+}
+
 /**
- * Reads the explicit conventions of one journal. Pure and deterministic.
- * @returns items in document order; evidence is always a verbatim line of the journal.
+ * Reads the conventions, sections and phrasings of one journal. Pure and deterministic.
+ * @returns items in document order; evidence is always a verbatim line (or sentence) of the journal.
  */
-export function extractConventions(blocks: readonly JournalBlock[], agents: readonly string[] = []): ExtractedItem[] {
+export function extractConventions(blocks: readonly JournalBlock[], agents: readonly string[] = [], options: ConventionOptions = {}): ExtractedItem[] {
+  const run: Run = {
+    agents,
+    sections: options.sectionHeadings ? headingIndex(options.sectionHeadings) : DEFAULT_INDEX,
+    ...(options.date ? { date: options.date } : {}),
+  };
   const items: ExtractedItem[] = [];
   blocks.forEach((block, index) => {
-    if (block.kind === "heading" || block.kind === "code" || block.kind === "table") return;
+    if (block.kind === "heading" || block.kind === "code" || block.kind === "table" || block.kind === "other") return;
     if (block.kind === "callout" && /^>\s*\[!/.test(block.text)) {
-      const found = calloutItems(block, index, agents);
+      const found = calloutItems(block, index, run);
       if (found.length) {
         items.push(...found);
         return;
       }
     }
-    for (const line of block.text.split(/\r?\n/)) {
-      const { content, checkbox } = stripLine(line);
-      if (!content) continue;
-      if (checkbox !== null) {
-        if (checkbox === " " || checkbox === "/") {
-          const inner = KEYWORD_LINE.exec(content);
-          const category = inner ? CATEGORY_OF_KEYWORD.get((inner[1] ?? "").toLowerCase()) : undefined;
-          const item =
-            inner && category && category !== "task"
-              ? makeItem(category, inner[3] ?? "", content, block, index, agents, inner[2])
-              : makeItem("task", content, content, block, index, agents);
-          if (item) items.push(item);
-        }
-        continue;
-      }
-      const m = KEYWORD_LINE.exec(content);
-      if (!m) continue;
-      const keyword = (m[1] ?? "").toLowerCase();
-      const category = CATEGORY_OF_KEYWORD.get(keyword);
-      if (!category) continue;
-      const item = makeItem(category, m[3] ?? "", content, block, index, agents, m[2]);
-      if (!item) continue;
-      if (PROGRESS_KEYWORDS.has(keyword)) item.progress = true;
-      items.push(item);
+    const section = sectionOf(block, run);
+    if (block.kind === "list-item") {
+      for (const node of listNodes(block.text)) items.push(...listNodeItems(node, block, index, run, section));
+      return;
     }
+    items.push(...paragraphItems(block, index, run, section));
   });
   return items;
+}
+
+/** What the offline extractor reads, for the note of a run that found nothing (issue 16 §5). */
+export const WHAT_OFFLINE_READS =
+  "The offline extractor reads `- [ ]` tasks; lines that start with a keyword (TODO:, Goal:, Decision:, Learned:, Pattern:, Proposal:, Question:, 待办：, 目标：, 决定：, 心得：, 模式：, 建议：, 问题：); callouts such as > [!decision]; " +
+  "list items and paragraphs under a heading that names a category (Action items, Next steps, Plan for next week, Goals, Decisions, What went well, Lessons, What to improve, Open questions, 下一步, 下周计划, 目标进度, 决定, 学到的, 做得好, 待改进, 反思, 问题; the sectionHeadings setting lists them all); " +
+  "and a few phrasings (need to, remember to, I'll … by Friday, we decided, we agreed, I learned, turns out, should we …?, 明天要, 记得, 得把, 定了：, 学到：, 原来, 是否…？).";
+
+/** Why a journal gave no items, and what would help. */
+export function nothingFoundNotes(blocks: readonly JournalBlock[]): string[] {
+  const all = blocks.filter((b) => b.kind === "heading").map((b) => b.text.replace(/^#+\s*/, "").trim());
+  const below = blocks.filter((b) => b.kind === "heading" && b.headings.length > 0).map((b) => b.text.replace(/^#+\s*/, "").trim());
+  const named = [...new Set(below.length ? below : all)];
+  const shown = named.slice(0, 4).map((h) => `"${h}"`).join(", ");
+  const why =
+    named.length === 0
+      ? "nothing found: the journal has no headings, and no line uses a convention or one of the phrasings."
+      : `nothing found: no line uses a convention or one of the phrasings, and none of its headings (${shown}${named.length > 4 ? ", …" : ""}) names a category.`;
+  return [
+    why,
+    WHAT_OFFLINE_READS,
+    "Prose without these needs a language model: set AGENT_MEMORY_LLM_BASE_URL and AGENT_MEMORY_LLM_MODEL (CLI) or the language model settings (plugin); or put items under a heading such as \"Next steps\" or \"学到的\".",
+  ];
+}
+
+/** The journal's date when its title is one (`2026-11-24`). */
+function dateOf(title: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : undefined;
 }
 
 /** The deterministic offline extractor (DESIGN §3). One pass, no model, no usage. */
@@ -249,13 +480,17 @@ export class OfflineExtractor implements Extractor {
   readonly name = "offline" as const;
 
   extract(input: ExtractionInput): Promise<ExtractionResult> {
-    const items = extractConventions(input.blocks, input.context.agents);
+    const date = dateOf(input.title);
+    const items = extractConventions(input.blocks, input.context.agents, {
+      ...(input.sectionHeadings ? { sectionHeadings: input.sectionHeadings } : {}),
+      ...(date ? { date } : {}),
+    });
     return Promise.resolve({
       items,
       rejected: [],
       passes: 1,
       usage: { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 },
-      notes: [],
+      notes: items.length === 0 ? nothingFoundNotes(input.blocks) : [],
     });
   }
 }

@@ -183,6 +183,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     body: note.body,
     blocks,
     context,
+    sectionHeadings: options.settings.sectionHeadings,
     ...(options.signal ? { signal: options.signal } : {}),
   });
 

@@ -221,6 +221,7 @@ export function trackerFields(item: ExtractedItem, date: string, link: string): 
   const fields: [string, string][] = [];
   if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
   if (item.target) fields.push(["to", `[[${item.target}]]`]);
+  if (item.owner && item.category === "task") fields.push(["owner", item.owner]);
   if (item.due && item.category === "goal") fields.push(["target", item.due]);
   if (item.category === "decision") fields.push(["decided", date]);
   if (item.category === "decision" && item.topic) fields.push(["topic", `[[${item.topic}]]`]);

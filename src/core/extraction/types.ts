@@ -3,6 +3,7 @@
  */
 import type { Category, TrackerKind } from "../settings";
 import type { JournalBlock } from "../journal/blocks";
+import type { SectionHeadings } from "./section-headings";
 
 export type { Category };
 
@@ -43,6 +44,11 @@ export interface ExtractedItem {
   ref?: string;
   /** True for progress on an existing goal whose id the journal did not give; the plan matches it by text. */
   progress?: boolean;
+  /**
+   * Who acts on a task when it is not the journal's author (`@dana`, `Dana:`, `(for Dana)`; issue
+   * 16 §3), written as `[owner:: Dana]`. The name is not repeated in `text`.
+   */
+  owner?: string;
   /** Which extractor produced it. */
   origin: "offline" | "llm";
 }
@@ -105,6 +111,8 @@ export interface ExtractionInput {
   body: string;
   blocks: JournalBlock[];
   context: ExtractionContext;
+  /** Headings that name a category (the `sectionHeadings` setting), for the offline extractor. */
+  sectionHeadings?: Readonly<SectionHeadings>;
   signal?: AbortSignal;
 }
 
