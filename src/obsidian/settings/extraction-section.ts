@@ -1,9 +1,9 @@
 /** Settings: how a run ends (review or apply), the self-check gate (DESIGN §3), and destinations. */
 import { TRACKER_KINDS } from "../../core/settings";
 import { CATEGORIES } from "../../core/extraction/types";
-import { dropdownSetting, heading, numberSetting, toggleSetting, type SectionContext } from "./controls";
+import { dropdownSetting, heading, listSetting, numberSetting, toggleSetting, type SectionContext } from "./controls";
 
-/** Review mode and gate thresholds. */
+/** Review mode, the headings the offline extractor reads, and gate thresholds. */
 export function extractionSection(sc: SectionContext): void {
   heading(sc, "Extraction");
   dropdownSetting(sc, {
@@ -13,6 +13,15 @@ export function extractionSection(sc: SectionContext): void {
     get: (s) => s.reviewMode,
     set: (s, v) => (s.reviewMode = v === "apply" ? "apply" : "review"),
   });
+  // The `sectionHeadings` table (issue 16 §1): one comma-separated list per category.
+  for (const category of CATEGORIES) {
+    listSetting(sc, {
+      name: `Headings read as ${category === "knowledge" ? "knowledge" : `${category === "improvement" ? "improvements" : `${category}s`}`}`,
+      desc: `Without a language model, list items and paragraphs under these headings become ${category} items. Comma-separated; empty turns them off.`,
+      get: (s) => s.sectionHeadings[category],
+      set: (s, v) => (s.sectionHeadings[category] = v),
+    });
+  }
   toggleSetting(sc, {
     name: "Self-check gate",
     desc: "Ask the model to look again when a pass looks thin (no knowledge in a rich note, one category only, too few items).",
