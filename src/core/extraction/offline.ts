@@ -16,6 +16,7 @@
  * When nothing is found the result's notes say why and what would help (issue 16 §5).
  */
 import type { JournalBlock } from "../journal/blocks";
+import { scanInlineFields, withoutInlineFields } from "../trackers/format";
 import { indentWidth } from "../journal/split";
 import type { Category, ExtractedItem, ExtractionInput, ExtractionResult, Extractor } from "./types";
 import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, normaliseHeading, type SectionHeadings } from "./section-headings";
@@ -69,7 +70,6 @@ const DATE_HEADING =
 
 const OFFLINE_CONFIDENCE = 0.9;
 const ISO_DATE = /\d{4}-\d{2}-\d{2}/;
-const INLINE_FIELD = /\s*\[([\p{L}\p{N}_-]+)::\s*([^\]]*(?:\[\[[^\]]*\]\][^\]]*)*)\]/gu;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -94,17 +94,16 @@ const CATEGORY_OF_KEYWORD = new Map<string, Category>(
 /** Inline fields of a line, e.g. `[due:: 2026-12-01]` → `{ due: "2026-12-01" }` (Dataview syntax). */
 export function inlineFields(line: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of line.matchAll(INLINE_FIELD)) {
-    const key = m[1]?.toLowerCase();
-    if (key && !(key in out)) out[key] = (m[2] ?? "").trim();
+  for (const f of scanInlineFields(line)) {
+    const key = f.key.toLowerCase();
+    if (!(key in out)) out[key] = f.value;
   }
   return out;
 }
 
 /** Removes inline fields, a trailing block id and surplus spaces from a line's text. */
 export function cleanItemText(text: string): string {
-  return text
-    .replace(INLINE_FIELD, "")
+  return withoutInlineFields(text)
     .replace(/\s+\^[A-Za-z0-9-]+\s*$/, "")
     .replace(/\s+/g, " ")
     .trim();

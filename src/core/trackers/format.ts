@@ -206,6 +206,27 @@ function scanEmojiFields(line: string, from: number, to: number, bracketed: read
 }
 
 /** Dataview inline fields between `from` and `to`, with balanced brackets inside values (wikilinks). */
+/**
+ * The inline fields (`[key:: value]`, `(key:: value)`) of any text, e.g. a journal line, read by
+ * the scanner of tracker lines: brackets nest, so a wikilink in a value stays whole
+ * (`[to:: [[editor]]]` is `to` = `[[editor]]`; issue 16 §12), and a wikilink in the text starts
+ * no field. Offsets are into `text`.
+ */
+export function scanInlineFields(text: string): FieldSpan[] {
+  return scanFields(text, 0, text.length);
+}
+
+/** `text` without its inline fields ({@link scanInlineFields}); the spaces before each go too. */
+export function withoutInlineFields(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const f of scanInlineFields(text)) {
+    out += text.slice(at, f.start).replace(/[ \t]+$/, "");
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
 function scanFields(line: string, from: number, to: number): FieldSpan[] {
   const fields: FieldSpan[] = [];
   let p = from;
