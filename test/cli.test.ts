@@ -89,6 +89,13 @@ describe("agent-memory CLI", () => {
     expect(cliRun("extract", t.root, J).stdout).toMatch(/unchanged since the last extraction/);
   });
 
+  it("a decision written to the log and to its topic is printed once, with an arrow per note (issue 16 §13)", () => {
+    const t = setup();
+    const out = cliRun("extract", t.root, J).stdout;
+    expect(out.match(/decision\s+audit the home page before the blog/g)).toHaveLength(1);
+    expect(out).toMatch(/decision\s+audit the home page before the blog\n\s+→ Memory\/Agents\/link\/Trackers\/Decisions\.md \(new\)\n\s+→ Memory\/Agents\/link\/Knowledge\/learning\/SEO audit\.md \(new\)\n/);
+  });
+
   it("--dry-run writes nothing", () => {
     const t = setup();
     const before = snapshot(t.root);

@@ -147,6 +147,31 @@ describe("extraction pipeline", () => {
     expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual(["t-001 Water the plants", "t-002 Renew passport", "t-003 Get the top-10 pages by traffic"]);
   });
 
+  it("one block's item reported twice in a run, reworded, with the same evidence, is planned once per note (issue 16 §13)", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n## SEO audit\n\n- [ ] Renew passport\n- [ ] Get the top-10 pages\n\nDecision: audit the home page before the blog\n" });
+    const twice: Extractor = {
+      name: "offline",
+      extract: (input) => {
+        const blockIndex = input.blocks.findIndex((b) => b.text.startsWith("Decision:"));
+        const evidence = "Decision: audit the home page before the blog";
+        const base = { category: "decision" as const, evidence, blockId: null, blockIndex, confidence: 0.9, topic: "SEO audit", origin: "offline" as const };
+        return Promise.resolve({
+          items: [
+            { ...base, text: "audit the home page before the blog" },
+            { ...base, text: "Decision: audit the home page before the blog, then the rest" },
+          ],
+          rejected: [],
+          passes: 1,
+          usage: { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 },
+          notes: [],
+        });
+      },
+    };
+    const { plan } = await run(t, twice);
+    expect(plan.items.map((p) => `${p.action} ${p.destination.split("/").pop() ?? ""}`)).toEqual(["add Decisions.md", "add SEO audit.md", "skip Decisions.md", "skip SEO audit.md"]);
+    expect(listItems(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Decisions.md"), "utf8")).map((i) => i.text)).toEqual(["audit the home page before the blog"]);
+  });
+
   it("case 12: a topic chosen by a model cannot write outside the memory root", async () => {
     const t = setup();
     const evil: Extractor = {

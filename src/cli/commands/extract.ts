@@ -61,10 +61,14 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   }
   if (r.gate.fired.length) ctx.out(`  self-check gate fired: ${r.gate.fired.join(", ")}; items ${r.gate.before} → ${r.gate.after}`);
   if (r.items.length === 0) ctx.out("  no items found");
-  for (const it of r.items) {
-    ctx.out(`  ${it.category.padEnd(11)} ${it.text}`);
+  // One item routed to several notes (a decision to the log and its topic; issue 16 §13) is one
+  // item with an arrow per note.
+  r.items.forEach((it, i) => {
+    const prev = r.items[i - 1];
+    const same = prev && prev.category === it.category && prev.text === it.text && prev.evidence === it.evidence && prev.blockId === it.blockId;
+    if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}`);
     ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""})`);
-  }
+  });
   for (const rej of r.rejected) ctx.out(`  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`);
   if (!r.dryRun && r.rejected.some((rej) => rej.retry)) ctx.out("  the journal is not marked as extracted: the next run tries the rejected items again");
   for (const note of r.notes) ctx.out(`  note: ${note}`);

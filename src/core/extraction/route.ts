@@ -6,6 +6,7 @@
  */
 import { MemoryError, PathError, errorMessage } from "../errors";
 import { similarity, findDuplicate } from "./dedupe";
+import { sameModelItem } from "./merge";
 import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
@@ -113,6 +114,16 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
   return dup ? { item: dup, recorded: false } : null;
 }
 
+/**
+ * True when this run already plans `item` for the note (issue 16 §13): the same text, or the same
+ * category and evidence with related text, as one run's model items are merged (merge.ts). An
+ * extractor that reads one block two ways (a keyword line under a heading that names a category)
+ * then adds one item, not two with the same evidence and block.
+ */
+function inBatch(item: ExtractedItem, batch: readonly PlannedItem[]): boolean {
+  return batch.some((p) => sameModelItem(p.item, item));
+}
+
 export interface RouteContext {
   settings: Settings;
   layout: MemoryLayout;
@@ -153,7 +164,7 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
     return ctx.state.plan({ ...base, action, ...(match.item.id ? { existingId: match.item.id } : {}) });
   }
   const batch = ctx.state.planned.get(destination) ?? [];
-  if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
+  if (inBatch(item, batch)) return ctx.state.plan({ ...base, action: "skip" });
   const text = await ctx.state.text(destination);
   const prefix = KIND_PREFIX[kind];
   const newId = formatBlockId(prefix, maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix) + 1 + batch.length);
@@ -181,7 +192,7 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
   const found = dup >= 0 ? entries[dup] : undefined;
   if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: `callout ${dup + 1}` });
   const batch = ctx.state.planned.get(destination) ?? [];
-  if (findDuplicate(item.text, batch, (p) => p.item.text) >= 0) return ctx.state.plan({ ...base, action: "skip" });
+  if (inBatch(item, batch)) return ctx.state.plan({ ...base, action: "skip" });
   return ctx.state.plan({ ...base, action: "add" });
 }
 
