@@ -3,7 +3,7 @@
 // The same trials run small in `npm test` (test/write-stress.test.ts).
 // Usage: npm run stress [-- --writers 8 --trials 100]  (builds dist/cli.js first)
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +59,11 @@ async function measure(label: string, trials: number, one: (i: number) => Promis
 }
 
 execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
+// The trials run a private copy of the build, so a rebuild of dist/ meanwhile cannot change them.
+const privateDist = mkdtempSync(join(os.tmpdir(), "am-stress-cli-"));
+cpSync(join(root, "dist"), privateDist, { recursive: true });
+process.env.AGENT_MEMORY_STRESS_CLI = join(privateDist, "cli.js");
+process.on("exit", () => rmSync(privateDist, { recursive: true, force: true }));
 say(`stress: ${WRITERS} writers, ${TRIALS} trials, on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), Node ${process.version}`);
 const rows: Row[] = [];
 const silent = (rs: TrialResult[]): string => {

@@ -9,8 +9,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-/** The built CLI the trials run (tests build it first; `AGENT_MEMORY_STRESS_CLI` names another build to compare). */
-export const CLI = process.env.AGENT_MEMORY_STRESS_CLI || join(projectRoot, "dist", "cli.js");
+/**
+ * The built CLI the trials run: `AGENT_MEMORY_STRESS_CLI` when set (another build to compare, or
+ * the private copy `npm run stress` runs so a rebuild meanwhile cannot change it), else
+ * `dist/cli.js` (tests build it first).
+ */
+export function cliPath(): string {
+  return process.env.AGENT_MEMORY_STRESS_CLI || join(projectRoot, "dist", "cli.js");
+}
 
 const cleanEnv: NodeJS.ProcessEnv = {
   ...process.env,
@@ -79,7 +85,7 @@ export function stressVault(journals: number, tasks: number): { root: string; cl
 /** Runs the CLI; resolves with its exit code and output. `onStart` gets the child (to kill it). */
 export function runCli(args: string[], onStart?: (child: ChildProcess) => void): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath(), ...args], { env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
