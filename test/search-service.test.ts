@@ -294,6 +294,16 @@ describe("SearchService", () => {
       expect(await paths(service, "refund -type:journal -type:knowledge -type:tracker")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
     });
 
+    it("a phrase search lists only the blocks that hold the phrase, and a snippet from one of them (issue 16 §14)", async () => {
+      const note = "Memory/Agents/link/Journal/2026-12-01.md";
+      const { service } = setup({ [note]: "# Day\n\nOther block about pricing and same things, pricing again.\n\n- [ ] review the pricing draft\n\nThe pricing same as last year was agreed. ^am-zz11\n" });
+      await service.open();
+      const res = await search(service, '"pricing same"', { blocksPerResult: 5 });
+      expect(res.results.map((r) => r.path)).toEqual([note]);
+      expect(res.results[0]?.blocks.map((b) => b.text)).toEqual(["The pricing same as last year was agreed."]);
+      expect(res.results[0]?.snippet).toBe("The pricing same as last year was agreed.");
+    });
+
     it("quoted phrases must occur as written", async () => {
       const { service } = setup(files);
       await service.open();

@@ -11,7 +11,7 @@ import { filterMayHold, judgesPhrase, phrasePairs } from "./phrase-filter";
 import type { ParsedQuery } from "./query";
 import { rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
-import { normalizeText } from "./tokenizer";
+import { normalizeText, textContainsPhrase } from "./tokenizer";
 
 /**
  * Phrase queries read at most this many candidates (notes holding the phrase's required terms
@@ -208,7 +208,7 @@ export function snippetWords(parsed: ParsedQuery): string[] {
 
 /**
  * Ranks the visible notes by BM25 (see {@link chooseNotes}) and attaches each result's best
- * blocks and a snippet.
+ * blocks and a snippet; with quoted phrases, only blocks holding every phrase are listed.
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param required terms every note holding the phrases has; each is also in `terms`
  */
@@ -223,11 +223,13 @@ export async function rankByText(
   const chosen = await chooseNotes(ctx, parsed, terms, required, opts, response);
   const { blocks: blockSets, scores: blockScores } = weightedBlockScores(chosen, terms, opts.blocks);
   const words = snippetWords(parsed);
+  // With quoted phrases, a block is listed only when it holds them all (issue 16 §14).
+  const holdsPhrases = (text: string): boolean => parsed.phrases.every((p) => textContainsPhrase(text, p));
   chosen.forEach((cand, i) => {
     const scores = blockScores[i] ?? [];
     const blocks = (blockSets[i] ?? [])
       .map((b, k) => ({ b, score: scores[k] ?? 0 }))
-      .filter((x) => x.score > 0)
+      .filter((x) => x.score > 0 && holdsPhrases(x.b.block.text))
       .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
     const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
     const hits: BlockHit[] = blocks
