@@ -56,8 +56,9 @@ describe("session brief", () => {
   it("orders open tasks overdue first, then by priority and due date, and leaves closed ones out", async () => {
     const b = await brief("link", { budgetTokens: 100_000 });
     const tasks = b.sections.find((s) => s.kind === "tasks")?.items ?? [];
-    // t-009 is due 2026-11-21, t-014 2026-11-30 (both before today); t-005 has priority high, t-001 medium.
-    expect(tasks.slice(0, 4).map((t) => t.id)).toEqual(["t-009", "t-014", "t-005", "t-001"]);
+    // t-009 is due 2026-11-21, t-015 2026-11-30 (both before today); t-005 has priority high, t-001 medium.
+    // (t-014 is the task issue 16's "I need to ask Ming …" phrasing finds in 2026-11-24; no due date.)
+    expect(tasks.slice(0, 4).map((t) => t.id)).toEqual(["t-009", "t-015", "t-005", "t-001"]);
     expect(tasks[0]).toMatchObject({ overdue: true, due: "2026-11-21" });
     expect(tasks[0]?.line).toContain("OVERDUE, due 2026-11-21");
     expect(tasks[3]).toMatchObject({ status: "in-progress", priority: "medium" });
@@ -84,7 +85,8 @@ describe("session brief", () => {
     // Questions to the agent come first.
     expect(questions.findIndex((q) => q.direction === "from")).toBe(toLink.length);
     const decisions = b.sections.find((s) => s.kind === "decisions")?.items ?? [];
-    expect(decisions[0]).toMatchObject({ id: "d-008", date: "2026-11-27" });
+    // d-008 is the decision issue 16's "we agreed …" phrasing finds in 2026-11-24.
+    expect(decisions[0]).toMatchObject({ id: "d-009", date: "2026-11-27" });
   });
 
   it("measures the Markdown with estimateTokens and never goes over the budget", async () => {

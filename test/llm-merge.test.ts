@@ -41,3 +41,20 @@ describe("merging items within a run", () => {
     expect(convention.topic).toBeUndefined();
   });
 });
+
+describe("issue 16: items the offline extractor inferred yield to the model's wording", () => {
+  const base = { evidence: "We agreed to retire every post under 50 visits a month.", blockId: null, blockIndex: 2, confidence: 0.9 } as const;
+  it("a phrasing item restated by the model is replaced in place; an explicit convention is kept", () => {
+    const inferred: ExtractedItem = { ...base, category: "decision", text: "Retire every post under 50 visits a month", origin: "offline", cue: "phrasing" };
+    const explicit: ExtractedItem = { ...base, category: "task", text: "Renew passport", evidence: "- [ ] Renew passport", blockIndex: 3, origin: "offline", owner: "Dana" };
+    const model: ExtractedItem[] = [
+      { ...base, category: "decision", text: "Retire posts under 50 visits a month", confidence: 0.8, origin: "llm" },
+      { ...base, category: "task", text: "Renew the passport", evidence: "- [ ] Renew passport", blockIndex: 3, confidence: 0.8, origin: "llm" },
+    ];
+    const merged = mergeWithConventions([inferred, explicit], model);
+    expect(merged.map((i) => [i.origin, i.text, i.owner])).toEqual([
+      ["llm", "Retire posts under 50 visits a month", undefined],
+      ["offline", "Renew passport", "Dana"],
+    ]);
+  });
+});

@@ -74,3 +74,11 @@ describe("issue 16: due dates named in words", () => {
     expect(dueFromWords("改到周二", "2026-11-24")).toBeUndefined();
   });
 });
+
+describe("issue 16: a date named in another clause is not the item's", () => {
+  it("'… before Thursday, and I need to ask Ming …' gives the task no due date", () => {
+    const [item] = extractConventions(splitBlocks("I still owe the dev team a write-up before Thursday, and I need to ask Ming about the churn reasons.\n"), [], { date: "2026-11-24" });
+    expect(item).toMatchObject({ category: "task", text: "Ask Ming about the churn reasons" });
+    expect(item?.due).toBeUndefined();
+  });
+});

@@ -60,18 +60,28 @@ export function mergeModelItems(
 }
 
 /**
- * Merges the offline extractor's items with the model's (issue 3 §7). Every offline item is kept
- * as written; a model item restating one is dropped, and fills in the offline item's topic, target,
- * due date or ref when the convention gave none.
+ * Merges the offline extractor's items with the model's (issue 3 §7). Every explicit convention is
+ * kept as written; a model item restating one is dropped, and fills in the offline item's topic,
+ * target, due date or ref when the convention gave none. An item the offline extractor only
+ * inferred from a heading or a phrasing (`cue`, issue 16) is replaced, in its place, by the model
+ * item that restates it, which keeps the offline owner and due date when it gives none.
  * @returns offline items first, then the remaining model items, each list in its own order.
  */
 export function mergeWithConventions(offline: readonly ExtractedItem[], model: readonly ExtractedItem[]): ExtractedItem[] {
   const kept = offline.map((i) => ({ ...i }));
   const rest: ExtractedItem[] = [];
   for (const item of model) {
-    const twin = kept.find((o) => restatesConvention(o, item));
+    const at = kept.findIndex((o) => restatesConvention(o, item));
+    const twin = kept[at];
     if (!twin) {
       rest.push(item);
+      continue;
+    }
+    if (twin.cue) {
+      const replaced: ExtractedItem = { ...item };
+      if (replaced.owner === undefined && twin.owner !== undefined && replaced.category === "task") replaced.owner = twin.owner;
+      if (replaced.due === undefined && twin.due !== undefined) replaced.due = twin.due;
+      kept[at] = replaced;
       continue;
     }
     if (twin.topic === undefined && item.topic !== undefined) twin.topic = item.topic;

@@ -178,6 +178,8 @@ interface ItemExtras {
   owner?: string;
   qualifier?: string;
   progress?: boolean;
+  /** Where to look for a due date named in words; default: the evidence line. */
+  dueText?: string;
 }
 
 function makeItem(
@@ -205,7 +207,7 @@ function makeItem(
     const topic = topicOf(block, fields, extras.qualifier, run.sections);
     if (topic) item.topic = topic;
   }
-  const due = dueOf(rawText, fields) ?? (category === "task" ? dueFromWords(evidence, run.date) ?? dueFromWords(rawText, run.date) : undefined);
+  const due = dueOf(rawText, fields) ?? (category === "task" ? dueFromWords(extras.dueText ?? evidence, run.date) : undefined);
   if (due) item.due = due;
   if (category === "improvement" || category === "question") {
     const target = targetOf(rawText, fields, run.agents);
@@ -321,8 +323,8 @@ function phrasingItems(line: string, block: JournalBlock, index: number, run: Ru
     let owner: string | undefined;
     if (found.category === "task") ({ text, owner } = ownerOf(text));
     if (node) text = withContext(node, text);
-    const item = makeItem(found.category, text, sentence, block, index, run, owner ? { owner } : {});
-    if (item) out.push(item);
+    const item = makeItem(found.category, text, sentence, block, index, run, { ...(owner ? { owner } : {}), dueText: found.span });
+    if (item) out.push({ ...item, cue: "phrasing" });
   }
   return out;
 }
@@ -353,7 +355,9 @@ function oneItem(category: Category, content: string, node: ListNode | null, blo
   if (category === "task") ({ text, owner } = ownerOf(text));
   if (node) text = withContext(node, text);
   const item = makeItem(category, text, node?.line ?? content, block, index, run, { ...(owner ? { owner } : {}), progress: section?.progress ?? false });
-  return item ? [item] : [];
+  if (!item) return [];
+  // A checkbox is a convention; an item that is one only because of its heading was inferred.
+  return [section && node?.checkbox == null ? { ...item, cue: "section" } : item];
 }
 
 /** Categories whose section paragraphs are items (see {@link paragraphItems}). */

@@ -73,6 +73,8 @@ export interface PhrasingMatch {
   /** The item's text: the sentence after the phrase, end punctuation removed (a question keeps its `?`). */
   text: string;
   rule: string;
+  /** The sentence from the phrase on: where a due date named in words belongs to this item. */
+  span: string;
 }
 
 function tidy(text: string, question: boolean): string {
@@ -93,7 +95,7 @@ export function matchPhrasing(sentence: string): PhrasingMatch | null {
       text = sentence.slice(cut + 1, m.index) + text;
     }
     const out = tidy(text, rule.category === "question");
-    if (out) return { category: rule.category, text: out, rule: rule.name };
+    if (out) return { category: rule.category, text: out, rule: rule.name, span: sentence.slice(m.index) };
   }
   return null;
 }

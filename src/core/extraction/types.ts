@@ -49,6 +49,12 @@ export interface ExtractedItem {
    * 16 §3), written as `[owner:: Dana]`. The name is not repeated in `text`.
    */
   owner?: string;
+  /**
+   * How the offline extractor inferred the item when no explicit convention marked it: from the
+   * heading it sits under (`section`) or a phrasing (`phrasing`; issue 16). Absent for conventions
+   * and model items. A model item that restates an inferred item replaces it (merge.ts).
+   */
+  cue?: "section" | "phrasing";
   /** Which extractor produced it. */
   origin: "offline" | "llm";
 }
