@@ -40,6 +40,22 @@ export function findWikilinks(text: string): Wikilink[] {
 }
 
 /**
+ * A text with its wikilinks as Obsidian shows them (issue 16 §14): `[[target|alias]]` is the
+ * alias, `[[Folder/Note]]` the note's name, `[[Note#Heading]]` `Note > Heading`, `[[Note#^id]]`
+ * the note's name; an embed `![[…]]` the same.
+ */
+export function wikilinkDisplayText(text: string): string {
+  return text.replace(WIKILINK_RE, (_m, inner: string) => {
+    const bar = inner.indexOf("|");
+    if (bar >= 0 && inner.slice(bar + 1).trim()) return inner.slice(bar + 1).trim();
+    const link = parseWikilinkTarget(inner);
+    const name = link.path.split("/").pop() ?? link.path;
+    if (link.heading) return name ? `${name} > ${link.heading}` : link.heading;
+    return name || (link.blockId ? `^${link.blockId}` : inner);
+  });
+}
+
+/**
  * Reads one frontmatter value that should be a single wikilink: `"[[Topic]]"` (quoted in YAML, so a
  * string here). Returns `null` for anything else.
  */
