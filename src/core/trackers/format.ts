@@ -130,11 +130,12 @@ export interface TrackerNote {
   items: TrackerItem[];
 }
 
-const ITEM_LINE = /^[-*+][ \t]+\[([^\]])\](?=[ \t]|$)/u;
+/** A task-list line: a `-`, `*` or `+` bullet, or a number (`1.`, `2)`) as Obsidian and Tasks read one (issue 16 §14). */
+const ITEM_LINE = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?=[ \t]|$)/u;
 const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;
 
 /**
- * Reads a task-list line at column 0 (`-`, `*` or `+` bullet). Returns `null` for any other line,
+ * Reads a task-list line at column 0 (`-`, `*` or `+` bullet, or `1.`). Returns `null` for any other line,
  * including a task line whose status character is not in {@link CHAR_STATUS}. Never throws.
  */
 export function scanItemLine(line: string): ItemLineScan | null {
