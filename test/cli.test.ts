@@ -190,6 +190,24 @@ describe("agent-memory CLI", () => {
     expect(cliRun("trackers", t.root, "--status", "done", "--kind", "tasks").stdout).toMatch(/no done tracker items/);
   });
 
+  it("trackers shows links as Obsidian does and lists numbered items; a bad agent name says what is allowed (issue 16 §14)", () => {
+    const tasks = "Memory/Agents/link/Trackers/Tasks.md";
+    const t = setup({ [J]: journal, [tasks]: "# Tasks\n\n- [ ] Review the [[Pricing page|pricing draft]] with [[Agents/ming]] ^t-001\n1. [ ] Send the [[Memo]] ^t-002\n2) [x] Old numbered one ^t-003\n" });
+    const r = cliRun("trackers", t.root, "--kind", "tasks");
+    expect(r.stdout).toContain("[ ] t-001  Review the pricing draft with ming\n");
+    expect(r.stdout).toContain("[ ] t-002  Send the Memo\n");
+    expect(r.stdout).not.toContain("[[");
+    const json = JSON.parse(cliRun("trackers", t.root, "--kind", "tasks", "--status", "all", "--json").stdout) as { items: { id: string; text: string }[] };
+    expect(json.items.map((i) => [i.id, i.text])).toEqual([
+      ["t-001", "Review the [[Pricing page|pricing draft]] with [[Agents/ming]]"],
+      ["t-002", "Send the [[Memo]]"],
+      ["t-003", "Old numbered one"],
+    ]);
+    const bad = cliRun("init", t.root, "--agent", "a/b");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/invalid agent name: a\/b \(an agent name is its folder's name: letters, digits, spaces and - _ \. are fine/);
+  });
+
   it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.js) and finds their Chinese words", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 2100; i++) files[`Memory/Library/notes/会议纪要 ${i}.md`] = `# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，编号 X${i}Q。\n`;

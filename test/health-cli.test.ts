@@ -125,7 +125,7 @@ describe("agent-memory review", () => {
 
     const unsafe = await run("review", root, "start", "../x", "r-001");
     expect(unsafe.code).toBe(2);
-    expect(unsafe.err).toBe("agent-memory review: invalid agent name: ../x");
+    expect(unsafe.err).toMatch(/^agent-memory review: invalid agent name: \.\.\/x \(an agent name is its folder's name: letters, digits, spaces and - _ \. are fine; not \/ /);
     expect((await run("review", root, "start", "ada")).code).toBe(2);
     expect(readFileSync(join(root, "Memory/Agents/ada/Trackers/Reviews.md"), "utf8")).toBe(before);
   });

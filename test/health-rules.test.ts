@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { readNoteInfo, type NoteInfo } from "../src/core/health/note-info";
 import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes, quoteUnquotedWikilinks } from "../src/core/health/frontmatter-rules";
-import { LinkResolver, findWikilinks, parseWikilinkTarget, scanAnchors } from "../src/core/health/links";
+import { LinkResolver, findWikilinks, parseWikilinkTarget, scanAnchors, wikilinkDisplayText } from "../src/core/health/links";
 import { checkDuplicateIds } from "../src/core/health/link-rules";
 import { checkExpired, checkStaleDraft, checkStaleKnowledge, lastUpdated } from "../src/core/health/time-rules";
 import { TermMatcher } from "../src/core/health/mentions";
@@ -119,6 +119,12 @@ describe("frontmatter rules", () => {
 });
 
 describe("links", () => {
+  it("shows wikilinks as Obsidian does: alias, note name, note > heading (issue 16 §14)", () => {
+    expect(wikilinkDisplayText("Review the [[Pricing page|pricing draft]] with [[Agents/ming]]")).toBe("Review the pricing draft with ming");
+    expect(wikilinkDisplayText("see [[SEO audit#Findings]], [[2026-11-24#^am-k3f9]] and ![[chart.png]]")).toBe("see SEO audit > Findings, 2026-11-24 and chart.png");
+    expect(wikilinkDisplayText("no links [here]")).toBe("no links [here]");
+  });
+
   const resolver = new LinkResolver([
     "Memory/Agents/a/Journal/2026-03-24.md",
     "Memory/Agents/b/Journal/2026-03-24.md",

@@ -60,6 +60,13 @@ export function joinPath(...parts: string[]): string {
   return parts.filter((p) => p !== "").join("/");
 }
 
+/**
+ * What an agent name may be, for messages (issue 16 §14): it is a folder name, so what
+ * {@link sanitizeFileName} keeps as it is.
+ */
+export const AGENT_NAME_RULE =
+  'an agent name is its folder\'s name: letters, digits, spaces and - _ . are fine; not / \\ : * ? " < > | # ^ [ ], not a leading . or -, at most 120 characters';
+
 export class MemoryLayout {
   constructor(readonly settings: Settings) {}
 
@@ -78,10 +85,10 @@ export class MemoryLayout {
     return joinPath(this.root, this.settings.libraryFolder);
   }
 
-  /** `Memory/Agents/<agent>`. Throws {@link PathError} for an unsafe agent name. */
+  /** `Memory/Agents/<agent>`. Throws {@link PathError} for an unsafe agent name, saying what is allowed ({@link AGENT_NAME_RULE}). */
   agentRoot(agent: string): string {
     const safe = sanitizeFileName(agent);
-    if (!safe || safe !== agent.trim()) throw new PathError(`invalid agent name: ${agent}`, agent);
+    if (!safe || safe !== agent.trim()) throw new PathError(`invalid agent name: ${agent} (${AGENT_NAME_RULE})`, agent);
     return joinPath(this.agentsRoot, safe);
   }
 

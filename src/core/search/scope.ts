@@ -5,6 +5,7 @@
  * can see it, its words, its counts or its term statistics.
  */
 import { defaultSettings, normalizeZone, type Settings } from "../settings";
+import { AGENT_NAME_RULE } from "../layout";
 import type { Parsed } from "./query";
 import type { NoteMeta } from "./note-document";
 
@@ -31,7 +32,7 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
   if (agent) {
     const name = (agent[1] ?? "").trim();
     if (name === "" || /[/\\]/.test(name) || name === "." || name === "..") {
-      return { ok: false, error: `invalid agent name in scope "${value}"` };
+      return { ok: false, error: `invalid agent name in scope "${value}" (${AGENT_NAME_RULE})` };
     }
     return { ok: true, value: { kind: "agent", agent: name } };
   }
