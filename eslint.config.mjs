@@ -1,6 +1,44 @@
 import { defineConfig } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
+import { builtinModules } from "node:module";
+
+// The core boundary (docs/testing.md, "The core boundary"; test/core-boundary.test.ts): a file in
+// src/core/ runs in Obsidian (mobile included), in the CLI and in the MCP server, so it imports
+// packages and other core files only — never `obsidian`, a Node built-in, or a file outside
+// src/core/ (src/obsidian/, src/cli/, src/main.ts). The adapters hand it what it needs through its
+// ports (src/core/vault.ts). tsconfig.core.json checks the same from the type side.
+const coreBoundary =
+  "The core (src/core/) imports only packages and core files: no obsidian, no Node built-in, nothing from src/obsidian/ or src/cli/. Pass it what it needs through a port (src/core/vault.ts).";
+const coreDepths = [1, 2, 3, 4, 5];
+/** One block per folder depth under src/core/: a relative import with one `../` more than the depth leaves the core. */
+const coreBoundaryBlocks = coreDepths.map((depth) => ({
+  files: [`src/core/${"*/".repeat(depth - 1)}*.{ts,mts,cts,js,mjs}`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        paths: [
+          { name: "obsidian", message: coreBoundary },
+          ...builtinModules.map((name) => ({ name, message: coreBoundary })),
+        ],
+        patterns: [
+          { regex: "^obsidian/", message: coreBoundary },
+          { regex: "^node:", message: coreBoundary },
+          { regex: `^(\\.\\./){${depth},}`, message: coreBoundary },
+          { regex: "^(\\./)?src/", message: coreBoundary },
+        ],
+      },
+    ],
+    // import() and require() escape no-restricted-imports; the core needs neither.
+    "no-restricted-syntax": [
+      "error",
+      { selector: "ImportExpression", message: `No dynamic import() in the core. ${coreBoundary}` },
+      { selector: "CallExpression[callee.name='require']", message: `No require() in the core. ${coreBoundary}` },
+      { selector: "TSImportEqualsDeclaration[moduleReference.type='TSExternalModuleReference']", message: `No import = require() in the core. ${coreBoundary}` },
+    ],
+  },
+}));
 
 export default defineConfig([
   { ignores: ["node_modules/", "main.js", "dist/", "coverage/", "bench/results/", "examples/", "docs/"] },
@@ -29,4 +67,5 @@ export default defineConfig([
       "import/no-nodejs-modules": "off",
     },
   },
+  ...coreBoundaryBlocks,
 ]);
