@@ -1,5 +1,7 @@
-// Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and dist/cli.js
-// (the agent-memory command for Node, with its index worker dist/index-worker.js).
+// Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and the agent-memory
+// command for Node: dist/cli.js, a small launcher that asks a running server for `search` and
+// otherwise loads the full CLI dist/cli-main.js (docs/mcp.md), with its index worker
+// dist/index-worker.js.
 // Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
@@ -34,22 +36,38 @@ const plugin = {
   plugins: [noNodeBuiltins],
 };
 
-const cli = {
+const cliMain = {
   entryPoints: ["src/cli/main.ts"],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  outfile: "dist/cli-main.js",
+  logLevel: "info",
+  external: [...builtins.builtinModules, ...builtins.builtinModules.map((m) => `node:${m}`)],
+  banner: {
+    js: 'import { createRequire as __amCreateRequire } from "node:module";\nconst require = __amCreateRequire(import.meta.url);',
+  },
+};
+
+/**
+ * The `agent-memory` bin: node built-ins only, a few KB, so a search that a server answers costs
+ * little more than starting Node; it imports dist/cli-main.js (kept external) for everything else.
+ */
+const cli = {
+  entryPoints: ["src/cli/launcher.ts"],
   bundle: true,
   platform: "node",
   format: "esm",
   target: "node20",
   outfile: "dist/cli.js",
   logLevel: "info",
-  external: [...builtins.builtinModules, ...builtins.builtinModules.map((m) => `node:${m}`)],
-  banner: {
-    js: '#!/usr/bin/env node\nimport { createRequire as __amCreateRequire } from "node:module";\nconst require = __amCreateRequire(import.meta.url);',
-  },
+  external: cliMain.external,
+  banner: { js: "#!/usr/bin/env node" },
 };
 
 /** The CLI's index worker (src/cli/worker-reader.ts loads it from beside cli.js). */
-const cliWorker = { ...cli, entryPoints: ["src/cli/index-worker.ts"], outfile: "dist/index-worker.js", banner: { js: cli.banner.js.replace("#!/usr/bin/env node\n", "") } };
+const cliWorker = { ...cliMain, entryPoints: ["src/cli/index-worker.ts"], outfile: "dist/index-worker.js" };
 
 /**
  * Builds `options` in memory and writes each output to a temporary file renamed over the old one:
@@ -66,9 +84,13 @@ async function buildAtomically(options, mode) {
   }
 }
 
-/** The CLI bundle, executable so `./dist/cli.js` runs as well as the npm bin link, and its worker. */
+/**
+ * The CLI: the launcher, executable so `./dist/cli.js` runs as well as the npm bin link, the full
+ * CLI and its worker. The launcher is written last, so it never names a dist/cli-main.js older than it.
+ */
 async function buildCli() {
-  await Promise.all([buildAtomically(cli, 0o755), buildAtomically(cliWorker, 0o644)]);
+  await Promise.all([buildAtomically(cliMain, 0o644), buildAtomically(cliWorker, 0o644)]);
+  await buildAtomically(cli, 0o755);
   chmodSync(cli.outfile, 0o755);
 }
 

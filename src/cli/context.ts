@@ -8,6 +8,16 @@ import { parseSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
 import type { LockOptions } from "./note-lock";
+import type { OpenReport, SearchService } from "../core/search/search-service";
+
+/**
+ * A search index a server keeps open (docs/mcp.md, "One-shot searches through a running server"):
+ * `search` asks it instead of opening the saved index. It throws when it will not serve this
+ * context (another vault, other settings); the server then lets the CLI run on its own.
+ */
+export interface WarmSearch {
+  open(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }>;
+}
 
 export interface CliContext {
   /** Absolute path of the vault. */
@@ -24,6 +34,8 @@ export interface CliContext {
   out: (line: string) => void;
   /** Writes a line to stderr. */
   err: (line: string) => void;
+  /** A server's open search index, when a server runs this command (docs/mcp.md). */
+  warm?: WarmSearch;
 }
 
 /**
@@ -57,9 +69,9 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
  */
 export async function openVault(
   vaultArg: string,
-  io: { out: (line: string) => void; err: (line: string) => void; env: NodeJS.ProcessEnv },
+  io: { out: (line: string) => void; err: (line: string) => void; env: NodeJS.ProcessEnv; cwd?: string; warm?: WarmSearch },
 ): Promise<CliContext> {
-  const vaultRoot = nodePath.resolve(vaultArg);
+  const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
   const st = await fs.stat(vaultRoot).catch(() => null);
   if (!st?.isDirectory()) throw new UsageError(`vault folder not found: ${vaultArg}`, vaultArg);
   const settingsSource = await findSettingsFile(vaultRoot);
@@ -83,6 +95,7 @@ export async function openVault(
     env: io.env,
     out: io.out,
     err: io.err,
+    ...(io.warm ? { warm: io.warm } : {}),
   };
 }
 

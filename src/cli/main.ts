@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
 import { redactUrl } from "../core/url";
-import { openVault, requireMemoryRoot } from "./context";
+import { openVault, requireMemoryRoot, type WarmSearch } from "./context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 import { oneLine } from "./one-line";
@@ -17,6 +17,10 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** The folder a relative vault argument is resolved against (default: the process's). */
+  cwd?: string;
+  /** A server's open search index, used instead of opening the saved one (docs/mcp.md). */
+  warm?: WarmSearch;
 }
 
 function usage(): string {
@@ -151,10 +155,15 @@ function watchStream(stream: NodeJS.WriteStream, label: string): void {
   });
 }
 
-if (isEntryModule()) {
+/**
+ * Runs the CLI as a process: `argv` without node and script, output to the process's streams, the
+ * exit code set on `process.exitCode`. Called by the launcher (dist/cli.js, src/cli/launcher.ts)
+ * when no server ran the command, and when this bundle is started itself.
+ */
+export function runCli(argv: string[]): Promise<void> {
   watchStream(process.stdout, "stdout");
   watchStream(process.stderr, "stderr");
-  main(process.argv.slice(2)).then(
+  return main(argv).then(
     (code) => {
       process.exitCode = streamFailed ? 2 : code;
     },
@@ -164,3 +173,5 @@ if (isEntryModule()) {
     },
   );
 }
+
+if (isEntryModule()) void runCli(process.argv.slice(2));

@@ -4,6 +4,8 @@ import { UsageError, errorMessage } from "../../core/errors";
 import { MemoryAccess } from "../mcp/access";
 import { LiveIndex } from "../mcp/live-index";
 import { createMcpServer, toolNames } from "../mcp/server";
+import { SearchSocket } from "../serve/socket-server";
+import { SERVER_ENV } from "../serve/socket-path";
 import { openSearch } from "./search";
 
 /**
@@ -12,7 +14,8 @@ import { openSearch } from "./search";
  * the search index open and following the disk. Writes only inside the agent's folder (the
  * settings' default agent without `--agent`); isolated zones only when named with `--zone`
  * (repeatable). `--read-only` registers only the read tools, `--tools` only those named; an
- * unknown tool name is a usage error (exit 2) before anything starts. See docs/mcp.md.
+ * unknown tool name is a usage error (exit 2) before anything starts. It also answers one-shot
+ * `agent-memory search` runs on the vault's socket, as `agent-memory serve` does. See docs/mcp.md.
  */
 export const mcpCommand: CliCommand = {
   name: "mcp",
@@ -41,11 +44,13 @@ export const mcpCommand: CliCommand = {
     const log = (line: string) => ctx.err(line);
     const t0 = Date.now();
     const { service, report } = await openSearch(ctx);
-    const live = new LiveIndex(service, ctx.vault, ctx.layout, { at: Date.now(), source: report.source }, log);
+    const live = new LiveIndex(service, ctx.vault, ctx.layout, { at: Date.now(), source: report.source, unreadable: report.unreadable }, log);
     await live.start();
+    // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
+    const socket = ctx.env[SERVER_ENV] === "off" ? { none: `${SERVER_ENV}=off` } : await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log });
     const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
     const { server, tools } = createMcpServer({ ctx, access, live, defaultScope, now: () => Date.now() }, { readOnly: options["read-only"] === true, only }, log);
-    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}`);
+    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socket instanceof SearchSocket ? `CLI searches answered on ${socket.path}` : `no socket for CLI searches (${socket.none})`}`);
     const transport = new StdioServerTransport();
     await new Promise<void>((resolve, reject) => {
       let done = false;
@@ -53,7 +58,8 @@ export const mcpCommand: CliCommand = {
         if (done) return;
         done = true;
         server.close().catch(() => undefined).finally(() => {
-          live.close().then(resolve, reject);
+          const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
+          void closing.then(() => live.close()).then(resolve, reject);
         });
       };
       process.stdin.once("end", stop);

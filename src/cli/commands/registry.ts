@@ -10,6 +10,7 @@ import { migrateCommand } from "./migrate";
 import { briefCommand } from "./brief";
 import { exportAgentsMdCommand } from "./export-agents-md";
 import { mcpCommand } from "./mcp";
+import { serveCommand } from "./serve";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -24,4 +25,5 @@ export const commands: CliCommand[] = [
   briefCommand,
   exportAgentsMdCommand,
   mcpCommand,
+  serveCommand,
 ];

@@ -80,8 +80,16 @@ export function rebuiltLine(reason: string): string {
  * rebuild of a bad saved index on stderr (issue 4 §6: a message, never a crash).
  */
 export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
-  const service = cliSearchService(ctx);
-  const report = await service.open();
+  // A server running this command lends its open index (docs/mcp.md); its report says what a
+  // cold open would (the notes it cannot read), so the output is the same.
+  let service: SearchService;
+  let report: OpenReport;
+  if (ctx.warm) {
+    ({ service, report } = await ctx.warm.open(ctx));
+  } else {
+    service = cliSearchService(ctx);
+    report = await service.open();
+  }
   if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
   if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.

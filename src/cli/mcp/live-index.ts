@@ -57,6 +57,8 @@ export class LiveIndex {
   private savedAt: number | null = null;
   private watching = false;
   private closed = false;
+  /** Notes that could not be read, with the reason, as a cold open would report them now. */
+  private readonly unreadableNotes = new Map<string, string>();
 
   /**
    * @param log writes one line to stderr (never stdout: it carries the protocol)
@@ -65,9 +67,19 @@ export class LiveIndex {
     readonly service: SearchService,
     private readonly vault: NodeVault,
     private readonly layout: MemoryLayout,
-    private readonly opened: { at: number; source: "saved" | "built" },
+    private readonly opened: { at: number; source: "saved" | "built"; unreadable?: readonly { path: string; error: string }[] },
     private readonly log: (line: string) => void,
-  ) {}
+  ) {
+    for (const u of opened.unreadable ?? []) this.unreadableNotes.set(u.path, u.error);
+  }
+
+  /**
+   * The notes left out because they could not be read (not UTF-8, a link out of the vault), with
+   * the reason: those of the open, then those the watcher met, less those read since.
+   */
+  unreadable(): { path: string; error: string }[] {
+    return [...this.unreadableNotes].map(([path, error]) => ({ path, error }));
+  }
 
   /**
    * Lists the notes under the memory root (for `read_note` by title and link) and starts the
@@ -190,9 +202,11 @@ export class LiveIndex {
         this.paths.delete(path);
         this.resolver = null;
       }
+      this.unreadableNotes.delete(path);
       if (outcome !== "ignored") this.scheduleSave();
     } catch (err) {
       // A note that is not UTF-8, a link out of the vault, a note being saved: left as indexed before.
+      this.unreadableNotes.set(path, errorMessage(err));
       this.log(`index: left out ${path}: ${errorMessage(err)}`);
     }
   }

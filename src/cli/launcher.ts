@@ -1,0 +1,61 @@
+/**
+ * The `agent-memory` launcher, built as dist/cli.js (a few KB; docs/mcp.md, "One-shot searches
+ * through a running server"). For `search`, it first asks a server running on the vault
+ * (`agent-memory serve` or `agent-memory mcp`, docs/mcp.md) over the socket in the vault's
+ * `.agent-memory/`, and prints what the server's run of the same command printed. When no server
+ * answers (no socket, a stale one, a server that dies or stalls, another vault's, a refusal), and
+ * for every other command, it loads the full CLI (dist/cli-main.js) and runs it as before.
+ * Only `node:*` modules here: loading the full CLI is what costs time.
+ */
+import * as nodePath from "node:path";
+import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "./serve/client";
+import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor } from "./serve/socket-path";
+
+/** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
+function write(stream: NodeJS.WriteStream, line: string): void {
+  if (!stream.destroyed && stream.writable) stream.write(`${line}\n`);
+}
+
+/** Tries the server; true when it answered and its output was printed. */
+async function viaServer(argv: string[]): Promise<boolean> {
+  if (process.env[SERVER_ENV] === "off") return false;
+  const vaultArg = servedVault(argv);
+  if (vaultArg === null) return false;
+  const cwd = process.cwd();
+  const vault = nodePath.resolve(cwd, vaultArg);
+  const where = socketPathFor(vault);
+  if (!("path" in where)) return false;
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (k.startsWith("AGENT_MEMORY_") && v !== undefined) env[k] = v;
+  const wait = Number(process.env.AGENT_MEMORY_SERVER_TIMEOUT_MS);
+  const replyMs = Number.isInteger(wait) && wait > 0 ? wait : REPLY_TIMEOUT_MS;
+  const reply = await askServer(where.path, { v: PROTOCOL_VERSION, argv, cwd, vault, env }, { connectMs: CONNECT_TIMEOUT_MS, replyMs });
+  if (!reply || "fallback" in reply || !Array.isArray(reply.lines) || typeof reply.code !== "number") return false;
+  process.exitCode = reply.code;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      // As the full CLI: a reader that went away is not an error; any other write failure is exit 2.
+      if (err.code !== "EPIPE" && err.code !== "ERR_STREAM_DESTROYED") process.exitCode = 2;
+    });
+  }
+  for (const [s, line] of reply.lines) write(s === "o" ? process.stdout : process.stderr, line);
+  return true;
+}
+
+/** The full CLI (dist/cli-main.js beside this file; src/cli/main.ts). */
+interface FullCli {
+  runCli(argv: string[]): Promise<void>;
+}
+
+async function launch(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (await viaServer(argv)) return;
+  // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
+  const full = (await import(new URL("./cli-main.js", import.meta.url).href)) as FullCli;
+  await full.runCli(argv);
+}
+
+launch().catch((err: unknown) => {
+  process.stderr.write(`agent-memory: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 2;
+});

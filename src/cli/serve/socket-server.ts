@@ -1,0 +1,232 @@
+/**
+ * The server side of one-shot searches (docs/mcp.md, "One-shot searches through a running
+ * server"): `agent-memory serve` and `agent-memory mcp` listen on a Unix domain socket in the
+ * vault's `.agent-memory/` (mode 600: only the same user connects) and run the CLI's own `main`
+ * for a `search` with its output captured and this server's open index lent to it, so the
+ * launcher prints what a run of its own would print (test/serve.test.ts).
+ *
+ * Refused with a fallback (the launcher then runs the command itself): any command but `search`,
+ * a vault that is not this server's (compared as real paths), settings that changed since the
+ * server opened the index, a request it cannot read.
+ */
+import { chmodSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import * as nodePath from "node:path";
+import { errorMessage } from "../../core/errors";
+import type { OpenReport } from "../../core/search/search-service";
+import type { CliContext, WarmSearch } from "../context";
+import { main } from "../main";
+import type { LiveIndex } from "../mcp/live-index";
+import type { NodeVault } from "../node-vault";
+import { checkLength, PROTOCOL_VERSION, SOCKET_VAULT_PATH, type ServeReply, type ServeRequest } from "./socket-path";
+
+/** Largest request read; a request is one command line. */
+const MAX_REQUEST_BYTES = 1 << 20;
+/** Commands the server runs (read-only; writes stay with the CLI's own process for now). */
+const SERVED = new Set(["search"]);
+
+/** Thrown by the lent index when it will not serve a context; the request then gets a fallback. */
+class NotServed extends Error {}
+
+/** What the server needs: the vault, its settings as the index was opened, the live index. */
+export interface SearchSocketOptions {
+  vault: NodeVault;
+  /** The server's settings; a run that reads other settings from `data.json` is not served. */
+  settings: unknown;
+  live: LiveIndex;
+  /** Writes one line to the server's stderr. */
+  log: (line: string) => void;
+}
+
+/** Does `path` accept connections? `refused`: a socket left by a server that is gone. */
+function probe(path: string): Promise<"live" | "refused" | "none"> {
+  return new Promise((resolve) => {
+    const sock = connect(path);
+    const done = (r: "live" | "refused" | "none") => {
+      sock.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done("live"), 1000);
+    sock.once("connect", () => {
+      clearTimeout(timer);
+      done("live");
+    });
+    sock.once("error", (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      done(err.code === "ENOENT" ? "none" : "refused");
+    });
+  });
+}
+
+/**
+ * The listening socket. {@link SearchSocket.listen} opens it, {@link SearchSocket.close} removes it.
+ */
+export class SearchSocket {
+  private readonly connections = new Set<Socket>();
+  private served = 0;
+
+  private constructor(
+    /** The socket's real path. */
+    readonly path: string,
+    private readonly server: Server,
+    private readonly ino: number,
+  ) {}
+
+  /**
+   * Listens on `<vault>/.agent-memory/serve.sock` (the path resolved inside the vault by
+   * {@link NodeVault.resolve}, docs/write-safety.md). A socket left by a server that is gone
+   * (connection refused) is replaced; a live one, a file that is not a socket, Windows or a path
+   * too long for a socket give `{ none: reason }` and the server runs without one.
+   */
+  static async listen(options: SearchSocketOptions): Promise<SearchSocket | { none: string }> {
+    if (process.platform === "win32") return { none: "no socket on Windows; one-shot searches run on their own" };
+    let path: string;
+    let root: string;
+    try {
+      mkdirSync(options.vault.resolve(nodePath.posix.dirname(SOCKET_VAULT_PATH)), { recursive: true });
+      path = options.vault.resolve(SOCKET_VAULT_PATH);
+      root = realpathSync(options.vault.root);
+    } catch (err) {
+      return { none: errorMessage(err) };
+    }
+    const length = checkLength(path);
+    if ("none" in length) return length;
+    const st = lstatOrNull(path);
+    if (st && !st.isSocket()) return { none: `${path} exists and is not a socket; it is left as it is` };
+    if (st) {
+      const state = await probe(path);
+      if (state === "live") return { none: `another server answers on ${path}` };
+      if (state === "refused") unlinkSync(path);
+    }
+    return new Promise<SearchSocket | { none: string }>((resolve) => {
+      let self: SearchSocket | null = null;
+      const server = createServer((c: Socket) => {
+        if (self) self.accept(c, root, options);
+        else c.destroy();
+      });
+      server.once("error", (err) => resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` }));
+      // Created with mode 600 (umask 177 while it is bound, which Node does at once), then chmod
+      // again in case the platform ignored the umask.
+      const umask = process.umask(0o177);
+      try {
+        server.listen(path, () => {
+          try {
+            chmodSync(path, 0o600);
+            self = new SearchSocket(path, server, lstatSync(path).ino);
+            resolve(self);
+          } catch (err) {
+            server.close();
+            resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` });
+          }
+        });
+      } finally {
+        process.umask(umask);
+      }
+    });
+  }
+
+  /** How many commands this socket ran (fallbacks not counted). */
+  get answered(): number {
+    return this.served;
+  }
+
+  /** Stops listening and removes the socket file (only if it is still this server's). Never throws. */
+  async close(): Promise<void> {
+    for (const c of this.connections) c.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Node removes the file itself on close; a socket another server put there since is not ours.
+    const st = lstatOrNull(this.path);
+    if (st?.isSocket() && st.ino === this.ino) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  private accept(conn: Socket, root: string, options: SearchSocketOptions): void {
+    this.connections.add(conn);
+    conn.on("close", () => this.connections.delete(conn));
+    conn.on("error", () => conn.destroy());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let started = false;
+    conn.on("data", (chunk: Buffer) => {
+      if (started) return;
+      size += chunk.length;
+      const nl = chunk.indexOf(10);
+      if (nl < 0) {
+        chunks.push(chunk);
+        if (size > MAX_REQUEST_BYTES) conn.destroy();
+        return;
+      }
+      started = true;
+      chunks.push(chunk.subarray(0, nl));
+      void answer(Buffer.concat(chunks).toString("utf8"), root, options).then((reply) => {
+        if ("code" in reply) this.served++;
+        if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
+      });
+    });
+  }
+}
+
+function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads a request, checks it, runs it. Never throws. */
+async function answer(text: string, root: string, options: SearchSocketOptions): Promise<ServeReply> {
+  let req: ServeRequest;
+  try {
+    req = JSON.parse(text) as ServeRequest;
+  } catch {
+    return { fallback: "request is not JSON" };
+  }
+  if (req?.v !== PROTOCOL_VERSION) return { fallback: `protocol version ${String(req?.v)} (this server speaks ${PROTOCOL_VERSION})` };
+  if (!Array.isArray(req.argv) || !req.argv.every((a) => typeof a === "string") || typeof req.cwd !== "string" || typeof req.vault !== "string") {
+    return { fallback: "request is not a command line" };
+  }
+  if (!SERVED.has(req.argv[0] ?? "")) return { fallback: `"${req.argv[0] ?? ""}" is not run by a server` };
+  if (realOrNull(nodePath.resolve(req.cwd, req.vault)) !== root) return { fallback: "another vault" };
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(req.env ?? {})) if (k.startsWith("AGENT_MEMORY_") && typeof v === "string") env[k] = v;
+  const settings = JSON.stringify(options.settings);
+  let refused: string | null = null;
+  const warm: WarmSearch = {
+    open: async (ctx: CliContext) => {
+      // The same checks on the vault main() opened, as main() parsed the arguments.
+      if (realOrNull(ctx.vaultRoot) !== root) refused = "another vault";
+      else if (JSON.stringify(ctx.settings) !== settings) refused = "the settings changed since the server opened the index";
+      if (refused) throw new NotServed(refused);
+      // Let the watcher's events already queued be seen (a note saved just before this search),
+      // then index everything pending, as the MCP search does (docs/mcp.md, "Following the disk").
+      await new Promise((resolve) => setImmediate(resolve));
+      await options.live.settled();
+      const service = options.live.service;
+      const report: OpenReport = { source: "saved", notes: service.size, indexed: 0, removed: 0, loadMs: 0, syncMs: 0, saveMs: 0, capped: [], unreadable: options.live.unreadable() };
+      return { service, report };
+    },
+  };
+  const lines: ["o" | "e", string][] = [];
+  try {
+    const code = await main(req.argv, { out: (l) => lines.push(["o", l]), err: (l) => lines.push(["e", l]), env, cwd: req.cwd, warm });
+    if (refused) return { fallback: refused };
+    return { code, lines };
+  } catch (err) {
+    options.log(`serve: a search failed: ${errorMessage(err)}`);
+    return { fallback: errorMessage(err) };
+  }
+}
