@@ -304,6 +304,14 @@ describe("SearchService", () => {
       expect(res.results[0]?.snippet).toBe("The pricing same as last year was agreed.");
     });
 
+    it("a tracker line's snippet leaves out its source links and their ^am- block ids (issue 16 §14)", async () => {
+      const tasks = "Memory/Agents/link/Trackers/Tasks.md";
+      const { service } = setup({ [tasks]: "# Tasks\n\n- [ ] Draft the audit checklist [topic:: SEO audit] [source:: [[2026-11-02#^am-2h7c]], [[2026-11-03#^am-x1y2]]] [created:: 2026-11-02] ^t-001\n" });
+      await service.open();
+      const res = await search(service, "audit checklist");
+      expect(res.results[0]?.snippet).toBe("- [ ] Draft the audit checklist [topic:: SEO audit] [created:: 2026-11-02]");
+    });
+
     it("quoted phrases must occur as written", async () => {
       const { service } = setup(files);
       await service.open();

@@ -3,6 +3,7 @@
  * ranking with phrases checked against the notes' text, best blocks and snippets.
  */
 import type { Settings } from "../settings";
+import { scanInlineFields } from "../trackers/format";
 import type { BlockScorer, RankedBlock } from "./block-rank";
 import type { CountingIndex } from "./counting-index";
 import type { CachedNote } from "./note-cache";
@@ -260,10 +261,24 @@ export function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
+/** `text` without its `[source:: …]` inline fields (the field scanner of tracker lines). */
+function withoutSourceFields(text: string): string {
+  if (!text.includes("source::")) return text;
+  let out = "";
+  let at = 0;
+  for (const f of scanInlineFields(text)) {
+    if (f.key.trim().toLowerCase() !== "source") continue;
+    out += text.slice(at, f.start).replace(/[ \t]+$/, "");
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
 /** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
 export function clip(text: string, words: string[]): string {
-  // Snippets show what a person reads: no block ids, no quote/callout markers at line starts.
-  const flat = text
+  // Snippets show what a person reads: no block ids, no source links (a tracker line's provenance,
+  // full of `^am-` ids; issue 16 §14), no quote/callout markers at line starts.
+  const flat = withoutSourceFields(text)
     .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")
     .replace(/^[ \t]*(?:>[ \t]?)+/gm, "")
     .replace(/\s+/g, " ")
