@@ -208,6 +208,20 @@ describe("agent-memory CLI", () => {
     expect(bad.stderr).toMatch(/invalid agent name: a\/b \(an agent name is its folder's name: letters, digits, spaces and - _ \. are fine/);
   });
 
+  it("init makes a vault folder that does not exist yet; search prints blocks without their ids (issue 16 §14)", () => {
+    const t = setup();
+    const fresh = join(t.root, "new", "vault");
+    const r = cliRun("init", fresh, "--agent", "link");
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(fresh, "Memory/Agents/link/Trackers/Tasks.md"), "utf8")).toContain("# Tasks");
+    expect(cliRun("trackers", join(t.root, "other")).code).toBe(2);
+    cliRun("extract", t.root, J);
+    const out = cliRun("search", t.root, "audit home page", "--blocks", "5").stdout;
+    expect(out).toMatch(/audit the home page/);
+    expect(out).not.toMatch(/\^am-[a-z0-9]{4} /);
+    expect(out).not.toMatch(/\[source::/);
+  });
+
   it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.js) and finds their Chinese words", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 2100; i++) files[`Memory/Library/notes/会议纪要 ${i}.md`] = `# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，编号 X${i}Q。\n`;

@@ -65,14 +65,21 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
 
 /**
  * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
- * or its settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
+ * (unless `create`: `init` makes it, with its parents; issue 16 §14), is not a folder, or its
+ * settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
  */
 export async function openVault(
   vaultArg: string,
   io: { out: (line: string) => void; err: (line: string) => void; env: NodeJS.ProcessEnv; cwd?: string; warm?: WarmSearch },
+  create = false,
 ): Promise<CliContext> {
   const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
-  const st = await fs.stat(vaultRoot).catch(() => null);
+  let st = await fs.stat(vaultRoot).catch(() => null);
+  if (!st && create) {
+    await fs.mkdir(vaultRoot, { recursive: true });
+    st = await fs.stat(vaultRoot).catch(() => null);
+  }
+  if (st && !st.isDirectory()) throw new UsageError(`not a folder: ${vaultArg}`, vaultArg);
   if (!st?.isDirectory()) throw new UsageError(`vault folder not found: ${vaultArg}`, vaultArg);
   const settingsSource = await findSettingsFile(vaultRoot);
   let raw: unknown = undefined;

@@ -105,7 +105,7 @@ export async function main(
   }
   try {
     // Commands report through ctx.err too: hold them to the same one-line rule.
-    const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) });
+    const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) }, command.name === "init");
     if (command.name !== "init") await requireMemoryRoot(ctx);
     return await command.run(ctx, args, values);
   } catch (err) {

@@ -274,7 +274,8 @@ export const searchCommand: CliCommand = {
       if (r.snippet) ctx.out(`   ${r.snippet}`);
       for (const b of r.blocks.slice(1)) {
         const text = b.text.replace(/\s+/g, " ");
-        ctx.out(`   ${b.id ? `^${b.id} ` : "· "}${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
+        // The text a person reads; block ids are in --json and the link line (issue 16 §14).
+        ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
       if (r.blocks[0]?.id) ctx.out(`   link: [[${r.path.replace(/\.md$/i, "")}#^${r.blocks[0].id}]]`);
     });
