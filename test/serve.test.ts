@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { askServer, servedVault } from "../src/cli/serve/client";
-import { PROTOCOL_VERSION, socketPathFor } from "../src/cli/serve/socket-path";
+import { PROTOCOL_VERSION, socketPathFor, timeZone } from "../src/cli/serve/socket-path";
 import { buildCli, cliPath, serverEnv, startMcp } from "./helpers/mcp-client";
 import { tempVault } from "./helpers/temp-vault";
 
@@ -194,7 +194,7 @@ describe("one-shot search through agent-memory serve", () => {
     const b = vault({ "Memory/Library/B.md": "# B\n\nOnly vault B knows the deploy of qwerty.\n" });
     const s = await serve(a.root);
     // Asked directly with B's vault, A's server refuses.
-    const reply = await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["search", b.root, "deploy"], cwd: b.root, vault: b.root, env: {} });
+    const reply = await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["search", b.root, "deploy"], cwd: b.root, vault: b.root, env: {}, tz: timeZone() });
     expect(reply).toEqual({ fallback: "another vault" });
     // B's socket path is a link to A's socket: the launcher reaches A, which refuses; B's own run answers.
     mkdirSync(join(b.root, ".agent-memory"), { recursive: true });
@@ -203,7 +203,7 @@ describe("one-shot search through agent-memory serve", () => {
     expect(pathsOf(r)).toEqual(["Memory/Library/B.md"]);
     expect(same(r)).toEqual(same(await cold(["search", b.root, "deploy", "--json"])));
     // Nor does it run anything but search.
-    expect(await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["init", a.root], cwd: a.root, vault: a.root, env: {} })).toEqual({ fallback: '"init" is not run by a server' });
+    expect(await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["init", a.root], cwd: a.root, vault: a.root, env: {}, tz: timeZone() })).toEqual({ fallback: '"init" is not run by a server' });
     expect(await s.stop()).toContain("serve: stopped after 0 searches");
   }, 60_000);
 
@@ -214,6 +214,15 @@ describe("one-shot search through agent-memory serve", () => {
     const r = await cli(["search", t.root, "deploy"]);
     expect(same(r)).toEqual(same(await cold(["search", t.root, "deploy"])));
     expect(await s.stop()).toContain("serve: stopped after 0 searches");
+  }, 60_000);
+
+  it("a caller in another time zone (expiry is judged by the local date): the CLI runs on its own", async () => {
+    const t = vault();
+    const s = await serve(t.root, { TZ: "UTC" });
+    const r = await cli(["search", t.root, "deploy"], { TZ: "Asia/Tokyo" });
+    expect(same(r)).toEqual(same(await cli(["search", t.root, "deploy"], { TZ: "Asia/Tokyo", AGENT_MEMORY_SERVER: "off" })));
+    expect((await cli(["search", t.root, "deploy"], { TZ: "UTC" })).code).toBe(0);
+    expect(await s.stop()).toContain("serve: stopped after 1 search");
   }, 60_000);
 });
 

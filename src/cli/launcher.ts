@@ -9,7 +9,7 @@
  */
 import * as nodePath from "node:path";
 import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "./serve/client";
-import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor } from "./serve/socket-path";
+import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "./serve/socket-path";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
 function write(stream: NodeJS.WriteStream, line: string): void {
@@ -29,7 +29,7 @@ async function viaServer(argv: string[]): Promise<boolean> {
   for (const [k, v] of Object.entries(process.env)) if (k.startsWith("AGENT_MEMORY_") && v !== undefined) env[k] = v;
   const wait = Number(process.env.AGENT_MEMORY_SERVER_TIMEOUT_MS);
   const replyMs = Number.isInteger(wait) && wait > 0 ? wait : REPLY_TIMEOUT_MS;
-  const reply = await askServer(where.path, { v: PROTOCOL_VERSION, argv, cwd, vault, env }, { connectMs: CONNECT_TIMEOUT_MS, replyMs });
+  const reply = await askServer(where.path, { v: PROTOCOL_VERSION, argv, cwd, vault, env, tz: timeZone() }, { connectMs: CONNECT_TIMEOUT_MS, replyMs });
   if (!reply || "fallback" in reply || !Array.isArray(reply.lines) || typeof reply.code !== "number") return false;
   process.exitCode = reply.code;
   for (const stream of [process.stdout, process.stderr]) {

@@ -32,6 +32,8 @@ export interface ServeRequest {
   vault: string;
   /** The launcher's `AGENT_MEMORY_*` variables (lock timings, debug): the rest stays private. */
   env: Record<string, string>;
+  /** The launcher's time zone (expiry is judged by the local date): another one is not served. */
+  tz: string;
 }
 
 /**
@@ -40,6 +42,11 @@ export interface ServeRequest {
  * it, and the launcher then runs the command itself.
  */
 export type ServeReply = { code: number; lines: ["o" | "e", string][] } | { fallback: string };
+
+/** This process's time zone, as {@link ServeRequest.tz} carries it. */
+export function timeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 /**
  * The socket path for a vault folder (absolute, not yet a real path), or the reason there is none:

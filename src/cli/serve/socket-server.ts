@@ -7,7 +7,7 @@
  *
  * Refused with a fallback (the launcher then runs the command itself): any command but `search`,
  * a vault that is not this server's (compared as real paths), settings that changed since the
- * server opened the index, a request it cannot read.
+ * server opened the index, a caller in another time zone, a request it cannot read.
  */
 import { chmodSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
@@ -18,7 +18,7 @@ import type { CliContext, WarmSearch } from "../context";
 import { main } from "../main";
 import type { LiveIndex } from "../mcp/live-index";
 import type { NodeVault } from "../node-vault";
-import { checkLength, PROTOCOL_VERSION, SOCKET_VAULT_PATH, type ServeReply, type ServeRequest } from "./socket-path";
+import { checkLength, PROTOCOL_VERSION, SOCKET_VAULT_PATH, timeZone, type ServeReply, type ServeRequest } from "./socket-path";
 
 /** Largest request read; a request is one command line. */
 const MAX_REQUEST_BYTES = 1 << 20;
@@ -201,6 +201,8 @@ async function answer(text: string, root: string, options: SearchSocketOptions):
   }
   if (!SERVED.has(req.argv[0] ?? "")) return { fallback: `"${req.argv[0] ?? ""}" is not run by a server` };
   if (realOrNull(nodePath.resolve(req.cwd, req.vault)) !== root) return { fallback: "another vault" };
+  // Expiry is judged by the local date: a caller in another time zone runs on its own.
+  if (req.tz !== timeZone()) return { fallback: "another time zone" };
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(req.env ?? {})) if (k.startsWith("AGENT_MEMORY_") && typeof v === "string") env[k] = v;
   const settings = JSON.stringify(options.settings);
