@@ -245,6 +245,33 @@ describe("a note caught mid-save is never rebuilt", () => {
     expect(readFileSync(file, "utf8")).toBe("- [ ] a\n- [ ] typed by a person\n- [ ] extracted\n");
   });
 
+  it("a save into the old file around our rename, then a second save from the new note, keeps both saves' lines", async () => {
+    const t = vault({ "Memory/Tasks.md": "- [ ] a\n" });
+    const file = join(t.root, "Memory/Tasks.md");
+    let fd = -1;
+    t.vault.beforeCommit = () => {
+      if (fd < 0) fd = openSync(file, "r+"); // an editor opens the note to save it…
+      return Promise.resolve();
+    };
+    t.vault.afterRename = () => {
+      if (fd >= 0) {
+        // …writes its first save into the old file after our rename…
+        ftruncateSync(fd, 0);
+        writeSync(fd, "- [ ] a\n- [ ] first save\n", 0);
+        closeSync(fd);
+        fd = -2;
+        // …and saves again from the note it now sees (ours), before we put the first save back.
+        writeFileSync(file, `${readFileSync(file, "utf8")}- [ ] second save\n`);
+      }
+      return Promise.resolve();
+    };
+    await t.vault.process("Memory/Tasks.md", (cur) => (cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`));
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("- [ ] first save\n");
+    expect(text).toContain("- [ ] second save\n");
+    expect(text.match(/- \[ \] extracted/g)).toHaveLength(1);
+  });
+
   it("a save over our note right after the rename, from what was read before it, gets the edit again", async () => {
     const t = vault({ "Memory/Tasks.md": "- [ ] a\n" });
     const file = join(t.root, "Memory/Tasks.md");

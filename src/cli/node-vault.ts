@@ -33,6 +33,7 @@ import {
   promises as fs,
   readSync,
   readdirSync,
+  renameSync,
   statSync,
   type BigIntStats,
   type Dirent,
@@ -41,6 +42,7 @@ import {
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { decodeUtf8 } from "../core/encoding";
+import { restoreLostLines } from "../core/merge-lines";
 import { MemoryError, TruncatedNoteError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
 import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
@@ -67,7 +69,7 @@ export interface NodeVaultOptions {
   lock?: Partial<LockOptions>;
 }
 
-/** What a read for an edit saw: the text, and the file's identity to compare before the rename. */
+/** What a read for an edit saw: the text, and the file's identity to compare around the rename. */
 interface Snapshot {
   text: string | null;
   /** Identity of the file read (`null`: it did not exist). */
@@ -233,23 +235,18 @@ export class NodeVault implements VaultPort {
 
   private async processLocked(real: string, path: string, fn: ProcessFn, held: HeldLock): Promise<boolean> {
     let written = false;
-    // Set when a save into the old file was found after our rename: the edit is applied to that
-    // text, and the file to compare against is the one we renamed in.
-    let carried: { text: string; ident: Ident | null } | null = null;
+    // Saves into the old file that our rename hid (a program that opened the note before the rename
+    // and wrote after it): each is put back into the note as it is now, with restoreLostLines.
+    const hidden: { base: string; theirs: string }[] = [];
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const snap: Snapshot = carried
-        ? { text: carried.text, ident: carried.ident, fd: null, suspect: false, stat: identStat(real) }
-        : await readForEdit(real, path, this.seenSize.get(path));
-      const carriedNow = carried !== null;
-      carried = null;
+      const snap = await readForEdit(real, path, this.seenSize.get(path));
       let tmp: string | null = null;
       try {
-        let next = fn(snap.text);
-        if (next === null || next === snap.text) {
-          // Nothing to add. A carried text is another writer's save that our rename hid: put it back.
-          if (!carriedNow || snap.text === null) return written;
-          next = snap.text;
-        }
+        let current = snap.text;
+        if (current !== null) for (const h of hidden) current = restoreLostLines(h.base, h.theirs, current);
+        let next = fn(current);
+        if (next === null) next = current;
+        if (next === null || next === snap.text) return written;
         if (snap.suspect) {
           throw new TruncatedNoteError(
             `${path} exists but reads as empty, as when a program is saving it in place; an existing note is never rebuilt, so nothing was written; try again (delete the empty file if it should be made anew)`,
@@ -265,20 +262,20 @@ export class NodeVault implements VaultPort {
         if (snap.stat) await keepOwnership(tmp, snap.stat);
         if (this.beforeCommit) await this.beforeCommit(path);
         if (!sameIdent(snap.ident, currentIdent(real, path))) continue; // someone wrote meanwhile: start again on their text
-        const oldIdent = snap.fd !== null ? fdIdent(snap.fd) : null;
         held.assertHeld();
-        await fs.rename(tmp, real);
+        // Synchronous, so nothing runs between the check above and the rename.
+        renameSync(tmp, real);
         tmp = null;
         written = true;
         const ours = currentIdent(real, path);
         this.seenSize.set(path, Buffer.byteLength(next, "utf8"));
         if (this.afterRename) await this.afterRename(path);
-        // A program that opened the old file before the rename may have saved into it after our
-        // check: its text is in the old file only. Read it back and apply the edit to it.
-        if (snap.fd !== null && oldIdent && !sameContentIdent(oldIdent, fdIdent(snap.fd))) {
+        // A program that opened the old file before the rename may have saved into it since we read
+        // it: its text is in the old file only. Read it back and put its lines into the note.
+        if (snap.fd !== null && snap.ident && snap.text !== null && !sameContentIdent(snap.ident, fdIdent(snap.fd))) {
           const theirs = await settledText(snap.fd, path);
-          if (theirs !== null && theirs !== next) {
-            carried = { text: theirs, ident: ours };
+          if (theirs !== null && theirs !== snap.text) {
+            hidden.push({ base: snap.text, theirs });
             continue;
           }
         }
@@ -413,14 +410,6 @@ function currentIdent(real: string, path: string): Ident | null {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err });
-  }
-}
-
-function identStat(real: string): BigIntStats | null {
-  try {
-    return statSync(real, { bigint: true });
-  } catch {
-    return null;
   }
 }
 
