@@ -89,6 +89,22 @@ describe("agent-memory CLI", () => {
     expect(cliRun("extract", t.root, J).stdout).toMatch(/unchanged since the last extraction/);
   });
 
+  it("--force extracts an unchanged journal again, and its items are already recorded (docs/testing.md)", () => {
+    const t = setup();
+    expect(cliRun("extract", t.root, J).code).toBe(0);
+    type Report = { skipped?: string; items: { action: string }[]; writes: string[] };
+    const again = JSON.parse(cliRun("extract", t.root, J, "--json").stdout) as Report;
+    expect(again).toMatchObject({ skipped: "unchanged", items: [], writes: [] });
+    const before = snapshot(t.root);
+    const forced = cliRun("extract", t.root, J, "--force", "--json");
+    expect(forced.code).toBe(0);
+    const report = JSON.parse(forced.stdout) as Report;
+    expect(report.skipped).toBeUndefined();
+    expect(report.items.map((i) => i.action)).toEqual(["skip", "skip", "skip", "skip"]);
+    expect(report.writes).toEqual([]);
+    expect(snapshot(t.root)).toEqual(before);
+  });
+
   it("a decision written to the log and to its topic is printed once, with an arrow per note (issue 16 §13)", () => {
     const t = setup();
     const out = cliRun("extract", t.root, J).stdout;

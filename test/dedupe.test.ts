@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findDuplicate, similarity } from "../src/core/extraction/dedupe";
+import { findDuplicate, sameItemText, similarity } from "../src/core/extraction/dedupe";
 
 describe("dedupe similarity", () => {
   it("matches rewordings in English and Chinese", () => {
@@ -18,5 +18,18 @@ describe("dedupe similarity", () => {
     expect(similarity("Pay invoice for March", "Pay invoice for April")).toBeLessThan(0.75);
     expect(findDuplicate("Book the dentist", ["Renew passport", "Book dentist"], (s) => s)).toBe(1);
     expect(findDuplicate("Book the dentist", ["Renew passport"], (s) => s)).toBe(-1);
+  });
+
+  it("the same item from a similarity of 0.75 on, not below (mutant 0.75 → 0.6, docs/testing.md)", () => {
+    // 3 of 4 words shared: exactly 0.75, the same item.
+    expect(similarity("Review landing page copy", "review the landing page")).toBe(0.75);
+    expect(sameItemText("Review landing page copy", "review the landing page")).toBe(true);
+    expect(findDuplicate("Review landing page copy", ["Renew passport", "review the landing page"], (s) => s)).toBe(1);
+    // 5 of 7 (0.71) and 2 of 3 (0.67): a content word differs, two items.
+    expect(similarity("draft audit plan homepage blog posts", "draft audit plan homepage blog pages")).toBeCloseTo(5 / 7);
+    expect(sameItemText("draft audit plan homepage blog posts", "draft audit plan homepage blog pages")).toBe(false);
+    expect(similarity("Pay the invoice", "Pay invoice for March")).toBeCloseTo(2 / 3);
+    expect(sameItemText("Pay the invoice", "Pay invoice for March")).toBe(false);
+    expect(findDuplicate("Pay the invoice", ["Pay invoice for March"], (s) => s)).toBe(-1);
   });
 });

@@ -67,6 +67,33 @@ describe("self-check gate", () => {
     expect(runGate(input({ text: text(300), items: items("task", "task", "task", "task", "task") }), gate).action).toBe("none");
   });
 
+  it("a document is rich from exactly richDocChars on (mutant `>=` → `>`, docs/testing.md)", () => {
+    // One long word has no whitespace to collapse, so its gate length is its character count.
+    const rich = (length: number) => input({ text: "a".repeat(length), items: items("task") });
+    expect(gate.richDocChars).toBe(1200);
+    expect(runGate(rich(1200), gate).fired).toContain("rich-without-knowledge");
+    expect(runGate(rich(1199), gate).fired).not.toContain("rich-without-knowledge");
+    // CJK characters count double: 600 of them are 1,200.
+    expect(runGate(input({ text: "复".repeat(600), items: items("task") }), gate).fired).toContain("rich-without-knowledge");
+    expect(runGate(input({ text: "复".repeat(599), items: items("task") }), gate).fired).not.toContain("rich-without-knowledge");
+  });
+
+  it("asks for a merge only above mergeFactor times the band (mutant: merge factor ignored, docs/testing.md)", () => {
+    // 3,000 characters: band 3–12, so with the default factor 2 a merge needs more than 24 items.
+    const doc = (count: number) => input({ text: "a".repeat(3000), items: items(...Array.from({ length: count }, () => "task" as const)) });
+    expect(expectedBand(3000, gate)).toEqual({ min: 3, max: 12 });
+    expect(gate.mergeFactor).toBe(2);
+    expect(runGate(doc(24), gate).fired).not.toContain("above-band");
+    expect(runGate(doc(20), gate).action).not.toBe("merge");
+    expect(runGate(doc(25), gate).fired).toContain("above-band");
+    expect(runGate(doc(25), gate).action).toBe("merge");
+    // The factor is read from settings: at 1, 13 items (above MERGE_MIN_ITEMS) are already too many; at 3, 30 are not.
+    expect(runGate(doc(13), { ...gate, mergeFactor: 1 }).action).toBe("merge");
+    expect(runGate(doc(12), { ...gate, mergeFactor: 1 }).action).not.toBe("merge");
+    expect(runGate(doc(30), { ...gate, mergeFactor: 3 }).action).not.toBe("merge");
+    expect(runGate(doc(37), { ...gate, mergeFactor: 3 }).action).toBe("merge");
+  });
+
   it("reads its thresholds from settings and fires nothing when disabled", () => {
     const thin = input({ text: text(2000), sections: 3, items: items("task") });
     expect(runGate(thin, gate).fired).toEqual(["rich-without-knowledge", "single-category", "below-band"]);

@@ -13,6 +13,20 @@ describe("MemoryLayout", () => {
     expect(layout.libraryPath("SEO", "Core Web Vitals")).toBe("Memory/Library/SEO/Core Web Vitals.md");
   });
 
+  it("the memory root is a folder, not a name prefix: Memory does not hold MemoryArchive/ (docs/testing.md)", () => {
+    expect(layout.isInside("Memory")).toBe(true);
+    expect(layout.isInside("Memory/Agents/link/Journal/2026-03-24.md")).toBe(true);
+    expect(layout.isInside("MemoryArchive/Agents/link/Journal/2026-03-24.md")).toBe(false);
+    expect(layout.isInside("Memory.md")).toBe(false);
+    expect(layout.under("Memory/Library/x.md")).toBe("Memory/Library/x.md");
+    expect(() => layout.under("MemoryArchive/Library/x.md")).toThrow(PathError);
+    expect(layout.collectionOf("MemoryArchive/Library/SEO/x.md")).toBe("other");
+    expect(layout.collectionOf("Memory/Library/SEO/x.md")).toBe("library");
+    // Zones likewise: Restricted does not hold RestrictedOld/.
+    expect(layout.zoneOf("Memory/Restricted/x.md")).toBe("Restricted");
+    expect(layout.zoneOf("Memory/RestrictedOld/x.md")).toBeNull();
+  });
+
   it("uses the folder settings", () => {
     const s = defaultSettings();
     s.memoryRoot = "Brain";
