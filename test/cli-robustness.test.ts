@@ -93,7 +93,7 @@ describe("every error on stderr is one line (DESIGN §7)", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      "agent-memory extract: unknown option '--bogus' (usage: agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--dry-run] [--force] [--json])\n",
+      "agent-memory extract: unknown option '--bogus' (usage: agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json])\n",
     );
   });
 
