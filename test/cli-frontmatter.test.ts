@@ -1,21 +1,17 @@
 // A journal whose frontmatter is a YAML list or a single value, through the built CLI on a real
 // vault made by `agent-memory init` (issue 12 §7): extract refuses it with one line and writes
 // nothing; health and search read the note as having no fields.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
 const J = "Memory/Agents/me/Journal/2026-11-27.md";
 const BODY = "# 2026-11-27\n\n- [ ] Renew passport\nDecision: audit the home page before the blog\nLearned: bounce rate matters more than the framework\n";
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {

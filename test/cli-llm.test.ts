@@ -1,10 +1,10 @@
 // `extract` with a language model, through the built CLI and the real SDK path against a local
 // OpenAI-compatible stub server (issue 3 §9: environment variables, report, errors).
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startStubServer, type StubServer } from "./helpers/llm-stub-server";
 import { tempVault } from "./helpers/temp-vault";
 
@@ -14,10 +14,6 @@ const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const KEY = "sk-test-do-not-leak-1234";
 const journal = "# 2026-11-24\n\n## Pages\n\nWe agreed to retire every post under 50 visits a month.\n\n- [ ] Renew passport\n";
 const settings = JSON.stringify({ llm: { maxRetries: 0, timeoutMs: 3000 } });
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 let server: StubServer;
 beforeEach(async () => {

@@ -1,20 +1,16 @@
 // The built CLI as shells and package managers run it (DESIGN §7): started through symlinks
 // (`npx`, `npm link`), piped into `head`, and given bad usage, which must cost one line of stderr.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
 const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "", AGENT_MEMORY_DEBUG: "" };
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

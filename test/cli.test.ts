@@ -1,9 +1,9 @@
 // The CLI as users run it: the built dist/cli.js spawned on a temporary vault (issue 2 "Done when").
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -23,10 +23,6 @@ created_at: 2026-11-24T18:40:00+08:00
 Decision: audit the home page before the blog
 Learned: bounce rate matters more than the framework
 `;
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {

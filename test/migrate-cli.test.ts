@@ -1,10 +1,10 @@
 // Issue 15: `agent-memory migrate <vault> [--apply]` through the built CLI, on the sample vault as
 // it was before the tracker line format (its lines written back the old way).
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -12,10 +12,6 @@ const cli = join(root, "dist", "cli.js");
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 const OLD = "- [/] Get the top-10 pages by traffic and bounce rate [priority:: 2] [kind:: act] [created:: 2026-11-02] [source:: [[2026-11-02#^am-k3f9]]] ^t-001";
 const NEW = "- [/] Get the top-10 pages by traffic and bounce rate [kind:: act] [source:: [[2026-11-02#^am-k3f9]]] [priority:: medium] [created:: 2026-11-02] ^t-001";
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {

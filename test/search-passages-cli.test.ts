@@ -1,18 +1,14 @@
 // `agent-memory search … --passages N` (issue 13 §5) as users run it: the built dist/cli.js
 // spawned on a temporary vault — the JSON shape, one text entry per passage, usage errors,
 // isolated zones.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {

@@ -1,7 +1,7 @@
 // The write path's promises, one example each (issue 12; docs/write-safety.md): links out of the
 // vault, encodings, notes caught mid-save, saves around our rename, read-only notes — on
 // NodeVault and through the built CLI. Each test fails on the adapter before issue 12.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   closeSync,
@@ -21,7 +21,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { EncodingError, PathError, TruncatedNoteError } from "../src/core/errors";
 import { decodeUtf8 } from "../src/core/encoding";
 import { tempVault } from "./helpers/temp-vault";
@@ -29,10 +29,6 @@ import { tempVault } from "./helpers/temp-vault";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
 const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

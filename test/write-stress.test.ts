@@ -1,16 +1,12 @@
 // Stress tests of the write path that can fail (issue 12, docs/write-safety.md), small and bounded
 // here; `npm run stress` runs the same trials at full size and prints the figures.
-import { execFileSync } from "node:child_process";
+
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { appendTrial, concurrentExtractTrial, inPlaceWriterTrial, killTrial } from "./helpers/stress-harness";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-
-beforeAll(() => {
-  execFileSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "pipe" });
-}, 60_000);
 
 describe("many writers at once", () => {
   it("issue 12 two writers, one note: 4 processes appending 40 lines each to one note through NodeVault lose and duplicate nothing", async () => {

@@ -9,9 +9,9 @@ import { sampleVaultCopy } from "./temp-vault";
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const cliPath = join(repoRoot, "dist", "cli.js");
 
-/** Builds dist/cli.js (call in `beforeAll`). */
+/** Kept for callers: dist/cli.js is built once per test run (test/global-setup.ts). */
 export function buildCli(): void {
-  execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs"), "cli"], { cwd: repoRoot, stdio: "pipe" });
+  // Built once per test run by test/global-setup.ts, so no file rebuilds it under another file's processes.
 }
 
 /** Runs the built CLI with no language model configured. */

@@ -1,6 +1,5 @@
 // An MCP client on the built `dist/cli.js mcp` (issue 13 §7): the SDK's own Client and
 // StdioClientTransport, as an agent's host would start the server.
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -9,9 +8,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 export const cliPath = join(repoRoot, "dist", "cli.js");
 
-/** Builds dist/cli.js (and its worker) from the current sources. */
+/** Kept for callers: dist/cli.js and its worker are built once per test run (test/global-setup.ts). */
 export function buildCli(): void {
-  execFileSync(process.execPath, [join(repoRoot, "esbuild.config.mjs"), "cli"], { cwd: repoRoot, stdio: "pipe" });
+  // Built once per test run by test/global-setup.ts, so no file rebuilds it under another file's processes.
 }
 
 /** The environment of a spawned server: no language model, the test's time zone. */
