@@ -1,6 +1,6 @@
 // The sample vault after extraction, for the session brief tests (test/brief*.test.ts): the built
 // CLI (dist/cli.js) extracts every journal of the agents asked for, as a user would.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
