@@ -157,6 +157,15 @@ describe("searchPassages: scopes, isolated zones and filters", () => {
     expect(new Set(await refs(service, "runbook", { includeExpired: true }))).toEqual(new Set(["Memory/Library/ops/Runbook.md#^l1", `${DEPLOYS}#^x1`]));
   });
 
+  it("with a quoted phrase, only blocks holding it are passages, as search lists blocks (issue 16)", async () => {
+    const service = await open({
+      "Memory/Library/a/Deploys.md": "# Deploys\n\nThe canary rollout starts on Monday. ^d1\n\nRollout of the canary is slow, and canary pages roll out later. ^d2\n",
+    });
+    expect(await refs(service, '"canary rollout"')).toEqual(["Memory/Library/a/Deploys.md#^d1"]);
+    // The other side: the same words unquoted find both blocks.
+    expect(new Set(await refs(service, "canary rollout"))).toEqual(new Set(["Memory/Library/a/Deploys.md#^d1", "Memory/Library/a/Deploys.md#^d2"]));
+  });
+
   it("a query of filters alone gives the first block of each matching note, newest first, score 0", async () => {
     const service = await open({
       "Memory/Library/a/Old.md": "---\ntype: reference\ncreated_at: 2026-01-01\n---\n# Old\n\nFirst old block.\n\nSecond old block.\n",

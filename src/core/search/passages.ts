@@ -11,6 +11,7 @@ import type { ParsedQuery } from "./query";
 import { chooseNotes, round, weightedBlockScores, type ChosenNote, type RunContext } from "./query-runner";
 import type { Settings } from "../settings";
 import type { Passage, PassageResponse } from "./search-types";
+import { textContainsPhrase } from "./tokenizer";
 
 /**
  * Notes whose blocks compete for the passages of one search, by default (never fewer than the
@@ -92,8 +93,8 @@ function headingsOf(blocks: readonly RankedBlock[]): (string | null)[] {
 }
 
 /**
- * Ranks the blocks of the best notes together and keeps the best `limit` (issue 13 §5). Heading
- * blocks are never passages (a heading alone says little; it is each passage's `heading`). Ties
+ * Ranks the blocks of the best notes together and keeps the best `limit` (issue 13 §5). With
+ * quoted phrases only blocks holding every phrase are passages. Heading blocks are never passages (a heading alone says little; it is each passage's `heading`). Ties
  * keep the better note first, then the block's order in its note. Sets `response.total` as
  * `search` does (matching notes).
  * @param terms query terms (query tokenizer, stop words dropped)
@@ -110,12 +111,15 @@ export async function rankPassages(
   const chosen = await chooseNotes(ctx, parsed, terms, required, { limit: opts.notes, search: opts.search, nowMs: opts.nowMs }, response);
   if (opts.limit === 0) return;
   const { blocks, scores } = weightedBlockScores(chosen, terms, opts.blocks);
+  // With quoted phrases, a passage must hold them all, as `search` lists only such blocks.
+  const holdsPhrases = (text: string): boolean => parsed.phrases.every((p) => textContainsPhrase(text, p));
   const ranked: { note: number; block: number; score: number }[] = [];
   chosen.forEach((_, i) => {
     const own = scores[i] ?? [];
     const noteBlocks = blocks[i] ?? [];
     for (let k = 0; k < noteBlocks.length; k++) {
-      if (noteBlocks[k]?.block.heading) continue;
+      const block = noteBlocks[k]?.block;
+      if (!block || block.heading || !holdsPhrases(block.text)) continue;
       let score = own[k] ?? 0;
       if (NEIGHBOUR_SHARE > 0) {
         // The block above may be the heading of this block's section (its lead-in); the block
