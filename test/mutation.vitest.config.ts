@@ -1,0 +1,28 @@
+// The suite as `npm run mutation` runs it (stryker.config.json, docs/testing.md "Mutation
+// testing"): every test file except those that only drive another process — the built CLI, the MCP
+// server, the plugin bundle, the expiry probe — or lint. Stryker turns a mutant on inside the test
+// process, so those files cannot kill one; they would only slow the initial run and time out under
+// its load.
+import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+import base from "../vitest.config";
+
+export default mergeConfig(
+  base,
+  defineConfig({
+    root: fileURLToPath(new URL("..", import.meta.url)),
+    test: {
+      exclude: [
+        ...configDefaults.exclude,
+        "test/*-cli.test.ts",
+        "test/cli*.test.ts",
+        "test/mcp-*.test.ts",
+        "test/serve.test.ts",
+        "test/bundle.test.ts",
+        "test/expiry-time-zone.test.ts",
+        "test/write-stress.test.ts",
+        "test/core-boundary.test.ts",
+      ],
+    },
+  }),
+);
