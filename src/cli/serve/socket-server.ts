@@ -53,7 +53,8 @@ function probe(path: string): Promise<"live" | "refused" | "none"> {
     });
     sock.once("error", (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      done(err.code === "ENOENT" ? "none" : "refused");
+      // Only a refused connection is a server gone; anything else (EACCES: another user's) is left.
+      done(err.code === "ENOENT" ? "none" : err.code === "ECONNREFUSED" ? "refused" : "live");
     });
   });
 }
