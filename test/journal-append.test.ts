@@ -34,6 +34,15 @@ describe("appendJournalBlock", () => {
     expect(blocks.find((b) => b.kind === "callout")?.blockId).toBe(ids[0]);
   });
 
+  it("gives headings no block id (Obsidian links them by their text), and refuses a block of headings alone", () => {
+    const r = appendJournalBlock("# Day\n", "Decision: ship it\n\n## Next steps\n- Email the editor", { agent: "a", date: "2026-12-01", path: "j.md" });
+    expect(r.text).toMatch(/\n## Next steps\n/);
+    expect(r.text).not.toMatch(/## Next steps \^/);
+    expect(r.ids).toHaveLength(2);
+    for (const id of r.ids) expect(r.text).toContain(`^${id}`);
+    expect(() => appendJournalBlock("# Day\n", "## Only a heading", { agent: "a", date: "2026-12-01", path: "j.md" })).toThrow(/only headings/);
+  });
+
   it("refuses an empty block", () => {
     expect(() => appendJournalBlock(null, " \n ", note)).toThrow(/empty/);
   });

@@ -49,7 +49,10 @@ export function appendJournalBlock(
   const base = current === null || current.trim() === "" ? (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + newJournalNote(note.agent, note.date, note.date, note.path) : current;
   const taken = existingBlockIds(base);
   // Ids are added to the chunk alone, so a block equal to an earlier one in the journal is not confused with it.
-  const blocks = splitBlocks(chunk);
+  // Headings get no block id: Obsidian links a heading by its text (`[[note#Heading]]`), and a
+  // `^id` on a heading line would show as part of the heading.
+  const blocks = splitBlocks(chunk).filter((b) => b.kind !== "heading");
+  if (blocks.length === 0) throw new Error("the block to append is only headings; add a paragraph or a list item under them");
   const wanted = blocks.map((b, i) => {
     const id = b.blockId ?? newBlockId(`${note.path}\n${i}\n${b.text}`, taken);
     taken.add(id);
