@@ -306,6 +306,14 @@ describe("mcp server options", () => {
     expect(zone.stderr).toMatch(/not an isolated zone/);
   });
 
+  it("an --agent that does not exist is a usage error (exit 2) naming the known agents; nothing is created", () => {
+    const res = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--agent", "ghost"], { encoding: "utf8", env: serverEnv(), input: "" });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toMatch(/unknown agent "ghost" \(known: [^)]*link[^)]*\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent ghost/);
+    expect(res.stdout).toBe("");
+    expect(existsSync(join(vault.root, "Memory/Agents/ghost"))).toBe(false);
+  });
+
   it("--zone opens an isolated zone to search and read_note", async () => {
     const s = await startMcp(vault.root, ["--agent", "link", "--zone", "Restricted"]);
     try {

@@ -2,6 +2,7 @@
  * Sets up an agent's memory (DESIGN §1): the six tracker notes, today's journal and the library
  * index, each created only when missing.
  */
+import { UsageError } from "./errors";
 import { setFrontmatter } from "./frontmatter";
 import { newJournalNote } from "./journal/append";
 import type { MemoryLayout } from "./layout";
@@ -50,4 +51,21 @@ export async function initAgent(vault: VaultPort, layout: MemoryLayout, agent: s
     ),
   );
   return created;
+}
+
+/**
+ * The agents that exist: those with a folder holding at least one note under the agents root.
+ * One rule for every door that must not create an agent by accident (`extract`, the MCP server).
+ * @returns agent names, sorted as listed
+ */
+export async function knownAgents(vault: VaultPort, layout: MemoryLayout): Promise<string[]> {
+  return layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
+}
+
+/**
+ * The usage error for an agent that does not exist, naming the known ones and how to create it.
+ * @param how what the caller may do instead, e.g. `pass --agent with a known agent`
+ */
+export function unknownAgentError(agent: string, known: readonly string[], how: string): UsageError {
+  return new UsageError(`unknown agent "${agent}" (known: ${known.join(", ") || "none"}); ${how}, or create it with: agent-memory init <vault> --agent ${agent}`, agent);
 }

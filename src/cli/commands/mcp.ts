@@ -1,6 +1,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CliCommand } from "../command";
 import { UsageError, errorMessage } from "../../core/errors";
+import { knownAgents, unknownAgentError } from "../../core/init";
 import { MemoryAccess } from "../mcp/access";
 import { LiveIndex } from "../mcp/live-index";
 import { createMcpServer, toolNames } from "../mcp/server";
@@ -34,6 +35,11 @@ export const mcpCommand: CliCommand = {
       only = new Set(names);
     }
     const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
+    // The server never creates an agent: a typo in a client's configuration would split memory.
+    const agents = await knownAgents(ctx.vault, ctx.layout);
+    if (!agents.includes(agent)) {
+      throw unknownAgentError(agent, agents, typeof options.agent === "string" ? "pass --agent with a known agent" : "pass --agent NAME");
+    }
     const zones = Array.isArray(options.zone) ? options.zone : [];
     let access: MemoryAccess;
     try {

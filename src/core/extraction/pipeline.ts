@@ -10,6 +10,7 @@
 import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
 import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
+import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
 import { localTimestamp, today } from "../dates";
 import type { Settings } from "../settings";
@@ -144,11 +145,11 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const { agent, agentReason } = chooseAgent(path, layout, options);
   layout.agentRoot(agent); // throws PathError for an unsafe agent name
   if (agent !== layout.agentOf(path) && (options.agent !== undefined || options.newAgent === "refuse")) {
-    const known = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
+    const known = await knownAgents(vault, layout);
     if (!known.includes(agent)) {
       const knownList = `known: ${known.join(", ") || "none"}`;
       const create = `create it with: agent-memory init <vault> --agent ${agent}`;
-      if (options.agent !== undefined) throw new UsageError(`unknown agent "${agent}" (${knownList}); pass --agent with a known agent, or ${create}`, agent);
+      if (options.agent !== undefined) throw unknownAgentError(agent, known, "pass --agent with a known agent");
       throw new UsageError(
         `${path} is in no agent's folder, and the default agent "${agent}" does not exist yet (${knownList}); pass --agent NAME to choose one, or ${create}`,
         agent,
