@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { UsageError, errorMessage } from "../src/core/errors";
 import { createChatClient } from "../src/core/llm/client";
 import { classifyFailure, describeFailure, redact } from "../src/core/llm/retry";
+import { redactUrl } from "../src/core/url";
 
 const CRED_URL = "http://user:secret@127.0.0.1:8080/v1";
 /** What Node's fetch (undici) throws for such a URL: it echoes the URL. */
@@ -74,3 +75,13 @@ function catchIt(fn: () => unknown): unknown {
   }
   return undefined;
 }
+
+describe("redactUrl: secrets in the query string", () => {
+  it("redacts the value of key, api_key, token and similar parameters, and leaves other parameters", () => {
+    expect(redactUrl("chat completion at http://127.0.0.1:9/v1?key=secret could not connect")).toBe("chat completion at http://127.0.0.1:9/v1?key=[redacted] could not connect");
+    expect(redactUrl("https://h/v1?model=m&api_key=abc123&x=1")).toBe("https://h/v1?model=m&api_key=[redacted]&x=1");
+    expect(redactUrl("https://h/v1?access_token=t#frag")).toBe("https://h/v1?access_token=[redacted]#frag");
+    // The other side: parameters that are not secrets stay as they are.
+    expect(redactUrl("https://h/v1?model=gpt&keyboard=1")).toBe("https://h/v1?model=gpt&keyboard=1");
+  });
+});

@@ -16,15 +16,23 @@ const USER_INFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#]*@/gi;
 export const REDACTED_USER_INFO = "[redacted]";
 
 /**
- * Removes the user name and password of every URL in `text`:
+ * Removes the user name and password of every URL in `text`, and the values of query parameters
+ * that carry secrets ({@link SECRET_PARAM}):
  * `chat completion at http://user:secret@host/v1 failed` → `… at http://[redacted]@host/v1 failed`.
  * Text without such a URL comes back unchanged. Every message the project prints that may hold a
  * URL or a library's error text (the OpenAI SDK and `fetch` echo the URL) goes through it:
  * `errorMessage` (src/core/errors.ts) applies it to every error, the CLI to every stderr line.
  */
 export function redactUrl(text: string): string {
-  return text.replace(USER_INFO, `$1${REDACTED_USER_INFO}@`);
+  return text.replace(USER_INFO, `$1${REDACTED_USER_INFO}@`).replace(SECRET_PARAM, `$1${REDACTED_USER_INFO}`);
 }
+
+/**
+ * A query parameter that carries a secret in a URL (`?key=…`, `&api_key=…`, `access_token`,
+ * `token`, `secret`, `password`, `sig`): its value is redacted too. Some servers take the key
+ * that way.
+ */
+const SECRET_PARAM = /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|password|passwd|sig|signature|auth)=)[^&#\s]*/gi;
 
 /** Why a base URL cannot be used. */
 export interface BaseUrlProblem {
