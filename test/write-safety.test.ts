@@ -139,6 +139,24 @@ describe("real paths stay inside the vault", () => {
     await expect(t.vault.read("Memory/b.md")).rejects.toThrow(/^Memory\/b\.md is a symbolic link to .*secret\.md, outside the vault/);
   });
 
+  it("a note linked out of the vault is listed so that health reports it unreadable and search names it; a link inside is not listed twice", () => {
+    const out = outsideDir();
+    writeFileSync(join(out, "outside.md"), "# outside\n");
+    const t = vault({ "Memory/Library/a/Real.md": "# Real\n\nthe pricing page\n" });
+    symlinkSync(join(out, "outside.md"), join(t.root, "Memory/Library/a/Out.md"));
+    symlinkSync("Real.md", join(t.root, "Memory/Library/a/Alias.md"));
+    const health = cliRun("health", t.root, "--json");
+    const report = JSON.parse(health.stdout) as { checked: number; errors: { path: string; rule: string; message: string }[] };
+    expect(report.errors.filter((e) => e.rule === "unreadable")).toEqual([
+      expect.objectContaining({ path: "Memory/Library/a/Out.md", message: expect.stringMatching(/is a symbolic link to .*outside\.md, outside the vault/) as unknown }),
+    ]);
+    expect(report.checked).toBe(2);
+    const search = cliRun("search", t.root, "pricing");
+    expect(search.stdout).toMatch(/Real/);
+    expect(search.stderr).toMatch(/index: left out Memory\/Library\/a\/Out\.md: .*outside the vault/);
+    expect(readFileSync(join(out, "outside.md"), "utf8")).toBe("# outside\n");
+  });
+
   it("a link to a note inside the vault is followed (the other side of the rule)", async () => {
     const t = vault({ "Shared/Tasks.md": "- [ ] a\n" });
     mkdirSync(join(t.root, "Memory"));

@@ -29,6 +29,7 @@ import {
   closeSync,
   constants as fsConstants,
   fstatSync,
+  lstatSync,
   openSync,
   promises as fs,
   readSync,
@@ -43,7 +44,7 @@ import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { decodeUtf8 } from "../core/encoding";
 import { restoreLostLines } from "../core/merge-lines";
-import { MemoryError, TruncatedNoteError, VaultError, errorMessage } from "../core/errors";
+import { MemoryError, PathError, TruncatedNoteError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
 import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
 import { DEFAULT_STALE_MS, DEFAULT_WAIT_MS, LOCK_DIR, NoteLocks, type HeldLock, type LockOptions } from "./note-lock";
@@ -173,7 +174,8 @@ export class NodeVault implements VaultPort {
 
   /**
    * Markdown files under `folder`, sorted by path. Dot-folders are skipped, and so are symbolic
-   * links (to files or folders): what is listed is really inside the vault.
+   * links to folders and to notes inside the vault (their targets are listed). A link to a note
+   * outside the vault is listed, so that reading it fails with a `PathError` naming it.
    */
   list(folder = ""): Promise<FileStat[]> {
     const out: FileStat[] = [];
@@ -195,6 +197,12 @@ export class NodeVault implements VaultPort {
         else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
           const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
           if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
+        } else if (entry.isSymbolicLink() && entry.name.toLowerCase().endsWith(".md") && this.leavesVault(child)) {
+          // Listed so that readers refuse it by name (search names it, the health check reports
+          // it as unreadable) instead of not seeing it; a link inside the vault is not listed,
+          // its target is.
+          const st = lstatOrNull(this.abs(child));
+          if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
         }
       }
     };
@@ -206,6 +214,16 @@ export class NodeVault implements VaultPort {
     }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return Promise.resolve(out);
+  }
+
+  /** True when the link at vault path `path` resolves outside the vault. */
+  private leavesVault(path: string): boolean {
+    try {
+      this.paths.resolve(path);
+      return false;
+    } catch (err) {
+      return err instanceof PathError;
+    }
   }
 
   /** The locks of this vault, made on first use under its `.agent-memory/locks` (inside the vault). */
@@ -507,6 +525,15 @@ function describeFsError(err: unknown): string {
       return "it is a folder";
     default:
       return errorMessage(err);
+  }
+}
+
+/** `lstatSync` (the link itself), or `null` when it is gone. */
+function lstatOrNull(abs: string): Stats | null {
+  try {
+    return lstatSync(abs);
+  } catch {
+    return null;
   }
 }
 
