@@ -1,15 +1,12 @@
 // A journal whose frontmatter is a YAML list or a single value, through the built CLI on a real
 // vault made by `agent-memory init` (issue 12 §7): extract refuses it with one line and writes
 // nothing; health and search read the note as having no fields.
-import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliRun } from "./helpers/cli-run";
 import { tempVault } from "./helpers/temp-vault";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = join(root, "dist", "cli.js");
 const J = "Memory/Agents/me/Journal/2026-11-27.md";
 const BODY = "# 2026-11-27\n\n- [ ] Renew passport\nDecision: audit the home page before the blog\nLearned: bounce rate matters more than the framework\n";
 
@@ -18,12 +15,6 @@ afterEach(() => {
   cleanup?.();
   cleanup = null;
 });
-
-function cliRun(...args: string[]) {
-  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
-  const res = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
 
 /** Every file of the vault: its bytes (base64) and mtime. */
 function snapshot(dir: string): Record<string, string> {

@@ -1,13 +1,10 @@
 // The CLI as users run it: the built dist/cli.js spawned on a temporary vault (issue 2 "Done when").
-import { spawnSync } from "node:child_process";
 import { readdirSync, statSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliRun } from "./helpers/cli-run";
 import { tempVault } from "./helpers/temp-vault";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = join(root, "dist", "cli.js");
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const journal = `---
 id: journal-link-2026-11-24
@@ -29,12 +26,6 @@ afterEach(() => {
   cleanup?.();
   cleanup = null;
 });
-
-function cliRun(...args: string[]) {
-  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
-  const res = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
 
 function snapshot(dir: string): Map<string, string> {
   const out = new Map<string, string>();

@@ -1,26 +1,15 @@
 // `agent-memory search … --passages N` (issue 13 §5) as users run it: the built dist/cli.js
 // spawned on a temporary vault — the JSON shape, one text entry per passage, usage errors,
 // isolated zones.
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { cliRun } from "./helpers/cli-run";
 import { tempVault } from "./helpers/temp-vault";
-
-const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = join(root, "dist", "cli.js");
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
   cleanup?.();
   cleanup = null;
 });
-
-function cliRun(...args: string[]) {
-  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
-  const res = spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", env });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
-}
 
 const JOURNAL = "Memory/Agents/link/Journal/2026-11-20.md";
 const DEPLOYS = "Memory/Library/ops/Deploys.md";

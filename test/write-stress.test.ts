@@ -1,12 +1,8 @@
 // Stress tests of the write path that can fail (issue 12, docs/write-safety.md), small and bounded
 // here; `npm run stress` runs the same trials at full size and prints the figures.
 
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { appendTrial, concurrentExtractTrial, inPlaceWriterTrial, killTrial } from "./helpers/stress-harness";
-
-const root = fileURLToPath(new URL("..", import.meta.url));
 
 describe("many writers at once", () => {
   it("issue 12 two writers, one note: 4 processes appending 40 lines each to one note through NodeVault lose and duplicate nothing", async () => {

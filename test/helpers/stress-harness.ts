@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rng } from "../../bench/lib/synthetic-vault";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 /**
@@ -28,17 +29,8 @@ const cleanEnv: NodeJS.ProcessEnv = {
   AGENT_MEMORY_LOCK_STALE_MS: "2000",
 };
 
-/** A small seeded random generator (mulberry32), so a trial can be replayed from its seed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded random generator, so a trial can be replayed from its seed. */
+export const seeded = rng;
 
 const SYLLABLES = ["ka", "ro", "mi", "tu", "ve", "lo", "sa", "ni", "pe", "zu", "do", "ga", "fi", "ho", "ja", "qe", "wy", "xi", "bu", "ce"];
 
