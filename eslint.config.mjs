@@ -41,7 +41,7 @@ const coreBoundaryBlocks = coreDepths.map((depth) => ({
 }));
 
 export default defineConfig([
-  { ignores: ["node_modules/", "main.js", "dist/", "coverage/", "bench/results/", "examples/", "docs/", ".stryker-tmp/", "reports/"] },
+  { ignores: ["node_modules/", "main.js", "dist/", "coverage/", "bench/results/", "examples/", "docs/", ".stryker-tmp/", "reports/", "stryker.config.json"] },
   ...obsidianmd.configs.recommended,
   {
     languageOptions: {
