@@ -106,7 +106,7 @@ describe("issue 15: tracker lines the demo leaves, read by the Tasks plugin's ru
     for (const l of lines) expect(l.item.id, l.text).toMatch(/^[tgrpqd]-\d{3}$/);
   });
 
-  it("Tasks reads status, description, priority, created, due, done and cancelled dates and the block id as we mean them", () => {
+  it("case 18: Tasks reads status, description, priority, created, due, done and cancelled dates and the block id as we mean them", () => {
     let fieldsRead = 0;
     for (const l of lines) {
       const t = readTasksLine(l.text);

@@ -100,7 +100,7 @@ describe("real paths stay inside the vault", () => {
     expect(readFileSync(join(u.root, "Memory/x.md"), "utf8")).toBe("x\n");
   });
 
-  it("CLI: extract with a tracker linked out of the vault exits 2 naming the link; nothing in the vault or outside changes", () => {
+  it("case 14: CLI extract with a tracker linked out of the vault exits 2 naming the link; nothing in the vault or outside changes", () => {
     const out = outsideDir();
     writeFileSync(join(out, "victim.md"), "outside\n");
     const t = vault({ [J]: journal });
@@ -169,7 +169,7 @@ describe("real paths stay inside the vault", () => {
 describe("UTF-8 or nothing", () => {
   const latin1 = Buffer.from("# Café\n\n- [ ] Réserver la salle\n", "latin1");
 
-  it("issue 12 encodings: a Latin-1 note is refused with the file and the first bad byte's offset; its bytes stay as they were", async () => {
+  it("case 15: a Latin-1 note is refused with the file and the first bad byte's offset; its bytes stay as they were", async () => {
     const t = vault();
     mkdirSync(join(t.root, "Memory"));
     writeFileSync(join(t.root, "Memory/fr.md"), latin1);
@@ -301,7 +301,7 @@ describe("a note caught mid-save is never rebuilt", () => {
 });
 
 describe("write permission is respected, also as root", () => {
-  it("issue 12 permissions: extract with a read-only tracker rejects its items with the reason and leaves the journal unmarked; once writable, a re-run writes them", () => {
+  it("case 16: extract with a read-only tracker rejects its items with the reason and leaves the journal unmarked; once writable, a re-run writes them", () => {
     const t = vault({ [J]: journal, "Memory/Agents/a/Trackers/Tasks.md": "---\ntype: tracker\nagent: a\nkind: tasks\n---\n# Tasks\n\n" });
     const tasks = join(t.root, "Memory/Agents/a/Trackers/Tasks.md");
     chmodSync(tasks, 0o444);

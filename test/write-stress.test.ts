@@ -12,7 +12,7 @@ describe("many writers at once", () => {
     expect(r.leftovers).toEqual([]);
   }, 120_000);
 
-  it("issue 12 two writers, one note: 4 extract processes on 4 journals of one agent lose and duplicate nothing", async () => {
+  it("case 13: two writers, one tracker (issue 12): 4 extract processes on 4 journals of one agent lose and duplicate nothing", async () => {
     for (let trial = 0; trial < 3; trial++) {
       const r = await concurrentExtractTrial(4, 30, false);
       expect(r.failures).toEqual([]);
