@@ -66,6 +66,13 @@ interface McpFigures {
   /** `node -e 0`, the floor of any Node command, measured beside them. */
   nodeP50Ms: number;
   nodeP95Ms: number;
+  /**
+   * The same served searches and `node -e 0` with NODE_EXTRA_CA_CERTS removed from their
+   * environment, when it was set (`null` otherwise): Node reads that file of certificates at every
+   * start, before any script runs, which costs every Node command the same (docs/decisions.md,
+   * "One-shot search against rg").
+   */
+  withoutExtraCa: { servedP50Ms: number; servedP95Ms: number; nodeP50Ms: number; nodeP95Ms: number } | null;
   /** The machine's 1-minute load average when this size was done (other processes slow every figure). */
   loadAverage: number;
 }
@@ -74,6 +81,14 @@ function env(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) out[k] = v;
   return out;
+}
+
+/** `env()` without NODE_EXTRA_CA_CERTS, or `null` when it is not set. */
+function envWithoutExtraCa(): Record<string, string> | null {
+  const e = env();
+  if (!e.NODE_EXTRA_CA_CERTS) return null;
+  delete e.NODE_EXTRA_CA_CERTS;
+  return e;
 }
 
 function hasRg(): boolean {
@@ -102,7 +117,8 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   // One-shot searches without a server (no socket: the launcher loads the full CLI, which opens
   // the saved index), before the server starts.
   const oneShot = queries.slice(0, 20);
-  const cli = (q: string) => spawnSync(process.execPath, [CLI, "search", dir, q, "--json"], { env: env(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const cli = (q: string, childEnv = env()) => spawnSync(process.execPath, [CLI, "search", dir, q, "--json"], { env: childEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const noCaEnv = envWithoutExtraCa();
   const cliMs: number[] = [];
   const coldOut: string[] = [];
   const rgMs: number[] = [];
@@ -141,6 +157,8 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
     if (!/CLI searches answered on /.test(log)) throw new Error(`the server has no socket for CLI searches: ${log.slice(-500)}`);
     const servedMs: number[] = [];
     const nodeMs: number[] = [];
+    const servedNoCaMs: number[] = [];
+    const nodeNoCaMs: number[] = [];
     let servedMismatches = 0;
     const strip = (out: string) => out.replace(/"took_ms": [\d.e+-]+/, "");
     oneShot.forEach((q, i) => {
@@ -157,6 +175,15 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
       const n0 = performance.now();
       spawnSync(process.execPath, ["-e", "0"]);
       nodeMs.push(performance.now() - n0);
+      if (noCaEnv) {
+        const c0 = performance.now();
+        const outNoCa = cli(q.query, noCaEnv).stdout;
+        servedNoCaMs.push(performance.now() - c0);
+        if (strip(outNoCa) !== strip(coldOut[i] ?? "")) servedMismatches++;
+        const c1 = performance.now();
+        spawnSync(process.execPath, ["-e", "0"], { env: noCaEnv });
+        nodeNoCaMs.push(performance.now() - c1);
+      }
     });
     const appendMs: number[] = [];
     for (let i = 0; i < 100; i++) {
@@ -207,6 +234,14 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
       rgP95Ms: rg ? round(percentile(rgMs, 95), 1) : null,
       nodeP50Ms: round(percentile(nodeMs, 50), 1),
       nodeP95Ms: round(percentile(nodeMs, 95), 1),
+      withoutExtraCa: noCaEnv
+        ? {
+            servedP50Ms: round(percentile(servedNoCaMs, 50), 1),
+            servedP95Ms: round(percentile(servedNoCaMs, 95), 1),
+            nodeP50Ms: round(percentile(nodeNoCaMs, 50), 1),
+            nodeP95Ms: round(percentile(nodeNoCaMs, 95), 1),
+          }
+        : null,
       loadAverage: round(loadavg()[0] ?? 0, 1),
     };
   } finally {
@@ -235,10 +270,20 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
     ...rows.map((r) =>
       `| ${r.vault} | ${r.servedSearchP50Ms} ms | ${r.servedSearchP95Ms} ms | ${r.cliSearchP50Ms} ms | ${r.cliSearchP95Ms} ms | ${r.rgP50Ms === null ? "–" : `${r.rgP50Ms} ms`} | ${r.rgP95Ms === null ? "–" : `${r.rgP95Ms} ms`} | ${r.nodeP50Ms} ms | ${r.nodeP95Ms} ms | ${r.servedMismatches} | ${r.loadAverage} |`,
     ),
+    ...(rows.some((r) => r.withoutExtraCa)
+      ? [
+          "",
+          "NODE_EXTRA_CA_CERTS is set on this machine; Node reads that certificate file at every start, before any script runs. The same searches with a server, and `node -e 0`, with it removed from their environment (rg does not read it):",
+          "",
+          "| vault | with a server p50 | p95 | `node -e 0` p50 | p95 |",
+          "|---|---|---|---|---|",
+          ...rows.map((r) => (r.withoutExtraCa ? `| ${r.vault} | ${r.withoutExtraCa.servedP50Ms} ms | ${r.withoutExtraCa.servedP95Ms} ms | ${r.withoutExtraCa.nodeP50Ms} ms | ${r.withoutExtraCa.nodeP95Ms} ms |` : `| ${r.vault} | – | – | – | – |`)),
+        ]
+      : []),
     "",
     `Tool list (\`tools/list\`, all ${rows.length ? "11" : "?"} tools): ${rows[0]?.toolListChars ?? "?"} characters, about ${rows[0]?.toolListTokensChars4 ?? "?"} tokens at 4 characters a token (${rows[0]?.toolListTokensEstimate ?? "?"} by the project's estimateTokens).`,
     "",
-    "Search: the 200 mixed queries of bench:search after 20 warm-up queries, scope all, limit 10. append_journal: 100 appends to one journal (locked, atomic write, then re-indexed). Disk write → searchable: a new note written with writeFileSync, then search called every 2 ms until it finds the note's unique word (30 notes; the watcher's event reaches the server, and the search indexes what is pending without waiting for the 40 ms debounce). One-shot CLI and rg: 20 of the queries, one process each, wall clock. Without a server: run before the MCP server starts (no socket), so the launcher (dist/cli.js) loads the full CLI, which opens the saved index. With a server: run while the MCP server above is up (after its warm-up, before the appends), so the launcher hands the search to the server's socket and prints its answer. rg and `node -e 0` (an empty Node process): run right after each search with a server, so the three meet the same load; `node -e 0` is the floor of any command written for Node. Load average: the machine's 1-minute load average when the size was done; other processes on the machine slow every figure (on this 2-core machine `node -e 0` takes about 60 ms when it is idle). Outputs differing: queries whose JSON through the server was not the one the run without a server printed (took_ms aside).",
+    "Search: the 200 mixed queries of bench:search after 20 warm-up queries, scope all, limit 10. append_journal: 100 appends to one journal (locked, atomic write, then re-indexed). Disk write → searchable: a new note written with writeFileSync, then search called every 2 ms until it finds the note's unique word (30 notes; the watcher's event reaches the server, and the search indexes what is pending without waiting for the 40 ms debounce). One-shot CLI and rg: 20 of the queries, one process each, wall clock. Without a server: run before the MCP server starts (no socket), so the launcher (dist/cli.js) loads the full CLI, which opens the saved index. With a server: run while the MCP server above is up (after its warm-up, before the appends), so the launcher hands the search to the server's socket and prints its answer. rg and `node -e 0` (an empty Node process): run right after each search with a server, so the three meet the same load; `node -e 0` is the floor of any command written for Node. Load average: the machine's 1-minute load average when the size was done; other processes on the machine slow every figure (on this 2-core machine `node -e 0` takes about 60 ms when it is idle, about 23 ms of it without NODE_EXTRA_CA_CERTS). Outputs differing: queries whose JSON through the server was not the one the run without a server printed (took_ms aside).",
     "",
     "Targets (issue 13): warm search p95 ≤ 10 ms at 10k, append_journal p50 ≤ 20 ms, disk write → searchable p95 ≤ 250 ms, RSS at 50k ≤ 400 MB, a one-shot search at 10k no slower than rg.",
     "",
