@@ -229,6 +229,14 @@ describe("mcp server started with --agent link on the sample vault", () => {
     }
     const broken = await s.call("add_tracker_item", { kind: "tasks", text: "x", fields: { note: "a ] b" } });
     expect(broken.isError).toBe(true);
+    // Priority is one of Tasks' words, so Tasks and the tracker panel can sort by it.
+    const before = file(TASKS);
+    const urgent = await s.call("add_tracker_item", { kind: "tasks", text: "Renew the certificate", priority: "urgent" });
+    expect(urgent.isError).toBe(true);
+    expect(textOf(urgent)).toMatch(/priority/);
+    expect(file(TASKS)).toBe(before);
+    const high = (await s.call("add_tracker_item", { kind: "tasks", text: "Renew the certificate", priority: "high" })).structuredContent as { id: string };
+    expect(file(TASKS).split("\n").find((l) => l.endsWith(`^${high.id}`))).toContain("[priority:: high]");
   });
 
   it("add_knowledge appends a dated callout with confidence and source, creating the topic note", async () => {

@@ -15,6 +15,7 @@ import { appendJournalBlock } from "../../core/journal/append";
 import { appendTopicEntry, topicKey, type EntryKind } from "../../core/knowledge/topic";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { parseScope } from "../../core/search/scope";
+import { PRIORITY_WORDS } from "../../core/trackers/fields";
 import { listItems } from "../../core/trackers/format";
 import { LIST_STATUSES, listTrackerItems } from "../../core/trackers/list";
 import { advanceReview } from "../../core/trackers/reviews";
@@ -310,7 +311,7 @@ const addTracker: ToolSpec = {
     kind,
     text: z.string().min(1),
     due: date.optional(),
-    priority: z.string().regex(/^[\w-]{1,20}$/).optional(),
+    priority: z.enum(PRIORITY_WORDS).optional(),
     to: z.string().optional(),
     source: z.string().optional(),
     fields: z.record(fieldKey, fieldValue).optional(),
