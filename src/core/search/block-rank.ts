@@ -1,7 +1,8 @@
 /**
- * Block-level hits (issue 4 §2): once the index has chosen the notes, their blocks are scored with
- * BM25 against the same query terms, with document frequencies counted over all blocks of the
- * chosen notes, so block scores compare across notes (the LoCoMo evaluation ranks turns that way).
+ * Block-level hits (docs/architecture.md, "The index"): once the index has chosen the notes, their
+ * blocks are scored with BM25 against the same query terms, with document frequencies counted over
+ * all blocks of the chosen notes, so block scores compare across notes (the LoCoMo evaluation ranks
+ * turns that way).
  *
  * Tokenizing every block of ten long notes would be most of a query's time, so a block is
  * tokenized only when its normalised text contains a probe of some query term (see
@@ -41,7 +42,8 @@ const STEMMED = /^[a-z]+$/;
 const DICTIONARY_MAX = 1 << 20;
 /**
  * Terms and spellings the scorer's tables make room for up front (about 3 MB): growing a table
- * rehashes every entry, and a rehash of tens of thousands landed on single queries (issue 4 p95).
+ * rehashes every entry, and a rehash of tens of thousands landed on single queries (query p95,
+ * bench/results/search.md).
  */
 const TABLE_CAPACITY = 1 << 16;
 
@@ -67,7 +69,7 @@ export function probeOf(term: string): string {
  * tokenizer's rules with CJK as n-grams (bigrams and characters, no segmenter: the same terms for
  * every CJK query term but bigrams, at a fraction of the cost), so scoring makes no string per
  * token and keeps nothing per block: what a query allocates is garbage right away, which keeps
- * the garbage collector's pauses short (issue 4 query p95).
+ * the garbage collector's pauses short (query p95, bench/results/search.md).
  */
 export class BlockScorer {
   private dictionary = new TermDictionary(TABLE_CAPACITY);
@@ -109,7 +111,8 @@ export class BlockScorer {
     let n = 0;
     for (const blocks of notes) n += blocks.length;
     // Per block: its length (-1 for a block without a probe), then the frequency of each query
-    // term, in one reused buffer: no array per block (issue 4 p95: a query's garbage).
+    // term, in one reused buffer: no array per block (a query's garbage raised its p95;
+    // bench/results/search.md).
     const stride = q + 1;
     if (this.rows.length < n * stride) this.rows = new Int32Array(Math.max(n * stride, this.rows.length * 2));
     const rows = this.rows;

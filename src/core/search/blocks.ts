@@ -1,8 +1,8 @@
 /**
- * Blocks of a note body for block-level search hits (issue 4 §2): the units an Obsidian block id
- * can point at — a paragraph, a list item with the lines indented under it, a heading, a
- * blockquote or callout, a table, a fenced code block. A block id is `^id` at the end of the
- * block's last line, alone on the line right after the block (Obsidian's form for lists, quotes
+ * Blocks of a note body for block-level search hits (docs/architecture.md, "The index"): the units
+ * an Obsidian block id can point at — a paragraph, a list item with the lines indented under it, a
+ * heading, a blockquote or callout, a table, a fenced code block. A block id is `^id` at the end of
+ * the block's last line, alone on the line right after the block (Obsidian's form for lists, quotes
  * and tables), or — for a list item with lines indented under it, as in trackers — at the end of
  * the item's own line. See https://help.obsidian.md/links#Link+to+a+block+in+a+note
  *

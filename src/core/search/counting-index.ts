@@ -1,8 +1,8 @@
 /**
- * MiniSearch with a faster way in and out (issue 4 targets: build 10k notes in seconds, reload in
- * under one, query p95 ≤ 10 ms). MiniSearch does `discard`, vacuuming and search, and defines the
- * ranking (BM25+, field boosts, query combination); this subclass changes four things that are not
- * visible in results:
+ * MiniSearch with a faster way in and out (the targets: a 10k-note build in
+ * seconds, a reload in under one, query p95 ≤ 10 ms; figures in bench/results/search.md).
+ * MiniSearch does `discard`, vacuuming and search, and defines the ranking (BM25+, field boosts,
+ * query combination); this subclass changes four things that are not visible in results:
  *
  * - The term dictionary is a {@link TermMap} (a hash table with integer term ids, postings held
  *   compact) instead of MiniSearch's radix tree.
@@ -274,7 +274,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
    * terms `search(terms.join(" "), { boostDocument })` gives (MiniSearch 7.2's termResults, OR
    * combination and stable sort by score, replayed here), without building a result object for
    * every matching document: a query of common words matches thousands of notes and building and
-   * sorting them all was most of its time (issue 4 query p95 target).
+   * sorting them all was most of its time (query p95, bench/results/search.md).
    * @param boostDocument MiniSearch's document boost, also given the document's short id (stable
    *   until the document is discarded); it must depend on the document alone (it is asked
    *   once per document and query)

@@ -1,12 +1,13 @@
 /**
  * A fast path for reading frontmatter while indexing. Building the index of 10k notes must take
- * seconds (issue 4 benchmarks), and a full YAML parse costs a few tenths of a millisecond per
+ * seconds (bench/results/search.md), and a full YAML parse costs a few tenths of a millisecond per
  * note. Most memory notes have plain `key: value` frontmatter, so this reader handles exactly that
  * subset — plain, simply quoted and flow-list scalars, block lists, comments — with the YAML 1.2
- * core schema types that {@link parseNote} gives (and `0123` kept as a string, case 02). Anything
- * else (nested maps, multi-line or escaped strings, anchors, tags, comments after values, duplicate
- * keys, `: ` inside a plain value…) returns `null` and the caller uses {@link parseNote}.
- * test/search-frontmatter.test.ts checks that both agree on every note this reader accepts.
+ * core schema types that {@link parseNote} gives (and `0123` kept as a string,
+ * test/frontmatter.test.ts, "case 02: …"). Anything else (nested maps, multi-line or escaped
+ * strings, anchors, tags, comments after values, duplicate keys, `: ` inside a plain value…)
+ * returns `null` and the caller uses {@link parseNote}. test/search-frontmatter.test.ts checks that
+ * both agree on every note this reader accepts.
  */
 
 const BOM = "\uFEFF";

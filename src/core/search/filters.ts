@@ -1,18 +1,22 @@
 /**
- * Applying query filters to a note's stored metadata (issue 4 §3). Values compare
- * case-insensitively; `tag:project` also matches nested tags (`project/alpha`), as Obsidian's tag
- * search does; `path:` matches a part of the path; `after:D` keeps notes dated D or later and
+ * Applying query filters to a note's stored metadata (docs/architecture.md, "Query language").
+ * Values compare case-insensitively; `tag:project` also matches nested tags (`project/alpha`), as
+ * Obsidian's tag search does; `path:` matches a part of the path; `after:D` keeps notes dated D or
+ * later and
  * `before:D` notes dated strictly before D (the note's date: see {@link NoteMeta.date}).
  * `type:` reads the frontmatter and, when it is silent, the collection the layout gives (a
  * hand-written journal is `type:journal`); `agent:` matches the agent whose folder holds the note
  * and the one its frontmatter names (a note in an isolated zone saying `agent: me` is `agent:me`)
- * (issue 16 §9).
+ * (docs/decisions.md, "Saved index format 9").
  */
 import type { Collection } from "../layout";
 import type { NoteMeta } from "./note-document";
 import type { FilterName, QueryFilter } from "./query";
 
-/** The `type` a note of each collection has when its frontmatter gives none (DESIGN §2 core fields). */
+/**
+ * The `type` a note of each collection has when its frontmatter gives none (docs/architecture.md,
+ * "Frontmatter").
+ */
 const COLLECTION_TYPE: Readonly<Record<Collection, string | undefined>> = {
   journal: "journal",
   tracker: "tracker",

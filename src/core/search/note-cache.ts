@@ -40,7 +40,7 @@ export class NoteCache {
    * The cached note, or builds it from `text` (the note's full text) and caches it (unless
    * `store` is false: a phrase check reads hundreds of notes that never become results, and
    * keeping them only makes work for the garbage collector). A note over the size cap (`capped`)
-   * keeps only its headings, as in the index (issue 4 §6).
+   * keeps only its headings, as in the index (docs/architecture.md, "The saved index").
    */
   get(path: string, title: string, capped: boolean, text: () => Promise<string>, store = true): Promise<CachedNote> {
     const hit = this.entries.get(path);

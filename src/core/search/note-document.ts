@@ -1,8 +1,9 @@
 /**
- * From a note's text to what the index holds (DESIGN §4): the searchable fields (title, aliases,
- * tags, headings, properties, body) and the stored metadata used by filters, scopes and ranking.
- * A note whose frontmatter does not parse is still indexed by its body and flagged (issue 4 notes).
- * A note above the size cap is indexed by its frontmatter and headings only (issue 4 §6).
+ * From a note's text to what the index holds (docs/architecture.md, "A search"): the searchable
+ * fields (title, aliases, tags, headings, properties, body) and the stored metadata used by
+ * filters, scopes and ranking. A note whose frontmatter does not parse is still indexed by its body
+ * and flagged (docs/architecture.md, "The index"). A note above the size cap is indexed by its
+ * frontmatter and headings only (docs/architecture.md, "The saved index").
  */
 import { isIso8601, localDate } from "../dates";
 import { parseNote } from "../frontmatter";
@@ -27,7 +28,10 @@ export interface IndexDoc {
 /** The indexed fields, in the order MiniSearch stores them. */
 export const INDEX_FIELDS = ["title", "aliases", "tags", "headings", "properties", "body"] as const;
 
-/** Stored per note (DESIGN §4 "Stored"); saved with the index. Absent optional fields mean "none". */
+/**
+ * Stored per note (docs/architecture.md, "The index"); saved with the index. Absent optional fields
+ * mean "none".
+ */
 export interface NoteMeta {
   path: string;
   /** Modification time (ms since epoch) when indexed; -1 when the caller did not know it. */

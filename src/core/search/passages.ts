@@ -1,9 +1,10 @@
 /**
- * Passage search (issue 13 §5): the best blocks of a search, ranked together across notes rather
- * than grouped by note. The notes are chosen as `search` chooses them (query language, scope,
- * filters, expiry, phrases: {@link chooseNotes}); every block of the best {@link PASSAGE_NOTES}
- * of them is scored with BM25 against the blocks of all of them ({@link weightedBlockScores}), and
- * the best blocks win whichever note holds them. See docs/decisions.md, "Passage search".
+ * Passage search (docs/architecture.md, "Passages"): the best blocks of a search, ranked together
+ * across notes rather than grouped by note. The notes are chosen as `search` chooses them (query
+ * language, scope, filters, expiry, phrases: {@link chooseNotes}); every block of the best {@link
+ * PASSAGE_NOTES} of them is scored with BM25 against the blocks of all of them ({@link
+ * weightedBlockScores}), and the best blocks win whichever note holds them. See docs/decisions.md,
+ * "Passage search".
  */
 import type { BlockScorer, RankedBlock } from "./block-rank";
 import type { NoteMeta } from "./note-document";
@@ -93,9 +94,10 @@ function headingsOf(blocks: readonly RankedBlock[]): (string | null)[] {
 }
 
 /**
- * Ranks the blocks of the best notes together and keeps the best `limit` (issue 13 §5). With
- * quoted phrases only blocks holding every phrase are passages. Heading blocks are never passages (a heading alone says little; it is each passage's `heading`). Ties
- * keep the better note first, then the block's order in its note. Sets `response.total` as
+ * Ranks the blocks of the best notes together and keeps the best `limit` (docs/architecture.md,
+ * "Passages"). With quoted phrases only blocks holding every phrase are passages. Heading blocks
+ * are never passages (a heading alone says little; it is each passage's `heading`). Ties keep the
+ * better note first, then the block's order in its note. Sets `response.total` as
  * `search` does (matching notes).
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param required terms every note holding the phrases has; each is also in `terms`

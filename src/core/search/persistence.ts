@@ -1,9 +1,9 @@
 /**
- * The saved index (issue 4 §6): one JSON document holding, per shard, the MiniSearch index (see
- * {@link SavedMiniIndex}) and each note's metadata with the mtime and size it was indexed at. The host
- * decides where it lives through an {@link IndexStore} (CLI: `<vault>/.agent-memory/`; plugin: its
- * folder under the config dir). Reading it never throws: a corrupt, foreign or outdated file is a
- * reason to rebuild, returned as a value.
+ * The saved index (docs/architecture.md, "The saved index"): one JSON document holding, per shard,
+ * the MiniSearch index (see {@link SavedMiniIndex}) and each note's metadata with the mtime and
+ * size it was indexed at. The host decides where it lives through an {@link IndexStore} (CLI:
+ * `<vault>/.agent-memory/`; plugin: its folder under the config dir). Reading it never throws: a
+ * corrupt, foreign or outdated file is a reason to rebuild, returned as a value.
  */
 import { errorMessage } from "../errors";
 import { hashSpan } from "./span-table";

@@ -1,5 +1,6 @@
 /**
- * Word-pair filters for quoted phrases (issue 4 §3 and its query p95 target).
+ * Word-pair filters for quoted phrases (docs/architecture.md, "Query language" its query p95
+ * target).
  *
  * MiniSearch keeps no word positions, so a phrase query finds the notes holding all of the
  * phrase's words and then reads them to check the phrase. Read blindly, that was up to 200 notes

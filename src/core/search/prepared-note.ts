@@ -1,6 +1,7 @@
 /**
- * Notes prepared for the index ahead, so that another thread can pay for it (issue 4 target: build
- * 10k notes in ≤ 5 s; reading, parsing and `Intl.Segmenter` were about half of the build).
+ * Notes prepared for the index ahead, so that another thread can pay for it
+ * (bench/results/search.md: build 10k notes in ≤ 5 s; reading, parsing and `Intl.Segmenter` were
+ * about half of the build).
  *
  * {@link prepareNote} (run where the note is read, e.g. a worker thread) parses the note into its
  * index document, metadata and phrase filter exactly as the index would, and segments each CJK run

@@ -1,6 +1,6 @@
 /**
- * Running one search over one shard (issue 4 §2–5): filter-only listings newest first, and BM25
- * ranking with phrases checked against the notes' text, best blocks and snippets.
+ * Running one search over one shard (docs/architecture.md, "A search"): filter-only listings newest
+ * first, and BM25 ranking with phrases checked against the notes' text, best blocks and snippets.
  */
 import type { Settings } from "../settings";
 import { scanInlineFields } from "../trackers/format";
@@ -62,7 +62,10 @@ interface Candidate {
   score: number;
 }
 
-/** The visible notes, newest first, then by path (a query of filters alone, DESIGN §4). */
+/**
+ * The visible notes, newest first, then by path (a query of filters alone, docs/architecture.md, "A
+ * search").
+ */
 export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMeta[] {
   const matches: NoteMeta[] = [];
   for (const meta of ctx.shard.metas.values()) if (ctx.visible(meta)) matches.push(meta);
@@ -75,7 +78,10 @@ export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMet
   return matches;
 }
 
-/** Lists the visible notes newest first (a query of filters alone, DESIGN §4). */
+/**
+ * Lists the visible notes newest first (a query of filters alone, docs/architecture.md, "A
+ * search").
+ */
 export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
   const matches = notesByDate(ctx);
   response.total = matches.length;
@@ -224,7 +230,8 @@ export async function rankByText(
   const chosen = await chooseNotes(ctx, parsed, terms, required, opts, response);
   const { blocks: blockSets, scores: blockScores } = weightedBlockScores(chosen, terms, opts.blocks);
   const words = snippetWords(parsed);
-  // With quoted phrases, a block is listed only when it holds them all (issue 16 §14).
+  // With quoted phrases, a block is listed only when it holds them all
+  // (test/search-service.test.ts, "a phrase search lists only the blocks that hold the phrase …").
   const holdsPhrases = (text: string): boolean => parsed.phrases.every((p) => textContainsPhrase(text, p));
   chosen.forEach((cand, i) => {
     const scores = blockScores[i] ?? [];
@@ -277,7 +284,8 @@ function withoutSourceFields(text: string): string {
 /** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
 export function clip(text: string, words: string[]): string {
   // Snippets show what a person reads: no block ids, no source links (a tracker line's provenance,
-  // full of `^am-` ids; issue 16 §14), no quote/callout markers at line starts.
+  // full of `^am-` ids; test/search-service.test.ts, "a tracker line's snippet leaves out its
+  // source links …"), no quote/callout markers at line starts.
   const flat = withoutSourceFields(text)
     .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")
     .replace(/^[ \t]*(?:>[ \t]?)+/gm, "")

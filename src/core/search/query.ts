@@ -1,5 +1,6 @@
 /**
- * The search query language (DESIGN §4, issue 4 §3): free text, quoted phrases and filters
+ * The search query language (docs/architecture.md, "Query language"): free text, quoted phrases and
+ * filters
  * `agent:` `type:` `status:` `domain:` `tag:` `path:` `after:YYYY-MM-DD` `before:YYYY-MM-DD`.
  * A filter may be negated with a leading `-` (`-status:archived`) and its value quoted
  * (`path:"Agents/link"`). The same filter given twice matches either value; different filters
@@ -85,7 +86,7 @@ function lex(input: string): Lexeme[] {
 export { isIsoDate };
 
 /**
- * Parses a query string (issue 4 §3).
+ * Parses a query string (docs/architecture.md, "Query language").
  * @returns the query, or an error naming the offending part: an unknown filter (`foo:bar`), a
  *   filter without a value, or a date that is not a real `YYYY-MM-DD` date.
  */

@@ -1,13 +1,17 @@
 /**
- * Ranking on top of BM25 (DESIGN §4, issue 4 §5): optional recency half-life and frontmatter
- * confidence, a lower rank for superseded and archived notes, expired notes left out unless asked
- * for. Each factor is bounded below so that a strong text match is never buried by metadata alone.
+ * Ranking on top of BM25 (docs/architecture.md, "Ranking"): optional recency half-life and
+ * frontmatter confidence, a lower rank for superseded and archived notes, expired notes left out
+ * unless asked for. Each factor is bounded below so that a strong text match is never buried by
+ * metadata alone.
  */
 import { startOfLocalDay } from "../dates";
 import type { Settings } from "../settings";
 import type { NoteMeta } from "./note-document";
 
-/** Statuses that rank lower (DESIGN §2: notes are superseded or archived, never deleted). */
+/**
+ * Statuses that rank lower (docs/architecture.md, "Note formats": notes are superseded or archived,
+ * never deleted).
+ */
 const DEMOTED_STATUSES = new Set(["superseded", "archived", "deprecated", "abandoned"]);
 /** Score multiplier of a demoted note. */
 export const DEMOTED_FACTOR = 0.5;

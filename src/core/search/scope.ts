@@ -1,5 +1,6 @@
 /**
- * Search scopes (DESIGN §4, issue 4 §4): `all` (everything but isolated zones), `library`,
+ * Search scopes (docs/architecture.md, "Scopes and zones"): `all` (everything but isolated zones),
+ * `library`,
  * `agent:<name>` (that agent's folder plus the library) and the name of an isolated zone (only that
  * zone). An isolated note is indexed in its own shard (see {@link SearchService}), so no other scope
  * can see it, its words, its counts or its term statistics.

@@ -1,12 +1,13 @@
 /**
- * SearchService: the memory's BM25 index (DESIGN §4, issue 4), shared by the plugin and the CLI.
+ * SearchService: the memory's BM25 index (docs/architecture.md, "A search"), shared by the plugin
+ * and the CLI.
  *
  * - One MiniSearch (BM25+) index per shard: the main shard holds every Markdown note under the
  *   memory root outside isolated zones; each isolated zone has its own shard, so its notes, words,
- *   counts and term statistics can never reach another scope (DESIGN §8).
+ *   counts and term statistics can never reach another scope (docs/architecture.md, "Invariants").
  * - Incremental: {@link SearchService.update}, {@link SearchService.remove} and
  *   {@link SearchService.rename} re-index one note with MiniSearch `replace`/`discard`, never `remove`
- *   with a changed document (case 06).
+ *   with a changed document (test/search-service.test.ts, "case 06: …").
  * - Persistent: {@link SearchService.open} restores the index saved through an {@link IndexStore}
  *   and re-indexes only notes whose mtime or size changed; a corrupt, foreign or outdated saved
  *   index is rebuilt with a message, never a crash.
@@ -51,7 +52,7 @@ export type { IndexStore } from "./persistence";
 export { PASSAGE_NOTES, passageLink } from "./passages";
 export type * from "./search-types";
 
-/** Field boosts (DESIGN §4: title boosted). */
+/** Field boosts (docs/architecture.md, "A search": title boosted). */
 export const FIELD_BOOSTS: Readonly<Record<(typeof INDEX_FIELDS)[number], number>> = {
   title: 3,
   aliases: 2.5,
@@ -214,9 +215,9 @@ export class SearchService {
   }
 
   /**
-   * Re-indexes one note after it was created or modified (case 06). A note outside the memory
-   * root is ignored; a note that no longer exists is removed. Indexing a note never indexed before
-   * is not an error.
+   * Re-indexes one note after it was created or modified (test/search-service.test.ts, "case 06:
+   * …"). A note outside the memory root is ignored; a note that no longer exists is removed.
+   * Indexing a note never indexed before is not an error.
    * @param stat the note's mtime (ms) and size (bytes) when the host knows them (the plugin does,
    *   from `TFile.stat`); otherwise the size is measured and the mtime recorded as unknown, so the
    *   next {@link open} checks the note again.
@@ -241,7 +242,7 @@ export class SearchService {
 
   /**
    * Removes a deleted note. Removing a note that is not indexed (or removing twice) is not an
-   * error (case 06).
+   * error (test/search-service.test.ts, "case 06: …").
    * @returns true when the note was in the index
    */
   remove(path: string): Promise<boolean> {
@@ -287,9 +288,9 @@ export class SearchService {
   /**
    * Runs a dozen searches made of a few notes' own words (see warm-up.ts), yielding to the host
    * between them, then forgets the notes they read, so that the first searches a person types do
-   * not pay for the JavaScript engine compiling the search code (issue 4 query p95). For a
-   * long-lived host (the plugin), once the index is open; the CLI, one search per process, skips it.
-   * A note that cannot be read is only not used.
+   * not pay for the JavaScript engine compiling the search code (query p95,
+   * bench/results/search.md). For a long-lived host (the plugin), once the index is open; the CLI,
+   * one search per process, skips it. A note that cannot be read is only not used.
    * @param options `yieldToHost` between searches (default: the service's), and `stop`, asked
    *   before each search (the plugin stops when it unloads or the index is rebuilt)
    * @returns the time it took, ms (0 for an empty index)
@@ -333,9 +334,9 @@ export class SearchService {
   }
 
   /**
-   * Searches (issue 4 §3–5). Free text is ranked by BM25 with field boosts and the ranking
-   * factors; a query of filters alone lists matching notes newest first. Each result carries its
-   * best-matching blocks and a snippet, read from the note at query time.
+   * Searches (docs/architecture.md, "A search"). Free text is ranked by BM25 with field boosts and
+   * the ranking factors; a query of filters alone lists matching notes newest first. Each result
+   * carries its best-matching blocks and a snippet, read from the note at query time.
    * @returns the response, or an error for an unknown filter, a bad date or an unknown scope
    */
   async search(query: string, options: SearchOptions = {}): Promise<Parsed<SearchResponse>> {
@@ -355,14 +356,15 @@ export class SearchService {
   }
 
   /**
-   * Passage search (issue 13 §5): the best blocks across notes, ranked together, not grouped by
-   * note — a note with two good blocks may supply both, and a better block of another note ranks
-   * between them. Same query language, scopes, filters, expiry rule and phrase rule as
-   * {@link search}; the blocks of the best `notes` notes (default {@link PASSAGE_NOTES}) compete,
-   * each scored by BM25 among all of them times (note score / best note score)² (docs/decisions.md,
-   * "Passage search"). Heading blocks are not passages; a block without an id is placed by its
-   * 1-based file `line` and its `heading`, and its `link` points at that heading. A query of
-   * filters alone gives the first block of each matching note, newest first, with score 0.
+   * Passage search (docs/architecture.md, "Passages"): the best blocks across notes, ranked
+   * together, not grouped by note — a note with two good blocks may supply both, and a better block
+   * of another note ranks between them. Same query language, scopes, filters, expiry rule and
+   * phrase rule as {@link search}; the blocks of the best `notes` notes (default {@link
+   * PASSAGE_NOTES}) compete, each scored by BM25 among all of them times (note score / best note
+   * score)² (docs/decisions.md, "Passage search"). Heading blocks are not passages; a block without
+   * an id is placed by its 1-based file `line` and its `heading`, and its `link` points at that
+   * heading. A query of filters alone gives the first block of each matching note, newest first,
+   * with score 0.
    * @returns the response (`results` best first, `total` = matching notes as {@link search} counts
    *   them), or an error for an unknown filter, a bad date or an unknown scope
    */
@@ -584,7 +586,8 @@ export class SearchService {
       }
     }
     const shard = this.shardFor(name);
-    // discard + add is MiniSearch's replace (case 06); addText counts the tokenizer's terms.
+    // discard + add is MiniSearch's replace (test/search-service.test.ts, "case 06: …"); addText
+    // counts the tokenizer's terms.
     if (shard.mini.has(path)) {
       forget(shard, path);
       shard.mini.discard(path);

@@ -1,5 +1,7 @@
 /**
- * The public shapes of {@link SearchService}: options, reports and results (issue 4 §2–7).
+ * The public shapes of {@link SearchService}: options, reports and results (docs/architecture.md,
+ * "The index", "Query language", "Scopes and zones", "Ranking", "The saved index" and "The CLI
+ * contract").
  */
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
@@ -23,8 +25,9 @@ export interface SearchServiceOptions {
    */
   yieldToHost?: () => Promise<void>;
   /**
-   * Text analysis switches, for evaluations that measure what each step is worth (issue 4 §1);
-   * the defaults are what the product uses: English stemming on, query stop words dropped.
+   * Text analysis switches, for evaluations that measure what each step is worth
+   * (docs/architecture.md, "Tokenizer"); the defaults are what the product uses: English stemming
+   * on, query stop words dropped.
    */
   analysis?: { stemming?: boolean; stopWords?: boolean };
   /**

@@ -1,8 +1,8 @@
 /**
  * English stemming for the search tokenizer: Martin Porter's 1980 algorithm
  * (https://tartarus.org/martin/PorterStemmer/), applied only to plain ASCII words so ids, numbers
- * and other scripts are never touched. Stemming lets `painting` find `paints` (issue 4 §1: measured
- * on LoCoMo, see bench/results/locomo.md).
+ * and other scripts are never touched. Stemming lets `painting` find `paints`
+ * (docs/architecture.md, "Tokenizer": measured on LoCoMo, see bench/results/locomo.md).
  */
 
 const STEP2: Record<string, string> = {

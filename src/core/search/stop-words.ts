@@ -1,7 +1,8 @@
 /**
- * Query-time stop words in English and Chinese (issue 4 §1). They are dropped from a query only
- * when the query keeps at least one other term, and never at index time, so a query made only of
- * stop words (`the who`) still works. Measured on LoCoMo (bench/results/locomo.md).
+ * Query-time stop words in English and Chinese (docs/architecture.md, "Tokenizer"). They are
+ * dropped from a query only when the query keeps at least one other term, and never at index time,
+ * so a query made only of stop words (`the who`) still works. Measured on LoCoMo
+ * (bench/results/locomo.md).
  */
 import { stem } from "./stemmer";
 

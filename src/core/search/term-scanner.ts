@@ -1,5 +1,6 @@
 /**
- * The index side of the tokenizer, made fast (issue 4 target: build 10k notes in ≤ 5 s).
+ * The index side of the tokenizer, made fast (bench/results/search.md: build 10k notes in about 5
+ * s).
  *
  * {@link TermScanner.count} gives exactly the terms {@link tokenize} gives for the same text (same
  * rules, same multiplicities; test/search-scanner.test.ts checks it on random text), but reads the

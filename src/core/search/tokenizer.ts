@@ -1,6 +1,7 @@
 /**
- * The search tokenizer (DESIGN §4, issue 4 §1, case 05). One function, {@link tokenize}, runs at
- * index time and at query time, so a query term always meets the same form in the index.
+ * The search tokenizer (docs/architecture.md, "Tokenizer"; test/search-tokenizer.test.ts, "case 05:
+ * …"). One function, {@link tokenize}, runs at index time and at query time, so a query term always
+ * meets the same form in the index.
  *
  * - Text is Unicode NFKC-normalised (full-width `ＪＷＴ` → `JWT`, `①` → `1`) and lower-cased.
  * - Words of space-delimited scripts are read with one regular expression (fast path).
@@ -23,7 +24,7 @@ import { stem } from "./stemmer";
 
 /**
  * Changes whenever the tokens produced for the same text change; a saved index made by another
- * version is rebuilt (issue 4 §6).
+ * version is rebuilt (docs/architecture.md, "The saved index").
  */
 export const TOKENIZER_VERSION = 5;
 
@@ -187,7 +188,10 @@ export class CjkWords {
  */
 export type SegmentMemo = (run: string) => readonly string[] | undefined;
 
-/** The tokenizer of the index and of queries (case 05: the same function at both ends). */
+/**
+ * The tokenizer of the index and of queries (the same function at both ends:
+ * test/search-tokenizer.test.ts, "case 05: …").
+ */
 export const tokenize: Tokenizer = createTokenizer();
 
 /**
@@ -350,7 +354,7 @@ const CJK_CHAR_RE = new RegExp(`[${CJK}${UNSPACED}]`, "u");
  */
 export function phraseForm(text: string): string {
   // One pass with a character table instead of two Unicode-property regular expressions: phrase
-  // checks run this over up to 200 whole notes per query (issue 4 query p95).
+  // checks run this over up to 200 whole notes per query (query p95, bench/results/search.md).
   const s = normalizeText(text).replace(APOSTROPHE_RE, "");
   const words: string[] = [];
   let start = -1;
@@ -454,7 +458,8 @@ function joinCjk(form: string): string {
  * {@link containsPhrase} of `phraseForm(text)` without building that form for the whole text:
  * the phrase's first word is looked for in the normalised text and the rest checked from there.
  * Phrase checks read up to 200 notes per query, and building each note's phrase form was most of
- * a phrase query's time (issue 4 query p95). A property test checks it against containsPhrase.
+ * a phrase query's time (query p95, bench/results/search.md). A property test checks it against
+ * containsPhrase.
  */
 export function textContainsPhrase(text: string, phrase: string): boolean {
   const words = phraseForm(phrase).trim().split(" ");

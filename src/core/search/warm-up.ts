@@ -1,5 +1,5 @@
 /**
- * Queries that warm up the search code once an index is open (issue 4 query p95).
+ * Queries that warm up the search code once an index is open (query p95, bench/results/search.md).
  *
  * A long-lived host (the plugin) answers its first searches with code the JavaScript engine has
  * not optimised yet: on the 10k-note benchmark the first search of a kind (a common word, a
