@@ -1,6 +1,7 @@
 /**
  * Calendar dates and ISO 8601 values, and the one rule for "today" and for expiry that search,
- * the health check, reviews, trackers, the CLI and the plugin share (issue 12 item 8).
+ * the health check, reviews, trackers, the CLI and the plugin share (docs/decisions.md, "One date
+ * rule, on the user's local calendar").
  *
  * **Time zone rule.** A day is the user's local calendar day: the host's time zone (`TZ` for the
  * CLI, the system's zone in Obsidian), the zone journals are named in. {@link today} and
@@ -53,7 +54,8 @@ export function isIsoDate(value: string): boolean {
 
 /**
  * True for an ISO 8601 date or date-time (RFC 3339 profile, space separator allowed), with a real
- * calendar date and a time within range. Case 02's `2024-05-23T22:17:03+08:00`, `2024-03-05` and
+ * calendar date and a time within range. The values of test/frontmatter.test.ts, "case 02: …",
+ * `2024-05-23T22:17:03+08:00`, `2024-03-05` and
  * `2024-03-05 09:30:00` all pass; `05/03/2024`, `2024-3-5` and `2026-02-30` do not.
  */
 export function isIso8601(value: string): boolean {

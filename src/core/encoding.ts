@@ -1,8 +1,9 @@
 /**
  * The one text decoding rule for notes: UTF-8 or nothing (docs/write-safety.md). A note is decoded
  * with a fatal decoder, so a Latin-1 or UTF-16 file is refused with the offset of its first bad byte
- * instead of being turned into U+FFFD and written back (issue 12, "encodings"). A UTF-8 byte order
- * mark is kept as the character U+FEFF, so the note is written back byte for byte.
+ * instead of being turned into U+FFFD and written back (docs/write-safety.md, "UTF-8 or nothing").
+ * A UTF-8 byte order mark is kept as the character U+FEFF, so the note is written back byte for
+ * byte.
  */
 import { EncodingError } from "./errors";
 

@@ -1,7 +1,8 @@
 /**
  * Errors thrown by the core. Every I/O or input failure is a {@link MemoryError} that names the
- * file or request it concerns (DESIGN §8: "a clear error naming the file or request").
- * Parsing and validation return results with reasons instead of throwing (STYLE: errors are values).
+ * file or request it concerns (docs/architecture.md, "Invariants": "a clear error naming the file
+ * or request"). Parsing and validation return results with reasons instead of throwing (STYLE:
+ * errors are values).
  */
 import { redactUrl } from "./url";
 export class MemoryError extends Error {
@@ -18,7 +19,10 @@ export class MemoryError extends Error {
 export class FrontmatterError extends MemoryError {}
 /** A file could not be read or written, or does not exist. */
 export class VaultError extends MemoryError {}
-/** A path built from input would leave the memory root or is otherwise unsafe (case 12). */
+/**
+ * A path built from input would leave the memory root or is otherwise unsafe (test/layout.test.ts,
+ * "case 12: …").
+ */
 export class PathError extends MemoryError {}
 /** A chat completion request failed after retries, timed out, or its reply could not be used. */
 export class LlmError extends MemoryError {}

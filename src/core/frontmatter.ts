@@ -1,12 +1,14 @@
 /**
- * Frontmatter: parse, edit, serialise (DESIGN §2, issue 2 §4, cases 01–04).
+ * Frontmatter: parse, edit, serialise (docs/architecture.md, "Frontmatter";
+ * test/frontmatter.test.ts, "case 01: …" to "case 04: …").
  *
  * The note is split by a line scanner of our own rather than by gray-matter: gray-matter caches
- * results by input string (case 01), treats an unclosed `---` as a frontmatter block that swallows
- * the whole note, takes any line starting with `---` (such as `----`) as the closing one, and calls
- * Node's `Buffer` on every parse, which does not exist on Obsidian mobile ("Buffer is not defined",
- * beaussan/update-time-on-edit-obsidian#32). The scanner keeps no state, so nothing can leak.
- * YAML is read by the `yaml` package with YAML 1.2 core semantics (case 02).
+ * results by input string (test/frontmatter.test.ts, "case 01: …"), treats an unclosed `---` as a
+ * frontmatter block that swallows the whole note, takes any line starting with `---` (such as
+ * `----`) as the closing one, and calls Node's `Buffer` on every parse, which does not exist on
+ * Obsidian mobile ("Buffer is not defined", beaussan/update-time-on-edit-obsidian#32). The scanner
+ * keeps no state, so nothing can leak. YAML is read by the `yaml` package with YAML 1.2 core
+ * semantics (test/frontmatter.test.ts, "case 02: …").
  */
 import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { DocumentOptions, Node as YamlNode, ParseOptions, SchemaOptions, YAMLError } from "yaml";
@@ -14,7 +16,10 @@ import { FrontmatterError } from "./errors";
 
 /** Result of splitting a note into frontmatter and body. */
 export interface ParsedNote {
-  /** The YAML mapping, or `null` when the note has no frontmatter (case 03: anything but a mapping is body). */
+  /**
+   * The YAML mapping, or `null` when the note has no frontmatter (anything but a mapping is body:
+   * test/frontmatter.test.ts, "case 03: …").
+   */
   data: Record<string, unknown> | null;
   /** Body text (everything after the closing `---` line, or the whole text without BOM when no frontmatter). */
   body: string;
@@ -29,14 +34,18 @@ export interface ParsedNote {
   /**
    * Set when the note has a `---` … `---` block whose YAML is a list or a single value instead of a
    * mapping (`---\n- a\n---`, `---\nhello\n---`). Such a note reads as having no fields (`data` is
-   * `null`, the whole text is body, case 03), but it must never be given frontmatter: a second block
-   * in front of the first is what Obsidian would show as the note's properties (issue 12 §7).
-   * {@link setFrontmatter} refuses it; see {@link notMappingError}.
+   * `null`, the whole text is body, test/frontmatter.test.ts, "case 03: …"), but it must never be
+   * given frontmatter: a second block in front of the first is what Obsidian would show as the
+   * note's properties (docs/decisions.md, "Frontmatter that is a YAML list or a single value is
+   * never wrapped"). {@link setFrontmatter} refuses it; see {@link notMappingError}.
    */
   notMapping?: "list" | "scalar";
 }
 
-/** One finding of {@link frontmatterProblems}, for the health check (DESIGN §5). */
+/**
+ * One finding of {@link frontmatterProblems}, for the health check (docs/architecture.md, "The
+ * health check").
+ */
 export interface FrontmatterProblem {
   /** 1-based line in the note. */
   line: number;
@@ -54,7 +63,8 @@ const INT_TAG = "tag:yaml.org,2002:int";
 /**
  * YAML 1.2 core schema (no timestamps, no `yes`/`no` booleans, no octal `0123`), with one change:
  * an integer written with a leading zero (`0123`) stays the string "0123" — an id, not a number —
- * so neither the YAML 1.1 octal 83 nor a silently dropped zero can happen (case 02).
+ * so neither the YAML 1.1 octal 83 nor a silently dropped zero can happen
+ * (test/frontmatter.test.ts, "case 02: …").
  */
 const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: "1.2",
@@ -129,7 +139,10 @@ export function notMappingError(note: Pick<ParsedNote, "notMapping">, path: stri
   return new FrontmatterError(`${path}: frontmatter is ${what}, not a mapping of fields; nothing written`, path);
 }
 
-/** `null` for a document that is not a mapping (it is then body text, case 03). */
+/**
+ * `null` for a document that is not a mapping (it is then body text, test/frontmatter.test.ts,
+ * "case 03: …").
+ */
 function mappingOf(doc: Document.Parsed, path: string): Record<string, unknown> | null {
   if (doc.contents === null) return {};
   if (!isMap(doc.contents)) return null;
@@ -154,9 +167,10 @@ function noteLineOf(error: YAMLError): number {
 /**
  * Splits and parses a note (YAML 1.2 core schema: dates stay strings, `0123` stays a string "0123"…).
  * A note whose first line is `---` has frontmatter only when a later line is `---` and the YAML
- * between them is a mapping (or empty); otherwise the whole text is body (case 03). Every call parses
- * afresh, so mutating a result never affects another (case 01). Handles a BOM and CRLF.
- * Throws {@link FrontmatterError} naming `path`, with the line, when the YAML does not parse.
+ * between them is a mapping (or empty); otherwise the whole text is body (test/frontmatter.test.ts,
+ * "case 03: …"). Every call parses afresh, so mutating a result never affects another
+ * (test/frontmatter.test.ts, "case 01: …"). Handles a BOM and CRLF. Throws {@link FrontmatterError}
+ * naming `path`, with the line, when the YAML does not parse.
  */
 export function parseNote(text: string, path = "note"): ParsedNote {
   const loc = locate(text);
@@ -216,8 +230,9 @@ function samePlain(a: unknown, b: unknown): boolean {
 
 /**
  * Whether `s` may be written as a plain scalar: it reads back as the same string under
- * {@link parseNote} (so an ISO timestamp stays plain), it holds no wikilink (case 04: always quoted),
- * and it is not a number with a leading zero that other YAML readers would take for octal (case 02).
+ * {@link parseNote} (so an ISO timestamp stays plain), it holds no wikilink (always quoted:
+ * test/frontmatter.test.ts, "case 04: …"), and it is not a number with a leading zero that other
+ * YAML readers would take for octal (test/frontmatter.test.ts, "case 02: …").
  */
 function isSafePlain(s: string): boolean {
   if (s === "" || s.includes("[[") || /[\r\n]/.test(s) || s !== s.trim() || /^[-+]?0\d/.test(s)) return false;
@@ -350,13 +365,14 @@ function reserialise(doc: Document.Parsed, fields: [string, Plain][], eol: strin
 
 /**
  * Sets (or adds, at the end of the frontmatter) the given keys, rewriting only their lines; creates
- * frontmatter when the note has none. Values are written as YAML with wikilinks quoted (case 04):
- * lists of scalars in flow style (`related_to: ["[[Project Alpha]]"]`), strings plain only when they
- * read back unchanged (so `2024-05-23T22:17:03+08:00` stays plain, case 02), otherwise double-quoted.
- * Every other line — comments, key order, unknown keys, BOM, CRLF — is kept byte for byte. A key set
- * to `undefined` is left as it is; a key whose value is unchanged is not rewritten.
- * Throws {@link FrontmatterError} naming `path` when the existing frontmatter does not parse, when it
- * is a YAML list or a single value rather than a mapping ({@link notMappingError}: it is neither
+ * frontmatter when the note has none. Values are written as YAML with wikilinks quoted
+ * (test/frontmatter.test.ts, "case 04: …"): lists of scalars in flow style (`related_to:
+ * ["[[Project Alpha]]"]`), strings plain only when they read back unchanged (so
+ * `2024-05-23T22:17:03+08:00` stays plain, test/frontmatter.test.ts, "case 02: …"), otherwise
+ * double-quoted. Every other line — comments, key order, unknown keys, BOM, CRLF — is kept byte for
+ * byte. A key set to `undefined` is left as it is; a key whose value is unchanged is not rewritten.
+ * Throws {@link FrontmatterError} naming `path` when the existing frontmatter does not parse, when
+ * it is a YAML list or a single value rather than a mapping ({@link notMappingError}: it is neither
  * wrapped nor duplicated), or when the edit would not read back as the given values; the note is
  * never rewritten then.
  */
@@ -415,7 +431,8 @@ function readsBack(result: string, before: Record<string, unknown>, entries: [st
 
 /**
  * For a line like `people: [[Person A]], [[Person B]]`, the advice to quote its wikilinks with the
- * corrected line (case 04); `undefined` when the line has no unquoted wikilink.
+ * corrected line (test/frontmatter.test.ts, "case 04: …"); `undefined` when the line has no
+ * unquoted wikilink.
  */
 function quotedWikilinkHint(line: string): string | undefined {
   const match = /^(\s*(?:-\s+)?(?:[^\s:#"'[][^:#]*:\s+)?)(\[\[.*)$/.exec(line);
@@ -431,10 +448,11 @@ function quotedWikilinkHint(line: string): string | undefined {
 const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list, not as a link.";
 
 /**
- * Problems of a note's frontmatter for the health check (DESIGN §5, cases 03 and 04): YAML that does
- * not parse (with its line), wikilinks left unquoted (they read as nested lists, or break the YAML),
- * and a note that starts with `---` but has no frontmatter mapping (a horizontal rule, read as body).
- * Never throws; returns an empty list for a healthy note.
+ * Problems of a note's frontmatter for the health check (docs/architecture.md, "The health check";
+ * test/health-rules.test.ts, "case 03: …" and "case 04: …"): YAML that does not parse (with its
+ * line), wikilinks left unquoted (they read as nested lists, or break the YAML), and a note that
+ * starts with `---` but has no frontmatter mapping (a horizontal rule, read as body). Never throws;
+ * returns an empty list for a healthy note.
  */
 export function frontmatterProblems(text: string): FrontmatterProblem[] {
   const loc = locate(text);
@@ -457,7 +475,8 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
     problems.push({ line, severity: "error", message: `Frontmatter is not valid YAML: ${reasonOf(error)}.`, hint });
   }
   if (problems.length > 0) {
-    // The YAML stops at its first error; report the wikilink lines it did not reach too (case 04).
+    // The YAML stops at its first error; report the wikilink lines it did not reach too
+    // (test/frontmatter.test.ts, "case 04: …").
     for (let line = 2; line < loc.block.closeLine + 1; line++) {
       const hint = seen.has(line) ? undefined : quotedWikilinkHint(lines[line - 1] ?? "");
       if (hint) problems.push({ line, severity: "error", message: NESTED_LIST, hint });

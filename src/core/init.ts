@@ -1,6 +1,6 @@
 /**
- * Sets up an agent's memory (DESIGN §1): the six tracker notes, today's journal and the library
- * index, each created only when missing.
+ * Sets up an agent's memory (docs/architecture.md, "The five layers"): the six tracker notes,
+ * today's journal and the library index, each created only when missing.
  */
 import { UsageError } from "./errors";
 import { setFrontmatter } from "./frontmatter";

@@ -1,11 +1,12 @@
 /**
- * MemoryLayout: where each layer lives (DESIGN §1) and path safety (DESIGN §8, case 12).
- * Every folder name comes from {@link Settings}. All returned paths are vault-relative with `/`.
+ * MemoryLayout: where each layer lives (docs/architecture.md, "The five layers") and path safety
+ * (docs/architecture.md, "Invariants"; test/layout.test.ts, "case 12: …"). Every folder name comes
+ * from {@link Settings}. All returned paths are vault-relative with `/`.
  */
 import { PathError } from "./errors";
 import type { Settings, TrackerKind } from "./settings";
 
-/** What part of memory a note belongs to (DESIGN §4 stored field `collection`). */
+/** What part of memory a note belongs to (docs/architecture.md, "The index" `collection`). */
 export type Collection = "journal" | "tracker" | "knowledge" | "library" | "isolated" | "other";
 
 /** Characters no file system allows in a name: `\ / : * ? " < > |` and C0/DEL control characters. */
@@ -22,12 +23,12 @@ function isUnsafeChar(ch: string): boolean {
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\s*(\.|$))/i;
 
 /**
- * Turns a title chosen by a person or a model into a safe file name stem (case 11): Unicode kept,
- * only characters no file system allows (`\ / : * ? " < > |`, control characters) become `-`, a
- * leading dot is removed, whitespace collapsed, and the result capped at 120 characters (code
- * points, so a character is never cut in half). Trailing dots and spaces, which Windows drops, are
- * removed, and a Windows device name (`CON`, `NUL`, `COM1`, `LPT1`…, any case, with or without an
- * extension) gets a `_` after it (`CON_`, `con_.txt`).
+ * Turns a title chosen by a person or a model into a safe file name stem (test/layout.test.ts,
+ * "case 11: …"): Unicode kept, only characters no file system allows (`\ / : * ? " < > |`, control
+ * characters) become `-`, a leading dot is removed, whitespace collapsed, and the result capped at
+ * 120 characters (code points, so a character is never cut in half). Trailing dots and spaces,
+ * which Windows drops, are removed, and a Windows device name (`CON`, `NUL`, `COM1`, `LPT1`…, any
+ * case, with or without an extension) gets a `_` after it (`CON_`, `con_.txt`).
  * Also strips `[[ ]]` and `#` heading/block suffixes that Obsidian would misread in a wikilink.
  * @returns the stem, or `null` when nothing usable is left (the caller must reject the item).
  */
@@ -44,7 +45,8 @@ export function sanitizeFileName(title: string): string | null {
 
 /**
  * Normalises a vault-relative path: `\` → `/`, duplicate and trailing slashes removed.
- * Throws {@link PathError} for absolute paths or `..` / `.` segments (case 12).
+ * Throws {@link PathError} for absolute paths or `..` / `.` segments (test/layout.test.ts, "case
+ * 12: …").
  */
 export function normalizeVaultPath(path: string): string {
   const p = path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "");
@@ -61,8 +63,8 @@ export function joinPath(...parts: string[]): string {
 }
 
 /**
- * What an agent name may be, for messages (issue 16 §14): it is a folder name, so what
- * {@link sanitizeFileName} keeps as it is.
+ * What an agent name may be, for messages (test/cli.test.ts, "… a bad agent name says what is
+ * allowed"): it is a folder name, so what {@link sanitizeFileName} keeps as it is.
  */
 export const AGENT_NAME_RULE =
   'an agent name is its folder\'s name: letters, digits, spaces and - _ . are fine; not / \\ : * ? " < > | # ^ [ ], not a leading . or -, at most 120 characters';
@@ -117,9 +119,9 @@ export class MemoryLayout {
   }
 
   /**
-   * Topic note path under the agent's knowledge folder (case 11, case 12). The topic is sanitised;
-   * an unknown category falls back to the first configured one.
-   * Throws {@link PathError} when the topic leaves no usable name.
+   * Topic note path under the agent's knowledge folder (test/layout.test.ts, "case 11: …";
+   * test/layout.test.ts, "case 12: …"). The topic is sanitised; an unknown category falls back to
+   * the first configured one. Throws {@link PathError} when the topic leaves no usable name.
    */
   topicPath(agent: string, topic: string, category?: string): string {
     const stem = sanitizeFileName(topic);
@@ -150,7 +152,7 @@ export class MemoryLayout {
 
   /**
    * Returns `path` normalised when it stays under the memory root; throws {@link PathError}
-   * otherwise (DESIGN §8, case 12).
+   * otherwise (docs/architecture.md, "Invariants"; test/layout.test.ts, "case 12: …").
    */
   under(path: string): string {
     const p = normalizeVaultPath(path);

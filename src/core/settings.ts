@@ -1,7 +1,7 @@
 /**
  * Settings shared by the plugin and the CLI, validated with zod. Unknown keys are dropped, missing
  * keys take their defaults, and {@link parseSettings} never throws: a bad value falls back to the
- * defaults with a reason (issue 5: "a bad data.json falls back to defaults with a notice").
+ * defaults with a reason (docs/plugin.md, "Settings").
  * API keys are never part of the settings; the plugin stores only the secret's name.
  */
 import { z } from "zod";
@@ -9,7 +9,7 @@ import { checkBaseUrl } from "./url";
 import { sectionHeadingsSchema } from "./extraction/section-headings";
 
 export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
-/** A tracker note kind (DESIGN §1). */
+/** A tracker note kind (docs/architecture.md, "The five layers"). */
 export type TrackerKind = (typeof TRACKER_KINDS)[number];
 
 const trackerFiles = z.object({
@@ -22,9 +22,9 @@ const trackerFiles = z.object({
 });
 
 /**
- * Where each category goes (DESIGN §3 table). A tracker kind, or `topic:<Heading>` for a section of
- * a knowledge topic note. Decisions go to the Decisions tracker and to the topic's `## Decisions`
- * when the item names a topic.
+ * Where each category goes (docs/architecture.md, "The checklist"). A tracker kind, or
+ * `topic:<Heading>` for a section of a knowledge topic note. Decisions go to the Decisions tracker
+ * and to the topic's `## Decisions` when the item names a topic.
  */
 const destinations = z.object({
   task: z.string().default("tracker:tasks"),
@@ -40,7 +40,7 @@ const destinations = z.object({
  * Why the `llm.baseUrl` setting cannot be used, or `null` when it can: empty (offline) or an http(s)
  * URL without user name or password ({@link checkBaseUrl}). The reason never repeats the URL, so it
  * holds no credentials; the settings schema and the plugin's "Test connection" give it
- * (test/settings.test.ts, test/plugin-settings.test.ts).
+ * (test/settings.test.ts; test/plugin-settings.test.ts).
  */
 export function baseUrlSettingError(value: string): string | null {
   if (value.trim() === "") return null;
@@ -81,7 +81,10 @@ const llm = z.object({
 
 const gate = z.object({
   enabled: z.boolean().default(true),
-  /** Rescans after the first pass (issue 3: default 1, at most 3). */
+  /**
+   * Rescans after the first pass (default 1, at most 3; docs/architecture.md, "The self-check
+   * gate").
+   */
   maxRescans: z.number().int().min(0).max(3).default(1),
   /** A document at least this long (characters; CJK characters count double) is "rich". */
   richDocChars: z.number().int().min(0).default(1200),
@@ -106,10 +109,11 @@ const search = z.object({
 const fieldList = z.array(z.string());
 
 /**
- * Required frontmatter fields per collection (issue 16 §8), each replacing `requiredFields` for the
- * notes of that collection. Journals need none by default: people write them by hand, and
- * extraction only adds `extracted_at` and `extraction_hash`; the notes Agent Memory creates
- * (trackers, topic notes, the library index) carry `id`, `type`, `status` and `created_at`.
+ * Required frontmatter fields per collection (docs/decisions.md, "Required fields per collection"),
+ * each replacing `requiredFields` for the notes of that collection. Journals need none by default:
+ * people write them by hand, and extraction only adds `extracted_at` and `extraction_hash`; the
+ * notes Agent Memory creates (trackers, topic notes, the library index) carry `id`, `type`,
+ * `status` and `created_at`.
  */
 const requiredFieldsBy = z.object({
   journal: fieldList.default([]),
@@ -147,9 +151,10 @@ export const settingsSchema = z.object({
   knowledgeFolder: z.string().min(1).default("Knowledge"),
   libraryFolder: z.string().min(1).default("Library"),
   /**
-   * Folders under the memory root that are isolated zones (DESIGN §4), as paths relative to it
-   * (`Restricted`, `Clients/Acme`). Written with backslashes or leading and trailing slashes they
-   * are read as meant (`/Clients/Acme/` is `Clients/Acme`); a zone holding no notes is reported by
+   * Folders under the memory root that are isolated zones (docs/architecture.md, "A search"), as
+   * paths relative to it (`Restricted`, `Clients/Acme`). Written with backslashes or leading and
+   * trailing slashes they are read as meant (`/Clients/Acme/` is `Clients/Acme`); a zone holding no
+   * notes is reported by
    * `index`, since a misspelt zone isolates nothing.
    */
   isolatedZones: z
@@ -165,7 +170,8 @@ export const settingsSchema = z.object({
   reviewMode: z.enum(["review", "apply"]).default("review"),
   destinations: destinations.prefault({}),
   /**
-   * Headings that name a category, for the offline extractor (issue 16 §1): items under
+   * Headings that name a category, for the offline extractor (docs/decisions.md, "Offline
+   * extraction reads headings and phrasings, not meaning"): items under
    * `## Action items` are tasks, under `## 学到的` knowledge. One list per category; a heading may
    * be listed under one category only.
    */
@@ -180,8 +186,9 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type Category = keyof Settings["destinations"];
 
 /**
- * The frontmatter fields a note of `collection` must have (issue 16 §8): the collection's own
- * list in `health.requiredFieldsBy` when it has one, else `health.requiredFields`.
+ * The frontmatter fields a note of `collection` must have (docs/decisions.md, "Required fields per
+ * collection"): the collection's own list in `health.requiredFieldsBy` when it has one, else
+ * `health.requiredFields`.
  */
 export function requiredFieldsOf(health: Settings["health"], collection: keyof Settings["health"]["requiredFieldsBy"]): readonly string[] {
   return health.requiredFieldsBy[collection] ?? health.requiredFields;

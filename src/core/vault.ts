@@ -1,6 +1,7 @@
 /**
- * VaultPort: the only I/O boundary of the core (DESIGN §6). Implemented by NodeVault (CLI, tests on
- * real temporary folders) and ObsidianVault (plugin, over `app.vault`).
+ * VaultPort: the only I/O boundary of the core (docs/architecture.md, "Core, ports and hosts").
+ * Implemented by NodeVault (CLI, tests on real temporary folders) and ObsidianVault (plugin, over
+ * `app.vault`).
  *
  * Paths are vault-relative, use `/` as separator, and never start with `/` or contain `..`.
  */
@@ -19,7 +20,7 @@ export interface FileStat {
  * Edit function for {@link VaultPort.process}: receives the file's current content (`null` when the
  * file does not exist) and returns the new content. Returning the current content unchanged (or
  * `null` for a missing file) means "no write". It must be pure: the adapter may call it again on
- * newer content when a concurrent writer changed the file (case 07).
+ * newer content when a concurrent writer changed the file (test/node-vault.test.ts, "case 07: …").
  */
 export type ProcessFn = (current: string | null) => string | null;
 

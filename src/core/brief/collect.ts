@@ -1,10 +1,12 @@
 /**
- * Gathers the lines of a session brief (issue 13 item 3) from the trackers, the due reviews and a
- * search, each section in the order it is shown (best first). Every rule comes from where the rest
- * of the tool keeps it: tracker parsing (`listItems`), "open" = open or in progress (the `trackers`
- * command's rule, README "Tracker items"), fields (`fieldValue`, `priorityWord`), a goal's latest
- * progress (`latestProgress` of src/core/trackers/format.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
- * ranking (the search service's score: BM25 times recency and confidence, src/core/search/ranking.ts).
+ * Gathers the lines of a session brief (docs/decisions.md, "The brief uses plain bullets, not
+ * checkboxes") from the trackers, the due reviews and a search, each section in the order it is
+ * shown (best first). Every rule comes from where the rest of the tool keeps it: tracker parsing
+ * (`listItems`), "open" = open or in progress (the `trackers` command's rule, README "Tracker
+ * items"), fields (`fieldValue`, `priorityWord`), a goal's latest progress (`latestProgress` of
+ * src/core/trackers/format.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
+ * ranking (the search service's score: BM25 times recency and confidence,
+ * src/core/search/ranking.ts).
  */
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";

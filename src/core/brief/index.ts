@@ -1,6 +1,7 @@
 /**
- * The session brief (issue 13 item 3): what an agent should read at the start of a session, as
- * Markdown cut to a budget, with every line linked to its note or block. Used by
+ * The session brief (docs/agents.md, "The loop"; docs/decisions.md, "The brief cuts by value, not
+ * by section"): what an agent should read at the start of a session, as Markdown cut to a budget,
+ * with every line linked to its note or block. Used by
  * `agent-memory brief`, `agent-memory export-agents-md` and the MCP server's `brief` tool.
  */
 import { UsageError } from "../errors";

@@ -1,7 +1,7 @@
 /**
- * The public shapes of the session brief (issue 13 item 3): what {@link buildBrief} takes and
- * returns. The CLI's `brief --json`, `export-agents-md` and the MCP server's `brief` tool all use
- * these.
+ * The public shapes of the session brief (docs/agents.md, "The loop"): what {@link buildBrief}
+ * takes and returns. The CLI's `brief --json`, `export-agents-md` and the MCP server's `brief` tool
+ * all use these.
  */
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";

@@ -1,7 +1,7 @@
 /**
- * Dedupe by normalised text similarity (DESIGN §3 "Dedupe"): against the items already in the
- * destination and within the batch. Works for English (word overlap) and CJK (character bigrams),
- * so `Renew passport` matches `renew the passport` and `整理客户流失原因` matches `整理一下客户流失原因`.
+ * Dedupe by normalised text similarity (docs/architecture.md, "Dedupe"): against the items already
+ * in the destination and within the batch. Works for English (word overlap) and CJK (character
+ * bigrams), so `Renew passport` matches `renew the passport` and `整理客户流失原因` matches `整理一下客户流失原因`.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
- * The evidence check (DESIGN §3 "Item", issue 3 §4): an item's evidence must occur in the journal,
- * compared after normalising whitespace, punctuation, case and full-/half-width forms. Where it is
- * found gives the item its block.
+ * The evidence check (docs/architecture.md, "Items and evidence"): an item's evidence must occur in
+ * the journal, compared after normalising whitespace, punctuation, case and full-/half-width forms.
+ * Where it is found gives the item its block.
  */
 import type { JournalBlock } from "../journal/blocks";
 

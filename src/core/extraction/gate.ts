@@ -1,6 +1,6 @@
 /**
- * The self-check gate (DESIGN §3 "Self-check gate", issue 3 §6): deterministic checks after a pass
- * that decide whether to rescan. Four checks ask for a rescan:
+ * The self-check gate (docs/architecture.md, "The self-check gate"): deterministic checks after a
+ * pass that decide whether to rescan. Four checks ask for a rescan:
  * - `rich-without-knowledge`: a rich document with no knowledge item;
  * - `review-without-decision`: a review or retrospective (复盘, 回顾, retro, review in the title or
  *   headings) with no decision;
@@ -64,7 +64,10 @@ export interface GateOutcome {
  */
 export const MERGE_MIN_ITEMS = 12;
 
-/** Words that mark a review or retrospective in a title or heading (DESIGN §3). */
+/**
+ * Words that mark a review or retrospective in a title or heading (docs/architecture.md, "An
+ * extraction run").
+ */
 const REVIEW_WORDS = /\b(?:retro|retros|retrospective|review|post-?mortem)\b|复盘|回顾/iu;
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Turns a validated reply item into an extracted item, or rejects it with a reason: an echo of the
- * prompt's examples or definitions (issue 3 §2) or evidence not found in the journal (issue 3 §4).
- * The item's block comes from where its evidence is found.
+ * prompt's examples or definitions (docs/architecture.md, "The checklist") or evidence not found in
+ * the journal (docs/architecture.md, "Items and evidence"). The item's block comes from where its
+ * evidence is found.
  */
 import type { JournalBlock } from "../journal/blocks";
 import { buildEvidenceIndex, locateEvidence, type EvidenceIndex } from "./evidence";

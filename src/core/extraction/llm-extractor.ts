@@ -1,8 +1,9 @@
 /**
- * The LLM extractor (DESIGN §3, issue 3): windows → one chat completion per window → reply parsing →
- * evidence check → self-check gate → rescan (or merge request) → merge with the offline extractor's
- * explicit conventions. Reports usage (calls, tokens, wall time, cost) and what the gate did.
- * Any server failure after retries throws {@link LlmError}; the caller then writes nothing.
+ * The LLM extractor (docs/architecture.md, "Extractors"): windows → one chat completion per window
+ * → reply parsing → evidence check → self-check gate → rescan (or merge request) → merge with the
+ * offline extractor's explicit conventions. Reports usage (calls, tokens, wall time, cost) and what
+ * the gate did. Any server failure after retries throws {@link LlmError}; the caller then writes
+ * nothing.
  */
 import { LlmError } from "../errors";
 import type { JournalBlock } from "../journal/blocks";
@@ -30,7 +31,10 @@ export interface LlmExtractorOptions {
   model: string;
   /** Global fetch in the CLI; `requestUrlFetch(requestUrl)` in the plugin. */
   fetch?: FetchLike;
-  /** Explicit conventions, always honoured (issue 3 §7); usually the `OfflineExtractor`. */
+  /**
+   * Explicit conventions, always honoured (docs/architecture.md, "Extractors"); usually the
+   * `OfflineExtractor`.
+   */
   offline?: Extractor;
   /** First backoff delay between retries, milliseconds (default 500). */
   retryBaseMs?: number;
@@ -44,7 +48,10 @@ export interface LlmExtractorOptions {
   client?: ChatClient;
   /** Per-request timeout, milliseconds; default `settings.llm.timeoutMs` (the CLI's `--timeout`). */
   timeoutMs?: number;
-  /** Told while a request waits for its reply (the CLI prints it on stderr; issue 16 §11). */
+  /**
+   * Told while a request waits for its reply (the CLI prints it on stderr; docs/decisions.md,
+   * "Progress while waiting for a model").
+   */
   onWaiting?: (waiting: Waiting) => void;
 }
 
@@ -57,9 +64,10 @@ interface Target {
 }
 
 /**
- * Extractor backed by an OpenAI-compatible chat API (DESIGN §3 "Extractors").
+ * Extractor backed by an OpenAI-compatible chat API (docs/architecture.md, "Extractors").
  * `extract` throws {@link LlmError} when the server fails after retries, times out, keeps replying
- * with something that is not JSON, or cuts a reply off even after the window was split (case 09b).
+ * with something that is not JSON, or cuts a reply off even after the window was split
+ * (test/llm-extractor.test.ts, "case 09 (b): …").
  */
 export class LlmExtractor implements Extractor {
   readonly name = "openai" as const;
@@ -248,8 +256,9 @@ class ExtractionRun {
   /**
    * One pass over one window: a chat completion, its reply read and checked.
    * A reply cut off by the output limit is never used: the window is split in two and each half is
-   * asked again once; a second cut-off throws (case 09b). A reply without JSON is asked for once
-   * more. A merge request that fails either way returns `null` and the list is kept.
+   * asked again once; a second cut-off throws (test/llm-extractor.test.ts, "case 09 (b): …"). A
+   * reply without JSON is asked for once more. A merge request that fails either way returns `null`
+   * and the list is kept.
    * @returns the accepted items, or `null` for a merge request that gave nothing usable.
    */
   private async pass(window: JournalWindow, pass: PassKind, split = false): Promise<ExtractedItem[] | null> {

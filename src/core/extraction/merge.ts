@@ -1,7 +1,8 @@
 /**
- * Merging item lists inside one extraction run: items from several windows and passes (issue 3 §5,
- * §6), and the offline extractor's items, which are always honoured whatever the model returns
- * (issue 3 §7). Dedupe against the destination notes is the plan's job (dedupe.ts), not this one's.
+ * Merging item lists inside one extraction run: items from several windows and passes
+ * (docs/architecture.md, "Extractors" and "The self-check gate"), and the offline extractor's
+ * items, which are always honoured whatever the model returns (docs/architecture.md, "Extractors").
+ * Dedupe against the destination notes is the plan's job (dedupe.ts), not this one's.
  */
 import { normaliseForMatch } from "./evidence";
 import { sameItemText, similarity } from "./dedupe";
@@ -60,11 +61,12 @@ export function mergeModelItems(
 }
 
 /**
- * Merges the offline extractor's items with the model's (issue 3 §7). Every explicit convention is
- * kept as written; a model item restating one is dropped, and fills in the offline item's topic,
- * target, due date or ref when the convention gave none. An item the offline extractor only
- * inferred from a heading or a phrasing (`cue`, issue 16) is replaced, in its place, by the model
- * item that restates it, which keeps the offline owner and due date when it gives none.
+ * Merges the offline extractor's items with the model's (docs/architecture.md, "Extractors"). Every
+ * explicit convention is kept as written; a model item restating one is dropped, and fills in the
+ * offline item's topic, target, due date or ref when the convention gave none. An item the offline
+ * extractor only inferred from a heading or a phrasing (`cue`; docs/decisions.md, "Inferred items
+ * yield to the model") is replaced, in its place, by the model item that restates it, which keeps
+ * the offline owner and due date when it gives none.
  * @returns offline items first, then the remaining model items, each list in its own order.
  */
 export function mergeWithConventions(offline: readonly ExtractedItem[], model: readonly ExtractedItem[]): ExtractedItem[] {

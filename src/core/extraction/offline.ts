@@ -1,19 +1,22 @@
 /**
- * The offline extractor (DESIGN §3 "Extractors"): the embedded default when no LLM is configured.
- * Deterministic and precise; it reads, in English and Chinese:
+ * The offline extractor (docs/architecture.md, "Extractors"): the embedded default when no LLM is
+ * configured. Deterministic and precise; it reads, in English and Chinese:
  * - explicit conventions: `- [ ]` lines, `TODO:`, `Decision:`/`决定：`, `Goal:`/`目标：`,
  *   `Question:`/`问题：`, `Learned:`/`Insight:`/`心得：`, `Pattern:`/`模式：`, `Proposal:`/`建议：`, and
  *   callouts such as `> [!decision]`;
- * - sections (issue 16 §1): list items and paragraphs under a heading that names a category
+ * - sections (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"):
+ * list items and paragraphs under a heading that names a category
  *   (`## Action items`, `## 下周计划`, `## What went well`…; the `sectionHeadings` setting,
  *   section-headings.ts);
- * - phrasings (issue 16 §2): "need to …", "we decided …", "turns out …", "should we …?", 明天要, 记得,
+ * - phrasings (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"):
+ * "need to …", "we decided …", "turns out …", "should we …?", 明天要, 记得,
  *   定了：, 原来, 是否…？ (phrasings.ts).
  * Action items carry their owner (`@dana`, `Dana:`, `(for Dana)`; owners.ts), nested items their
  * parent's text (`App store listing: new screenshots`), tasks a due date named in words
  * (due-words.ts). Inline fields `[topic:: …]`, `[due:: …]`, `[goal:: g-006]`, `[to:: name]` and
  * `@agent` mentions refine an item. Each item's evidence is a line (or a sentence of one) as written.
- * When nothing is found the result's notes say why and what would help (issue 16 §5).
+ * When nothing is found the result's notes say why and what would help (docs/decisions.md, "Offline
+ * extraction reads headings and phrasings, not meaning").
  */
 import type { JournalBlock } from "../journal/blocks";
 import { scanInlineFields, withoutInlineFields } from "../trackers/format";
@@ -450,7 +453,10 @@ export function extractConventions(blocks: readonly JournalBlock[], agents: read
   return items;
 }
 
-/** What the offline extractor reads, for the note of a run that found nothing (issue 16 §5). */
+/**
+ * What the offline extractor reads, for the note of a run that found nothing (docs/decisions.md,
+ * "Offline extraction reads headings and phrasings, not meaning").
+ */
 export const WHAT_OFFLINE_READS =
   "The offline extractor reads `- [ ]` tasks; lines that start with a keyword (TODO:, Goal:, Decision:, Learned:, Pattern:, Proposal:, Question:, 待办：, 目标：, 决定：, 心得：, 模式：, 建议：, 问题：); callouts such as > [!decision]; " +
   "list items and paragraphs under a heading that names a category (Action items, Next steps, Plan for next week, Goals, Decisions, What went well, Lessons, What to improve, Open questions, 下一步, 下周计划, 目标进度, 决定, 学到的, 做得好, 待改进, 反思, 问题; the sectionHeadings setting lists them all); " +
@@ -478,7 +484,10 @@ function dateOf(title: string): string | undefined {
   return /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : undefined;
 }
 
-/** The deterministic offline extractor (DESIGN §3). One pass, no model, no usage. */
+/**
+ * The deterministic offline extractor (docs/architecture.md, "An extraction run"). One pass, no
+ * model, no usage.
+ */
 export class OfflineExtractor implements Extractor {
   readonly name = "offline" as const;
 

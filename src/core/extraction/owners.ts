@@ -1,10 +1,10 @@
 /**
- * Owners of action items (issue 16 §3): `@name` at the start or end of the item, `Name:` at its
- * start, or `(for Name)` / `— for Name` / `For Name:` put the name in the item's `owner` (written
- * as `[owner:: Name]`) and take it out of the text, so someone else's action is not filed as the
- * author's own task. `Me:` / `我：` name the author: the prefix is dropped and no owner is set.
- * A mention inside the sentence (`check with @ming whether …`) is left as written: it names whom
- * to ask, not who acts. Tests: test/offline-owners.test.ts.
+ * Owners of action items (docs/decisions.md, "Owners only where the form assigns"): `@name` at the
+ * start or end of the item, `Name:` at its start, or `(for Name)` / `— for Name` / `For Name:` put
+ * the name in the item's `owner` (written as `[owner:: Name]`) and take it out of the text, so
+ * someone else's action is not filed as the author's own task. `Me:` / `我：` name the author: the
+ * prefix is dropped and no owner is set. A mention inside the sentence (`check with @ming whether
+ * …`) is left as written: it names whom to ask, not who acts. Tests: test/offline-owners.test.ts.
  */
 
 /** Words that start a line with a colon but are labels, not people (`Note: …`, `Backend: …`, `前端：…`). */

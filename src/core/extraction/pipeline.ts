@@ -1,11 +1,13 @@
 /**
- * The extraction pipeline (DESIGN §3): journal → blocks → extractor → dedupe → plan → apply.
+ * The extraction pipeline (docs/architecture.md, "An extraction run"): journal → blocks → extractor
+ * → dedupe → plan → apply.
  *
  * {@link planExtraction} reads and writes nothing but reads; its result is plain data that the CLI
  * prints with `--dry-run` and the plugin shows in the review modal, where items may be dropped,
  * edited or re-routed. {@link applyPlan} then edits each note through `VaultPort.process`, re-checking
- * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept (case 07)
- * and running twice adds nothing (case 10).
+ * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept
+ * (test/extraction-pipeline.test.ts, "case 07: …") and running twice adds nothing
+ * (test/extraction-pipeline.test.ts, "case 10: …").
  */
 import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
 import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
@@ -38,7 +40,8 @@ export interface ExtractionOptions {
    * What to do when the journal is in no agent's folder and the default agent has no folder yet:
    * `create` (the default; the plugin's default agent is a setting the person chose) makes its
    * notes as items arrive, `refuse` throws a {@link UsageError} (the CLI: an agent is created only
-   * by `init`; issue 16 §7). An agent named by `agent` must always exist.
+   * by `init`; docs/decisions.md, "The CLI creates no agent"). An agent named by `agent` must
+   * always exist.
    */
   newAgent?: "create" | "refuse";
   extractor: Extractor;
@@ -50,14 +53,20 @@ export interface ExtractionOptions {
   signal?: AbortSignal;
 }
 
-/** A plan is plain data (DESIGN §3 "Plan and apply"): what would be written, item by item. */
+/**
+ * A plan is plain data (docs/architecture.md, "Plan and apply"): what would be written, item by
+ * item.
+ */
 export interface ExtractionPlan {
   journal: string;
   agent: string;
   /** Why this agent: `--agent`, the journal's folder, or the default agent setting. */
   agentReason: AgentReason;
   extractor: Extractor["name"];
-  /** `unchanged`: the journal's extraction hash matched and nothing was extracted (case 10). */
+  /**
+   * `unchanged`: the journal's extraction hash matched and nothing was extracted
+   * (test/extraction-pipeline.test.ts, "case 10: …").
+   */
   skipped?: "unchanged";
   passes: number;
   gate?: GateReport;
@@ -77,7 +86,10 @@ export interface ExtractionPlan {
 export interface ApplyResult {
   /** Vault paths actually written. */
   writes: string[];
-  /** Items that could not be written, with reasons (e.g. a topic name with nothing usable; case 12). */
+  /**
+   * Items that could not be written, with reasons (e.g. a topic name with nothing usable;
+   * test/extraction-pipeline.test.ts, "case 12: …").
+   */
   failed: RejectedItem[];
 }
 
@@ -88,8 +100,8 @@ function baseName(path: string): string {
 }
 
 /**
- * What an extractor is told about the agent's memory (issue 3 §2): its topics, its open goals and
- * questions, and the other agents.
+ * What an extractor is told about the agent's memory (docs/architecture.md, "The checklist"): its
+ * topics, its open goals and questions, and the other agents.
  */
 export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: DestinationState): Promise<ExtractionContext> {
   const [agentFiles, libraryFiles] = await Promise.all([vault.list(layout.agentsRoot), vault.list(layout.libraryRoot)]);
@@ -108,7 +120,10 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
   return { agent, topics: [...new Set(topics)].sort(), openItems, agents };
 }
 
-/** Why a run's agent was chosen (issue 16 §7): named by the caller, the journal's folder, or the default agent. */
+/**
+ * Why a run's agent was chosen (docs/decisions.md, "The CLI creates no agent"): named by the
+ * caller, the journal's folder, or the default agent.
+ */
 export type AgentReason = "named" | "journal-folder" | "default-agent";
 
 function chooseAgent(path: string, layout: MemoryLayout, options: ExtractionOptions): { agent: string; agentReason: AgentReason } {
@@ -124,7 +139,8 @@ function chooseAgent(path: string, layout: MemoryLayout, options: ExtractionOpti
  * Throws {@link VaultError} when the journal cannot be read, {@link FrontmatterError} when its
  * frontmatter does not parse or is a YAML list or single value rather than a mapping (applying
  * would have to write `extraction_hash` there, so nothing is extracted and no destination is
- * written; issue 12 §7), and whatever the extractor throws (e.g. {@link LlmError}).
+ * written; docs/decisions.md, "Frontmatter that is a YAML list or a single value is never
+ * wrapped"), and whatever the extractor throws (e.g. {@link LlmError}).
  */
 export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
   const { vault, layout, journalPath, extractor } = options;
@@ -188,7 +204,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     ...(options.signal ? { signal: options.signal } : {}),
   });
 
-  // Block ids: reuse the block's own, else a deterministic new one (DESIGN §2 "Journals").
+  // Block ids: reuse the block's own, else a deterministic new one (docs/architecture.md,
+  // "Journals").
   const taken = existingBlockIds(note.body);
   const assigned = new Map<number, string>();
   const newBlockIds: ExtractionPlan["newBlockIds"] = [];
@@ -241,7 +258,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
  * content, then the journal (block ids, `extracted_at`, `extraction_hash`). Items the plan marks
  * `skip` write nothing. A destination that fails is reported in `failed`; the journal is then not
  * marked as extracted, so the next run tries again; so too when the plan rejected an item with
- * `retry` (issue 16 §6). Never deletes anything.
+ * `retry` (docs/decisions.md, "Ids planned in the same run"). Never deletes anything.
  */
 export async function applyPlan(
   vault: VaultPort,
@@ -312,7 +329,10 @@ function stopsRun(err: unknown): boolean {
   return err instanceof PathError || err instanceof EncodingError || err instanceof TruncatedNoteError;
 }
 
-/** JSON report of a run (issue 3 §9): the shape of `agent-memory extract --json`. */
+/**
+ * JSON report of a run (docs/architecture.md, "The CLI contract"): the shape of `agent-memory
+ * extract --json`.
+ */
 export interface ExtractionReport {
   journal: string;
   agent: string;

@@ -1,9 +1,10 @@
 /**
- * The extraction prompt (DESIGN §3 "Checklist", issue 3 §2): the seven categories with a definition
- * and an English and a Chinese example each; evidence must be a verbatim quote; items keep the
- * journal's language; existing topic names and open items are given within a token budget. Also the
- * rescan prompt (reasons + items already found) and the merge prompt of the self-check gate.
- * The examples are exported so that an item echoing them can be filtered out (issue 3 §2).
+ * The extraction prompt (docs/architecture.md, "The checklist"): the seven categories with a
+ * definition and an English and a Chinese example each; evidence must be a verbatim quote; items
+ * keep the journal's language; existing topic names and open items are given within a token budget.
+ * Also the rescan prompt (reasons + items already found) and the merge prompt of the self-check
+ * gate. The examples are exported so that an item echoing them can be filtered out
+ * (docs/architecture.md, "The checklist").
  */
 import type { ChatMessage } from "../llm/client";
 import { countCjk, estimateTokens } from "../llm/tokens";
@@ -20,7 +21,7 @@ export interface PromptExample {
   due?: string;
 }
 
-/** Definition of each category, as in DESIGN §3's table. */
+/** Definition of each category, as in docs/architecture.md, "The checklist". */
 export const CATEGORY_DEFINITIONS: Readonly<Record<Category, string>> = {
   task: "something to be done soon",
   goal: "an aim that runs for weeks, or progress on an existing goal",
@@ -31,7 +32,7 @@ export const CATEGORY_DEFINITIONS: Readonly<Record<Category, string>> = {
   question: "something that needs another agent's or a person's input",
 };
 
-/** An English and a Chinese example per category (issue 3 §2). */
+/** An English and a Chinese example per category (docs/architecture.md, "The checklist"). */
 export const PROMPT_EXAMPLES: readonly PromptExample[] = [
   { category: "task", evidence: "Need to send the revised budget to Person A before Friday.", text: "Send the revised budget to Person A before Friday" },
   { category: "task", evidence: "明天上午要把合同初稿发给乙方确认。", text: "把合同初稿发给乙方确认" },
@@ -216,8 +217,9 @@ export function buildExtractionMessages(journalMessage: string): ChatMessage[] {
 }
 
 /**
- * Messages for a rescan (issue 3 §6): the journal, the items already found as the previous answer,
- * then the reasons the self-check gave and a request for what is missing only.
+ * Messages for a rescan (docs/architecture.md, "The self-check gate"): the journal, the items
+ * already found as the previous answer, then the reasons the self-check gave and a request for what
+ * is missing only.
  */
 export function buildRescanMessages(journalMessage: string, found: readonly ExtractedItem[], reasons: readonly string[]): ChatMessage[] {
   return [

@@ -1,5 +1,6 @@
 /**
- * Routing and writing of single items (DESIGN §3 table "destination"; the table is a setting).
+ * Routing and writing of single items (docs/architecture.md, "The checklist"; the table is a
+ * setting).
  * `resolveRoute` decides, from the notes as they are now, where an item goes and whether it is new,
  * a duplicate (new source on the existing item) or progress on a goal. `writeItem` applies one
  * planned item to a note's current text, checking duplicates again so re-application is harmless.
@@ -18,7 +19,10 @@ import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTar
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
-/** Callout kind for a topic entry of each category (DESIGN §2: insight, decision, pattern). */
+/**
+ * Callout kind for a topic entry of each category (docs/architecture.md, "Note formats": insight,
+ * decision, pattern).
+ */
 const CALLOUT_KIND = { knowledge: "insight", decision: "decision", pattern: "pattern" } as const;
 
 /** Wikilink to the journal block an item came from: `[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]`. */
@@ -67,9 +71,9 @@ export class DestinationState {
   }
 
   /**
-   * Existing topic notes of the agent by dedupe key (case 11) → path. `listed` is a listing the
-   * caller already made that covers the knowledge folder (the pipeline's context listing), so the
-   * folder is not listed twice.
+   * Existing topic notes of the agent by dedupe key (test/topic-notes.test.ts, "case 11: …") →
+   * path. `listed` is a listing the caller already made that covers the knowledge folder (the
+   * pipeline's context listing), so the folder is not listed twice.
    */
   topics(layout: MemoryLayout, agent: string, listed?: readonly FileStat[]): Promise<Map<string, string>> {
     const prefix = `${layout.knowledgeFolder(agent)}/`;
@@ -98,7 +102,8 @@ function sourcesOf(item: TrackerItem): string {
 }
 
 /**
- * The tracker item an extracted item duplicates (cases 10, 07):
+ * The tracker item an extracted item duplicates (test/extraction-pipeline.test.ts, "case 10: …" and
+ * "case 07: …"):
  * - an item of any status that already cites this block is the same item, already recorded;
  * - otherwise an open or in-progress item with the same text (any status in the decision log,
  *   whose entries are all closed): the new source is added to it. A task that was done or abandoned
@@ -115,10 +120,11 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
 }
 
 /**
- * True when this run already plans `item` for the note (issue 16 §13): the same text, or the same
- * category and evidence with related text, as one run's model items are merged (merge.ts). An
- * extractor that reads one block two ways (a keyword line under a heading that names a category)
- * then adds one item, not two with the same evidence and block.
+ * True when this run already plans `item` for the note (docs/decisions.md, "Batch dedupe uses the
+ * merge rule"): the same text, or the same category and evidence with related text, as one run's
+ * model items are merged (merge.ts). An extractor that reads one block two ways (a keyword line
+ * under a heading that names a category) then adds one item, not two with the same evidence and
+ * block.
  */
 function inBatch(item: ExtractedItem, batch: readonly PlannedItem[]): boolean {
   return batch.some((p) => sameModelItem(p.item, item));
@@ -148,7 +154,8 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       ? existing.find((it) => it.id === item.ref)
       : existing[findDuplicate(item.text, existing, (it) => it.text, 0.3)];
     if (!goal?.id) {
-      // A goal this same run adds is known by the id it is expected to get (issue 16 §6).
+      // A goal this same run adds is known by the id it is expected to get (docs/decisions.md, "Ids
+      // planned in the same run").
       const planned = item.ref ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref) : undefined;
       if (planned) return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
       if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence, retry: true };
@@ -198,8 +205,10 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
 
 /**
  * Where an item goes, per the destination setting of its category. A decision goes to the
- * Decisions tracker and, when it names a topic, also to that topic's `## Decisions` (DESIGN §3).
- * @returns the planned item(s), or a rejection with its reason (e.g. an unusable topic; case 12).
+ * Decisions tracker and, when it names a topic, also to that topic's `## Decisions`
+ * (docs/architecture.md, "An extraction run").
+ * @returns the planned item(s), or a rejection with its reason (e.g. an unusable topic;
+ * test/topic-notes.test.ts, "case 12: …").
  */
 export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Promise<PlannedItem[] | RejectedItem> {
   const spec = ctx.settings.destinations[item.category];
@@ -267,7 +276,8 @@ export interface WriteContext {
 
 /**
  * Applies one planned item to a note's current text (`null`: the note does not exist yet) and
- * returns the new text. Duplicates are checked again on the current text (cases 07, 10).
+ * returns the new text. Duplicates are checked again on the current text
+ * (test/extraction-pipeline.test.ts, "case 07: …" and "case 10: …").
  */
 export function writeItem(current: string | null, planned: PlannedItem, ctx: WriteContext): string | null {
   const { item } = planned;

@@ -1,13 +1,17 @@
 /**
- * Headings that name a category (issue 16 §1): list items and paragraphs under `## Action items`,
+ * Headings that name a category (docs/decisions.md, "Offline extraction reads headings and
+ * phrasings, not meaning"): list items and paragraphs under `## Action items`,
  * `## 下周计划`, `## What went well`… are items of that category for the offline extractor. The table
  * is a setting (`sectionHeadings`, one list of headings per category) shared by the plugin and the
  * CLI; this module holds its default, its schema and how a written heading is compared with it.
- * Tests: test/offline-sections.test.ts, test/settings.test.ts.
+ * Tests: test/offline-sections.test.ts; test/settings.test.ts.
  */
 import { z } from "zod";
 
-/** Category keys of the heading table, in checklist order (DESIGN §3). */
+/**
+ * Category keys of the heading table, in checklist order (docs/architecture.md, "An extraction
+ * run").
+ */
 const KEYS = ["task", "goal", "pattern", "improvement", "knowledge", "decision", "question"] as const;
 
 /** The heading table: for each category, the headings that name it. */

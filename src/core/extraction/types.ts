@@ -1,5 +1,6 @@
 /**
- * Types shared by the extraction pipeline (DESIGN §3): items, extractors, plans.
+ * Types shared by the extraction pipeline (docs/architecture.md, "An extraction run"): items,
+ * extractors, plans.
  */
 import type { Category, TrackerKind } from "../settings";
 import type { JournalBlock } from "../journal/blocks";
@@ -7,7 +8,10 @@ import type { SectionHeadings } from "./section-headings";
 
 export type { Category };
 
-/** The seven categories of the checklist, in checklist order (DESIGN §3). */
+/**
+ * The seven categories of the checklist, in checklist order (docs/architecture.md, "An extraction
+ * run").
+ */
 export const CATEGORIES: readonly Category[] = [
   "task",
   "goal",
@@ -18,7 +22,7 @@ export const CATEGORIES: readonly Category[] = [
   "question",
 ];
 
-/** One extracted memory item (DESIGN §3 "Item"). */
+/** One extracted memory item (docs/architecture.md, "Items and evidence"). */
 export interface ExtractedItem {
   category: Category;
   /** The item in one sentence, in the journal's language. */
@@ -39,19 +43,22 @@ export interface ExtractedItem {
   due?: string;
   /**
    * Id of an existing tracker item this item updates (e.g. `g-006`): progress on a goal, an answer
-   * to a question (issue 3 §2). The plan turns it into a progress note instead of a new item.
+   * to a question (docs/architecture.md, "The checklist"). The plan turns it into a progress note
+   * instead of a new item.
    */
   ref?: string;
   /** True for progress on an existing goal whose id the journal did not give; the plan matches it by text. */
   progress?: boolean;
   /**
-   * Who acts on a task when it is not the journal's author (`@dana`, `Dana:`, `(for Dana)`; issue
-   * 16 §3), written as `[owner:: Dana]`. The name is not repeated in `text`.
+   * Who acts on a task when it is not the journal's author (`@dana`, `Dana:`, `(for Dana)`;
+   * docs/decisions.md, "Owners only where the form assigns"), written as `[owner:: Dana]`. The name
+   * is not repeated in `text`.
    */
   owner?: string;
   /**
    * How the offline extractor inferred the item when no explicit convention marked it: from the
-   * heading it sits under (`section`) or a phrasing (`phrasing`; issue 16). Absent for conventions
+   * heading it sits under (`section`) or a phrasing (`phrasing`; docs/decisions.md,
+   * "Offline extraction reads headings and phrasings, not meaning"). Absent for conventions
    * and model items. A model item that restates an inferred item replaces it (merge.ts).
    */
   cue?: "section" | "phrasing";
@@ -59,7 +66,10 @@ export interface ExtractedItem {
   origin: "offline" | "llm";
 }
 
-/** An item the pipeline refused, with the reason shown in reports (case 09a, issue 3 §4). */
+/**
+ * An item the pipeline refused, with the reason shown in reports (test/llm-reply.test.ts, "case 09
+ * (a): …"; docs/architecture.md, "Items and evidence").
+ */
 export interface RejectedItem {
   reason: string;
   category?: string;
@@ -67,12 +77,13 @@ export interface RejectedItem {
   evidence?: string;
   /**
    * True when a later run could accept the item without the journal changing (an id that names
-   * no item yet, a destination setting): the journal is then not marked as extracted (issue 16 §6).
+   * no item yet, a destination setting): the journal is then not marked as extracted
+   * (docs/decisions.md, "Ids planned in the same run").
    */
   retry?: boolean;
 }
 
-/** Token usage and cost of a run (issue 3 §8). */
+/** Token usage and cost of a run (docs/architecture.md, "Plan and apply"). */
 export interface Usage {
   calls: number;
   promptTokens: number;
@@ -83,7 +94,7 @@ export interface Usage {
   costUsd?: number;
 }
 
-/** What the self-check gate did (issue 3 §6). */
+/** What the self-check gate did (docs/architecture.md, "The self-check gate"). */
 export interface GateReport {
   /** Names of the checks that fired on the first pass. */
   fired: string[];
@@ -96,7 +107,7 @@ export interface GateReport {
   categoriesAfter: number;
 }
 
-/** Context given to an extractor about the destination (issue 3 §2). */
+/** Context given to an extractor about the destination (docs/architecture.md, "The checklist"). */
 export interface ExtractionContext {
   agent: string;
   /** Existing topic note titles of the agent and the library. */
@@ -133,7 +144,7 @@ export interface ExtractionResult {
   notes: string[];
 }
 
-/** An extractor turns a journal into items (DESIGN §3 "Extractors"). */
+/** An extractor turns a journal into items (docs/architecture.md, "Extractors"). */
 export interface Extractor {
   /** `offline` or `openai`; shown in every report. */
   readonly name: "offline" | "openai";

@@ -1,8 +1,9 @@
 /**
- * Long journals (issue 3 §5): the journal is cut at block boundaries into windows that fit a token
- * budget (settings `llm.windowTokens`), one chat completion per window and pass. A block larger than
- * the budget is cut by lines, and a line larger than the budget by characters, so any journal (1 MB
- * included) is processed. A window's text is the body as written, so quotes from it are verbatim.
+ * Long journals (docs/architecture.md, "Extractors"): the journal is cut at block boundaries into
+ * windows that fit a token budget (settings `llm.windowTokens`), one chat completion per window and
+ * pass. A block larger than the budget is cut by lines, and a line larger than the budget by
+ * characters, so any journal (1 MB included) is processed. A window's text is the body as written,
+ * so quotes from it are verbatim.
  */
 import type { JournalBlock } from "../journal/blocks";
 import { CJK_CHAR, estimateTokens } from "../llm/tokens";
@@ -132,9 +133,9 @@ export function splitWindows(body: string, blocks: readonly JournalBlock[], wind
 }
 
 /**
- * Cuts a window in two (case 09b: a reply cut off by the output limit is retried on halves).
- * Splits at the block boundary nearest the middle; a one-block window is split by lines, then by
- * characters.
+ * Cuts a window in two (test/llm-extractor.test.ts, "case 09 (b): …": a reply cut off by the output
+ * limit is retried on halves). Splits at the block boundary nearest the middle; a one-block window
+ * is split by lines, then by characters.
  * @returns two windows, or `null` when the window is too small to split.
  */
 export function halveWindow(window: JournalWindow, body: string, blocks: readonly JournalBlock[]): [JournalWindow, JournalWindow] | null {

@@ -1,7 +1,8 @@
 /**
- * The health check run (DESIGN §5, issue 6): reads every memory note once through the
- * {@link VaultPort}, applies every rule of {@link HEALTH_RULES} and computes compliance, the share of
- * memory notes with no error. It never writes: a note that does not parse is only reported.
+ * The health check run (docs/architecture.md, "The health check"): reads every memory note once
+ * through the {@link VaultPort}, applies every rule of {@link HEALTH_RULES} and computes
+ * compliance, the share of memory notes with no error. It never writes: a note that does not parse
+ * is only reported.
  */
 import { EncodingError, PathError } from "../errors";
 import { joinPath, type MemoryLayout } from "../layout";
@@ -18,7 +19,10 @@ import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from ".
 import { checkDuplicateFields } from "./tracker-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
-/** File name of the report note the plugin writes at the memory root (issue 6 §3). */
+/**
+ * File name of the report note the plugin writes at the memory root (docs/architecture.md, "The
+ * health check").
+ */
 export const HEALTH_REPORT_NAME = "Health report.md";
 
 /** Vault path of the report note: `<memory root>/Health report.md`. */

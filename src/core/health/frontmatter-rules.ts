@@ -1,7 +1,8 @@
 /**
- * Frontmatter rules (DESIGN §5, issue 6 §1, cases 03 and 04): `frontmatter-invalid`,
+ * Frontmatter rules (docs/architecture.md, "The health check"; test/health-rules.test.ts, "case 03:
+ * …" and "case 04: …"): `frontmatter-invalid`,
  * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`,
- * `misread-value` (issue 16 §8).
+ * `misread-value` (docs/decisions.md, "Required fields per collection").
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
  */
 import { isIso8601 } from "../dates";
@@ -9,11 +10,14 @@ import { asWikilink } from "./links";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 
-/** Frontmatter keys holding an ISO 8601 date or date-time (DESIGN §2). */
+/**
+ * Frontmatter keys holding an ISO 8601 date or date-time (docs/architecture.md, "Note formats").
+ */
 export const DATE_FIELDS = ["created_at", "updated_at", "expires_at", "extracted_at"] as const;
 
 /**
- * A frontmatter line whose value starts a flow sequence with a wikilink left unquoted, as in case 04:
+ * A frontmatter line whose value starts a flow sequence with a wikilink left unquoted, as in
+ * test/health-rules.test.ts, "case 04: …":
  * `project: [[Project Alpha]]` (reads as a nested list) or `people: [[A]], [[B]]` (does not parse).
  * Returns the line with its wikilinks quoted, or `null` when the line is fine.
  */
@@ -112,10 +116,11 @@ function lostToComment(value: string): { kept: string | null; written: string } 
 
 /**
  * `misread-value`: a frontmatter value YAML reads as something other than what the writer evidently
- * meant (issue 16 §8), found line by line and checked against what the parser read: part of the
- * value or all of it lost to a ` #` read as a comment (`title: Fix bug #42`, `tags: #a #b`), or a
- * list key (`tags`, `aliases`, `cssclasses`, `related_to`) written as comma-separated text. A
- * warning: the note parses, but a field holds less than its line says.
+ * meant (docs/decisions.md, "Required fields per collection"), found line by line and checked
+ * against what the parser read: part of the value or all of it lost to a ` #` read as a comment
+ * (`title: Fix bug #42`, `tags: #a #b`), or a list key (`tags`, `aliases`, `cssclasses`,
+ * `related_to`) written as comma-separated text. A warning: the note parses, but a field holds less
+ * than its line says.
  */
 export function checkMisreadValues(note: NoteInfo): HealthProblem[] {
   const data = note.data;

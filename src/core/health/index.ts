@@ -1,5 +1,6 @@
 /**
- * Health check (DESIGN §5, issue 6): the public API for the CLI and the plugin.
+ * Health check (docs/architecture.md, "The health check"): the public API for the CLI and the
+ * plugin.
  */
 export type { HealthJson, HealthJsonProblem, HealthProblem, HealthReport, HealthRuleId, Severity } from "./types";
 export { HEALTH_RULES, healthRule, type HealthRule } from "./rules";

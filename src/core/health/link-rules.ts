@@ -1,7 +1,8 @@
 /**
- * Link and id rules (DESIGN §5, issue 6 §1): `broken-link` (related_to entries, `source` links in
- * frontmatter and `Source:` lines of knowledge and library callouts that resolve to no note, block or
- * heading), `missing-source-block` (tracker items whose `[source:: …]` journal block is gone) and
+ * Link and id rules (docs/architecture.md, "The health check"): `broken-link` (related_to entries,
+ * `source` links in frontmatter and `Source:` lines of knowledge and library callouts that resolve
+ * to no note, block or heading), `missing-source-block` (tracker items whose `[source:: …]` journal
+ * block is gone) and
  * `duplicate-id` (a frontmatter id used by two notes; a block id ending two lines of one note).
  */
 import { parseTracker } from "../trackers/format";
@@ -48,7 +49,8 @@ const SOURCE_LINE_RE = /^\s*(?:>\s*)*(?:source|sources|来源|出处)\s*[:：]/i
 
 /**
  * `broken-link` for one note: every wikilink in `related_to` and `source`, and in `Source:` lines of
- * knowledge and library notes (the callouts extraction appends, DESIGN §2).
+ * knowledge and library notes (the callouts extraction appends, docs/architecture.md, "Note
+ * formats").
  */
 export async function checkBrokenLinks(note: NoteInfo, ctx: LinkContext): Promise<HealthProblem[]> {
   const out: HealthProblem[] = [];

@@ -1,7 +1,8 @@
 /**
  * What the health check knows about one note after reading it once: its frontmatter (or why it has
  * none), the lines of its keys, its block ids and headings. Every rule works from this, so each note
- * is read and parsed a single time (DESIGN §5; issue 6 asks for a 10k-note vault in seconds).
+ * is read and parsed a single time (docs/architecture.md, "The health check";
+ * bench/results/health.md).
  */
 import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../frontmatter";
 import type { Collection } from "../layout";
@@ -23,8 +24,9 @@ export interface NoteInfo {
   /** True when the frontmatter does not parse (the note is then never rewritten). */
   invalid: boolean;
   /**
-   * Problems of the frontmatter block itself (cases 03, 04), from {@link frontmatterProblems}; only
-   * asked for when the frontmatter does not parse or is not a mapping.
+   * Problems of the frontmatter block itself (test/health-rules.test.ts, "case 03: …" and "case 04:
+   * …"), from {@link frontmatterProblems}; only asked for when the frontmatter does not parse or is
+   * not a mapping.
    */
   frontmatterProblems: FrontmatterProblem[];
   /** Lines of the frontmatter (1-based line → text), empty when there is none. */

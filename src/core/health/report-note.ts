@@ -1,7 +1,8 @@
 /**
- * Writes the health report note (issue 6 §3): `<memory root>/Health report.md`, regenerated in place
- * through {@link VaultPort.process}, never duplicated. A note already at that path that is not a
- * report of ours (no `type: health-report`) is a person's note and is never overwritten.
+ * Writes the health report note (docs/architecture.md, "The health check"): `<memory root>/Health
+ * report.md`, regenerated in place through {@link VaultPort.process}, never duplicated. A note
+ * already at that path that is not a report of ours (no `type: health-report`) is a person's note
+ * and is never overwritten.
  */
 import { VaultError } from "../errors";
 import { parseNote } from "../frontmatter";

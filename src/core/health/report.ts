@@ -1,7 +1,8 @@
 /**
- * Renders a {@link HealthReport}: the CLI's JSON ({@link toHealthJson}, exactly the issue 6 §2
- * shape) and text ({@link renderHealthText}), and the plugin's report note
- * ({@link renderHealthReport}, issue 6 §3). All pure.
+ * Renders a {@link HealthReport}: the CLI's JSON ({@link toHealthJson}, exactly the
+ * docs/architecture.md, "The health check" shape) and text ({@link renderHealthText}), and the
+ * plugin's report note ({@link renderHealthReport}, docs/architecture.md, "The health check"). All
+ * pure.
  */
 import { HEALTH_RULES, healthRule } from "./rules";
 import type { HealthJson, HealthProblem, HealthReport, HealthRuleId } from "./types";
@@ -123,10 +124,11 @@ function lineCell(p: HealthProblem, options: HealthReportNoteOptions): string {
 }
 
 /**
- * The report note's Markdown (issue 6 §3): frontmatter (`type: health-report`, which marks the note
- * as regenerable), the compliance figure, a table of counts per rule with its fix, then one table per
- * rule with a link to each note (to the block when the finding names one) and its line. The same
- * report always renders the same text, so regenerating an unchanged vault changes only `updated_at`.
+ * The report note's Markdown (docs/architecture.md, "The health check"): frontmatter (`type:
+ * health-report`, which marks the note as regenerable), the compliance figure, a table of counts
+ * per rule with its fix, then one table per rule with a link to each note (to the block when the
+ * finding names one) and its line. The same report always renders the same text, so regenerating an
+ * unchanged vault changes only `updated_at`.
  */
 export function renderHealthReport(report: HealthReport, options: HealthReportNoteOptions): string {
   const out: string[] = [

@@ -1,7 +1,8 @@
 /**
- * Tracker line rules (issue 15): `duplicate-field`, a tracker item with the same inline field key
- * twice. Every reader takes the last one (`fieldValue`, as the Tasks plugin's edit means when it
- * appends a second `due` or `priority`), so the first is dead text worth removing.
+ * Tracker line rules (docs/decisions.md, "Tracker line order follows Tasks' reader"):
+ * `duplicate-field`, a tracker item with the same inline field key twice. Every reader takes the
+ * last one (`fieldValue`, as the Tasks plugin's edit means when it appends a second `due` or
+ * `priority`), so the first is dead text worth removing.
  */
 import { duplicateKeys, fieldValue } from "../trackers/fields";
 import { parseTracker } from "../trackers/format";

@@ -1,5 +1,6 @@
 /**
- * Health check report types (DESIGN §5, issue 6). The JSON the CLI prints is exactly
+ * Health check report types (docs/architecture.md, "The health check"). The JSON the CLI prints is
+ * exactly
  * `{checked, compliant, compliance, errors: [{path, rule, message, line?}], warnings: [...]}`
  * ({@link HealthJson}); the richer {@link HealthReport} also feeds the plugin's report note.
  */
@@ -61,7 +62,7 @@ export interface HealthJsonProblem {
   line?: number;
 }
 
-/** The CLI's `health --json` shape (issue 6 §2), nothing more. */
+/** The CLI's `health --json` shape (docs/architecture.md, "The health check"), nothing more. */
 export interface HealthJson {
   checked: number;
   compliant: number;

@@ -1,6 +1,7 @@
 /**
- * Writing to a journal (DESIGN §2 "Journals", issue 13 §2 `append_journal`): the note a new journal
- * starts as, and appending a block with its own block id. Pure text functions, meant to run inside
+ * Writing to a journal (docs/architecture.md, "Journals"; docs/mcp.md, "Tools" `append_journal`):
+ * the note a new journal starts as, and appending a block with its own block id. Pure text
+ * functions, meant to run inside
  * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
  */
 import { setFrontmatter } from "../frontmatter";

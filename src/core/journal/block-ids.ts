@@ -1,5 +1,6 @@
 /**
- * Block ids in journals (DESIGN §2 "Journals", issue 2 §5, case 07): extraction reuses a block's own
+ * Block ids in journals (docs/architecture.md, "Journals"; test/journal-blocks.test.ts, "case 07:
+ * …"): extraction reuses a block's own
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */
@@ -134,7 +135,8 @@ function applyEdit(rows: Row[], edit: Edit, eol: string): void {
 
 /**
  * Adds each wanted block's id to `body`, finding the block in the CURRENT text by its content, not
- * by line number, so lines a person added or moved meanwhile survive (case 07): a paragraph gets
+ * by line number, so lines a person added or moved meanwhile survive (test/journal-blocks.test.ts,
+ * "case 07: …"): a paragraph gets
  * ` ^id` at the end of its last line, a list item at the end of its first line, a quote, callout,
  * table or code block a `^id` line after it. A block that already has an id keeps it (reported in
  * `kept`); a block no longer found, or an id already used elsewhere in the body, is skipped and

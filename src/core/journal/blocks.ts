@@ -1,5 +1,5 @@
 /**
- * Journal blocks and block ids (DESIGN §2 "Journals", issue 2 §5): the public face of
+ * Journal blocks and block ids (docs/architecture.md, "Journals"): the public face of
  * `src/core/journal/` — splitting ({@link splitBlocks}), ids ({@link addBlockIds},
  * {@link newBlockId}, {@link stripBlockIds}) and the extraction hash ({@link extractionHash}).
  */

@@ -1,6 +1,6 @@
 /**
- * Content hashes for journals (DESIGN §2 "Journals": `extraction_hash`) and block id seeds.
- * Pure JavaScript so the core runs on Obsidian mobile (no `node:crypto`).
+ * Content hashes for journals (docs/architecture.md, "Journals": `extraction_hash`) and block id
+ * seeds. Pure JavaScript so the core runs on Obsidian mobile (no `node:crypto`).
  */
 import { stripBlockIds } from "./split";
 
@@ -37,8 +37,9 @@ export function hashableText(body: string): string {
 }
 
 /**
- * Hash of a journal body for `extraction_hash` (issue 2 §5): 28 lowercase hex digits (two cyrb53
- * runs). Unchanged by block ids added or kept, by CRLF versus LF, trailing whitespace and blank lines.
+ * Hash of a journal body for `extraction_hash` (docs/architecture.md, "Journals"): 28 lowercase hex
+ * digits (two cyrb53 runs). Unchanged by block ids added or kept, by CRLF versus LF, trailing
+ * whitespace and blank lines.
  */
 export function extractionHash(body: string): string {
   const text = hashableText(body);

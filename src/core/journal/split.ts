@@ -1,5 +1,5 @@
 /**
- * Splitting a journal body into blocks (DESIGN §2 "Journals", issue 2 §5): the units a block id
+ * Splitting a journal body into blocks (docs/architecture.md, "Journals"): the units a block id
  * (`^id`) can be attached to, following Obsidian's rules
  * (https://help.obsidian.md/links#Link+to+a+block+in+a+note): a paragraph or list item carries its id
  * at the end of its line, a structured block (quote, callout, table, code) on its own line after it.

@@ -1,5 +1,5 @@
 /**
- * Callouts of topic notes (DESIGN §2 "Knowledge and library notes"): one entry is
+ * Callouts of topic notes (docs/architecture.md, "Topic notes"): one entry is
  * ```
  * > [!insight] 2026-03-27 · confidence 0.8
  * > Creating tickets faster than review can absorb them looks productive but changes nothing.
@@ -125,8 +125,9 @@ export function formatConfidence(confidence: number): string {
 }
 
 /**
- * The lines of a callout in the DESIGN §2 form: title line, each text line prefixed `> ` (a blank
- * line becomes `>`), then `> Source: [[target]]`. `source` is a link target or a wikilink.
+ * The lines of a callout in the docs/architecture.md, "Note formats" form: title line, each text
+ * line prefixed `> ` (a blank line becomes `>`), then `> Source: [[target]]`. `source` is a link
+ * target or a wikilink.
  */
 export function formatCallout(entry: { kind: string; date: string; confidence: number; text: string; source: string }): string[] {
   const head = `> [!${entry.kind}] ${entry.date.replace(/\s+/g, " ").trim()} · confidence ${formatConfidence(entry.confidence)}`;

@@ -1,14 +1,14 @@
 /**
- * Topic identity (DESIGN §2 "Knowledge and library notes", cases 11 and 12): the dedupe key of a
- * topic title, its frontmatter id, and where its note lives.
+ * Topic identity (docs/architecture.md, "Topic notes"; test/topic-notes.test.ts, "case 11: …" and
+ * "case 12: …"): the dedupe key of a topic title, its frontmatter id, and where its note lives.
  */
 import { PathError, errorMessage } from "../errors";
 import { sanitizeFileName, type MemoryLayout } from "../layout";
 
 /**
  * Dedupe key of a topic title: NFKC, lower case, whitespace collapsed, `[[ ]]` and a trailing `.md`
- * removed. Unicode is kept, so `睡眠质量` and `早起习惯` give different keys (case 11); never a shared
- * fallback. An empty title gives `""`, which callers must reject.
+ * removed. Unicode is kept, so `睡眠质量` and `早起习惯` give different keys (test/topic-notes.test.ts,
+ * "case 11: …"); never a shared fallback. An empty title gives `""`, which callers must reject.
  */
 export function topicKey(title: string): string {
   return title
@@ -34,15 +34,19 @@ export function topicId(title: string, owner?: string): string {
   return owner ? `${owner}/${slug}` : slug;
 }
 
-/** Where a topic note goes: the vault path, or why it cannot be written (case 12). */
+/**
+ * Where a topic note goes: the vault path, or why it cannot be written (test/topic-notes.test.ts,
+ * "case 12: …").
+ */
 export type TopicDestination = { ok: true; path: string; key: string } | { ok: false; reason: string };
 
 /**
  * Path of a topic note for an agent (`Memory/Agents/<agent>/Knowledge/<category>/<Topic>.md`) or, when
  * `area` is given without `agent`, in the library (`Memory/Library/<area>/<Topic>.md`). The name is
- * sanitised by {@link sanitizeFileName} (case 11: Unicode kept, only unsafe characters replaced), so a
- * title like `../../x` stays inside the folder (case 12); a title with nothing usable, or a bad agent
- * name, gives a reason instead of a path. Never throws.
+ * sanitised by {@link sanitizeFileName} (Unicode kept, only unsafe characters replaced:
+ * test/topic-notes.test.ts, "case 11: …"), so a title like `../../x` stays inside the folder
+ * (test/topic-notes.test.ts, "case 12: …"); a title with nothing usable, or a bad agent name, gives
+ * a reason instead of a path. Never throws.
  */
 export function topicDestination(
   layout: MemoryLayout,

@@ -1,11 +1,13 @@
 /**
- * Topic notes (DESIGN §2 "Knowledge and library notes", issue 2 §7): one note per topic, grown in
+ * Topic notes (docs/architecture.md, "Topic notes"): one note per topic, grown in
  * place by appending callouts under a heading for their kind. Pure text operations meant to run
- * inside `VaultPort.process` on the note's current content (case 07).
+ * inside `VaultPort.process` on the note's current content (test/extraction-pipeline.test.ts, "case
+ * 07: …").
  *
  * Frontmatter is written only through {@link setFrontmatter} (quoted wikilinks in `related_to`,
- * case 04; only changed keys rewritten, case 02). A note whose frontmatter does not parse is never
- * rewritten: the operations throw {@link FrontmatterError} naming the note.
+ * test/frontmatter.test.ts, "case 04: …"; only changed keys rewritten, test/frontmatter.test.ts,
+ * "case 02: …"). A note whose frontmatter does not parse is never rewritten: the operations throw
+ * {@link FrontmatterError} naming the note.
  */
 import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
@@ -42,7 +44,7 @@ export interface TopicMeta {
   path?: string;
 }
 
-/** One entry to append (DESIGN §2 callout form). */
+/** One entry to append (docs/architecture.md, "Note formats" callout form). */
 export interface TopicEntryInput {
   kind: EntryKind;
   /** Section heading, e.g. `Insights`, `Patterns`, `Decisions`. */
@@ -70,8 +72,9 @@ export interface TopicEntryInput {
  *
  * An entry of the same kind with the same text (NFKC, case and whitespace ignored) already in the
  * note is not added again: its source is added to it instead, and nothing changes when the source is
- * there too (case 10). `updated_at` is set and `related_to` merged only when the note changes.
- * Throws {@link FrontmatterError} when the note's frontmatter does not parse.
+ * there too (test/topic-notes.test.ts, "case 10: …"). `updated_at` is set and `related_to` merged
+ * only when the note changes. Throws {@link FrontmatterError} when the note's frontmatter does not
+ * parse.
  */
 export function appendTopicEntry(current: string | null, meta: TopicMeta, entry: TopicEntryInput): string {
   const path = meta.path ?? meta.title;
@@ -185,7 +188,8 @@ function insertCallout(
 /**
  * Merges new related topics into the note's `related_to`. Returns the whole merged list as
  * wikilinks when something is new, else `null`. Entries a person wrote unquoted (`[[X]]` read by
- * YAML as a nested list; case 04) are understood and written back quoted.
+ * YAML as a nested list; test/frontmatter.test.ts, "case 04: …") are understood and written back
+ * quoted.
  */
 function mergeRelated(text: string, related: string[], path: string): string[] | null {
   if (related.length === 0) return null;

@@ -1,8 +1,9 @@
 /**
- * OpenAI-compatible chat client (DESIGN §3 "Extractors", issue 3 §1 and §3): the `openai` SDK against
- * any base URL (OpenAI, Ollama, LM Studio, OpenRouter, DeepSeek, GLM …) with an injected `fetch`,
- * per-request timeout, retries with backoff, JSON output with graceful fallback, and token usage.
- * The API key is passed to the SDK only; it is never logged or put in a message.
+ * OpenAI-compatible chat client (docs/architecture.md, "Extractors" and "The model's reply"): the
+ * `openai` SDK against any base URL (OpenAI, Ollama, LM Studio, OpenRouter, DeepSeek, GLM …) with
+ * an injected `fetch`, per-request timeout, retries with backoff, JSON output with graceful
+ * fallback, and token usage. The API key is passed to the SDK only; it is never logged or put in a
+ * message.
  */
 import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
@@ -18,7 +19,10 @@ export type { FetchLike, RequestUrlLike } from "./request-url-fetch";
 /** How the reply is asked to be JSON: structured outputs, JSON mode, or the prompt alone. */
 export type ResponseFormatMode = "json_schema" | "json_object" | "text";
 
-/** The order tried when a server rejects a `response_format` (issue 3 §3). */
+/**
+ * The order tried when a server rejects a `response_format` (docs/architecture.md, "The model's
+ * reply").
+ */
 const FALLBACK: Record<ResponseFormatMode, ResponseFormatMode | null> = {
   json_schema: "json_object",
   json_object: "text",
@@ -78,8 +82,9 @@ export interface ChatClientOptions {
   /** First `response_format` to try (default `json_schema` when a schema is given). */
   responseFormat?: ResponseFormatMode;
   /**
-   * Called while a request waits for its reply (issue 16 §11): every {@link waitingEveryMs} of an
-   * attempt (a quarter of the timeout, 50 ms to 10 s), never after the reply came.
+   * Called while a request waits for its reply (docs/decisions.md, "Progress while waiting for a
+   * model"): every {@link waitingEveryMs} of an attempt (a quarter of the timeout, 50 ms to 10 s),
+   * never after the reply came.
    */
   onWaiting?: (waiting: Waiting) => void;
 }

@@ -1,8 +1,9 @@
 /**
  * Retries with backoff for chat completion requests, and the one-line error a person sees when a
- * server keeps failing (issue 3 §1). The SDK's own retries are turned off (`maxRetries: 0`) so the
- * backoff can be set by the caller (short in tests) and the final message can say how many attempts
- * were made. The status of each failure comes from the SDK's `APIError`, which is why the plugin's
+ * server keeps failing (docs/architecture.md, "Extractors"). The SDK's own retries are turned off
+ * (`maxRetries: 0`) so the backoff can be set by the caller (short in tests) and the final message
+ * can say how many attempts were made. The status of each failure comes from the SDK's `APIError`,
+ * which is why the plugin's
  * `requestUrl` fetch must return 4xx/5xx responses instead of throwing.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
@@ -118,7 +119,9 @@ export function classifyFailure(err: unknown, apiKey: string): FailureInfo {
   return { kind: "other", detail: clip(err instanceof Error ? err.message : String(err)), retryable: false };
 }
 
-/** What to check for a failure, in words a person can act on (issue 3 §1). */
+/**
+ * What to check for a failure, in words a person can act on (docs/architecture.md, "Extractors").
+ */
 export function hintFor(info: FailureInfo, model: string, timeoutMs: number): string {
   switch (info.kind) {
     case "timeout":

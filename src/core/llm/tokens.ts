@@ -1,6 +1,7 @@
 /**
- * Token estimates without a tokenizer. Used for window budgets (issue 3 §5), the context budget
- * (issue 3 §2) and as a fallback when a server reports no usage (issue 3 §8).
+ * Token estimates without a tokenizer. Used for window budgets (docs/architecture.md,
+ * "Extractors"), the context budget (docs/architecture.md, "The checklist") and as a fallback when
+ * a server reports no usage (docs/architecture.md, "Plan and apply").
  */
 
 /** Han, Hiragana, Katakana and Hangul: scripts written without spaces between words. */

@@ -1,5 +1,6 @@
 /**
- * Usage accounting for a run (issue 3 §8): calls, prompt and completion tokens, wall time, cost.
+ * Usage accounting for a run (docs/architecture.md, "Plan and apply"): calls, prompt and completion
+ * tokens, wall time, cost.
  */
 import type { Usage } from "../extraction/types";
 

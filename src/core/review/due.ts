@@ -1,5 +1,6 @@
 /**
- * Due reviews across agents (issue 6 §4), for the tracker panel, the `trackers` CLI and the plugin.
+ * Due reviews across agents (docs/architecture.md, "Review loops"), for the tracker panel, the
+ * `trackers` CLI and the plugin.
  */
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";

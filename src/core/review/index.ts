@@ -1,5 +1,6 @@
 /**
- * Review notes and due reviews (issue 6 §4): the public API for the CLI and the plugin.
+ * Review notes and due reviews (docs/architecture.md, "Review loops"): the public API for the CLI
+ * and the plugin.
  */
 export { listDueReviews, type AgentDueReview } from "./due";
 export { collectReviewMaterial, latestProgress, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewItemRef, type ReviewMaterial, type ReviewNoteRef, type ReviewPeriod } from "./material";

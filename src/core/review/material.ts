@@ -1,7 +1,7 @@
 /**
- * What a review note gathers for its period (issue 6 §4): the agent's journals since the last
- * review, the knowledge notes updated in that span, the open tasks and goals with their latest
- * progress, and the decisions made.
+ * What a review note gathers for its period (docs/architecture.md, "Review loops"): the agent's
+ * journals since the last review, the knowledge notes updated in that span, the open tasks and
+ * goals with their latest progress, and the decisions made.
  */
 import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";

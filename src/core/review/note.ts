@@ -1,8 +1,9 @@
 /**
- * The review note (issue 6 §4): one note per review run, in the agent's journal folder
- * (`Journal/2026-11-29 review r-001.md`), since a review is the agent's own reflective writing
- * (layer 1) and extraction then reads its decisions like any journal's. Its list lines are plain
- * bullets, never `- [ ]`, so extraction does not copy the open tasks it lists back into the tracker.
+ * The review note (docs/architecture.md, "Review loops"): one note per review run, in the agent's
+ * journal folder (`Journal/2026-11-29 review r-001.md`), since a review is the agent's own
+ * reflective writing (layer 1) and extraction then reads its decisions like any journal's. Its list
+ * lines are plain bullets, never `- [ ]`, so extraction does not copy the open tasks it lists back
+ * into the tracker.
  */
 import type { MemoryLayout } from "../layout";
 import { joinPath } from "../layout";

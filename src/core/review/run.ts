@@ -1,6 +1,7 @@
 /**
- * `review start` and `review done` (issue 6 §4) over the {@link VaultPort}: start writes the review
- * note for the period (never overwriting one that exists); done advances the review's `next` by its
+ * `review start` and `review done` (docs/architecture.md, "Review loops") over the {@link
+ * VaultPort}: start writes the review note for the period (never overwriting one that exists); done
+ * advances the review's `next` by its
  * `every`, records the day under the item, and marks the review note done.
  */
 import { FrontmatterError, errorMessage } from "../errors";

@@ -1,5 +1,5 @@
 /**
- * Answers under tracker items (issue 13 §2 `update_tracker_item`): a child line
+ * Answers under tracker items (docs/mcp.md, "Tools" `update_tracker_item`): a child line
  * `    - Answer (<by>, YYYY-MM-DD): answer`, as the sample vault's questions carry theirs
  * (docs/plugin.md, "Tracker panel": a question's first lines are its observation, recommendation
  * and answer). A pure text operation for `VaultPort.process`, like those of store.ts.

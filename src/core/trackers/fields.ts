@@ -1,7 +1,8 @@
 /**
- * The rules of a tracker line's inline fields, each in one place (issue 15; README "Tracker line
- * format"): which keys belong to the Tasks plugin and in which order they are written, how a value
- * is read when a key is written twice, priority words, and the block id at the end of the line.
+ * The rules of a tracker line's inline fields, each in one place (docs/decisions.md, "Tracker line
+ * order follows Tasks' reader"; README "Tracker line format"): which keys belong to the Tasks
+ * plugin and in which order they are written, how a value is read when a key is written twice,
+ * priority words, and the block id at the end of the line.
  *
  * Tasks reads a line's fields from the end backwards and stops at the first field it does not know
  * (its "Dataview Format" documentation; test/helpers/tasks-dataview.ts encodes the rules), so every
@@ -113,7 +114,9 @@ export const PRIORITY_WORDS = ["highest", "high", "medium", "low", "lowest"] as 
 /** A priority as Tasks names it. */
 export type PriorityWord = (typeof PRIORITY_WORDS)[number];
 
-/** Old numeric priorities of tracker lines written before issue 15: 1 high, 2 medium, 3 low. */
+/**
+ * Old numeric priorities of tracker lines written before the Tasks order: 1 high, 2 medium, 3 low.
+ */
 const NUMERIC_PRIORITY: Readonly<Record<string, PriorityWord>> = { "1": "high", "2": "medium", "3": "low" };
 
 /**
@@ -129,7 +132,7 @@ export function priorityWord(value: string): PriorityWord | null {
 /** Key of our own proposal state (`[state:: proposed]`); `status` is Dataview's task status. */
 export const STATE_KEY = "state";
 
-/** The key written before issue 15 for {@link STATE_KEY}, still read. */
+/** The key written before the Tasks order for {@link STATE_KEY}, still read. */
 export const OLD_STATE_KEY = "status";
 
 /** A proposal's state: `[state:: …]`, else the old `[status:: …]`, else `null`. */

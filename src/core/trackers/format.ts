@@ -1,6 +1,7 @@
 /**
- * Tracker note format (DESIGN §2 "Trackers", issue 15): task-list items with a status character,
- * Dataview inline fields (ours first, then the Tasks plugin's, see `fields.ts`) and a block id, e.g.
+ * Tracker note format (docs/architecture.md, "Trackers"; docs/decisions.md, "Tracker line order
+ * follows Tasks' reader"): task-list items with a status character, Dataview inline fields (ours
+ * first, then the Tasks plugin's, see `fields.ts`) and a block id, e.g.
  * `- [ ] Get the top-10 pages [source:: [[2026-03-24#^am-k3f9]]] [priority:: medium] [created:: 2026-03-24] ^t-048`.
  * Lines the Tasks plugin rewrote in its emoji format (`✅ 2026-12-01`, `📅 …`, `⏫`) are read too:
  * each signifier is a field like the Dataview one it stands for.
@@ -15,10 +16,13 @@ import { splitBlockIds, type PriorityWord } from "./fields";
 
 export * from "./lines";
 
-/** Item status, from the checkbox character (DESIGN §2). */
+/** Item status, from the checkbox character (docs/architecture.md, "Note formats"). */
 export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";
 
-/** Block id prefix of each tracker kind (DESIGN §2: `t-` task, `g-` goal, …). */
+/**
+ * Block id prefix of each tracker kind (docs/architecture.md, "Note formats": `t-` task, `g-` goal,
+ * …).
+ */
 export const KIND_PREFIX: Readonly<Record<TrackerKind, string>> = {
   tasks: "t",
   goals: "g",
@@ -93,7 +97,7 @@ export interface ItemLineScan {
   displaced: string[];
 }
 
-/** A tracker item (DESIGN §2). */
+/** A tracker item (docs/architecture.md, "Note formats"). */
 export interface TrackerItem {
   /** Block id without `^` (`t-048`), or `null` for an item a person wrote without one. */
   id: string | null;
@@ -125,12 +129,18 @@ export interface TrackerNote {
   eol: "\n" | "\r\n";
   /** 0-based index of the first line after the frontmatter (0 when there is none). */
   bodyStart: number;
-  /** Why the frontmatter does not parse, or `null`. Such a note must never be rewritten (DESIGN §5). */
+  /**
+   * Why the frontmatter does not parse, or `null`. Such a note must never be rewritten
+   * (docs/architecture.md, "The health check").
+   */
   frontmatterError: string | null;
   items: TrackerItem[];
 }
 
-/** A task-list line: a `-`, `*` or `+` bullet, or a number (`1.`, `2)`) as Obsidian and Tasks read one (issue 16 §14). */
+/**
+ * A task-list line: a `-`, `*` or `+` bullet, or a number (`1.`, `2)`) as Obsidian and Tasks read
+ * one (test/cli.test.ts, "trackers … lists numbered items …").
+ */
 const ITEM_LINE = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?=[ \t]|$)/u;
 const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;
 
@@ -210,8 +220,8 @@ function scanEmojiFields(line: string, from: number, to: number, bracketed: read
 /**
  * The inline fields (`[key:: value]`, `(key:: value)`) of any text, e.g. a journal line, read by
  * the scanner of tracker lines: brackets nest, so a wikilink in a value stays whole
- * (`[to:: [[editor]]]` is `to` = `[[editor]]`; issue 16 §12), and a wikilink in the text starts
- * no field. Offsets are into `text`.
+ * (`[to:: [[editor]]]` is `to` = `[[editor]]`; docs/decisions.md, "One inline-field scanner"), and
+ * a wikilink in the text starts no field. Offsets are into `text`.
  */
 export function scanInlineFields(text: string): FieldSpan[] {
   return scanFields(text, 0, text.length);

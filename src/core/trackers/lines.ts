@@ -1,7 +1,8 @@
 /**
- * Lines of a note as written (DESIGN §2: "a line the parser does not understand is kept byte for
- * byte"): split with each line's own ending, joined back to the same bytes, edited by inserting
- * whole lines; and where the body starts after the frontmatter. Shared by tracker and topic notes.
+ * Lines of a note as written (docs/architecture.md, "Note formats": "a line the parser does not
+ * understand is kept byte for byte"): split with each line's own ending, joined back to the same
+ * bytes, edited by inserting whole lines; and where the body starts after the frontmatter. Shared
+ * by tracker and topic notes.
  */
 import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote } from "../frontmatter";
@@ -75,8 +76,10 @@ export function insertLines(lines: NoteLine[], at: number, texts: readonly strin
 /**
  * Finds where the body of a split note starts, using {@link parseNote} so that trackers and topic
  * notes agree with the rest of the plugin on what frontmatter is (a YAML mapping between `---`
- * lines; anything else is body, case 03). When the YAML does not parse, the block up to the closing
- * `---` is skipped and `error` says why: such a note must not be rewritten (DESIGN §5).
+ * lines; anything else is body, test/frontmatter.test.ts, "case 03: …"). When the YAML does not
+ * parse, the block up to the closing
+ * `---` is skipped and `error` says why: such a note must not be rewritten (docs/architecture.md,
+ * "The health check").
  * @returns the 0-based index of the first body line, and the parse error if any.
  */
 export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { bodyStart: number; error: string | null } {

@@ -1,7 +1,7 @@
 /**
  * Tracker items as `agent-memory trackers --json` and the MCP server's `list_trackers` give them
- * (DESIGN §7, issue 13 §2): one home for what "open", "overdue", "review due" and "latest progress"
- * mean in a listing.
+ * (docs/architecture.md, "The CLI contract"; docs/mcp.md, "Tools"): one home for what "open",
+ * "overdue", "review due" and "latest progress" mean in a listing.
  */
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
@@ -23,10 +23,13 @@ export interface ListedItem {
   /** `open`, `in-progress`, `done` or `abandoned` (a review loop ticked done is open: its round is done). */
   status: string;
   text: string;
-  /** Inline fields by key (`due`, `created`, `source`…); a key written twice gives its last value (issue 15). */
+  /**
+   * Inline fields by key (`due`, `created`, `source`…); a key written twice gives its last value
+   * (docs/decisions.md, "Tracker line order follows Tasks' reader").
+   */
   fields: Record<string, string>;
   due?: string;
-  /** Reviews whose `next` date has passed (issue 6 §4). */
+  /** Reviews whose `next` date has passed (docs/architecture.md, "Review loops"). */
   reviewDue?: boolean;
   /** Open items whose `due` date has passed. */
   overdue?: boolean;

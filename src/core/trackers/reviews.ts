@@ -1,5 +1,6 @@
 /**
- * Due reviews: the periodic self-review loops in `Reviews.md` (DESIGN §2, issue 6 §4), items like
+ * Due reviews: the periodic self-review loops in `Reviews.md` (docs/architecture.md, "Review
+ * loops"), items like
  * `- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-13] ^r-002`.
  *
  * `every` is `daily`, `weekly`, `biweekly` (or `fortnightly`), `monthly`, `quarterly`, `yearly`, a
@@ -10,10 +11,11 @@
  * `    - YYYY-MM-DD: done`, as the sample vault's `Reviews.md` does. The last review is the latest
  * dated line under the item (or a `[last:: YYYY-MM-DD]` field, whichever is later).
  *
- * A loop never ends by being ticked (issue 15): a review ticked done (`[x]`, in the Tasks plugin,
- * Obsidian or a Dataview view, which add `[completion:: D]`) is read as the current round done on
- * that day (on its `next` date when no completion date was written), so it stays open with `next`
- * moved on, and {@link reopenTickedReviews} writes it so. A loop ends when it is abandoned (`[-]`).
+ * A loop never ends by being ticked (docs/decisions.md, "A ticked review loop is a finished round,
+ * not a finished loop"): a review ticked done (`[x]`, in the Tasks plugin, Obsidian or a Dataview
+ * view, which add `[completion:: D]`) is read as the current round done on that day (on its `next`
+ * date when no completion date was written), so it stays open with `next` moved on, and {@link
+ * reopenTickedReviews} writes it so. A loop ends when it is abandoned (`[-]`).
  */
 import { addDays, addMonths, dayNumber, type IsoDate } from "../dates";
 import { listItems, type TrackerItem } from "./format";
@@ -238,7 +240,7 @@ export type AdvanceResult =
  * `doneDate` is left unchanged, so running it twice does not skip a period. Returns a reason instead
  * when the item is missing or has no usable schedule. Pure, for use inside `VaultPort.process`.
  * Throws {@link FrontmatterError} naming `path` when the note's frontmatter does not parse (such a
- * note is never rewritten, DESIGN §5).
+ * note is never rewritten, docs/architecture.md, "The health check").
  */
 export function advanceReview(text: string, id: string, doneDate: IsoDate, path = "Reviews", note = ""): AdvanceResult {
   if (dayNumber(doneDate) === null) return { ok: false, reason: `"${doneDate}" is not a date YYYY-MM-DD` };

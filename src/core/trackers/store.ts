@@ -1,14 +1,16 @@
 /**
- * Tracker store (DESIGN §2 "Trackers", issue 2 §6): pure text operations on a tracker note, each
+ * Tracker store (docs/architecture.md, "Trackers"): pure text operations on a tracker note, each
  * `(text, …) => result`, meant to run inside `VaultPort.process` so they always see the current
- * content (case 07).
+ * content (test/extraction-pipeline.test.ts, "case 07: …").
  *
  * Every operation edits only the lines it concerns and keeps the rest byte for byte; items are never
- * removed or renumbered (DESIGN §8, case 10).
+ * removed or renumbered (docs/architecture.md, "Invariants"; test/trackers-store.test.ts, "case 10:
+ * …").
  *
  * A missing id is not an error: operations return {@link EditResult} with `ok: false`,
  * `found: false` and the text unchanged, so the caller decides what to report. A note whose frontmatter does not parse is
- * never rewritten: mutating operations throw {@link FrontmatterError} naming `path` (DESIGN §5).
+ * never rewritten: mutating operations throw {@link FrontmatterError} naming `path`
+ * (docs/architecture.md, "The health check").
  */
 import type { TrackerKind } from "../settings";
 import { setFrontmatter } from "../frontmatter";
@@ -113,17 +115,18 @@ export function addTrackerItem(
   return { text: serializeTracker(note), id };
 }
 
-/** Frontmatter and title of a new tracker note (DESIGN §2 core fields). */
+/** Frontmatter and title of a new tracker note (docs/architecture.md, "Frontmatter"). */
 function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): string {
   const fields = { id: `${meta.agent}-${kind}`, type: "tracker", agent: meta.agent, kind, status: "active", created_at: meta.createdAt };
   return setFrontmatter(`# ${oneLine(meta.title)}\n\n`, fields, path);
 }
 
 /**
- * Sets an item's status character (`x` for done) and the Tasks date fields that go with it (issue 15):
- * done gets `[completion:: date]`, abandoned `[cancelled:: date]` (each replacing the other),
- * open and in progress lose both. `date` is the day of the change, `YYYY-MM-DD`; without it no date
- * field is added (the old ones are still removed). Already in that status (`X` counts as done): unchanged.
+ * Sets an item's status character (`x` for done) and the Tasks date fields that go with it
+ * (docs/architecture.md, "Trackers"): done gets `[completion:: date]`, abandoned `[cancelled::
+ * date]` (each replacing the other), open and in progress lose both. `date` is the day of the
+ * change, `YYYY-MM-DD`; without it no date field is added (the old ones are still removed). Already
+ * in that status (`X` counts as done): unchanged.
  */
 export function setItemStatus(text: string, id: string, status: TrackerStatus, path = "tracker note", date?: string): EditResult {
   return editItem(text, id, path, (note, item) => {
@@ -142,8 +145,9 @@ export function setItemStatus(text: string, id: string, status: TrackerStatus, p
 
 /**
  * Adds a progress note `    - YYYY-MM-DD: note` under the item, after its existing children
- * (DESIGN §2 goals). The indentation of an existing child list line is reused. The same line
- * already under the item: unchanged (re-running extraction adds nothing; case 10).
+ * (docs/architecture.md, "Trackers"). The indentation of an existing child list line is reused. The
+ * same line already under the item: unchanged (re-running extraction adds nothing;
+ * test/trackers-store.test.ts, "case 10: …").
  */
 export function addProgressNote(text: string, id: string, note: string, date: string, path = "tracker note"): EditResult {
   return editItem(text, id, path, (parsed, item) => {
@@ -159,7 +163,7 @@ export function addProgressNote(text: string, id: string, note: string, date: st
  * Adds a source link to the item's `[source:: …]` field (several are comma-separated:
  * `[source:: [[a#^x]], [[b#^y]]]`), or adds the field before the block id. `link` is a wikilink or
  * its target (`2026-03-24#^am-k3f9`). A link already there (same target, alias ignored): unchanged
- * (case 10).
+ * (test/trackers-store.test.ts, "case 10: …").
  */
 export function addItemSource(text: string, id: string, link: string, path = "tracker note"): EditResult {
   const wikilink = toWikilink(link);
@@ -266,7 +270,10 @@ function replaceField(line: string, field: FieldSpan, value: string): string {
   return `${line.slice(0, field.start)}${field.open}${field.key}:: ${value}${close}${line.slice(field.end)}`;
 }
 
-/** A field as written today: a priority in Tasks' words, `status` as our `state` (issue 15). */
+/**
+ * A field as written today: a priority in Tasks' words, `status` as our `state` (docs/decisions.md,
+ * "Tracker line order follows Tasks' reader").
+ */
 export function normalizedField(key: string, value: string): { key: string; value: string } {
   const lower = key.toLowerCase();
   if (lower === "priority") return { key, value: priorityWord(value) ?? value };
