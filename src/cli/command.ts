@@ -1,5 +1,6 @@
 /**
- * The shape of one `agent-memory` sub-command (DESIGN §7). Each lives in `src/cli/commands/<name>.ts`.
+ * The shape of one `agent-memory` sub-command (docs/architecture.md, "The CLI contract"). Each
+ * lives in `src/cli/commands/<name>.ts`.
  */
 import type { CliContext } from "./context";
 
@@ -7,7 +8,7 @@ export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: st
 
 export interface CliCommand {
   name: string;
-  /** One usage line, as in DESIGN §7. */
+  /** One usage line, as in docs/architecture.md, "The CLI contract". */
   usage: string;
   /** Options besides the global `--json` and `--help`. */
   options: OptionSpec;

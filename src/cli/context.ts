@@ -1,5 +1,6 @@
 /**
- * What every CLI command gets: the vault, its settings and output streams (DESIGN §7).
+ * What every CLI command gets: the vault, its settings and output streams (docs/architecture.md,
+ * "The CLI contract").
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
@@ -65,8 +66,9 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
 
 /**
  * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
- * (unless `create`: `init` makes it, with its parents; issue 16 §14), is not a folder, or its
- * settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
+ * (unless `create`: `init` makes it, with its parents; test/cli.test.ts, "init makes a vault folder
+ * that does not exist yet …"), is not a folder, or its settings file is not valid JSON. Invalid
+ * settings values fall back to defaults with a warning.
  */
 export async function openVault(
   vaultArg: string,

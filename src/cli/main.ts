@@ -1,6 +1,7 @@
 /**
- * The `agent-memory` command (DESIGN §7). Exit codes: 0 done; 1 ran and found problems;
- * 2 bad usage or unreadable input, with a one-line reason on stderr and nothing written.
+ * The `agent-memory` command (docs/architecture.md, "The CLI contract"). Exit codes: 0 done; 1 ran
+ * and found problems; 2 bad usage or unreadable input, with a one-line reason on stderr and nothing
+ * written.
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -48,9 +49,9 @@ function streamWriter(stream: NodeJS.WritableStream & { destroyed?: boolean }): 
 }
 
 /**
- * Runs the CLI with `argv` (without node and script) and returns the exit code (DESIGN §7).
- * Every error line given to `io.err` is one line; usage goes to `io.out` only on request (`--help`)
- * or when no command is given.
+ * Runs the CLI with `argv` (without node and script) and returns the exit code
+ * (docs/architecture.md, "The CLI contract"). Every error line given to `io.err` is one line; usage
+ * goes to `io.out` only on request (`--help`) or when no command is given.
  */
 export async function main(
   argv: string[],

@@ -1,7 +1,8 @@
 /**
  * `agent-memory brief <vault> --agent A [--budget-tokens N] [--query Q] [--date YYYY-MM-DD] [--json]`
- * (issue 13 item 3): the session brief of an agent on stdout. Exit 0 done; 2 bad usage (unknown
- * agent, a budget that is not a positive whole number or too small, a query the search refuses).
+ * (docs/agents.md, "The loop"): the session brief of an agent on stdout. Exit 0 done; 2 bad usage
+ * (unknown agent, a budget that is not a positive whole number or too small, a query the search
+ * refuses).
  */
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";

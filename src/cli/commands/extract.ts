@@ -6,9 +6,10 @@ import { createCliExtractor } from "../llm-env";
 
 /**
  * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]`
- * (DESIGN §7). `--timeout` is the model's per-request timeout (`90s`, `1500ms`, a bare number is
- * milliseconds), over `AGENT_MEMORY_LLM_TIMEOUT_MS` and the setting. Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input
- * (nothing written).
+ * (docs/architecture.md, "The CLI contract"). `--timeout` is the model's per-request timeout
+ * (`90s`, `1500ms`, a bare number is milliseconds), over `AGENT_MEMORY_LLM_TIMEOUT_MS` and the
+ * setting. Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input (nothing
+ * written).
  */
 export const extractCommand: CliCommand = {
   name: "extract",
@@ -32,7 +33,7 @@ export const extractCommand: CliCommand = {
       layout: ctx.layout,
       journalPath: journal,
       ...(typeof options.agent === "string" ? { agent: options.agent } : {}),
-      // An agent is created only by `init` (issue 16 §7).
+      // An agent is created only by `init` (docs/decisions.md, "The CLI creates no agent").
       newAgent: "refuse",
       extractor,
       force: options.force === true,
@@ -61,8 +62,8 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   }
   if (r.gate.fired.length) ctx.out(`  self-check gate fired: ${r.gate.fired.join(", ")}; items ${r.gate.before} → ${r.gate.after}`);
   if (r.items.length === 0) ctx.out("  no items found");
-  // One item routed to several notes (a decision to the log and its topic; issue 16 §13) is one
-  // item with an arrow per note.
+  // One item routed to several notes (a decision to the log and its topic; docs/decisions.md,
+  // "Batch dedupe uses the merge rule") is one item with an arrow per note.
   r.items.forEach((it, i) => {
     const prev = r.items[i - 1];
     const same = prev && prev.category === it.category && prev.text === it.text && prev.evidence === it.evidence && prev.blockId === it.blockId;

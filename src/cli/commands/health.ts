@@ -1,7 +1,7 @@
 /**
- * `agent-memory health <vault> [--json] [--date YYYY-MM-DD]` (DESIGN §7, issue 6 §2): the health
- * check as text grouped by rule, or JSON `{checked, compliant, compliance, errors, warnings}`.
- * Exit 1 when errors exist. Never writes.
+ * `agent-memory health <vault> [--json] [--date YYYY-MM-DD]` (docs/architecture.md, "The CLI
+ * contract" and "The health check"): the health check as text grouped by rule, or JSON `{checked,
+ * compliant, compliance, errors, warnings}`. Exit 1 when errors exist. Never writes.
  */
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";

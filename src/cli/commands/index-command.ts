@@ -9,11 +9,11 @@ function ms(n: number): number {
 }
 
 /**
- * `agent-memory index <vault> [--rebuild] [--json]` (DESIGN §7, issue 4 §7): reloads the saved
- * index and re-indexes what changed (or, with `--rebuild`, builds it from scratch), then prints the
- * counts, the load and build times and the index size. A corrupt or outdated saved index is
- * rebuilt with a message on stderr. Notes over the size cap and notes whose frontmatter does not
- * parse are listed.
+ * `agent-memory index <vault> [--rebuild] [--json]` (docs/architecture.md, "The CLI contract"):
+ * reloads the saved index and re-indexes what changed (or, with `--rebuild`, builds it from
+ * scratch), then prints the counts, the load and build times and the index size. A corrupt or
+ * outdated saved index is rebuilt with a message on stderr. Notes over the size cap and notes whose
+ * frontmatter does not parse are listed.
  */
 export const indexCommand: CliCommand = {
   name: "index",

@@ -3,8 +3,9 @@ import { today } from "../../core/dates";
 import { initAgent } from "../../core/init";
 
 /**
- * `agent-memory init <vault> [--agent NAME]` (DESIGN §7): creates the agent's six tracker notes and
- * today's journal when missing, and the library folder's index note. Never overwrites a note.
+ * `agent-memory init <vault> [--agent NAME]` (docs/architecture.md, "The CLI contract"): creates
+ * the agent's six tracker notes and today's journal when missing, and the library folder's index
+ * note. Never overwrites a note.
  */
 export const initCommand: CliCommand = {
   name: "init",

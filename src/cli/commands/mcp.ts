@@ -10,12 +10,13 @@ import { SERVER_ENV } from "../serve/socket-path";
 import { openSearch } from "./search";
 
 /**
- * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (issue 13 §1):
- * an MCP server over stdio that stays up until its client closes stdin (or SIGINT/SIGTERM), with
- * the search index open and following the disk. Writes only inside the agent's folder (the
- * settings' default agent without `--agent`); isolated zones only when named with `--zone`
- * (repeatable). `--read-only` registers only the read tools, `--tools` only those named; an
- * unknown tool name is a usage error (exit 2) before anything starts. It also answers one-shot
+ * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (docs/mcp.md,
+ * "Following the disk"): an MCP server over stdio that stays up until its client closes stdin (or
+ * SIGINT/SIGTERM), with the search index open and following the disk. Writes only inside the
+ * agent's folder (the settings' default agent without `--agent`); isolated zones only when named
+ * with `--zone` (repeatable). `--read-only` registers only the read tools, `--tools` only those
+ * named; an unknown tool name is a usage error (exit 2) before anything starts. It also answers
+ * one-shot
  * `agent-memory search` runs on the vault's socket, as `agent-memory serve` does. See docs/mcp.md.
  */
 export const mcpCommand: CliCommand = {

@@ -1,9 +1,10 @@
 /**
  * `agent-memory review <vault> start|done <agent> <review-id> [--date YYYY-MM-DD] [--json]`
- * (issue 6 §4; `<vault>` first as in DESIGN §7). `start` writes the review note for the period since
- * the last review; `done` advances the review's `next` by its `every` and records the day.
- * Exit 0 done; 1 the review's schedule or tracker could not be used; 2 bad usage, including an
- * agent, tracker or review id that does not exist (the one-line reason names it and what exists).
+ * (docs/architecture.md, "Review loops"; `<vault>` first as in docs/architecture.md, "The CLI
+ * contract"). `start` writes the review note for the period since the last review; `done` advances
+ * the review's `next` by its `every` and records the day. Exit 0 done; 1 the review's schedule or
+ * tracker could not be used; 2 bad usage, including an agent, tracker or review id that does not
+ * exist (the one-line reason names it and what exists).
  */
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
@@ -20,8 +21,9 @@ function listOrNone(names: string[]): string {
 
 /**
  * Checks that `agent` and its review `id` exist before anything is written. A name or id that does
- * not exist is bad input (DESIGN §7, exit 2), so the reason says what was not found and what there is.
- * Throws {@link UsageError}; {@link PathError} for an unsafe agent name.
+ * not exist is bad input (docs/architecture.md, "The CLI contract", exit 2), so the reason says
+ * what was not found and what there is. Throws {@link UsageError}; {@link PathError} for an unsafe
+ * agent name.
  */
 async function assertReviewExists(ctx: CliContext, agent: string, id: string): Promise<void> {
   const reviewsPath = ctx.layout.trackerPath(agent, "reviews");

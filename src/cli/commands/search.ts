@@ -9,7 +9,10 @@ import type { NodeVault } from "../node-vault";
 import { SearchService, totalPrefix, type IndexStore, type OpenReport, type PassageResponse } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
 
-/** Folder under the vault where the CLI keeps its saved search index (issue 4 §6). */
+/**
+ * Folder under the vault where the CLI keeps its saved search index (docs/architecture.md, "The
+ * saved index").
+ */
 export const INDEX_DIR = ".agent-memory";
 const INDEX_FILE = "search-index.json";
 
@@ -70,14 +73,18 @@ export function cliSearchService(ctx: CliContext): SearchService {
   });
 }
 
-/** The stderr line for a saved index that was not used (issue 4 §6: a message, never a crash). */
+/**
+ * The stderr line for a saved index that was not used (docs/architecture.md, "The saved index": a
+ * message, never a crash).
+ */
 export function rebuiltLine(reason: string): string {
   return `index: ${reason}; rebuilt from the notes`;
 }
 
 /**
  * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
- * rebuild of a bad saved index on stderr (issue 4 §6: a message, never a crash).
+ * rebuild of a bad saved index on stderr (docs/architecture.md, "The saved index": a message, never
+ * a crash).
  */
 export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
   // A server running this command lends its open index (docs/mcp.md); its report says what a
@@ -128,7 +135,10 @@ export interface PassagesJson {
   passages: PassageJson[];
 }
 
-/** The JSON of a passage response (issue 13 §5; the README's `search --passages --json`). */
+/**
+ * The JSON of a passage response (docs/architecture.md, "Passages"; the README's `search --passages
+ * --json`).
+ */
 export function passagesJson(res: PassageResponse): PassagesJson {
   return {
     query: res.query,
@@ -167,7 +177,10 @@ function shownQuery(query: string): string {
   return query.includes('"') ? `'${query}'` : `"${query}"`;
 }
 
-/** `search --passages N`: the N best blocks across notes, one entry each (issue 13 §5). */
+/**
+ * `search --passages N`: the N best blocks across notes, one entry each (docs/architecture.md,
+ * "Passages").
+ */
 async function runPassages(ctx: CliContext, service: SearchService, query: string, n: number, scope: string, includeExpired: boolean, json: boolean): Promise<number> {
   const outcome = await service.searchPassages(query, { scope, limit: n, includeExpired });
   if (!outcome.ok) throw new UsageError(outcome.error);
@@ -197,10 +210,10 @@ async function runPassages(ctx: CliContext, service: SearchService, query: strin
 
 /**
  * `agent-memory search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N]
- * [--blocks N] [--passages N] [--include-expired] [--json]` (DESIGN §7, issue 4 §7, issue 13 §5).
- * Several query words may be given as separate arguments. `--passages N` gives the N best blocks
- * across notes instead of notes (with `--limit` or `--blocks` it is a usage error). An unknown
- * filter, a bad date or an unknown scope exits 2.
+ * [--blocks N] [--passages N] [--include-expired] [--json]` (docs/architecture.md, "The CLI
+ * contract"; docs/architecture.md, "Passages"). Several query words may be given as separate
+ * arguments. `--passages N` gives the N best blocks across notes instead of notes (with `--limit`
+ * or `--blocks` it is a usage error). An unknown filter, a bad date or an unknown scope exits 2.
  */
 export const searchCommand: CliCommand = {
   name: "search",
@@ -274,7 +287,8 @@ export const searchCommand: CliCommand = {
       if (r.snippet) ctx.out(`   ${r.snippet}`);
       for (const b of r.blocks.slice(1)) {
         const text = b.text.replace(/\s+/g, " ");
-        // The text a person reads; block ids are in --json and the link line (issue 16 §14).
+        // The text a person reads; block ids are in --json and the link line (test/cli.test.ts, "…
+        // search prints blocks without their ids").
         ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
       if (r.blocks[0]?.id) ctx.out(`   link: [[${r.path.replace(/\.md$/i, "")}#^${r.blocks[0].id}]]`);

@@ -9,8 +9,9 @@ const STATUSES = LIST_STATUSES;
 
 /**
  * `agent-memory trackers <vault> [--agent NAME] [--kind …] [--status open|done|abandoned|all] [--json]`
- * (DESIGN §7). `open` includes items in progress. Reviews whose `next` date has passed are marked due.
- * Wikilinks are printed as their alias or note name; `--json` gives the text as written.
+ * (docs/architecture.md, "The CLI contract"). `open` includes items in progress. Reviews whose
+ * `next` date has passed are marked due. Wikilinks are printed as their alias or note name;
+ * `--json` gives the text as written.
  */
 export const trackersCommand: CliCommand = {
   name: "trackers",
@@ -47,7 +48,8 @@ export const trackersCommand: CliCommand = {
       }
       const mark = { open: "[ ]", "in-progress": "[/]", done: "[x]", abandoned: "[-]" }[it.status] ?? "[?]";
       const extra = [it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
-      // Links as Obsidian shows them, not their markup (issue 16 §14); --json keeps the text as written.
+      // Links as Obsidian shows them, not their markup (test/cli.test.ts, "trackers shows links as
+      // Obsidian does …"); --json keeps the text as written.
       ctx.out(`  ${mark} ${(it.id ?? "").padEnd(6)} ${wikilinkDisplayText(it.text)}${extra ? `  (${wikilinkDisplayText(extra)})` : ""}`);
     }
     return 0;

@@ -1,8 +1,8 @@
 /**
- * What an MCP server may read and write (issue 13 §2): every path taken from a tool argument goes
- * through the layout's guard ({@link normalizeVaultPath}, the memory root) and the real-path rule
- * of {@link NodeVault} (docs/write-safety.md, "Inside the vault"), and then through two rules of
- * the server's own:
+ * What an MCP server may read and write (docs/mcp.md, "Tools"): every path taken from a tool
+ * argument goes through the layout's guard ({@link normalizeVaultPath}, the memory root) and the
+ * real-path rule of {@link NodeVault} (docs/write-safety.md, "Inside the vault"), and then through
+ * two rules of the server's own:
  * - **isolated zones** are unreachable unless the server was started with `--zone <zone>`, also
  *   through a symbolic link whose target is in a zone;
  * - **writes** land only inside the server's agent folder (`Memory/Agents/<agent>/`), judged on the

@@ -1,6 +1,7 @@
 /**
- * A file watcher for the MCP server's index (issue 13 §1): one non-recursive `fs.watch` per
- * folder (inotify on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows), none per file.
+ * A file watcher for the MCP server's index (docs/mcp.md, "Following the disk"): one non-recursive
+ * `fs.watch` per folder (inotify on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows),
+ * none per file.
  *
  * Why not chokidar, the maintained library: chokidar 4 (the last major for Node 20) keeps an
  * `fs.watch` handle and a stat for every file: watching 10k synthetic notes in 66 folders took it

@@ -1,7 +1,7 @@
 /**
- * The MCP server's warm search index (issue 13 §1): the saved index is opened once, then every
- * change made on disk by anyone (Obsidian, git, an editor, another process, this server) is
- * followed through a file watcher and re-indexed one note at a time with
+ * The MCP server's warm search index (docs/mcp.md, "Following the disk"): the saved index is opened
+ * once, then every change made on disk by anyone (Obsidian, git, an editor, another process, this
+ * server) is followed through a file watcher and re-indexed one note at a time with
  * {@link SearchService.update} / {@link SearchService.remove}, so a note saved elsewhere is
  * searchable within a second. The index is saved again a while after the last change and when
  * the server stops, so the next `agent-memory search` starts from it.

@@ -1,8 +1,8 @@
 /**
- * `read_note` (issue 13 §2): finds a note by vault path, frontmatter `id`, title or wikilink
- * (`[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`), and returns its text, or the heading's
- * section or the block, a page at a time. Every candidate must be readable by the server's
- * {@link MemoryAccess} (memory root, zones, real path).
+ * `read_note` (docs/mcp.md, "Tools"): finds a note by vault path, frontmatter `id`, title or
+ * wikilink (`[[Note]]`, `[[Note#Heading]]`, `[[Note#^block]]`), and returns its text, or the
+ * heading's section or the block, a page at a time. Every candidate must be readable by the
+ * server's {@link MemoryAccess} (memory root, zones, real path).
  */
 import { UsageError } from "../../core/errors";
 import { parseNote } from "../../core/frontmatter";

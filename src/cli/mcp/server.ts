@@ -1,6 +1,7 @@
 /**
- * The MCP server of `agent-memory mcp` (issue 13 §1–2): an `McpServer` of the official SDK with the
- * tools of tools.ts, over stdio. Only the protocol goes to stdout; every log line goes to stderr.
+ * The MCP server of `agent-memory mcp` (docs/mcp.md, "Following the disk"; docs/mcp.md, "Tools"):
+ * an `McpServer` of the official SDK with the tools of tools.ts, over stdio. Only the protocol goes
+ * to stdout; every log line goes to stderr.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -26,7 +27,8 @@ export function createMcpServer(deps: ToolDeps, choice: { readOnly: boolean; onl
       "Long-term memory in an Obsidian vault. At session start call brief (or search); while working append_journal; at the end extract. Links are [[note#^block]].",
   });
   // The SDK words a failed input validation with one line per zod issue; a tool error is one line
-  // (issue 13 §2). `createToolError` is the SDK's own (1.32.2, pinned) and builds every tool error.
+  // (docs/mcp.md, "Tools"). `createToolError` is the SDK's own (1.32.2, pinned) and builds every
+  // tool error.
   const internal = server as unknown as { createToolError?: (message: string) => unknown };
   const sdkToolError = internal.createToolError?.bind(server);
   if (sdkToolError) internal.createToolError = (message: string) => sdkToolError(oneLine(message));

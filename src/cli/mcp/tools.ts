@@ -1,9 +1,10 @@
 /**
- * The MCP server's tools (issue 13 §2). Each tool is a zod input schema, an output schema, its
- * annotations and a handler that returns a short text and the same facts as `structuredContent`.
- * A handler that throws becomes a tool error (`isError: true`) with a one-line reason; nothing a
- * tool does deletes a note or an item, and every write goes through {@link MemoryAccess.writeGuarded}
- * (the agent's own folder) and `NodeVault.process` (locked, atomic; docs/write-safety.md).
+ * The MCP server's tools (docs/mcp.md, "Tools"). Each tool is a zod input schema, an output schema,
+ * its annotations and a handler that returns a short text and the same facts as
+ * `structuredContent`. A handler that throws becomes a tool error (`isError: true`) with a one-line
+ * reason; nothing a tool does deletes a note or an item, and every write goes through {@link
+ * MemoryAccess.writeGuarded} (the agent's own folder) and `NodeVault.process` (locked, atomic;
+ * docs/write-safety.md).
  */
 import { z } from "zod";
 import { buildBrief, type BriefSearchFn } from "../../core/brief";
