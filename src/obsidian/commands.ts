@@ -12,9 +12,12 @@ export interface CommandActions {
   openTrackers(): Promise<void>;
   openSearch(): Promise<void>;
   rebuildIndex(): Promise<void>;
-  /** Present once the health check is wired (issue 6). */
+  /** Present once the health check is wired (docs/architecture.md, "The health check"). */
   runHealthCheck?: () => Promise<void>;
-  /** Rewrites older tracker lines into the current format, after a confirmation (issue 15). */
+  /**
+   * Rewrites older tracker lines into the current format, after a confirmation (docs/decisions.md,
+   * "Tracker line order follows Tasks' reader").
+   */
   migrateTrackers?: () => Promise<void>;
 }
 

@@ -1,4 +1,7 @@
-/** A small yes/no modal, e.g. "Today's journal does not exist. Create it?" (issue 5 §3). */
+/**
+ * A small yes/no modal, e.g. "Today's journal does not exist. Create it?" (docs/plugin.md, "Ribbon
+ * and commands").
+ */
 import { Modal, type App } from "obsidian";
 
 export interface ConfirmOptions {

@@ -1,7 +1,8 @@
 /**
- * One extraction run in Obsidian (issue 5 §3, §5): pick the extractor, show a progress notice with
- * Cancel while it works, then the review modal (or apply at once), and a final notice linking the
- * changed notes. All reading, routing and writing is the core's (`planExtraction`, `applyPlan`).
+ * One extraction run in Obsidian (docs/plugin.md, "Ribbon and commands"; docs/plugin.md, "An
+ * extraction run"): pick the extractor, show a progress notice with Cancel while it works, then the
+ * review modal (or apply at once), and a final notice linking the changed notes. All reading,
+ * routing and writing is the core's (`planExtraction`, `applyPlan`).
  */
 import { Notice, TFile } from "obsidian";
 import { errorMessage } from "../core/errors";
@@ -81,7 +82,10 @@ export class ExtractionRunner {
     await this.extract(today.path, today.source === "layout" ? settings.defaultAgent : undefined);
   }
 
-  /** Creates an empty journal note with frontmatter (DESIGN §2) and opens it. */
+  /**
+   * Creates an empty journal note with frontmatter (docs/architecture.md, "Note formats") and opens
+   * it.
+   */
   async createJournal(path: string): Promise<void> {
     const settings = this.ctx.settings();
     const date = this.ctx.today();

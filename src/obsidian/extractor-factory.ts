@@ -1,8 +1,8 @@
 /**
- * Chooses the extractor for a run (DESIGN §3 "Extractors"): the language model when a base URL is
- * set (key from secret storage, `requestUrl` as fetch, the offline extractor for explicit
- * conventions), else the embedded offline extractor. The run's cancel signal is handed to the
- * extractor, so Cancel also aborts a pending chat completion.
+ * Chooses the extractor for a run (docs/architecture.md, "Extractors"): the language model when a
+ * base URL is set (key from secret storage, `requestUrl` as fetch, the offline extractor for
+ * explicit conventions), else the embedded offline extractor. The run's cancel signal is handed to
+ * the extractor, so Cancel also aborts a pending chat completion.
  */
 import { LlmExtractor } from "../core/extraction/llm-extractor";
 import { OfflineExtractor } from "../core/extraction/offline";

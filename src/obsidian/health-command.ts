@@ -1,5 +1,6 @@
 /**
- * "Run health check" (issue 6): runs the core's health check over the memory, writes
+ * "Run health check" (docs/architecture.md, "The health check"): runs the core's health check over
+ * the memory, writes
  * `Health report.md` at the memory root and opens it, with the summary in a notice.
  */
 import { Notice } from "obsidian";

@@ -1,7 +1,8 @@
 /**
- * The search index in the plugin (issue 5 §8): loaded or built after the layout is ready, in chunks
- * that yield to the UI with progress in the status bar; kept current by the vault's `create`
- * (subscribed only after layout ready, since it fires for every file at start-up), `modify`,
+ * The search index in the plugin (docs/plugin.md, "Search panel"): loaded or built after the layout
+ * is ready, in chunks that yield to the UI with progress in the status bar; kept current by the
+ * vault's `create` (subscribed only after layout ready, since it fires for every file at start-up),
+ * `modify`,
  * `delete` and `rename` events; saved under the plugin's folder in the config dir.
  *
  * The index itself is the core's {@link SearchService}; this class only hosts it.
@@ -219,7 +220,8 @@ export class IndexLifecycle extends Component {
       this.status.finished(`Memory index: ${report.notes} notes`);
       this.setState({ kind: "ready", notes: report.notes });
       // A few searches of the vault's own words, so the person's first searches run on optimised
-      // code (issue 4 query p95); it yields between them and never fails the index.
+      // code (query p95, bench/results/search.md); it yields between them and never fails the
+      // index.
       const yieldToHost = (): Promise<void> =>
         new Promise((resolve) => {
           const id = window.setTimeout(() => {

@@ -1,9 +1,10 @@
 /**
- * ObsidianVault: {@link VaultPort} over `app.vault` (DESIGN §6, issue 5 §1).
+ * ObsidianVault: {@link VaultPort} over `app.vault` (docs/architecture.md, "Core, ports and
+ * hosts").
  *
  * - Every write of an existing note goes through `Vault.process`, Obsidian's atomic
  *   read-modify-write (https://docs.obsidian.md/Reference/TypeScript+API/Vault/process), so an edit
- *   a person makes in the editor meanwhile is kept (case 07).
+ *   a person makes in the editor meanwhile is kept (test/plugin-vault.test.ts, "case 07: …").
  * - A missing note is created with `Vault.create` after its missing folders (`createFolder`, one
  *   level at a time, because `create` fails when the parent folder does not exist).
  * - Files are looked up with `getFileByPath` and checked with `instanceof TFile`; every path built
@@ -20,7 +21,10 @@ import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
 export class ObsidianVault implements VaultPort {
   constructor(private readonly app: App) {}
 
-  /** The vault path in Obsidian's form; throws PathError for `..` or absolute paths (case 12). */
+  /**
+   * The vault path in Obsidian's form; throws PathError for `..` or absolute paths
+   * (test/plugin-vault.test.ts, "case 12: …").
+   */
   private toPath(path: string): string {
     return normalizePath(normalizeVaultPath(path));
   }
@@ -91,8 +95,9 @@ export class ObsidianVault implements VaultPort {
 
   /**
    * Runs `fn` inside `Vault.process`. A first read decides whether anything would change, so an
-   * unchanged note is not rewritten (case 10: re-running writes nothing); the edit itself is then
-   * re-applied by `Vault.process` on the note's content at write time.
+   * unchanged note is not rewritten (re-running writes nothing; test/plugin-vault.test.ts,
+   * "edits an existing note through Vault.process and skips unchanged content (case 10)"); the edit
+   * itself is then re-applied by `Vault.process` on the note's content at write time.
    */
   private async processExisting(file: TFile, path: string, fn: ProcessFn): Promise<boolean> {
     try {

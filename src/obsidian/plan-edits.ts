@@ -1,8 +1,8 @@
 /**
- * Edits a person makes to a plan in the review modal (issue 5 §5): drop an item, change its text,
- * send it to another destination. Pure functions over the plan's plain data (DESIGN §3 "Plan and
- * apply"); `applyPlan` re-checks duplicates on each note's current content, so an edited plan is
- * applied as safely as an untouched one.
+ * Edits a person makes to a plan in the review modal (docs/plugin.md, "An extraction run"): drop an
+ * item, change its text, send it to another destination. Pure functions over the plan's plain data
+ * (docs/architecture.md, "An extraction run" "Plan and apply"); `applyPlan` re-checks duplicates on
+ * each note's current content, so an edited plan is applied as safely as an untouched one.
  */
 import type { ExtractionPlan } from "../core/extraction/pipeline";
 import type { Category, PlannedItem } from "../core/extraction/types";
@@ -60,7 +60,8 @@ export function currentDestinationKey(planned: PlannedItem): string {
 /**
  * The destinations offered for an item: the agent's six trackers and its topic note (the planned
  * one, or the note for the item's topic). Topic paths are built by the layout, so they stay under
- * the memory root (case 12); a topic that leaves no usable name offers no topic option.
+ * the memory root (test/topic-notes.test.ts, "case 12: …"); a topic that leaves no usable name
+ * offers no topic option.
  */
 export function destinationOptions(planned: PlannedItem, plan: ExtractionPlan, layout: MemoryLayout): DestinationOption[] {
   const settings = layout.settings;
@@ -78,7 +79,8 @@ export function destinationOptions(planned: PlannedItem, plan: ExtractionPlan, l
       try {
         topic = { title, path: layout.topicPath(plan.agent, title) };
       } catch {
-        topic = null; // an unusable topic name (case 12) offers no topic option
+        // An unusable topic name (test/topic-notes.test.ts, "case 12: …") offers no topic option.
+        topic = null;
       }
     }
   }

@@ -1,8 +1,9 @@
 /**
- * The review modal (issue 5 §5): the items of one extraction run by category, each with its
- * destination, evidence (expand), confidence and what applying does; the self-check gate's report
- * and the run's cost on top. Each item can be accepted, edited or dropped, or sent elsewhere;
- * "Apply" hands the edited plan to the caller, which writes it through the core's `applyPlan`.
+ * The review modal (docs/plugin.md, "An extraction run"): the items of one extraction run by
+ * category, each with its destination, evidence (expand), confidence and what applying does; the
+ * self-check gate's report and the run's cost on top. Each item can be accepted, edited or dropped,
+ * or sent elsewhere; "Apply" hands the edited plan to the caller, which writes it through the
+ * core's `applyPlan`.
  */
 import { Modal, type App } from "obsidian";
 import type { ExtractionPlan } from "../core/extraction/pipeline";
@@ -59,7 +60,7 @@ export function gateSummary(plan: ExtractionPlan): string {
   return `Self-check gate: ${reasons}. Rescan: ${gate.before} → ${gate.after} items, ${gate.categoriesBefore} → ${gate.categoriesAfter} categories.`;
 }
 
-/** One line about the run's model calls and cost (issue 3 §8). */
+/** One line about the run's model calls and cost (docs/architecture.md, "Plan and apply"). */
 export function usageSummary(plan: ExtractionPlan): string {
   const u = plan.usage;
   if (u.calls === 0) return `Extractor: ${plan.extractor}, no model calls.`;

@@ -1,10 +1,10 @@
 /**
- * The search panel (issue 5 §7): an `ItemView` with a query box that understands the filter syntax
- * (`agent:` `type:` `status:` `domain:` `tag:` `path:` `after:` `before:`, quoted phrases; DESIGN §4),
- * debounced; a scope picker (all, library, each agent, each isolated zone); results with title,
- * path, a snippet with the matched words marked (DOM nodes, never HTML strings) and the best
- * blocks. Enter or a click opens the note at the block. An empty query, a bad filter or an index
- * that is not ready says why.
+ * The search panel (docs/plugin.md, "Search panel"): an `ItemView` with a query box that
+ * understands the filter syntax (`agent:` `type:` `status:` `domain:` `tag:` `path:` `after:`
+ * `before:`, quoted phrases; docs/architecture.md, "A search"), debounced; a scope picker (all,
+ * library, each agent, each isolated zone); results with title, path, a snippet with the matched
+ * words marked (DOM nodes, never HTML strings) and the best blocks. Enter or a click opens the note
+ * at the block. An empty query, a bad filter or an index that is not ready says why.
  */
 import { debounce, ItemView, type WorkspaceLeaf } from "obsidian";
 import { parseQuery } from "../core/search/query";

@@ -1,7 +1,7 @@
 /**
- * The status bar item showing index progress (issue 5 §8): "Indexing memory 200/734" while the
- * index is built, then the note count for a few seconds. The status bar does not exist on mobile,
- * where the element is simply never shown.
+ * The status bar item showing index progress (docs/plugin.md, "Search panel"): "Indexing memory
+ * 200/734" while the index is built, then the note count for a few seconds. The status bar does not
+ * exist on mobile, where the element is simply never shown.
  */
 
 /** How long the final message stays, milliseconds. */

@@ -1,5 +1,6 @@
 /**
- * Where today's journal is (issue 5 §3): the default agent's journal from the layout, or, when
+ * Where today's journal is (docs/plugin.md, "Ribbon and commands"): the default agent's journal
+ * from the layout, or, when
  * `useDailyNotes` is on, the Daily notes core plugin's folder and date format.
  *
  * The Daily notes options are not public API: they are read from `app.internalPlugins` with every

@@ -1,6 +1,7 @@
 /**
- * What a tick in the tracker panel writes (issue 5 §6), through the core's tracker operations and
- * one atomic `VaultPort.process` on the note's current content, touching only the item's line.
+ * What a tick in the tracker panel writes (docs/plugin.md, "Tracker panel"), through the core's
+ * tracker operations and one atomic `VaultPort.process` on the note's current content, touching
+ * only the item's line.
  */
 import { errorMessage } from "../core/errors";
 import type { TrackerStatus } from "../core/trackers/format";

@@ -1,9 +1,10 @@
 /**
- * Tracker upkeep in the plugin (issue 15): a review loop ticked done outside our panel (in the
- * Tasks plugin, Obsidian's own checkbox or a Dataview view) is written back as its round done as
- * soon as the note changes; an item whose block id a Dataview completion rewrite removed gets it
- * back from the note as last seen (`restoreLostIds`); and the "Migrate tracker lines" command rewrites older tracker lines
- * into the current line format after a confirmation that says what it will change.
+ * Tracker upkeep in the plugin (docs/plugin.md, "Tracker panel"): a review loop ticked done outside
+ * our panel (in the Tasks plugin, Obsidian's own checkbox or a Dataview view) is written back as
+ * its round done as soon as the note changes; an item whose block id a Dataview completion rewrite
+ * removed gets it back from the note as last seen (`restoreLostIds`); and the "Migrate tracker
+ * lines" command rewrites older tracker lines into the current line format after a confirmation
+ * that says what it will change.
  */
 import { Component, Notice, type TAbstractFile } from "obsidian";
 import { errorMessage } from "../core/errors";

@@ -1,7 +1,8 @@
 /**
- * The tracker panel (issue 5 §6): an `ItemView` in the right sidebar with an agent picker, a tab per
- * tracker note (tasks, goals, reviews, proposals, questions, decisions) with counts, and a status
- * filter. Ticking an item sets its status in the note through the core (`setItemStatus`, or
+ * The tracker panel (docs/plugin.md, "Tracker panel"): an `ItemView` in the right sidebar with an
+ * agent picker, a tab per tracker note (tasks, goals, reviews, proposals, questions, decisions)
+ * with counts, and a status filter. Ticking an item sets its status in the note through the core
+ * (`setItemStatus`, or
  * `advanceReview` for a review loop, which moves its `next` date); a change a person makes in the
  * note re-renders the panel at once (vault `modify` event). Goals show their latest progress note,
  * reviews whose `next` date has come are marked due, an item's text opens its line and its source
@@ -49,7 +50,10 @@ export function matchesFilter(status: TrackerStatus, filter: StatusFilter): bool
   return status === filter;
 }
 
-/** A field's value as every reader reads it (the last field with the key wins; issue 15). */
+/**
+ * A field's value as every reader reads it (the last field with the key wins; docs/decisions.md,
+ * "Tracker line order follows Tasks' reader").
+ */
 function fieldValue(item: TrackerItem, key: string): string | null {
   if (key === "state") return itemState(item.fields);
   const value = readField(item.fields, key);

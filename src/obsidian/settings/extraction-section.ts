@@ -1,4 +1,7 @@
-/** Settings: how a run ends (review or apply), the self-check gate (DESIGN §3), and destinations. */
+/**
+ * Settings: how a run ends (review or apply), the self-check gate (docs/architecture.md, "An
+ * extraction run"), and destinations.
+ */
 import { TRACKER_KINDS } from "../../core/settings";
 import { CATEGORIES } from "../../core/extraction/types";
 import { dropdownSetting, heading, listSetting, numberSetting, toggleSetting, type SectionContext } from "./controls";
@@ -13,7 +16,8 @@ export function extractionSection(sc: SectionContext): void {
     get: (s) => s.reviewMode,
     set: (s, v) => (s.reviewMode = v === "apply" ? "apply" : "review"),
   });
-  // The `sectionHeadings` table (issue 16 §1): one comma-separated list per category.
+  // The `sectionHeadings` table (docs/decisions.md, "Offline extraction reads headings and
+  // phrasings, not meaning"): one comma-separated list per category.
   for (const category of CATEGORIES) {
     listSetting(sc, {
       name: `Headings read as ${category === "knowledge" ? "knowledge" : `${category === "improvement" ? "improvements" : `${category}s`}`}`,
@@ -58,7 +62,7 @@ export function extractionSection(sc: SectionContext): void {
 
 const TOPIC_HEADINGS = ["Insights", "Patterns", "Decisions"];
 
-/** Where each category goes (DESIGN §3 table, a setting). */
+/** Where each category goes (docs/architecture.md, "The checklist", a setting). */
 export function destinationsSection(sc: SectionContext): void {
   heading(sc, "Destinations", "Where each category of item is written.");
   const options: Record<string, string> = {};

@@ -1,4 +1,7 @@
-/** Settings: where memory lives (DESIGN §1: every folder name is a setting) and which agents exist. */
+/**
+ * Settings: where memory lives (docs/architecture.md, "The five layers": every folder name is a
+ * setting) and which agents exist.
+ */
 import { Setting } from "obsidian";
 import { TRACKER_KINDS } from "../../core/settings";
 import { dropdownSetting, heading, listSetting, textSetting, type SectionContext } from "./controls";

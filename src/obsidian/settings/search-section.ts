@@ -1,4 +1,7 @@
-/** Settings: search ranking and limits (DESIGN §4) and the health check (DESIGN §5). */
+/**
+ * Settings: search ranking and limits (docs/architecture.md, "A search") and the health check
+ * (docs/architecture.md, "The health check").
+ */
 import { heading, listSetting, numberSetting, toggleSetting, type SectionContext } from "./controls";
 
 /** Recency half-life, size cap and confidence weighting. */

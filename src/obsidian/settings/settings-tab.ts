@@ -1,7 +1,7 @@
 /**
- * The settings tab (issue 5 §2): one function per section, each with a `setHeading()` heading.
- * Values are validated with the zod schema before they are saved; the API key is kept in secret
- * storage, so `data.json` holds only its name.
+ * The settings tab (docs/plugin.md, "Settings"): one function per section, each with a
+ * `setHeading()` heading. Values are validated with the zod schema before they are saved; the API
+ * key is kept in secret storage, so `data.json` holds only its name.
  */
 import { PluginSettingTab, type App, type Plugin } from "obsidian";
 import type { Settings } from "../../core/settings";
