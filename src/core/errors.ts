@@ -1,8 +1,8 @@
 /**
  * Errors thrown by the core. Every I/O or input failure is a {@link MemoryError} that names the
  * file or request it concerns (docs/architecture.md, "Invariants": "a clear error naming the file
- * or request"). Parsing and validation return results with reasons instead of throwing (STYLE:
- * errors are values).
+ * or request"). Parsing and validation return results with reasons instead of throwing
+ * (errors are values).
  */
 import { redactUrl } from "./url";
 export class MemoryError extends Error {

@@ -1,5 +1,5 @@
 /**
- * The command registrar (STYLE: one place for commands, as obsidian-tasks and obsidian-git do).
+ * The command registrar (one place for commands, as obsidian-tasks and obsidian-git do).
  * Ids and names do not repeat the plugin's name or the word "command", and no command has a
  * default hotkey (the official plugin guidelines).
  */

@@ -1,7 +1,8 @@
 /**
  * What the plugin's Obsidian-side pieces share: the app, the vault adapter and live settings.
  * Built once in `main.ts` and handed to commands, views and modals as one named object
- * (STYLE: "main.ts wires"; obsidian-tasks passes its collaborators the same way).
+ * (docs/architecture.md, "Core, ports and hosts": `main.ts` wires; obsidian-tasks passes its
+ * collaborators the same way).
  */
 import { TFolder, type App } from "obsidian";
 import { MemoryLayout } from "../core/layout";

@@ -1,5 +1,5 @@
 /**
- * Marks matched words in a snippet with DOM nodes (`<mark>`), never an HTML string (STYLE: no
+ * Marks matched words in a snippet with DOM nodes (`<mark>`), never an HTML string (no
  * `innerHTML`). Matching ignores case and Unicode width (NFKC), like the search tokenizer, so a
  * Chinese or full-width term is marked where the index found it.
  */

@@ -1,7 +1,7 @@
 /**
  * The language model as the plugin reaches it: the API key from Obsidian's secret storage
  * (`app.secretStorage`, Obsidian ≥ 1.11.4; settings hold only the secret's name) and `requestUrl`
- * as the SDK's fetch (STYLE: network through `requestUrl`, which has no CORS limits).
+ * as the SDK's fetch (network through `requestUrl`, which has no CORS limits).
  */
 import { requestUrl, type App } from "obsidian";
 import { errorMessage } from "../core/errors";

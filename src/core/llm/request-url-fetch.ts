@@ -1,5 +1,5 @@
 /**
- * A `fetch` built on Obsidian's `requestUrl`, for the OpenAI SDK inside the plugin (STYLE: network
+ * A `fetch` built on Obsidian's `requestUrl`, for the OpenAI SDK inside the plugin (network
  * through `requestUrl`, which is not subject to CORS). The function is passed in so the core does
  * not import `obsidian`. See https://docs.obsidian.md/Reference/TypeScript+API/requestUrl
  */

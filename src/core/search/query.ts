@@ -30,7 +30,7 @@ export interface ParsedQuery {
   filters: QueryFilter[];
 }
 
-/** A value or the reason there is none (STYLE: errors are values). */
+/** A value or the reason there is none (errors are values). */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const OPEN_QUOTES = new Set(['"', "“", "„", "「", "『"]);

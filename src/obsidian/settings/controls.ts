@@ -132,7 +132,7 @@ export function dropdownSetting(sc: SectionContext, spec: ControlSpec<string> & 
   return setting;
 }
 
-/** A section heading (STYLE: `new Setting(el).setName(…).setHeading()`). */
+/** A section heading (`new Setting(el).setName(…).setHeading()`). */
 export function heading(sc: SectionContext, name: string, desc?: string): Setting {
   const setting = new Setting(sc.containerEl).setName(name).setHeading();
   if (desc) setting.setDesc(desc);

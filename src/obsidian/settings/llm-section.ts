@@ -1,7 +1,7 @@
 /**
  * Settings: the OpenAI-compatible server. The API key is picked with `SecretComponent` and lives in
- * Obsidian's secret storage; the settings keep only the secret's name (STYLE: secrets;
- * docs/architecture.md, "Invariants").
+ * Obsidian's secret storage; the settings keep only the secret's name (docs/architecture.md,
+ * "Invariants").
  */
 import { SecretComponent, Setting } from "obsidian";
 import { testConnection } from "../llm-host";
