@@ -1,5 +1,5 @@
 // `agent-memory brief` and `agent-memory export-agents-md` as users run them: the built dist/cli.js
-// spawned on a copy of the sample vault after extraction (issue 13 items 3 and 4).
+// spawned on a copy of the sample vault after extraction (docs/agents.md, "The loop").
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

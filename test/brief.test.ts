@@ -1,5 +1,6 @@
-// The session brief's core (issue 13 item 3) on the sample vault after extraction: sections and
-// links, order, the token budget on both sides of a boundary, omissions, Chinese text.
+// The session brief's core (docs/decisions.md, "The brief cuts by value, not by section") on the
+// sample vault after extraction: sections and links, order, the token budget on both sides of a
+// boundary, omissions, Chinese text.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -57,7 +58,7 @@ describe("session brief", () => {
     const b = await brief("link", { budgetTokens: 100_000 });
     const tasks = b.sections.find((s) => s.kind === "tasks")?.items ?? [];
     // t-009 is due 2026-11-21, t-015 2026-11-30 (both before today); t-005 has priority high, t-001 medium.
-    // (t-014 is the task issue 16's "I need to ask Ming …" phrasing finds in 2026-11-24; no due date.)
+    // (t-014 is the task the "I need to ask Ming …" phrasing finds in 2026-11-24; no due date.)
     expect(tasks.slice(0, 4).map((t) => t.id)).toEqual(["t-009", "t-015", "t-005", "t-001"]);
     expect(tasks[0]).toMatchObject({ overdue: true, due: "2026-11-21" });
     expect(tasks[0]?.line).toContain("OVERDUE, due 2026-11-21");
@@ -85,7 +86,7 @@ describe("session brief", () => {
     // Questions to the agent come first.
     expect(questions.findIndex((q) => q.direction === "from")).toBe(toLink.length);
     const decisions = b.sections.find((s) => s.kind === "decisions")?.items ?? [];
-    // d-008 is the decision issue 16's "we agreed …" phrasing finds in 2026-11-24.
+    // d-008 is the decision the "we agreed …" phrasing finds in 2026-11-24.
     expect(decisions[0]).toMatchObject({ id: "d-009", date: "2026-11-27" });
   });
 

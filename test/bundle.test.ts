@@ -2,8 +2,8 @@
 /**
  * Loads the built plugin bundle (`main.js`, from `npm run build`) with the stubbed `obsidian`
  * module, runs `onload` and `onunload`, and checks what it registered and that nothing is left
- * behind (issue 5 "Tests"). Prints the `onload` time (a figure for the closing note, not a
- * pass/fail criterion: STYLE keeps timings out of tests).
+ * behind. Prints the `onload` time (a figure for the closing note, not a
+ * pass/fail criterion: docs/testing.md, "How the suite is organised", keeps timings out of tests).
  */
 import "./setup-dom";
 import { execFileSync } from "node:child_process";

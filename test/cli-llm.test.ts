@@ -1,5 +1,6 @@
 // `extract` with a language model, through the built CLI and the real SDK path against a local
-// OpenAI-compatible stub server (issue 3 §9: environment variables, report, errors).
+// OpenAI-compatible stub server (environment variables, report, errors; docs/architecture.md, "The
+// CLI contract").
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -118,7 +119,7 @@ describe("extract with a language model (CLI)", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it("--timeout and AGENT_MEMORY_LLM_TIMEOUT_MS set the model timeout, and the wait is shown on stderr (issue 16 §11)", async () => {
+  it("--timeout and AGENT_MEMORY_LLM_TIMEOUT_MS set the model timeout, and the wait is shown on stderr", async () => {
     const t = setup();
     const before = mtimes(t.root);
     server.enqueue({ hang: true }, { hang: true });
@@ -144,7 +145,7 @@ describe("extract with a language model (CLI)", () => {
     }
   });
 
-  it("a 200 reply that is an HTML page exits 2 asking whether the base URL is right (issue 16 §11)", async () => {
+  it("a 200 reply that is an HTML page exits 2 asking whether the base URL is right", async () => {
     const t = setup();
     server.enqueue({ raw: { contentType: "text/html", text: "<!doctype html><html><body>Open WebUI</body></html>" } });
     const r = await cliRun(env(), "extract", t.root, J);

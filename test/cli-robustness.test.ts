@@ -1,5 +1,6 @@
-// The built CLI as shells and package managers run it (DESIGN §7): started through symlinks
-// (`npx`, `npm link`), piped into `head`, and given bad usage, which must cost one line of stderr.
+// The built CLI as shells and package managers run it (docs/architecture.md, "The CLI contract"):
+// started through symlinks (`npx`, `npm link`), piped into `head`, and given bad usage, which must
+// cost one line of stderr.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,7 +83,7 @@ describe("piping the CLI into head", () => {
   }, 30_000);
 });
 
-describe("every error on stderr is one line (DESIGN §7)", () => {
+describe("every error on stderr is one line", () => {
   it("an unknown option names it with the usage on the same line", () => {
     const t = vault();
     const r = run(cli, "extract", t.root, "j.md", "--bogus");

@@ -1,4 +1,5 @@
-// The CLI as users run it: the built dist/cli.js spawned on a temporary vault (issue 2 "Done when").
+// The CLI as users run it: the built dist/cli.js spawned on a temporary vault (docs/testing.md,
+// "How the suite is organised").
 import { readdirSync, statSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,7 +93,7 @@ describe("agent-memory CLI", () => {
     expect(snapshot(t.root)).toEqual(before);
   });
 
-  it("a decision written to the log and to its topic is printed once, with an arrow per note (issue 16 §13)", () => {
+  it("a decision written to the log and to its topic is printed once, with an arrow per note", () => {
     const t = setup();
     const out = cliRun("extract", t.root, J).stdout;
     expect(out.match(/decision\s+audit the home page before the blog/g)).toHaveLength(1);
@@ -149,7 +150,7 @@ describe("agent-memory CLI", () => {
     expect(cliRun("init", join(t.root, "Memory")).code).toBe(0);
   });
 
-  it("extract says which agent it chose and why, and never creates one (issue 16 §7)", () => {
+  it("extract says which agent it chose and why, and never creates one", () => {
     const t = setup({ [J]: journal, "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
     const before = snapshot(t.root);
     const r = cliRun("extract", t.root, "Daily/2026-11-25.md");
@@ -164,7 +165,7 @@ describe("agent-memory CLI", () => {
     expect(json).toMatchObject({ agent: "me", agentReason: "default-agent" });
   });
 
-  it("a progress note a later run could place leaves the journal unmarked and says so (issue 16 §6)", () => {
+  it("a progress note a later run could place leaves the journal unmarked and says so", () => {
     const t = setup({ [J]: "Progress: halfway there [goal:: g-999]\n" });
     const r = cliRun("extract", t.root, J);
     expect(r.code).toBe(1);
@@ -193,7 +194,7 @@ describe("agent-memory CLI", () => {
     expect(cliRun("trackers", t.root, "--status", "done", "--kind", "tasks").stdout).toMatch(/no done tracker items/);
   });
 
-  it("trackers shows links as Obsidian does and lists numbered items; a bad agent name says what is allowed (issue 16 §14)", () => {
+  it("trackers shows links as Obsidian does and lists numbered items; a bad agent name says what is allowed", () => {
     const tasks = "Memory/Agents/link/Trackers/Tasks.md";
     const t = setup({ [J]: journal, [tasks]: "# Tasks\n\n- [ ] Review the [[Pricing page|pricing draft]] with [[Agents/ming]] ^t-001\n1. [ ] Send the [[Memo]] ^t-002\n2) [x] Old numbered one ^t-003\n" });
     const r = cliRun("trackers", t.root, "--kind", "tasks");
@@ -211,7 +212,7 @@ describe("agent-memory CLI", () => {
     expect(bad.stderr).toMatch(/invalid agent name: a\/b \(an agent name is its folder's name: letters, digits, spaces and - _ \. are fine/);
   });
 
-  it("init makes a vault folder that does not exist yet; search prints blocks without their ids (issue 16 §14)", () => {
+  it("init makes a vault folder that does not exist yet; search prints blocks without their ids", () => {
     const t = setup();
     const fresh = join(t.root, "new", "vault");
     const r = cliRun("init", fresh, "--agent", "link");

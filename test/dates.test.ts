@@ -1,6 +1,7 @@
-// The one date rule (src/core/dates.ts, issue 12 item 8): today, the date of an instant and expiry
-// on the user's local calendar. These run in the suite's zone (TZ, UTC when unset; .ci/run runs
-// them again under Asia/Shanghai); test/expiry-time-zone.test.ts pins zones in child processes.
+// The one date rule (src/core/dates.ts; docs/decisions.md, "One date rule, on the user's local
+// calendar"): today, the date of an instant and expiry on the user's local calendar. These run in
+// the suite's zone (TZ, UTC when unset; .ci/run runs them again under Asia/Shanghai);
+// test/expiry-time-zone.test.ts pins zones in child processes.
 import { describe, expect, it } from "vitest";
 import { addDays, datePart, isExpired, localDate, localTimestamp, startOfLocalDay, today } from "../src/core/dates";
 import { readNoteInfo } from "../src/core/health/note-info";

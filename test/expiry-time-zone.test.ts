@@ -1,5 +1,6 @@
-// One expiry rule for the health check and search, on the user's local calendar date (issue 12
-// item 8). A process has one time zone, so each case runs test/helpers/expiry-probe.ts — the CLI's
+// One expiry rule for the health check and search, on the user's local calendar date
+// (docs/decisions.md, "One date rule, on the user's local calendar"). A process has one time zone,
+// so each case runs test/helpers/expiry-probe.ts — the CLI's
 // `health` and `search` at a fixed clock — in a child process with TZ set, whatever zone the suite
 // itself runs in.
 import { spawnSync } from "node:child_process";

@@ -150,7 +150,7 @@ describe("extraction pipeline", () => {
     expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual(["t-001 Water the plants", "t-002 Renew passport", "t-003 Get the top-10 pages by traffic"]);
   });
 
-  it("one block's item reported twice in a run, reworded, with the same evidence, is planned once per note (issue 16 §13)", async () => {
+  it("one block's item reported twice in a run, reworded, with the same evidence, is planned once per note", async () => {
     const t = setup({ [J]: "# 2026-11-24\n\n## SEO audit\n\n- [ ] Renew passport\n- [ ] Get the top-10 pages\n\nDecision: audit the home page before the blog\n" });
     const twice: Extractor = {
       name: "offline",
@@ -210,7 +210,7 @@ describe("extraction pipeline", () => {
     expect(mtimes(t.root)).toEqual(before);
   });
 
-  it("an agent named by the caller must exist, even the default one; a journal in no agent's folder may be refused (issue 16 §7)", async () => {
+  it("an agent named by the caller must exist, even the default one; a journal in no agent's folder may be refused", async () => {
     const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
     const before = mtimes(t.root);
     const daily = { vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", extractor: new OfflineExtractor(), now };
@@ -269,7 +269,7 @@ describe("extraction pipeline", () => {
     await expect(run(t)).rejects.toThrow(/2026-11-24\.md/);
     expect(mtimes(t.root)).toEqual(before);
   });
-  it("progress naming a goal this same run creates goes under that goal (issue 16 §6)", async () => {
+  it("progress naming a goal this same run creates goes under that goal", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
     const t = setup({ [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n", [goalsPath]: "" });
     rmSync(join(t.root, goalsPath));

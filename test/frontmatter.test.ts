@@ -159,8 +159,9 @@ describe("setFrontmatter", () => {
     expect(setFrontmatter("---\nno closing line\n", { a: 1 })).toBe("---\na: 1\n---\n---\nno closing line\n");
   });
 
-  // Issue 12 §7: a second block in front of the first is what Obsidian would then show as the
-  // note's properties; the person's block would turn into body text.
+  // docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped": a
+  // second block in front of the first is what Obsidian would then show as the note's properties;
+  // the person's block would turn into body text.
   const PATH = "Memory/Agents/me/Journal/2026-11-27.md";
   const NOT_MAPPINGS: [string, string][] = [
     ["---\n- a\n- b\n---\nbody", "a YAML list"],
@@ -168,7 +169,7 @@ describe("setFrontmatter", () => {
     ["---\n[a, b]\n---\n", "a YAML list"],
     ["---\nhello\n---", "a single YAML value"],
     ["---\n42\n---\nbody", "a single YAML value"],
-    // Case 03's horizontal rules: read as body, but never wrapped either.
+    // The horizontal rules of "case 03: …" above: read as body, but never wrapped either.
     ["---\n\nMet Person A about Project Alpha.\n\n---", "a single YAML value"],
   ];
 
@@ -199,7 +200,8 @@ describe("setFrontmatter", () => {
     expect(() => appendTopicEntry(topic, { title: "Sleep", type: "knowledge", createdAt: "2026-11-27", path: "Sleep.md" }, entry)).toThrow(
       /Sleep\.md: .*frontmatter is a YAML list, not a mapping of fields/,
     );
-    // Case 03 (test/trackers-format.test.ts): such a tracker stays writable; its block is kept as it is.
+    // As in test/trackers-format.test.ts, "case 03: …": such a tracker stays writable; its block is
+    // kept as it is.
     const tracker = addTrackerItem("---\nhello\n---\n# Tasks\n", "tasks", { text: "b", fields: [] }, { agent: "me", title: "Tasks", createdAt: "2026-11-27" }, "Tasks.md");
     expect(tracker.text).toBe("---\nhello\n---\n# Tasks\n- [ ] b ^t-001\n");
   });

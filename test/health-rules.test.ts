@@ -1,4 +1,5 @@
-// Health rules one by one, on notes built in memory (DESIGN §5, cases 03 and 04).
+// Health rules one by one, on notes built in memory (docs/architecture.md, "The health check";
+// "case 03: …" and "case 04: …" below).
 import { describe, expect, it } from "vitest";
 import { readNoteInfo, type NoteInfo } from "../src/core/health/note-info";
 import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes, quoteUnquotedWikilinks } from "../src/core/health/frontmatter-rules";
@@ -93,7 +94,7 @@ describe("frontmatter rules", () => {
     expect(checkTypes(fine, new Set())).toEqual([]);
   });
 
-  it("a value YAML reads as other than written is a misread-value finding with its quoted form (issue 16 §8)", () => {
+  it("a value YAML reads as other than written is a misread-value finding with its quoted form", () => {
     const n = note(
       "k.md",
       "---\nid: a\ntitle: Fix bug #42 in the parser\ntags: #project #idea\naliases: Alpha, Project A\nstatus: active # set by hand\nkeywords:\n  - #seo\n  - speed\n---\n",
@@ -119,7 +120,7 @@ describe("frontmatter rules", () => {
 });
 
 describe("links", () => {
-  it("shows wikilinks as Obsidian does: alias, note name, note > heading (issue 16 §14)", () => {
+  it("shows wikilinks as Obsidian does: alias, note name, note > heading", () => {
     expect(wikilinkDisplayText("Review the [[Pricing page|pricing draft]] with [[Agents/ming]]")).toBe("Review the pricing draft with ming");
     expect(wikilinkDisplayText("see [[SEO audit#Findings]], [[2026-11-24#^am-k3f9]] and ![[chart.png]]")).toBe("see SEO audit > Findings, 2026-11-24 and chart.png");
     expect(wikilinkDisplayText("no links [here]")).toBe("no links [here]");

@@ -1,5 +1,6 @@
-// Health check over the seeded fixture vault (issue 6 "Tests"): one defect per rule beside clean
-// notes; each defect reported once with the right rule and path; bad YAML left byte for byte.
+// Health check over the seeded fixture vault (docs/architecture.md, "The health check"): one defect
+// per rule beside clean notes; each defect reported once with the right rule and path; bad YAML
+// left byte for byte.
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,9 +34,11 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["unquoted-wikilink", `${K}/learning/Case 04 wikilinks.md`, 2],
   ["unquoted-wikilink", `${K}/learning/Case 04 wikilinks.md`, 3],
   ["frontmatter-not-mapping", "Memory/Agents/ada/Journal/2026-05-22.md", 1],
-  // Case 03's note has no frontmatter at all; a journal needs no fields by default (issue 16 §8).
+  // The note of "case 03: …" has no frontmatter at all; a journal needs no fields by default
+  // (docs/decisions.md, "Required fields per collection").
   ["required-field-missing", `${K}/learning/Missing status.md`, 1],
-  // `aliases: No status, Status missing` reads as one text (issue 16 §8).
+  // `aliases: No status, Status missing` reads as one text (docs/decisions.md, "Required fields per
+  // collection").
   ["misread-value", `${K}/learning/Missing status.md`, 6],
   ["wrong-type", `${K}/learning/Wrong date.md`, 6],
   ["broken-link", `${K}/strategy/Broken related.md`, 9],
@@ -46,7 +49,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["expired", "Memory/Library/Ops/Vendor contract.md", 7],
   ["over-size-cap", "Memory/Library/Ops/Meeting log archive.md", undefined],
   ["review-due", "Memory/Agents/ada/Trackers/Reviews.md", 10],
-  // A second `due` as Tasks appends it (issue 15).
+  // A second `due` as Tasks appends it (docs/decisions.md, "Tracker line order follows Tasks'
+  // reader").
   ["duplicate-field", "Memory/Agents/ada/Trackers/Tasks.md", 13],
 ];
 
@@ -95,7 +99,7 @@ describe("health check on the seeded fixture vault", () => {
     expect([...rules].sort()).toEqual(HEALTH_RULES.map((r) => r.id).sort());
   });
 
-  it("issue 12 encodings: a note that is not UTF-8 is an unreadable error naming its first bad byte; the rest is checked as before", async () => {
+  it("encodings: a note that is not UTF-8 is an unreadable error naming its first bad byte; the rest is checked as before", async () => {
     const before = await check();
     writeFileSync(join(root, "Memory/Agents/ada/Journal/2026-05-21.md"), Buffer.from("# Caf\xe9\n", "latin1"));
     const report = await check();
@@ -197,7 +201,7 @@ describe("health check on the seeded fixture vault", () => {
     expect(rules.has("over-size-cap")).toBe(false);
   });
 
-  it("required fields are a setting, per collection; journals need none by default (issue 16 §8)", async () => {
+  it("required fields are a setting, per collection; journals need none by default", async () => {
     settings = parseSettings({ ...(SETTINGS as object), health: { requiredFields: ["id", "type"] } }).settings;
     layout = new MemoryLayout(settings);
     expect((await check()).errors.filter((p) => p.rule === "required-field-missing")).toEqual([]);
@@ -219,7 +223,7 @@ describe("health check on the seeded fixture vault", () => {
   });
 });
 
-describe("the extractor and the health check agree (issue 16 §8)", () => {
+describe("the extractor and the health check agree", () => {
   it("hand-written journals and the notes extraction writes from them have no error", async () => {
     const journal = "Memory/Agents/ada/Journal/2026-05-20.md";
     const t = tempVault({

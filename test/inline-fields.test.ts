@@ -1,4 +1,5 @@
-// Inline fields in journal lines read by the one field scanner of tracker lines (issue 16 §12).
+// Inline fields in journal lines read by the one field scanner of tracker lines (docs/decisions.md,
+// "One inline-field scanner").
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-// appendJournalBlock / newJournalNote (issue 13 §2 append_journal): the journal format and block ids.
+// appendJournalBlock / newJournalNote (`append_journal`, docs/mcp.md, "Tools"): the journal format
+// and block ids.
 import { describe, expect, it } from "vitest";
 import { appendJournalBlock, newJournalNote } from "../src/core/journal/append";
 import { existingBlockIds, splitBlocks } from "../src/core/journal/blocks";

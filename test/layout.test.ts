@@ -6,7 +6,7 @@ import { PathError } from "../src/core/errors";
 const layout = new MemoryLayout(defaultSettings());
 
 describe("MemoryLayout", () => {
-  it("places each layer as DESIGN §1 says", () => {
+  it("places each layer as the architecture says", () => {
     expect(layout.journalPath("link", "2026-03-24")).toBe("Memory/Agents/link/Journal/2026-03-24.md");
     expect(layout.trackerPath("link", "tasks")).toBe("Memory/Agents/link/Trackers/Tasks.md");
     expect(layout.topicPath("link", "Content quality")).toBe("Memory/Agents/link/Knowledge/learning/Content quality.md");

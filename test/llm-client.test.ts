@@ -45,7 +45,7 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
 
 const PAGE = "<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body><div id=app></div></body></html>\n";
 
-describe("chat client: replies that are not a chat completion, and waiting (issue 16 §11)", () => {
+describe("chat client: replies that are not a chat completion, and waiting", () => {
   it("a 200 reply that is an HTML page says so and asks whether the base URL is right", async () => {
     const s = await stub();
     s.enqueue({ raw: { contentType: "text/html; charset=utf-8", text: PAGE } });

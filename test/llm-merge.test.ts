@@ -42,7 +42,7 @@ describe("merging items within a run", () => {
   });
 });
 
-describe("issue 16: items the offline extractor inferred yield to the model's wording", () => {
+describe("items the offline extractor inferred yield to the model's wording", () => {
   const base = { evidence: "We agreed to retire every post under 50 visits a month.", blockId: null, blockIndex: 2, confidence: 0.9 } as const;
   it("a phrasing item restated by the model is replaced in place; an explicit convention is kept", () => {
     const inferred: ExtractedItem = { ...base, category: "decision", text: "Retire every post under 50 visits a month", origin: "offline", cue: "phrasing" };

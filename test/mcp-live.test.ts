@@ -1,6 +1,7 @@
-// The MCP server follows the disk and shares it (issue 13 §1, §7): a note written by another program
-// between two calls is found by the second; hidden folders stay out; two servers writing one
-// tracker through two clients lose nothing. Waits are bounded polls, never a fixed sleep.
+// The MCP server follows the disk and shares it (docs/mcp.md, "Following the disk"): a note written
+// by another program between two calls is found by the second; hidden folders stay out; two servers
+// writing one tracker through two clients lose nothing. Waits are bounded polls, never a fixed
+// sleep.
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

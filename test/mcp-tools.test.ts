@@ -1,5 +1,5 @@
-// The MCP server through the SDK's own client on the built dist/cli.js (issue 13 §2, §7): the tool
-// list and its annotations, each tool's result and its error paths, --read-only and --tools.
+// The MCP server through the SDK's own client on the built dist/cli.js (docs/mcp.md, "Tools"): the
+// tool list and its annotations, each tool's result and its error paths, --read-only and --tools.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// Issue 16 §2: every phrasing rule of the offline extractor, with a sentence it must match and one
+// Every phrasing rule of the offline extractor, with a sentence it must match and one
 // it must not (src/core/extraction/phrasings.ts), and due dates named in words (due-words.ts).
 import { describe, expect, it } from "vitest";
 import { matchPhrasing, PHRASING_RULES } from "../src/core/extraction/phrasings";
@@ -25,7 +25,7 @@ const CASES: Record<string, { yes: [string, string]; no: string }> = {
   "得…": { yes: ["得把复盘挪到下午五点。", "把复盘挪到下午五点"], no: "最近复盘写得很潦草。" },
 };
 
-describe("issue 16: phrasing rules", () => {
+describe("phrasing rules", () => {
   it("every rule has a case", () => {
     expect(Object.keys(CASES).sort()).toEqual(PHRASING_RULES.map((r) => r.name).sort());
   });
@@ -52,7 +52,7 @@ describe("issue 16: phrasing rules", () => {
   });
 });
 
-describe("issue 16: due dates named in words", () => {
+describe("due dates named in words", () => {
   // 2026-11-24 is a Tuesday.
   it.each([
     ["by Friday", "2026-11-27"],
@@ -75,7 +75,7 @@ describe("issue 16: due dates named in words", () => {
   });
 });
 
-describe("issue 16: a date named in another clause is not the item's", () => {
+describe("a date named in another clause is not the item's", () => {
   it("'… before Thursday, and I need to ask Ming …' gives the task no due date", () => {
     const [item] = extractConventions(splitBlocks("I still owe the dev team a write-up before Thursday, and I need to ask Ming about the churn reasons.\n"), [], { date: "2026-11-24" });
     expect(item).toMatchObject({ category: "task", text: "Ask Ming about the churn reasons" });

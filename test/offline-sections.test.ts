@@ -1,5 +1,6 @@
-// Issue 16 §1, §3, §4, §5: headings that name a category, owners of action items, nested items with
-// their parent's context, and the note of a run that found nothing (src/core/extraction/offline.ts).
+// docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning": headings that
+// name a category, owners of action items, nested items with their parent's context, and the note
+// of a run that found nothing (src/core/extraction/offline.ts).
 import { describe, expect, it } from "vitest";
 import { splitBlocks } from "../src/core/journal/blocks";
 import { extractConventions, OfflineExtractor } from "../src/core/extraction/offline";
@@ -11,7 +12,7 @@ import { DEFAULT_SECTION_HEADINGS } from "../src/core/extraction/section-heading
 
 const got = (body: string, options = {}) => extractConventions(splitBlocks(body), [], options).map((i) => [i.category, i.text]);
 
-describe("issue 16 §1: sections", () => {
+describe("sections", () => {
   it("reads an English retrospective (went well / to improve / action items)", () => {
     const body = "# Sprint 14 retro\n\n## What went well\n- Pairing caught two bugs\n\n## What to improve\n- Split big stories before planning\n\n## Action items\n- Update the retro template\n";
     expect(got(body)).toEqual([
@@ -69,7 +70,7 @@ describe("issue 16 §1: sections", () => {
   });
 });
 
-describe("issue 16 §3: owners", () => {
+describe("owners", () => {
   it.each([
     ["@omar turn on the reviewer rule", "Turn on the reviewer rule", "omar"],
     ["Turn on the reviewer rule @omar", "Turn on the reviewer rule", "omar"],
@@ -109,7 +110,7 @@ describe("issue 16 §3: owners", () => {
   });
 });
 
-describe("issue 16 §4: nested items", () => {
+describe("nested items", () => {
   it("a sub-item carries its parent's text; a parent that only introduces its list is no item", () => {
     const body = "## TODO\n- [ ] App store listing\n  - [ ] New screenshots\n  - [x] Old copy removed\n- Beta feedback:\n  - @sara reply to the top testers\n\n## 待办\n- 上线准备\n  - 整理发布说明\n";
     const items = extractConventions(splitBlocks(body));
@@ -128,7 +129,7 @@ describe("issue 16 §4: nested items", () => {
   });
 });
 
-describe("issue 16 §5: nothing found", () => {
+describe("nothing found", () => {
   it("says why, what the extractor reads, and that prose needs a model", async () => {
     const body = "# Tuesday\n\n## Summary\nA quiet day.\n\n## Log\n- 09:30 standup\n";
     const result = await new OfflineExtractor().extract({ path: "j.md", title: "j", body, blocks: splitBlocks(body), context: { agent: "me", topics: [], openItems: [], agents: [] } });
@@ -146,7 +147,7 @@ describe("issue 16 §5: nothing found", () => {
   });
 });
 
-describe("issue 16: the sectionHeadings setting", () => {
+describe("the sectionHeadings setting", () => {
   it("defaults to the table of English and Chinese headings", () => {
     const s = defaultSettings().sectionHeadings;
     expect(s.task).toContain("Action items");

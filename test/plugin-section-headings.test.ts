@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Issue 16 §1: the plugin's settings tab exposes the sectionHeadings table, one comma-separated list
+// The plugin's settings tab exposes the sectionHeadings table, one comma-separated list
 // per category, validated by the settings schema (a heading under two categories is refused).
 import "./setup-dom";
 import { beforeEach, describe, expect, it } from "vitest";

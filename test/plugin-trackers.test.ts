@@ -31,7 +31,7 @@ function command(app: App, id: string) {
   return cmd;
 }
 
-describe("issue 15 in the plugin", () => {
+describe("Tasks and Dataview lines in the plugin", () => {
   beforeEach(resetUi);
 
   it("Migrate tracker lines: says what will change, writes nothing until confirmed, then rewrites only those lines", async () => {

@@ -91,7 +91,7 @@ describe("ObsidianVault", () => {
     expect(renamed).toEqual(["Memory/old.md -> Memory/Archive/new.md"]);
     await expect(vault.rename("Memory/missing.md", "Memory/z.md")).rejects.toThrow(VaultError);
   });
-  it("issue 12 encodings: a note that is not UTF-8 is refused by read and process, and left as it was", async () => {
+  it("encodings: a note that is not UTF-8 is refused by read and process, and left as it was", async () => {
     const { app, vault } = setup();
     const latin1 = new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]); // "# Café\n" in Latin-1
     await app.vault.seedBytes("Memory/fr.md", latin1);

@@ -1,4 +1,4 @@
-// review start / review done on real temporary vaults (issue 6 §4).
+// review start / review done on real temporary vaults (docs/architecture.md, "Review loops").
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,7 +91,7 @@ describe("review start", () => {
   });
 });
 
-describe("review start and extraction agree (issue 16 §10)", () => {
+describe("review start and extraction agree", () => {
   it("counts a decision extraction wrote in the period, dated by its decided field", async () => {
     const journal = "Memory/Agents/ada/Journal/2026-05-29.md";
     writeFileSync(join(root, journal), "# 2026-05-29\n\nDecision: move the onboarding call to week one\n");

@@ -1,4 +1,5 @@
-// Due reviews and review scheduling (issue 6 §4): every/next parsing, month ends, leap years.
+// Due reviews and review scheduling (docs/architecture.md, "Review loops"): every/next parsing,
+// month ends, leap years.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/dates";

@@ -1,5 +1,5 @@
-// `agent-memory search` and `agent-memory index` (DESIGN §7, issue 4 §7), run in-process on
-// temporary vaults.
+// `agent-memory search` and `agent-memory index` (docs/architecture.md, "The CLI contract"), run
+// in-process on temporary vaults.
 import { afterEach, describe, expect, it } from "vitest";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -104,7 +104,8 @@ describe("agent-memory search", () => {
     expect(json.query).toBe("bounce rate");
     expect(json.scope).toBe("agent:link");
     expect(typeof json.took_ms).toBe("number");
-    // The library note's title matches, so it ranks first (DESIGN §4: title boosted).
+    // The library note's title matches, so it ranks first (docs/architecture.md, "The index": title
+    // boosted).
     expect(json.results.map((r) => r.path)).toEqual(["Memory/Library/seo/Bounce rate.md", "Memory/Agents/link/Journal/2026-11-02.md"]);
     const journal = json.results[1] ?? {};
     expect(Object.keys(journal).sort()).toEqual(["agent", "blocks", "collection", "path", "score", "snippet", "title"]);

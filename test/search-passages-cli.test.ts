@@ -1,6 +1,6 @@
-// `agent-memory search … --passages N` (issue 13 §5) as users run it: the built dist/cli.js
-// spawned on a temporary vault — the JSON shape, one text entry per passage, usage errors,
-// isolated zones.
+// `agent-memory search … --passages N` (docs/architecture.md, "Passages") as users run it: the
+// built dist/cli.js spawned on a temporary vault — the JSON shape, one text entry per passage,
+// usage errors, isolated zones.
 import { afterEach, describe, expect, it } from "vitest";
 import { cliRun } from "./helpers/cli-run";
 import { tempVault } from "./helpers/temp-vault";

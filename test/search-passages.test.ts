@@ -1,6 +1,6 @@
-// Passage search (issue 13 §5): SearchService.searchPassages on real temporary vaults — blocks
-// ranked across notes, limits, scopes and isolated zones, filters, blocks without ids, the
-// neighbour rule (docs/decisions.md, "Passage search").
+// Passage search (docs/architecture.md, "Passages"): SearchService.searchPassages on real temporary
+// vaults — blocks ranked across notes, limits, scopes and isolated zones, filters, blocks without
+// ids, the neighbour rule (docs/decisions.md, "Passage search").
 import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";
@@ -157,7 +157,7 @@ describe("searchPassages: scopes, isolated zones and filters", () => {
     expect(new Set(await refs(service, "runbook", { includeExpired: true }))).toEqual(new Set(["Memory/Library/ops/Runbook.md#^l1", `${DEPLOYS}#^x1`]));
   });
 
-  it("with a quoted phrase, only blocks holding it are passages, as search lists blocks (issue 16)", async () => {
+  it("with a quoted phrase, only blocks holding it are passages, as search lists blocks", async () => {
     const service = await open({
       "Memory/Library/a/Deploys.md": "# Deploys\n\nThe canary rollout starts on Monday. ^d1\n\nRollout of the canary is slow, and canary pages roll out later. ^d2\n",
     });

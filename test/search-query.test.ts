@@ -1,4 +1,5 @@
-// The query language (issue 4 §3) and scopes (issue 4 §4): parsing only.
+// The query language (docs/architecture.md, "Query language") and scopes (docs/architecture.md,
+// "Scopes and zones"): parsing only.
 import { describe, expect, it } from "vitest";
 import { isIsoDate, parseQuery } from "../src/core/search/query";
 import { parseScope } from "../src/core/search/scope";
@@ -12,7 +13,7 @@ function ok(input: string) {
 }
 
 describe("query parser", () => {
-  it("reads free text, filters and quoted phrases (DESIGN §4 example)", () => {
+  it("reads free text, filters and quoted phrases (the architecture example)", () => {
     expect(ok('after:2024-04-01 status:active domain:compliance refund "chargeback window" policy')).toEqual({
       text: "refund policy",
       phrases: ["chargeback window"],

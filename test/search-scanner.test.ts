@@ -1,6 +1,7 @@
 // The index's fast path (term-scanner.ts, span-table.ts) must give exactly what the tokenizer gives:
 // the same terms with the same counts for any text, so an index built with it answers queries
-// tokenized by the tokenizer (case 05: one tokenizer at index and query time).
+// tokenized by the tokenizer (one tokenizer at index and query time: test/search-tokenizer.test.ts,
+// "case 05: …").
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { CountingIndex, countTerms } from "../src/core/search/counting-index";

@@ -1,5 +1,6 @@
-// SearchService on real temporary vaults (issue 4 §2–6): cases 05 and 06, scopes and isolated
-// zones, ranking, block hits, incremental updates, persistence and recovery, size cap.
+// SearchService on real temporary vaults (docs/architecture.md, "A search"): "case 05: …" and "case
+// 06: …", scopes and isolated zones, ranking, block hits, incremental updates, persistence and
+// recovery, size cap.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
@@ -241,7 +242,7 @@ describe("SearchService", () => {
       "Memory/Agents/me/Knowledge/learning/Refunds.md": `${fm({ type: "knowledge", status: "draft", domain: "compliance", updated_at: "2026-05-10", tags: "[policy]" })}# Refunds\nThe refund window is 30 days.\n`,
     };
 
-    it("filters narrow free text (DESIGN §4 example)", async () => {
+    it("filters narrow free text (the architecture example)", async () => {
       const { service } = setup(files);
       await service.open();
       expect(await paths(service, "after:2024-04-01 status:active domain:compliance refund")).toEqual([
@@ -269,7 +270,7 @@ describe("SearchService", () => {
       expect((await search(service, "type:journal")).results.map((r) => r.date)).toEqual(["2026-04-02", "2026-03-01"]);
     });
 
-    it("type: and agent: read the collection and agent the layout gives when the frontmatter is silent (issue 16 §9)", async () => {
+    it("type: and agent: read the collection and agent the layout gives when the frontmatter is silent", async () => {
       const { service } = setup({
         ...files,
         "Memory/Agents/me/Journal/2026-05-01.md": "# Monday\nrefund call with the bank\n",
@@ -294,7 +295,7 @@ describe("SearchService", () => {
       expect(await paths(service, "refund -type:journal -type:knowledge -type:tracker")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
     });
 
-    it("a phrase search lists only the blocks that hold the phrase, and a snippet from one of them (issue 16 §14)", async () => {
+    it("a phrase search lists only the blocks that hold the phrase, and a snippet from one of them", async () => {
       const note = "Memory/Agents/link/Journal/2026-12-01.md";
       const { service } = setup({ [note]: "# Day\n\nOther block about pricing and same things, pricing again.\n\n- [ ] review the pricing draft\n\nThe pricing same as last year was agreed. ^am-zz11\n" });
       await service.open();
@@ -304,7 +305,7 @@ describe("SearchService", () => {
       expect(res.results[0]?.snippet).toBe("The pricing same as last year was agreed.");
     });
 
-    it("a tracker line's snippet leaves out its source links and their ^am- block ids (issue 16 §14)", async () => {
+    it("a tracker line's snippet leaves out its source links and their ^am- block ids", async () => {
       const tasks = "Memory/Agents/link/Trackers/Tasks.md";
       const { service } = setup({ [tasks]: "# Tasks\n\n- [ ] Draft the audit checklist [topic:: SEO audit] [source:: [[2026-11-02#^am-2h7c]], [[2026-11-03#^am-x1y2]]] [created:: 2026-11-02] ^t-001\n" });
       await service.open();
@@ -384,7 +385,8 @@ describe("SearchService", () => {
       expect(await sorted('"反洗钱操作细则"')).toEqual(zhPaths);
       expect(await sorted('"反洗钱 操作细则"')).toEqual(zhPaths);
       for (const q of ['"follow-up"', '"follow up"', '"Follow–up"']) expect(await sorted(q), q).toEqual(enPaths);
-      // Unquoted, a compound of words also finds its other spellings, its own first; ids stay whole (case 05).
+      // Unquoted, a compound of words also finds its other spellings, its own first; ids stay whole
+      // (test/search-tokenizer.test.ts, "case 05: …").
       const free = await paths(service, "follow-up", { limit: 20 });
       expect(free[0]).toBe("Memory/Library/en/n1.md");
       expect(free).toEqual(expect.arrayContaining(enPaths));

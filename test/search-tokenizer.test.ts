@@ -1,4 +1,5 @@
-// The search tokenizer (issue 4 §1, case 05): NFKC, lower case, CJK words and bigrams, ids whole and split.
+// The search tokenizer (docs/architecture.md, "Tokenizer"; "case 05: …" below): NFKC, lower case,
+// CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { containsPhrase, createTokenizer, normalizeText, phraseForm, phraseRequiredTerms, textContainsPhrase, tokenize } from "../src/core/search/tokenizer";

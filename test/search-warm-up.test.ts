@@ -1,5 +1,5 @@
-// Warming up the search code once an index is open (issue 4 query p95): queries made of the
-// vault's own words, run without changing what later searches return.
+// Warming up the search code once an index is open (query p95, bench/results/search.md): queries
+// made of the vault's own words, run without changing what later searches return.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";

@@ -1,7 +1,7 @@
 // The CLI reads and segments notes on a worker thread while it builds the index (worker-reader.ts,
-// index-worker.ts; issue 4 target: build 10k notes in ≤ 5 s). The index must be exactly the one
-// built on the main thread, an unreadable note must still be reported by path, and a worker that
-// cannot start or dies must lose nothing.
+// index-worker.ts; docs/decisions.md, "The CLI builds with a worker thread"). The index must be
+// exactly the one built on the main thread, an unreadable note must still be reported by path, and
+// a worker that cannot start or dies must lose nothing.
 import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

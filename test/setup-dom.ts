@@ -1,6 +1,6 @@
 /**
  * Obsidian's DOM helpers (`createEl`, `createDiv`, `createSpan`, `empty`, `setText`, `addClass`…)
- * re-implemented on top of happy-dom, for view tests only (STYLE: Tests). Import this file from a
+ * re-implemented on top of happy-dom, for view tests only. Import this file from a
  * test that starts with `// @vitest-environment happy-dom`. The helpers follow the declarations
  * in `obsidian.d.ts` (`declare global { interface Node { createEl… } }`).
  */

@@ -42,14 +42,14 @@ const INSIGHT: TopicEntryInput = {
   text: "Creating tickets faster than review can absorb them looks productive but changes nothing.",
   source: "Agents/link/Journal/2026-03-27#^am-9k2f",
 };
-/** The callout of DESIGN §2, verbatim. */
-const DESIGN_CALLOUT = [
+/** The callout of docs/architecture.md, "Topic notes", verbatim. */
+const DOCUMENTED_CALLOUT = [
   "> [!insight] 2026-03-27 · confidence 0.8",
   "> Creating tickets faster than review can absorb them looks productive but changes nothing.",
   "> Source: [[Agents/link/Journal/2026-03-27#^am-9k2f]]",
 ];
 
-const INSIGHT_LINES = DESIGN_CALLOUT.length;
+const INSIGHT_LINES = DOCUMENTED_CALLOUT.length;
 
 /** Every file under a folder, relative, with `/`. */
 function filesUnder(root: string): string[] {
@@ -66,7 +66,7 @@ function filesUnder(root: string): string[] {
 }
 
 describe("topic notes: creating and appending", () => {
-  it("creates a note with frontmatter, a title and the callout in the DESIGN §2 form", () => {
+  it("creates a note with frontmatter, a title and the callout in the documented form", () => {
     const text = appendTopicEntry(null, { ...META, related: ["Agents/link/Knowledge/learning/Reviews.md", "[[睡眠质量]]"] }, INSIGHT);
     expect(text).toBe(
       [
@@ -85,7 +85,7 @@ describe("topic notes: creating and appending", () => {
         "",
         "## Insights",
         "",
-        ...DESIGN_CALLOUT,
+        ...DOCUMENTED_CALLOUT,
         "",
       ].join("\n"),
     );
@@ -139,7 +139,7 @@ describe("topic notes: creating and appending", () => {
         "> First.",
         "> Source: [[Agents/link/Journal/2026-03-01#^am-0001]]",
         "",
-        ...DESIGN_CALLOUT,
+        ...DOCUMENTED_CALLOUT,
         "",
         "## Decisions",
         "",
@@ -154,7 +154,7 @@ describe("topic notes: creating and appending", () => {
     const note = "# T\n\n## insights\nSome text.\n\n\n### Sub\n\nmore\n\n## Patterns\n";
     const out = appendTopicEntry(note, META, INSIGHT);
     expect(out.split("---\n")[2]).toBe(
-      `# T\n\n## insights\nSome text.\n\n\n### Sub\n\nmore\n\n${DESIGN_CALLOUT.join("\n")}\n\n## Patterns\n`,
+      `# T\n\n## insights\nSome text.\n\n\n### Sub\n\nmore\n\n${DOCUMENTED_CALLOUT.join("\n")}\n\n## Patterns\n`,
     );
   });
 
@@ -229,7 +229,7 @@ describe("topic notes: creating and appending", () => {
     const note = "# T\n\n```md\n## Insights\n> [!insight] fake\n```\n";
     expect(listTopicEntries(note)).toEqual([]);
     const out = appendTopicEntry(note, META, INSIGHT);
-    expect(out.endsWith(`\`\`\`\n\n## Insights\n\n${DESIGN_CALLOUT.join("\n")}\n`)).toBe(true);
+    expect(out.endsWith(`\`\`\`\n\n## Insights\n\n${DOCUMENTED_CALLOUT.join("\n")}\n`)).toBe(true);
   });
 });
 

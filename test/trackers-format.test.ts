@@ -14,8 +14,8 @@ import {
 import { TRACKER_KINDS } from "../src/core/settings";
 import { anyText, trackerNote } from "./helpers/tracker-arbitraries";
 
-/** The tracker example of DESIGN §2, verbatim. */
-const DESIGN_EXAMPLE = [
+/** The tracker example of docs/architecture.md, "Trackers", verbatim. */
+const DOCUMENTED_EXAMPLE = [
   "- [ ] Get the top-10 pages by traffic and bounce rate [priority:: 2] [kind:: act] [created:: 2026-03-24] [source:: [[2026-03-24#^am-k3f9]]] ^t-048",
   "- [x] Draft the audit checklist [created:: 2026-03-20] ^t-047",
   "- [-] Rewrite the pricing page [created:: 2026-03-02] ^t-031",
@@ -69,8 +69,8 @@ describe("tracker format: round trip", () => {
 });
 
 describe("tracker format: items", () => {
-  it("reads the DESIGN §2 example", () => {
-    const items = listItems(DESIGN_EXAMPLE);
+  it("reads the documented example", () => {
+    const items = listItems(DOCUMENTED_EXAMPLE);
     expect(items.map((i) => [i.id, i.status])).toEqual([
       ["t-048", "open"],
       ["t-047", "done"],

@@ -74,7 +74,7 @@ const TASKS_STATUS: Readonly<Record<TrackerItem["status"], TasksTask["statusType
   abandoned: "CANCELLED",
 };
 
-/** Dataview types we mean for each key we write (issue 15 §6). */
+/** Dataview types we mean for each key we write (test/helpers/dataview-rules.ts). */
 const EXPECTED_TYPE: Readonly<Record<string, DataviewType[]>> = {
   created: ["date"],
   due: ["date"],
@@ -100,7 +100,7 @@ function withoutFields(s: string): string {
   return s.replace(/\[[^\]:[]+::(?:[^[\]]|\[\[[^\]]*\]\])*\]/g, " ").replace(/\s+/g, " ").trim();
 }
 
-describe("issue 15: tracker lines the demo leaves, read by the Tasks plugin's rules", () => {
+describe("tracker lines the demo leaves, read by the Tasks plugin's rules", () => {
   it("the demo wrote lines, and every tracker line is one item with an id", () => {
     expect(lines.filter((l) => l.written).length).toBeGreaterThanOrEqual(15);
     for (const l of lines) expect(l.item.id, l.text).toMatch(/^[tgrpqd]-\d{3}$/);
@@ -131,8 +131,9 @@ describe("issue 15: tracker lines the demo leaves, read by the Tasks plugin's ru
       expect(t.read.length, l.text).toBe(f.filter((x) => isTasksField(x.key)).length);
       fieldsRead += t.read.length;
     }
-    // The closing counts of issue 15 (the sample vault and the offline extractor as they are now);
-    // issue 16's phrasings add two lines from link's 2026-11-24 ("we agreed …", "I need to ask Ming …").
+    // The counts of the sample vault and the offline extractor as they are now; the phrasing rules
+    // (src/core/extraction/phrasings.ts) add two lines from link's 2026-11-24 ("we agreed …", "I
+    // need to ask Ming …").
     expect({ lines: lines.length, written: lines.filter((l) => l.written).length, fieldsRead }).toEqual({ lines: 80, written: 58, fieldsRead: 83 });
   });
 
@@ -149,7 +150,7 @@ describe("issue 15: tracker lines the demo leaves, read by the Tasks plugin's ru
   });
 });
 
-describe("issue 15: the same lines read by Dataview's rules", () => {
+describe("the same lines read by Dataview's rules", () => {
   it("Dataview finds the same fields as our parser, each with the type we mean, and no field named status", () => {
     let fieldsRead = 0;
     for (const l of lines) {
@@ -184,12 +185,12 @@ describe("issue 15: the same lines read by Dataview's rules", () => {
       expect(fieldValue(l.item.fields, "state"), l.text).toBe("proposed");
       expect(itemState(l.item.fields), l.text).toBe("proposed");
     }
-    // Lines written before issue 15 are still read.
+    // Lines written before the Tasks order are still read.
     expect(itemState([{ key: "status", value: "proposed" }])).toBe("proposed");
   });
 });
 
-describe("issue 15: lines rewritten by Tasks and Dataview, read back by our parser", () => {
+describe("lines rewritten by Tasks and Dataview, read back by our parser", () => {
   /** What our parser must still read after a rewrite: id, text, and every field but the changed ones. */
   function expectSameItem(before: Line, after: string, changed: readonly string[]): ReturnType<typeof scanItemLine> {
     const scan = scanItemLine(after);

@@ -1,5 +1,5 @@
 // Credentials in URLs are never printed, and a base URL that cannot be used is refused before any
-// request (issue 12 §6).
+// request (docs/decisions.md, "Credentials never go in the base URL").
 import { describe, expect, it } from "vitest";
 import { UsageError, errorMessage } from "../src/core/errors";
 import { createChatClient } from "../src/core/llm/client";

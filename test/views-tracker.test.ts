@@ -118,7 +118,7 @@ describe("tracker panel", () => {
     check.checked = true;
     check.dispatchEvent(new Event("change"));
     await waitFor(() => (app.vault.text(TASKS) ?? "").includes("- [x] Compress hero images"));
-    // Done gets Tasks' completion date, the day of the tick (issue 15).
+    // Done gets Tasks' completion date, the day of the tick (docs/architecture.md, "Trackers").
     expect(app.vault.text(TASKS)).toBe(
       tasksNote.replace("- [ ] Compress hero images [due:: 2026-12-04] ^t-005", "- [x] Compress hero images [due:: 2026-12-04] [completion:: 2026-12-01] ^t-005"),
     );

@@ -1,6 +1,7 @@
-// The write path's promises, one example each (issue 12; docs/write-safety.md): links out of the
+// The write path's promises, one example each (docs/write-safety.md): links out of the
 // vault, encodings, notes caught mid-save, saves around our rename, read-only notes — on
-// NodeVault and through the built CLI. Each test fails on the adapter before issue 12.
+// NodeVault and through the built CLI. Each test fails on the adapter as it was before these
+// promises.
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
@@ -70,7 +71,7 @@ const J = "Memory/Agents/a/Journal/2026-11-27.md";
 const journal = "---\ntype: journal\nagent: a\n---\n# 2026-11-27\n\n- [ ] Renew the certificate before Friday\nDecision: ship the audit first\n";
 
 describe("real paths stay inside the vault", () => {
-  it("issue 12 symlinks: a tracker linked to a file outside the vault is refused, naming the link and its target; the file is untouched", async () => {
+  it("symlinks: a tracker linked to a file outside the vault is refused, naming the link and its target; the file is untouched", async () => {
     const out = outsideDir();
     writeFileSync(join(out, "victim.txt"), "not a note\n");
     const t = vault({ "Memory/Agents/a/Trackers/.keep.md": "" });
@@ -208,7 +209,7 @@ describe("UTF-8 or nothing", () => {
 });
 
 describe("a note caught mid-save is never rebuilt", () => {
-  it("issue 12 in-place save: a note that reads as just emptied is refused after the retries; nothing is written", async () => {
+  it("in-place save: a note that reads as just emptied is refused after the retries; nothing is written", async () => {
     const t = vault({ "Memory/Tasks.md": "" });
     await expect(t.vault.process("Memory/Tasks.md", () => "# Tasks (rebuilt from a template)\n")).rejects.toThrow(TruncatedNoteError);
     expect(readFileSync(join(t.root, "Memory/Tasks.md"), "utf8")).toBe("");

@@ -1,18 +1,18 @@
-// Stress tests of the write path that can fail (issue 12, docs/write-safety.md), small and bounded
+// Stress tests of the write path that can fail (docs/write-safety.md), small and bounded
 // here; `npm run stress` runs the same trials at full size and prints the figures.
 
 import { describe, expect, it } from "vitest";
 import { appendTrial, concurrentExtractTrial, inPlaceWriterTrial, killTrial } from "./helpers/stress-harness";
 
 describe("many writers at once", () => {
-  it("issue 12 two writers, one note: 4 processes appending 40 lines each to one note through NodeVault lose and duplicate nothing", async () => {
+  it("two writers, one note: 4 processes appending 40 lines each to one note through NodeVault lose and duplicate nothing", async () => {
     const r = await appendTrial(4, 40);
     expect(r.failures).toEqual([]);
     expect({ lost: r.lost, duplicates: r.duplicates }).toEqual({ lost: 0, duplicates: 0 });
     expect(r.leftovers).toEqual([]);
   }, 120_000);
 
-  it("case 13: two writers, one tracker (issue 12): 4 extract processes on 4 journals of one agent lose and duplicate nothing", async () => {
+  it("case 13: two writers, one tracker: 4 extract processes on 4 journals of one agent lose and duplicate nothing", async () => {
     for (let trial = 0; trial < 3; trial++) {
       const r = await concurrentExtractTrial(4, 30, false);
       expect(r.failures).toEqual([]);
@@ -35,7 +35,7 @@ describe("a program saving in place during extraction", () => {
   it.each([
     ["every few milliseconds", [0, 8]],
     ["every 20-60 ms", [20, 60]],
-  ] as const)("issue 12 in-place save %s: no hand-written line is lost while 3 journals are extracted", async (_, pause) => {
+  ] as const)("in-place save %s: no hand-written line is lost while 3 journals are extracted", async (_, pause) => {
     const r = await inPlaceWriterTrial(3, 20, 7, [pause[0], pause[1]]);
     expect(r.saves).toBeGreaterThan(0);
     expect(r.handLost).toBe(0);

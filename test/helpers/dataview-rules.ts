@@ -1,9 +1,10 @@
 // The Dataview plugin's rules for inline fields and tasks, written from its documentation ("Adding
 // Metadata", "Types of Metadata", "Metadata on Tasks and Lists") and from what its task view does
-// when "Automatic task completion tracking" is on, to test tracker lines against them (issue 15).
-// The npm package `obsidian-dataview` (0.5.68) exports only its expression parser, not the
-// inline-field scanner, and it cannot be installed without GitHub access (one of its dependencies
-// is a GitHub URL), so these rules are encoded here instead.
+// when "Automatic task completion tracking" is on, to test tracker lines against them
+// (docs/decisions.md, "Tracker line order follows Tasks' reader"). The npm package
+// `obsidian-dataview` (0.5.68) exports only its expression parser, not the inline-field scanner,
+// and it cannot be installed without GitHub access (one of its dependencies is a GitHub URL), so
+// these rules are encoded here instead.
 //
 // - Inline fields are `[key:: value]` (key shown) or `(key:: value)` (key hidden), anywhere in the
 //   line; the value runs to the matching closing bracket (nested brackets, e.g. wikilinks, count).

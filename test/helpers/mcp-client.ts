@@ -1,5 +1,5 @@
-// An MCP client on the built `dist/cli.js mcp` (issue 13 §7): the SDK's own Client and
-// StdioClientTransport, as an agent's host would start the server.
+// An MCP client on the built `dist/cli.js mcp` (docs/testing.md, "How the suite is organised"): the
+// SDK's own Client and StdioClientTransport, as an agent's host would start the server.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";

@@ -1,6 +1,7 @@
 // The Tasks plugin's rules for task lines, written from its documentation ("Dataview Format",
-// "About Task Formats", "Statuses", "Priority", "Dates") to test tracker lines against them (issue 15):
-// Tasks is not on the npm registry. Not Tasks' code: only what its documentation says it does.
+// "About Task Formats", "Statuses", "Priority", "Dates") to test tracker lines against them
+// (docs/decisions.md, "Tracker line order follows Tasks' reader"): Tasks is not on the npm
+// registry. Not Tasks' code: only what its documentation says it does.
 //
 // - A task is a list item with a checkbox; the status symbol is the character in the box: ` ` Todo,
 //   `x`/`X` Done, `/` In Progress, `-` Cancelled (the default statuses).

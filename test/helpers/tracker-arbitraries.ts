@@ -1,6 +1,6 @@
-// fast-check generators of tracker notes (DESIGN §2 "Trackers") for the round-trip and store
-// properties: items with fields, ids and children, lines the parser does not understand, blank
-// lines, CJK text, CRLF, BOM, frontmatter, with or without a final newline.
+// fast-check generators of tracker notes (docs/architecture.md, "Trackers") for the round-trip and
+// store properties: items with fields, ids and children, lines the parser does not understand,
+// blank lines, CJK text, CRLF, BOM, frontmatter, with or without a final newline.
 import fc from "fast-check";
 
 /** What the generator put in the note, to compare with what the parser reads. */

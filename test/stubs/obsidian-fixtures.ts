@@ -1,6 +1,6 @@
 /**
  * Test helpers for the plugin's tests: a stubbed app seeded from a sample vault on disk
- * (`examples/vault`, real-looking notes; STYLE: fixtures are sample vaults), and a
+ * (`examples/vault`, real-looking notes: fixtures are sample vaults), and a
  * `PluginContext` over it.
  *
  * Tests import the stub's classes from `./obsidian` (the same module the `obsidian` alias resolves

@@ -1,6 +1,6 @@
 /**
- * Stub of the types-only `obsidian` package, holding only what the tests use (STYLE: Tests; the
- * rule obsidian-git keeps). Behaviour follows `node_modules/obsidian/obsidian.d.ts` 1.13.1 where the
+ * Stub of the types-only `obsidian` package, holding only what the tests use (the rule
+ * obsidian-git keeps). Behaviour follows `node_modules/obsidian/obsidian.d.ts` 1.13.1 where the
  * tests depend on it: `Vault.create` needs the parent folder, `createFolder` throws when the folder
  * exists, `Vault.process` is atomic, `vault.on("create")` fires for files created later, and
  * `workspace.onLayoutReady` queues callbacks until {@link Workspace.triggerLayoutReady}.
