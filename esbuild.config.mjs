@@ -1,7 +1,7 @@
-// Builds the two bundles (issue 2 §1): main.js (the Obsidian plugin, CommonJS) and the agent-memory
-// command for Node: dist/cli.js, a small launcher that asks a running server for `search` and
-// otherwise loads the full CLI dist/cli-main.js (docs/mcp.md), with its index worker
-// dist/index-worker.js.
+// Builds the two bundles (docs/decisions.md, "The CLI bundle is ESM"): main.js (the Obsidian
+// plugin, CommonJS) and the agent-memory command for Node: dist/cli.js, a small launcher that asks
+// a running server for `search` and otherwise loads the full CLI dist/cli-main.js (docs/mcp.md),
+// with its index worker dist/index-worker.js.
 // Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";

@@ -1,4 +1,4 @@
-// Offline extractor evaluation (issue 16 "Measure it"): precision and recall against the gold set
+// Offline extractor evaluation: precision and recall against the gold set
 // in test/fixtures/gold/ (journals labelled by hand before the extractor read them; the labelling
 // and matching rules are in test/fixtures/gold/README.md).
 //

@@ -1,4 +1,4 @@
-// Extraction benchmark (issue 3 "Tests and benchmark"): a REPLAY HARNESS, not a model evaluation.
+// Extraction benchmark: a REPLAY HARNESS, not a model evaluation.
 // Every journal of the sample vault (examples/vault/Memory/Agents/*/Journal/*.md) goes through the
 // real pipeline (planExtraction: context, blocks, LlmExtractor, block ids, routing; nothing is
 // written) and the real `openai` SDK, against the local stub server of the tests with a fixed

@@ -1,5 +1,5 @@
-// Health check benchmark (issue 6 §2: "fast enough for a 10k-note vault in a few seconds";
-// a figure, not a test). Builds a synthetic vault of realistic notes in a temporary folder —
+// Health check benchmark (the target: a 10k-note vault in a few seconds; a figure, not
+// a test). Builds a synthetic vault of realistic notes in a temporary folder —
 // journals with block ids, trackers whose items cite them, knowledge and library topics with
 // related_to links and sourced callouts, a few seeded defects — then times the full check through
 // NodeVault (cold: every note read from disk) and a second, warm run.

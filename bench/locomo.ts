@@ -1,5 +1,5 @@
 /**
- * LoCoMo retrieval evaluation (issue 4 "Benchmarks", issue 13 §5):
+ * LoCoMo retrieval evaluation (docs/architecture.md, "Passages"):
  *   npm run eval:locomo -- ../shared/data/locomo10.json [--quick]
  *
  * Each LoCoMo conversation becomes an agent (`Memory/Agents/<sample_id>/`); each session a journal
@@ -345,7 +345,7 @@ async function main(): Promise<void> {
     ];
     const oldHarness = await evaluateService("before passages: in harness, free text, blocks of the best 100 notes by block score", root, asked, skipped, {}, "old-harness");
     const lines = [
-      "# LoCoMo retrieval (issue 4, issue 13 §5)",
+      "# LoCoMo retrieval",
       "",
       `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run eval:locomo -- ../shared/data/locomo10.json\`${quick ? " --quick" : ""}.`,
       `${samples.length} conversations → ${notes} journal notes (one per session), ${turns} turn blocks; ` +

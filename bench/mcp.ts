@@ -1,5 +1,5 @@
 /**
- * MCP server benchmark (issue 13 §8): `npm run bench:mcp [-- --sizes 1000,10000,50000]`.
+ * MCP server benchmark (docs/mcp.md, "Figures"): `npm run bench:mcp [-- --sizes 1000,10000,50000]`.
  *
  * For synthetic vaults (bench/lib/synthetic-vault.ts, under the system temp folder), everything is
  * measured through the SDK's own `Client` and `StdioClientTransport` on the built
@@ -285,7 +285,7 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
     "",
     "Search: the 200 mixed queries of bench:search after 20 warm-up queries, scope all, limit 10. append_journal: 100 appends to one journal (locked, atomic write, then re-indexed). Disk write → searchable: a new note written with writeFileSync, then search called every 2 ms until it finds the note's unique word (30 notes; the watcher's event reaches the server, and the search indexes what is pending without waiting for the 40 ms debounce). One-shot CLI and rg: 20 of the queries, one process each, wall clock. Without a server: run before the MCP server starts (no socket), so the launcher (dist/cli.js) loads the full CLI, which opens the saved index. With a server: run while the MCP server above is up (after its warm-up, before the appends), so the launcher hands the search to the server's socket and prints its answer. rg and `node -e 0` (an empty Node process): run right after each search with a server, so the three meet the same load; `node -e 0` is the floor of any command written for Node. Load average: the machine's 1-minute load average when the size was done; other processes on the machine slow every figure (on this 2-core machine `node -e 0` takes about 60 ms when it is idle, about 23 ms of it without NODE_EXTRA_CA_CERTS). Outputs differing: queries whose JSON through the server was not the one the run without a server printed (took_ms aside).",
     "",
-    "Targets (issue 13): warm search p95 ≤ 10 ms at 10k, append_journal p50 ≤ 20 ms, disk write → searchable p95 ≤ 250 ms, RSS at 50k ≤ 400 MB, a one-shot search at 10k no slower than rg.",
+    "Targets: warm search p95 ≤ 10 ms at 10k, append_journal p50 ≤ 20 ms, disk write → searchable p95 ≤ 250 ms, RSS at 50k ≤ 400 MB, a one-shot search at 10k no slower than rg.",
     "",
   ];
   return lines.join("\n");

@@ -1,5 +1,5 @@
 /**
- * Search benchmark (issue 4 "Benchmarks"): `npm run bench:search [-- --sizes 1000,10000,50000]`.
+ * Search benchmark `npm run bench:search [-- --sizes 1000,10000,50000]`.
  *
  * For synthetic vaults of 1k, 10k and 50k notes (bench/lib/synthetic-vault.ts, generated under the
  * system temp folder) and the real Obsidian help vault (`../shared/data/obsidian-help`, when
@@ -248,7 +248,7 @@ function markdown(rows: VaultFigures[], meta: { date: string; machine: string; r
       `| ${r.vault} | ${r.notes} | ${mb(r.bytes)} | ${(r.buildMs / 1000).toFixed(2)} s | ${mb(r.indexBytes)} | ${(r.reloadMs / 1000).toFixed(2)} s (${(r.reloadLoadMs / 1000).toFixed(2)} + ${(r.reloadSyncMs / 1000).toFixed(2)}) | ${(r.warmUpMs / 1000).toFixed(2)} s | ${mb(r.heapUsedBytes)} | ${r.queryP50Ms} ms | ${r.queryP95Ms} ms | ${r.coldQueryP50Ms ?? "–"} / ${r.coldQueryP95Ms ?? "–"} ms | ${r.rgP50Ms ?? "–"} ms | ${r.rgP95Ms ?? "–"} ms | ${r.rgRatioP50 ?? "–"}× | ${r.updateP50Ms} ms |`,
   );
   return [
-    "# Search benchmark (issue 4)",
+    "# Search benchmark",
     "",
     `Measured ${meta.date} on ${meta.machine} with \`npm run bench:search\`; ${meta.rg}.`,
     "Build: list, read and index every note (the saved index is written afterwards, not counted). Reload: a new process-like",

@@ -1,4 +1,4 @@
-// Stress trials of the write path at full size (issue 12; docs/write-safety.md): prints trials,
+// Stress trials of the write path at full size (docs/write-safety.md): prints trials,
 // losses and duplicates for each kind of trial, and writes bench/results/stress.md and .json.
 // The same trials run small in `npm test` (test/write-stress.test.ts).
 // Usage: npm run stress [-- --writers 8 --trials 100]  (builds dist/cli.js first)

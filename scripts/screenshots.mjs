@@ -1,4 +1,4 @@
-// Screenshots of the plugin's UI for the README and docs/plugin.md (issue 5 "Tests").
+// Screenshots of the plugin's UI for the README and docs/plugin.md.
 //
 // Renders the REAL tracker panel, search panel and review modal (src/obsidian/*) on a static page
 // with styles.css and the sample vault (examples/vault), in light and dark themes, with Obsidian's

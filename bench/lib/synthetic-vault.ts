@@ -1,5 +1,5 @@
 /**
- * Deterministic synthetic memory vaults for the search benchmark (issue 4 "Benchmarks"): agents
+ * Deterministic synthetic memory vaults for the search benchmark: agents
  * with daily journals, trackers, knowledge topics, a shared library and an isolated zone; notes of
  * realistic sizes (log-normal, median about 1.6 KB, a long tail up to 60 KB, one note over the size
  * cap per 10k notes); text in English (70%), Chinese (20%) and both (10%), drawn from Zipf-
