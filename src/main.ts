@@ -1,6 +1,7 @@
 /**
- * Agent Memory plugin entry (it wires, it does not work; docs/architecture.md, "Core, ports and
- * hosts"): builds the adapters and the core services, and registers views, commands, the ribbon
+ * Agent Memory plugin entry (it wires, it does not work;
+ * docs/architecture.md, "Core, ports and hosts"): builds the adapters and the core services, and
+ * registers views, commands, the ribbon
  * button and the settings tab. `onload` only registers; the search index is loaded or built in
  * `workspace.onLayoutReady` (official guideline: heavy work after layout ready).
  */

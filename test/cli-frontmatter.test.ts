@@ -1,7 +1,8 @@
 // A journal whose frontmatter is a YAML list or a single value, through the built CLI on a real
-// vault made by `agent-memory init` (docs/decisions.md, "Frontmatter that is a YAML list or a
-// single value is never wrapped"): extract refuses it with one line and writes nothing; health and
-// search read the note as having no fields.
+// vault made by `agent-memory init`
+// (docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped"):
+// extract refuses it with one line and writes nothing; health and search read the note as having no
+// fields.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";

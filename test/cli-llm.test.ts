@@ -1,6 +1,6 @@
 // `extract` with a language model, through the built CLI and the real SDK path against a local
-// OpenAI-compatible stub server (environment variables, report, errors; docs/architecture.md, "The
-// CLI contract").
+// OpenAI-compatible stub server (environment variables, report, errors;
+// docs/architecture.md, "The CLI contract").
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";

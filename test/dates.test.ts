@@ -1,5 +1,6 @@
-// The one date rule (src/core/dates.ts; docs/decisions.md, "One date rule, on the user's local
-// calendar"): today, the date of an instant and expiry on the user's local calendar. These run in
+// The one date rule (src/core/dates.ts;
+// docs/decisions.md, "One date rule, on the user's local calendar"): today, the date of an instant
+// and expiry on the user's local calendar. These run in
 // the suite's zone (TZ, UTC when unset; .ci/run runs them again under Asia/Shanghai);
 // test/expiry-time-zone.test.ts pins zones in child processes.
 import { describe, expect, it } from "vitest";

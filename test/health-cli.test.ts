@@ -1,5 +1,5 @@
-// `agent-memory health` and `agent-memory review` through the CLI entry (docs/architecture.md, "The
-// CLI contract", "The health check" and "Review loops").
+// `agent-memory health` and `agent-memory review` through the CLI entry
+// (docs/architecture.md, "The CLI contract", "The health check" and "Review loops").
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

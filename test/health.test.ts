@@ -37,8 +37,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   // The note of "case 03: …" has no frontmatter at all; a journal needs no fields by default
   // (docs/decisions.md, "Required fields per collection").
   ["required-field-missing", `${K}/learning/Missing status.md`, 1],
-  // `aliases: No status, Status missing` reads as one text (docs/decisions.md, "Required fields per
-  // collection").
+  // `aliases: No status, Status missing` reads as one text
+  // (docs/decisions.md, "Required fields per collection").
   ["misread-value", `${K}/learning/Missing status.md`, 6],
   ["wrong-type", `${K}/learning/Wrong date.md`, 6],
   ["broken-link", `${K}/strategy/Broken related.md`, 9],
@@ -49,8 +49,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["expired", "Memory/Library/Ops/Vendor contract.md", 7],
   ["over-size-cap", "Memory/Library/Ops/Meeting log archive.md", undefined],
   ["review-due", "Memory/Agents/ada/Trackers/Reviews.md", 10],
-  // A second `due` as Tasks appends it (docs/decisions.md, "Tracker line order follows Tasks'
-  // reader").
+  // A second `due` as Tasks appends it
+  // (docs/decisions.md, "Tracker line order follows Tasks' reader").
   ["duplicate-field", "Memory/Agents/ada/Trackers/Tasks.md", 13],
 ];
 

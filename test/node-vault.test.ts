@@ -126,8 +126,8 @@ describe("NodeVault", () => {
 
   it("refuses to overwrite a note without its owner's write bit, also as root: VaultError 'permission denied' naming it", async () => {
     // The rename only needs a writable folder, so without a check a 444 note would be replaced;
-    // root passes every access check, so the mode bits decide (docs/write-safety.md, "Write
-    // permission").
+    // root passes every access check, so the mode bits decide
+    // (docs/write-safety.md, "Write permission").
     const t = tempVault({ "Memory/locked.md": "keep\n", "Memory/open.md": "edit\n" });
     cleanup = t.cleanup;
     const file = join(t.root, "Memory/locked.md");

@@ -1,6 +1,7 @@
 // CountingIndex (counting-index.ts) run side by side with stock MiniSearch 7.2 on the same
-// documents and options must answer as MiniSearch does (docs/decisions.md, "A field's BM25 length
-// is its number of distinct terms"). Each case below is a divergence found by running MiniSearch's
+// documents and options must answer as MiniSearch does
+// (docs/decisions.md, "A field's BM25 length is its number of distinct terms"). Each case below is
+// a divergence found by running MiniSearch's
 // own test suite against CountingIndex: removeAll, the clean-up of discarded documents during a
 // search, a default `filter`, `limit: 0`, and the field lengths BM25 reads.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
-// Word-pair filters for quoted phrases (docs/decisions.md, "Quoted phrases use a word-pair Bloom
-// filter per note"): a note holding a phrase is never rejected, and notes that lack one of the
-// phrase's word pairs are.
+// Word-pair filters for quoted phrases
+// (docs/decisions.md, "Quoted phrases use a word-pair Bloom filter per note"): a note holding a
+// phrase is never rejected, and notes that lack one of the phrase's word pairs are.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {

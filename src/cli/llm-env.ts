@@ -1,6 +1,6 @@
 /**
- * Chooses the extractor for the CLI from `--llm` and the environment (docs/architecture.md, "The
- * CLI contract"):
+ * Chooses the extractor for the CLI from `--llm` and the environment
+ * (docs/architecture.md, "The CLI contract"):
  * `AGENT_MEMORY_LLM_BASE_URL`, `AGENT_MEMORY_LLM_API_KEY`, `AGENT_MEMORY_LLM_MODEL`, falling back to
  * `OPENAI_BASE_URL` and `OPENAI_API_KEY`, and `AGENT_MEMORY_LLM_TIMEOUT_MS` (or `--timeout`) for
  * the per-request timeout. No API key is ever read from the vault's settings.
@@ -65,8 +65,9 @@ export function llmEnv(ctx: CliContext): LlmEnv {
 }
 
 /**
- * The one-line usage error for a base URL that cannot be used (docs/decisions.md, "Credentials
- * never go in the base URL"), or `null`. Checked before any request: `fetch` refuses a URL with
+ * The one-line usage error for a base URL that cannot be used
+ * (docs/decisions.md, "Credentials never go in the base URL"), or `null`. Checked before any
+ * request: `fetch` refuses a URL with
  * credentials without sending it, which would otherwise read as a server that is not running.
  */
 export function baseUrlError(conn: LlmEnv): UsageError | null {

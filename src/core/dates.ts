@@ -1,7 +1,7 @@
 /**
  * Calendar dates and ISO 8601 values, and the one rule for "today" and for expiry that search,
- * the health check, reviews, trackers, the CLI and the plugin share (docs/decisions.md, "One date
- * rule, on the user's local calendar").
+ * the health check, reviews, trackers, the CLI and the plugin share
+ * (docs/decisions.md, "One date rule, on the user's local calendar").
  *
  * **Time zone rule.** A day is the user's local calendar day: the host's time zone (`TZ` for the
  * CLI, the system's zone in Obsidian), the zone journals are named in. {@link today} and

@@ -36,15 +36,16 @@ export interface ParsedNote {
    * mapping (`---\n- a\n---`, `---\nhello\n---`). Such a note reads as having no fields (`data` is
    * `null`, the whole text is body, test/frontmatter.test.ts, "case 03: …"), but it must never be
    * given frontmatter: a second block in front of the first is what Obsidian would show as the
-   * note's properties (docs/decisions.md, "Frontmatter that is a YAML list or a single value is
-   * never wrapped"). {@link setFrontmatter} refuses it; see {@link notMappingError}.
+   * note's properties
+   * (docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped").
+   * {@link setFrontmatter} refuses it; see {@link notMappingError}.
    */
   notMapping?: "list" | "scalar";
 }
 
 /**
- * One finding of {@link frontmatterProblems}, for the health check (docs/architecture.md, "The
- * health check").
+ * One finding of {@link frontmatterProblems}, for the health check
+ * (docs/architecture.md, "The health check").
  */
 export interface FrontmatterProblem {
   /** 1-based line in the note. */

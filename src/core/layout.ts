@@ -45,8 +45,8 @@ export function sanitizeFileName(title: string): string | null {
 
 /**
  * Normalises a vault-relative path: `\` → `/`, duplicate and trailing slashes removed.
- * Throws {@link PathError} for absolute paths or `..` / `.` segments (test/layout.test.ts, "case
- * 12: …").
+ * Throws {@link PathError} for absolute paths or `..` / `.` segments
+ * (test/layout.test.ts, "case 12: …").
  */
 export function normalizeVaultPath(path: string): string {
   const p = path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "");
@@ -63,8 +63,9 @@ export function joinPath(...parts: string[]): string {
 }
 
 /**
- * What an agent name may be, for messages (test/cli.test.ts, "… a bad agent name says what is
- * allowed"): it is a folder name, so what {@link sanitizeFileName} keeps as it is.
+ * What an agent name may be, for messages
+ * (test/cli.test.ts, "… a bad agent name says what is allowed"): it is a folder name, so what
+ * {@link sanitizeFileName} keeps as it is.
  */
 export const AGENT_NAME_RULE =
   'an agent name is its folder\'s name: letters, digits, spaces and - _ . are fine; not / \\ : * ? " < > | # ^ [ ], not a leading . or -, at most 120 characters';

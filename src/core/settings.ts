@@ -82,8 +82,8 @@ const llm = z.object({
 const gate = z.object({
   enabled: z.boolean().default(true),
   /**
-   * Rescans after the first pass (default 1, at most 3; docs/architecture.md, "The self-check
-   * gate").
+   * Rescans after the first pass (default 1, at most 3;
+   * docs/architecture.md, "The self-check gate").
    */
   maxRescans: z.number().int().min(0).max(3).default(1),
   /** A document at least this long (characters; CJK characters count double) is "rich". */
@@ -170,8 +170,9 @@ export const settingsSchema = z.object({
   reviewMode: z.enum(["review", "apply"]).default("review"),
   destinations: destinations.prefault({}),
   /**
-   * Headings that name a category, for the offline extractor (docs/decisions.md, "Offline
-   * extraction reads headings and phrasings, not meaning"): items under
+   * Headings that name a category, for the offline extractor
+   * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"): items
+   * under
    * `## Action items` are tasks, under `## 学到的` knowledge. One list per category; a heading may
    * be listed under one category only.
    */
@@ -186,8 +187,9 @@ export type Settings = z.infer<typeof settingsSchema>;
 export type Category = keyof Settings["destinations"];
 
 /**
- * The frontmatter fields a note of `collection` must have (docs/decisions.md, "Required fields per
- * collection"): the collection's own list in `health.requiredFieldsBy` when it has one, else
+ * The frontmatter fields a note of `collection` must have
+ * (docs/decisions.md, "Required fields per collection"): the collection's own list in
+ * `health.requiredFieldsBy` when it has one, else
  * `health.requiredFields`.
  */
 export function requiredFieldsOf(health: Settings["health"], collection: keyof Settings["health"]["requiredFieldsBy"]): readonly string[] {

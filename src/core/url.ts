@@ -1,6 +1,7 @@
 /**
- * URLs in messages and the LLM base URL check (docs/decisions.md, "Credentials never go in the base
- * URL"). A URL may carry a user name and password (`http://user:pass@host/v1`); {@link redactUrl}
+ * URLs in messages and the LLM base URL check
+ * (docs/decisions.md, "Credentials never go in the base URL"). A URL may carry a user name and
+ * password (`http://user:pass@host/v1`); {@link redactUrl}
  * takes them out of any text before it is shown, and {@link checkBaseUrl} refuses such a base URL,
  * or one that is not http(s), before any request is made (the `fetch` of Node and of browsers
  * refuses URLs with credentials anyway). Tests: test/url.test.ts; test/cli-llm.test.ts.

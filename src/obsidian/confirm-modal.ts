@@ -1,6 +1,6 @@
 /**
- * A small yes/no modal, e.g. "Today's journal does not exist. Create it?" (docs/plugin.md, "Ribbon
- * and commands").
+ * A small yes/no modal, e.g. "Today's journal does not exist. Create it?"
+ * (docs/plugin.md, "Ribbon and commands").
  */
 import { Modal, type App } from "obsidian";
 

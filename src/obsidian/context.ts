@@ -27,8 +27,8 @@ export function layoutOf(ctx: PluginContext): MemoryLayout {
 
 
 /**
- * Agents found under the agents folder (each folder is an agent, docs/architecture.md, "The five
- * layers"), plus the default agent.
+ * Agents found under the agents folder (each folder is an agent,
+ * docs/architecture.md, "The five layers"), plus the default agent.
  */
 export async function discoverAgents(ctx: PluginContext): Promise<string[]> {
   const layout = layoutOf(ctx);

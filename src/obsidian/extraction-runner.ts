@@ -1,8 +1,8 @@
 /**
- * One extraction run in Obsidian (docs/plugin.md, "Ribbon and commands"; docs/plugin.md, "An
- * extraction run"): pick the extractor, show a progress notice with Cancel while it works, then the
- * review modal (or apply at once), and a final notice linking the changed notes. All reading,
- * routing and writing is the core's (`planExtraction`, `applyPlan`).
+ * One extraction run in Obsidian (docs/plugin.md, "Ribbon and commands";
+ * docs/plugin.md, "An extraction run"): pick the extractor, show a progress notice with Cancel
+ * while it works, then the review modal (or apply at once), and a final notice linking the changed
+ * notes. All reading, routing and writing is the core's (`planExtraction`, `applyPlan`).
  */
 import { Notice, TFile } from "obsidian";
 import { errorMessage } from "../core/errors";

@@ -1,6 +1,6 @@
 /**
- * ObsidianVault: {@link VaultPort} over `app.vault` (docs/architecture.md, "Core, ports and
- * hosts").
+ * ObsidianVault: {@link VaultPort} over `app.vault`
+ * (docs/architecture.md, "Core, ports and hosts").
  *
  * - Every write of an existing note goes through `Vault.process`, Obsidian's atomic
  *   read-modify-write (https://docs.obsidian.md/Reference/TypeScript+API/Vault/process), so an edit

@@ -1,7 +1,7 @@
 /**
- * A notice that stays while the model works, with a Cancel button (docs/plugin.md, "An extraction
- * run"). Cancelling aborts the run's `AbortSignal`; the run then writes nothing (a plan is only
- * data until it is applied).
+ * A notice that stays while the model works, with a Cancel button
+ * (docs/plugin.md, "An extraction run"). Cancelling aborts the run's `AbortSignal`; the run then
+ * writes nothing (a plan is only data until it is applied).
  */
 import { Notice } from "obsidian";
 

@@ -1,6 +1,6 @@
 /**
- * A local OpenAI-compatible stub server for tests and the extraction bench (docs/testing.md, "How
- * the suite is organised"):
+ * A local OpenAI-compatible stub server for tests and the extraction bench
+ * (docs/testing.md, "How the suite is organised"):
  * `node:http` on 127.0.0.1 with a random port, serving scripted `/v1/chat/completions` replies and
  * `/v1/models`, and recording every request, so the real `openai` SDK path (headers, JSON bodies,
  * status codes, retries, timeouts) is exercised. Test code only, not a product mode.

@@ -1,5 +1,5 @@
-// Real temporary folders for core tests (a real file system, not a mock; docs/testing.md, "How the
-// suite is organised").
+// Real temporary folders for core tests (a real file system, not a mock;
+// docs/testing.md, "How the suite is organised").
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";

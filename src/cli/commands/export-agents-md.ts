@@ -1,8 +1,9 @@
 /**
  * `agent-memory export-agents-md <vault> --agent A --out FILE [--budget-bytes N] [--query Q]
- * [--date YYYY-MM-DD] [--json]` (docs/decisions.md, "AGENTS.md export is the one write outside the
- * vault"): the session brief as an AGENTS.md-style file for agents that read one at start-up (Codex
- * reads at most 32 KiB, hence the default budget).
+ * [--date YYYY-MM-DD] [--json]`
+ * (docs/decisions.md, "AGENTS.md export is the one write outside the vault"): the session brief as
+ * an AGENTS.md-style file for agents that read one at start-up (Codex reads at most 32 KiB, hence
+ * the default budget).
  *
  * This is the one command that writes outside the vault: FILE is usually in the agent's project
  * folder. So the write is guarded (docs/decisions.md, "AGENTS.md export"):

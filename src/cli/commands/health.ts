@@ -1,6 +1,7 @@
 /**
- * `agent-memory health <vault> [--json] [--date YYYY-MM-DD]` (docs/architecture.md, "The CLI
- * contract" and "The health check"): the health check as text grouped by rule, or JSON `{checked,
+ * `agent-memory health <vault> [--json] [--date YYYY-MM-DD]`
+ * (docs/architecture.md, "The CLI contract" and "The health check"): the health check as text
+ * grouped by rule, or JSON `{checked,
  * compliant, compliance, errors, warnings}`. Exit 1 when errors exist. Never writes.
  */
 import type { CliCommand } from "../command";

@@ -1,7 +1,7 @@
 /**
- * `agent-memory migrate <vault> [--apply] [--json]` (docs/decisions.md, "Tracker line order follows
- * Tasks' reader"): rewrites tracker lines written before the current line format (README "Tracker
- * line format") into it. A dry run unless
+ * `agent-memory migrate <vault> [--apply] [--json]`
+ * (docs/decisions.md, "Tracker line order follows Tasks' reader"): rewrites tracker lines written
+ * before the current line format (README "Tracker line format") into it. A dry run unless
  * `--apply`: it lists each line it would change, before and after, and writes nothing. With
  * `--apply` each tracker note is rewritten through the vault's locked, atomic `process`, only the
  * lines listed change. Exit 0 done (nothing to do, or applied); 1 a dry run that found lines to

@@ -1,7 +1,8 @@
 /**
  * `agent-memory review <vault> start|done <agent> <review-id> [--date YYYY-MM-DD] [--json]`
- * (docs/architecture.md, "Review loops"; `<vault>` first as in docs/architecture.md, "The CLI
- * contract"). `start` writes the review note for the period since the last review; `done` advances
+ * (docs/architecture.md, "Review loops"; `<vault>` first as in
+ * docs/architecture.md, "The CLI contract"). `start` writes the review note for the period since
+ * the last review; `done` advances
  * the review's `next` by its `every` and records the day. Exit 0 done; 1 the review's schedule or
  * tracker could not be used; 2 bad usage, including an agent, tracker or review id that does not
  * exist (the one-line reason names it and what exists).

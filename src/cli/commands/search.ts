@@ -10,8 +10,8 @@ import { SearchService, totalPrefix, type IndexStore, type OpenReport, type Pass
 import { WorkerNoteReader } from "../worker-reader";
 
 /**
- * Folder under the vault where the CLI keeps its saved search index (docs/architecture.md, "The
- * saved index").
+ * Folder under the vault where the CLI keeps its saved search index
+ * (docs/architecture.md, "The saved index").
  */
 export const INDEX_DIR = ".agent-memory";
 const INDEX_FILE = "search-index.json";
@@ -210,8 +210,9 @@ async function runPassages(ctx: CliContext, service: SearchService, query: strin
 
 /**
  * `agent-memory search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N]
- * [--blocks N] [--passages N] [--include-expired] [--json]` (docs/architecture.md, "The CLI
- * contract"; docs/architecture.md, "Passages"). Several query words may be given as separate
+ * [--blocks N] [--passages N] [--include-expired] [--json]`
+ * (docs/architecture.md, "The CLI contract"; docs/architecture.md, "Passages"). Several query words
+ * may be given as separate
  * arguments. `--passages N` gives the N best blocks across notes instead of notes (with `--limit`
  * or `--blocks` it is a usage error). An unknown filter, a bad date or an unknown scope exits 2.
  */
@@ -287,8 +288,8 @@ export const searchCommand: CliCommand = {
       if (r.snippet) ctx.out(`   ${r.snippet}`);
       for (const b of r.blocks.slice(1)) {
         const text = b.text.replace(/\s+/g, " ");
-        // The text a person reads; block ids are in --json and the link line (test/cli.test.ts, "…
-        // search prints blocks without their ids").
+        // The text a person reads; block ids are in --json and the link line
+        // (test/cli.test.ts, "… search prints blocks without their ids").
         ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
       if (r.blocks[0]?.id) ctx.out(`   link: [[${r.path.replace(/\.md$/i, "")}#^${r.blocks[0].id}]]`);

@@ -48,8 +48,9 @@ export const trackersCommand: CliCommand = {
       }
       const mark = { open: "[ ]", "in-progress": "[/]", done: "[x]", abandoned: "[-]" }[it.status] ?? "[?]";
       const extra = [it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
-      // Links as Obsidian shows them, not their markup (test/cli.test.ts, "trackers shows links as
-      // Obsidian does …"); --json keeps the text as written.
+      // Links as Obsidian shows them, not their markup
+      // (test/cli.test.ts, "trackers shows links as Obsidian does …"); --json keeps the text as
+      // written.
       ctx.out(`  ${mark} ${(it.id ?? "").padEnd(6)} ${wikilinkDisplayText(it.text)}${extra ? `  (${wikilinkDisplayText(extra)})` : ""}`);
     }
     return 0;

@@ -1,6 +1,7 @@
 /**
- * Gathers the lines of a session brief (docs/decisions.md, "The brief uses plain bullets, not
- * checkboxes") from the trackers, the due reviews and a search, each section in the order it is
+ * Gathers the lines of a session brief
+ * (docs/decisions.md, "The brief uses plain bullets, not checkboxes") from the trackers, the due
+ * reviews and a search, each section in the order it is
  * shown (best first). Every rule comes from where the rest of the tool keeps it: tracker parsing
  * (`listItems`), "open" = open or in progress (the `trackers` command's rule, README "Tracker
  * items"), fields (`fieldValue`, `priorityWord`), a goal's latest progress (`latestProgress` of

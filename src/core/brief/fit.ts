@@ -1,7 +1,7 @@
 /**
- * Lays out a session brief and cuts it to its budget (docs/decisions.md, "The brief cuts by value,
- * not by section") by whole lines, lowest value first, naming what was cut and the command that
- * lists it (never silently).
+ * Lays out a session brief and cuts it to its budget
+ * (docs/decisions.md, "The brief cuts by value, not by section") by whole lines, lowest value
+ * first, naming what was cut and the command that lists it (never silently).
  *
  * **Value of a line.** Each section has a weight ({@link SECTION_WEIGHT}); the item at rank r in
  * its section (0 = first shown) is worth weight / (1 + r). So the tail of every section goes before

@@ -1,7 +1,8 @@
 /**
- * The session brief (docs/agents.md, "The loop"; docs/decisions.md, "The brief cuts by value, not
- * by section"): what an agent should read at the start of a session, as Markdown cut to a budget,
- * with every line linked to its note or block. Used by
+ * The session brief (docs/agents.md, "The loop";
+ * docs/decisions.md, "The brief cuts by value, not by section"): what an agent should read at the
+ * start of a session, as Markdown cut to a budget, with every line linked to its note or block.
+ * Used by
  * `agent-memory brief`, `agent-memory export-agents-md` and the MCP server's `brief` tool.
  */
 import { UsageError } from "../errors";

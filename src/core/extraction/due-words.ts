@@ -1,6 +1,7 @@
 /**
- * Due dates named in words (docs/decisions.md, "Offline extraction reads headings and phrasings,
- * not meaning": "I'll … by Friday" → a task with the date): `by Friday`,
+ * Due dates named in words
+ * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning":
+ * "I'll … by Friday" → a task with the date): `by Friday`,
  * `before Dec 15`, `by tomorrow`, `明天要…`, `周三前`, `月底前`, read against the journal's date.
  * Tests: test/offline-phrasings.test.ts.
  */

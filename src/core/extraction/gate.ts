@@ -65,8 +65,8 @@ export interface GateOutcome {
 export const MERGE_MIN_ITEMS = 12;
 
 /**
- * Words that mark a review or retrospective in a title or heading (docs/architecture.md, "An
- * extraction run").
+ * Words that mark a review or retrospective in a title or heading
+ * (docs/architecture.md, "An extraction run").
  */
 const REVIEW_WORDS = /\b(?:retro|retros|retrospective|review|post-?mortem)\b|复盘|回顾/iu;
 

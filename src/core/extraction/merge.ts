@@ -64,9 +64,9 @@ export function mergeModelItems(
  * Merges the offline extractor's items with the model's (docs/architecture.md, "Extractors"). Every
  * explicit convention is kept as written; a model item restating one is dropped, and fills in the
  * offline item's topic, target, due date or ref when the convention gave none. An item the offline
- * extractor only inferred from a heading or a phrasing (`cue`; docs/decisions.md, "Inferred items
- * yield to the model") is replaced, in its place, by the model item that restates it, which keeps
- * the offline owner and due date when it gives none.
+ * extractor only inferred from a heading or a phrasing (`cue`;
+ * docs/decisions.md, "Inferred items yield to the model") is replaced, in its place, by the model
+ * item that restates it, which keeps the offline owner and due date when it gives none.
  * @returns offline items first, then the remaining model items, each list in its own order.
  */
 export function mergeWithConventions(offline: readonly ExtractedItem[], model: readonly ExtractedItem[]): ExtractedItem[] {

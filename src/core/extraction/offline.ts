@@ -15,8 +15,8 @@
  * parent's text (`App store listing: new screenshots`), tasks a due date named in words
  * (due-words.ts). Inline fields `[topic:: …]`, `[due:: …]`, `[goal:: g-006]`, `[to:: name]` and
  * `@agent` mentions refine an item. Each item's evidence is a line (or a sentence of one) as written.
- * When nothing is found the result's notes say why and what would help (docs/decisions.md, "Offline
- * extraction reads headings and phrasings, not meaning").
+ * When nothing is found the result's notes say why and what would help
+ * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning").
  */
 import type { JournalBlock } from "../journal/blocks";
 import { scanInlineFields, withoutInlineFields } from "../trackers/format";

@@ -1,6 +1,7 @@
 /**
- * Phrasings the offline extractor reads in prose (docs/decisions.md, "Offline extraction reads
- * headings and phrasings, not meaning"), each a narrow rule in English or Chinese so that it finds
+ * Phrasings the offline extractor reads in prose
+ * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"), each a
+ * narrow rule in English or Chinese so that it finds
  * an item only where the sentence plainly states one: "need to …", "remember to …", "I'll … by
  * Friday", 明天要, 记得, 得… → task; "we decided / we agreed", 决定, 定了： → decision; "I learned", "turns
  * out", 学到：, 原来 → knowledge; "should we …?", 是否…？, 要不要…？ → question. Every rule has a sentence it

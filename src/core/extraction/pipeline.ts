@@ -139,8 +139,9 @@ function chooseAgent(path: string, layout: MemoryLayout, options: ExtractionOpti
  * Throws {@link VaultError} when the journal cannot be read, {@link FrontmatterError} when its
  * frontmatter does not parse or is a YAML list or single value rather than a mapping (applying
  * would have to write `extraction_hash` there, so nothing is extracted and no destination is
- * written; docs/decisions.md, "Frontmatter that is a YAML list or a single value is never
- * wrapped"), and whatever the extractor throws (e.g. {@link LlmError}).
+ * written;
+ * docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped"), and
+ * whatever the extractor throws (e.g. {@link LlmError}).
  */
 export async function planExtraction(options: ExtractionOptions): Promise<ExtractionPlan> {
   const { vault, layout, journalPath, extractor } = options;

@@ -120,8 +120,9 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
 }
 
 /**
- * True when this run already plans `item` for the note (docs/decisions.md, "Batch dedupe uses the
- * merge rule"): the same text, or the same category and evidence with related text, as one run's
+ * True when this run already plans `item` for the note
+ * (docs/decisions.md, "Batch dedupe uses the merge rule"): the same text, or the same category and
+ * evidence with related text, as one run's
  * model items are merged (merge.ts). An extractor that reads one block two ways (a keyword line
  * under a heading that names a category) then adds one item, not two with the same evidence and
  * block.
@@ -154,8 +155,8 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       ? existing.find((it) => it.id === item.ref)
       : existing[findDuplicate(item.text, existing, (it) => it.text, 0.3)];
     if (!goal?.id) {
-      // A goal this same run adds is known by the id it is expected to get (docs/decisions.md, "Ids
-      // planned in the same run").
+      // A goal this same run adds is known by the id it is expected to get
+      // (docs/decisions.md, "Ids planned in the same run").
       const planned = item.ref ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref) : undefined;
       if (planned) return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
       if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence, retry: true };

@@ -1,6 +1,7 @@
 /**
- * Headings that name a category (docs/decisions.md, "Offline extraction reads headings and
- * phrasings, not meaning"): list items and paragraphs under `## Action items`,
+ * Headings that name a category
+ * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"): list items
+ * and paragraphs under `## Action items`,
  * `## 下周计划`, `## What went well`… are items of that category for the offline extractor. The table
  * is a setting (`sectionHeadings`, one list of headings per category) shared by the plugin and the
  * CLI; this module holds its default, its schema and how a written heading is compared with it.
@@ -9,8 +10,8 @@
 import { z } from "zod";
 
 /**
- * Category keys of the heading table, in checklist order (docs/architecture.md, "An extraction
- * run").
+ * Category keys of the heading table, in checklist order
+ * (docs/architecture.md, "An extraction run").
  */
 const KEYS = ["task", "goal", "pattern", "improvement", "knowledge", "decision", "question"] as const;
 

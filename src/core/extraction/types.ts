@@ -9,8 +9,8 @@ import type { SectionHeadings } from "./section-headings";
 export type { Category };
 
 /**
- * The seven categories of the checklist, in checklist order (docs/architecture.md, "An extraction
- * run").
+ * The seven categories of the checklist, in checklist order
+ * (docs/architecture.md, "An extraction run").
  */
 export const CATEGORIES: readonly Category[] = [
   "task",
@@ -67,8 +67,8 @@ export interface ExtractedItem {
 }
 
 /**
- * An item the pipeline refused, with the reason shown in reports (test/llm-reply.test.ts, "case 09
- * (a): …"; docs/architecture.md, "Items and evidence").
+ * An item the pipeline refused, with the reason shown in reports
+ * (test/llm-reply.test.ts, "case 09 (a): …"; docs/architecture.md, "Items and evidence").
  */
 export interface RejectedItem {
   reason: string;

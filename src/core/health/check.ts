@@ -20,8 +20,8 @@ import { checkDuplicateFields } from "./tracker-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
 /**
- * File name of the report note the plugin writes at the memory root (docs/architecture.md, "The
- * health check").
+ * File name of the report note the plugin writes at the memory root
+ * (docs/architecture.md, "The health check").
  */
 export const HEALTH_REPORT_NAME = "Health report.md";
 

@@ -1,6 +1,6 @@
 /**
- * Frontmatter rules (docs/architecture.md, "The health check"; test/health-rules.test.ts, "case 03:
- * …" and "case 04: …"): `frontmatter-invalid`,
+ * Frontmatter rules (docs/architecture.md, "The health check";
+ * test/health-rules.test.ts, "case 03: …" and "case 04: …"): `frontmatter-invalid`,
  * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`,
  * `misread-value` (docs/decisions.md, "Required fields per collection").
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.

@@ -49,8 +49,8 @@ const SOURCE_LINE_RE = /^\s*(?:>\s*)*(?:source|sources|来源|出处)\s*[:：]/i
 
 /**
  * `broken-link` for one note: every wikilink in `related_to` and `source`, and in `Source:` lines of
- * knowledge and library notes (the callouts extraction appends, docs/architecture.md, "Note
- * formats").
+ * knowledge and library notes (the callouts extraction appends,
+ * docs/architecture.md, "Note formats").
  */
 export async function checkBrokenLinks(note: NoteInfo, ctx: LinkContext): Promise<HealthProblem[]> {
   const out: HealthProblem[] = [];

@@ -2,8 +2,9 @@
  * Wikilinks and their resolution, as Obsidian resolves them (https://help.obsidian.md/links):
  * `[[path#heading|alias]]`, `[[path#^blockid]]`; the path may be the full vault path, a path
  * relative to the linking note (`./`, `../`), or any trailing part of a path (usually the bare
- * file name), matched without regard to case. Used by the health check (docs/architecture.md, "The
- * health check": related_to and source links that resolve to no note or block).
+ * file name), matched without regard to case. Used by the health check
+ * (docs/architecture.md, "The health check": related_to and source links that resolve to no note or
+ * block).
  */
 
 /** A wikilink taken apart. */
@@ -40,8 +41,9 @@ export function findWikilinks(text: string): Wikilink[] {
 }
 
 /**
- * A text with its wikilinks as Obsidian shows them (test/health-rules.test.ts, "shows wikilinks as
- * Obsidian does …"): `[[target|alias]]` is the alias, `[[Folder/Note]]` the note's name,
+ * A text with its wikilinks as Obsidian shows them
+ * (test/health-rules.test.ts, "shows wikilinks as Obsidian does …"): `[[target|alias]]` is the
+ * alias, `[[Folder/Note]]` the note's name,
  * `[[Note#Heading]]` `Note > Heading`, `[[Note#^id]]` the note's name; an embed `![[…]]` the same.
  */
 export function wikilinkDisplayText(text: string): string {

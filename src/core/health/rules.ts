@@ -1,6 +1,7 @@
 /**
- * The health rules: id, severity, what each checks and how to fix it (docs/architecture.md, "The
- * health check"; "How to add a health rule"). Thresholds live in `settings.health` and
+ * The health rules: id, severity, what each checks and how to fix it
+ * (docs/architecture.md, "The health check"; "How to add a health rule"). Thresholds live in
+ * `settings.health` and
  * `settings.search.sizeCapBytes`.
  */
 import type { HealthRuleId, Severity } from "./types";

@@ -1,6 +1,7 @@
 /**
- * Rules about time and size (docs/architecture.md, "The health check"; docs/decisions.md, "One date
- * rule, on the user's local calendar"): `stale-draft`, `stale-knowledge`,
+ * Rules about time and size (docs/architecture.md, "The health check";
+ * docs/decisions.md, "One date rule, on the user's local calendar"): `stale-draft`,
+ * `stale-knowledge`,
  * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`, the user's local
  * date (src/core/dates.ts).
  *
@@ -60,8 +61,8 @@ export function checkStaleDraft(note: NoteInfo, today: IsoDate, draftDays: numbe
 
 /**
  * `expired`: `expires_at` is past by the rule search uses too ({@link isExpired}: a date after its
- * local day, a date-time at its instant). Nothing is deleted (docs/decisions.md, "One date rule, on
- * the user's local calendar").
+ * local day, a date-time at its instant). Nothing is deleted
+ * (docs/decisions.md, "One date rule, on the user's local calendar").
  */
 export function checkExpired(note: NoteInfo, today: IsoDate, nowMs: number): HealthProblem[] {
   const v = fieldOf(note, "expires_at");

@@ -1,6 +1,6 @@
 /**
- * Block ids in journals (docs/architecture.md, "Journals"; test/journal-blocks.test.ts, "case 07:
- * …"): extraction reuses a block's own
+ * Block ids in journals (docs/architecture.md, "Journals";
+ * test/journal-blocks.test.ts, "case 07: …"): extraction reuses a block's own
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */

@@ -1,8 +1,8 @@
 /**
  * Topic notes (docs/architecture.md, "Topic notes"): one note per topic, grown in
  * place by appending callouts under a heading for their kind. Pure text operations meant to run
- * inside `VaultPort.process` on the note's current content (test/extraction-pipeline.test.ts, "case
- * 07: …").
+ * inside `VaultPort.process` on the note's current content
+ * (test/extraction-pipeline.test.ts, "case 07: …").
  *
  * Frontmatter is written only through {@link setFrontmatter} (quoted wikilinks in `related_to`,
  * test/frontmatter.test.ts, "case 04: …"; only changed keys rewritten, test/frontmatter.test.ts,

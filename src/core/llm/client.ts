@@ -20,8 +20,8 @@ export type { FetchLike, RequestUrlLike } from "./request-url-fetch";
 export type ResponseFormatMode = "json_schema" | "json_object" | "text";
 
 /**
- * The order tried when a server rejects a `response_format` (docs/architecture.md, "The model's
- * reply").
+ * The order tried when a server rejects a `response_format`
+ * (docs/architecture.md, "The model's reply").
  */
 const FALLBACK: Record<ResponseFormatMode, ResponseFormatMode | null> = {
   json_schema: "json_object",
@@ -82,9 +82,9 @@ export interface ChatClientOptions {
   /** First `response_format` to try (default `json_schema` when a schema is given). */
   responseFormat?: ResponseFormatMode;
   /**
-   * Called while a request waits for its reply (docs/decisions.md, "Progress while waiting for a
-   * model"): every {@link waitingEveryMs} of an attempt (a quarter of the timeout, 50 ms to 10 s),
-   * never after the reply came.
+   * Called while a request waits for its reply
+   * (docs/decisions.md, "Progress while waiting for a model"): every {@link waitingEveryMs} of an
+   * attempt (a quarter of the timeout, 50 ms to 10 s), never after the reply came.
    */
   onWaiting?: (waiting: Waiting) => void;
 }

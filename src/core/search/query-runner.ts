@@ -63,8 +63,8 @@ interface Candidate {
 }
 
 /**
- * The visible notes, newest first, then by path (a query of filters alone, docs/architecture.md, "A
- * search").
+ * The visible notes, newest first, then by path (a query of filters alone,
+ * docs/architecture.md, "A search").
  */
 export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMeta[] {
   const matches: NoteMeta[] = [];
@@ -79,8 +79,8 @@ export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMet
 }
 
 /**
- * Lists the visible notes newest first (a query of filters alone, docs/architecture.md, "A
- * search").
+ * Lists the visible notes newest first (a query of filters alone,
+ * docs/architecture.md, "A search").
  */
 export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
   const matches = notesByDate(ctx);
@@ -284,8 +284,9 @@ function withoutSourceFields(text: string): string {
 /** At most {@link SNIPPET_CHARS} characters of `text`, around the first query word found. */
 export function clip(text: string, words: string[]): string {
   // Snippets show what a person reads: no block ids, no source links (a tracker line's provenance,
-  // full of `^am-` ids; test/search-service.test.ts, "a tracker line's snippet leaves out its
-  // source links …"), no quote/callout markers at line starts.
+  // full of `^am-` ids;
+  // test/search-service.test.ts, "a tracker line's snippet leaves out its source links …"), no
+  // quote/callout markers at line starts.
   const flat = withoutSourceFields(text)
     .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")
     .replace(/^[ \t]*(?:>[ \t]?)+/gm, "")

@@ -215,9 +215,9 @@ export class SearchService {
   }
 
   /**
-   * Re-indexes one note after it was created or modified (test/search-service.test.ts, "case 06:
-   * …"). A note outside the memory root is ignored; a note that no longer exists is removed.
-   * Indexing a note never indexed before is not an error.
+   * Re-indexes one note after it was created or modified
+   * (test/search-service.test.ts, "case 06: …"). A note outside the memory root is ignored; a note
+   * that no longer exists is removed. Indexing a note never indexed before is not an error.
    * @param stat the note's mtime (ms) and size (bytes) when the host knows them (the plugin does,
    *   from `TFile.stat`); otherwise the size is measured and the mtime recorded as unknown, so the
    *   next {@link open} checks the note again.

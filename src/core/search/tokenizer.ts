@@ -1,7 +1,7 @@
 /**
- * The search tokenizer (docs/architecture.md, "Tokenizer"; test/search-tokenizer.test.ts, "case 05:
- * …"). One function, {@link tokenize}, runs at index time and at query time, so a query term always
- * meets the same form in the index.
+ * The search tokenizer (docs/architecture.md, "Tokenizer";
+ * test/search-tokenizer.test.ts, "case 05: …"). One function, {@link tokenize}, runs at index time
+ * and at query time, so a query term always meets the same form in the index.
  *
  * - Text is Unicode NFKC-normalised (full-width `ＪＷＴ` → `JWT`, `①` → `1`) and lower-cased.
  * - Words of space-delimited scripts are read with one regular expression (fast path).

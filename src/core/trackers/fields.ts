@@ -1,6 +1,7 @@
 /**
- * The rules of a tracker line's inline fields, each in one place (docs/decisions.md, "Tracker line
- * order follows Tasks' reader"; README "Tracker line format"): which keys belong to the Tasks
+ * The rules of a tracker line's inline fields, each in one place
+ * (docs/decisions.md, "Tracker line order follows Tasks' reader"; README "Tracker line format"):
+ * which keys belong to the Tasks
  * plugin and in which order they are written, how a value is read when a key is written twice,
  * priority words, and the block id at the end of the line.
  *

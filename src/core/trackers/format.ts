@@ -1,7 +1,8 @@
 /**
- * Tracker note format (docs/architecture.md, "Trackers"; docs/decisions.md, "Tracker line order
- * follows Tasks' reader"): task-list items with a status character, Dataview inline fields (ours
- * first, then the Tasks plugin's, see `fields.ts`) and a block id, e.g.
+ * Tracker note format (docs/architecture.md, "Trackers";
+ * docs/decisions.md, "Tracker line order follows Tasks' reader"): task-list items with a status
+ * character, Dataview inline fields (ours first, then the Tasks plugin's, see `fields.ts`) and a
+ * block id, e.g.
  * `- [ ] Get the top-10 pages [source:: [[2026-03-24#^am-k3f9]]] [priority:: medium] [created:: 2026-03-24] ^t-048`.
  * Lines the Tasks plugin rewrote in its emoji format (`✅ 2026-12-01`, `📅 …`, `⏫`) are read too:
  * each signifier is a field like the Dataview one it stands for.

@@ -1,10 +1,10 @@
 /**
- * One-time rewrite of tracker lines written before the Tasks order (docs/decisions.md, "Tracker
- * line order follows Tasks' reader") into the line format every writer now uses (README "Tracker
- * line format"): our fields first, then Tasks' fields in Tasks' order, then the block id;
- * priorities in Tasks' words (`2` → `medium`); `status::` as our `state::`; a source link fragment
- * that Dataview's completion tracking moved to the end of the line put back in the link. Only item
- * lines that need it change; every other byte of the note stays as it is.
+ * One-time rewrite of tracker lines written before the Tasks order
+ * (docs/decisions.md, "Tracker line order follows Tasks' reader") into the line format every writer
+ * now uses (README "Tracker line format"): our fields first, then Tasks' fields in Tasks' order,
+ * then the block id; priorities in Tasks' words (`2` → `medium`); `status::` as our `state::`; a
+ * source link fragment that Dataview's completion tracking moved to the end of the line put back in
+ * the link. Only item lines that need it change; every other byte of the note stays as it is.
  */
 import { FrontmatterError } from "../errors";
 import type { MemoryLayout } from "../layout";

@@ -1,6 +1,6 @@
 /**
- * Due reviews: the periodic self-review loops in `Reviews.md` (docs/architecture.md, "Review
- * loops"), items like
+ * Due reviews: the periodic self-review loops in `Reviews.md`
+ * (docs/architecture.md, "Review loops"), items like
  * `- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-13] ^r-002`.
  *
  * `every` is `daily`, `weekly`, `biweekly` (or `fortnightly`), `monthly`, `quarterly`, `yearly`, a
@@ -11,8 +11,9 @@
  * `    - YYYY-MM-DD: done`, as the sample vault's `Reviews.md` does. The last review is the latest
  * dated line under the item (or a `[last:: YYYY-MM-DD]` field, whichever is later).
  *
- * A loop never ends by being ticked (docs/decisions.md, "A ticked review loop is a finished round,
- * not a finished loop"): a review ticked done (`[x]`, in the Tasks plugin, Obsidian or a Dataview
+ * A loop never ends by being ticked
+ * (docs/decisions.md, "A ticked review loop is a finished round, not a finished loop"): a review
+ * ticked done (`[x]`, in the Tasks plugin, Obsidian or a Dataview
  * view, which add `[completion:: D]`) is read as the current round done on that day (on its `next`
  * date when no completion date was written), so it stays open with `next` moved on, and {@link
  * reopenTickedReviews} writes it so. A loop ends when it is abandoned (`[-]`).

@@ -4,8 +4,8 @@
  * content (test/extraction-pipeline.test.ts, "case 07: …").
  *
  * Every operation edits only the lines it concerns and keeps the rest byte for byte; items are never
- * removed or renumbered (docs/architecture.md, "Invariants"; test/trackers-store.test.ts, "case 10:
- * …").
+ * removed or renumbered (docs/architecture.md, "Invariants";
+ * test/trackers-store.test.ts, "case 10: …").
  *
  * A missing id is not an error: operations return {@link EditResult} with `ok: false`,
  * `found: false` and the text unchanged, so the caller decides what to report. A note whose frontmatter does not parse is

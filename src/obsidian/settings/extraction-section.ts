@@ -1,6 +1,6 @@
 /**
- * Settings: how a run ends (review or apply), the self-check gate (docs/architecture.md, "An
- * extraction run"), and destinations.
+ * Settings: how a run ends (review or apply), the self-check gate
+ * (docs/architecture.md, "An extraction run"), and destinations.
  */
 import { TRACKER_KINDS } from "../../core/settings";
 import { CATEGORIES } from "../../core/extraction/types";
@@ -16,8 +16,9 @@ export function extractionSection(sc: SectionContext): void {
     get: (s) => s.reviewMode,
     set: (s, v) => (s.reviewMode = v === "apply" ? "apply" : "review"),
   });
-  // The `sectionHeadings` table (docs/decisions.md, "Offline extraction reads headings and
-  // phrasings, not meaning"): one comma-separated list per category.
+  // The `sectionHeadings` table
+  // (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"): one
+  // comma-separated list per category.
   for (const category of CATEGORIES) {
     listSetting(sc, {
       name: `Headings read as ${category === "knowledge" ? "knowledge" : `${category === "improvement" ? "improvements" : `${category}s`}`}`,
