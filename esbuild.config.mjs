@@ -12,15 +12,6 @@ import { dirname } from "node:path";
 const mode = process.argv[2] ?? "production";
 const production = mode !== "dev";
 
-/** Node built-ins are not available on mobile; gray-matter's unused `require("fs")` gets an empty module. */
-const noNodeBuiltins = {
-  name: "no-node-builtins",
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?fs$/ }, () => ({ path: "fs", namespace: "empty" }));
-    build.onLoad({ filter: /.*/, namespace: "empty" }, () => ({ contents: "module.exports = {};", loader: "js" }));
-  },
-};
-
 const plugin = {
   entryPoints: ["src/main.ts"],
   bundle: true,
@@ -33,7 +24,6 @@ const plugin = {
   minify: production,
   treeShaking: true,
   outfile: "main.js",
-  plugins: [noNodeBuiltins],
 };
 
 const cliMain = {
