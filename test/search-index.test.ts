@@ -1,14 +1,15 @@
-// The MiniSearch layer (counting-index.ts, term-map.ts): pre-counted adds, the hash-map term
-// dictionary and the packed saved form must behave exactly like MiniSearch's own add/search/toJSON.
+// The search engine's MiniSearch layer (src/core/search/engine/search-engine.ts, term-map.ts):
+// pre-counted adds, the hash-map term dictionary and the packed saved form must behave exactly like
+// MiniSearch's own add/search/toJSON.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import MiniSearch from "minisearch";
-import { checksumOf, CountingIndex, countTerms } from "../src/core/search/counting-index";
-import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/term-map";
-import { tokenize } from "../src/core/search/tokenizer";
+import { checksumOf, SearchEngine, countTerms } from "../src/core/search/engine/search-engine";
+import { packPostings, TermMap, unpackPostings, type Postings } from "../src/core/search/engine/term-map";
+import { tokenize } from "../src/core/search/engine/tokenizer";
 import { splitSearchBlocks } from "../src/core/search/blocks";
 import { BlockScorer, probeOf, rankedBlocks } from "../src/core/search/block-rank";
-import { createTokenizer } from "../src/core/search/tokenizer";
+import { createTokenizer } from "../src/core/search/engine/tokenizer";
 
 const FIELDS = ["title", "body"] as const;
 type Doc = { id: string; title: string; body: string };
@@ -35,9 +36,9 @@ function ids(results: { id: unknown }[]): string[] {
   return results.map((r) => String(r.id));
 }
 
-function buildBoth(docs: Doc[]): { plain: MiniSearch<Doc>; counted: CountingIndex<Doc> } {
+function buildBoth(docs: Doc[]): { plain: MiniSearch<Doc>; counted: SearchEngine<Doc> } {
   const plain = new MiniSearch<Doc>(options);
-  const counted = new CountingIndex<Doc>(options);
+  const counted = new SearchEngine<Doc>(options);
   for (const d of docs) {
     plain.add(d);
     counted.addCounted(d.id, FIELDS.map((f) => countTerms(tokenize(d[f]))), FIELDS);
@@ -51,7 +52,7 @@ function normalized(index: MiniSearch<Doc>): unknown {
   return { ...json, index: [...json.index].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
 }
 
-describe("CountingIndex", () => {
+describe("SearchEngine", () => {
   it("addCounted writes what MiniSearch's add writes, and searches rank the same", () => {
     fc.assert(
       fc.property(fc.array(docArb, { minLength: 1, maxLength: 12 }), fc.constantFrom(...WORDS), (raw, q) => {
@@ -87,7 +88,7 @@ describe("CountingIndex", () => {
         const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
         const { plain, counted } = buildBoth(docs);
         // Restored from a saved index, so postings start packed.
-        const restored = CountingIndex.fromSaved<Doc>(JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>, options);
+        const restored = SearchEngine.fromSaved<Doc>(JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>, options);
         for (const g of new Set(gone)) {
           if (!plain.has(`n${g}.md`)) continue;
           for (const index of [plain, counted, restored]) index.discard(`n${g}.md`);
@@ -142,7 +143,7 @@ describe("CountingIndex", () => {
       fc.property(fc.array(docArb, { minLength: 1, maxLength: 10 }), fc.constantFrom(...WORDS), fc.nat(9), (raw, q, gone) => {
         const docs = raw.map((d, i) => ({ id: `n${i}.md`, ...d }));
         const { plain } = buildBoth(docs);
-        const mixed = new CountingIndex<Doc>(options);
+        const mixed = new SearchEngine<Doc>(options);
         docs.forEach((d, i) => {
           if (i % 2 === 0) mixed.add(d);
           else mixed.addCounted(d.id, FIELDS.map((f) => countTerms(tokenize(d[f]))), FIELDS);
@@ -167,7 +168,7 @@ describe("CountingIndex", () => {
         const { counted } = buildBoth(docs);
         counted.discard("n0.md");
         const saved = JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>;
-        const restored = CountingIndex.fromSaved<Doc>(saved, options);
+        const restored = SearchEngine.fromSaved<Doc>(saved, options);
         expect(restored.documentCount).toBe(counted.documentCount);
         for (const w of WORDS) {
           const t = tokenize(w).join(" ");
@@ -184,14 +185,14 @@ describe("CountingIndex", () => {
   it("refuses a saved index with other fields or malformed parts", () => {
     const { counted } = buildBoth([{ id: "a", title: "x", body: "y" }]);
     const saved = counted.toSaved();
-    expect(() => CountingIndex.fromSaved({ ...saved, fieldIds: { title: 0 } }, options)).toThrow();
-    expect(() => CountingIndex.fromSaved({ ...saved, postings: saved.postings.replace(/\d+$/, "!") }, options)).toThrow(/checksum/);
-    expect(() => CountingIndex.fromSaved({ ...saved, terms: "y\nx" }, options)).toThrow(/checksum/);
+    expect(() => SearchEngine.fromSaved({ ...saved, fieldIds: { title: 0 } }, options)).toThrow();
+    expect(() => SearchEngine.fromSaved({ ...saved, postings: saved.postings.replace(/\d+$/, "!") }, options)).toThrow(/checksum/);
+    expect(() => SearchEngine.fromSaved({ ...saved, terms: "y\nx" }, options)).toThrow(/checksum/);
     const oneTerm = { ...saved, terms: "x" };
-    expect(() => CountingIndex.fromSaved({ ...oneTerm, checksum: checksumOf(oneTerm.terms, oneTerm.postings) }, options)).toThrow(/bad terms/);
-    expect(() => CountingIndex.fromSaved({ ...saved, documentIds: [5 as unknown as string] }, options)).toThrow(/document ids/);
-    expect(() => CountingIndex.fromSaved({ ...saved, fieldLength: [1] }, options)).toThrow(/field lengths/);
-    expect(() => CountingIndex.fromSaved({ ...saved, nextId: -1 }, options)).toThrow();
+    expect(() => SearchEngine.fromSaved({ ...oneTerm, checksum: checksumOf(oneTerm.terms, oneTerm.postings) }, options)).toThrow(/bad terms/);
+    expect(() => SearchEngine.fromSaved({ ...saved, documentIds: [5 as unknown as string] }, options)).toThrow(/document ids/);
+    expect(() => SearchEngine.fromSaved({ ...saved, fieldLength: [1] }, options)).toThrow(/field lengths/);
+    expect(() => SearchEngine.fromSaved({ ...saved, nextId: -1 }, options)).toThrow();
   });
 });
 

@@ -1,16 +1,16 @@
-// CountingIndex (counting-index.ts) run side by side with stock MiniSearch 7.2 on the same
-// documents and options must answer as MiniSearch does
+// SearchEngine (src/core/search/engine/search-engine.ts) run side by side with stock MiniSearch 7.2
+// on the same documents and options must answer as MiniSearch does
 // (docs/decisions.md, "A field's BM25 length is its number of distinct terms"). Each case below is
-// a divergence found by running MiniSearch's
-// own test suite against CountingIndex: removeAll, the clean-up of discarded documents during a
-// search, a default `filter`, `limit: 0`, and the field lengths BM25 reads.
+// a divergence found by running MiniSearch's own test suite against SearchEngine: removeAll, the
+// clean-up of discarded documents during a search, a default `filter`, `limit: 0`, and the field
+// lengths BM25 reads.
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import MiniSearch, { type SearchResult } from "minisearch";
-import { CountingIndex, countTerms, type SavedMiniIndex } from "../src/core/search/counting-index";
+import { SearchEngine, countTerms, type SavedMiniIndex } from "../src/core/search/engine/search-engine";
 import { INDEX_FIELDS, type IndexDoc } from "../src/core/search/note-document";
 import { miniSearchOptions, SearchService, type SearchResponse } from "../src/core/search/search-service";
-import { tokenize } from "../src/core/search/tokenizer";
+import { tokenize } from "../src/core/search/engine/tokenizer";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { tempVault } from "./helpers/temp-vault";
@@ -34,15 +34,15 @@ const docArb = fc.record({
 
 const one = (): number => 1;
 
-/** Stock MiniSearch and CountingIndex with the same options and documents (ours through `addText`, as the service adds notes). */
-function both(docs: readonly Doc[], opts: Opts = options): { stock: MiniSearch<Doc>; ours: CountingIndex<Doc> } {
+/** Stock MiniSearch and SearchEngine with the same options and documents (ours through `addText`, as the service adds notes). */
+function both(docs: readonly Doc[], opts: Opts = options): { stock: MiniSearch<Doc>; ours: SearchEngine<Doc> } {
   const stock = new MiniSearch<Doc>(opts);
-  const ours = new CountingIndex<Doc>(opts);
+  const ours = new SearchEngine<Doc>(opts);
   addBoth(stock, ours, docs);
   return { stock, ours };
 }
 
-function addBoth(stock: MiniSearch<Doc>, ours: CountingIndex<Doc>, docs: readonly Doc[]): void {
+function addBoth(stock: MiniSearch<Doc>, ours: SearchEngine<Doc>, docs: readonly Doc[]): void {
   for (const d of docs) {
     stock.add(d);
     ours.addText(d.id, [d.title, d.body], FIELDS);
@@ -63,13 +63,13 @@ function stockTop(stock: MiniSearch<Doc>, terms: string[], limit: number, requir
   return { total: hits.length, top: hits.slice(0, limit).map((r) => [String(r.id), r.score, [...r.queryTerms].sort()]) };
 }
 
-function oursTop(ours: CountingIndex<Doc>, terms: string[], limit: number, required: string[] = [], boost: (id: string) => number = one) {
+function oursTop(ours: SearchEngine<Doc>, terms: string[], limit: number, required: string[] = [], boost: (id: string) => number = one) {
   const got = ours.searchTop(terms, boost, limit, required);
   return { total: got.total, top: got.top.map((h) => [h.id, h.score, [...h.queryTerms].sort()]) };
 }
 
-function restored(ours: CountingIndex<Doc>, opts: Opts = options): CountingIndex<Doc> {
-  return CountingIndex.fromSaved<Doc>(JSON.parse(JSON.stringify(ours.toSaved())) as SavedMiniIndex, opts);
+function restored(ours: SearchEngine<Doc>, opts: Opts = options): SearchEngine<Doc> {
+  return SearchEngine.fromSaved<Doc>(JSON.parse(JSON.stringify(ours.toSaved())) as SavedMiniIndex, opts);
 }
 
 // The documents of MiniSearch's own removeAll tests.
@@ -79,11 +79,11 @@ const DANTE: Doc[] = [
   { id: "3", title: "Vita Nova", body: "In quella parte del libro della mia memoria ... cammin" },
 ];
 
-describe("CountingIndex and MiniSearch side by side", () => {
+describe("SearchEngine and MiniSearch side by side", () => {
   it("1. removeAll() empties the index as MiniSearch's does; adds, searches and saves work after it", () => {
     for (const from of ["built", "restored", "searched"] as const) {
       const { stock, ours: built } = both(DANTE);
-      // Postings in each form CountingIndex holds: built, packed (restored) and compact or maps (searched).
+      // Postings in each form SearchEngine holds: built, packed (restored) and compact or maps (searched).
       const ours = from === "restored" ? restored(built) : built;
       if (from === "searched") {
         ours.searchTop(["cammin"], one, 10);
@@ -223,7 +223,7 @@ describe("CountingIndex and MiniSearch side by side", () => {
       "",
     ];
     const stock = new MiniSearch<IndexDoc>(miniSearchOptions());
-    const ours = new CountingIndex<IndexDoc>(miniSearchOptions());
+    const ours = new SearchEngine<IndexDoc>(miniSearchOptions());
     texts.forEach((text, i) => {
       const doc: IndexDoc = { id: `n${i}.md`, title: texts[(i + 3) % texts.length] ?? "", aliases: "", tags: "", headings: text, properties: "", body: `${text} ${text}` };
       stock.add(doc);
@@ -245,7 +245,7 @@ describe("CountingIndex and MiniSearch side by side", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 6 }), (texts) => {
         const stock = new MiniSearch<IndexDoc>(miniSearchOptions());
-        const ours = new CountingIndex<IndexDoc>(miniSearchOptions());
+        const ours = new SearchEngine<IndexDoc>(miniSearchOptions());
         texts.forEach(([title, body], i) => {
           const doc: IndexDoc = { id: `n${i}.md`, title, aliases: "", tags: "", headings: "", properties: "", body };
           stock.add(doc);
@@ -263,7 +263,7 @@ describe("CountingIndex and MiniSearch side by side", () => {
     // and drops "of": 5 tokens, all distinct, make 2 terms.
     const opts = { fields: ["body"], processTerm: (t: string) => (t === "of" ? null : t.toLowerCase()) };
     const stock = new MiniSearch<{ id: string; body: string }>(opts);
-    const ours = new CountingIndex<{ id: string; body: string }>(opts);
+    const ours = new SearchEngine<{ id: string; body: string }>(opts);
     const doc = { id: "x", body: "Alpha alpha ALPHA of beta" };
     stock.add(doc);
     ours.add(doc);
@@ -271,7 +271,7 @@ describe("CountingIndex and MiniSearch side by side", () => {
     expect(normalized(ours as unknown as MiniSearch<Doc>)).toEqual(normalized(stock as unknown as MiniSearch<Doc>));
     // addCounted is given terms, not tokens, and counts distinct terms: MiniSearch's length only
     // when processTerm is the identity, as in the service's options (the case above).
-    const counted = new CountingIndex<{ id: string; body: string }>(opts);
+    const counted = new SearchEngine<{ id: string; body: string }>(opts);
     counted.addCounted("x", [countTerms(["alpha", "alpha", "alpha", "beta"])], ["body"]);
     expect(counted.toJSON().fieldLength).toEqual({ 0: [2] });
   });

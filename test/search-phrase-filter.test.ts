@@ -12,8 +12,8 @@ import {
   pairFilterOf,
   phrasePairs,
   textPairs,
-} from "../src/core/search/phrase-filter";
-import { textContainsPhrase } from "../src/core/search/tokenizer";
+} from "../src/core/search/engine/phrase-filter";
+import { textContainsPhrase } from "../src/core/search/engine/tokenizer";
 
 /** The exact pair set of a text (no Bloom filter): what the filter approximates. */
 function pairSet(text: string): Set<number> {

@@ -1,15 +1,15 @@
-// The index's fast path (term-scanner.ts, span-table.ts) must give exactly what the tokenizer gives:
-// the same terms with the same counts for any text, so an index built with it answers queries
-// tokenized by the tokenizer (one tokenizer at index and query time: test/search-tokenizer.test.ts,
-// "case 05: …").
+// The index's fast path (src/core/search/engine/term-scanner.ts, span-table.ts) must give exactly
+// what the tokenizer gives: the same terms with the same counts for any text, so an index built with
+// it answers queries tokenized by the tokenizer (one tokenizer at index and query time:
+// test/search-tokenizer.test.ts, "case 05: …").
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { CountingIndex, countTerms } from "../src/core/search/counting-index";
-import { IntTable, SpanTable } from "../src/core/search/span-table";
-import { TermMap } from "../src/core/search/term-map";
-import { TermCounts, TermScanner } from "../src/core/search/term-scanner";
+import { SearchEngine, countTerms } from "../src/core/search/engine/search-engine";
+import { IntTable, SpanTable } from "../src/core/search/engine/span-table";
+import { TermMap } from "../src/core/search/engine/term-map";
+import { TermCounts, TermScanner } from "../src/core/search/engine/term-scanner";
 import { prepareSegments, segmentMemo } from "../src/core/search/prepared-note";
-import { createTokenizer, SEGMENT_SLICE, tokenize, type SegmentMemo } from "../src/core/search/tokenizer";
+import { createTokenizer, SEGMENT_SLICE, tokenize, type SegmentMemo } from "../src/core/search/engine/tokenizer";
 
 /** Pieces of text from every script and joiner the tokenizer treats specially. */
 const PIECES = [
@@ -87,13 +87,13 @@ describe("TermScanner", () => {
     const options = { fields: [...FIELDS], tokenize, processTerm: (t: string) => t };
     fc.assert(
       fc.property(fc.array(fc.tuple(textArb, textArb), { minLength: 1, maxLength: 6 }), (docs) => {
-        const fast = new CountingIndex(options);
-        const counted = new CountingIndex(options);
+        const fast = new SearchEngine(options);
+        const counted = new SearchEngine(options);
         docs.forEach(([title, body], i) => {
           fast.addText(`n${i}`, [title, body], FIELDS);
           counted.addCounted(`n${i}`, [countTerms(tokenize(title)), countTerms(tokenize(body))], FIELDS);
         });
-        const json = (ix: CountingIndex<unknown>) => {
+        const json = (ix: SearchEngine<unknown>) => {
           const j = ix.toJSON();
           return { ...j, index: [...j.index].sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
         };
@@ -121,7 +121,7 @@ describe("SpanTable and IntTable", () => {
 
   it("a term map built past 1,024 terms finds every term in every note (no term listed twice)", () => {
     const words = Array.from({ length: 3000 }, (_, i) => `w${i}`).join(" ");
-    const index = new CountingIndex({ fields: ["title", "body"], tokenize, processTerm: (t: string) => t });
+    const index = new SearchEngine({ fields: ["title", "body"], tokenize, processTerm: (t: string) => t });
     index.addText("a.md", ["", words], ["title", "body"]);
     index.addText("b.md", ["", words], ["title", "body"]);
     for (const w of ["w1023", "w2047", "w1024", "w2999"]) {

@@ -2,9 +2,9 @@
 // CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { containsPhrase, createTokenizer, normalizeText, phraseForm, phraseRequiredTerms, textContainsPhrase, tokenize } from "../src/core/search/tokenizer";
-import { dropStopWords } from "../src/core/search/stop-words";
-import { stem } from "../src/core/search/stemmer";
+import { containsPhrase, createTokenizer, normalizeText, phraseForm, phraseRequiredTerms, textContainsPhrase, tokenize } from "../src/core/search/engine/tokenizer";
+import { dropStopWords } from "../src/core/search/engine/stop-words";
+import { stem } from "../src/core/search/engine/stemmer";
 
 /** True when every query term of `query` is among the note's terms (what an AND search needs). */
 function finds(note: string, query: string): boolean {

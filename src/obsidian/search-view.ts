@@ -9,7 +9,7 @@
 import { debounce, ItemView, type WorkspaceLeaf } from "obsidian";
 import { parseQuery } from "../core/search/query";
 import { totalPrefix, type SearchHit, type SearchResponse } from "../core/search/search-service";
-import { createTokenizer } from "../core/search/tokenizer";
+import { createTokenizer } from "../core/search/engine/tokenizer";
 import { discoverAgents, type PluginContext } from "./context";
 import { appendHighlighted } from "./highlight";
 import type { IndexLifecycle, IndexState } from "./index-lifecycle";

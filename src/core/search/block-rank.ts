@@ -9,8 +9,8 @@
  * {@link probeOf}); a block without any probe cannot contain the term and scores 0.
  */
 import type { SearchBlock } from "./blocks";
-import { TermCounts, TermDictionary, TermScanner } from "./term-scanner";
-import { normalizeText } from "./tokenizer";
+import { TermCounts, TermDictionary, TermScanner } from "./engine/term-scanner";
+import { normalizeText } from "./engine/tokenizer";
 
 /** A block as kept in the note cache. */
 export interface RankedBlock {

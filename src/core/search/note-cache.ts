@@ -6,7 +6,7 @@
 import { splitSearchBlocks } from "./blocks";
 import { rankedBlocks, type RankedBlock } from "./block-rank";
 import { phraseFields, readNote } from "./note-document";
-import { textContainsPhrase } from "./tokenizer";
+import { textContainsPhrase } from "./engine/tokenizer";
 
 /** What search needs of a note's text; each part is computed on first use (phrase checks need no blocks). */
 export interface CachedNote {

@@ -10,7 +10,7 @@ import { parseNote } from "../frontmatter";
 import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
 import type { Collection, MemoryLayout } from "../layout";
-import { pairFilterOf } from "./phrase-filter";
+import { pairFilterOf } from "./engine/phrase-filter";
 
 /** The document given to MiniSearch; every field is plain text. */
 export interface IndexDoc {

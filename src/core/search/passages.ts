@@ -12,7 +12,7 @@ import type { ParsedQuery } from "./query";
 import { chooseNotes, round, weightedBlockScores, type ChosenNote, type RunContext } from "./query-runner";
 import type { Settings } from "../settings";
 import type { Passage, PassageResponse } from "./search-types";
-import { textContainsPhrase } from "./tokenizer";
+import { textContainsPhrase } from "./engine/tokenizer";
 
 /**
  * Notes whose blocks compete for the passages of one search, by default (never fewer than the

@@ -6,12 +6,12 @@
  * corrupt, foreign or outdated file is a reason to rebuild, returned as a value.
  */
 import { errorMessage } from "../errors";
-import { hashSpan } from "./span-table";
-import { CountingIndex, type AnalysisOptions, type SavedMiniIndex } from "./counting-index";
+import { hashSpan } from "./engine/span-table";
+import { SearchEngine, type AnalysisOptions, type SavedMiniIndex } from "./engine/search-engine";
 import type { Shard } from "./query-runner";
 import type { Parsed } from "./query";
 import type { IndexDoc, NoteMeta } from "./note-document";
-import { decodeFilters, encodeFilters } from "./phrase-filter";
+import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 
 /** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
 export interface IndexStore {
@@ -35,7 +35,7 @@ export interface SavedShard {
   metas: NoteMeta[];
   /**
    * The notes' phrase filters, in the order of `metas`: `sizes[i]` in 32-bit words (-1: none),
-   * `data` all of them in base64 (see phrase-filter.ts `encodeFilters`).
+   * `data` all of them in base64 (see engine/phrase-filter.ts `encodeFilters`).
    */
   pairs: { sizes: number[]; data: string };
   index: SavedMiniIndex;
@@ -151,7 +151,7 @@ export function serializeShards(shards: ReadonlyMap<string, Shard>, key: string,
 export function restoreShards(
   data: string,
   key: string,
-  options: ConstructorParameters<typeof CountingIndex<IndexDoc>>[0],
+  options: ConstructorParameters<typeof SearchEngine<IndexDoc>>[0],
   analysis: AnalysisOptions = {},
 ): Parsed<Map<string, Shard>> {
   const saved = deserializeIndex(data, key);
@@ -159,7 +159,7 @@ export function restoreShards(
   const shards = new Map<string, Shard>();
   try {
     for (const s of saved.value.shards) {
-      const mini = CountingIndex.fromSaved<IndexDoc>(s.index, options, analysis);
+      const mini = SearchEngine.fromSaved<IndexDoc>(s.index, options, analysis);
       if (mini.documentCount !== s.metas.length) {
         return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
       }

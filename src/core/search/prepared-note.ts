@@ -12,7 +12,7 @@
  */
 import type { MemoryLayout } from "../layout";
 import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
-import { CJK, normalizeText, SEGMENT_BATCH, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./tokenizer";
+import { CJK, normalizeText, SEGMENT_BATCH, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./engine/tokenizer";
 
 /** A note ready to be added to the index: what `buildNoteDocument` gives, and its CJK segments. */
 export interface PreparedNote {

@@ -5,14 +5,14 @@
 import type { Settings } from "../settings";
 import { scanInlineFields } from "../trackers/format";
 import type { BlockScorer, RankedBlock } from "./block-rank";
-import type { CountingIndex } from "./counting-index";
+import type { SearchEngine } from "./engine/search-engine";
 import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
-import { filterMayHold, judgesPhrase, phrasePairs } from "./phrase-filter";
+import { filterMayHold, judgesPhrase, phrasePairs } from "./engine/phrase-filter";
 import type { ParsedQuery } from "./query";
 import { rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
-import { normalizeText, textContainsPhrase } from "./tokenizer";
+import { normalizeText, textContainsPhrase } from "./engine/tokenizer";
 
 /**
  * Phrase queries read at most this many candidates (notes holding the phrase's required terms
@@ -29,10 +29,10 @@ const READ_CONCURRENCY = 16;
 
 /**
  * One index shard: the MiniSearch index, and the stored metadata and phrase filter (see
- * phrase-filter.ts) of its notes, by path.
+ * engine/phrase-filter.ts) of its notes, by path.
  */
 export interface Shard {
-  mini: CountingIndex<IndexDoc>;
+  mini: SearchEngine<IndexDoc>;
   metas: Map<string, NoteMeta>;
   /** Word-pair filters; a note without one (over the size cap) is read to check a phrase. */
   pairs: Map<string, Uint32Array>;
@@ -107,7 +107,7 @@ export interface ChosenNote {
  * Ranks the visible notes by BM25 (field boosts, ranking factor as MiniSearch's document boost),
  * keeps those containing every quoted phrase, and returns the best `limit` of them, best first,
  * with their text; sets `response.total` (and `totalBound`). A note whose word-pair filter lacks
- * a pair of a phrase is never a candidate (see phrase-filter.ts); the candidates left are read,
+ * a pair of a phrase is never a candidate (see engine/phrase-filter.ts); the candidates left are read,
  * best first, until `limit` of them hold the phrases.
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param required terms every note holding the phrases has (see `phraseRequiredTerms`); each is

@@ -22,7 +22,7 @@ import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { BlockScorer } from "./block-rank";
-import { CountingIndex, type AnalysisOptions } from "./counting-index";
+import { SearchEngine, type AnalysisOptions } from "./engine/search-engine";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
 import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, type NoteMeta } from "./note-document";
@@ -31,7 +31,7 @@ import { parseQuery, type Parsed, type ParsedQuery } from "./query";
 import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
 import { listByDate, notesByDate, rankByText, type RunContext, type Shard } from "./query-runner";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
-import { dropStopWords } from "./stop-words";
+import { dropStopWords } from "./engine/stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
 import type {
   NoteReader,
@@ -46,7 +46,7 @@ import type {
   SearchServiceOptions,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
-import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type SegmentMemo, type Tokenizer } from "./tokenizer";
+import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type SegmentMemo, type Tokenizer } from "./engine/tokenizer";
 
 export type { IndexStore } from "./persistence";
 export { PASSAGE_NOTES, passageLink } from "./passages";
@@ -97,12 +97,12 @@ export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
 
 /**
  * MiniSearch options of every shard. `tokenize`/`processTerm` describe what
- * {@link CountingIndex.addCounted} does, so MiniSearch's own `add` would index a note the same way.
+ * {@link SearchEngine.addCounted} does, so MiniSearch's own `add` would index a note the same way.
  * `processTerm` stays the identity: MiniSearch's field length counts the distinct tokens of
- * `tokenize`, which are then the distinct terms CountingIndex counts
+ * `tokenize`, which are then the distinct terms SearchEngine counts
  * (test/search-minisearch-parity.test.ts).
  */
-export function miniSearchOptions(tokenizer: Tokenizer = tokenize): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
+export function miniSearchOptions(tokenizer: Tokenizer = tokenize): ConstructorParameters<typeof SearchEngine<IndexDoc>>[0] {
   return {
     idField: "id",
     fields: [...INDEX_FIELDS],
@@ -531,11 +531,11 @@ export class SearchService {
     this.changed = false;
   }
 
-  private newMini(): CountingIndex<IndexDoc> {
-    return new CountingIndex<IndexDoc>(this.miniOptions(), this.analysis);
+  private newMini(): SearchEngine<IndexDoc> {
+    return new SearchEngine<IndexDoc>(this.miniOptions(), this.analysis);
   }
 
-  private miniOptions(): ConstructorParameters<typeof CountingIndex<IndexDoc>>[0] {
+  private miniOptions(): ConstructorParameters<typeof SearchEngine<IndexDoc>>[0] {
     return miniSearchOptions(this.tokenizer);
   }
 

@@ -1,5 +1,5 @@
 /**
- * The scoring loop of {@link CountingIndex.searchTop}: MiniSearch 7.2's `termResults` (BM25+ per
+ * The scoring loop of {@link SearchEngine.searchTop}: MiniSearch 7.2's `termResults` (BM25+ per
  * field, field boosts, document boost), OR combination and stable sort by score, replayed over the
  * compact postings of {@link TermMap} with typed arrays by short document id, building result
  * objects only for the best `limit` documents. test/search-index.test.ts checks it against
@@ -12,7 +12,7 @@
  */
 import type { CompactPostings, Postings, TermMap } from "./term-map";
 
-/** One result of {@link CountingIndex.searchTop}. */
+/** One result of {@link SearchEngine.searchTop}. */
 export interface TopHit {
   /** The document id. */
   id: string;
@@ -22,7 +22,7 @@ export interface TopHit {
   queryTerms: string[];
 }
 
-/** What {@link CountingIndex.searchTop} returns. */
+/** What {@link SearchEngine.searchTop} returns. */
 export interface TopResults {
   /** Documents that matched (and held every required term). */
   total: number;

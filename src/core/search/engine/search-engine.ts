@@ -1,14 +1,14 @@
 /**
- * MiniSearch with a faster way in and out (the targets: a 10k-note build in
+ * The search engine: MiniSearch with a faster way in and out (the targets: a 10k-note build in
  * seconds, a reload in under one, query p95 ≤ 10 ms; figures in bench/results/search.md).
  * MiniSearch does `discard`, vacuuming and search, and defines the ranking (BM25+, field boosts,
  * query combination); this subclass changes four things that are not visible in results:
  *
  * - The term dictionary is a {@link TermMap} (a hash table with integer term ids, postings held
  *   compact) instead of MiniSearch's radix tree.
- * - {@link CountingIndex.addText} counts each field's terms with a {@link TermScanner} (the index
+ * - {@link SearchEngine.addText} counts each field's terms with a {@link TermScanner} (the index
  *   tokenizer's terms, as ids) and touches each distinct term once, where `add()` walks the
- *   dictionary once per token occurrence; {@link CountingIndex.addCounted} does the same from
+ *   dictionary once per token occurrence; {@link SearchEngine.addCounted} does the same from
  *   terms counted by the caller. Both write the structures `add()` writes (short ids, field
  *   lengths, average lengths, term frequencies). A field's length is its number of distinct
  *   terms. MiniSearch's `add()` counts the distinct tokens `tokenize` gives, before `processTerm`
@@ -17,9 +17,9 @@
  *   test/search-index.test.ts checks that they give the same serialised index, and
  *   test/search-minisearch-parity.test.ts that the field lengths are MiniSearch's with those
  *   options, also where stemming merges words.
- * - {@link CountingIndex.toSaved} / {@link CountingIndex.fromSaved} save postings as packed text
+ * - {@link SearchEngine.toSaved} / {@link SearchEngine.fromSaved} save postings as packed text
  *   with a checksum; it is unpacked term by term when first used.
- * - {@link CountingIndex.searchTop} replays `search()`'s scoring for exact terms over the compact
+ * - {@link SearchEngine.searchTop} replays `search()`'s scoring for exact terms over the compact
  *   postings and builds only the best results; test/search-index.test.ts checks it against
  *   `search()`.
  *
@@ -48,7 +48,7 @@ const DEFAULT_BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const MAX_MASK_TERMS = 30;
 
 /**
- * A {@link CountingIndex} as saved: MiniSearch's state in flat arrays and two long strings, which
+ * A {@link SearchEngine} as saved: MiniSearch's state in flat arrays and two long strings, which
  * `JSON.parse` reads several times faster than an array or object per term or document.
  */
 export interface SavedMiniIndex {
@@ -80,14 +80,14 @@ export function checksumOf(terms: string, postings: string): number {
   return (Math.imul(h ^ hashSpan(postings, 0, postings.length), 0x01000193) ^ postings.length) | 0;
 }
 
-/** Options of a {@link CountingIndex} beyond MiniSearch's. */
+/** Options of a {@link SearchEngine} beyond MiniSearch's. */
 export interface AnalysisOptions {
-  /** Porter-stem English words in {@link CountingIndex.addText} (default true). */
+  /** Porter-stem English words in {@link SearchEngine.addText} (default true). */
   stemming?: boolean;
 }
 
 type Options<T> = ConstructorParameters<typeof MiniSearch<T>>[0];
-type MiniIndexField = CountingIndex<unknown>["_index"];
+type MiniIndexField = SearchEngine<unknown>["_index"];
 
 /**
  * Whether each document is indexed and its field lengths, by short id, in typed arrays: the
@@ -144,8 +144,13 @@ class DocFacts {
   }
 }
 
-/** A MiniSearch index with a hash-map term dictionary, pre-counted adds and a compact saved form. */
-export class CountingIndex<T> extends MiniSearch<T> {
+/**
+ * The search engine of one index shard: a MiniSearch index whose term dictionary, adds, saved form
+ * and top-k scoring are ours (a hash-map term dictionary with compact postings, pre-counted adds, a
+ * packed saved form, {@link SearchEngine.searchTop}); results, counts and BM25 statistics are
+ * MiniSearch's. See README.md beside this file for its invariants and the tests that hold them.
+ */
+export class SearchEngine<T> extends MiniSearch<T> {
   private readonly stemming: boolean;
   private scanner: TermScanner | null = null;
   private readonly counts = new TermCounts();
@@ -154,7 +159,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
   private readonly facts: DocFacts;
 
   constructor(options: Options<T>, analysis: AnalysisOptions = {}) {
-    // MiniSearch's own vacuum turns every term's postings into maps; {@link CountingIndex.vacuum}
+    // MiniSearch's own vacuum turns every term's postings into maps; {@link SearchEngine.vacuum}
     // sweeps the compact postings instead, and the owner decides when (see SearchService).
     super({ ...options, autoVacuum: false });
     this.stemming = analysis.stemming ?? true;
@@ -164,12 +169,12 @@ export class CountingIndex<T> extends MiniSearch<T> {
   }
 
   /**
-   * Restores an index saved with {@link CountingIndex.toSaved}. Postings stay packed until used.
+   * Restores an index saved with {@link SearchEngine.toSaved}. Postings stay packed until used.
    * Throws `Error` when `saved` is malformed, fails its checksum or its fields differ from
    * `options.fields`.
    */
-  static fromSaved<D>(saved: SavedMiniIndex, options: Options<D>, analysis: AnalysisOptions = {}): CountingIndex<D> {
-    const index = new CountingIndex<D>(options, analysis);
+  static fromSaved<D>(saved: SavedMiniIndex, options: Options<D>, analysis: AnalysisOptions = {}): SearchEngine<D> {
+    const index = new SearchEngine<D>(options, analysis);
     index.restoreFrom(saved);
     return index;
   }
@@ -365,14 +370,14 @@ export class CountingIndex<T> extends MiniSearch<T> {
   }
 
   /**
-   * MiniSearch's `removeAll`. Given documents, removes each (see {@link CountingIndex.remove});
+   * MiniSearch's `removeAll`. Given documents, removes each (see {@link SearchEngine.remove});
    * given none, empties the index as MiniSearch does (documents, field lengths and averages gone,
    * short ids from 0 again, the dirt count kept) together with what this class keeps beside it: a
    * new {@link TermMap} (built, compact and packed postings go with the old one), a new
    * {@link TermScanner} (its word memo holds the old map's term ids) and forgotten document
    * facts. Short ids are reused after it: a caller keeping data by short id (what `searchTop`'s
    * document boost is given) must drop it. Throws, like MiniSearch's, when given a falsy argument.
-   * Must not run alongside {@link CountingIndex.vacuum}.
+   * Must not run alongside {@link SearchEngine.vacuum}.
    */
   override removeAll(...args: [documents?: readonly T[]]): void {
     // MiniSearch tells `removeAll()` from `removeAll(undefined)` (an error) by the argument count.
@@ -386,7 +391,7 @@ export class CountingIndex<T> extends MiniSearch<T> {
     this.facts.reset();
   }
 
-  /** {@link CountingIndex.searchTop} through MiniSearch's own search. */
+  /** {@link SearchEngine.searchTop} through MiniSearch's own search. */
   private searchTopSlow(
     query: string[],
     boostDocument: (id: string, shortId: number) => number,

@@ -1,5 +1,5 @@
 /**
- * The term dictionary behind each MiniSearch index (see {@link CountingIndex}): a hash table in
+ * The term dictionary behind each MiniSearch index (see {@link SearchEngine}): a hash table in
  * place of MiniSearch's radix tree (`SearchableMap`).
  *
  * Why: the radix tree finds a child by scanning a node's children, once per term per note added,
@@ -110,7 +110,7 @@ export class TermMap implements TermIds {
    * Restores terms saved as `terms` (joined by `\n`) and their packed postings (`postings`, in the
    * same order, joined by `\n`) without making a string for either: a term's packed text is cut
    * from `postings` when the term is first used, and checked then (the saved index carries a
-   * checksum for that reason, see counting-index.ts). Throws `Error` when the counts differ.
+   * checksum for that reason, see search-engine.ts). Throws `Error` when the counts differ.
    */
   static fromSaved(terms: string, postings: string): TermMap {
     if (terms === "" && postings === "") return new TermMap();
