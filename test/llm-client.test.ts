@@ -95,6 +95,25 @@ describe("chat client", () => {
     expect(s.chatRequests()).toHaveLength(2);
   });
 
+  it("waits a Retry-After of up to a minute, and fails at once on a longer one, naming the 429", async () => {
+    const waits: number[] = [];
+    const record = (ms: number) => {
+      waits.push(ms);
+      return Promise.resolve();
+    };
+    const s = await stub();
+    s.enqueue({ status: 429, headers: { "retry-after": "60" } }, { content: "{}" });
+    const reply = await client(s, { sleep: record }).complete(ask);
+    expect(reply.attempts).toBe(2);
+    expect(waits).toEqual([60_000]);
+
+    s.enqueue({ status: 429, body: { error: { message: "quota" } }, headers: { "retry-after": "61" } }, { content: "{}" });
+    const err = await failure(client(s, { sleep: record }).complete(ask));
+    expect(waits).toEqual([60_000]);
+    expect(s.chatRequests()).toHaveLength(3);
+    expect(err.message).toContain("HTTP 429 (quota) after 1 attempt;");
+  });
+
   it("retries 5xx and then names the server, the status and the attempts", async () => {
     const s = await stub();
     s.enqueue({ status: 503 }, { status: 503 }, { status: 503 });

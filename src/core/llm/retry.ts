@@ -1,10 +1,18 @@
 /**
  * Retries with backoff for chat completion requests, and the one-line error a person sees when a
  * server keeps failing (docs/architecture.md, "Extractors"). The SDK's own retries are turned off
- * (`maxRetries: 0`) so the backoff can be set by the caller (short in tests) and the final message
- * can say how many attempts were made. The status of each failure comes from the SDK's `APIError`,
- * which is why the plugin's
- * `requestUrl` fetch must return 4xx/5xx responses instead of throwing.
+ * (`maxRetries: 0`), for what they cannot do (measured with openai 6.49 against a local server):
+ * - a `Retry-After` of any length is waited for (120 s: still waiting after 5 s); here one above
+ *   {@link MAX_RETRY_AFTER_MS} fails at once with the server's 429;
+ * - their backoff (0.5 s doubling to 8 s) is fixed in a private method, so a dead server with two
+ *   retries costs 1.6 s and three 500s 1.8 s of real waiting, in every test that retries
+ *   (headers can shorten it for a status, not for a refused connection or a timeout); here the
+ *   caller sets the first delay and the sleep;
+ * - the error they throw does not say how many attempts were made; ours does.
+ * The backoff is the SDK's: 500 ms doubled per retry, capped at 8 s, up to 25% jitter; the
+ * retryable statuses are the SDK's too (408, 409, 429, 5xx). The status of each failure comes from
+ * the SDK's `APIError`, which is why the plugin's `requestUrl` fetch must return 4xx/5xx responses
+ * instead of throwing.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { LlmError } from "../errors";
