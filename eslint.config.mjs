@@ -11,10 +11,13 @@ import { builtinModules } from "node:module";
 const coreBoundary =
   "The core (src/core/) imports only packages and core files: no obsidian, no Node built-in, nothing from src/obsidian/ or src/cli/. Pass it what it needs through a port (src/core/vault.ts).";
 const coreDepths = [1, 2, 3, 4, 5];
-/** One block per folder depth under src/core/: a relative import with one `../` more than the depth leaves the core. */
-const coreBoundaryBlocks = coreDepths.map((depth) => ({
-  files: [`src/core/${"*/".repeat(depth - 1)}*.{ts,mts,cts,js,mjs}`],
-  rules: {
+
+/**
+ * The boundary rules of a file in src/core/; `leaving` is the pattern, with its message, of a
+ * relative import that leaves the part the file belongs to (the core, or the search engine).
+ */
+function boundaryRules(leaving) {
+  return {
     "no-restricted-imports": [
       "error",
       {
@@ -25,7 +28,7 @@ const coreBoundaryBlocks = coreDepths.map((depth) => ({
         patterns: [
           { regex: "^obsidian/", message: coreBoundary },
           { regex: "^node:", message: coreBoundary },
-          { regex: `^(\\.\\./){${depth},}`, message: coreBoundary },
+          leaving,
           { regex: "^(\\./)?src/", message: coreBoundary },
         ],
       },
@@ -37,8 +40,23 @@ const coreBoundaryBlocks = coreDepths.map((depth) => ({
       { selector: "CallExpression[callee.name='require']", message: `No require() in the core. ${coreBoundary}` },
       { selector: "TSImportEqualsDeclaration[moduleReference.type='TSExternalModuleReference']", message: `No import = require() in the core. ${coreBoundary}` },
     ],
-  },
+  };
+}
+
+/** One block per folder depth under src/core/: a relative import with one `../` more than the depth leaves the core. */
+const coreBoundaryBlocks = coreDepths.map((depth) => ({
+  files: [`src/core/${"*/".repeat(depth - 1)}*.{ts,mts,cts,js,mjs}`],
+  rules: boundaryRules({ regex: `^(\\.\\./){${depth},}`, message: coreBoundary }),
 }));
+
+// The search engine (src/core/search/engine/README.md) is a part of its own: the rest of
+// src/core/search/ builds on it, never the other way, so any `../` import leaves it.
+const engineBoundary =
+  "The search engine (src/core/search/engine/) imports only packages and its own files; the rest of the search builds on it, not the other way (see its README.md).";
+const engineBoundaryBlock = {
+  files: ["src/core/search/engine/**/*.{ts,mts,cts,js,mjs}"],
+  rules: boundaryRules({ regex: "^\\.\\./", message: engineBoundary }),
+};
 
 export default defineConfig([
   { ignores: ["node_modules/", "main.js", "dist/", "coverage/", "bench/results/", "examples/", "docs/", ".stryker-tmp/", "reports/", "stryker.config.json"] },
@@ -68,4 +86,5 @@ export default defineConfig([
     },
   },
   ...coreBoundaryBlocks,
+  engineBoundaryBlock,
 ]);

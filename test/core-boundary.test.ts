@@ -66,6 +66,20 @@ describe("the core boundary lint rule", () => {
     });
   }
 
+  it("keeps the search engine to itself: src/core/search/engine/ imports packages and its own files only", async () => {
+    const engineFile = "src/core/search/engine/x.ts";
+    for (const code of ['import { parseQuery } from "../query";', 'import { MemoryLayout } from "../../layout";', 'import { main } from "../../../cli/main";']) {
+      const errors = await boundaryErrors(code, engineFile);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toContain("The search engine (src/core/search/engine/) imports only packages and its own files");
+    }
+    expect(await boundaryErrors('import { readFileSync } from "node:fs";', engineFile)).toHaveLength(1);
+    expect(await boundaryErrors('import { stem } from "./stemmer";', engineFile)).toEqual([]);
+    expect(await boundaryErrors('import MiniSearch from "minisearch";', engineFile)).toEqual([]);
+    // The rest of the search builds on the engine.
+    expect(await boundaryErrors('import { tokenize } from "./engine/tokenizer";', "src/core/search/x.ts")).toEqual([]);
+  });
+
   it("does not apply outside the core: the adapters import obsidian and Node", async () => {
     expect(await boundaryErrors('import { Notice } from "obsidian";', "src/obsidian/x.ts")).toEqual([]);
     expect(await boundaryErrors('import { readFileSync } from "node:fs";', "src/cli/x.ts")).toEqual([]);
