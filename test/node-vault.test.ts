@@ -46,6 +46,29 @@ describe("NodeVault", () => {
     expect(readdirSync(t.root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("returns the decision of the edit's last run, the one the note holds (case 07)", async () => {
+    const t = tempVault({ "j.md": "first line\n" });
+    cleanup = t.cleanup;
+    let interfered = false;
+    t.vault.beforeCommit = async () => {
+      if (interfered) return;
+      interfered = true;
+      t.write("j.md", "first line\nsecond line\n");
+      await Promise.resolve();
+    };
+    // The decision depends on the content: the first run saw 1 line, the second 2.
+    const done = await t.vault.process("j.md", (cur) => {
+      const lines = (cur ?? "").split("\n").filter(Boolean).length;
+      return { content: `${cur ?? ""}line ${lines + 1}\n`, result: lines };
+    });
+    expect(done).toEqual({ written: true, result: 2 });
+    expect(readFileSync(join(t.root, "j.md"), "utf8")).toBe("first line\nsecond line\nline 3\n");
+    // Nothing to write: written is false, the decision is still returned.
+    expect(await t.vault.process("j.md", (cur) => ({ content: cur, result: "kept" }))).toEqual({ written: false, result: "kept" });
+    expect(await t.vault.process("missing.md", () => ({ content: null, result: 0 }))).toEqual({ written: false, result: 0 });
+    expect(existsSync(join(t.root, "missing.md"))).toBe(false);
+  });
+
   it("names the file when it cannot be read", async () => {
     const t = tempVault();
     cleanup = t.cleanup;

@@ -49,6 +49,22 @@ describe("ObsidianVault", () => {
     expect(app.vault.text(file.path)).toBe("- met Person A ^am-1a2b\n- [ ] call Person B\n");
   });
 
+  it("returns the decision of the edit's last run: the one inside Vault.process (case 07)", async () => {
+    const { app, vault } = setup();
+    const file = await app.vault.seed("Memory/a.md", "one\n");
+    app.vault.onProcess = (f) => {
+      app.vault.onProcess = null;
+      app.vault.setContent(f, `${app.vault.text(f.path) ?? ""}two\n`);
+    };
+    const count = (cur: string | null) => (cur ?? "").split("\n").filter(Boolean).length;
+    expect(await vault.process(file.path, (cur) => ({ content: `${cur ?? ""}more\n`, result: count(cur) }))).toEqual({ written: true, result: 2 });
+    expect(app.vault.text(file.path)).toBe("one\ntwo\nmore\n");
+    expect(await vault.process(file.path, (cur) => ({ content: cur, result: "same" }))).toEqual({ written: false, result: "same" });
+    expect(await vault.process("Memory/new.md", (cur) => ({ content: "x\n", result: cur === null }))).toEqual({ written: true, result: true });
+    expect(await vault.process("Memory/none.md", () => ({ content: null, result: 0 }))).toEqual({ written: false, result: 0 });
+    expect(app.vault.getFileByPath("Memory/none.md")).toBeNull();
+  });
+
   it("reads, checks existence, and names the file when it is missing", async () => {
     const { app, vault } = setup();
     await app.vault.seed("Memory/b.md", "bee");

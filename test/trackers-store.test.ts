@@ -257,11 +257,9 @@ describe("tracker store: operations", () => {
     const t = tempVault();
     cleanup = t.cleanup;
     const path = "Memory/Agents/link/Trackers/Tasks.md";
-    let id = "";
-    await t.vault.process(path, (cur) => {
+    const { result: id } = await t.vault.process(path, (cur) => {
       const r = addTrackerItem(cur, "tasks", { text: "Renew passport", fields: [["source", "[[2026-03-24#^am-k3f9]]"]] }, META);
-      id = r.id;
-      return r.text;
+      return { content: r.text, result: r.id };
     });
     expect(id).toBe("t-001");
     const written = readFileSync(join(t.root, path), "utf8");

@@ -47,7 +47,7 @@ import { decodeUtf8 } from "../core/encoding";
 import { restoreLostLines } from "../core/merge-lines";
 import { MemoryError, PathError, TruncatedNoteError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
-import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
+import { EditRun, type DecideFn, type Decided, type FileStat, type ProcessFn, type VaultPort } from "../core/vault";
 import { DEFAULT_STALE_MS, DEFAULT_WAIT_MS, LOCK_DIR, NoteLocks, type HeldLock, type LockOptions } from "./note-lock";
 import { VaultPaths } from "./vault-paths";
 
@@ -243,16 +243,24 @@ export class NodeVault implements VaultPort {
    *   for a note the user may not write, or whose owner has no write bit), when its lock could not be
    *   had in time, or when it kept changing for {@link MAX_ATTEMPTS} rounds
    * On every error, the note is as it was (or as another writer left it).
+   * With a {@link DecideFn}, returns `{ written, result }`: the edit may run several times (a
+   * concurrent save, a save into the old file re-applied); `result` is its last run's, the run
+   * whose content the note now holds (or, when nothing was written, the run that decided so).
    */
-  async process(path: string, fn: ProcessFn): Promise<boolean> {
+  process(path: string, fn: ProcessFn): Promise<boolean>;
+  process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
+  process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
+  async process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>> {
     const real = this.paths.resolve(path);
-    return this.locks.withLock(real, path, async (held) => {
+    const edit = new EditRun(fn);
+    const written = await this.locks.withLock(real, path, async (held) => {
       await removeLeftTemps(real);
-      return this.processLocked(real, path, fn, held);
+      return this.processLocked(real, path, edit, held);
     });
+    return edit.outcome(written);
   }
 
-  private async processLocked(real: string, path: string, fn: ProcessFn, held: HeldLock): Promise<boolean> {
+  private async processLocked<T>(real: string, path: string, edit: EditRun<T>, held: HeldLock): Promise<boolean> {
     let written = false;
     // Saves into the old file that our rename hid (a program that opened the note before the rename
     // and wrote after it): each is put back into the note as it is now, with restoreLostLines.
@@ -263,7 +271,7 @@ export class NodeVault implements VaultPort {
       try {
         let current = snap.text;
         if (current !== null) for (const h of hidden) current = restoreLostLines(h.base, h.theirs, current);
-        let next = fn(current);
+        let next = edit.apply(current);
         if (next === null) next = current;
         if (next === null || next === snap.text) return written;
         if (snap.suspect) {

@@ -24,6 +24,56 @@ export interface FileStat {
  */
 export type ProcessFn = (current: string | null) => string | null;
 
+/**
+ * What a {@link DecideFn} returns: the new `content` (as a {@link ProcessFn} returns it: unchanged
+ * or `null` means "no write") and the `result` it decided, handed back by {@link VaultPort.process}.
+ */
+export interface Decision<T> {
+  content: string | null;
+  result: T;
+}
+
+/**
+ * Edit function that also decides a result (an id it gave, whether the item was found, a message):
+ * like {@link ProcessFn}, pure and possibly called more than once; {@link VaultPort.process} returns
+ * the `result` of its last call, the one whose content was kept.
+ */
+export type DecideFn<T> = (current: string | null) => Decision<T>;
+
+/** What {@link VaultPort.process} returns for a {@link DecideFn}: whether it wrote, and the decision. */
+export interface Decided<T> {
+  /** True when the file was written. */
+  written: boolean;
+  /** The `result` of the edit function's last call. */
+  result: T;
+}
+
+/**
+ * For adapters: one call of {@link VaultPort.process}'s edit function, either form. {@link apply}
+ * runs it (as often as the adapter needs) and keeps the last result; {@link outcome} gives what
+ * `process` returns — `written` for a {@link ProcessFn}, a {@link Decided} for a {@link DecideFn}.
+ */
+export class EditRun<T> {
+  private decides = false;
+  private last: T | undefined;
+
+  constructor(private readonly fn: ProcessFn | DecideFn<T>) {}
+
+  /** Runs the edit on `current`; returns the new content (`null` or `current`: no write). */
+  apply(current: string | null): string | null {
+    const out = this.fn(current);
+    if (out === null || typeof out === "string") return out;
+    this.decides = true;
+    this.last = out.result;
+    return out.content;
+  }
+
+  /** What `process` returns once the edit is done: see {@link VaultPort.process}. */
+  outcome(written: boolean): boolean | Decided<T> {
+    return this.decides ? { written, result: this.last as T } : written;
+  }
+}
+
 export interface VaultPort {
   /** Reads a file as UTF-8 text. Throws {@link VaultError} naming the path when it is missing or unreadable. */
   read(path: string): Promise<string>;
@@ -37,4 +87,12 @@ export interface VaultPort {
    * Throws {@link VaultError} naming the path on I/O failure; on error nothing is written.
    */
   process(path: string, fn: ProcessFn): Promise<boolean>;
+  /**
+   * The same with an edit function that also decides a result: returns whether the file was
+   * written and the `result` of the function's last call (it may run more than once, see
+   * {@link DecideFn}), so no caller needs a variable captured by the function.
+   */
+  process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
+  /** Either form, for a wrapper that passes on the edit function it was given (`writeGuarded`). */
+  process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
 }

@@ -16,7 +16,7 @@ import { normalizePath, TFile, TFolder, type App } from "obsidian";
 import { decodeUtf8 } from "../core/encoding";
 import { MemoryError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
-import type { FileStat, ProcessFn, VaultPort } from "../core/vault";
+import { EditRun, type DecideFn, type Decided, type FileStat, type ProcessFn, type VaultPort } from "../core/vault";
 
 export class ObsidianVault implements VaultPort {
   constructor(private readonly app: App) {}
@@ -75,11 +75,23 @@ export class ObsidianVault implements VaultPort {
     return Promise.resolve(out);
   }
 
-  async process(path: string, fn: ProcessFn): Promise<boolean> {
+  /**
+   * VaultPort.process over `Vault.create` (missing note) and `Vault.process` (existing note). With
+   * a {@link DecideFn}, returns `{ written, result }`, `result` being the last run's.
+   */
+  process(path: string, fn: ProcessFn): Promise<boolean>;
+  process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
+  process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
+  async process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>> {
+    const edit = new EditRun(fn);
+    return edit.outcome(await this.processRun(path, edit));
+  }
+
+  private async processRun<T>(path: string, edit: EditRun<T>): Promise<boolean> {
     const target = this.toPath(path);
     const existing = this.fileAt(target);
-    if (existing) return this.processExisting(existing, path, fn);
-    const text = fn(null);
+    if (existing) return this.processExisting(existing, path, edit);
+    const text = edit.apply(null);
     if (text === null) return false;
     try {
       await this.ensureFolder(parentFolder(target));
@@ -88,26 +100,26 @@ export class ObsidianVault implements VaultPort {
     } catch (err) {
       // Someone created the note between our lookup and `create`: edit what they wrote instead.
       const created = this.fileAt(target);
-      if (created) return this.processExisting(created, path, fn);
+      if (created) return this.processExisting(created, path, edit);
       throw new VaultError(`cannot create ${path}: ${errorMessage(err)}`, path, { cause: err });
     }
   }
 
   /**
-   * Runs `fn` inside `Vault.process`. A first read decides whether anything would change, so an
+   * Runs the edit inside `Vault.process`. A first read decides whether anything would change, so an
    * unchanged note is not rewritten (re-running writes nothing; test/plugin-vault.test.ts,
    * "edits an existing note through Vault.process and skips unchanged content (case 10)"); the edit
    * itself is then re-applied by `Vault.process` on the note's content at write time.
    */
-  private async processExisting(file: TFile, path: string, fn: ProcessFn): Promise<boolean> {
+  private async processExisting<T>(file: TFile, path: string, edit: EditRun<T>): Promise<boolean> {
     try {
       // Read from the bytes first: a note that is not UTF-8 is refused before any edit.
       const before = await this.readText(file, path);
-      const preview = fn(before);
+      const preview = edit.apply(before);
       if (preview === null || preview === before) return false;
       let changed = false;
       await this.app.vault.process(file, (data) => {
-        const next = fn(data);
+        const next = edit.apply(data);
         if (next === null || next === data) return data;
         changed = true;
         return next;

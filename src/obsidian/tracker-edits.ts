@@ -23,30 +23,24 @@ export async function tickTrackerItem(
   id: string,
   options: { checked: boolean; review: boolean; today: string },
 ): Promise<string | null> {
-  let message: string | null = null;
   try {
     if (options.review && options.checked) {
-      await vault.process(path, (current) => {
-        if (current === null) return null;
+      const { result } = await vault.process(path, (current) => {
+        if (current === null) return { content: null, result: null };
         const r = advanceReview(current, id, options.today);
-        if (!r.ok) {
-          message = r.reason;
-          return current;
-        }
-        message = `Review ${id} done; next on ${r.next}.`;
-        return r.text;
+        if (!r.ok) return { content: current, result: r.reason };
+        return { content: r.text, result: `Review ${id} done; next on ${r.next}.` };
       });
-    } else {
-      const status: TrackerStatus = options.checked ? "done" : "open";
-      await vault.process(path, (current) => {
-        if (current === null) return null;
-        const r = setItemStatus(current, id, status, path, options.today);
-        if (!r.ok) message = r.found ? r.reason : `No item ^${id} in ${path} any more.`;
-        return r.text;
-      });
+      return result;
     }
+    const status: TrackerStatus = options.checked ? "done" : "open";
+    const { result } = await vault.process(path, (current) => {
+      if (current === null) return { content: null, result: null };
+      const r = setItemStatus(current, id, status, path, options.today);
+      return { content: r.text, result: r.ok ? null : r.found ? r.reason : `No item ^${id} in ${path} any more.` };
+    });
+    return result;
   } catch (err) {
-    message = `Could not update ${path}: ${errorMessage(err)}`;
+    return `Could not update ${path}: ${errorMessage(err)}`;
   }
-  return message;
 }

@@ -74,26 +74,29 @@ export class TrackerUpkeep extends Component {
   async trackerChanged(path: string): Promise<void> {
     const kind = this.trackerKind(path);
     if (kind === null) return;
-    let reopened: { id: string; next: string }[] = [];
-    let restored: string[] = [];
+    let reopened: { id: string; next: string }[];
+    let restored: string[];
     try {
-      await this.ctx.vault.process(path, (current) => {
-        if (current === null) return null;
+      ({
+        result: { reopened, restored },
+      } = await this.ctx.vault.process(path, (current) => {
+        const decided = { reopened: [] as { id: string; next: string }[], restored: [] as string[] };
+        if (current === null) return { content: null, result: decided };
         const previous = this.seen.get(path);
         let text = current;
         if (previous !== undefined && previous !== current) {
           const r = restoreLostIds(previous, text);
-          restored = r.restored;
+          decided.restored = r.restored;
           text = r.text;
         }
         if (kind === "reviews") {
           const r = reopenTickedReviews(text, path);
-          reopened = r.reopened;
+          decided.reopened = r.reopened;
           text = r.text;
         }
         this.seen.set(path, text);
-        return text;
-      });
+        return { content: text, result: decided };
+      }));
     } catch (err) {
       new Notice(`Could not update ${path}: ${errorMessage(err)}`);
       return;

@@ -12,7 +12,7 @@
 import * as nodePath from "node:path";
 import { PathError } from "../../core/errors";
 import { normalizeVaultPath, type MemoryLayout } from "../../core/layout";
-import type { ProcessFn, VaultPort } from "../../core/vault";
+import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
 import type { NodeVault } from "../node-vault";
 
 export class MemoryAccess {
@@ -92,17 +92,22 @@ export class MemoryAccess {
    */
   writeGuarded(): VaultPort {
     const vault = this.vault;
+    const writable = (path: string): string => this.writable(path);
+    function process(path: string, fn: ProcessFn): Promise<boolean>;
+    function process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
+    function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
+    function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>> {
+      try {
+        return vault.process(writable(path), fn);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     return {
       read: (path) => vault.read(path),
       exists: (path) => vault.exists(path),
       list: (folder) => vault.list(folder),
-      process: (path: string, fn: ProcessFn) => {
-        try {
-          return vault.process(this.writable(path), fn);
-        } catch (err) {
-          return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      },
+      process,
     };
   }
 

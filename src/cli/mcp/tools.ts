@@ -22,6 +22,7 @@ import { LIST_STATUSES, listTrackerItems } from "../../core/trackers/list";
 import { advanceReview } from "../../core/trackers/reviews";
 import { addAnswer } from "../../core/trackers/answers";
 import { addItemSource, addProgressNote, addTrackerItem, findItem, setItemField, setItemStatus, type EditResult } from "../../core/trackers/store";
+import type { DecideFn, Decided } from "../../core/vault";
 import type { CliContext } from "../context";
 import { createCliExtractor } from "../llm-env";
 import { oneLine } from "../one-line";
@@ -79,11 +80,14 @@ function noteLink(path: string, blockId?: string | null): string {
   return `[[${path.replace(/\.md$/i, "")}${blockId ? `#^${blockId}` : ""}]]`;
 }
 
-/** Writes through the guard and re-indexes at once (the watcher would too, a moment later). */
-async function write(deps: ToolDeps, path: string, fn: (current: string | null) => string | null): Promise<boolean> {
-  const written = await deps.access.writeGuarded().process(path, fn);
-  if (written) await deps.live.wrote(path);
-  return written;
+/**
+ * Writes through the guard and re-indexes at once (the watcher would too, a moment later).
+ * Returns whether the note was written and what the edit decided (its last run's, see `DecideFn`).
+ */
+async function write<T>(deps: ToolDeps, path: string, fn: DecideFn<T>): Promise<Decided<T>> {
+  const done = await deps.access.writeGuarded().process(path, fn);
+  if (done.written) await deps.live.wrote(path);
+  return done;
 }
 
 /** The result of a tracker edit, or a {@link UsageError} with its reason. */
@@ -238,13 +242,11 @@ const appendJournal: ToolSpec = {
     const { access, ctx } = deps;
     const day = todayOf(deps.now());
     const path = ctx.layout.journalPath(access.agent, day);
-    let ids: string[] = [];
-    let created = false;
-    await write(deps, path, (current) => {
-      created = current === null;
+    const {
+      result: { ids, created },
+    } = await write(deps, path, (current) => {
       const appended = appendJournalBlock(current, String(args.text), { agent: access.agent, date: day, path });
-      ids = appended.ids;
-      return appended.text;
+      return { content: appended.text, result: { ids: appended.ids, created: current === null } };
     });
     const id = ids[0] ?? "";
     const link = noteLink(path, id);
@@ -336,24 +338,18 @@ const addTracker: ToolSpec = {
       if (!fields.some(([k0]) => k0.toLowerCase() === key.toLowerCase())) fields.push([key, value]);
     }
     const text = String(args.text).replace(/\s+/g, " ").trim();
-    let id = "";
-    let added = false;
-    await write(deps, path, (current) => {
+    const {
+      result: { id, added },
+    } = await write(deps, path, (current) => {
       const same = current === null ? null : listItemsSame(current, text);
-      if (same) {
-        id = same;
-        added = false;
-        return current;
-      }
+      if (same) return { content: current, result: { id: same, added: false } };
       const r = addTrackerItem(current, k, { text, status: k === "decisions" ? "done" : "open", fields }, { agent: access.agent, title: ctx.settings.trackerFiles[k], createdAt: localTimestamp(new Date(deps.now())) }, path);
       // A value with unbalanced brackets would end its field early and spill into the text.
       const item = findItem(r.text, r.id);
       if (!item || item.text !== text || item.fields.length !== fields.length) {
         throw new UsageError("a value would break the tracker line (unbalanced [ ] or ( ))");
       }
-      id = r.id;
-      added = true;
-      return r.text;
+      return { content: r.text, result: { id: r.id, added: true } };
     });
     const link = noteLink(path, id);
     return { text: `${added ? "added" : "already there"}: ^${id} in ${path} ${link}`, data: { path, id, link, added } };
@@ -391,8 +387,7 @@ const updateTracker: ToolSpec = {
     const path = ctx.layout.trackerPath(access.agent, k);
     const day = todayOf(deps.now());
     if (!(await ctx.vault.exists(path))) throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`);
-    let status = "";
-    const changed = await write(deps, path, (current) => {
+    const { written: changed, result: status } = await write(deps, path, (current) => {
       if (current === null) throw new UsageError(`no item ^${id} in ${path}`);
       let text = current;
       if (!findItem(text, id)) throw new UsageError(`no item ^${id} in ${path}`);
@@ -407,8 +402,7 @@ const updateTracker: ToolSpec = {
         // A source is added to the links already there, never replaces them.
         text = key.toLowerCase() === "source" ? edited(addItemSource(text, id, value, path), path, id) : edited(setItemField(text, id, key, value, path), path, id);
       }
-      status = findItem(text, id)?.status ?? "";
-      return text;
+      return { content: text, result: findItem(text, id)?.status ?? "" };
     });
     const link = noteLink(path, id);
     return { text: `${changed ? "updated" : "unchanged"}: ^${id} (${status}) ${link}`, data: { path, id, changed, status, link } };
@@ -442,15 +436,14 @@ const addKnowledge: ToolSpec = {
     path ??= ctx.layout.topicPath(access.agent, topic, category);
     const title = (path.split("/").pop() ?? topic).replace(/\.md$/i, "");
     const heading = HEADINGS[entryKind];
-    let created = false;
-    const added = await write(deps, path, (current) => {
-      created = current === null || current.trim() === "";
-      return appendTopicEntry(
+    const { written: added, result: created } = await write(deps, path, (current) => ({
+      content: appendTopicEntry(
         current,
         { title, agent: access.agent, category: path.split("/").slice(-2, -1)[0], type: "knowledge", createdAt: localTimestamp(new Date(deps.now())), path },
         { kind: entryKind, heading, date: todayOf(deps.now()), confidence: args.confidence as number, text: String(args.text), source: typeof args.source === "string" ? args.source.trim() : "" },
-      );
-    });
+      ),
+      result: current === null || current.trim() === "",
+    }));
     const link = `[[${path.replace(/\.md$/i, "")}#${heading}]]`;
     return { text: `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""} ${link}`, data: { path, link, created, added } };
   },

@@ -79,21 +79,17 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
   const { reviewsPath } = found;
   const notePath = await latestDraftNote(vault, layout, agent, id);
   const noteLink = notePath ? `[[${notePath.replace(/\.md$/i, "").split("/").pop() ?? ""}]]` : "";
-  let outcome: ReturnType<typeof advanceReview> = { ok: false, reason: `no item ^${id} in ${reviewsPath}` };
+  let result: ReturnType<typeof advanceReview>;
   try {
-    await vault.process(reviewsPath, (current) => {
-      if (current === null) {
-        outcome = { ok: false, reason: `no reviews tracker at ${reviewsPath}` };
-        return null;
-      }
-      outcome = advanceReview(current, id, today, reviewsPath, noteLink);
-      return outcome.ok ? outcome.text : current;
-    });
+    ({ result } = await vault.process(reviewsPath, (current) => {
+      if (current === null) return { content: null, result: { ok: false, reason: `no reviews tracker at ${reviewsPath}` } as const };
+      const outcome = advanceReview(current, id, today, reviewsPath, noteLink);
+      return { content: outcome.ok ? outcome.text : current, result: outcome };
+    }));
   } catch (err) {
     if (err instanceof FrontmatterError) return { ok: false, reason: errorMessage(err) };
     throw err;
   }
-  const result = outcome as ReturnType<typeof advanceReview>;
   if (!result.ok) return result;
   let notice: string | undefined;
   if (notePath) {

@@ -158,21 +158,18 @@ export async function migrateTrackers(vault: VaultPort, layout: MemoryLayout, op
     for (const kind of TRACKER_KINDS) {
       const path = layout.trackerPath(agent, kind);
       if (!(await vault.exists(path))) continue;
-      let result: NoteMigration = { path, changes: [], lostIds: [], skipped: null };
-      const run = (current: string): string => {
+      const run = (current: string): { content: string; result: NoteMigration } => {
         try {
           const m = migrateTracker(current, path);
-          result = { path, changes: m.changes, lostIds: m.lostIds, skipped: null };
-          return m.text;
+          return { content: m.text, result: { path, changes: m.changes, lostIds: m.lostIds, skipped: null } };
         } catch (err) {
           if (!(err instanceof FrontmatterError)) throw err;
-          result = { path, changes: [], lostIds: [], skipped: err.message };
-          return current;
+          return { content: current, result: { path, changes: [], lostIds: [], skipped: err.message } };
         }
       };
-      if (options.apply) await vault.process(path, (current) => (current === null ? null : run(current)));
-      else run(await vault.read(path));
-      out.push(result);
+      const unchanged: NoteMigration = { path, changes: [], lostIds: [], skipped: null };
+      if (options.apply) out.push((await vault.process(path, (current) => (current === null ? { content: null, result: unchanged } : run(current)))).result);
+      else out.push(run(await vault.read(path)).result);
     }
   }
   return out;
