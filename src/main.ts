@@ -8,7 +8,7 @@
 import { Notice, normalizePath, Plugin } from "obsidian";
 import { today } from "./core/dates";
 import { errorMessage } from "./core/errors";
-import { defaultSettings, parseSettings, type Settings } from "./core/settings";
+import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
 import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/extraction-runner";
@@ -81,9 +81,9 @@ export default class AgentMemoryPlugin extends Plugin {
       raw = undefined;
       new Notice(`Agent Memory could not read its settings (${errorMessage(err)}); using the defaults.`);
     }
-    const { settings, error } = parseSettings(raw);
-    this.memorySettings = settings;
-    if (error) new Notice(`Agent Memory settings: ${error}. Using the defaults until you change a setting.`);
+    const parsed = parseSettings(raw);
+    this.memorySettings = usableSettings(parsed);
+    if (!parsed.ok) new Notice(`Agent Memory settings: ${parsed.error.message}. Using the defaults until you change a setting.`);
   }
 
   /** Writes the settings to `data.json` (they hold the API key's secret name, never the key). */

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../src/cli/node-vault";
 import { MemoryLayout } from "../src/core/layout";
-import { parseSettings, type Settings } from "../src/core/settings";
+import { parseSettings, usableSettings, type Settings } from "../src/core/settings";
 import {
   HEALTH_RULES,
   healthReportPath,
@@ -74,8 +74,8 @@ beforeEach(() => {
   cpSync(FIXTURE, root, { recursive: true });
   vault = new NodeVault(root);
   const parsed = parseSettings(SETTINGS);
-  expect(parsed.error).toBeUndefined();
-  settings = parsed.settings;
+  expect(parsed.ok).toBe(true);
+  settings = usableSettings(parsed);
   layout = new MemoryLayout(settings);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -192,7 +192,7 @@ describe("health check on the seeded fixture vault", () => {
   });
 
   it("thresholds are settings: a longer draft limit and a higher size cap silence their rules", async () => {
-    settings = parseSettings({ health: { draftDays: 365, staleDays: 400 } }).settings;
+    settings = usableSettings(parseSettings({ health: { draftDays: 365, staleDays: 400 } }));
     layout = new MemoryLayout(settings);
     const report = await check();
     const rules = new Set([...report.errors, ...report.warnings].map((p) => p.rule));
@@ -202,14 +202,14 @@ describe("health check on the seeded fixture vault", () => {
   });
 
   it("required fields are a setting, per collection; journals need none by default", async () => {
-    settings = parseSettings({ ...(SETTINGS as object), health: { requiredFields: ["id", "type"] } }).settings;
+    settings = usableSettings(parseSettings({ ...(SETTINGS as object), health: { requiredFields: ["id", "type"] } }));
     layout = new MemoryLayout(settings);
     expect((await check()).errors.filter((p) => p.rule === "required-field-missing")).toEqual([]);
-    settings = parseSettings({ ...(SETTINGS as object), health: { requiredFields: ["id", "type"], requiredFieldsBy: { journal: ["id"] } } }).settings;
+    settings = usableSettings(parseSettings({ ...(SETTINGS as object), health: { requiredFields: ["id", "type"], requiredFieldsBy: { journal: ["id"] } } }));
     layout = new MemoryLayout(settings);
     const missing = (await check()).errors.filter((p) => p.rule === "required-field-missing");
     expect(missing.map((p) => [p.path, p.message])).toEqual([["Memory/Agents/ada/Journal/2026-05-22.md", "No frontmatter; required fields missing: id."]]);
-    settings = parseSettings({ ...(SETTINGS as object), health: { requiredFieldsBy: { knowledge: [] } } }).settings;
+    settings = usableSettings(parseSettings({ ...(SETTINGS as object), health: { requiredFieldsBy: { knowledge: [] } } }));
     layout = new MemoryLayout(settings);
     expect((await check()).errors.filter((p) => p.rule === "required-field-missing")).toEqual([]);
   });
@@ -231,7 +231,7 @@ describe("the extractor and the health check agree", () => {
       "Memory/Agents/ada/Journal/2026-05-21.md": "Just notes, no frontmatter at all.\n",
     });
     try {
-      const s = parseSettings({}).settings;
+      const s = usableSettings(parseSettings({}));
       const l = new MemoryLayout(s);
       const now = () => new Date("2026-05-20T10:00:00Z");
       const plan = await planExtraction({ vault: t.vault, settings: s, layout: l, journalPath: journal, extractor: new OfflineExtractor(), now });

@@ -7,7 +7,7 @@ import { extractConventions, OfflineExtractor } from "../src/core/extraction/off
 import { ownerOf } from "../src/core/extraction/owners";
 import { trackerFields } from "../src/core/extraction/route";
 import { orderFields } from "../src/core/trackers/fields";
-import { defaultSettings, parseSettings } from "../src/core/settings";
+import { defaultSettings, parseSettings, usableSettings } from "../src/core/settings";
 import { DEFAULT_SECTION_HEADINGS } from "../src/core/extraction/section-headings";
 
 const got = (body: string, options = {}) => extractConventions(splitBlocks(body), [], options).map((i) => [i.category, i.text]);
@@ -63,7 +63,7 @@ describe("sections", () => {
   });
 
   it("the pipeline hands the setting to the extractor", async () => {
-    const settings = parseSettings({ sectionHeadings: { task: ["Blockers"] } }).settings;
+    const settings = usableSettings(parseSettings({ sectionHeadings: { task: ["Blockers"] } }));
     const body = "## Blockers\n- Redis keeps running out of memory\n";
     const input = { path: "j.md", title: "j", body, blocks: splitBlocks(body), context: { agent: "me", topics: [], openItems: [], agents: [] }, sectionHeadings: settings.sectionHeadings };
     expect((await new OfflineExtractor().extract(input)).items.map((i) => i.text)).toEqual(["Redis keeps running out of memory"]);
@@ -158,20 +158,22 @@ describe("the sectionHeadings setting", () => {
 
   it("keeps the defaults of the lists not given, and an empty list turns a category off", () => {
     const s = parseSettings({ sectionHeadings: { task: ["Blockers"], pattern: [] } });
-    expect(s.error).toBeUndefined();
-    expect(s.settings.sectionHeadings.task).toEqual(["Blockers"]);
-    expect(s.settings.sectionHeadings.pattern).toEqual([]);
-    expect(s.settings.sectionHeadings.goal).toEqual(DEFAULT_SECTION_HEADINGS.goal);
+    if (!s.ok) throw new Error(s.error.message);
+    expect(s.value.sectionHeadings.task).toEqual(["Blockers"]);
+    expect(s.value.sectionHeadings.pattern).toEqual([]);
+    expect(s.value.sectionHeadings.goal).toEqual(DEFAULT_SECTION_HEADINGS.goal);
   });
 
   it("refuses a heading listed under two categories, and a heading without words, with the reason", () => {
     const twice = parseSettings({ sectionHeadings: { task: ["Next steps"], question: ["next steps"] } });
-    expect(twice.error).toContain('the heading "next steps" is listed under both task and question');
+    if (twice.ok) throw new Error("a heading under two categories must be refused");
+    expect(twice.error.message).toContain('the heading "next steps" is listed under both task and question');
     // The list that clashes is reset to its default (one list is one setting); the other is kept.
-    expect(twice.settings.sectionHeadings.task).toEqual(["Next steps"]);
-    expect(twice.settings.sectionHeadings.question).toEqual(DEFAULT_SECTION_HEADINGS.question);
+    expect(twice.error.settings.sectionHeadings.task).toEqual(["Next steps"]);
+    expect(twice.error.settings.sectionHeadings.question).toEqual(DEFAULT_SECTION_HEADINGS.question);
     const blank = parseSettings({ sectionHeadings: { task: ["**"] } });
-    expect(blank.error).toContain("a heading must have words");
-    expect(blank.settings.sectionHeadings.task).toEqual(DEFAULT_SECTION_HEADINGS.task);
+    if (blank.ok) throw new Error("a heading without words must be refused");
+    expect(blank.error.message).toContain("a heading must have words");
+    expect(blank.error.settings.sectionHeadings.task).toEqual(DEFAULT_SECTION_HEADINGS.task);
   });
 });

@@ -1,14 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { defaultSettings, parseSettings } from "../src/core/settings";
+import { defaultSettings, parseSettings, usableSettings, type SettingsReset } from "../src/core/settings";
+
+/** The reset that settings which must not validate give (fails the test when they validate). */
+function resetOf(raw: unknown): SettingsReset {
+  const parsed = parseSettings(raw);
+  if (parsed.ok) throw new Error(`expected ${JSON.stringify(raw)} to be refused`);
+  return parsed.error;
+}
 
 describe("settings", () => {
   it("missing keys take their defaults", () => {
-    expect(parseSettings({}).settings).toEqual(defaultSettings());
-    expect(parseSettings(undefined)).toEqual({ settings: defaultSettings() });
+    expect(usableSettings(parseSettings({}))).toEqual(defaultSettings());
+    expect(parseSettings(undefined)).toEqual({ ok: true, value: defaultSettings() });
   });
 
   it("an invalid value falls back to its default alone; the other settings are kept", () => {
-    const { settings, error } = parseSettings({ memoryRoot: "AI", llm: { timeoutMs: -5, model: "m" }, isolatedZones: ["A", 3] });
+    const { settings, message: error } = resetOf({ memoryRoot: "AI", llm: { timeoutMs: -5, model: "m" }, isolatedZones: ["A", 3] });
     expect(settings.memoryRoot).toBe("AI");
     expect(settings.llm.model).toBe("m");
     expect(settings.llm.timeoutMs).toBe(defaultSettings().llm.timeoutMs);
@@ -18,37 +25,37 @@ describe("settings", () => {
   });
 
   it("isolated zones written with slashes are read as meant; one naming no folder resets the list", () => {
-    expect(parseSettings({ isolatedZones: ["/Clients/Acme/", "HR\\Payroll", "./Secret", " Vault2//Secret "] }).settings.isolatedZones).toEqual([
+    expect(usableSettings(parseSettings({ isolatedZones: ["/Clients/Acme/", "HR\\Payroll", "./Secret", " Vault2//Secret "] })).isolatedZones).toEqual([
       "Clients/Acme",
       "HR/Payroll",
       "Secret",
       "Vault2/Secret",
     ]);
-    const bad = parseSettings({ isolatedZones: ["HR", "/"] });
+    const bad = resetOf({ isolatedZones: ["HR", "/"] });
     expect(bad.settings.isolatedZones).toEqual(["Restricted"]);
-    expect(bad.error).toMatch(/"isolatedZones": a zone must name a folder/);
+    expect(bad.message).toMatch(/"isolatedZones": a zone must name a folder/);
   });
 
   it("something that is not an object gives the defaults with a reason", () => {
-    expect(parseSettings("x")).toEqual({ settings: defaultSettings(), error: "settings are not an object" });
-    expect(parseSettings([1]).error).toBeDefined();
+    expect(parseSettings("x")).toEqual({ ok: false, error: { message: "settings are not an object", settings: defaultSettings() } });
+    expect(resetOf([1]).settings).toEqual(defaultSettings());
   });
 
   it("a base URL with credentials, another scheme or no URL at all is refused with a reason that never repeats it", () => {
-    const creds = parseSettings({ llm: { baseUrl: "http://user:secret@127.0.0.1:8080/v1", model: "m" } });
+    const creds = resetOf({ llm: { baseUrl: "http://user:secret@127.0.0.1:8080/v1", model: "m" } });
     expect(creds.settings.llm.baseUrl).toBe("");
     expect(creds.settings.llm.model).toBe("m");
-    expect(creds.error).toMatch(/"llm\.baseUrl": the base URL has credentials in it .*API key setting/);
-    expect(creds.error).not.toMatch(/secret|user:/);
-    expect(parseSettings({ llm: { baseUrl: "ftp://127.0.0.1/v1" } }).error).toMatch(/"llm\.baseUrl".*http:\/\/ or https:\/\//);
-    expect(parseSettings({ llm: { baseUrl: "localhost 11434" } }).error).toMatch(/"llm\.baseUrl": the base URL is not a URL/);
+    expect(creds.message).toMatch(/"llm\.baseUrl": the base URL has credentials in it .*API key setting/);
+    expect(creds.message).not.toMatch(/secret|user:/);
+    expect(resetOf({ llm: { baseUrl: "ftp://127.0.0.1/v1" } }).message).toMatch(/"llm\.baseUrl".*http:\/\/ or https:\/\//);
+    expect(resetOf({ llm: { baseUrl: "localhost 11434" } }).message).toMatch(/"llm\.baseUrl": the base URL is not a URL/);
     for (const ok of ["", "http://localhost:11434/v1", "https://api.openai.com/v1"]) {
-      expect(parseSettings({ llm: { baseUrl: ok } })).toEqual({ settings: { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl: ok } } });
+      expect(parseSettings({ llm: { baseUrl: ok } })).toEqual({ ok: true, value: { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl: ok } } });
     }
   });
 
   it("unknown keys are dropped and no API key is ever part of the settings", () => {
-    const { settings } = parseSettings({ apiKey: "sk-secret", llm: { apiKey: "sk-secret" } });
+    const settings = usableSettings(parseSettings({ apiKey: "sk-secret", llm: { apiKey: "sk-secret" } }));
     expect(JSON.stringify(settings)).not.toContain("sk-secret");
   });
 });

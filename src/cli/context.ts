@@ -5,7 +5,7 @@
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
 import { MemoryLayout } from "../core/layout";
-import { parseSettings, type Settings } from "../core/settings";
+import { parseSettings, usableSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
 import type { LockOptions } from "./note-lock";
@@ -92,8 +92,9 @@ export async function openVault(
       throw new UsageError(`settings file is not valid JSON: ${settingsSource}: ${(err as Error).message}`, settingsSource);
     }
   }
-  const { settings, error } = parseSettings(raw);
-  if (error) io.err(`warning: ${settingsSource ?? "settings"}: ${error}; using defaults`);
+  const parsed = parseSettings(raw);
+  if (!parsed.ok) io.err(`warning: ${settingsSource ?? "settings"}: ${parsed.error.message}; using defaults`);
+  const settings = usableSettings(parsed);
   return {
     vaultRoot,
     vaultArg,

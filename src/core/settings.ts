@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { checkBaseUrl } from "./url";
 import { sectionHeadingsSchema } from "./extraction/section-headings";
+import { err, ok, type Result } from "./util/result";
 
 export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
 /** A tracker note kind (docs/architecture.md, "The five layers"). */
@@ -202,20 +203,33 @@ export function defaultSettings(): Settings {
 }
 
 /**
+ * Why stored settings did not validate, with the settings to run with meanwhile: each invalid value
+ * reset to its default (all defaults when the value was not an object).
+ */
+export interface SettingsReset {
+  /** The reason, naming each setting that was reset. */
+  message: string;
+  /** The settings with each invalid value reset to its default. */
+  settings: Settings;
+}
+
+/**
  * Validates stored settings (the plugin's `data.json` or the CLI's copy of it). Each invalid value
  * falls back to its default on its own, so one bad number does not throw away the memory root or
  * the destinations a person chose; a value that is not an object at all gives the defaults.
- * @returns the settings and, when something was reset, the reason naming each setting.
+ * Missing settings (`undefined`, `null`) are the defaults, not an error.
+ * @returns the settings, or a {@link SettingsReset} naming each setting that was reset (see
+ *   {@link usableSettings} for the settings to run with either way).
  */
-export function parseSettings(raw: unknown): { settings: Settings; error?: string } {
-  if (raw === undefined || raw === null) return { settings: defaultSettings() };
-  if (typeof raw !== "object" || Array.isArray(raw)) return { settings: defaultSettings(), error: "settings are not an object" };
+export function parseSettings(raw: unknown): Result<Settings, SettingsReset> {
+  if (raw === undefined || raw === null) return ok(defaultSettings());
+  if (typeof raw !== "object" || Array.isArray(raw)) return err({ message: "settings are not an object", settings: defaultSettings() });
   let candidate: unknown = structuredClone(raw);
   const reset: string[] = [];
   for (let attempt = 0; attempt < 50; attempt++) {
     const result = settingsSchema.safeParse(candidate);
     if (result.success) {
-      return reset.length ? { settings: result.data, error: `invalid ${reset.join("; ")}; reset to the default` } : { settings: result.data };
+      return reset.length ? err({ message: `invalid ${reset.join("; ")}; reset to the default`, settings: result.data }) : ok(result.data);
     }
     const issue = result.error.issues[0];
     if (!issue || issue.path.length === 0) break;
@@ -224,7 +238,12 @@ export function parseSettings(raw: unknown): { settings: Settings; error?: strin
     const firstIndex = issue.path.findIndex((p) => typeof p === "number");
     candidate = withoutPath(candidate, issue.path.slice(0, firstIndex === -1 ? issue.path.length : firstIndex));
   }
-  return { settings: defaultSettings(), error: `invalid settings: ${reset.join("; ") || "unknown error"}; using the defaults` };
+  return err({ message: `invalid settings: ${reset.join("; ") || "unknown error"}; using the defaults`, settings: defaultSettings() });
+}
+
+/** The settings to run with after {@link parseSettings}: the parsed ones, or those reset to defaults. */
+export function usableSettings(parsed: Result<Settings, SettingsReset>): Settings {
+  return parsed.ok ? parsed.value : parsed.error.settings;
 }
 
 /** A copy of `value` without the key at `path` (so its default applies). */

@@ -10,7 +10,7 @@
 import { Component, debounce, normalizePath, TFile, type DataAdapter, type TAbstractFile } from "obsidian";
 import { errorMessage } from "../core/errors";
 import { MemoryLayout } from "../core/layout";
-import type { Parsed } from "../core/search/query";
+import type { Result } from "../core/util/result";
 import { emptyZones } from "../core/search/scope";
 import { SearchService, type IndexStore, type OpenReport, type SearchOptions, type SearchResponse } from "../core/search/search-service";
 import type { Settings } from "../core/settings";
@@ -149,7 +149,7 @@ export class IndexLifecycle extends Component {
   /**
    * Searches the index. Before the index exists (or after it failed) says why, as an error value.
    */
-  async search(query: string, options: SearchOptions): Promise<Parsed<SearchResponse>> {
+  async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
     const service = this.service;
     if (!service || this.stateValue.kind === "waiting") return { ok: false, error: "The search index is not ready yet." };
     if (this.stateValue.kind === "failed" && service.size === 0) {

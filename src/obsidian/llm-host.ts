@@ -5,6 +5,7 @@
  */
 import { requestUrl, type App } from "obsidian";
 import { errorMessage } from "../core/errors";
+import { ok, type Result } from "../core/util/result";
 import { createChatClient, requestUrlFetch, type ChatClientOptions, type FetchLike } from "../core/llm/client";
 import { baseUrlSettingError, type Settings } from "../core/settings";
 
@@ -38,7 +39,7 @@ export function chatClientOptions(app: App, settings: Settings, fetch: FetchLike
 }
 
 /** Outcome of "Test connection": the server's models, or the exact error. */
-export type ConnectionResult = { ok: true; models: string[] } | { ok: false; error: string };
+export type ConnectionResult = Result<string[]>;
 
 /**
  * Lists the server's models (`GET /models`) with the current settings. Never throws: the error the
@@ -52,7 +53,7 @@ export async function testConnection(app: App, settings: Settings, fetch?: Fetch
   if (badUrl) return { ok: false, error: `${badUrl.charAt(0).toUpperCase()}${badUrl.slice(1)}.` };
   try {
     const client = createChatClient({ ...chatClientOptions(app, settings, fetch), maxRetries: 0 });
-    return { ok: true, models: await client.listModels() };
+    return ok(await client.listModels());
   } catch (err) {
     return { ok: false, error: errorMessage(err) };
   }

@@ -9,6 +9,7 @@
 import { moment, normalizePath, type App } from "obsidian";
 import type { MemoryLayout } from "../core/layout";
 import type { Settings } from "../core/settings";
+import { err, ok, type Result } from "../core/util/result";
 
 /**
  * Obsidian's bundled moment, called as a function. The `obsidian` typings declare it as a module
@@ -31,20 +32,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * Reads the Daily notes core plugin's folder and format.
  * @returns the options, or why they could not be read (plugin missing or disabled, unknown shape).
  */
-export function readDailyNotesOptions(app: App): DailyNotesOptions | { error: string } {
+export function readDailyNotesOptions(app: App): Result<DailyNotesOptions> {
   const internal: unknown = (app as unknown as Record<string, unknown>).internalPlugins;
   if (!isRecord(internal) || typeof internal.getPluginById !== "function") {
-    return { error: "this version of Obsidian does not expose its core plugins" };
+    return err("this version of Obsidian does not expose its core plugins");
   }
   const plugin: unknown = (internal.getPluginById as (id: string) => unknown).call(internal, "daily-notes");
-  if (!isRecord(plugin)) return { error: "the Daily notes core plugin is not available" };
-  if (plugin.enabled !== true) return { error: "the Daily notes core plugin is turned off" };
+  if (!isRecord(plugin)) return err("the Daily notes core plugin is not available");
+  if (plugin.enabled !== true) return err("the Daily notes core plugin is turned off");
   const instance = plugin.instance;
   const options = isRecord(instance) ? instance.options : undefined;
-  if (!isRecord(options)) return { error: "the Daily notes options could not be read" };
+  if (!isRecord(options)) return err("the Daily notes options could not be read");
   const folder = typeof options.folder === "string" ? options.folder.trim() : "";
   const format = typeof options.format === "string" && options.format.trim() ? options.format.trim() : "YYYY-MM-DD";
-  return { folder, format };
+  return ok({ folder, format });
 }
 
 /** Where today's journal is expected, and, when Daily notes could not be used, why. */
@@ -63,8 +64,9 @@ export interface TodayJournal {
 export function todayJournal(app: App, settings: Settings, layout: MemoryLayout, today: string, now?: Date): TodayJournal {
   const fromLayout = (): string => layout.journalPath(settings.defaultAgent, today);
   if (!settings.useDailyNotes) return { path: fromLayout(), source: "layout" };
-  const options = readDailyNotesOptions(app);
-  if ("error" in options) return { path: fromLayout(), source: "layout", fallbackReason: options.error };
+  const read = readDailyNotesOptions(app);
+  if (!read.ok) return { path: fromLayout(), source: "layout", fallbackReason: read.error };
+  const options = read.value;
   const name = formatDate(now).format(options.format);
   const path = normalizePath(options.folder ? `${options.folder}/${name}.md` : `${name}.md`);
   return { path, source: "daily-notes" };

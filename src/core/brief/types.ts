@@ -9,7 +9,7 @@ import type { VaultPort } from "../vault";
 import type { IsoDate } from "../dates";
 import type { TrackerStatus } from "../trackers/format";
 import type { PriorityWord } from "../trackers/fields";
-import type { Parsed } from "../search/query";
+import type { Result } from "../util/result";
 import type { SearchOptions, SearchResponse } from "../search/search-types";
 
 /** The sections of a brief, in the order the Markdown shows them. */
@@ -17,7 +17,7 @@ export const BRIEF_SECTIONS = ["reviews", "tasks", "questions", "goals", "propos
 export type BriefSectionKind = (typeof BRIEF_SECTIONS)[number];
 
 /** A search function with the shape of {@link SearchService.search}. */
-export type BriefSearchFn = (query: string, options: SearchOptions) => Promise<Parsed<SearchResponse>>;
+export type BriefSearchFn = (query: string, options: SearchOptions) => Promise<Result<SearchResponse>>;
 
 /** Options of {@link buildBrief}. */
 export interface BriefOptions {

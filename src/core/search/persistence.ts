@@ -9,7 +9,7 @@ import { errorMessage } from "../errors";
 import { hashSpan } from "./engine/span-table";
 import { SearchEngine, type AnalysisOptions, type SavedMiniIndex } from "./engine/search-engine";
 import type { Shard } from "./query-runner";
-import type { Parsed } from "./query";
+import type { Result } from "../util/result";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 
@@ -107,7 +107,7 @@ function isShard(value: unknown): value is SavedShard {
  * @returns the saved shards, or why they cannot be used (not JSON, not ours, another version,
  *   other settings, malformed)
  */
-export function deserializeIndex(data: string, expectedKey: string): Parsed<SavedIndex> {
+export function deserializeIndex(data: string, expectedKey: string): Result<SavedIndex> {
   let raw: unknown;
   try {
     raw = JSON.parse(data);
@@ -153,7 +153,7 @@ export function restoreShards(
   key: string,
   options: ConstructorParameters<typeof SearchEngine<IndexDoc>>[0],
   analysis: AnalysisOptions = {},
-): Parsed<Map<string, Shard>> {
+): Result<Map<string, Shard>> {
   const saved = deserializeIndex(data, key);
   if (!saved.ok) return saved;
   const shards = new Map<string, Shard>();

@@ -7,6 +7,7 @@
  * must all match. An unknown filter or a bad date is an error value, never an empty result.
  */
 import { isIsoDate } from "../dates";
+import type { Result } from "../util/result";
 
 /** The filters of the query language. */
 export const FILTER_NAMES = ["agent", "type", "status", "domain", "tag", "path", "after", "before"] as const;
@@ -30,8 +31,6 @@ export interface ParsedQuery {
   filters: QueryFilter[];
 }
 
-/** A value or the reason there is none (errors are values). */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const OPEN_QUOTES = new Set(['"', "“", "„", "「", "『"]);
 const CLOSE_FOR: Record<string, string> = { '"': '"', "“": "”", "„": "“", "「": "」", "『": "』" };
@@ -90,7 +89,7 @@ export { isIsoDate };
  * @returns the query, or an error naming the offending part: an unknown filter (`foo:bar`), a
  *   filter without a value, or a date that is not a real `YYYY-MM-DD` date.
  */
-export function parseQuery(input: string): Parsed<ParsedQuery> {
+export function parseQuery(input: string): Result<ParsedQuery> {
   const words: string[] = [];
   const phrases: string[] = [];
   const filters: QueryFilter[] = [];

@@ -7,7 +7,7 @@
  */
 import { defaultSettings, normalizeZone, type Settings } from "../settings";
 import { AGENT_NAME_RULE } from "../layout";
-import type { Parsed } from "./query";
+import type { Result } from "../util/result";
 import type { NoteMeta } from "./note-document";
 
 /** A resolved scope. */
@@ -25,7 +25,7 @@ export const MAIN_SHARD = "";
  * zone's folder name from `settings.isolatedZones` (exact, else case-insensitive).
  * @returns the scope, or an error listing the valid scopes.
  */
-export function parseScope(text: string | undefined, settings: Pick<Settings, "isolatedZones">): Parsed<Scope> {
+export function parseScope(text: string | undefined, settings: Pick<Settings, "isolatedZones">): Result<Scope> {
   const value = (text ?? "").trim();
   if (value === "" || value.toLowerCase() === "all") return { ok: true, value: { kind: "all" } };
   if (value.toLowerCase() === "library") return { ok: true, value: { kind: "library" } };

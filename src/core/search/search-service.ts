@@ -27,7 +27,8 @@ import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
 import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, type NoteMeta } from "./note-document";
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
-import { parseQuery, type Parsed, type ParsedQuery } from "./query";
+import { parseQuery, type ParsedQuery } from "./query";
+import type { Result } from "../util/result";
 import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
 import { listByDate, notesByDate, rankByText, type RunContext, type Shard } from "./query-runner";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
@@ -339,7 +340,7 @@ export class SearchService {
    * carries its best-matching blocks and a snippet, read from the note at query time.
    * @returns the response, or an error for an unknown filter, a bad date or an unknown scope
    */
-  async search(query: string, options: SearchOptions = {}): Promise<Parsed<SearchResponse>> {
+  async search(query: string, options: SearchOptions = {}): Promise<Result<SearchResponse>> {
     const t0 = clock();
     const prepared = this.prepare(query, options);
     if (!prepared.ok) return prepared;
@@ -368,7 +369,7 @@ export class SearchService {
    * @returns the response (`results` best first, `total` = matching notes as {@link search} counts
    *   them), or an error for an unknown filter, a bad date or an unknown scope
    */
-  async searchPassages(query: string, options: PassageOptions = {}): Promise<Parsed<PassageResponse>> {
+  async searchPassages(query: string, options: PassageOptions = {}): Promise<Result<PassageResponse>> {
     const t0 = clock();
     const prepared = this.prepare(query, options);
     if (!prepared.ok) return prepared;
@@ -397,7 +398,7 @@ export class SearchService {
    * the scope resolved, the limit, and how the shard is to be searched — not at all (no shard, or
    * free text without a searchable word), by date (filters alone) or by text.
    */
-  private prepare(query: string, options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">): Parsed<{ scope: Scope; limit: number; run: PreparedRun }> {
+  private prepare(query: string, options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">): Result<{ scope: Scope; limit: number; run: PreparedRun }> {
     let parsed: ParsedQuery;
     if (options.freeText) parsed = { text: query, phrases: [], filters: [] };
     else {
@@ -548,7 +549,7 @@ export class SearchService {
     return shard;
   }
 
-  private restore(data: string): Parsed<true> {
+  private restore(data: string): Result<true> {
     const restored = restoreShards(data, this.key, this.miniOptions(), this.analysis);
     if (!restored.ok) return restored;
     this.shards = restored.value;

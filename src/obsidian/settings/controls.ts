@@ -5,6 +5,7 @@
  */
 import { Setting, type App } from "obsidian";
 import { parseSettings, type Settings } from "../../core/settings";
+import { err, type Result } from "../../core/util/result";
 
 /** What every settings section gets. */
 export interface SectionContext {
@@ -27,9 +28,9 @@ export interface SectionContext {
  * Validates `draft` with the settings schema. Returns the parsed settings, or the reason when the
  * schema refuses it (parseSettings falls back to defaults in that case; we must not save those).
  */
-export function validateSettings(draft: Settings): { settings: Settings } | { error: string } {
-  const { settings, error } = parseSettings(draft);
-  return error ? { error } : { settings };
+export function validateSettings(draft: Settings): Result<Settings> {
+  const parsed = parseSettings(draft);
+  return parsed.ok ? parsed : err(parsed.error.message);
 }
 
 interface ControlSpec<T> {

@@ -7,9 +7,9 @@ export function journalSection(sc: SectionContext): void {
   heading(sc, "Journals");
   const daily = readDailyNotesOptions(sc.app);
   const dailyDesc =
-    "error" in daily
-      ? `Today's journal is then the daily note. Not available now: ${daily.error}.`
-      : `Today's journal is then the daily note: ${daily.folder || "(vault root)"}/${daily.format}.`;
+    daily.ok
+      ? `Today's journal is then the daily note: ${daily.value.folder || "(vault root)"}/${daily.value.format}.`
+      : `Today's journal is then the daily note. Not available now: ${daily.error}.`;
   toggleSetting(sc, {
     name: "Use daily notes",
     desc: dailyDesc,

@@ -48,9 +48,10 @@ export function llmSection(sc: SectionContext): void {
       button.setDisabled(false);
       if (result.ok) {
         resultEl.addClass("am-ok");
-        const shown = result.models.slice(0, 12).join(", ");
-        const more = result.models.length > 12 ? ` and ${result.models.length - 12} more` : "";
-        resultEl.setText(result.models.length ? `Connected. Models: ${shown}${more}.` : "Connected. The server lists no models.");
+        const models = result.value;
+        const shown = models.slice(0, 12).join(", ");
+        const more = models.length > 12 ? ` and ${models.length - 12} more` : "";
+        resultEl.setText(models.length ? `Connected. Models: ${shown}${more}.` : "Connected. The server lists no models.");
       } else {
         resultEl.addClass("am-error");
         resultEl.setText(result.error);

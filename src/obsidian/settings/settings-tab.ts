@@ -53,8 +53,8 @@ export class AgentMemorySettingTab extends PluginSettingTab {
         const draft = structuredClone(this.host.ctx.settings());
         mutate(draft);
         const checked = validateSettings(draft);
-        if ("error" in checked) return checked.error;
-        await this.host.replaceSettings(checked.settings);
+        if (!checked.ok) return checked.error;
+        await this.host.replaceSettings(checked.value);
         return null;
       },
       redisplay: () => this.display(),
