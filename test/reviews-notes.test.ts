@@ -32,11 +32,11 @@ const read = (p: string): string => readFileSync(join(root, p), "utf8");
 describe("review start", () => {
   it("creates a review note for the period since the last review with links to everything in it", async () => {
     const result = await startReview(vault, layout, "ada", "r-001", "2026-06-01");
-    if (!result.ok) throw new Error(result.reason);
-    expect(result).toMatchObject({ path: NOTE, created: true });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.value).toMatchObject({ path: NOTE, created: true });
     // The last review was done on 2026-05-18 (the dated line under r-001).
-    expect(result.material.period).toEqual({ start: "2026-05-19", end: "2026-06-01" });
-    expect(result.material.journals.map((j) => j.path)).toEqual([
+    expect(result.value.material.period).toEqual({ start: "2026-05-19", end: "2026-06-01" });
+    expect(result.value.material.journals.map((j) => j.path)).toEqual([
       "Memory/Agents/ada/Journal/2026-05-20.md",
       "Memory/Agents/ada/Journal/2026-05-22.md",
       "Memory/Agents/ada/Journal/2026-05-28.md",
@@ -68,25 +68,25 @@ describe("review start", () => {
     writeFileSync(join(root, NOTE), `${read(NOTE)}\nThe churn export came late again.\n`);
     const edited = read(NOTE);
     const again = await startReview(vault, layout, "ada", "r-001", "2026-06-01");
-    expect(again).toMatchObject({ ok: true, created: false });
+    expect(again).toMatchObject({ ok: true, value: { created: false } });
     expect(read(NOTE)).toBe(edited);
   });
 
   it("without a dated line, the period is one period before next", async () => {
     const result = await startReview(vault, layout, "ada", "r-002", "2026-06-15");
-    if (!result.ok) throw new Error(result.reason);
-    expect(result.material.period).toEqual({ start: "2026-05-15", end: "2026-06-15" });
+    if (!result.ok) throw new Error(result.error);
+    expect(result.value.material.period).toEqual({ start: "2026-05-15", end: "2026-06-15" });
   });
 
   it("says why for an unknown review, an item that is not a review, or a missing tracker", async () => {
-    expect(await startReview(vault, layout, "ada", "r-404", "2026-06-01")).toEqual({ ok: false, reason: `no item ^r-404 in ${REVIEWS}` });
+    expect(await startReview(vault, layout, "ada", "r-404", "2026-06-01")).toEqual({ ok: false, error: `no item ^r-404 in ${REVIEWS}` });
     writeFileSync(join(root, REVIEWS), `${read(REVIEWS)}- [ ] Not a loop ^r-009\n`);
     const notReview = await startReview(vault, layout, "ada", "r-009", "2026-06-01");
     expect(notReview.ok).toBe(false);
-    if (!notReview.ok) expect(notReview.reason).toMatch(/not a review/);
+    if (!notReview.ok) expect(notReview.error).toMatch(/not a review/);
     expect(await startReview(vault, layout, "nobody", "r-001", "2026-06-01")).toEqual({
       ok: false,
-      reason: "no reviews tracker at Memory/Agents/nobody/Trackers/Reviews.md",
+      error: "no reviews tracker at Memory/Agents/nobody/Trackers/Reviews.md",
     });
   });
 });
@@ -102,8 +102,8 @@ describe("review start and extraction agree", () => {
     expect(line).toContain("[decided:: 2026-05-29]");
     expect(line).not.toContain("[created::");
     const result = await startReview(vault, layout, "ada", "r-001", "2026-06-01");
-    if (!result.ok) throw new Error(result.reason);
-    expect(result.material.decisions.map((d) => [d.text, d.date])).toEqual([
+    if (!result.ok) throw new Error(result.error);
+    expect(result.value.material.decisions.map((d) => [d.text, d.date])).toEqual([
       ["Keep the 14-day trial", "2026-05-20"],
       ["move the onboarding call to week one", "2026-05-29"],
     ]);
@@ -115,7 +115,7 @@ describe("review done", () => {
     await startReview(vault, layout, "ada", "r-001", "2026-06-01");
     const trackerBefore = read(REVIEWS);
     const result = await finishReview(vault, layout, "ada", "r-001", "2026-06-01");
-    expect(result).toEqual({ ok: true, reviewsPath: REVIEWS, changed: true, previous: "2026-05-25", next: "2026-06-08", note: NOTE });
+    expect(result).toEqual({ ok: true, value: { reviewsPath: REVIEWS, changed: true, previous: "2026-05-25", next: "2026-06-08", note: NOTE } });
     expect(read(REVIEWS)).toBe(
       trackerBefore.replace(
         "[next:: 2026-05-25] ^r-001\n    - 2026-05-18: done\n",
@@ -133,7 +133,7 @@ describe("review done", () => {
     await finishReview(vault, layout, "ada", "r-001", "2026-06-01");
     const once = read(REVIEWS);
     const again = await finishReview(vault, layout, "ada", "r-001", "2026-06-01");
-    expect(again).toMatchObject({ ok: true, changed: false, next: "2026-06-08" });
+    expect(again).toMatchObject({ ok: true, value: { changed: false, next: "2026-06-08" } });
     expect(read(REVIEWS)).toBe(once);
   });
 
@@ -142,7 +142,7 @@ describe("review done", () => {
     writeFileSync(join(root, REVIEWS), broken);
     const result = await finishReview(vault, layout, "ada", "r-001", "2026-06-01");
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.reason).toMatch(/frontmatter/);
+    if (!result.ok) expect(result.error).toMatch(/frontmatter/);
     expect(read(REVIEWS)).toBe(broken);
   });
 });

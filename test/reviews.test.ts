@@ -172,35 +172,35 @@ describe("advanceReview", () => {
     const result = advanceReview(REVIEWS, "r-002", "2026-01-31");
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.next).toBe("2026-02-28");
-    expect(result.previous).toBe("2026-01-31");
+    expect(result.value.next).toBe("2026-02-28");
+    expect(result.value.previous).toBe("2026-01-31");
     const expected = REVIEWS.replace(
       "- [ ] Monthly review [every:: monthly] [next:: 2026-01-31] ^r-002\n",
       "- [ ] Monthly review [every:: monthly] [next:: 2026-02-28] ^r-002\n    - 2026-01-31: done\n",
     );
-    expect(result.text).toBe(expected);
+    expect(result.value.text).toBe(expected);
   });
 
   it("running it twice on the same day changes nothing the second time", () => {
     const first = advanceReview(REVIEWS, "r-001", "2026-06-01", "Reviews.md", "[[2026-06-01 review r-001]]");
-    if (!first.ok) throw new Error(first.reason);
-    expect(first.text).toContain("    - 2026-05-18: done\n    - 2026-06-01: done; [[2026-06-01 review r-001]]\n");
-    expect(first.next).toBe("2026-06-08");
-    const second = advanceReview(first.text, "r-001", "2026-06-01");
-    expect(second).toMatchObject({ ok: true, changed: false, next: "2026-06-08" });
-    if (second.ok) expect(second.text).toBe(first.text);
+    if (!first.ok) throw new Error(first.error);
+    expect(first.value.text).toContain("    - 2026-05-18: done\n    - 2026-06-01: done; [[2026-06-01 review r-001]]\n");
+    expect(first.value.next).toBe("2026-06-08");
+    const second = advanceReview(first.value.text, "r-001", "2026-06-01");
+    expect(second).toMatchObject({ ok: true, value: { changed: false, next: "2026-06-08" } });
+    if (second.ok) expect(second.value.text).toBe(first.value.text);
   });
 
   it("keeps CRLF line endings", () => {
     const crlf = REVIEWS.replace(/\n/g, "\r\n");
     const result = advanceReview(crlf, "r-003", "2026-06-01");
-    if (!result.ok) throw new Error(result.reason);
-    expect(result.text.replace(/\r\n/g, "")).not.toContain("\n");
-    expect(result.text).toContain("[next:: 2026-06-15] ^r-003\r\n    - 2026-06-01: done\r\n");
+    if (!result.ok) throw new Error(result.error);
+    expect(result.value.text.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(result.value.text).toContain("[next:: 2026-06-15] ^r-003\r\n    - 2026-06-01: done\r\n");
   });
 
   it("says why when the item is missing or its schedule unreadable", () => {
-    expect(advanceReview(REVIEWS, "r-999", "2026-06-01")).toEqual({ ok: false, reason: "no item ^r-999 in Reviews" });
+    expect(advanceReview(REVIEWS, "r-999", "2026-06-01")).toEqual({ ok: false, error: "no item ^r-999 in Reviews" });
     const broken = advanceReview(REVIEWS, "r-006", "2026-06-01");
     expect(broken.ok).toBe(false);
     expect(advanceReview(REVIEWS, "r-001", "2026-13-01").ok).toBe(false);

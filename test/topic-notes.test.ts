@@ -20,6 +20,7 @@ import { defaultSettings } from "../src/core/settings";
 import { joinLines, locateFrontmatter, splitLines } from "../src/core/trackers/format";
 import { tempVault } from "./helpers/temp-vault";
 import { trackerNote } from "./helpers/tracker-arbitraries";
+import { textOf } from "./helpers/edit-result";
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
@@ -305,12 +306,12 @@ describe("topic notes: entries and sources", () => {
 
   it("addEntrySource appends to the Source line or adds one, never twice", () => {
     const a = addEntrySource(note, 0, "[[b#^y]]");
-    expect(a.text).toContain("> Source: [[a#^x]], [[b#^y]]\n");
-    expect(addEntrySource(a.text, "two lines of text.", "b#^y")).toMatchObject({ ok: true, changed: false });
+    expect(textOf(a)).toContain("> Source: [[a#^x]], [[b#^y]]\n");
+    expect(addEntrySource(textOf(a), "two lines of text.", "b#^y")).toMatchObject({ ok: true, value: { changed: false } });
     const c = addEntrySource(note, "Ship weekly.", "c#^z");
-    expect(c.text.endsWith("> Ship weekly.\n> Source: [[c#^z]]\n")).toBe(true);
-    expect(addEntrySource(note, 7, "x")).toMatchObject({ ok: false, found: false, text: note });
-    expect(addEntrySource(note, "no such text", "x").found).toBe(false);
+    expect(textOf(c).endsWith("> Ship weekly.\n> Source: [[c#^z]]\n")).toBe(true);
+    expect(addEntrySource(note, 7, "x")).toMatchObject({ ok: false, error: { found: false } });
+    expect(addEntrySource(note, "no such text", "x")).toMatchObject({ ok: false, error: { found: false } });
   });
 
   it("formats confidence clamped to 0–1 with at most two decimals", () => {
@@ -338,7 +339,7 @@ describe("topic names and paths", () => {
       const dest = topicDestination(layout, { title, agent: "me", category: "learning" });
       expect(dest.ok).toBe(true);
       if (!dest.ok) continue;
-      expect(await t.vault.process(dest.path, (cur) => appendTopicEntry(cur, { ...META, title, agent: "me" }, { ...INSIGHT, text: `关于${title}的心得` }))).toBe(true);
+      expect(await t.vault.process(dest.value.path, (cur) => appendTopicEntry(cur, { ...META, title, agent: "me" }, { ...INSIGHT, text: `关于${title}的心得` }))).toBe(true);
     }
     expect(filesUnder(t.root)).toEqual(["Memory/Agents/me/Knowledge/learning/早起习惯.md", "Memory/Agents/me/Knowledge/learning/睡眠质量.md"]);
     const sleep = readFileSync(join(t.root, "Memory/Agents/me/Knowledge/learning/睡眠质量.md"), "utf8");
@@ -348,21 +349,21 @@ describe("topic names and paths", () => {
 
   it("case 11: only characters no file system allows are replaced", () => {
     const dest = topicDestination(layout, { title: 'Q1: "what" <is> a|b*c?', agent: "me" });
-    expect(dest).toEqual({ ok: true, path: "Memory/Agents/me/Knowledge/learning/Q1- -what- -is- a-b-c-.md", key: 'q1: "what" <is> a|b*c?' });
+    expect(dest).toEqual({ ok: true, value: { path: "Memory/Agents/me/Knowledge/learning/Q1- -what- -is- a-b-c-.md", key: 'q1: "what" <is> a|b*c?' } });
   });
 
   it("case 12: a topic chosen to escape lands inside the agent's knowledge folder", async () => {
     const dest = topicDestination(layout, { title: "../../.obsidian/plugins/x/main", agent: "link", category: "learning" });
     expect(dest.ok).toBe(true);
     if (!dest.ok) return;
-    expect(dest.path.startsWith("Memory/Agents/link/Knowledge/learning/")).toBe(true);
-    expect(dest.path.slice("Memory/Agents/link/Knowledge/learning/".length)).not.toContain("/");
+    expect(dest.value.path.startsWith("Memory/Agents/link/Knowledge/learning/")).toBe(true);
+    expect(dest.value.path.slice("Memory/Agents/link/Knowledge/learning/".length)).not.toContain("/");
 
     const t = tempVault();
     cleanup = t.cleanup;
-    await t.vault.process(dest.path, (cur) => appendTopicEntry(cur, { ...META, title: "../../.obsidian/plugins/x/main" }, INSIGHT));
+    await t.vault.process(dest.value.path, (cur) => appendTopicEntry(cur, { ...META, title: "../../.obsidian/plugins/x/main" }, INSIGHT));
     const files = filesUnder(t.root);
-    expect(files).toEqual([dest.path]);
+    expect(files).toEqual([dest.value.path]);
     expect(files.every((f) => f.startsWith("Memory/Agents/link/Knowledge/"))).toBe(true);
   });
 
@@ -375,8 +376,8 @@ describe("topic names and paths", () => {
     ]) {
       const dest = topicDestination(layout, where);
       expect(dest.ok).toBe(false);
-      if (!dest.ok) expect(dest.reason.length).toBeGreaterThan(0);
+      if (!dest.ok) expect(dest.error.length).toBeGreaterThan(0);
     }
-    expect(topicDestination(layout, { title: "Refunds", area: "compliance" })).toEqual({ ok: true, path: "Memory/Library/compliance/Refunds.md", key: "refunds" });
+    expect(topicDestination(layout, { title: "Refunds", area: "compliance" })).toEqual({ ok: true, value: { path: "Memory/Library/compliance/Refunds.md", key: "refunds" } });
   });
 });

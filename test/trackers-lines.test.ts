@@ -15,6 +15,7 @@ import { readNoteInfo } from "../src/core/health/note-info";
 import { checkReviews } from "../src/core/health/check";
 import { readTasksLine } from "./helpers/tasks-dataview";
 import { tempVault } from "./helpers/temp-vault";
+import { textOf } from "./helpers/edit-result";
 
 const META = { agent: "link", title: "Tasks", createdAt: "2026-11-27T10:00:00+08:00" };
 
@@ -80,22 +81,22 @@ describe("writes in the tracker line format", () => {
 
   it("done writes completion, abandoned cancelled (each replacing the other), reopen removes both", () => {
     const open = "- [ ] Ship [source:: [[J#^am-1]]] [created:: 2026-11-27] ^t-001\n";
-    const done = setItemStatus(open, "t-001", "done", "t", "2026-12-01").text;
+    const done = textOf(setItemStatus(open, "t-001", "done", "t", "2026-12-01"));
     expect(done).toBe("- [x] Ship [source:: [[J#^am-1]]] [created:: 2026-11-27] [completion:: 2026-12-01] ^t-001\n");
-    const abandoned = setItemStatus(done, "t-001", "abandoned", "t", "2026-12-02").text;
+    const abandoned = textOf(setItemStatus(done, "t-001", "abandoned", "t", "2026-12-02"));
     expect(abandoned).toBe("- [-] Ship [source:: [[J#^am-1]]] [created:: 2026-11-27] [cancelled:: 2026-12-02] ^t-001\n");
-    expect(setItemStatus(abandoned, "t-001", "open", "t", "2026-12-03").text).toBe(open);
-    expect(setItemStatus(setItemStatus(open, "t-001", "done", "t", "2026-12-01").text, "t-001", "in-progress").text).toBe(open.replace("[ ]", "[/]"));
+    expect(textOf(setItemStatus(abandoned, "t-001", "open", "t", "2026-12-03"))).toBe(open);
+    expect(textOf(setItemStatus(textOf(setItemStatus(open, "t-001", "done", "t", "2026-12-01")), "t-001", "in-progress"))).toBe(open.replace("[ ]", "[/]"));
   });
 
   it("a new field goes to its place: ours before Tasks' fields, a Tasks key among them in order", () => {
     const line = "- [ ] Ship [source:: [[J#^am-1]]] [priority:: high] [created:: 2026-11-27] [completion:: 2026-12-01] ^t-001";
-    expect(setItemField(line, "t-001", "to", "[[ming]]").text).toBe("- [ ] Ship [source:: [[J#^am-1]]] [to:: [[ming]]] [priority:: high] [created:: 2026-11-27] [completion:: 2026-12-01] ^t-001");
-    expect(setItemField(line, "t-001", "due", "2026-12-04").text).toBe("- [ ] Ship [source:: [[J#^am-1]]] [priority:: high] [created:: 2026-11-27] [due:: 2026-12-04] [completion:: 2026-12-01] ^t-001");
-    expect(addItemSource("- [ ] Ship [created:: 2026-11-27] ^t-001", "t-001", "J#^am-2").text).toBe("- [ ] Ship [source:: [[J#^am-2]]] [created:: 2026-11-27] ^t-001");
+    expect(textOf(setItemField(line, "t-001", "to", "[[ming]]"))).toBe("- [ ] Ship [source:: [[J#^am-1]]] [to:: [[ming]]] [priority:: high] [created:: 2026-11-27] [completion:: 2026-12-01] ^t-001");
+    expect(textOf(setItemField(line, "t-001", "due", "2026-12-04"))).toBe("- [ ] Ship [source:: [[J#^am-1]]] [priority:: high] [created:: 2026-11-27] [due:: 2026-12-04] [completion:: 2026-12-01] ^t-001");
+    expect(textOf(addItemSource("- [ ] Ship [created:: 2026-11-27] ^t-001", "t-001", "J#^am-2"))).toBe("- [ ] Ship [source:: [[J#^am-2]]] [created:: 2026-11-27] ^t-001");
     // An edit sets the value that is read: the last of two.
-    expect(setItemField("- [ ] S [due:: 2026-12-01]  [due:: 2026-12-09] ^t-001", "t-001", "due", "2026-12-20").text).toBe("- [ ] S [due:: 2026-12-01]  [due:: 2026-12-20] ^t-001");
-    for (const edited of [setItemField(line, "t-001", "to", "[[ming]]").text, setItemField(line, "t-001", "due", "2026-12-04").text]) {
+    expect(textOf(setItemField("- [ ] S [due:: 2026-12-01]  [due:: 2026-12-09] ^t-001", "t-001", "due", "2026-12-20"))).toBe("- [ ] S [due:: 2026-12-01]  [due:: 2026-12-20] ^t-001");
+    for (const edited of [textOf(setItemField(line, "t-001", "to", "[[ming]]")), textOf(setItemField(line, "t-001", "due", "2026-12-04"))]) {
       expect(readTasksLine(edited)).toMatchObject({ priority: "high", created: "2026-11-27", done: "2026-12-01", blockLink: " ^t-001" });
     }
   });
@@ -153,8 +154,8 @@ describe("review loops ticked outside our panel", () => {
 
   it("review done on a ticked loop records the ticked round, not a second one", () => {
     const r = advanceReview(note, "r-001", "2026-12-02");
-    expect(r).toMatchObject({ ok: true, next: "2026-12-04" });
-    expect(r.ok && r.text.split("\n")[1]).toBe("- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04] ^r-001");
+    expect(r).toMatchObject({ ok: true, value: { next: "2026-12-04" } });
+    expect(r.ok && r.value.text.split("\n")[1]).toBe("- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04] ^r-001");
   });
 });
 

@@ -15,6 +15,7 @@ import { setItemStatus } from "../src/core/trackers/store";
 import { completeWithDataview, dataviewListTypes, dataviewType, readDataviewTask, type DataviewType } from "./helpers/dataview-rules";
 import { cancelWithTasks, editWithTasks, readTasksLine, toggleWithTasks, type TasksTask } from "./helpers/tasks-dataview";
 import { sampleVaultCopy } from "./helpers/temp-vault";
+import { textOf } from "./helpers/edit-result";
 
 const settings = defaultSettings();
 const layout = new MemoryLayout(settings);
@@ -216,7 +217,7 @@ describe("lines rewritten by Tasks and Dataview, read back by our parser", () =>
       expect(back?.status).toBe("open");
       expect(fieldValue(back?.fields ?? [], "completion")).toBeNull();
       // Our own edit on the toggled line: reopening removes Tasks' date, and Tasks reads the result.
-      const reopened = setItemStatus(done, l.item.id ?? "", "open", "t", TODAY).text;
+      const reopened = textOf(setItemStatus(done, l.item.id ?? "", "open", "t", TODAY));
       expect(readTasksLine(reopened)?.done).toBeNull();
       expect(readTasksLine(reopened)?.statusType).toBe("TODO");
     }
@@ -228,7 +229,7 @@ describe("lines rewritten by Tasks and Dataview, read back by our parser", () =>
       const scan = expectSameItem(l, cancelled, ["cancelled"]);
       expect(scan?.status).toBe("abandoned");
       expect(fieldValue(scan?.fields ?? [], "cancelled")).toBe(TODAY);
-      const ours = setItemStatus(l.text, l.item.id ?? "", "abandoned", "t", TODAY).text;
+      const ours = textOf(setItemStatus(l.text, l.item.id ?? "", "abandoned", "t", TODAY));
       expect(readTasksLine(ours)).toMatchObject({ statusType: "CANCELLED", cancelled: TODAY, blockLink: ` ^${l.item.id ?? ""}` });
     }
   });
@@ -250,7 +251,7 @@ describe("lines rewritten by Tasks and Dataview, read back by our parser", () =>
       const scan = expectSameItem(l, done, ["completion"]);
       expect(fieldValue(scan?.fields ?? [], "completion")).toBe(TODAY);
       // Reopened by us: the emoji date goes too.
-      expect(setItemStatus(done, l.item.id ?? "", "open", "t").text).not.toContain("✅");
+      expect(textOf(setItemStatus(done, l.item.id ?? "", "open", "t"))).not.toContain("✅");
     }
   });
 

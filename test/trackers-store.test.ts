@@ -17,6 +17,7 @@ import {
 } from "../src/core/trackers/store";
 import { tempVault } from "./helpers/temp-vault";
 import { trackerNote, type GeneratedNote } from "./helpers/tracker-arbitraries";
+import { changedOf, textOf } from "./helpers/edit-result";
 
 const META = { agent: "link", title: "Tasks", createdAt: "2026-03-24T09:00:00+08:00" };
 const STATUSES: TrackerStatus[] = ["open", "in-progress", "done", "abandoned"];
@@ -66,12 +67,12 @@ describe("tracker store: properties over generated notes", () => {
         const before = findItem(g.text, id);
         const r = setItemStatus(g.text, id, status);
         expect(r.ok).toBe(true);
-        expect(r.changed).toBe(before?.status !== status);
-        expectOnlyLinesChanged(g.text, r.text, [before?.line ?? -1]);
-        expect(findItem(r.text, id)?.status).toBe(status);
-        expect(findItem(r.text, id)?.text).toBe(before?.text);
-        expect(findItem(r.text, id)?.fields).toEqual(before?.fields);
-        expect(ids(r.text)).toEqual(ids(g.text));
+        expect(changedOf(r)).toBe(before?.status !== status);
+        expectOnlyLinesChanged(g.text, textOf(r), [before?.line ?? -1]);
+        expect(findItem(textOf(r), id)?.status).toBe(status);
+        expect(findItem(textOf(r), id)?.text).toBe(before?.text);
+        expect(findItem(textOf(r), id)?.fields).toEqual(before?.fields);
+        expect(ids(textOf(r))).toEqual(ids(g.text));
       }),
       { numRuns: 200 },
     );
@@ -82,13 +83,13 @@ describe("tracker store: properties over generated notes", () => {
       fc.property(noteWithItem, fc.constantFrom("framework built", "第一次审计：博客 79 分"), ({ g, id }, note) => {
         const before = findItem(g.text, id);
         const r = addProgressNote(g.text, id, note, "2026-03-27");
-        expect(r.changed).toBe(true);
-        const [inserted] = expectLinesInserted(g.text, r.text, before?.endLine ?? -1, 1);
+        expect(changedOf(r)).toBe(true);
+        const [inserted] = expectLinesInserted(g.text, textOf(r), before?.endLine ?? -1, 1);
         expect(inserted?.text).toMatch(new RegExp(`^[ \\t]+- 2026-03-27: ${note}$`));
         expect(inserted?.eol).toBe(splitLines(g.text).lines.find((l) => l.eol)?.eol ?? "\n");
-        expect(findItem(r.text, id)?.children).toEqual([...(before?.children ?? []), inserted?.text]);
-        expect(ids(r.text)).toEqual(ids(g.text));
-        expect(addProgressNote(r.text, id, note, "2026-03-27")).toMatchObject({ ok: true, changed: false, text: r.text });
+        expect(findItem(textOf(r), id)?.children).toEqual([...(before?.children ?? []), inserted?.text]);
+        expect(ids(textOf(r))).toEqual(ids(g.text));
+        expect(addProgressNote(textOf(r), id, note, "2026-03-27")).toMatchObject({ ok: true, value: { changed: false, text: textOf(r) } });
       }),
       { numRuns: 200 },
     );
@@ -99,16 +100,16 @@ describe("tracker store: properties over generated notes", () => {
       fc.property(noteWithItem, fc.constantFrom("2026-03-27#^am-9k2f", "[[Agents/link/Journal/2026-03-28#^am-x1]]"), ({ g, id }, link) => {
         const before = findItem(g.text, id);
         const r = addItemSource(g.text, id, link);
-        expectOnlyLinesChanged(g.text, r.text, [before?.line ?? -1]);
-        const after = findItem(r.text, id);
+        expectOnlyLinesChanged(g.text, textOf(r), [before?.line ?? -1]);
+        const after = findItem(textOf(r), id);
         const source = fieldValue(after?.fields ?? [], "source") ?? "";
         expect(source).toContain(link.startsWith("[[") ? link : `[[${link}]]`);
         expect(after?.text).toBe(before?.text);
         expect(after?.children).toEqual(before?.children);
         expect(after?.status).toBe(before?.status);
-        const again = addItemSource(r.text, id, link);
-        expect(again).toMatchObject({ ok: true, changed: false, text: r.text });
-        expect(ids(r.text)).toEqual(ids(g.text));
+        const again = addItemSource(textOf(r), id, link);
+        expect(again).toMatchObject({ ok: true, value: { changed: false, text: textOf(r) } });
+        expect(ids(textOf(r))).toEqual(ids(g.text));
       }),
       { numRuns: 200 },
     );
@@ -120,9 +121,9 @@ describe("tracker store: properties over generated notes", () => {
         const before = findItem(g.text, id);
         const r = setItemField(g.text, id, key, value);
         expect(r.ok).toBe(true);
-        expectOnlyLinesChanged(g.text, r.text, [before?.line ?? -1]);
-        expect(fieldValue(findItem(r.text, id)?.fields ?? [], key)).toBe(value);
-        expect(setItemField(r.text, id, key, value)).toMatchObject({ ok: true, changed: false });
+        expectOnlyLinesChanged(g.text, textOf(r), [before?.line ?? -1]);
+        expect(fieldValue(findItem(textOf(r), id)?.fields ?? [], key)).toBe(value);
+        expect(setItemField(textOf(r), id, key, value)).toMatchObject({ ok: true, value: { changed: false } });
       }),
       { numRuns: 200 },
     );
@@ -198,9 +199,9 @@ describe("tracker store: operations", () => {
 
   it("setItemStatus writes x for done and treats X as done already", () => {
     const text = "- [ ] a ^t-001\n- [X] b ^t-002\n";
-    expect(setItemStatus(text, "t-001", "done").text).toBe("- [x] a ^t-001\n- [X] b ^t-002\n");
-    expect(setItemStatus(text, "t-002", "done")).toEqual({ ok: true, text, changed: false, found: true });
-    expect(setItemStatus(text, "t-002", "abandoned").text).toBe("- [ ] a ^t-001\n- [-] b ^t-002\n");
+    expect(textOf(setItemStatus(text, "t-001", "done"))).toBe("- [x] a ^t-001\n- [X] b ^t-002\n");
+    expect(setItemStatus(text, "t-002", "done")).toEqual({ ok: true, value: { text, changed: false } });
+    expect(textOf(setItemStatus(text, "t-002", "abandoned"))).toBe("- [ ] a ^t-001\n- [-] b ^t-002\n");
   });
 
   it("a missing id changes nothing and says so", () => {
@@ -211,39 +212,37 @@ describe("tracker store: operations", () => {
       addItemSource(text, "t-404", "a#^b"),
       setItemField(text, "t-404", "next", "2026-04-01"),
     ]) {
-      expect(r).toEqual({ ok: false, text, changed: false, found: false, reason: "no item ^t-404" });
+      expect(r).toEqual({ ok: false, error: { found: false, message: "no item ^t-404" } });
     }
     expect(findItem(text, "t-404")).toBeNull();
   });
 
   it("addItemSource adds the field before Tasks' fields (or the block id), then comma-separates further sources", () => {
     let text = "- [ ] Renew passport [created:: 2026-03-24] ^t-001\n";
-    text = addItemSource(text, "t-001", "2026-03-24#^am-k3f9").text;
+    text = textOf(addItemSource(text, "t-001", "2026-03-24#^am-k3f9"));
     expect(text).toBe("- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] [created:: 2026-03-24] ^t-001\n");
-    text = addItemSource(text, "t-001", "[[2026-03-27#^am-9k2f]]").text;
+    text = textOf(addItemSource(text, "t-001", "[[2026-03-27#^am-9k2f]]"));
     expect(text).toBe("- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]], [[2026-03-27#^am-9k2f]]] [created:: 2026-03-24] ^t-001\n");
-    expect(addItemSource("- [ ] Renew passport [to:: [[ming]]] ^t-001", "t-001", "a").text).toBe("- [ ] Renew passport [to:: [[ming]]] [source:: [[a]]] ^t-001");
-    expect(addItemSource(text, "t-001", "[[2026-03-24#^am-k3f9|alias]]").changed).toBe(false);
-    expect(addItemSource("- [ ] no id here", "t-001", "a").found).toBe(false);
+    expect(textOf(addItemSource("- [ ] Renew passport [to:: [[ming]]] ^t-001", "t-001", "a"))).toBe("- [ ] Renew passport [to:: [[ming]]] [source:: [[a]]] ^t-001");
+    expect(changedOf(addItemSource(text, "t-001", "[[2026-03-24#^am-k3f9|alias]]"))).toBe(false);
+    expect(addItemSource("- [ ] no id here", "t-001", "a")).toMatchObject({ ok: false, error: { found: false } });
   });
 
   it("addProgressNote reuses the children's indentation and goes after the last child", () => {
     const text = "- [ ] Goal ^g-006\n\t- 2026-03-24: started\n\n\t- 2026-03-25: more\n\n- [ ] Other ^g-007\n";
     const r = addProgressNote(text, "g-006", "bounce rate matters\nmore", "2026-03-27");
-    expect(r.text).toBe("- [ ] Goal ^g-006\n\t- 2026-03-24: started\n\n\t- 2026-03-25: more\n\t- 2026-03-27: bounce rate matters more\n\n- [ ] Other ^g-007\n");
-    expect(addProgressNote("- [ ] G ^g-001", "g-001", "x", "2026-03-27").text).toBe("- [ ] G ^g-001\n    - 2026-03-27: x\n");
+    expect(textOf(r)).toBe("- [ ] Goal ^g-006\n\t- 2026-03-24: started\n\n\t- 2026-03-25: more\n\t- 2026-03-27: bounce rate matters more\n\n- [ ] Other ^g-007\n");
+    expect(textOf(addProgressNote("- [ ] G ^g-001", "g-001", "x", "2026-03-27"))).toBe("- [ ] G ^g-001\n    - 2026-03-27: x\n");
   });
 
   it("setItemField replaces a value in place, adds a missing field, refuses a value that would break the line", () => {
     const text = "- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-13] ^r-002\n";
-    expect(setItemField(text, "r-002", "next", "2026-12-27").text).toBe("- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-27] ^r-002\n");
-    expect(setItemField(text, "r-002", "last", "2026-12-13").text).toBe(
+    expect(textOf(setItemField(text, "r-002", "next", "2026-12-27"))).toBe("- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-27] ^r-002\n");
+    expect(textOf(setItemField(text, "r-002", "last", "2026-12-13"))).toBe(
       "- [ ] Self-review loop [every:: biweekly] [next:: 2026-12-13] [last:: 2026-12-13] ^r-002\n",
     );
     const bad = setItemField(text, "r-002", "next", "2026]");
-    expect(bad.ok).toBe(false);
-    expect(bad.text).toBe(text);
-    expect(bad.found).toBe(true);
+    expect(bad).toMatchObject({ ok: false, error: { found: true } });
   });
 
   it("never rewrites a note whose frontmatter does not parse", () => {
@@ -263,7 +262,7 @@ describe("tracker store: operations", () => {
     });
     expect(id).toBe("t-001");
     const written = readFileSync(join(t.root, path), "utf8");
-    expect(await t.vault.process(path, (cur) => (cur === null ? null : addItemSource(cur, id, "2026-03-24#^am-k3f9", path).text))).toBe(false);
+    expect(await t.vault.process(path, (cur) => (cur === null ? null : textOf(addItemSource(cur, id, "2026-03-24#^am-k3f9", path))))).toBe(false);
     expect(readFileSync(join(t.root, path), "utf8")).toBe(written);
     expect(listItems(written).map((i) => i.id)).toEqual(["t-001"]);
   });

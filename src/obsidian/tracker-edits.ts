@@ -28,8 +28,8 @@ export async function tickTrackerItem(
       const { result } = await vault.process(path, (current) => {
         if (current === null) return { content: null, result: null };
         const r = advanceReview(current, id, options.today);
-        if (!r.ok) return { content: current, result: r.reason };
-        return { content: r.text, result: `Review ${id} done; next on ${r.next}.` };
+        if (!r.ok) return { content: current, result: r.error };
+        return { content: r.value.text, result: `Review ${id} done; next on ${r.value.next}.` };
       });
       return result;
     }
@@ -37,7 +37,8 @@ export async function tickTrackerItem(
     const { result } = await vault.process(path, (current) => {
       if (current === null) return { content: null, result: null };
       const r = setItemStatus(current, id, status, path, options.today);
-      return { content: r.text, result: r.ok ? null : r.found ? r.reason : `No item ^${id} in ${path} any more.` };
+      if (r.ok) return { content: r.value.text, result: null };
+      return { content: current, result: r.error.found ? r.error.message : `No item ^${id} in ${path} any more.` };
     });
     return result;
   } catch (err) {

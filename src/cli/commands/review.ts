@@ -42,11 +42,12 @@ async function assertReviewExists(ctx: CliContext, agent: string, id: string): P
 
 /** `review start`: writes the review note and prints what went into it. */
 async function runStart(ctx: CliContext, agent: string, rid: string, today: string, json: boolean): Promise<number> {
-  const result = await startReview(ctx.vault, ctx.layout, agent, rid, today);
-  if (!result.ok) {
-    ctx.err(`agent-memory review: ${result.reason}`);
+  const started = await startReview(ctx.vault, ctx.layout, agent, rid, today);
+  if (!started.ok) {
+    ctx.err(`agent-memory review: ${started.error}`);
     return 1;
   }
+  const result = started.value;
   const m = result.material;
   if (json) {
     ctx.out(
@@ -76,11 +77,12 @@ async function runStart(ctx: CliContext, agent: string, rid: string, today: stri
 
 /** `review done`: advances the schedule and prints the next date. */
 async function runDone(ctx: CliContext, agent: string, rid: string, today: string, json: boolean): Promise<number> {
-  const result = await finishReview(ctx.vault, ctx.layout, agent, rid, today);
-  if (!result.ok) {
-    ctx.err(`agent-memory review: ${result.reason}`);
+  const finished = await finishReview(ctx.vault, ctx.layout, agent, rid, today);
+  if (!finished.ok) {
+    ctx.err(`agent-memory review: ${finished.error}`);
     return 1;
   }
+  const result = finished.value;
   if (result.notice) ctx.err(`warning: ${result.notice}`);
   if (json) {
     ctx.out(JSON.stringify({ action: "done", agent, review: rid, path: result.reviewsPath, changed: result.changed, previous: result.previous, next: result.next, note: result.note }, null, 2));

@@ -92,8 +92,8 @@ async function write<T>(deps: ToolDeps, path: string, fn: DecideFn<T>): Promise<
 
 /** The result of a tracker edit, or a {@link UsageError} with its reason. */
 function edited(r: EditResult, path: string, id: string): string {
-  if (!r.ok) throw new UsageError(r.found ? r.reason : `no item ^${id} in ${path}`);
-  return r.text;
+  if (!r.ok) throw new UsageError(r.error.found ? r.error.message : `no item ^${id} in ${path}`);
+  return r.value.text;
 }
 
 /** Checks a scope argument against the server's zones. */
@@ -393,8 +393,8 @@ const updateTracker: ToolSpec = {
       if (!findItem(text, id)) throw new UsageError(`no item ^${id} in ${path}`);
       if (args.status === "done" && k === "reviews") {
         const r = advanceReview(text, id, day, path);
-        if (!r.ok) throw new UsageError(r.reason);
-        text = r.text;
+        if (!r.ok) throw new UsageError(r.error);
+        text = r.value.text;
       } else if (typeof args.status === "string") text = edited(setItemStatus(text, id, args.status as "open", path, day), path, id);
       if (typeof args.progress === "string") text = edited(addProgressNote(text, id, args.progress, day, path), path, id);
       if (typeof args.answer === "string") text = edited(addAnswer(text, id, args.answer, access.agent, day, path), path, id);

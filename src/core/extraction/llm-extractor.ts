@@ -297,14 +297,14 @@ class ExtractionRun {
         if (attempt < 2) continue;
         if (pass.kind === "merge") return null;
         if (pass.kind === "rescan") {
-          this.notes.add(`a rescan reply could not be read (${parsed.reason}); the first pass's items were kept`);
+          this.notes.add(`a rescan reply could not be read (${parsed.error}); the first pass's items were kept`);
           return [];
         }
-        throw new LlmError(`the model's reply at ${this.client.baseUrl} could not be read twice: ${parsed.reason}; check that the model "${this.client.model}" can follow JSON instructions`, this.client.baseUrl);
+        throw new LlmError(`the model's reply at ${this.client.baseUrl} could not be read twice: ${parsed.error}; check that the model "${this.client.model}" can follow JSON instructions`, this.client.baseUrl);
       }
-      this.rejected.push(...parsed.rejected);
+      this.rejected.push(...parsed.value.rejected);
       const accepted: ExtractedItem[] = [];
-      for (const item of parsed.items) {
+      for (const item of parsed.value.items) {
         const checked = checkReplyItem(item, this.check);
         if ("item" in checked) accepted.push(checked.item);
         else this.rejected.push(checked.rejected);

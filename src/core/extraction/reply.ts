@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { CATEGORIES, type Category, type RejectedItem } from "./types";
+import { err, ok, type Result } from "../util/result";
 
 /** An item as the model gave it, after validation; not yet checked against the journal. */
 export interface ReplyItem {
@@ -21,9 +22,8 @@ export interface ReplyItem {
   progress?: boolean;
 }
 
-export type ReplyParse =
-  | { ok: true; items: ReplyItem[]; rejected: RejectedItem[] }
-  | { ok: false; reason: string };
+/** A reply read: its valid items and the rejected ones, or why no items list was found. */
+export type ReplyParse = Result<{ items: ReplyItem[]; rejected: RejectedItem[] }>;
 
 /** How many candidate start positions are tried in a long reply before giving up. */
 const MAX_CANDIDATES = 24;
@@ -208,13 +208,13 @@ export function validateReplyItem(raw: unknown): { item: ReplyItem } | { rejecte
 
 /**
  * Parses a reply's content into valid items and rejected ones.
- * @returns `ok: false` with a reason when no items list can be found at all.
+ * @returns an error naming the reply's start when no items list can be found at all.
  */
 export function parseReply(content: string): ReplyParse {
   const raw = findItemsJson(content);
   if (!raw) {
     const snippet = content.replace(/\s+/g, " ").trim().slice(0, 80);
-    return { ok: false, reason: snippet ? `no JSON items list in the reply ("${snippet}…")` : "the reply is empty" };
+    return err(snippet ? `no JSON items list in the reply ("${snippet}…")` : "the reply is empty");
   }
   const items: ReplyItem[] = [];
   const rejected: RejectedItem[] = [];
@@ -223,5 +223,5 @@ export function parseReply(content: string): ReplyParse {
     if ("item" in r) items.push(r.item);
     else rejected.push(r.rejected);
   }
-  return { ok: true, items, rejected };
+  return ok({ items, rejected });
 }

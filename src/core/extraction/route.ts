@@ -254,10 +254,9 @@ export function trackerFields(item: ExtractedItem, date: string, link: string): 
 }
 
 /** The edited text, or an error naming the note when the edit could not be made (never a silent no-op). */
-function edited(result: EditResult | { text: string; found: boolean }, path: string, what: string): string {
-  if ("ok" in result && !result.ok) throw new MemoryError(`cannot ${what} in ${path}: ${result.reason}`, path);
-  if (!result.found) throw new MemoryError(`cannot ${what} in ${path}: the item is no longer there`, path);
-  return result.text;
+function edited(result: EditResult, path: string, what: string): string {
+  if (!result.ok) throw new MemoryError(`cannot ${what} in ${path}: ${result.error.message}`, path);
+  return result.value.text;
 }
 
 export interface WriteContext {

@@ -4,6 +4,7 @@
  */
 import { PathError, errorMessage } from "../errors";
 import { sanitizeFileName, type MemoryLayout } from "../layout";
+import { err, ok, type Result } from "../util/result";
 
 /**
  * Dedupe key of a topic title: NFKC, lower case, whitespace collapsed, `[[ ]]` and a trailing `.md`
@@ -38,7 +39,7 @@ export function topicId(title: string, owner?: string): string {
  * Where a topic note goes: the vault path, or why it cannot be written (test/topic-notes.test.ts,
  * "case 12: …").
  */
-export type TopicDestination = { ok: true; path: string; key: string } | { ok: false; reason: string };
+export type TopicDestination = Result<{ path: string; key: string }>;
 
 /**
  * Path of a topic note for an agent (`Memory/Agents/<agent>/Knowledge/<category>/<Topic>.md`) or, when
@@ -53,16 +54,16 @@ export function topicDestination(
   where: { title: string; agent?: string; category?: string; area?: string },
 ): TopicDestination {
   const key = topicKey(where.title);
-  if (!key) return { ok: false, reason: "topic title is empty" };
+  if (!key) return err("topic title is empty");
   try {
     const path =
       where.agent !== undefined
         ? layout.topicPath(where.agent, where.title, where.category)
         : layout.libraryPath(where.area ?? where.category ?? "", where.title);
-    return { ok: true, path, key };
-  } catch (err) {
-    if (err instanceof PathError) return { ok: false, reason: errorMessage(err) };
-    throw err;
+    return ok({ path, key });
+  } catch (e) {
+    if (e instanceof PathError) return err(errorMessage(e));
+    throw e;
   }
 }
 

@@ -13,6 +13,7 @@ import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import { appendLines, detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../trackers/lines";
 import { linkTarget, type EditResult } from "../trackers/store";
+import { err, ok } from "../util/result";
 import {
   addSourceToEntry,
   entryTextKey,
@@ -116,11 +117,11 @@ export function addEntrySource(
   const { bodyStart, error } = locateFrontmatter(text, lines);
   const { entries } = scanTopicBody(lines, bodyStart);
   const entry = typeof match === "number" ? entries[match] : entries.find((e) => entryTextKey(e.text) === entryTextKey(match));
-  if (!entry) return { ok: false, text, changed: false, found: false, reason: `no callout ${JSON.stringify(match)} in ${path}` };
+  if (!entry) return err({ found: false, message: `no callout ${JSON.stringify(match)} in ${path}` });
   if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
-  if (!addSourceToEntry(lines, entry, link, detectEol(lines))) return { ok: true, text, changed: false, found: true };
+  if (!addSourceToEntry(lines, entry, link, detectEol(lines))) return ok({ text, changed: false });
   const out = joinLines(bom, lines);
-  return { ok: true, text: out, changed: out !== text, found: true };
+  return ok({ text: out, changed: out !== text });
 }
 
 function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string): string {

@@ -8,6 +8,7 @@ import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
+import { err, ok, type Result } from "../util/result";
 import { isIsoDate, type IsoDate } from "../dates";
 import { findItem } from "../trackers/store";
 import { advanceReview, isReviewItem, readSchedule, type ReviewSchedule } from "../trackers/reviews";
@@ -15,37 +16,32 @@ import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMater
 import { isReviewNoteOf, renderReviewNote, reviewNotePath } from "./note";
 
 /** Result of {@link startReview}. */
-export type StartReviewResult =
-  | { ok: true; path: string; created: boolean; material: ReviewMaterial; review: ReviewSchedule }
-  | { ok: false; reason: string };
+export type StartReviewResult = Result<{ path: string; created: boolean; material: ReviewMaterial; review: ReviewSchedule }>;
 
 /** Result of {@link finishReview}. */
-export type FinishReviewResult =
-  | {
-      ok: true;
-      reviewsPath: string;
-      /** False when the review was already recorded as done that day. */
-      changed: boolean;
-      previous: IsoDate;
-      next: IsoDate;
-      /** The review note marked done, or `null` when none was found (or it could not be edited: see `notice`). */
-      note: string | null;
-      notice?: string;
-    }
-  | { ok: false; reason: string };
+export type FinishReviewResult = Result<{
+  reviewsPath: string;
+  /** False when the review was already recorded as done that day. */
+  changed: boolean;
+  previous: IsoDate;
+  next: IsoDate;
+  /** The review note marked done, or `null` when none was found (or it could not be edited: see `notice`). */
+  note: string | null;
+  notice?: string;
+}>;
 
 async function readReview(
   vault: VaultPort,
   layout: MemoryLayout,
   agent: string,
   id: string,
-): Promise<{ ok: true; reviewsPath: string; review: ReviewSchedule & { id: string } } | { ok: false; reason: string }> {
+): Promise<Result<{ reviewsPath: string; review: ReviewSchedule & { id: string } }>> {
   const reviewsPath = layout.trackerPath(agent, "reviews");
-  if (!(await vault.exists(reviewsPath))) return { ok: false, reason: `no reviews tracker at ${reviewsPath}` };
+  if (!(await vault.exists(reviewsPath))) return err(`no reviews tracker at ${reviewsPath}`);
   const item = findItem(await vault.read(reviewsPath), id);
-  if (!item) return { ok: false, reason: `no item ^${id} in ${reviewsPath}` };
-  if (!isReviewItem(item)) return { ok: false, reason: `^${id} in ${reviewsPath} has no [every:: …] or [next:: …]: it is not a review` };
-  return { ok: true, reviewsPath, review: { ...readSchedule(item), id } };
+  if (!item) return err(`no item ^${id} in ${reviewsPath}`);
+  if (!isReviewItem(item)) return err(`^${id} in ${reviewsPath} has no [every:: …] or [next:: …]: it is not a review`);
+  return ok({ reviewsPath, review: { ...readSchedule(item), id } });
 }
 
 /**
@@ -55,15 +51,15 @@ async function readReview(
  * Throws {@link PathError} for an unsafe agent name, {@link VaultError} on I/O failure.
  */
 export async function startReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<StartReviewResult> {
-  if (!isIsoDate(today)) return { ok: false, reason: `"${today}" is not a date YYYY-MM-DD` };
+  if (!isIsoDate(today)) return err(`"${today}" is not a date YYYY-MM-DD`);
   const found = await readReview(vault, layout, agent, id);
   if (!found.ok) return found;
-  const period = reviewPeriod(found.review, today);
+  const period = reviewPeriod(found.value.review, today);
   const material = await collectReviewMaterial(vault, layout, agent, period);
   const path = reviewNotePath(layout, agent, id, today);
-  const text = renderReviewNote(material, { reviewsPath: found.reviewsPath, review: found.review, date: today });
+  const text = renderReviewNote(material, { reviewsPath: found.value.reviewsPath, review: found.value.review, date: today });
   const created = await vault.process(path, (current) => current ?? text);
-  return { ok: true, path, created, material, review: found.review };
+  return ok({ path, created, material, review: found.value.review });
 }
 
 /**
@@ -73,42 +69,41 @@ export async function startReview(vault: VaultPort, layout: MemoryLayout, agent:
  * reason is returned. Throws {@link VaultError} on I/O failure.
  */
 export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<FinishReviewResult> {
-  if (!isIsoDate(today)) return { ok: false, reason: `"${today}" is not a date YYYY-MM-DD` };
+  if (!isIsoDate(today)) return err(`"${today}" is not a date YYYY-MM-DD`);
   const found = await readReview(vault, layout, agent, id);
   if (!found.ok) return found;
-  const { reviewsPath } = found;
+  const { reviewsPath } = found.value;
   const notePath = await latestDraftNote(vault, layout, agent, id);
   const noteLink = notePath ? `[[${notePath.replace(/\.md$/i, "").split("/").pop() ?? ""}]]` : "";
   let result: ReturnType<typeof advanceReview>;
   try {
     ({ result } = await vault.process(reviewsPath, (current) => {
-      if (current === null) return { content: null, result: { ok: false, reason: `no reviews tracker at ${reviewsPath}` } as const };
+      if (current === null) return { content: null, result: err(`no reviews tracker at ${reviewsPath}`) as ReturnType<typeof advanceReview> };
       const outcome = advanceReview(current, id, today, reviewsPath, noteLink);
-      return { content: outcome.ok ? outcome.text : current, result: outcome };
+      return { content: outcome.ok ? outcome.value.text : current, result: outcome };
     }));
-  } catch (err) {
-    if (err instanceof FrontmatterError) return { ok: false, reason: errorMessage(err) };
-    throw err;
+  } catch (e) {
+    if (e instanceof FrontmatterError) return err(errorMessage(e));
+    throw e;
   }
   if (!result.ok) return result;
   let notice: string | undefined;
   if (notePath) {
     try {
       await vault.process(notePath, (current) => (current === null ? null : setFrontmatter(current, { status: "done", updated_at: today }, notePath)));
-    } catch (err) {
-      if (!(err instanceof FrontmatterError)) throw err;
-      notice = `${notePath} left as it is: ${errorMessage(err)}`;
+    } catch (e) {
+      if (!(e instanceof FrontmatterError)) throw e;
+      notice = `${notePath} left as it is: ${errorMessage(e)}`;
     }
   }
-  return {
-    ok: true,
+  return ok({
     reviewsPath,
-    changed: result.changed,
-    previous: result.previous,
-    next: result.next,
+    changed: result.value.changed,
+    previous: result.value.previous,
+    next: result.value.next,
     note: notice ? null : notePath,
     ...(notice ? { notice } : {}),
-  };
+  });
 }
 
 /** The newest review note of review `id` still in `status: draft`, or `null`. */

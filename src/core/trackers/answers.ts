@@ -6,6 +6,7 @@
  */
 import { assertWritable, insertLines, parseTracker, serializeTracker } from "./format";
 import type { EditResult } from "./store";
+import { err, ok } from "../util/result";
 
 /**
  * Adds an answer line under item `id`, after its existing children, with the indentation of an
@@ -16,12 +17,12 @@ import type { EditResult } from "./store";
 export function addAnswer(text: string, id: string, answer: string, by: string, date: string, path = "tracker note"): EditResult {
   const note = parseTracker(text);
   const item = note.items.find((it) => it.id === id);
-  if (!item) return { ok: false, text, changed: false, found: false, reason: `no item ^${id}` };
+  if (!item) return err({ found: false, message: `no item ^${id}` });
   assertWritable(note, path);
   const one = (s: string) => s.replace(/\s+/g, " ").trim();
   const body = `- Answer (${one(by)}, ${one(date)}): ${one(answer)}`;
-  if (item.children.some((c) => c.trim() === body)) return { ok: true, text, changed: false, found: true };
+  if (item.children.some((c) => c.trim() === body)) return ok({ text, changed: false });
   const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
   insertLines(note.lines, item.endLine, [indent + body], note.eol);
-  return { ok: true, text: serializeTracker(note), changed: true, found: true };
+  return ok({ text: serializeTracker(note), changed: true });
 }

@@ -22,6 +22,7 @@ import { addDays, addMonths, dayNumber, type IsoDate } from "../dates";
 import { listItems, type TrackerItem } from "./format";
 import { fieldValue } from "./fields";
 import { addProgressNote, findItem, setItemField, setItemStatus } from "./store";
+import { err, ok, type Result } from "../util/result";
 
 /** A review period: a number of days or of calendar months. */
 export interface ReviewInterval {
@@ -223,16 +224,13 @@ export function dueReviews(text: string, today: IsoDate): DueReview[] {
 }
 
 /** Outcome of {@link advanceReview}: the new text, or why nothing changed. */
-export type AdvanceResult =
-  | {
-      ok: true;
-      text: string;
-      /** False when the review was already recorded as done that day (running twice changes nothing). */
-      changed: boolean;
-      previous: IsoDate;
-      next: IsoDate;
-    }
-  | { ok: false; reason: string };
+export type AdvanceResult = Result<{
+  text: string;
+  /** False when the review was already recorded as done that day (running twice changes nothing). */
+  changed: boolean;
+  previous: IsoDate;
+  next: IsoDate;
+}>;
 
 /**
  * Marks review `id` done on `doneDate`: sets `next` to {@link nextReviewDate} and adds the progress
@@ -244,37 +242,37 @@ export type AdvanceResult =
  * note is never rewritten, docs/architecture.md, "The health check").
  */
 export function advanceReview(text: string, id: string, doneDate: IsoDate, path = "Reviews", note = ""): AdvanceResult {
-  if (dayNumber(doneDate) === null) return { ok: false, reason: `"${doneDate}" is not a date YYYY-MM-DD` };
+  if (dayNumber(doneDate) === null) return err(`"${doneDate}" is not a date YYYY-MM-DD`);
   const item = findItem(text, id);
-  if (!item) return { ok: false, reason: `no item ^${id} in ${path}` };
+  if (!item) return err(`no item ^${id} in ${path}`);
   const schedule = readSchedule(item);
-  if (!schedule.every || !schedule.next) return { ok: false, reason: `^${id}: ${schedule.problem ?? "no schedule"}` };
+  if (!schedule.every || !schedule.next) return err(`^${id}: ${schedule.problem ?? "no schedule"}`);
   if (schedule.ticked !== null) return reopenTicked(text, id, schedule, path, note);
   const doneLine = new RegExp(`^[ \\t]+[-*+][ \\t]+${doneDate}: done\\b`);
   if (item.children.some((c) => doneLine.test(c))) {
-    return { ok: true, text, changed: false, previous: schedule.next, next: schedule.next };
+    return ok({ text, changed: false, previous: schedule.next, next: schedule.next });
   }
   const next = nextReviewDate(schedule.next, schedule.every, doneDate);
-  if (next === null) return { ok: false, reason: `^${id}: cannot compute the next date` };
+  if (next === null) return err(`^${id}: cannot compute the next date`);
   const withNext = setItemField(text, id, "next", next, path);
-  if (!withNext.ok) return { ok: false, reason: withNext.reason };
-  const withLine = addProgressNote(withNext.text, id, note ? `done; ${note}` : "done", doneDate, path);
-  if (!withLine.ok) return { ok: false, reason: withLine.reason };
-  return { ok: true, text: withLine.text, changed: withLine.text !== text, previous: schedule.next, next };
+  if (!withNext.ok) return err(withNext.error.message);
+  const withLine = addProgressNote(withNext.value.text, id, note ? `done; ${note}` : "done", doneDate, path);
+  if (!withLine.ok) return err(withLine.error.message);
+  return ok({ text: withLine.value.text, changed: withLine.value.text !== text, previous: schedule.next, next });
 }
 
 /** Writes a ticked round as done (see {@link reopenTickedReviews}) for one review. */
 function reopenTicked(text: string, id: string, schedule: ReviewSchedule, path: string, note: string): AdvanceResult {
   const ticked = schedule.ticked;
   const next = schedule.next;
-  if (ticked === null || next === null) return { ok: false, reason: `^${id}: not ticked` };
+  if (ticked === null || next === null) return err(`^${id}: not ticked`);
   const reopened = setItemStatus(text, id, "open", path);
-  if (!reopened.ok) return { ok: false, reason: reopened.reason };
-  const withNext = setItemField(reopened.text, id, "next", next, path);
-  if (!withNext.ok) return { ok: false, reason: withNext.reason };
-  const withLine = addProgressNote(withNext.text, id, note ? `done; ${note}` : "done", ticked, path);
-  if (!withLine.ok) return { ok: false, reason: withLine.reason };
-  return { ok: true, text: withLine.text, changed: withLine.text !== text, previous: schedule.nextRaw ?? next, next };
+  if (!reopened.ok) return err(reopened.error.message);
+  const withNext = setItemField(reopened.value.text, id, "next", next, path);
+  if (!withNext.ok) return err(withNext.error.message);
+  const withLine = addProgressNote(withNext.value.text, id, note ? `done; ${note}` : "done", ticked, path);
+  if (!withLine.ok) return err(withLine.error.message);
+  return ok({ text: withLine.value.text, changed: withLine.value.text !== text, previous: schedule.nextRaw ?? next, next });
 }
 
 /**
@@ -290,9 +288,9 @@ export function reopenTickedReviews(text: string, path = "Reviews"): { text: str
   for (const r of listReviews(text)) {
     if (r.ticked === null || r.id === null) continue;
     const done = advanceReview(out, r.id, r.ticked, path);
-    if (done.ok && done.changed) {
-      out = done.text;
-      reopened.push({ id: r.id, next: done.next });
+    if (done.ok && done.value.changed) {
+      out = done.value.text;
+      reopened.push({ id: r.id, next: done.value.next });
     }
   }
   return { text: out, reopened };

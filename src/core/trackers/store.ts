@@ -7,13 +7,14 @@
  * removed or renumbered (docs/architecture.md, "Invariants";
  * test/trackers-store.test.ts, "case 10: …").
  *
- * A missing id is not an error: operations return {@link EditResult} with `ok: false`,
- * `found: false` and the text unchanged, so the caller decides what to report. A note whose frontmatter does not parse is
+ * A missing id is not an error: operations return an {@link EditResult} failure with
+ * `found: false` (the text is left as it was), so the caller decides what to report. A note whose frontmatter does not parse is
  * never rewritten: mutating operations throw {@link FrontmatterError} naming `path`
  * (docs/architecture.md, "The health check").
  */
 import type { TrackerKind } from "../settings";
 import { setFrontmatter } from "../frontmatter";
+import { err, ok, type Result } from "../util/result";
 import { OLD_STATE_KEY, STATE_KEY, fieldIndex, isTasksField, orderFields, priorityWord, tasksFieldRank } from "./fields";
 import {
   KIND_PREFIX,
@@ -34,14 +35,23 @@ import {
   type TrackerStatus,
 } from "./format";
 
+/** An edit that found its item: the new text, and whether it had to change for the requested state. */
+export interface Edited {
+  text: string;
+  changed: boolean;
+}
+
+/** Why an edit did nothing: no item with that id (`found: false`), or a value that would break the line. */
+export interface EditFailure {
+  found: boolean;
+  message: string;
+}
+
 /**
- * Result of an edit. `ok: true`: the item was found and now has the requested state (`changed` says
- * whether the text had to change for it). `ok: false`: nothing was done, `reason` says why (no item
- * with that id — `found: false` — or a value that would break the line); `text` is the input.
+ * Result of an edit: {@link Edited} when the item was found and now has the requested state, an
+ * {@link EditFailure} when nothing was done (the text is then the caller's input, unchanged).
  */
-export type EditResult =
-  | { ok: true; text: string; changed: boolean; found: true }
-  | { ok: false; text: string; changed: false; found: boolean; reason: string };
+export type EditResult = Result<Edited, EditFailure>;
 
 /** A new tracker item for {@link addTrackerItem}. */
 export interface NewTrackerItem {
@@ -195,7 +205,7 @@ export function setItemField(text: string, id: string, key: string, value: strin
   if (!balanced(v) || !k || /[[\]():]/.test(k)) {
     const found = findItem(text, id) !== null;
     const reason = found ? `^${id}: cannot write field ${JSON.stringify(k)} with value ${JSON.stringify(v)} (brackets would break the line)` : `no item ^${id}`;
-    return { ok: false, text, changed: false, found, reason };
+    return err({ found, message: reason });
   }
   return editItem(text, id, path, (note, item) => {
     const line = note.lines[item.line];
@@ -216,11 +226,11 @@ export function setItemField(text: string, id: string, key: string, value: strin
 function editItem(text: string, id: string, path: string, edit: (note: TrackerNote, item: TrackerItem) => boolean): EditResult {
   const note = parseTracker(text);
   const item = note.items.find((it) => it.id === id);
-  if (!item) return { ok: false, text, changed: false, found: false, reason: `no item ^${id}` };
+  if (!item) return err({ found: false, message: `no item ^${id}` });
   assertWritable(note, path);
-  if (!edit(note, item)) return { ok: true, text, changed: false, found: true };
+  if (!edit(note, item)) return ok({ text, changed: false });
   const out = serializeTracker(note);
-  return { ok: true, text: out, changed: out !== text, found: true };
+  return ok({ text: out, changed: out !== text });
 }
 
 /**
