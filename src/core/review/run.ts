@@ -7,11 +7,11 @@
 import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
-import type { VaultPort } from "../vault";
+import type { Decision, VaultPort } from "../vault";
 import { err, ok, type Result } from "../util/result";
 import { isIsoDate, type IsoDate } from "../dates";
 import { findItem } from "../trackers/store";
-import { advanceReview, isReviewItem, readSchedule, type ReviewSchedule } from "../trackers/reviews";
+import { advanceReview, isReviewItem, readSchedule, type AdvanceResult, type ReviewSchedule } from "../trackers/reviews";
 import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";
 import { isReviewNoteOf, renderReviewNote, reviewNotePath } from "./note";
 
@@ -75,10 +75,10 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
   const { reviewsPath } = found.value;
   const notePath = await latestDraftNote(vault, layout, agent, id);
   const noteLink = notePath ? `[[${notePath.replace(/\.md$/i, "").split("/").pop() ?? ""}]]` : "";
-  let result: ReturnType<typeof advanceReview>;
+  let result: AdvanceResult;
   try {
-    ({ result } = await vault.process(reviewsPath, (current) => {
-      if (current === null) return { content: null, result: err(`no reviews tracker at ${reviewsPath}`) as ReturnType<typeof advanceReview> };
+    ({ result } = await vault.process(reviewsPath, (current): Decision<AdvanceResult> => {
+      if (current === null) return { content: null, result: err(`no reviews tracker at ${reviewsPath}`) };
       const outcome = advanceReview(current, id, today, reviewsPath, noteLink);
       return { content: outcome.ok ? outcome.value.text : current, result: outcome };
     }));
