@@ -137,6 +137,31 @@ describe("SearchService", () => {
     expect(await paths(service, "note3")).toEqual(["Memory/Agents/me/Journal/n3.md"]);
   });
 
+  it("a failed vacuum is reported, not swallowed, and the index keeps answering", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) files[`Memory/Agents/me/Journal/n${i}.md`] = `plum v0 note${i}`;
+    const tv = tempVault(files);
+    cleanups.push(tv.cleanup);
+    const reported: string[] = [];
+    const service = new SearchService({ vault: tv.vault, layout: new MemoryLayout(defaultSettings()), store: new MemoryStore(), now: () => NOW, onBackgroundError: (m) => reported.push(m) });
+    await service.open();
+    const shard = (service as unknown as { shards: Map<string, { mini: { vacuum: () => Promise<void> } }> }).shards.get("");
+    if (!shard) throw new Error("no main shard");
+    const vacuum = vi.spyOn(shard.mini, "vacuum").mockRejectedValue(new Error("out of memory"));
+    for (let round = 1; round <= 6; round++) {
+      for (let i = 0; i < 5; i++) {
+        tv.write(`Memory/Agents/me/Journal/n${i}.md`, `plum v${round} note${i}`);
+        await service.update(`Memory/Agents/me/Journal/n${i}.md`);
+      }
+    }
+    await service.save(); // queued behind the vacuum
+    expect(vacuum).toHaveBeenCalled();
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported[0]).toBe("search index: vacuum failed: out of memory; the index stays usable, it is compacted on its next rebuild");
+    expect((await paths(service, "plum")).sort()).toEqual(Object.keys(files).sort());
+    expect(await paths(service, "v0")).toEqual([]);
+  });
+
   it("update() of a deleted note removes it; a note outside the memory root is ignored", async () => {
     const path = "Memory/Agents/me/Journal/a.md";
     const { service, root } = setup({ [path]: "kiwi", "Elsewhere/b.md": "kiwi" });

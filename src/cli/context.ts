@@ -50,6 +50,7 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
       if (e.isDirectory() && e.name.startsWith(".") && e.name !== ".obsidian") candidates.push(e.name);
     }
   } catch {
+    // An unreadable vault folder has no config folder to find; the caller reports the vault itself.
     return null;
   }
   for (const dir of candidates) {
@@ -76,6 +77,7 @@ export async function openVault(
   create = false,
 ): Promise<CliContext> {
   const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
+  // A missing vault folder (ENOENT and the like) is `null`: created below with `init`, else reported as not found.
   let st = await fs.stat(vaultRoot).catch(() => null);
   if (!st && create) {
     await fs.mkdir(vaultRoot, { recursive: true });
@@ -147,6 +149,7 @@ export function toVaultPath(ctx: CliContext, arg: string): string {
 export async function requireMemoryRoot(ctx: CliContext): Promise<void> {
   const root = ctx.layout.root;
   if (root === "") return;
+  // Missing or unreadable: reported just below as "no <root>/ folder".
   const st = await fs.stat(nodePath.join(ctx.vaultRoot, ...root.split("/"))).catch(() => null);
   if (!st?.isDirectory()) {
     throw new UsageError(`no ${root}/ folder in ${ctx.vaultRoot}: give the vault folder that holds ${root}/, or create it with: agent-memory init ${ctx.vaultArg}`, ctx.vaultRoot);

@@ -128,6 +128,7 @@ function isEntryModule(): boolean {
   try {
     self = realpathSync(fileURLToPath(import.meta.url));
   } catch {
+    // Not a file URL (bundled elsewhere): not run as the CLI script.
     return false;
   }
   // `node dist/cli` names the script without its extension.

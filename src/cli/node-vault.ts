@@ -169,6 +169,7 @@ export class NodeVault implements VaultPort {
     try {
       return Promise.resolve(statSync(this.abs(path)).isFile());
     } catch {
+      // Missing, a folder, or not reachable: not an existing note (VaultPort.exists).
       return Promise.resolve(false);
     }
   }
@@ -475,6 +476,7 @@ async function removeLeftTemps(real: string): Promise<void> {
   try {
     names = await fs.readdir(dir);
   } catch {
+    // The note's folder is not there yet: no temporary file to remove.
     return;
   }
   for (const name of names) {

@@ -61,6 +61,7 @@ export class NoteLocks {
    */
   async withLock<T>(real: string, path: string, fn: (held: HeldLock) => Promise<T>): Promise<T> {
     const before = this.queues.get(real) ?? Promise.resolve();
+    // The previous edit's failure was reported to its own caller; this one runs regardless.
     const run = before.catch(() => undefined).then(() => this.withFileLock(real, path, fn));
     const tail = run.catch(() => undefined);
     this.queues.set(real, tail);
@@ -112,6 +113,7 @@ export class NoteLocks {
     try {
       return await fn(held);
     } finally {
+      // A lock that cannot be released (already stale, taken over) is left to proper-lockfile's stale rule; the edit's outcome stands.
       await release().catch(() => undefined);
     }
   }

@@ -62,6 +62,7 @@ export class VaultPaths {
       try {
         if (lstatSync(current).isSymbolicLink()) target = readlinkSync(current);
       } catch {
+        // A missing part ends the walk: what follows cannot be a link yet.
         break;
       }
       if (target !== null) {
@@ -78,6 +79,7 @@ function realpathOr(abs: string): string {
   try {
     return realpathSync.native(abs);
   } catch {
+    // Named case in the TSDoc above: a folder not made yet is its own real path.
     return abs;
   }
 }
@@ -99,6 +101,7 @@ function resolveReal(abs: string, path: string, hops = 0): string {
   try {
     st = lstatSync(abs);
   } catch {
+    // Missing: a dangling path, resolved below as the file a write would create.
     st = null;
   }
   if (st?.isSymbolicLink()) return resolveReal(nodePath.resolve(nodePath.dirname(abs), readlinkSync(abs)), path, hops + 1);

@@ -420,6 +420,7 @@ function readsBack(result: string, before: Record<string, unknown>, entries: [st
   try {
     after = parseNote(result, path);
   } catch {
+    // An edit that no longer parses does not read back: the caller falls back to rewriting.
     return false;
   }
   const expected: Record<string, unknown> = { ...before };

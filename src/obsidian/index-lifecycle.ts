@@ -185,6 +185,7 @@ export class IndexLifecycle extends Component {
       layout: new MemoryLayout(settings),
       store: new AdapterIndexStore(this.ctx.app.vault.adapter, normalizePath(this.storePath)),
       yieldToHost: yieldToUi,
+      onBackgroundError: reportBackgroundError,
     });
   }
 
@@ -230,7 +231,10 @@ export class IndexLifecycle extends Component {
           }, 0);
           this.warmUpYields.set(id, resolve);
         });
-      void service.warmUp({ yieldToHost, stop: () => gen !== this.generation }).catch(() => undefined);
+      void service.warmUp({ yieldToHost, stop: () => gen !== this.generation }).catch((err: unknown) => {
+        // Only the first searches are slower without it; the index itself is ready.
+        reportBackgroundError(`search warm-up failed: ${errorMessage(err)}`);
+      });
       return report;
     } catch (err) {
       if (gen !== this.generation) return null;
@@ -280,4 +284,12 @@ export class IndexLifecycle extends Component {
       this.addProblem(`could not save the index: ${errorMessage(err)}`);
     }
   }
+}
+
+/**
+ * A failure of background index work nobody awaits (a vacuum, the warm-up): the index stays
+ * usable, so it goes to the developer console rather than a notice.
+ */
+function reportBackgroundError(message: string): void {
+  console.warn(`Agent Memory: ${message}`);
 }

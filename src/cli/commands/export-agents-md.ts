@@ -73,6 +73,7 @@ export async function resolveTarget(out: string): Promise<Target> {
     st = await lstatOrNull(path);
   }
   if (st === null) {
+    // Missing or unreadable: reported just below as "folder not found".
     const dir = await fs.stat(nodePath.dirname(path)).catch(() => null);
     if (!dir?.isDirectory()) throw new UsageError(`folder not found for --out: ${nodePath.dirname(path)}`, out);
     return { path, link, exists: false, mode: null };

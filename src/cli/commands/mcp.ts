@@ -64,6 +64,7 @@ export const mcpCommand: CliCommand = {
       const stop = () => {
         if (done) return;
         done = true;
+        // Closing on a signal: a transport already closed has nothing left to close.
         server.close().catch(() => undefined).finally(() => {
           const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
           void closing.then(() => live.close()).then(resolve, reject);

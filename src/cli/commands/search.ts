@@ -70,6 +70,7 @@ export function cliSearchService(ctx: CliContext): SearchService {
     layout: ctx.layout,
     store: new FileIndexStore(indexFileOf(ctx.vault)),
     reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
+    onBackgroundError: (message) => ctx.err(`warning: ${message}`),
   });
 }
 

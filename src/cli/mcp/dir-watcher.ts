@@ -65,6 +65,7 @@ export class DirWatcher {
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      // The folder went away meanwhile: nothing to watch under it.
       return;
     }
     for (const e of entries) {
@@ -88,6 +89,7 @@ export class DirWatcher {
     try {
       st = lstatSync(abs);
     } catch {
+      // Deleted meanwhile: handled as a removal below.
       st = null;
     }
     if (st?.isDirectory()) {
@@ -108,6 +110,7 @@ export class DirWatcher {
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      // The folder went away meanwhile: its removal is seen by its parent.
       return;
     }
     for (const e of entries) {

@@ -189,6 +189,7 @@ export class LiveIndex {
       const st = lstatSync(this.vault.abs(path));
       stat = st.isFile() ? { mtime: st.mtimeMs, size: st.size } : undefined;
     } catch {
+      // Deleted meanwhile: removed from the index.
       stat = undefined;
     }
     try {

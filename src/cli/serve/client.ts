@@ -79,6 +79,7 @@ export function askServer(socketPath: string, request: ServeRequest, timeouts = 
       try {
         finish(JSON.parse(Buffer.concat(chunks).toString("utf8")) as ServeReply);
       } catch {
+        // A reply that is not JSON: no answer, the CLI runs the search itself.
         finish(null);
       }
     });

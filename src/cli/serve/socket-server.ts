@@ -176,6 +176,7 @@ function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
   try {
     return lstatSync(path);
   } catch {
+    // Gone or unreachable: the caller treats it as no socket file.
     return null;
   }
 }
@@ -184,6 +185,7 @@ function realOrNull(path: string): string | null {
   try {
     return realpathSync(path);
   } catch {
+    // Not resolvable: the caller refuses the path.
     return null;
   }
 }
@@ -194,6 +196,7 @@ async function answer(text: string, root: string, options: SearchSocketOptions):
   try {
     req = JSON.parse(text) as ServeRequest;
   } catch {
+    // Reported to the client, which then runs the search itself.
     return { fallback: "request is not JSON" };
   }
   if (req?.v !== PROTOCOL_VERSION) return { fallback: `protocol version ${String(req?.v)} (this server speaks ${PROTOCOL_VERSION})` };

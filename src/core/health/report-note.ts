@@ -34,6 +34,7 @@ export async function writeHealthReport(
     try {
       data = parseNote(current, path).data;
     } catch {
+      // Frontmatter that does not parse: not a health report, refused just below.
       data = null;
     }
     if (data?.type !== HEALTH_REPORT_TYPE) {

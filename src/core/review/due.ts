@@ -27,6 +27,7 @@ export async function listDueReviews(vault: VaultPort, layout: MemoryLayout, tod
     try {
       path = layout.trackerPath(a, "reviews");
     } catch {
+      // A folder whose name is not a safe agent name has no trackers of ours (case 12).
       continue;
     }
     if (!(await vault.exists(path))) continue;

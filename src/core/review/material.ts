@@ -119,6 +119,7 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
       data = parsed.data;
       body = parsed.body;
     } catch {
+      // Frontmatter that does not parse: the note is listed without its body (the health check reports it).
       body = "";
     }
     if (data?.type === REVIEW_NOTE_TYPE) continue;

@@ -158,6 +158,7 @@ export class SearchService {
   private readonly store: IndexStore | null;
   private readonly now: () => number;
   private readonly yieldToHost: () => Promise<void>;
+  private readonly onBackgroundError: (message: string) => void;
   private readonly reader: NoteReader;
   private readonly key: string;
   private readonly tokenizer: Tokenizer;
@@ -177,6 +178,7 @@ export class SearchService {
     this.now = options.now ?? (() => Date.now());
     this.yieldToHost = options.yieldToHost ?? (() => Promise.resolve());
     this.reader = options.reader ?? vaultReader(options.vault);
+    this.onBackgroundError = options.onBackgroundError ?? ((message) => console.warn(message));
     const stemming = options.analysis?.stemming ?? true;
     this.tokenizer = stemming ? tokenize : createTokenizer({ stemming: false });
     this.analysis = { stemming };
@@ -448,6 +450,7 @@ export class SearchService {
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
+    // The failure goes to the caller through `run`; the queue only orders the next job after it.
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -523,7 +526,10 @@ export class SearchService {
     if (dirty.length === 0) return;
     this.enqueue(async () => {
       for (const shard of dirty) await shard.mini.vacuum({ yieldToHost: this.yieldToHost });
-    }).catch(() => undefined);
+    }).catch((err: unknown) => {
+      // The index stays correct (discarded documents are skipped); only its memory is not reclaimed.
+      this.onBackgroundError(`search index: vacuum failed: ${errorMessage(err)}; the index stays usable, it is compacted on its next rebuild`);
+    });
   }
 
   private reset(): void {
@@ -661,6 +667,7 @@ export class SearchService {
   private readCached(meta: NoteMeta, store = true): Promise<CachedNote | null> {
     return this.cache
       .get(meta.path, phraseTitle(meta), meta.capped === true, () => this.vault.read(meta.path), store)
+      // A note that cannot be read now (deleted, not UTF-8) gives no passage; the next sync names it.
       .catch(() => null);
   }
 }

@@ -36,6 +36,11 @@ export interface SearchServiceOptions {
    * {@link NoteReader}).
    */
   reader?: NoteReader;
+  /**
+   * Told of a failure in work the caller does not await (a vacuum of the index, the warm-up
+   * queries), with a message naming it; the index stays usable. Defaults to `console.warn`.
+   */
+  onBackgroundError?: (message: string) => void;
 }
 
 /** A note read for indexing: its text or, prepared elsewhere, its document; or why it could not be read. */
