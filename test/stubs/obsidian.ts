@@ -5,6 +5,13 @@
  * exists, `Vault.process` is atomic, `vault.on("create")` fires for files created later, and
  * `workspace.onLayoutReady` queues callbacks until {@link Workspace.triggerLayoutReady}.
  *
+ * Each imitated class follows its page of the API reference,
+ * https://docs.obsidian.md/Reference/TypeScript+API/<Class> (and /<Class>/<member> for a member):
+ * Vault/process, Vault/create, Vault/createFolder, Workspace/onLayoutReady, Plugin/addCommand, … .
+ * `test/obsidian-stub-names.test.ts` checks every exported name and public member here against
+ * obsidian.d.ts; a member the fake adds for tests says `Test helper` in its TSDoc. Members no test
+ * or `scripts/screenshots.mjs` used (measured with coverage) were removed.
+ *
  * DOM-building parts (views, modals, settings) need a DOM: use them from tests running under
  * happy-dom with `test/setup-dom.ts` imported.
  */
@@ -46,10 +53,6 @@ export class Events {
     for (const ref of [...(this.handlers.get(name) ?? [])]) ref.fn.apply(ref.ctx, data);
   }
 
-  tryTrigger(evt: EventRef, args: unknown[]): void {
-    evt.fn.apply(evt.ctx, args);
-  }
-
   /** Test helper: handlers currently subscribed (all names, or one). */
   listenerCount(name?: string): number {
     if (name !== undefined) return this.handlers.get(name)?.length ?? 0;
@@ -66,7 +69,7 @@ export class Component {
   private children: Component[] = [];
   private cleanups: (() => unknown)[] = [];
 
-  /** Resolves when the last `load()`'s `onload` has finished (Obsidian awaits an async `onload`). */
+  /** Test helper: resolves when the last `load()`'s `onload` has finished (Obsidian awaits an async `onload`). */
   loading: Promise<void> = Promise.resolve();
 
   load(): void {
@@ -107,21 +110,6 @@ export class Component {
   registerEvent(eventRef: EventRef): void {
     this.register(() => eventRef.e.offref(eventRef));
   }
-
-  registerDomEvent(
-    el: EventTarget,
-    type: string,
-    callback: (ev: Event) => unknown,
-    options?: boolean | AddEventListenerOptions,
-  ): void {
-    el.addEventListener(type, callback, options);
-    this.register(() => el.removeEventListener(type, callback, options));
-  }
-
-  registerInterval(id: number): number {
-    this.register(() => window.clearInterval(id));
-    return id;
-  }
 }
 
 /* ------------------------------------------------------------------- files */
@@ -147,9 +135,6 @@ export class TFile extends TAbstractFile {
 
 export class TFolder extends TAbstractFile {
   children: TAbstractFile[] = [];
-  isRoot(): boolean {
-    return this.path === "/";
-  }
 }
 
 /** Obsidian's `normalizePath`: `/` separators, no duplicate, leading or trailing slash, NFC. */
@@ -222,14 +207,6 @@ export class Vault extends Events {
     return this.clock;
   }
 
-  getName(): string {
-    return "Test vault";
-  }
-  getRoot(): TFolder {
-    const root = this.entries.get("/");
-    if (!(root instanceof TFolder)) throw new Error("vault root missing");
-    return root;
-  }
   getAbstractFileByPath(path: string): TAbstractFile | null {
     return this.entries.get(path) ?? null;
   }
@@ -293,9 +270,6 @@ export class Vault extends Events {
   read(file: TFile): Promise<string> {
     const text = this.contents.get(file.path);
     return text === undefined ? Promise.reject(new Error(`ENOENT: ${file.path}`)) : Promise.resolve(text);
-  }
-  cachedRead(file: TFile): Promise<string> {
-    return this.read(file);
   }
 
   readBinary(file: TFile): Promise<ArrayBuffer> {
@@ -426,9 +400,6 @@ export class WorkspaceLeaf extends Events {
     view.load();
     await view.open();
   }
-  getViewState(): { type: string } {
-    return { type: this.view?.getViewType() ?? "empty" };
-  }
   private async detachView(): Promise<void> {
     const view = this.view;
     this.view = null;
@@ -452,9 +423,11 @@ export interface OpenedLink {
 
 export class Workspace extends Events {
   layoutReady = false;
+  /** Test helper: the leaves made so far. */
   leaves: WorkspaceLeaf[] = [];
+  /** Test helper: what {@link getActiveFile} returns. */
   activeFile: TFile | null = null;
-  /** Links opened through {@link openLinkText}, for assertions. */
+  /** Test helper: links opened through {@link openLinkText}, for assertions. */
   opened: OpenedLink[] = [];
   private readyQueue: (() => unknown)[] = [];
   constructor(readonly app: App) {
@@ -484,14 +457,6 @@ export class Workspace extends Events {
     void split;
     return this.newLeaf();
   }
-  getLeftLeaf(split: boolean): WorkspaceLeaf | null {
-    void split;
-    return this.newLeaf();
-  }
-  getLeaf(newLeaf?: unknown): WorkspaceLeaf {
-    void newLeaf;
-    return this.newLeaf();
-  }
   revealLeaf(leaf: WorkspaceLeaf): Promise<void> {
     void leaf;
     return Promise.resolve();
@@ -499,9 +464,6 @@ export class Workspace extends Events {
   openLinkText(linktext: string, sourcePath: string, newLeaf?: unknown, state?: unknown): Promise<void> {
     this.opened.push({ linktext, sourcePath, newLeaf, state });
     return Promise.resolve();
-  }
-  detachLeavesOfType(type: string): void {
-    for (const leaf of this.getLeavesOfType(type)) leaf.detach();
   }
 }
 
@@ -522,7 +484,10 @@ export class App {
   viewRegistry = new Map<string, ViewCreator>();
   /** Commands registered by plugins, by full id (`plugin-id:command-id`). */
   commands = new Map<string, Command>();
-  /** Internal plugins; tests set the Daily notes plugin's options here. */
+  /**
+   * Test helper: Obsidian's internal plugins (not in obsidian.d.ts; the plugin reads them defensively,
+   * src/obsidian/today-journal.ts); tests set the Daily notes plugin's options here.
+   */
   internalPlugins: StubInternalPlugins;
   private dailyNotes: { enabled: boolean; instance?: { options?: Record<string, unknown> } } | null = null;
 
@@ -535,10 +500,6 @@ export class App {
   /** Test helper: configures the Daily notes core plugin. */
   setDailyNotes(options: Record<string, unknown> | null, enabled = true): void {
     this.dailyNotes = options ? { enabled, instance: { options } } : null;
-  }
-
-  isDarkMode(): boolean {
-    return false;
   }
 }
 
@@ -576,6 +537,7 @@ export abstract class Plugin extends Component {
   readonly statusBarItems: HTMLElement[] = [];
   readonly settingTabs: PluginSettingTab[] = [];
   readonly registeredViews: string[] = [];
+  /** Test helper: ids of the commands added, for assertions. */
   readonly commandIds: string[] = [];
 
   constructor(
@@ -653,7 +615,7 @@ export abstract class Plugin extends Component {
 /* ------------------------------------------------------------------ notice */
 
 export class Notice {
-  /** Every notice shown since the last reset, newest last. */
+  /** Test helper: every notice shown since the last reset, newest last. */
   static shown: Notice[] = [];
   containerEl: HTMLElement;
   messageEl: HTMLElement;
@@ -712,10 +674,11 @@ export abstract class View extends Component {
   protected onClose(): Promise<void> {
     return Promise.resolve();
   }
-  /** Stub plumbing for {@link WorkspaceLeaf.setViewState}. */
+  /** Test helper: stub plumbing for {@link WorkspaceLeaf.setViewState}. */
   open(): Promise<void> {
     return this.onOpen();
   }
+  /** Test helper: stub plumbing for {@link WorkspaceLeaf.detach}. */
   close(): Promise<void> {
     return this.onClose();
   }
@@ -729,18 +692,10 @@ export abstract class ItemView extends View {
     this.contentEl = newEl("div", "view-content");
     this.containerEl.appendChild(this.contentEl);
   }
-  addAction(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
-    const el = newEl("a", "view-action");
-    el.setAttribute("aria-label", title);
-    el.dataset.icon = icon;
-    el.addEventListener("click", callback as EventListener);
-    this.containerEl.firstElementChild?.appendChild(el);
-    return el;
-  }
 }
 
 export class Modal {
-  /** Modals currently open, for assertions. */
+  /** Test helper: modals currently open, for assertions. */
   static openModals: Modal[] = [];
   containerEl: HTMLElement;
   modalEl: HTMLElement;
@@ -799,30 +754,6 @@ export class TextComponent extends ValueComponent<string> {
     super();
     this.inputEl = createEl("input");
     this.inputEl.type = "text";
-    containerEl.appendChild(this.inputEl);
-  }
-  getValue(): string {
-    return this.inputEl.value;
-  }
-  setValue(value: string): this {
-    this.inputEl.value = value;
-    return this;
-  }
-  setPlaceholder(placeholder: string): this {
-    this.inputEl.placeholder = placeholder;
-    return this;
-  }
-  onChange(callback: (value: string) => unknown): this {
-    this.inputEl.addEventListener("input", () => void callback(this.inputEl.value));
-    return this;
-  }
-}
-
-export class TextAreaComponent extends ValueComponent<string> {
-  inputEl: HTMLTextAreaElement;
-  constructor(containerEl: HTMLElement) {
-    super();
-    this.inputEl = createEl("textarea");
     containerEl.appendChild(this.inputEl);
   }
   getValue(): string {
@@ -911,14 +842,6 @@ export class ButtonComponent extends BaseComponent {
     this.buttonEl.textContent = name;
     return this;
   }
-  setCta(): this {
-    this.buttonEl.classList.add("mod-cta");
-    return this;
-  }
-  setWarning(): this {
-    this.buttonEl.classList.add("mod-warning");
-    return this;
-  }
   setIcon(icon: string): this {
     this.buttonEl.dataset.icon = icon;
     return this;
@@ -937,32 +860,12 @@ export class ButtonComponent extends BaseComponent {
   }
 }
 
-export class ExtraButtonComponent extends BaseComponent {
-  extraSettingsEl: HTMLElement;
-  constructor(containerEl: HTMLElement) {
-    super();
-    this.extraSettingsEl = newEl("div", "clickable-icon");
-    containerEl.appendChild(this.extraSettingsEl);
-  }
-  setIcon(icon: string): this {
-    this.extraSettingsEl.dataset.icon = icon;
-    return this;
-  }
-  setTooltip(tooltip: string): this {
-    this.extraSettingsEl.setAttribute("aria-label", tooltip);
-    return this;
-  }
-  onClick(callback: () => unknown): this {
-    this.extraSettingsEl.addEventListener("click", () => void callback());
-    return this;
-  }
-}
-
 /**
  * `SecretComponent` (1.11.4): a picker over the secrets in `app.secretStorage`; its value is the
  * secret's id, never the secret itself. The stub renders a `<select>` of the stored ids.
  */
 export class SecretComponent extends BaseComponent {
+  /** Test helper: the element that stands in for the real component's secret picker. */
   selectEl: HTMLSelectElement;
   constructor(
     public app: App,
@@ -1022,10 +925,6 @@ export class Setting {
     else this.descEl.appendChild(desc);
     return this;
   }
-  setClass(cls: string): this {
-    this.settingEl.classList.add(cls);
-    return this;
-  }
   setHeading(): this {
     this.settingEl.classList.add("setting-item-heading");
     return this;
@@ -1046,9 +945,6 @@ export class Setting {
   addText(cb: (component: TextComponent) => unknown): this {
     return this.add(new TextComponent(this.controlEl), cb);
   }
-  addTextArea(cb: (component: TextAreaComponent) => unknown): this {
-    return this.add(new TextAreaComponent(this.controlEl), cb);
-  }
   addToggle(cb: (component: ToggleComponent) => unknown): this {
     return this.add(new ToggleComponent(this.controlEl), cb);
   }
@@ -1057,9 +953,6 @@ export class Setting {
   }
   addButton(cb: (component: ButtonComponent) => unknown): this {
     return this.add(new ButtonComponent(this.controlEl), cb);
-  }
-  addExtraButton(cb: (component: ExtraButtonComponent) => unknown): this {
-    return this.add(new ExtraButtonComponent(this.controlEl), cb);
   }
   addComponent<T extends BaseComponent>(cb: (el: HTMLElement) => T): this {
     this.components.push(cb(this.controlEl));
