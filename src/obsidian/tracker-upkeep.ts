@@ -62,7 +62,7 @@ export class TrackerUpkeep extends Component {
       if (agent === null) return null;
       return TRACKER_KINDS.find((k) => layout.trackerPath(agent, k) === path) ?? null;
     } catch {
-      // A path the layout refuses (a bad agent name, case 12) is no tracker of ours.
+      // A path the layout refuses (an unsafe agent name) is no tracker of ours.
       return null;
     }
   }

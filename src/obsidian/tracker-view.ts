@@ -139,7 +139,7 @@ export class TrackerView extends ItemView {
       const layout = layoutOf(this.ctx);
       return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path);
     } catch {
-      // A path the layout refuses (a bad agent name, case 12) is no tracker of this view.
+      // A path the layout refuses (an unsafe agent name) is no tracker of this view.
       return false;
     }
   }

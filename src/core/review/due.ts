@@ -27,7 +27,7 @@ export async function listDueReviews(vault: VaultPort, layout: MemoryLayout, tod
     try {
       path = layout.trackerPath(a, "reviews");
     } catch {
-      // A folder whose name is not a safe agent name has no trackers of ours (case 12).
+      // A folder whose name is not a safe agent name has no trackers of ours (docs/write-safety.md, "Inside the vault").
       continue;
     }
     if (!(await vault.exists(path))) continue;
