@@ -16,7 +16,7 @@ import type { IsoDate } from "../dates";
 import { UsageError } from "../errors";
 import { latestProgress, listItems, type TrackerItem } from "../trackers/format";
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
-import { wikilinkTargets } from "../trackers/store";
+import { recipients } from "../inbox/address";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
@@ -42,14 +42,6 @@ function field(item: TrackerItem, key: string): string | undefined {
 /** Open or in progress: the `trackers` command's "open" (README, "Tracker items"). */
 function isOpen(item: TrackerItem): boolean {
   return item.status === "open" || item.status === "in-progress";
-}
-
-/** Names in a `[to:: …]` value: wikilink targets (last path part), else comma-separated words; `@` dropped. */
-function recipients(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const links = wikilinkTargets(value);
-  const names = links.length > 0 ? links.map((t) => t.split("#")[0] ?? t) : value.split(/[,;]/);
-  return names.map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, "")).filter((n) => n !== "");
 }
 
 async function readItems(vault: VaultPort, layout: MemoryLayout, agent: string, kind: TrackerKind): Promise<{ path: string; items: TrackerItem[] } | null> {
