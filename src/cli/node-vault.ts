@@ -131,6 +131,15 @@ export class NodeVault implements VaultPort {
   }
 
   /**
+   * The vault path (`/`-separated, relative to the vault's real root) of where `path` really is,
+   * symbolic links followed: what the MCP server's zone rules and promotion judge. Throws
+   * {@link PathError} when it would be outside the vault.
+   */
+  realVaultPath(path: string): string {
+    return nodePath.relative(this.paths.realRoot, this.resolve(path)).split(nodePath.sep).join("/");
+  }
+
+  /**
    * Reads a note as UTF-8. Throws {@link VaultError} naming the path when it is missing or
    * unreadable, {@link PathError} when its real path leaves the vault, {@link EncodingError} when it
    * is not UTF-8.

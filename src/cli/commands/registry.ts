@@ -11,6 +11,8 @@ import { briefCommand } from "./brief";
 import { exportAgentsMdCommand } from "./export-agents-md";
 import { mcpCommand } from "./mcp";
 import { serveCommand } from "./serve";
+import { promoteCommand } from "./promote";
+import { inboxCommand } from "./inbox";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -26,4 +28,6 @@ export const commands: CliCommand[] = [
   exportAgentsMdCommand,
   mcpCommand,
   serveCommand,
+  promoteCommand,
+  inboxCommand,
 ];

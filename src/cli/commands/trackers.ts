@@ -4,6 +4,8 @@ import { today as todayOf } from "../../core/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
 import { wikilinkDisplayText } from "../../core/health/links";
+import { listInbox } from "../../core/inbox/inbox";
+import { cliActor, printInbox } from "./inbox";
 
 const STATUSES = LIST_STATUSES;
 
@@ -12,13 +14,23 @@ const STATUSES = LIST_STATUSES;
  * (docs/architecture.md, "The CLI contract"). `open` includes items in progress. Reviews whose
  * `next` date has passed are marked due. Wikilinks are printed as their alias or note name;
  * `--json` gives the text as written.
+ * `--inbox` lists instead what is addressed to `--agent` (or, without it, to the person) and still
+ * waits for an answer (docs/inbox.md).
  */
 export const trackersCommand: CliCommand = {
   name: "trackers",
-  usage: "trackers <vault> [--agent NAME] [--kind tasks|goals|reviews|proposals|questions|decisions] [--status open|done|abandoned|all] [--json]",
-  options: { agent: { type: "string" }, kind: { type: "string" }, status: { type: "string" } },
+  usage: "trackers <vault> [--agent NAME] [--kind tasks|goals|reviews|proposals|questions|decisions] [--status open|done|abandoned|all] [--inbox] [--json]",
+  options: { agent: { type: "string" }, kind: { type: "string" }, status: { type: "string" }, inbox: { type: "boolean" } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
+    if (options.inbox) {
+      if (options.kind !== undefined || options.status !== undefined) throw new UsageError("--inbox lists questions and proposals waiting for an answer: leave out --kind and --status");
+      const { actor, agents } = await cliActor(ctx, options.agent);
+      const items = await listInbox(ctx.vault, ctx.layout, agents, actor);
+      if (options.json) ctx.out(JSON.stringify({ person: actor.person, agent: actor.person ? null : actor.name, items }, null, 2));
+      else printInbox(ctx, actor, items);
+      return 0;
+    }
     const kind = options.kind;
     if (kind !== undefined && !(TRACKER_KINDS as readonly unknown[]).includes(kind)) {
       throw new UsageError(`--kind must be one of ${TRACKER_KINDS.join(", ")}`);

@@ -9,7 +9,6 @@
  *   path and on its real path.
  * Hidden folders (`.obsidian`, `.agent-memory`) are never reachable.
  */
-import * as nodePath from "node:path";
 import { PathError } from "../../core/errors";
 import { normalizeVaultPath, type MemoryLayout } from "../../core/layout";
 import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
@@ -86,6 +85,23 @@ export class MemoryAccess {
   }
 
   /**
+   * Checks that vault path `path` is another agent's questions or proposals tracker, the one place
+   * outside its own folder this server writes: an answer under an item addressed to its agent
+   * (docs/inbox.md; the item is checked by the inbox's rule before anything is written). Throws
+   * {@link PathError} for any other path, one in an isolated zone, or one whose real path differs.
+   */
+  repliable(path: string): string {
+    const p = this.normal(path);
+    const sender = this.layout.agentOf(p);
+    const trackers = sender === null ? [] : (["questions", "proposals"] as const).map((k) => this.layout.trackerPath(sender, k));
+    if (!trackers.includes(p)) throw new PathError(`${p} is not an agent's questions or proposals tracker; an answer is written only there`, p);
+    this.checkZone(p, p);
+    const real = this.realVaultPath(p);
+    if (real !== p) throw new PathError(`${p} leads to ${real}; refused`, p);
+    return p;
+  }
+
+  /**
    * A {@link VaultPort} whose every write is checked by {@link writable} first (reads are as
    * the vault's), for core code that writes (extraction, trackers, topics): one place that no
    * write of this server can go around.
@@ -129,7 +145,6 @@ export class MemoryAccess {
 
   /** The vault path of `path`'s real location (links followed); throws PathError outside the vault. */
   private realVaultPath(path: string): string {
-    const real = this.vault.resolve(path);
-    return nodePath.relative(this.vault.paths.realRoot, real).split(nodePath.sep).join("/");
+    return this.vault.realVaultPath(path);
   }
 }

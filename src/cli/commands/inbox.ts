@@ -1,0 +1,89 @@
+/**
+ * `agent-memory inbox <vault> [list] [--agent A] [--json]` and
+ * `agent-memory inbox <vault> answer|comment|accept|approve|decline <id> [text] [--from SENDER] [--agent A]`
+ * (issue 17 item 3, docs/inbox.md). Without `--agent` the person acts (signed with the settings'
+ * default agent, the person's address); with `--agent A` the agent A acts and may only answer,
+ * comment on or decline what is addressed to it, never accept a proposal or anything of its own.
+ * `approve` is `accept`. Exit 0 done; 2 bad input or a refused verb, with nothing written.
+ */
+import type { CliCommand } from "../command";
+import type { CliContext } from "../context";
+import { UsageError } from "../../core/errors";
+import { localTimestamp, today as todayOf } from "../../core/dates";
+import { knownAgents, unknownAgentError } from "../../core/init";
+import { INBOX_VERBS, listInbox, type Actor, type InboxItem, type InboxVerb } from "../../core/inbox/inbox";
+import { answerInboxItem } from "../../core/inbox/respond";
+import { wikilinkDisplayText } from "../../core/health/links";
+import { requireMemoryRoot } from "../context";
+
+/** The actor of a CLI run: the agent of `--agent` (checked to exist), else the person. */
+export async function cliActor(ctx: CliContext, agent: unknown): Promise<{ actor: Actor; agents: string[] }> {
+  const agents = await knownAgents(ctx.vault, ctx.layout);
+  if (typeof agent !== "string") return { actor: { person: true, name: ctx.settings.defaultAgent }, agents };
+  if (!agents.includes(agent)) throw unknownAgentError(agent, agents, "pass --agent with a known agent");
+  return { actor: { person: false, name: agent }, agents };
+}
+
+/** Prints an inbox as `trackers --inbox` and `inbox` do. */
+export function printInbox(ctx: CliContext, who: Actor, items: readonly InboxItem[]): void {
+  const whose = who.person ? `the person (${who.name})` : who.name;
+  if (items.length === 0) {
+    ctx.out(`inbox of ${whose}: empty`);
+    return;
+  }
+  ctx.out(`inbox of ${whose}: ${items.length} item${items.length === 1 ? "" : "s"}`);
+  for (const it of items) {
+    const what = it.promotion ? `promotion to ${it.promotion.area}` : it.kind === "questions" ? "question" : "proposal";
+    ctx.out(`  ${it.id.padEnd(6)} from ${it.from} (${what}, ${it.state}): ${wikilinkDisplayText(it.text)}`);
+    for (const r of it.replies) ctx.out(`         ${wikilinkDisplayText(r)}`);
+  }
+}
+
+export const inboxCommand: CliCommand = {
+  name: "inbox",
+  usage: "inbox <vault> [list | answer|comment|accept|approve|decline <id> [text]] [--from SENDER] [--agent NAME]",
+  options: { agent: { type: "string" }, from: { type: "string" } },
+  positionals: { min: 0, max: 3 },
+  async run(ctx, args, options) {
+    await requireMemoryRoot(ctx);
+    const { actor, agents } = await cliActor(ctx, options.agent);
+    const word = (args[0] ?? "list").toLowerCase();
+    if (word === "list") {
+      if (args.length > 1) throw new UsageError("inbox list takes no more arguments");
+      const items = await listInbox(ctx.vault, ctx.layout, agents, actor);
+      if (options.json) ctx.out(JSON.stringify({ person: actor.person, agent: actor.person ? null : actor.name, items }, null, 2));
+      else printInbox(ctx, actor, items);
+      return 0;
+    }
+    const verb = (word === "approve" ? "accept" : word) as InboxVerb;
+    if (!(INBOX_VERBS as readonly string[]).includes(verb)) throw new UsageError(`unknown inbox verb "${word}" (list, ${INBOX_VERBS.join(", ")}, approve)`);
+    const id = (args[1] ?? "").replace(/^\^/, "");
+    if (!id) throw new UsageError(`inbox ${word} needs an item id (q-001, p-001)`);
+    let from = typeof options.from === "string" ? options.from : undefined;
+    if (from !== undefined && !agents.includes(from)) throw unknownAgentError(from, agents, "pass --from with the agent whose tracker holds the item");
+    if (from === undefined) {
+      // Without --from: the one item with this id in the actor's inbox.
+      const hits = (await listInbox(ctx.vault, ctx.layout, agents, actor)).filter((it) => it.id === id);
+      if (hits.length !== 1) throw new UsageError(`${hits.length === 0 ? `no ^${id} in the inbox` : `^${id} is in the inbox ${hits.length} times`}; pass --from with the agent whose tracker holds it`);
+      from = hits[0]?.from ?? "";
+    }
+    const now = new Date();
+    const note = args[2];
+    const done = await answerInboxItem(ctx.vault, ctx.layout, {
+      from,
+      id,
+      verb,
+      actor,
+      ...(note !== undefined ? { note } : {}),
+      date: todayOf(now),
+      timestamp: localTimestamp(now),
+      realPath: (p) => ctx.vault.realVaultPath(p),
+    });
+    if (options.json) ctx.out(JSON.stringify(done, null, 2));
+    else {
+      ctx.out(`${done.changed ? "updated" : "unchanged"}: ^${done.id} of ${from} is ${done.state} (${done.status}) ${done.link}`);
+      if (done.promotedTo) ctx.out(`promoted to ${done.promotedTo}${done.promoted.length > 0 ? ` (wrote ${done.promoted.join(", ")})` : " (already there)"}`);
+    }
+    return 0;
+  },
+};
