@@ -10,6 +10,7 @@ import { today } from "./core/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
+import { PromoteModal } from "./obsidian/promote-modal";
 import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/extraction-runner";
 import { createExtractorFactory } from "./obsidian/extractor-factory";
@@ -57,6 +58,7 @@ export default class AgentMemoryPlugin extends Plugin {
       },
       runHealthCheck: () => runHealthCommand(ctx),
       migrateTrackers: () => runMigrateCommand(ctx),
+      promoteNote: (path) => new PromoteModal(this.app, ctx, path).open(),
     });
     this.addChild(new TrackerUpkeep(ctx));
     this.addSettingTab(

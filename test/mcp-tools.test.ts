@@ -9,8 +9,8 @@ import { today } from "../src/core/dates";
 import { buildCli, cliPath, serverEnv, startMcp, textOf, type McpSession } from "./helpers/mcp-client";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 
-const READ_TOOLS = ["brief", "search", "read_note", "list_trackers", "health", "status"];
-const WRITE_TOOLS = ["append_journal", "extract", "add_tracker_item", "update_tracker_item", "add_knowledge"];
+const READ_TOOLS = ["brief", "search", "read_note", "list_trackers", "health", "status", "inbox"];
+const WRITE_TOOLS = ["append_journal", "extract", "add_tracker_item", "update_tracker_item", "add_knowledge", "answer_inbox_item", "propose_promotion"];
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 
 beforeAll(() => buildCli(), 60_000);

@@ -19,6 +19,8 @@ export interface CommandActions {
    * "Tracker line order follows Tasks' reader").
    */
   migrateTrackers?: () => Promise<void>;
+  /** Opens the promotion review for a note (issue 17; docs/inbox.md). */
+  promoteNote?: (path: string) => void;
 }
 
 /** Registers every command of the plugin on `plugin`. */
@@ -59,6 +61,19 @@ export function registerCommands(plugin: Plugin, actions: CommandActions): void 
       id: "run-health-check",
       name: "Run health check",
       callback: () => void health(),
+    });
+  }
+  const promote = actions.promoteNote;
+  if (promote) {
+    plugin.addCommand({
+      id: "promote-to-library",
+      name: "Promote current note to the library",
+      checkCallback: (checking) => {
+        const file = plugin.app.workspace.getActiveFile();
+        if (!(file instanceof TFile) || file.extension !== "md") return false;
+        if (!checking) promote(file.path);
+        return true;
+      },
     });
   }
   const migrate = actions.migrateTrackers;

@@ -6,7 +6,9 @@
  * `advanceReview` for a review loop, which moves its `next` date); a change a person makes in the
  * note re-renders the panel at once (vault `modify` event). Goals show their latest progress note,
  * reviews whose `next` date has come are marked due, an item's text opens its line and its source
- * link opens the journal block.
+ * link opens the journal block. The "Inbox" tab lists what is addressed to the selected agent
+ * (for the person's address, the settings' default agent: the person's inbox, with every proposal
+ * waiting for approval) and lets the person accept or decline each item (docs/inbox.md).
  */
 import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
 import { errorMessage } from "../core/errors";
@@ -18,6 +20,9 @@ import { wikilinkTargets } from "../core/trackers/store";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { discoverAgents, layoutOf, type PluginContext } from "./context";
 import { tickTrackerItem } from "./tracker-edits";
+import { listInbox, type Actor, type InboxItem } from "../core/inbox/inbox";
+import { answerInboxItem } from "../core/inbox/respond";
+import { localTimestamp } from "../core/dates";
 
 export const TRACKER_VIEW_TYPE = "agent-memory-trackers";
 
@@ -81,6 +86,8 @@ interface TrackerData {
 export class TrackerView extends ItemView {
   agent: string;
   kind: TrackerKind = "tasks";
+  /** True when the "Inbox" tab is shown instead of a tracker's. */
+  inbox = false;
   filter: StatusFilter = "open";
   /** Bumped on every render so an older, slower render does not overwrite a newer one. */
   private renderSeq = 0;
@@ -133,10 +140,12 @@ export class TrackerView extends ItemView {
     return Promise.resolve();
   }
 
-  /** True for the current agent's tracker notes. */
+  /** True for the current agent's tracker notes, and (for the inbox) any agent's questions and proposals. */
   private isWatched(path: string): boolean {
     try {
       const layout = layoutOf(this.ctx);
+      const other = layout.agentOf(path);
+      if (other !== null && (layout.trackerPath(other, "questions") === path || layout.trackerPath(other, "proposals") === path)) return true;
       return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path);
     } catch {
       // A path the layout refuses (an unsafe agent name) is no tracker of this view.
@@ -174,6 +183,14 @@ export class TrackerView extends ItemView {
     if (!agents.includes(this.agent)) this.agent = this.ctx.settings().defaultAgent;
     const data = new Map<TrackerKind, TrackerData>();
     for (const kind of TRACKER_KINDS) data.set(kind, await this.loadTracker(kind));
+    const actor = this.inboxOwner();
+    let inboxItems: InboxItem[] = [];
+    let inboxError: string | null = null;
+    try {
+      inboxItems = await listInbox(this.ctx.vault, layoutOf(this.ctx), agents, actor);
+    } catch (err) {
+      inboxError = errorMessage(err);
+    }
     if (seq !== this.renderSeq) return;
 
     const root = this.contentEl;
@@ -202,16 +219,89 @@ export class TrackerView extends ItemView {
       tab.createSpan({ cls: "am-tab-label", text: KIND_LABELS[kind] });
       tab.createSpan({ cls: "am-tab-count", text: String(count) });
       if (kind === "reviews" && d && d.due.size > 0) tab.createSpan({ cls: "am-tab-due", text: `${d.due.size} due` });
-      tab.toggleClass("is-active", kind === this.kind);
-      tab.setAttr("aria-selected", kind === this.kind);
+      tab.toggleClass("is-active", !this.inbox && kind === this.kind);
+      tab.setAttr("aria-selected", !this.inbox && kind === this.kind);
       tab.addEventListener("click", () => {
         this.kind = kind;
+        this.inbox = false;
         this.refresh();
       });
     }
+    const inboxTab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": "inbox" } });
+    inboxTab.createSpan({ cls: "am-tab-label", text: "Inbox" });
+    inboxTab.createSpan({ cls: "am-tab-count", text: String(inboxItems.length) });
+    inboxTab.toggleClass("is-active", this.inbox);
+    inboxTab.setAttr("aria-selected", this.inbox);
+    inboxTab.addEventListener("click", () => {
+      this.inbox = true;
+      this.refresh();
+    });
 
+    if (this.inbox) {
+      this.renderInbox(root, actor, inboxItems, inboxError);
+      return;
+    }
     const current = data.get(this.kind);
     if (current) this.renderList(root, current);
+  }
+
+  /** Whose inbox the tab shows: the person's for the person's address (the default agent), else the agent's. */
+  private inboxOwner(): Actor {
+    const person = this.ctx.settings().defaultAgent;
+    return { person: this.agent === person, name: this.agent };
+  }
+
+  private renderInbox(root: HTMLElement, actor: Actor, items: readonly InboxItem[], error: string | null): void {
+    const list = root.createDiv({ cls: "am-tracker-list am-inbox-list" });
+    if (error) {
+      list.createDiv({ cls: "am-error", text: `Cannot read the inbox: ${error}` });
+      return;
+    }
+    if (items.length === 0) {
+      list.createDiv({ cls: "am-empty", text: `Nothing waits in the inbox of ${actor.person ? "the person" : this.agent}.` });
+      return;
+    }
+    for (const item of items) {
+      const row = list.createDiv({ cls: "am-tracker-item am-inbox-item" });
+      row.dataset.id = item.id;
+      row.dataset.from = item.from;
+      const body = row.createDiv({ cls: "am-tracker-body" });
+      const text = body.createEl("a", { cls: "am-tracker-text", text: item.text, href: "#" });
+      text.addEventListener("click", (evt) => {
+        evt.preventDefault();
+        void this.app.workspace.openLinkText(`${item.path}#^${item.id}`, "", false);
+      });
+      const meta = body.createDiv({ cls: "am-tracker-meta" });
+      meta.createSpan({ cls: "am-item-id", text: item.id });
+      meta.createSpan({ cls: "am-badge am-inbox-from", text: `from: ${item.from}` });
+      meta.createSpan({ cls: "am-badge am-field-state", text: `state: ${item.state}` });
+      if (item.promotion) meta.createSpan({ cls: "am-badge am-inbox-promotion", text: `promote to: ${item.promotion.area}` });
+      for (const reply of item.replies.slice(0, 3)) body.createDiv({ cls: "am-item-child", text: reply });
+      // The panel is a person's door: accepting is approval (docs/inbox.md, "Who may do what").
+      const actions = body.createDiv({ cls: "am-inbox-actions" });
+      for (const verb of ["accept", "decline"] as const) {
+        const button = actions.createEl("button", { cls: `am-inbox-${verb}`, text: verb === "accept" ? "Accept" : "Decline" });
+        button.addEventListener("click", () => void this.respond(item, verb));
+      }
+    }
+  }
+
+  /** Accepts or declines an inbox item as the person; a refusal ends in a notice. */
+  private async respond(item: InboxItem, verb: "accept" | "decline"): Promise<void> {
+    try {
+      const done = await answerInboxItem(this.ctx.vault, layoutOf(this.ctx), {
+        from: item.from,
+        id: item.id,
+        verb,
+        actor: { person: true, name: this.ctx.settings().defaultAgent },
+        date: this.ctx.today(),
+        timestamp: localTimestamp(new Date()),
+      });
+      new Notice(done.promotedTo ? `Accepted: promoted to ${done.promotedTo.replace(/\[\[|\]\]/g, "")}.` : `^${item.id} of ${item.from} is ${done.state}.`);
+    } catch (err) {
+      new Notice(`Cannot ${verb} ^${item.id}: ${errorMessage(err)}`);
+    }
+    this.refresh();
   }
 
   private renderList(root: HTMLElement, data: TrackerData): void {

@@ -8,20 +8,8 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
 import { localTimestamp, today as todayOf } from "../../core/dates";
-import { applyPromotion, planPromotion, type PromotionPlan } from "../../core/library/promote";
+import { applyPromotion, planPromotion, promotionPlanLines } from "../../core/library/promote";
 import { requireMemoryRoot, toVaultPath } from "../context";
-
-/** The plan as printed by `promote` without `--yes` (and by the plugin's modal, as lines). */
-export function planLines(plan: PromotionPlan): string[] {
-  if (plan.already) return [`already promoted: ${plan.sourceLink} → ${plan.destinationLink}; nothing to write`];
-  return [
-    `source:      ${plan.sourceLink}`,
-    `destination: ${plan.destination}${plan.source.blockId ? " (the callout is appended)" : " (a new note)"}`,
-    `the source gets: ${plan.sourceAddition}`,
-    "will write:",
-    ...plan.content.replace(/\n$/, "").split("\n").map((l) => `  | ${l}`),
-  ];
-}
 
 export const promoteCommand: CliCommand = {
   name: "promote",
@@ -49,7 +37,7 @@ export const promoteCommand: CliCommand = {
       ctx.out(JSON.stringify({ ...plan, applied: apply, writes }, null, 2));
       return 0;
     }
-    for (const line of planLines(plan)) ctx.out(line);
+    for (const line of promotionPlanLines(plan)) ctx.out(line);
     if (!apply && !plan.already) ctx.out("plan only: run again with --yes to write it");
     else if (!apply) ctx.out("run again with --yes to add a missing link in the source");
     if (apply) ctx.out(writes.length > 0 ? `wrote ${writes.join(", ")}` : "nothing to write");

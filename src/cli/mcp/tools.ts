@@ -29,6 +29,8 @@ import { oneLine } from "../one-line";
 import type { MemoryAccess } from "./access";
 import type { LiveIndex } from "./live-index";
 import { findNote, readNotePage } from "./read-note";
+import { INBOX_TOOLS } from "./tools-inbox";
+import { agentEditRefusal } from "../../core/inbox/inbox";
 
 /** What every tool handler gets. */
 export interface ToolDeps {
@@ -337,6 +339,8 @@ const addTracker: ToolSpec = {
     for (const [key, value] of Object.entries((args.fields as Record<string, string> | undefined) ?? {})) {
       if (!fields.some(([k0]) => k0.toLowerCase() === key.toLowerCase())) fields.push([key, value]);
     }
+    const refused = agentEditRefusal(k, undefined, fields);
+    if (refused) throw new UsageError(refused);
     const text = String(args.text).replace(/\s+/g, " ").trim();
     const {
       result: { id, added },
@@ -384,6 +388,8 @@ const updateTracker: ToolSpec = {
     if (args.status === undefined && args.progress === undefined && args.answer === undefined && fields.length === 0) {
       throw new UsageError("nothing to update: give status, progress, answer or fields");
     }
+    const refused = agentEditRefusal(k, args.status as string | undefined, fields);
+    if (refused) throw new UsageError(refused);
     const path = ctx.layout.trackerPath(access.agent, k);
     const day = todayOf(deps.now());
     if (!(await ctx.vault.exists(path))) throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`);
@@ -505,7 +511,7 @@ const status: ToolSpec = {
 };
 
 /** Every tool, in the order the tool list shows them. */
-export const TOOLS: readonly ToolSpec[] = [brief, search, readNote, appendJournal, extract, listTrackers, addTracker, updateTracker, addKnowledge, health, status];
+export const TOOLS: readonly ToolSpec[] = [brief, search, readNote, appendJournal, extract, listTrackers, addTracker, updateTracker, addKnowledge, health, status, ...INBOX_TOOLS];
 
 /**
  * Runs a tool's handler and puts its outcome in MCP's shape: text and `structuredContent`, or a tool

@@ -216,3 +216,20 @@ export function respondToItem(text: string, id: string, r: Response, path = "tra
   }
   return { ok: true, text: out, changed: out !== text, found: true };
 }
+
+/**
+ * Why an agent may not write these on its own tracker item (the MCP server's `add_tracker_item`
+ * and `update_tracker_item`), or `null`: a proposal becomes accepted only by a person, so an agent
+ * never sets `[state:: accepted]` (nor the old `[status:: accepted]`), `[promoted_to:: …]`, or ticks
+ * a proposal done.
+ */
+export function agentEditRefusal(kind: string, status: string | undefined, fields: readonly [string, string][]): string | null {
+  const person = "only a person accepts a proposal (docs/inbox.md)";
+  for (const [key, value] of fields) {
+    const k = key.trim().toLowerCase();
+    if ((k === STATE_KEY || k === "status") && /^(accepted|approved)$/i.test(value.trim())) return `an agent cannot set ${key} to ${value}: ${person}`;
+    if (k === PROMOTED_TO_KEY) return `an agent cannot write ${key}: ${person}, and a promotion is written by accepting it`;
+  }
+  if (kind === "proposals" && status === "done") return `an agent cannot mark a proposal done: ${person}`;
+  return null;
+}

@@ -314,6 +314,21 @@ export async function applyPromotion(vault: VaultPort, plan: PromotionPlan, time
   return writes;
 }
 
+/**
+ * The plan as lines, as `promote` without `--yes` prints it and the plugin's review modal shows it:
+ * source, destination, what the source gets, and every line that will be written (`  | …`).
+ */
+export function promotionPlanLines(plan: PromotionPlan): string[] {
+  if (plan.already) return [`already promoted: ${plan.sourceLink} → ${plan.destinationLink}; nothing to write`];
+  return [
+    `source:      ${plan.sourceLink}`,
+    `destination: ${plan.destination}${plan.source.blockId ? " (the callout is appended)" : " (a new note)"}`,
+    `the source gets: ${plan.sourceAddition}`,
+    "will write:",
+    ...plan.content.replace(/\n$/, "").split("\n").map((l) => `  | ${l}`),
+  ];
+}
+
 /** The person's address: `[to:: [[<person>]]]` on a promotion proposal (docs/inbox.md). */
 export interface ProposalMeta {
   person: string;
