@@ -140,7 +140,7 @@ describe("inbox", () => {
     const r = cliRun("inbox", v.root, "answer", "q-001", "The pricing guide and the SEO checklist.", "--agent", "link");
     expect(r.code, r.stderr).toBe(0);
     const q = v.read(QUESTIONS);
-    expect(q).toMatch(/- \[x\] Which pages bring the most trial users\? \[to:: \[\[link\]\]\] \[state:: answered\] \[created:: 2026-11-05\] \[completion:: \d{4}-\d{2}-\d{2}\] \^q-001\n    - Answer \(link, \d{4}-\d{2}-\d{2}\): The pricing guide and the SEO checklist\.\n/);
+    expect(q).toMatch(/- \[x\] Which pages bring the most trial users\? \[to:: \[\[link\]\]\] \[state:: answered\] \[created:: 2026-11-05\] \[completion:: \d{4}-\d{2}-\d{2}\] \^q-001\n {4}- Answer \(link, \d{4}-\d{2}-\d{2}\): The pricing guide and the SEO checklist\.\n/);
     expect(q).toContain("- [ ] Can the discount go to 15%? [to:: [[me]]] [created:: 2026-11-12] ^q-002\n");
     expect((JSON.parse(cliRun("inbox", v.root, "--agent", "link", "--json").stdout) as { items: unknown[] }).items).toEqual([]);
     // Answering again changes nothing.
@@ -161,7 +161,7 @@ describe("inbox", () => {
     expect(snapshot(v.root)).toEqual(before);
     const decline = cliRun("inbox", v.root, "decline", "p-001", "Not this quarter.", "--agent", "ming");
     expect(decline.code, decline.stderr).toBe(0);
-    expect(v.read(PROPOSALS)).toMatch(/- \[-\] Tag churned accounts .*\[state:: declined\].*\[cancelled:: \d{4}-\d{2}-\d{2}\] \^p-001\n    - Declined \(ming, \d{4}-\d{2}-\d{2}\): Not this quarter\.\n/);
+    expect(v.read(PROPOSALS)).toMatch(/- \[-\] Tag churned accounts .*\[state:: declined\].*\[cancelled:: \d{4}-\d{2}-\d{2}\] \^p-001\n {4}- Declined \(ming, \d{4}-\d{2}-\d{2}\): Not this quarter\.\n/);
   });
 
   it("a person approves a proposal: accepted and ticked", () => {

@@ -49,7 +49,7 @@ describe("inbox tools of a server started with --agent link", () => {
     const r = await s.call("answer_inbox_item", { id: "q-001", verb: "answer", text: "The pricing guide." });
     expect(r.isError, textOf(r)).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ state: "answered", status: "done", path: MING_QUESTIONS });
-    expect(read(MING_QUESTIONS)).toMatch(/\[state:: answered\].*\^q-001\n    - Answer \(link, \d{4}-\d{2}-\d{2}\): The pricing guide\.\n- \[ \] Can the discount/);
+    expect(read(MING_QUESTIONS)).toMatch(/\[state:: answered\].*\^q-001\n {4}- Answer \(link, \d{4}-\d{2}-\d{2}\): The pricing guide\.\n- \[ \] Can the discount/);
     const again = await s.call("inbox");
     expect((again.structuredContent as { items: { id: string }[] }).items.map((i) => i.id)).toEqual(["p-001"]);
   });
