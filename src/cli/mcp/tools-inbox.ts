@@ -54,7 +54,7 @@ const inbox: ToolSpec = {
 
 const answerItem: ToolSpec = {
   name: "answer_inbox_item",
-  description: "Answer a question addressed to this agent (verb answer, with text), comment on a question or proposal, accept a question, or decline either. The answer is written under the sender's item. A proposal is accepted only by a person.",
+  description: "Answer (with text), comment on, accept or decline a question or proposal addressed to this agent; written under the sender's item. Only a person accepts a proposal.",
   input: {
     id: z.string().regex(/^\^?[qp]-\d+$/i, "an item id like q-001 or p-001"),
     from: z.string().optional(),
