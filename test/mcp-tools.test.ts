@@ -40,8 +40,9 @@ describe("mcp server started with --agent link on the sample vault", () => {
       expect((t.description ?? "").length, t.name).toBeLessThanOrEqual(220);
     }
     expect(tools.find((t) => t.name === "append_journal")?.annotations?.idempotentHint).toBe(false);
-    // The whole list stays small in an agent's context (characters / 4 as a token estimate).
-    expect(JSON.stringify(tools).length / 4).toBeLessThan(3000);
+    // The whole list stays small in an agent's context (characters / 4 as a token estimate):
+    // 14 tools since the inbox's three (docs/inbox.md), about 240 each.
+    expect(JSON.stringify(tools).length / 4).toBeLessThan(3400);
   });
 
   it("search: notes in the agent's scope with the library by default, each with a [[note#^block]] link", async () => {

@@ -39,7 +39,7 @@ function replyVault(deps: ToolDeps): VaultPort {
 
 const inbox: ToolSpec = {
   name: "inbox",
-  description: "Questions and proposals other agents addressed to this agent ([to:: [[agent]]] or @agent) that still wait for an answer.",
+  description: "Questions and proposals other agents addressed to this agent, still waiting for an answer.",
   input: {},
   output: { agent: z.string(), items: anyList },
   hints: READ,
@@ -54,14 +54,14 @@ const inbox: ToolSpec = {
 
 const answerItem: ToolSpec = {
   name: "answer_inbox_item",
-  description: "Answer (with text), comment on, accept or decline a question or proposal addressed to this agent; written under the sender's item. Only a person accepts a proposal.",
+  description: "Answer, comment on, accept or decline an inbox item; written under the sender's item. Only a person accepts a proposal.",
   input: {
     id: z.string().regex(/^\^?[qp]-\d+$/i, "an item id like q-001 or p-001"),
     from: z.string().optional(),
     verb: z.enum(["answer", "comment", "accept", "decline"]),
     text: z.string().optional(),
   },
-  output: { path: z.string(), id: z.string(), state: z.string(), status: z.string(), changed: z.boolean(), link: z.string() },
+  output: { state: z.string(), changed: z.boolean(), link: z.string() },
   hints: WRITE,
   async run(args, deps) {
     const { ctx, access } = deps;
@@ -89,9 +89,9 @@ const answerItem: ToolSpec = {
 
 const proposePromotion: ToolSpec = {
   name: "propose_promotion",
-  description: "Propose that a person promote a note (path) or a callout (path#^block) to the shared library under an area. Writes a proposal to the person in this agent's Proposals tracker; nothing reaches the library until a person accepts it.",
+  description: "Propose to the person promoting a note or callout (path#^block) to a library area. Nothing is promoted until a person accepts.",
   input: { note: z.string().min(1), area: z.string().min(1) },
-  output: { path: z.string(), id: z.string(), link: z.string(), added: z.boolean(), destination: z.string() },
+  output: { id: z.string(), added: z.boolean(), destination: z.string() },
   hints: WRITE,
   async run(args, deps) {
     const { ctx, access } = deps;
