@@ -102,7 +102,7 @@ describe("bundle", () => {
       process.stdout.write(`\n[bundle] onload took ${onloadMs.toFixed(2)} ms (main.js ${(code.length / 1024).toFixed(0)} KiB)\n`);
 
       expect([...plugin.commandIds].sort()).toEqual(
-        ["extract-current-note", "extract-todays-journal", "migrate-tracker-lines", "open-search", "open-trackers", "rebuild-search-index", "run-health-check"].sort(),
+        ["extract-current-note", "extract-todays-journal", "migrate-tracker-lines", "open-search", "open-trackers", "promote-to-library", "rebuild-search-index", "run-health-check"].sort(),
       );
       for (const cmd of app.commands.values()) expect(cmd.hotkeys ?? []).toEqual([]);
       expect([...plugin.registeredViews].sort()).toEqual(["agent-memory-search", "agent-memory-trackers"]);
