@@ -15,7 +15,7 @@ import { parsePromotionTarget, planPromotion, promotionProposal } from "../../co
 import { fieldValue } from "../../core/trackers/fields";
 import { listItems } from "../../core/trackers/format";
 import { addTrackerItem, linkTarget } from "../../core/trackers/store";
-import type { VaultPort } from "../../core/vault";
+import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
 import type { ToolDeps, ToolSpec } from "./tools";
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -25,15 +25,19 @@ const anyList = z.array(z.record(z.string(), z.unknown()));
 /** Reads as the vault; writes only answers in another agent's questions or proposals tracker. */
 function replyVault(deps: ToolDeps): VaultPort {
   const { vault } = deps.access;
+  function process(path: string, fn: ProcessFn): Promise<boolean>;
+  function process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
+  function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
+  async function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>> {
+    const done = await vault.process(deps.access.repliable(path), fn);
+    if (typeof done === "boolean" ? done : done.written) await deps.live.wrote(path);
+    return done;
+  }
   return {
     read: (p) => vault.read(p),
     exists: (p) => vault.exists(p),
     list: (f) => vault.list(f),
-    process: async (p, fn) => {
-      const written = await vault.process(deps.access.repliable(p), fn);
-      if (written) await deps.live.wrote(p);
-      return written;
-    },
+    process,
   };
 }
 
@@ -109,20 +113,14 @@ const proposePromotion: ToolSpec = {
     if (plan.already) throw new UsageError(`${plan.sourceLink} is already in the library: ${plan.destinationLink}`);
     const path = ctx.layout.trackerPath(access.agent, "proposals");
     const item = promotionProposal(plan, { person: ctx.settings.defaultAgent, date });
-    let id = "";
-    let added = false;
-    const written = await access.writeGuarded().process(path, (current) => {
+    const { written, result } = await access.writeGuarded().process(path, (current) => {
       const same = current === null ? undefined : listItems(current).find((it) => it.id && (it.status === "open" || it.status === "in-progress") && linkTarget(fieldValue(it.fields, PROMOTE_KEY) ?? "") === linkTarget(plan.sourceLink) && fieldValue(it.fields, AREA_KEY) === plan.area);
-      if (same?.id) {
-        id = same.id;
-        return current;
-      }
+      if (same?.id) return { content: current, result: { id: same.id, added: false } };
       const r = addTrackerItem(current, "proposals", { text: item.text, fields: item.fields }, { agent: access.agent, title: ctx.settings.trackerFiles.proposals, createdAt: localTimestamp(new Date(now)) }, path);
-      id = r.id;
-      added = true;
-      return r.text;
+      return { content: r.text, result: { id: r.id, added: true } };
     });
     if (written) await deps.live.wrote(path);
+    const { id, added } = result;
     const link = `[[${path.replace(/\.md$/i, "")}#^${id}]]`;
     return {
       text: `${added ? "proposed" : "already proposed"}: ^${id} ${link} — ${plan.sourceLink} → ${plan.destination}, waiting for a person's approval`,

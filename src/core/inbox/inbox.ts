@@ -22,6 +22,7 @@ import { addAnswer } from "../trackers/answers";
 import { STATE_KEY, fieldValue, itemState } from "../trackers/fields";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { findItem, setItemField, setItemStatus, type EditResult } from "../trackers/store";
+import { err, ok } from "../util/result";
 import { addressedTo, recipients } from "./address";
 
 /** Tracker kinds an inbox holds. */
@@ -192,29 +193,28 @@ export interface Response {
  */
 export function respondToItem(text: string, id: string, r: Response, path = "tracker note"): EditResult {
   const item = findItem(text, id);
-  if (!item) return { ok: false, text, changed: false, found: false, reason: `no item ^${id} in ${path}` };
+  if (!item) return err({ found: false, message: `no item ^${id} in ${path}` });
   const why = refusal(item, r.kind, r.sender, r.verb, r.actor, r.note);
-  if (why) return { ok: false, text, changed: false, found: true, reason: why };
+  if (why) return err({ found: true, message: why });
   let out = text;
-  const step = (res: EditResult): boolean => {
-    if (!res.ok) return false;
-    out = res.text;
-    return true;
-  };
   const note = r.note?.trim();
-  if (note && !step(addAnswer(out, id, note, r.actor.name, r.date, path, LABEL[r.verb]))) return { ok: false, text, changed: false, found: true, reason: `cannot write under ^${id} in ${path}` };
+  if (note) {
+    const res = addAnswer(out, id, note, r.actor.name, r.date, path, LABEL[r.verb]);
+    if (!res.ok) return err({ found: true, message: `cannot write under ^${id} in ${path}` });
+    out = res.value.text;
+  }
   const state = targetState(r.verb);
   for (const [key, value] of [...(state ? [[STATE_KEY, state] as [string, string]] : []), ...(r.fields ?? [])]) {
     const res = setItemField(out, id, key, value, path);
-    if (!res.ok) return { ok: false, text, changed: false, found: true, reason: res.reason };
-    out = res.text;
+    if (!res.ok) return err({ found: true, message: res.error.message });
+    out = res.value.text;
   }
   if (state) {
     const res = setItemStatus(out, id, state === "declined" ? "abandoned" : "done", path, r.date);
-    if (!res.ok) return { ok: false, text, changed: false, found: true, reason: res.reason };
-    out = res.text;
+    if (!res.ok) return err({ found: true, message: res.error.message });
+    out = res.value.text;
   }
-  return { ok: true, text: out, changed: out !== text, found: true };
+  return ok({ text: out, changed: out !== text });
 }
 
 /**

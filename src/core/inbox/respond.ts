@@ -81,13 +81,11 @@ export async function answerInboxItem(vault: VaultPort, layout: MemoryLayout, re
     promotedTo = plan.destinationLink;
     fields.push([PROMOTED_TO_KEY, plan.destinationLink]);
   }
-  let after = item;
-  const changed = await vault.process(path, (current) => {
+  const { written: changed, result: after } = await vault.process(path, (current) => {
     if (current === null) throw new UsageError(`${path} is gone`, path);
     const r = respondToItem(current, id, { kind, sender: req.from, verb: req.verb, actor: req.actor, ...(req.note ? { note: req.note } : {}), date: req.date, fields }, path);
-    if (!r.ok) throw new UsageError(r.reason, path);
-    after = findItem(r.text, id) ?? after;
-    return r.text;
+    if (!r.ok) throw new UsageError(r.error.message, path);
+    return { content: r.value.text, result: findItem(r.value.text, id) ?? item };
   });
   return {
     path,
