@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import { NodeVault } from "../src/cli/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { addDays } from "../src/core/dates";
+import { addDays } from "../src/core/util/dates";
 import { formatCompliance, runHealthCheck } from "../src/core/health";
 
 const arg = process.argv.indexOf("--notes");

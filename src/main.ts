@@ -6,7 +6,7 @@
  * `workspace.onLayoutReady` (official guideline: heavy work after layout ready).
  */
 import { Notice, normalizePath, Plugin } from "obsidian";
-import { today } from "./core/dates";
+import { today } from "./core/util/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";

@@ -1,10 +1,10 @@
-// The one date rule (src/core/dates.ts;
+// The one date rule (src/core/util/dates.ts;
 // docs/decisions.md, "One date rule, on the user's local calendar"): today, the date of an instant
 // and expiry on the user's local calendar. These run in
 // the suite's zone (TZ, UTC when unset; .ci/run runs them again under Asia/Shanghai);
 // test/expiry-time-zone.test.ts pins zones in child processes.
 import { describe, expect, it } from "vitest";
-import { addDays, datePart, isExpired, localDate, localTimestamp, startOfLocalDay, today } from "../src/core/dates";
+import { addDays, dateFromParts, dateInName, datePart, dateTitle, isExpired, localDate, localTimestamp, startOfLocalDay, today, weekdayOf } from "../src/core/util/dates";
 import { readNoteInfo } from "../src/core/health/note-info";
 import { journalDate, lastUpdated } from "../src/core/health/time-rules";
 import { buildNoteDocument } from "../src/core/search/note-document";
@@ -87,5 +87,28 @@ describe("search's expiresAt", () => {
     expect(metaOf("2026-12-01T10:00:00+08:00").expiresAt).toBe("2026-12-01T10:00:00+08:00");
     expect(metaOf('"2026-12-01 10:00:00"').expiresAt).toBe("2026-12-01 10:00:00");
     expect(metaOf("next month").expiresAt).toBeUndefined();
+  });
+});
+
+describe("calendar helpers every date rule shares", () => {
+  it("names the weekday of a date, across years and before 1970", () => {
+    expect(weekdayOf("1970-01-01")).toBe(4); // a Thursday
+    expect(weekdayOf("2026-11-24")).toBe(2); // a Tuesday
+    expect(weekdayOf("1969-12-28")).toBe(0); // a Sunday, before day 0
+    expect(weekdayOf("2026-02-30")).toBeNull();
+  });
+
+  it("builds a date from its parts only when it is a real calendar date", () => {
+    expect(dateFromParts(2028, 2, 29)).toBe("2028-02-29");
+    expect(dateFromParts(2026, 2, 29)).toBeNull();
+    expect(dateFromParts(987, 1, 5)).toBe("0987-01-05");
+  });
+
+  it("reads a journal's date from its title or its file name", () => {
+    expect(dateTitle("2026-11-24")).toBe("2026-11-24");
+    expect(dateTitle("2026-11-24 standup")).toBeUndefined();
+    expect(dateInName("2026-11-24 standup.md")).toBe("2026-11-24");
+    expect(dateInName("2026-02-30 standup.md")).toBeNull();
+    expect(dateInName("standup.md")).toBeNull();
   });
 });

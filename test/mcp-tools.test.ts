@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { today } from "../src/core/dates";
+import { today } from "../src/core/util/dates";
 import { buildCli, cliPath, serverEnv, startMcp, textOf, type McpSession } from "./helpers/mcp-client";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 

@@ -122,7 +122,7 @@ describe("plugin commands", () => {
     command(app, "run-health-check").callback?.();
     await waitFor(() => app.workspace.opened.some((o) => o.linktext === "Memory/Health report.md"), 5000);
     expect(app.vault.text("Memory/Health report.md")).toMatch(/type: health-report/);
-    // Local time with its offset, as every timestamp the tool writes (src/core/dates.ts).
+    // Local time with its offset, as every timestamp the tool writes (src/core/util/dates.ts).
     expect(app.vault.text("Memory/Health report.md")).toMatch(/\nupdated_at: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}\n/);
     expect(Notice.shown.at(-1)?.text).toMatch(/^Health check: 1 note checked/);
   });

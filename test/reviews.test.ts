@@ -2,7 +2,7 @@
 // month ends, leap years.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/dates";
+import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/util/dates";
 import { addInterval, advanceReview, dueReviews, listReviews, nextReviewDate, parseEvery } from "../src/core/trackers/reviews";
 import { FrontmatterError } from "../src/core/errors";
 

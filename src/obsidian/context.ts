@@ -16,7 +16,7 @@ export interface PluginContext {
   settings(): Settings;
   /** Persists the current settings to `data.json` (never the API key). */
   saveSettings(): Promise<void>;
-  /** Today's date, `YYYY-MM-DD`, the user's local date (`today` of src/core/dates.ts); injectable for tests. */
+  /** Today's date, `YYYY-MM-DD`, the user's local date (`today` of src/core/util/dates.ts); injectable for tests. */
   today(): string;
 }
 

@@ -4,7 +4,7 @@
  * `Health report.md` at the memory root and opens it, with the summary in a notice.
  */
 import { Notice } from "obsidian";
-import { localTimestamp } from "../core/dates";
+import { localTimestamp } from "../core/util/dates";
 import { errorMessage } from "../core/errors";
 import { runHealthCheck, summaryLine, writeHealthReport } from "../core/health";
 import { layoutOf, type PluginContext } from "./context";

@@ -1,5 +1,5 @@
 import type { CliCommand } from "../command";
-import { today } from "../../core/dates";
+import { today } from "../../core/util/dates";
 import { initAgent } from "../../core/init";
 
 /**

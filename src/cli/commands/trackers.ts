@@ -1,6 +1,6 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { today as todayOf } from "../../core/dates";
+import { today as todayOf } from "../../core/util/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
 import { wikilinkDisplayText } from "../../core/health/links";

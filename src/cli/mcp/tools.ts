@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { buildBrief, type BriefSearchFn } from "../../core/brief";
-import { isIsoDate, localTimestamp, today as todayOf } from "../../core/dates";
+import { isIsoDate, localTimestamp, today as todayOf } from "../../core/util/dates";
 import { MemoryError, UsageError, errorMessage } from "../../core/errors";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
 import { runHealthCheck, toHealthJson } from "../../core/health";

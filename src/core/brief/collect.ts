@@ -12,7 +12,7 @@
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
-import type { IsoDate } from "../dates";
+import type { IsoDate } from "../util/dates";
 import { UsageError } from "../errors";
 import { latestProgress, listItems, type TrackerItem } from "../trackers/format";
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";

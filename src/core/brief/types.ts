@@ -6,7 +6,7 @@
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import type { IsoDate } from "../dates";
+import type { IsoDate } from "../util/dates";
 import type { TrackerStatus } from "../trackers/format";
 import type { PriorityWord } from "../trackers/fields";
 import type { Result } from "../util/result";
@@ -26,7 +26,7 @@ export interface BriefOptions {
   settings: Settings;
   /** The agent whose session starts (a folder under the agents folder). */
   agent: string;
-  /** Today's date `YYYY-MM-DD`, the user's local day (`today()` of src/core/dates.ts): overdue tasks and due reviews. */
+  /** Today's date `YYYY-MM-DD`, the user's local day (`today()` of src/core/util/dates.ts): overdue tasks and due reviews. */
   today: IsoDate;
   /**
    * Budget in estimated tokens (`estimateTokens` of src/core/llm/tokens.ts: one per CJK character,

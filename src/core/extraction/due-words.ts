@@ -3,33 +3,18 @@
  * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning":
  * "I'll … by Friday" → a task with the date): `by Friday`,
  * `before Dec 15`, `by tomorrow`, `明天要…`, `周三前`, `月底前`, read against the journal's date.
- * Tests: test/offline-phrasings.test.ts.
+ * Tests: test/offline-phrasings.test.ts. Calendar arithmetic is src/core/util/dates.ts's.
  */
+import { addDays, dateFromParts, daysInMonth, isIsoDate, weekdayOf, type IsoDate } from "../util/dates";
 
 const WEEKDAYS_EN = ["sun", "mon", "tues", "wednes", "thurs", "fri", "satur"];
 const WEEKDAYS_ZH = "日一二三四五六";
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 
-/** A UTC date for `YYYY-MM-DD` (calendar arithmetic only; no time zone is involved). */
-function parseIso(date: string): Date | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) return null;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return Number.isNaN(d.getTime()) ? null : d;
-}
-
-function iso(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
-function addDays(d: Date, n: number): Date {
-  return new Date(d.getTime() + n * 86_400_000);
-}
-
-/** The first day after `d` that falls on `weekday` (0 Sunday … 6 Saturday): a day named on its own day means next week's. */
-function nextWeekday(d: Date, weekday: number): Date {
-  const diff = (weekday - d.getUTCDay() + 7) % 7;
-  return addDays(d, diff === 0 ? 7 : diff);
+/** The first day after `date` that falls on `weekday` (0 Sunday … 6 Saturday): a day named on its own day means next week's. */
+function nextWeekday(date: IsoDate, weekday: number): IsoDate | undefined {
+  const diff = (weekday - (weekdayOf(date) ?? 0) + 7) % 7;
+  return addDays(date, diff === 0 ? 7 : diff) ?? undefined;
 }
 
 const EN_WEEKDAY = /\b(?:by|before|until|no later than)\s+(?:this\s+|next\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
@@ -47,28 +32,28 @@ const ZH_END_OF_MONTH = /月底(?:之前|以前|前)/u;
  * day; a month and day without a year is the next such date on or after it.
  */
 export function dueFromWords(text: string, journalDate: string | undefined): string | undefined {
-  const base = journalDate ? parseIso(journalDate) : null;
-  if (!base) return undefined;
+  if (journalDate === undefined || !isIsoDate(journalDate)) return undefined;
+  const base = journalDate;
+  const [year, month] = base.split("-").map(Number) as [number, number];
   let m = EN_WEEKDAY.exec(text);
-  if (m) return iso(nextWeekday(base, WEEKDAYS_EN.indexOf((m[1] ?? "").toLowerCase())));
-  if (EN_TOMORROW.test(text) || ZH_TOMORROW.test(text)) return iso(addDays(base, 1));
-  if (EN_TODAY.test(text)) return iso(base);
+  if (m) return nextWeekday(base, WEEKDAYS_EN.indexOf((m[1] ?? "").toLowerCase()));
+  if (EN_TOMORROW.test(text) || ZH_TOMORROW.test(text)) return addDays(base, 1) ?? undefined;
+  if (EN_TODAY.test(text)) return base;
   m = EN_MONTH_DAY.exec(text);
   if (m) {
-    const month = MONTHS.indexOf((m[1] ?? "").toLowerCase());
+    const named = MONTHS.indexOf((m[1] ?? "").toLowerCase()) + 1;
     const day = Number(m[2]);
-    let d = new Date(Date.UTC(base.getUTCFullYear(), month, day));
-    if (d.getUTCMonth() !== month) return undefined;
-    if (d < base) d = new Date(Date.UTC(base.getUTCFullYear() + 1, month, day));
-    return iso(d);
+    const d = dateFromParts(year, named, day);
+    if (d === null) return undefined;
+    if (d >= base) return d;
+    // The next such date: a year on; 29 February in a year without one is 1 March, as before.
+    return dateFromParts(year + 1, named, day) ?? addDays(dateFromParts(year + 1, named, day - 1) ?? d, 1) ?? undefined;
   }
-  if (EN_END_OF_MONTH.test(text) || ZH_END_OF_MONTH.test(text)) {
-    return iso(new Date(Date.UTC(base.getUTCFullYear(), base.getUTCMonth() + 1, 0)));
-  }
+  if (EN_END_OF_MONTH.test(text) || ZH_END_OF_MONTH.test(text)) return dateFromParts(year, month, daysInMonth(year, month)) ?? undefined;
   const z = ZH_WEEKDAY.exec(text);
   if (z) {
     const ch = z[1] === "天" ? "日" : (z[1] ?? "");
-    return iso(nextWeekday(base, WEEKDAYS_ZH.indexOf(ch)));
+    return nextWeekday(base, WEEKDAYS_ZH.indexOf(ch));
   }
   return undefined;
 }

@@ -26,6 +26,7 @@ import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, normaliseHea
 import { matchPhrasing, splitSentences } from "./phrasings";
 import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
+import { dateTitle } from "../util/dates";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -479,10 +480,6 @@ export function nothingFoundNotes(blocks: readonly JournalBlock[]): string[] {
   ];
 }
 
-/** The journal's date when its title is one (`2026-11-24`). */
-function dateOf(title: string): string | undefined {
-  return /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : undefined;
-}
 
 /**
  * The deterministic offline extractor (docs/architecture.md, "An extraction run"). One pass, no
@@ -492,7 +489,7 @@ export class OfflineExtractor implements Extractor {
   readonly name = "offline" as const;
 
   extract(input: ExtractionInput): Promise<ExtractionResult> {
-    const date = dateOf(input.title);
+    const date = dateTitle(input.title);
     const items = extractConventions(input.blocks, input.context.agents, {
       ...(input.sectionHeadings ? { sectionHeadings: input.sectionHeadings } : {}),
       ...(date ? { date } : {}),

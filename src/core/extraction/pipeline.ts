@@ -14,7 +14,7 @@ import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
-import { localTimestamp, today } from "../dates";
+import { dateTitle, localTimestamp, today } from "../util/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -175,7 +175,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   }
   const hash = extractionHash(note.body);
   const title = baseName(path);
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(title) ? title : today((options.now ?? (() => new Date()))());
+  const date = dateTitle(title) ?? today((options.now ?? (() => new Date()))());
   const base: ExtractionPlan = {
     journal: path,
     agent,

@@ -9,7 +9,7 @@ import { joinPath, type MemoryLayout } from "../layout";
 import { requiredFieldsOf, type Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import { listReviews } from "../trackers/reviews";
-import { dayNumber, type IsoDate } from "../dates";
+import { dayNumber, type IsoDate } from "../util/dates";
 import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes } from "./frontmatter-rules";
 import { checkBrokenLinks, checkDuplicateIds, checkTrackerSources, type LinkContext } from "./link-rules";
 import { LinkResolver, scanAnchors, type NoteAnchors } from "./links";
@@ -34,7 +34,7 @@ export function healthReportPath(layout: MemoryLayout): string {
 export interface HealthCheckOptions {
   /**
    * The day to judge staleness, expiry and due reviews against, `YYYY-MM-DD`: `today(nowMs)`
-   * (the user's local date, src/core/dates.ts), unless the user named a day (`--date`).
+   * (the user's local date, src/core/util/dates.ts), unless the user named a day (`--date`).
    */
   today: IsoDate;
   /** The instant to judge an `expires_at` date-time against, milliseconds since the epoch. Default: now. */

@@ -5,7 +5,7 @@
  * `misread-value` (docs/decisions.md, "Required fields per collection").
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
  */
-import { isIso8601 } from "../dates";
+import { isIso8601 } from "../util/dates";
 import { asWikilink } from "./links";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";

@@ -8,4 +8,4 @@ export { HEALTH_REPORT_NAME, checkReviews, healthReportPath, runHealthCheck, sor
 export { formatCompliance, renderHealthReport, renderHealthText, summaryLine, toHealthJson, type HealthReportNoteOptions } from "./report";
 export { HEALTH_REPORT_TYPE, writeHealthReport } from "./report-note";
 export { lastUpdated } from "./time-rules";
-export { isExpired, localDate, today, isIso8601, isIsoDate, type IsoDate } from "../dates";
+export { isExpired, localDate, today, isIso8601, isIsoDate, type IsoDate } from "../util/dates";

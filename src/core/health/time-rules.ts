@@ -3,14 +3,14 @@
  * docs/decisions.md, "One date rule, on the user's local calendar"): `stale-draft`,
  * `stale-knowledge`,
  * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`, the user's local
- * date (src/core/dates.ts).
+ * date (src/core/util/dates.ts).
  *
  * A note's last update is read from the note, not from the file's modification time, which copying,
  * syncing or a git checkout resets: the latest of `updated_at`, `created_at` and the dates of the
  * callouts extraction appends (`> [!insight] 2026-03-27 · …`); the file's mtime only when the note
  * has none of them.
  */
-import { datePart, daysBetween, isExpired, isIsoDate, localDate, type IsoDate } from "../dates";
+import { dateInName, datePart, daysBetween, isExpired, isIsoDate, localDate, type IsoDate } from "../util/dates";
 import { TermMatcher } from "./mentions";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
@@ -96,9 +96,7 @@ export function checkSize(note: NoteInfo, capBytes: number): HealthProblem[] {
 /** The date of a journal: the first `YYYY-MM-DD` in its file name, else `created_at`, else the file's mtime. */
 export function journalDate(note: NoteInfo): IsoDate {
   const name = note.path.slice(note.path.lastIndexOf("/") + 1);
-  const m = /\d{4}-\d{2}-\d{2}/.exec(name);
-  if (m && isIsoDate(m[0])) return m[0];
-  return datePart(fieldOf(note, "created_at")) ?? localDate(note.mtime);
+  return dateInName(name) ?? datePart(fieldOf(note, "created_at")) ?? localDate(note.mtime);
 }
 
 /** Statuses that take a note out of the staleness check: finished or replaced. */

@@ -4,7 +4,7 @@
  */
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import type { IsoDate } from "../dates";
+import type { IsoDate } from "../util/dates";
 import { dueReviews, type DueReview } from "../trackers/reviews";
 
 /** A due review and where it lives. */

@@ -6,7 +6,7 @@
 import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { addDays, datePart, dayNumber, isIsoDate, type IsoDate } from "../dates";
+import { addDays, dateInName, datePart, dayNumber, type IsoDate } from "../util/dates";
 import { readNoteInfo } from "../health/note-info";
 import { lastUpdated } from "../health/time-rules";
 import { latestProgress as progressOf, listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
@@ -110,7 +110,6 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
   const journals: ReviewNoteRef[] = [];
   for (const f of await vault.list(layout.journalFolder(agent))) {
     const stem = fileStem(f.path);
-    const named = /\d{4}-\d{2}-\d{2}/.exec(stem)?.[0];
     let data: Record<string, unknown> | null = null;
     let body = "";
     const text = await vault.read(f.path);
@@ -123,7 +122,7 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
       body = "";
     }
     if (data?.type === REVIEW_NOTE_TYPE) continue;
-    const date = named !== undefined && isIsoDate(named) ? named : datePart(data?.created_at);
+    const date = dateInName(stem) ?? datePart(data?.created_at);
     if (date === null || !inPeriod(date, period)) continue;
     journals.push({ path: f.path, date, title: titleOf(body, f.path) });
   }

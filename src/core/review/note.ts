@@ -7,7 +7,7 @@
  */
 import type { MemoryLayout } from "../layout";
 import { joinPath } from "../layout";
-import type { IsoDate } from "../dates";
+import type { IsoDate } from "../util/dates";
 import type { ReviewSchedule } from "../trackers/reviews";
 import { REVIEW_NOTE_TYPE, type ReviewItemRef, type ReviewMaterial, type ReviewNoteRef } from "./material";
 

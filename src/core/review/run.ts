@@ -9,7 +9,7 @@ import { parseNote, setFrontmatter } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { Decision, VaultPort } from "../vault";
 import { err, ok, type Result } from "../util/result";
-import { isIsoDate, type IsoDate } from "../dates";
+import { isIsoDate, type IsoDate } from "../util/dates";
 import { findItem } from "../trackers/store";
 import { advanceReview, isReviewItem, readSchedule, type AdvanceResult, type ReviewSchedule } from "../trackers/reviews";
 import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";

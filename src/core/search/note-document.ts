@@ -5,7 +5,7 @@
  * and flagged (docs/architecture.md, "The index"). A note above the size cap is indexed by its
  * frontmatter and headings only (docs/architecture.md, "The saved index").
  */
-import { isIso8601, localDate } from "../dates";
+import { isIso8601, localDate } from "../util/dates";
 import { parseNote } from "../frontmatter";
 import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
@@ -58,7 +58,7 @@ export interface NoteMeta {
   date?: string;
   /** 0–1 from frontmatter `confidence`. */
   confidence?: number;
-  /** Frontmatter `expires_at` as written (trimmed) when it is an ISO 8601 date or date-time; judged by `isExpired` (src/core/dates.ts). */
+  /** Frontmatter `expires_at` as written (trimmed) when it is an ISO 8601 date or date-time; judged by `isExpired` (src/core/util/dates.ts). */
   expiresAt?: string;
   /** True when the note was over the size cap and its body was not indexed. */
   capped?: true;

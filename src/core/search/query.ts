@@ -6,7 +6,7 @@
  * (`path:"Agents/link"`). The same filter given twice matches either value; different filters
  * must all match. An unknown filter or a bad date is an error value, never an empty result.
  */
-import { isIsoDate } from "../dates";
+import { isIsoDate } from "../util/dates";
 import type { Result } from "../util/result";
 
 /** The filters of the query language. */
@@ -81,7 +81,7 @@ function lex(input: string): Lexeme[] {
   return out;
 }
 
-/** True when `value` is a real calendar date written `YYYY-MM-DD` (the rule of src/core/dates.ts). */
+/** True when `value` is a real calendar date written `YYYY-MM-DD` (the rule of src/core/util/dates.ts). */
 export { isIsoDate };
 
 /**

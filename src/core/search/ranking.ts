@@ -4,7 +4,7 @@
  * unless asked for. Each factor is bounded below so that a strong text match is never buried by
  * metadata alone.
  */
-import { startOfLocalDay } from "../dates";
+import { startOfLocalDay } from "../util/dates";
 import type { Settings } from "../settings";
 import type { NoteMeta } from "./note-document";
 
@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
  * and parsing one for every matching note of every query was a visible part of a query's time. */
 const parsedDates = new Map<string, number>();
 
-/** Days from the start of a `YYYY-MM-DD` date, the user's local day (src/core/dates.ts), to `now` (ms); 0 for future or unknown dates. */
+/** Days from the start of a `YYYY-MM-DD` date, the user's local day (src/core/util/dates.ts), to `now` (ms); 0 for future or unknown dates. */
 function ageDays(date: string | undefined, now: number): number {
   if (!date) return 0;
   let t = parsedDates.get(date);

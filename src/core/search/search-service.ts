@@ -17,7 +17,7 @@
  *
  * MiniSearch API: https://lucaong.github.io/minisearch/classes/MiniSearch.MiniSearch.html
  */
-import { isExpired, today } from "../dates";
+import { isExpired, today } from "../util/dates";
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";

@@ -18,7 +18,7 @@
  * date when no completion date was written), so it stays open with `next` moved on, and {@link
  * reopenTickedReviews} writes it so. A loop ends when it is abandoned (`[-]`).
  */
-import { addDays, addMonths, dayNumber, type IsoDate } from "../dates";
+import { addDays, addMonths, dayNumber, type IsoDate } from "../util/dates";
 import { listItems, type TrackerItem } from "./format";
 import { fieldValue } from "./fields";
 import { addProgressNote, findItem, setItemField, setItemStatus } from "./store";

@@ -21,6 +21,7 @@
 export type IsoDate = string;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_SHAPE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * ISO 8601 / RFC 3339 date-time: `T` or a space between date and time (RFC 3339 §5.6 allows the
  * space, and YAML timestamps use it), seconds and fraction optional, `Z` or `±HH:MM` optional.
@@ -45,6 +46,34 @@ export function dayNumber(date: string): number | null {
 /** `YYYY-MM-DD` of a day number (see {@link dayNumber}). */
 export function fromDayNumber(day: number): IsoDate {
   return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * The day of the week of a `YYYY-MM-DD` date, 0 Sunday … 6 Saturday, or `null` for an invalid
+ * date. Day 0 (1970-01-01) was a Thursday.
+ */
+export function weekdayOf(date: IsoDate): number | null {
+  const n = dayNumber(date);
+  return n === null ? null : (((n + 4) % 7) + 7) % 7;
+}
+
+/**
+ * The date a journal's title names when the whole title is `YYYY-MM-DD` shaped (`2026-11-24`,
+ * the daily-note name), else `undefined`. Only the shape is checked, as the extraction has always
+ * done; callers that need a real calendar date check {@link isIsoDate}.
+ */
+export function dateTitle(title: string): IsoDate | undefined {
+  return DATE_SHAPE_RE.test(title) ? title : undefined;
+}
+
+/**
+ * The date a file name carries: its first `YYYY-MM-DD` when that is a real calendar date
+ * (`2026-11-24 standup.md` → `2026-11-24`), else `null`. How journals are dated by name in the
+ * health check and in review material.
+ */
+export function dateInName(name: string): IsoDate | null {
+  const m = /\d{4}-\d{2}-\d{2}/.exec(name);
+  return m && isIsoDate(m[0]) ? m[0] : null;
 }
 
 /** True for a real calendar date written `YYYY-MM-DD` (2026-02-30 is not one). */
@@ -98,6 +127,12 @@ export function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/** `YYYY-MM-DD` of a year, a month (1–12) and a day, or `null` when that is not a real calendar date (2026-02-30). */
+export function dateFromParts(year: number, month: number, day: number): IsoDate | null {
+  const d = `${String(year).padStart(4, "0")}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+  return isIsoDate(d) ? d : null;
+}
+
 /** Adds days to a date. Returns `null` for an invalid date. */
 export function addDays(date: IsoDate, days: number): IsoDate | null {
   const n = dayNumber(date);
@@ -115,8 +150,7 @@ export function addMonths(date: IsoDate, months: number): IsoDate | null {
   const index = y * 12 + (m - 1) + months;
   const ny = Math.floor(index / 12);
   const nm = (index % 12) + 1;
-  const nd = Math.min(d, daysInMonth(ny, nm));
-  return `${String(ny).padStart(4, "0")}-${String(nm).padStart(2, "0")}-${String(nd).padStart(2, "0")}`;
+  return dateFromParts(ny, nm, Math.min(d, daysInMonth(ny, nm)));
 }
 
 /** Whole days from `from` to `to` (negative when `to` is earlier), or `null` when either is invalid. */
