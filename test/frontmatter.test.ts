@@ -9,6 +9,10 @@ import { FrontmatterError } from "../src/core/errors";
 import { frontmatterProblems, parseNote, setFrontmatter } from "../src/core/frontmatter";
 import { appendTopicEntry } from "../src/core/knowledge/topic";
 import { addTrackerItem } from "../src/core/trackers/store";
+import { readNoteInfo } from "../src/core/health/note-info";
+import { locateFrontmatter, splitLines } from "../src/core/markdown/lines";
+import { isFrontmatterDelimiter, locateFrontmatterBlock, textAfterFrontmatter } from "../src/core/markdown/frontmatter-block";
+import { readSimpleFrontmatter } from "../src/core/search/fast-frontmatter";
 
 const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list, not as a link.";
 
@@ -397,6 +401,60 @@ describe("splitting agrees with gray-matter where gray-matter is right", () => {
         expect(parseNote(text).body).toBe(theirs.content);
       }),
       { numRuns: 200 },
+    );
+  });
+});
+
+// One boundary rule (src/core/markdown/frontmatter-block.ts) for every reader of frontmatter: the
+// parser, the search index's fast path, the health check's note info and line-preserving edits.
+describe("the frontmatter boundary", () => {
+  it("takes `---` with trailing blanks as a delimiter, and not `----`, `--- x` or YAML's `...`", () => {
+    for (const line of ["---", "---  ", "---\t", "---\r"]) expect(isFrontmatterDelimiter(line), line).toBe(true);
+    for (const line of ["----", "--- x", "...", " ---", "-- -", ""]) expect(isFrontmatterDelimiter(line), line).toBe(false);
+  });
+
+  const notes: [string, string, string][] = [
+    ["plain", "---\na: 1\n---\nbody\n", "body\n"],
+    ["blanks after the delimiters", "---  \na: 1\n---\t\nbody\n", "body\n"],
+    ["CRLF and a BOM", "\uFEFF---\r\na: 1\r\n---\r\nbody\r\n", "body\r\n"],
+    ["`...` inside, closed by `---`", "---\na: 1\n...\n---\nbody\n", "body\n"],
+    ["no closing line", "---\na: 1\n...\nbody\n", "---\na: 1\n...\nbody\n"],
+    ["`----` is not a closing line", "---\na: 1\n----\nbody\n", "---\na: 1\n----\nbody\n"],
+  ];
+  for (const [what, text, body] of notes) {
+    it(`parser, fast path and block locator agree: ${what}`, () => {
+      expect(textAfterFrontmatter(text)).toBe(body);
+      expect(parseNote(text).body).toBe(body);
+      const fast = readSimpleFrontmatter(text);
+      if (fast) expect(fast.body).toBe(body);
+      const block = locateFrontmatterBlock(text).block;
+      const { lines } = splitLines(text);
+      expect(locateFrontmatter(text, lines).bodyStart).toBe(block ? block.closeLine + 1 : 0);
+    });
+  }
+
+  it("skips an unparsable block up to the same `---` line, never an earlier `...`", () => {
+    const text = "---\na: [1\n...\nb: 2\n---\nbody\n";
+    expect(() => parseNote(text)).toThrow(FrontmatterError);
+    const { lines } = splitLines(text);
+    const edit = locateFrontmatter(text, lines);
+    expect(edit.error).not.toBeNull();
+    expect(edit.bodyStart).toBe(5);
+    const info = readNoteInfo("n.md", text, { size: text.length, mtime: 0 }, { collection: "library", agent: null });
+    expect(info.invalid).toBe(true);
+    expect(info.bodyLine).toBe(6);
+    expect(info.body).toBe("body\n");
+    expect(textAfterFrontmatter(text)).toBe("body\n");
+  });
+
+  it("gives the fast path's result only where the parser gives the same", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("---", "--- ", "...", "----", "a: 1", "b: x", "", "text", "\r"), { maxLength: 8 }), (parts) => {
+        const text = parts.join("\n");
+        const fast = readSimpleFrontmatter(text);
+        if (fast) expect(fast.body).toBe(parseNote(text).body);
+        if (fast) expect(fast.body).toBe(textAfterFrontmatter(text));
+      }),
     );
   });
 });

@@ -17,7 +17,7 @@ import {
 } from "../src/core/knowledge/topic";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { joinLines, locateFrontmatter, splitLines } from "../src/core/trackers/format";
+import { joinLines, locateFrontmatter, splitLines } from "../src/core/markdown/lines";
 import { tempVault } from "./helpers/temp-vault";
 import { trackerNote } from "./helpers/tracker-arbitraries";
 import { textOf } from "./helpers/edit-result";

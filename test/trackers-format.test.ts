@@ -9,8 +9,8 @@ import {
   parseTracker,
   scanItemLine,
   serializeTracker,
-  splitLines,
 } from "../src/core/trackers/format";
+import { splitLines } from "../src/core/markdown/lines";
 import { TRACKER_KINDS } from "../src/core/settings";
 import { anyText, trackerNote } from "./helpers/tracker-arbitraries";
 

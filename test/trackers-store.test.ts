@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { FrontmatterError } from "../src/core/errors";
 import { parseNote } from "../src/core/frontmatter";
-import { listItems, splitLines, type NoteLine, type TrackerStatus } from "../src/core/trackers/format";
+import { listItems, type TrackerStatus } from "../src/core/trackers/format";
+import { splitLines, type NoteLine } from "../src/core/markdown/lines";
 import { fieldValue } from "../src/core/trackers/fields";
 import {
   addItemSource,

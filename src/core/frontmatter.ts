@@ -12,6 +12,7 @@
  */
 import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { DocumentOptions, Node as YamlNode, ParseOptions, SchemaOptions, YAMLError } from "yaml";
+import { locateFrontmatterBlock } from "./markdown/frontmatter-block";
 import { FrontmatterError } from "./errors";
 
 /** Result of splitting a note into frontmatter and body. */
@@ -58,7 +59,6 @@ export interface FrontmatterProblem {
 }
 
 const BOM = "\uFEFF";
-const DELIMITER = /^---[ \t]*$/;
 const INT_TAG = "tag:yaml.org,2002:int";
 
 /**
@@ -82,48 +82,6 @@ const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
 const STRINGIFY_OPTIONS = { lineWidth: 0, flowCollectionPadding: false } as const;
 /** Guards against alias bombs ("billion laughs") in a note's frontmatter. */
 const MAX_ALIAS_COUNT = 100;
-
-interface Located {
-  bom: boolean;
-  eol: "\n" | "\r\n";
-  /** Offset just past the BOM. */
-  start: number;
-  /** Whether the first line is a `---` delimiter (with or without a closing one). */
-  opens: boolean;
-  block: null | {
-    /** Offsets of the YAML source between the delimiter lines. */
-    yamlStart: number;
-    yamlEnd: number;
-    /** Offset just past the closing delimiter line. */
-    bodyStart: number;
-    /** 0-based line index of the closing delimiter. */
-    closeLine: number;
-  };
-}
-
-/** Finds the frontmatter block: a `---` first line and the next `---` line (Obsidian's rule). */
-function locate(text: string): Located {
-  const bom = text.startsWith(BOM);
-  const start = bom ? 1 : 0;
-  const firstBreak = text.indexOf("\n");
-  const eol = firstBreak > 0 && text[firstBreak - 1] === "\r" ? "\r\n" : "\n";
-  const firstLine = text.slice(start, firstBreak === -1 ? text.length : firstBreak);
-  const opens = DELIMITER.test(firstLine.replace(/\r$/, ""));
-  const located: Located = { bom, eol, start, opens, block: null };
-  if (!opens || firstBreak === -1) return located;
-  let pos = firstBreak + 1;
-  for (let line = 1; pos < text.length; line++) {
-    const brk = text.indexOf("\n", pos);
-    const end = brk === -1 ? text.length : brk;
-    if (DELIMITER.test(text.slice(pos, end).replace(/\r$/, ""))) {
-      located.block = { yamlStart: firstBreak + 1, yamlEnd: pos, bodyStart: brk === -1 ? text.length : brk + 1, closeLine: line };
-      break;
-    }
-    if (brk === -1) break;
-    pos = brk + 1;
-  }
-  return located;
-}
 
 function parseYaml(source: string): Document.Parsed {
   return parseDocument(source, YAML_OPTIONS);
@@ -174,7 +132,7 @@ function noteLineOf(error: YAMLError): number {
  * naming `path`, with the line, when the YAML does not parse.
  */
 export function parseNote(text: string, path = "note"): ParsedNote {
-  const loc = locate(text);
+  const loc = locateFrontmatterBlock(text);
   const whole: ParsedNote = { data: null, body: text.slice(loc.start), bodyOffset: loc.start, bodyLine: 1, bom: loc.bom, eol: loc.eol };
   if (!loc.block) return whole;
   const doc = parseYaml(text.slice(loc.block.yamlStart, loc.block.yamlEnd));
@@ -384,7 +342,7 @@ export function setFrontmatter(text: string, fields: Record<string, unknown>, pa
   const parsed = parseNote(text, path);
   const refused = notMappingError(parsed, path);
   if (refused) throw refused;
-  const loc = locate(text);
+  const loc = locateFrontmatterBlock(text);
   let result: string;
   if (parsed.data === null || !loc.block) {
     if (entries.length === 0) return text;
@@ -457,7 +415,7 @@ const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list,
  * returns an empty list for a healthy note.
  */
 export function frontmatterProblems(text: string): FrontmatterProblem[] {
-  const loc = locate(text);
+  const loc = locateFrontmatterBlock(text);
   if (!loc.opens) return [];
   if (!loc.block) {
     return [{ line: 1, severity: "warning", message: "The note starts with --- but has no closing ---: it is read as body text, without frontmatter.", hint: "Close the frontmatter with a --- line, or remove the first --- line if it is not meant as frontmatter." }];

@@ -13,7 +13,7 @@ import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
-import { splitLines } from "../trackers/lines";
+import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";

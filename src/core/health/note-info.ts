@@ -6,6 +6,7 @@
  */
 import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../frontmatter";
 import type { Collection } from "../layout";
+import { locateFrontmatterBlock } from "../markdown/frontmatter-block";
 import { scanAnchors, type NoteAnchors } from "./links";
 
 /** One note as the health check sees it. */
@@ -63,7 +64,7 @@ export function readNoteInfo(
   }
   // frontmatterProblems parses the YAML again; a note that parsed into a mapping needs it only for
   // wikilinks read as nested lists, which checkFrontmatterSyntax finds line by line without parsing.
-  const opens = text.startsWith("---") || text.startsWith("\uFEFF---");
+  const opens = locateFrontmatterBlock(text).opens;
   const problems = opens && (invalid || data === null) ? frontmatterProblems(text) : [];
   const frontmatterLines: { line: number; text: string }[] = [];
   const keyLines = new Map<string, number>();
@@ -108,14 +109,10 @@ export function readNoteInfo(
   };
 }
 
-/** 1-based line of the closing `---` of a frontmatter block, or 0. */
+/** 1-based line of the closing `---` of a frontmatter block (src/core/markdown/frontmatter-block.ts), or 0. */
 function closingLine(text: string): number {
-  const lines = text.replace(/^\uFEFF/, "").split("\n");
-  if ((lines[0] ?? "").replace(/\r$/, "").trimEnd() !== "---") return 0;
-  for (let i = 1; i < lines.length; i++) {
-    if (/^---[ \t]*$/.test((lines[i] ?? "").replace(/\r$/, ""))) return i + 1;
-  }
-  return 0;
+  const block = locateFrontmatterBlock(text).block;
+  return block ? block.closeLine + 1 : 0;
 }
 
 /** The frontmatter value of `key` when the note has frontmatter, else `undefined`. */

@@ -5,7 +5,7 @@
  * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
  */
 import { setFrontmatter } from "../frontmatter";
-import { appendLines, detectEol, joinLines, splitLines } from "../trackers/lines";
+import { appendLines, detectEol, joinLines, splitLines } from "../markdown/lines";
 import { addBlockIds, existingBlockIds, newBlockId } from "./block-ids";
 import { splitBlocks } from "./split";
 

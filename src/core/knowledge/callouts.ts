@@ -7,7 +7,7 @@
  * ```
  * This file reads and formats them, and finds the sections (headings) they live under.
  */
-import { locateFrontmatter, splitLines, type NoteLine } from "../trackers/lines";
+import { locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
 import { linkTarget, toWikilink, wikilinkTargets } from "../trackers/store";
 
 /** Kinds of entry the pipeline writes (each has its own look in `styles.css`). */

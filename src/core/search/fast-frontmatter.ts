@@ -7,11 +7,12 @@
  * test/frontmatter.test.ts, "case 02: …"). Anything else (nested maps, multi-line or escaped
  * strings, anchors, tags, comments after values, duplicate keys, `: ` inside a plain value…)
  * returns `null` and the caller uses {@link parseNote}. test/search-frontmatter.test.ts checks that
- * both agree on every note this reader accepts.
+ * both agree on every note this reader accepts;
+ * where the block ends is src/core/markdown/frontmatter-block.ts's rule, the one parseNote follows.
  */
+import { isFrontmatterDelimiter } from "../markdown/frontmatter-block";
 
 const BOM = "\uFEFF";
-const DELIMITER = /^---[ \t]*$/;
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*?))?[ ]*$/;
 const LIST_ITEM = /^[ ]*-[ ]+(.*?)[ ]*$/;
 const INT = /^[-+]?(?:0|[1-9][0-9]*)$/;
@@ -73,7 +74,7 @@ export function readSimpleFrontmatter(text: string): { data: Record<string, unkn
   const start = text.startsWith(BOM) ? 1 : 0;
   const firstBreak = text.indexOf("\n");
   const firstLine = text.slice(start, firstBreak === -1 ? text.length : firstBreak).replace(/\r$/, "");
-  if (!DELIMITER.test(firstLine) || firstBreak === -1) return { data: {}, body: text.slice(start) };
+  if (!isFrontmatterDelimiter(firstLine) || firstBreak === -1) return { data: {}, body: text.slice(start) };
   const data: Record<string, unknown> = {};
   let listKey: string | null = null;
   let pos = firstBreak + 1;
@@ -82,7 +83,7 @@ export function readSimpleFrontmatter(text: string): { data: Record<string, unkn
     const end = brk === -1 ? text.length : brk;
     const line = text.slice(pos, end).replace(/\r$/, "");
     const next = brk === -1 ? text.length : brk + 1;
-    if (DELIMITER.test(line)) return { data, body: text.slice(next) };
+    if (isFrontmatterDelimiter(line)) return { data, body: text.slice(next) };
     pos = next;
     if (line.trim() === "" || /^#/.test(line)) continue;
     if (line.includes("\t")) return null;

@@ -7,6 +7,7 @@
  */
 import { isIso8601, localDate } from "../util/dates";
 import { parseNote } from "../frontmatter";
+import { textAfterFrontmatter } from "../markdown/frontmatter-block";
 import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
 import type { Collection, MemoryLayout } from "../layout";
@@ -113,13 +114,6 @@ function firstString(data: Record<string, unknown>, key: string): string | undef
   return undefined;
 }
 
-/** Removes a frontmatter block whose YAML did not parse, so its text is not read as body. */
-function stripRawFrontmatter(text: string): string {
-  const t = text.startsWith("\uFEFF") ? text.slice(1) : text;
-  const m = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(t);
-  return m ? t.slice(m[0].length) : t;
-}
-
 /**
  * The note's body and frontmatter, never throwing: a parse error is returned with the body.
  * Plain frontmatter takes the fast path ({@link readSimpleFrontmatter}); the rest {@link parseNote}.
@@ -131,7 +125,7 @@ export function readNote(text: string, path: string): { data: Record<string, unk
     const parsed = parseNote(text, path);
     return { data: parsed.data ?? {}, body: parsed.body };
   } catch (err) {
-    return { data: {}, body: stripRawFrontmatter(text), error: errorMessage(err) };
+    return { data: {}, body: textAfterFrontmatter(text), error: errorMessage(err) };
   }
 }
 

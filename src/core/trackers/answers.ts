@@ -4,7 +4,8 @@
  * (docs/plugin.md, "Tracker panel": a question's first lines are its observation, recommendation
  * and answer). A pure text operation for `VaultPort.process`, like those of store.ts.
  */
-import { assertWritable, insertLines, parseTracker, serializeTracker } from "./format";
+import { assertWritable, insertLines } from "../markdown/lines";
+import { parseTracker, serializeTracker } from "./format";
 import type { EditResult } from "./store";
 import { err, ok } from "../util/result";
 

@@ -12,10 +12,9 @@
  * frontmatter included). Edits live in `store.ts` and touch only the lines concerned.
  */
 import type { TrackerKind } from "../settings";
-import { detectEol, locateFrontmatter, splitLines, joinLines, type NoteLine } from "./lines";
+import { detectEol, locateFrontmatter, splitLines, joinLines, type NoteLine } from "../markdown/lines";
 import { splitBlockIds, type PriorityWord } from "./fields";
 
-export * from "./lines";
 
 /** Item status, from the checkbox character (docs/architecture.md, "Note formats"). */
 export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";

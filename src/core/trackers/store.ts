@@ -19,21 +19,18 @@ import { OLD_STATE_KEY, STATE_KEY, fieldIndex, isTasksField, orderFields, priori
 import {
   KIND_PREFIX,
   STATUS_CHAR,
-  appendLines,
-  assertWritable,
   formatBlockId,
-  insertLines,
   maxBlockNumber,
   parseTracker,
   scanItemLine,
   serializeTracker,
-  splitLines,
   type FieldSpan,
   type ItemLineScan,
   type TrackerItem,
   type TrackerNote,
   type TrackerStatus,
 } from "./format";
+import { appendLines, assertWritable, insertLines, splitLines } from "../markdown/lines";
 
 /** An edit that found its item: the new text, and whether it had to change for the requested state. */
 export interface Edited {

@@ -6,6 +6,7 @@
  */
 import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote } from "../frontmatter";
+import { locateFrontmatterBlock } from "./frontmatter-block";
 
 /** Line ending of one line; `""` only for a last line without a final newline. */
 export type LineEnding = "" | "\n" | "\r\n";
@@ -87,14 +88,7 @@ export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { b
     const parsed = parseNote(text);
     return { bodyStart: parsed.data === null ? 0 : Math.min(lines.length, Math.max(0, parsed.bodyLine - 1)), error: null };
   } catch (err) {
-    let close = lines.length;
-    for (let i = 1; i < lines.length; i++) {
-      const t = lines[i]?.text.trimEnd();
-      if (t === "---" || t === "...") {
-        close = i;
-        break;
-      }
-    }
+    const close = locateFrontmatterBlock(text).block?.closeLine ?? lines.length;
     return { bodyStart: Math.min(lines.length, close + 1), error: errorMessage(err) };
   }
 }
