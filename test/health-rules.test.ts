@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { readNoteInfo, type NoteInfo } from "../src/core/health/note-info";
 import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes, quoteUnquotedWikilinks } from "../src/core/health/frontmatter-rules";
-import { LinkResolver, findWikilinks, parseWikilinkTarget, scanAnchors, wikilinkDisplayText } from "../src/core/health/links";
+import { LinkResolver, findWikilinks, parseWikilinkTarget, wikilinkDisplayText } from "../src/core/markdown/wikilinks";
+import { scanAnchors } from "../src/core/markdown/anchors";
 import { checkDuplicateIds } from "../src/core/health/link-rules";
 import { checkExpired, checkStaleDraft, checkStaleKnowledge, lastUpdated } from "../src/core/health/time-rules";
 import { TermMatcher } from "../src/core/health/mentions";

@@ -4,6 +4,7 @@
  * from {@link Settings}. All returned paths are vault-relative with `/`.
  */
 import { PathError } from "./errors";
+import { stripWikilinkBrackets } from "./markdown/wikilinks";
 import type { Settings, TrackerKind } from "./settings";
 
 /** What part of memory a note belongs to (docs/architecture.md, "The index" `collection`). */
@@ -33,7 +34,7 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[
  * @returns the stem, or `null` when nothing usable is left (the caller must reject the item).
  */
 export function sanitizeFileName(title: string): string | null {
-  let name = title.normalize("NFC").replace(/\[\[|\]\]/g, "").replace(/[#^[\]]/g, " ");
+  let name = stripWikilinkBrackets(title.normalize("NFC")).replace(/[#^[\]]/g, " ");
   name = Array.from(name, (ch) => (isUnsafeChar(ch) ? "-" : ch)).join("").replace(/\s+/g, " ").trim();
   name = name.replace(/^[.\s-]+/, "");
   const chars = Array.from(name);

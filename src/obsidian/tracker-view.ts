@@ -16,7 +16,7 @@ import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
 import { latestProgress, listItems } from "../core/trackers/format";
 import { fieldValue as readField, itemState, priorityWord } from "../core/trackers/fields";
 import { dueReviews, isReviewItem, readSchedule } from "../core/trackers/reviews";
-import { wikilinkTargets } from "../core/trackers/store";
+import { stripWikilinkBrackets, wikilinkTargets } from "../core/markdown/wikilinks";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { discoverAgents, layoutOf, type PluginContext } from "./context";
 import { tickTrackerItem } from "./tracker-edits";
@@ -359,7 +359,7 @@ export class TrackerView extends ItemView {
     const schedule = review ? readSchedule(item) : null;
     for (const key of BADGE_FIELDS) {
       const value = key === "next" && schedule?.next ? schedule.next : fieldValue(item, key);
-      if (value !== null) meta.createSpan({ cls: `am-badge am-field-${key}`, text: `${key}: ${value.replace(/\[\[|\]\]/g, "")}` });
+      if (value !== null) meta.createSpan({ cls: `am-badge am-field-${key}`, text: `${key}: ${stripWikilinkBrackets(value)}` });
     }
     const source = fieldValue(item, "source");
     if (source) {

@@ -8,6 +8,7 @@ import { UsageError, VaultError, errorMessage } from "../../core/errors";
 import type { NodeVault } from "../node-vault";
 import { SearchService, totalPrefix, type IndexStore, type OpenReport, type PassageResponse } from "../../core/search/search-service";
 import { WorkerNoteReader } from "../worker-reader";
+import { formatWikilink } from "../../core/markdown/wikilinks";
 
 /**
  * Folder under the vault where the CLI keeps its saved search index
@@ -293,7 +294,7 @@ export const searchCommand: CliCommand = {
         // (test/cli.test.ts, "… search prints blocks without their ids").
         ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
-      if (r.blocks[0]?.id) ctx.out(`   link: [[${r.path.replace(/\.md$/i, "")}#^${r.blocks[0].id}]]`);
+      if (r.blocks[0]?.id) ctx.out(`   link: ${formatWikilink({ path: r.path, blockId: r.blocks[0].id })}`);
     });
     return 0;
   },

@@ -3,7 +3,7 @@ import { UsageError } from "../../core/errors";
 import { today as todayOf } from "../../core/util/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
-import { wikilinkDisplayText } from "../../core/health/links";
+import { wikilinkDisplayText } from "../../core/markdown/wikilinks";
 import { listInbox } from "../../core/inbox/inbox";
 import { cliActor, printInbox } from "./inbox";
 

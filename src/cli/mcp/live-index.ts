@@ -14,7 +14,7 @@
 import { lstatSync } from "node:fs";
 import * as nodePath from "node:path";
 import { errorMessage } from "../../core/errors";
-import { LinkResolver } from "../../core/health/links";
+import { LinkResolver } from "../../core/markdown/wikilinks";
 import type { MemoryLayout } from "../../core/layout";
 import type { SearchService } from "../../core/search/search-service";
 import type { NodeVault } from "../node-vault";

@@ -6,7 +6,8 @@
  */
 import { UsageError } from "../../core/errors";
 import { parseNote } from "../../core/frontmatter";
-import { normalizeHeading, parseWikilinkTarget } from "../../core/health/links";
+import { normalizeHeading } from "../../core/markdown/anchors";
+import { parseWikilinkTarget, unwrapWikilink } from "../../core/markdown/wikilinks";
 import { splitBlocks } from "../../core/journal/split";
 import type { MemoryAccess } from "./access";
 import type { LiveIndex } from "./live-index";
@@ -41,7 +42,7 @@ const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
  */
 export async function findNote(ref: string, access: MemoryAccess, live: LiveIndex): Promise<Target> {
   const raw = ref.trim();
-  const inner = /^!?\[\[([\s\S]*)\]\]$/.exec(raw)?.[1] ?? raw;
+  const inner = unwrapWikilink(raw.replace(/^!(?=\[\[)/, ""));
   const link = parseWikilinkTarget(inner);
   const name = link.path;
   if (name === "") throw new UsageError(`no note named in ${JSON.stringify(ref)}`);

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { buildBrief, type BriefSearchFn } from "../../core/brief";
 import { isIsoDate, localTimestamp, today as todayOf } from "../../core/util/dates";
+import { formatWikilink, toWikilink } from "../../core/markdown/wikilinks";
 import { MemoryError, UsageError, errorMessage } from "../../core/errors";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
 import { runHealthCheck, toHealthJson } from "../../core/health";
@@ -79,7 +80,7 @@ const anyList = z.array(z.record(z.string(), z.unknown()));
 
 /** `[[path-without-.md#^id]]`, or `[[path-without-.md]]` without an id. */
 function noteLink(path: string, blockId?: string | null): string {
-  return `[[${path.replace(/\.md$/i, "")}${blockId ? `#^${blockId}` : ""}]]`;
+  return formatWikilink({ path, blockId });
 }
 
 /**
@@ -329,13 +330,13 @@ const addTracker: ToolSpec = {
     const path = ctx.layout.trackerPath(access.agent, k);
     const day = todayOf(deps.now());
     const fields: [string, string][] = [];
-    if (typeof args.to === "string") fields.push(["to", `[[${args.to.replace(/^\[\[|\]\]$/g, "")}]]`]);
+    if (typeof args.to === "string") fields.push(["to", toWikilink(args.to)]);
     if (typeof args.due === "string") fields.push([k === "goals" ? "target" : "due", args.due]);
     if (typeof args.priority === "string") fields.push(["priority", args.priority]);
     fields.push(k === "decisions" ? ["decided", day] : ["created", day]);
     // A decision is written done: Tasks' completion date goes with it (README "Tracker line format").
     if (k === "decisions") fields.push(["completion", day]);
-    if (typeof args.source === "string" && args.source.trim()) fields.push(["source", `[[${args.source.trim().replace(/^\[\[|\]\]$/g, "")}]]`]);
+    if (typeof args.source === "string" && args.source.trim()) fields.push(["source", toWikilink(args.source)]);
     for (const [key, value] of Object.entries((args.fields as Record<string, string> | undefined) ?? {})) {
       if (!fields.some(([k0]) => k0.toLowerCase() === key.toLowerCase())) fields.push([key, value]);
     }
@@ -450,7 +451,7 @@ const addKnowledge: ToolSpec = {
       ),
       result: current === null || current.trim() === "",
     }));
-    const link = `[[${path.replace(/\.md$/i, "")}#${heading}]]`;
+    const link = formatWikilink({ path, heading });
     return { text: `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""} ${link}`, data: { path, link, created, added } };
   },
 };

@@ -17,6 +17,7 @@ import { UsageError } from "../errors";
 import { latestProgress, listItems, type TrackerItem } from "../trackers/format";
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
+import { wikilinkTargets } from "../markdown/wikilinks";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";

@@ -4,6 +4,7 @@
  * Where it is found gives the item its block.
  */
 import type { JournalBlock } from "../journal/blocks";
+import { replaceWikilinks } from "../markdown/wikilinks";
 
 /** Shortest normalised evidence accepted: shorter quotes would match almost any journal. */
 const MIN_EVIDENCE_CHARS = 6;
@@ -24,9 +25,7 @@ export function normaliseForMatch(text: string): string {
 
 /** Markdown reduced to what a reader sees: link targets and aliases collapsed, block ids dropped. */
 export function stripMarkup(text: string): string {
-  return text
-    .replace(/\[\[([^\]|]*)\|([^\]]*)\]\]/g, "$2")
-    .replace(/\[\[([^\]]*)\]\]/g, "$1")
+  return replaceWikilinks(text, (link, inner, alias) => `${link.raw.startsWith("!") ? "!" : ""}${alias ?? inner}`)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[[\p{L}\p{N}_-]+::\s*([^\]]*)\]/gu, "$1")
     .replace(/(^|\s)\^[A-Za-z0-9-]+(?=\s|$)/gm, "$1");

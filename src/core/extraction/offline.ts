@@ -27,6 +27,7 @@ import { matchPhrasing, splitSentences } from "./phrasings";
 import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
 import { dateTitle } from "../util/dates";
+import { unwrapWikilink } from "../markdown/wikilinks";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -135,7 +136,7 @@ function dueOf(content: string, fields: Record<string, string>): string | undefi
 
 function targetOf(content: string, fields: Record<string, string>, agents: readonly string[]): string | undefined {
   const to = fields.to ?? fields.for;
-  if (to) return to.replace(/^\[\[|\]\]$/g, "").trim() || undefined;
+  if (to) return unwrapWikilink(to).trim() || undefined;
   for (const m of content.matchAll(/@([\p{L}\p{N}_-]+)/gu)) {
     const name = m[1];
     if (name && agents.includes(name)) return name;
@@ -155,7 +156,7 @@ export function topicOf(
   sections: ReadonlyMap<string, Category> = DEFAULT_INDEX,
 ): string | undefined {
   const explicit = fields.topic ?? qualifier;
-  if (explicit?.trim()) return explicit.replace(/^\[\[|\]\]$/g, "").trim();
+  if (explicit?.trim()) return unwrapWikilink(explicit).trim();
   for (let i = block.headings.length - 1; i >= 0; i--) {
     const h = (block.headings[i] ?? "").replace(/^\d+[.)]\s*/, "").replace(/[#*_`]/g, "").trim();
     if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h)) continue;

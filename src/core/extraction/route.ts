@@ -15,7 +15,8 @@ import type { FileStat, VaultPort } from "../vault";
 import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
 import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
-import { addItemSource, addProgressNote, addTrackerItem, linkTarget, wikilinkTargets, type EditResult } from "../trackers/store";
+import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
+import { formatWikilink, linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -27,8 +28,7 @@ const CALLOUT_KIND = { knowledge: "insight", decision: "decision", pattern: "pat
 
 /** Wikilink to the journal block an item came from: `[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]`. */
 export function sourceLink(journal: string, blockId: string | null): string {
-  const target = journal.replace(/\.md$/i, "");
-  return blockId ? `[[${target}#^${blockId}]]` : `[[${target}]]`;
+  return formatWikilink({ path: journal, blockId });
 }
 
 /**
@@ -241,11 +241,11 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
 export function trackerFields(item: ExtractedItem, date: string, link: string): [string, string][] {
   const fields: [string, string][] = [];
   if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
-  if (item.target) fields.push(["to", `[[${item.target}]]`]);
+  if (item.target) fields.push(["to", toWikilink(item.target)]);
   if (item.owner && item.category === "task") fields.push(["owner", item.owner]);
   if (item.due && item.category === "goal") fields.push(["target", item.due]);
   if (item.category === "decision") fields.push(["decided", date]);
-  if (item.category === "decision" && item.topic) fields.push(["topic", `[[${item.topic}]]`]);
+  if (item.category === "decision" && item.topic) fields.push(["topic", toWikilink(item.topic)]);
   fields.push(["source", link]);
   if (item.category !== "decision") fields.push(["created", date]);
   if (item.due && item.category !== "goal") fields.push(["due", item.due]);

@@ -6,7 +6,7 @@
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
  */
 import { isIso8601 } from "../util/dates";
-import { asWikilink } from "./links";
+import { asWikilink } from "../markdown/wikilinks";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 

@@ -7,7 +7,8 @@
  */
 import { parseTracker } from "../trackers/format";
 import { fieldValue } from "../trackers/fields";
-import { findWikilinks, isAttachmentLink, normalizeHeading, type LinkResolver, type NoteAnchors, type Wikilink } from "./links";
+import { findWikilinks, isAttachmentLink, type LinkResolver, type Wikilink } from "../markdown/wikilinks";
+import { normalizeHeading, type NoteAnchors } from "../markdown/anchors";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 

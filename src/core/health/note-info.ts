@@ -7,7 +7,7 @@
 import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../frontmatter";
 import type { Collection } from "../layout";
 import { locateFrontmatterBlock } from "../markdown/frontmatter-block";
-import { scanAnchors, type NoteAnchors } from "./links";
+import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
 
 /** One note as the health check sees it. */
 export interface NoteInfo {

@@ -4,6 +4,7 @@
  * plugin's report note ({@link renderHealthReport}, docs/architecture.md, "The health check"). All
  * pure.
  */
+import { replaceWikilinks } from "../markdown/wikilinks";
 import { HEALTH_RULES, healthRule } from "./rules";
 import type { HealthJson, HealthProblem, HealthReport, HealthRuleId } from "./types";
 
@@ -105,7 +106,7 @@ function cell(text: string): string {
   return text
     .replace(/\r?\n/g, " ")
     .split("`")
-    .map((part, i) => (i % 2 === 0 ? part.replace(/\[\[[^\]]*\]\]/g, (link) => `\`${link}\``) : part))
+    .map((part, i) => (i % 2 === 0 ? replaceWikilinks(part, (link) => `\`${link.raw}\``) : part))
     .join("`")
     .replace(/\|/g, "\\|");
 }

@@ -8,7 +8,7 @@
  * This file reads and formats them, and finds the sections (headings) they live under.
  */
 import { locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
-import { linkTarget, toWikilink, wikilinkTargets } from "../trackers/store";
+import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 
 /** Kinds of entry the pipeline writes (each has its own look in `styles.css`). */
 export type EntryKind = "insight" | "decision" | "pattern";

@@ -3,6 +3,7 @@
  * "case 12: …"): the dedupe key of a topic title, its frontmatter id, and where its note lives.
  */
 import { PathError, errorMessage } from "../errors";
+import { stripWikilinkBrackets } from "../markdown/wikilinks";
 import { sanitizeFileName, type MemoryLayout } from "../layout";
 import { err, ok, type Result } from "../util/result";
 
@@ -12,9 +13,7 @@ import { err, ok, type Result } from "../util/result";
  * "case 11: …"); never a shared fallback. An empty title gives `""`, which callers must reject.
  */
 export function topicKey(title: string): string {
-  return title
-    .normalize("NFKC")
-    .replace(/\[\[|\]\]/g, "")
+  return stripWikilinkBrackets(title.normalize("NFKC"))
     .replace(/\s+/g, " ")
     .trim()
     .replace(/\.md$/i, "")

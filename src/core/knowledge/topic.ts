@@ -14,6 +14,7 @@ import { parseNote, setFrontmatter } from "../frontmatter";
 import { appendLines, detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
 import { linkTarget, type EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
+import { linkTarget, toWikilink } from "../markdown/wikilinks";
 import {
   addSourceToEntry,
   entryTextKey,
@@ -138,7 +139,7 @@ function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string):
   fields.status = "active";
   fields.created_at = meta.createdAt;
   fields.updated_at = meta.createdAt;
-  fields.related_to = uniqueLinks(meta.related ?? []).map((t) => `[[${t}]]`);
+  fields.related_to = uniqueLinks(meta.related ?? []).map(toWikilink);
   if (meta.agent) fields.agent = meta.agent;
   return setFrontmatter(body, fields, path);
 }
@@ -205,7 +206,7 @@ function mergeRelated(text: string, related: string[], path: string): string[] |
   }
   const merged = uniqueLinks([...existing, ...related]);
   if (merged.length === uniqueLinks(existing).length) return null;
-  return merged.map((t) => `[[${t}]]`);
+  return merged.map(toWikilink);
 }
 
 /** Link targets for titles, paths or wikilinks: `.md` dropped, duplicates (by {@link topicKey}) removed. */

@@ -8,6 +8,7 @@
 import type { MemoryLayout } from "../layout";
 import { joinPath } from "../layout";
 import type { IsoDate } from "../util/dates";
+import { formatWikilink } from "../markdown/wikilinks";
 import type { ReviewSchedule } from "../trackers/reviews";
 import { REVIEW_NOTE_TYPE, type ReviewItemRef, type ReviewMaterial, type ReviewNoteRef } from "./material";
 
@@ -29,9 +30,8 @@ function yamlText(value: string): string {
 }
 
 function link(path: string, label: string, blockId?: string | null): string {
-  const target = path.replace(/\.md$/i, "");
   const safe = label.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim();
-  return `[[${target}${blockId ? `#^${blockId}` : ""}|${safe}]]`;
+  return formatWikilink({ path, blockId, alias: safe });
 }
 
 function noteLine(ref: ReviewNoteRef, showDate: boolean): string {
@@ -78,7 +78,7 @@ export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta)
   const { review, date } = meta;
   const { start, end } = material.period;
   const schedule = [review.everyRaw, review.next ? `due ${review.next}` : null].filter((s) => s !== null).join("; ");
-  const source = `[[${meta.reviewsPath.replace(/\.md$/i, "")}#^${review.id}]]`;
+  const source = formatWikilink({ path: meta.reviewsPath, blockId: review.id });
   const lines = [
     "---",
     `id: ${yamlText(`review-${material.agent}-${review.id}-${date}`)}`,

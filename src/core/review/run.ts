@@ -10,6 +10,7 @@ import type { MemoryLayout } from "../layout";
 import type { Decision, VaultPort } from "../vault";
 import { err, ok, type Result } from "../util/result";
 import { isIsoDate, type IsoDate } from "../util/dates";
+import { formatWikilink } from "../markdown/wikilinks";
 import { findItem } from "../trackers/store";
 import { advanceReview, isReviewItem, readSchedule, type AdvanceResult, type ReviewSchedule } from "../trackers/reviews";
 import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";
@@ -74,7 +75,7 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
   if (!found.ok) return found;
   const { reviewsPath } = found.value;
   const notePath = await latestDraftNote(vault, layout, agent, id);
-  const noteLink = notePath ? `[[${notePath.replace(/\.md$/i, "").split("/").pop() ?? ""}]]` : "";
+  const noteLink = notePath ? formatWikilink({ path: notePath.split("/").pop() ?? "" }) : "";
   let result: AdvanceResult;
   try {
     ({ result } = await vault.process(reviewsPath, (current): Decision<AdvanceResult> => {

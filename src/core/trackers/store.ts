@@ -31,6 +31,7 @@ import {
   type TrackerStatus,
 } from "./format";
 import { appendLines, assertWritable, insertLines, splitLines } from "../markdown/lines";
+import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 
 /** An edit that found its item: the new text, and whether it had to change for the requested state. */
 export interface Edited {
@@ -302,20 +303,3 @@ function balanced(s: string): boolean {
   return depth === 0;
 }
 
-/** `[[target]]` for a target or a wikilink (kept as written, trimmed). */
-export function toWikilink(link: string): string {
-  const l = link.trim();
-  return /^\[\[[\s\S]*\]\]$/.test(l) ? l : `[[${l}]]`;
-}
-
-/** Target of a wikilink or bare target: brackets and `|alias` removed, trimmed. */
-export function linkTarget(link: string): string {
-  const l = link.trim().replace(/^\[\[/, "").replace(/\]\]$/, "");
-  const bar = l.indexOf("|");
-  return (bar < 0 ? l : l.slice(0, bar)).trim();
-}
-
-/** Targets of the wikilinks in a field value or source line, in order. */
-export function wikilinkTargets(value: string): string[] {
-  return [...value.matchAll(/\[\[([^\]]*)\]\]/g)].map((m) => linkTarget(m[1] ?? ""));
-}

@@ -2,9 +2,10 @@
  * Wikilinks and their resolution, as Obsidian resolves them (https://help.obsidian.md/links):
  * `[[path#heading|alias]]`, `[[path#^blockid]]`; the path may be the full vault path, a path
  * relative to the linking note (`./`, `../`), or any trailing part of a path (usually the bare
- * file name), matched without regard to case. Used by the health check
- * (docs/architecture.md, "The health check": related_to and source links that resolve to no note or
- * block).
+ * file name), matched without regard to case. The one wikilink parser ({@link findWikilinks},
+ * {@link parseWikilinkTarget}) and formatter ({@link formatWikilink}) of the project: the health
+ * check's link rules, tracker sources, topic notes, review notes, the CLI and the MCP tools all use
+ * them. Block ids and headings a link can point at are src/core/markdown/anchors.ts.
  */
 
 /** A wikilink taken apart. */
@@ -41,16 +42,78 @@ export function findWikilinks(text: string): Wikilink[] {
 }
 
 /**
+ * A text with each wikilink (and embed) replaced by what `render` returns for it, given the link
+ * taken apart, its inside as written (`path#anchor|alias`) and its alias (`null` when none).
+ */
+export function replaceWikilinks(text: string, render: (link: Wikilink, inner: string, alias: string | null) => string): string {
+  return text.replace(WIKILINK_RE, (raw, inner: string) => {
+    const bar = inner.indexOf("|");
+    return render(parseWikilinkTarget(inner, raw), inner, bar < 0 ? null : inner.slice(bar + 1));
+  });
+}
+
+/** What a wikilink is made of, for {@link formatWikilink}. */
+export interface WikilinkParts {
+  /** The note: a vault path or a name; a trailing `.md` is dropped, as Obsidian writes links. */
+  path: string;
+  /** A block id (without `^`); wins over `heading`. */
+  blockId?: string | null;
+  /** A heading (without `#`). */
+  heading?: string | null;
+  /** Text shown instead of the target. */
+  alias?: string | null;
+}
+
+/** `[[path#^blockId|alias]]` or `[[path#heading|alias]]`, each part only when given. */
+export function formatWikilink(parts: WikilinkParts): string {
+  const path = parts.path.replace(/\.md$/i, "");
+  const anchor = parts.blockId ? `#^${parts.blockId}` : parts.heading ? `#${parts.heading}` : "";
+  const alias = parts.alias ? `|${parts.alias}` : "";
+  return `[[${path}${anchor}${alias}]]`;
+}
+
+/**
+ * The inside of a wikilink written with or without its brackets: the text trimmed, then a leading
+ * `[[` and a trailing `]]` removed, each when present (`[[Note|alias]]` → `Note|alias`).
+ */
+export function unwrapWikilink(link: string): string {
+  return link.trim().replace(/^\[\[/, "").replace(/\]\]$/, "");
+}
+
+/** `[[target]]` for a target or a wikilink (its inside kept as written, see {@link unwrapWikilink}). */
+export function toWikilink(link: string): string {
+  return `[[${unwrapWikilink(link)}]]`;
+}
+
+/** Target of a wikilink or bare target (`path#anchor`): brackets and `|alias` removed, trimmed. */
+export function linkTarget(link: string): string {
+  const l = unwrapWikilink(link);
+  const bar = l.indexOf("|");
+  return (bar < 0 ? l : l.slice(0, bar)).trim();
+}
+
+/** Targets (`path#anchor`, see {@link linkTarget}) of the wikilinks in a field value or source line, in order. */
+export function wikilinkTargets(value: string): string[] {
+  return findWikilinks(value).map((l) => linkTarget(l.raw.replace(/^!/, "")));
+}
+
+/**
+ * A text with the brackets of its wikilinks taken away, each `[[` and `]]` replaced by
+ * `replacement`: how titles, topic keys and duplicate checks read a link as its words.
+ */
+export function stripWikilinkBrackets(text: string, replacement = ""): string {
+  return text.replace(/\[\[|\]\]/g, replacement);
+}
+
+/**
  * A text with its wikilinks as Obsidian shows them
  * (test/health-rules.test.ts, "shows wikilinks as Obsidian does …"): `[[target|alias]]` is the
  * alias, `[[Folder/Note]]` the note's name,
  * `[[Note#Heading]]` `Note > Heading`, `[[Note#^id]]` the note's name; an embed `![[…]]` the same.
  */
 export function wikilinkDisplayText(text: string): string {
-  return text.replace(WIKILINK_RE, (_m, inner: string) => {
-    const bar = inner.indexOf("|");
-    if (bar >= 0 && inner.slice(bar + 1).trim()) return inner.slice(bar + 1).trim();
-    const link = parseWikilinkTarget(inner);
+  return replaceWikilinks(text, (link, inner, alias) => {
+    if (alias?.trim()) return alias.trim();
     const name = link.path.split("/").pop() ?? link.path;
     if (link.heading) return name ? `${name} > ${link.heading}` : link.heading;
     return name || (link.blockId ? `^${link.blockId}` : inner);
@@ -149,54 +212,4 @@ export class LinkResolver {
     }
     return best;
   }
-}
-
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
-const BLOCK_ID_RE = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
-const HEADING_RE = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/;
-
-/** Block ids and headings of a note, for checking `#^id` and `#Heading` links. */
-export interface NoteAnchors {
-  /** Lower-cased block id → 1-based lines where it ends a line (more than one is a duplicate). */
-  blockIds: Map<string, number[]>;
-  /** Headings, normalised by {@link normalizeHeading}. */
-  headings: Set<string>;
-}
-
-/** Obsidian matches heading links ignoring case and the characters a link cannot hold. */
-export function normalizeHeading(h: string): string {
-  return h.replace(/[#^[\]|:\\]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
-}
-
-/**
- * Finds the block ids (a `^id` ending a line, as Obsidian writes them) and headings of a note,
- * outside fenced code. `firstLine` is the 1-based line of `body`'s first line in the note.
- */
-export function scanAnchors(body: string, firstLine = 1): NoteAnchors {
-  const blockIds = new Map<string, number[]>();
-  const headings = new Set<string>();
-  let fence: string | null = null;
-  const lines = body.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? "").replace(/\r$/, "");
-    const f = FENCE_RE.exec(line);
-    if (fence !== null) {
-      if (f?.[1] && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
-      continue;
-    }
-    if (f?.[1]) {
-      fence = f[1];
-      continue;
-    }
-    const h = HEADING_RE.exec(line);
-    if (h) headings.add(normalizeHeading(h[1] ?? ""));
-    const b = BLOCK_ID_RE.exec(line);
-    if (b?.[1]) {
-      const id = b[1].toLowerCase();
-      const at = blockIds.get(id);
-      if (at) at.push(firstLine + i);
-      else blockIds.set(id, [firstLine + i]);
-    }
-  }
-  return { blockIds, headings };
 }
