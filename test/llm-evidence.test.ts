@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { splitBlocks } from "../src/core/journal/blocks";
-import { buildEvidenceIndex, locateEvidence, normaliseForMatch } from "../src/core/extraction/evidence";
+import { buildEvidenceIndex, locateEvidence } from "../src/core/extraction/evidence";
+import { foldForMatch } from "../src/core/markdown/text";
 import { halveWindow, splitWindows } from "../src/core/extraction/windows";
 import { estimateTokens } from "../src/core/llm/tokens";
 
@@ -27,8 +28,8 @@ describe("evidence check", () => {
   };
 
   it("normalises whitespace, punctuation, case and full-width forms", () => {
-    expect(normaliseForMatch("Ｈｅｌｌｏ，  World！")).toBe(normaliseForMatch("hello, world!"));
-    expect(normaliseForMatch("使用ＪＷＴ令牌。")).toBe("使用jwt令牌");
+    expect(foldForMatch("Ｈｅｌｌｏ，  World！")).toBe(foldForMatch("hello, world!"));
+    expect(foldForMatch("使用ＪＷＴ令牌。")).toBe("使用jwt令牌");
   });
 
   it("finds a verbatim quote and the block it comes from", () => {

@@ -22,6 +22,7 @@ import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
+import { truncateLine } from "../markdown/text";
 
 /** A section's items (best first) and its total before any cut. */
 export interface Collected {
@@ -29,10 +30,9 @@ export interface Collected {
   total: number;
 }
 
-/** Collapses whitespace and cuts to {@link MAX_ITEM_CHARS} characters with `…`. */
-export function oneLine(text: string, max = MAX_ITEM_CHARS): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
+/** Collapses whitespace and cuts to {@link MAX_ITEM_CHARS} characters with `…` ({@link truncateLine}). */
+function oneLine(text: string, max = MAX_ITEM_CHARS): string {
+  return truncateLine(text, max);
 }
 
 /** A field's value by the one rule of `fieldValue` (case ignored, the last one wins). */

@@ -3,6 +3,7 @@
  * in the destination and within the batch. Works for English (word overlap) and CJK (character
  * bigrams), so `Renew passport` matches `renew the passport` and `整理客户流失原因` matches `整理一下客户流失原因`.
  */
+import { wordsForSimilarity } from "../markdown/text";
 
 /**
  * Default similarity at or above which two texts are the same item (multiset Jaccard index, 0–1).
@@ -16,21 +17,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const CJK_FILLERS = /一下|一些|的|了|把|着/g;
 const STOP = new Set(["the", "a", "an", "to", "of", "for", "and", "on", "in", "with", "our", "my", "we", "i"]);
 
-/** NFKC, lower case, inline fields and wikilink brackets removed, punctuation to spaces. */
-export function normalizeText(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/\[[\p{L}\p{N}_-]+::[^\]]*\]/gu, " ")
-    .replace(/\[\[|\]\]/g, " ")
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
 /** Tokens for similarity: English words (minus a few stop words) and CJK character bigrams. */
 export function similarityTokens(text: string): string[] {
   const tokens: string[] = [];
-  for (const word of normalizeText(text).split(" ")) {
+  for (const word of wordsForSimilarity(text).split(" ")) {
     if (!word) continue;
     if (CJK.test(word)) {
       const chars = Array.from(word.replace(CJK_FILLERS, "") || word);
@@ -88,7 +78,7 @@ function profileOf(text: string): Profile {
   const tokens = similarityTokens(text);
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const profile: Profile = { key: normalizeText(text), counts, size: tokens.length, numbers: numbersOf(text) };
+  const profile: Profile = { key: wordsForSimilarity(text), counts, size: tokens.length, numbers: numbersOf(text) };
   if (profiles.size >= MAX_PROFILES) profiles.clear();
   profiles.set(text, profile);
   return profile;

@@ -5,23 +5,14 @@
  */
 import type { JournalBlock } from "../journal/blocks";
 import { replaceWikilinks } from "../markdown/wikilinks";
+import { foldForMatch } from "../markdown/text";
 
 /** Shortest normalised evidence accepted: shorter quotes would match almost any journal. */
 const MIN_EVIDENCE_CHARS = 6;
 /** Same, for evidence made of CJK characters (each carries a word's worth of meaning). */
 const MIN_EVIDENCE_CJK = 2;
 
-const STRIP = /[\s\p{P}\p{S}]+/gu;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-
-/**
- * Normal form for matching: Unicode NFKC (full-width letters, digits and punctuation become
- * half-width), lower case, and every whitespace, punctuation and symbol character removed
- * (Markdown markup such as `**`, `[[`, `>` and `-` included).
- */
-export function normaliseForMatch(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(STRIP, "");
-}
 
 /** Markdown reduced to what a reader sees: link targets and aliases collapsed, block ids dropped. */
 export function stripMarkup(text: string): string {
@@ -42,7 +33,7 @@ export interface EvidenceIndex {
 
 /** Prepares the blocks of one journal for {@link locateEvidence}. */
 export function buildEvidenceIndex(blocks: readonly JournalBlock[]): EvidenceIndex {
-  const normalised = blocks.map((b) => ({ raw: normaliseForMatch(b.text), plain: normaliseForMatch(stripMarkup(b.text)) }));
+  const normalised = blocks.map((b) => ({ raw: foldForMatch(b.text), plain: foldForMatch(stripMarkup(b.text)) }));
   const starts: number[] = [];
   let joined = "";
   for (const b of normalised) {
@@ -58,7 +49,7 @@ export type EvidenceMatch = { found: true; blockIndex: number } | { found: false
 function quoteParts(evidence: string): string[] {
   return stripMarkup(evidence)
     .split(/\.{3,}|…+|⋯+/u)
-    .map(normaliseForMatch)
+    .map(foldForMatch)
     .filter((p) => p.length > 0);
 }
 

@@ -4,7 +4,7 @@
  * items, which are always honoured whatever the model returns (docs/architecture.md, "Extractors").
  * Dedupe against the destination notes is the plan's job (dedupe.ts), not this one's.
  */
-import { normaliseForMatch } from "./evidence";
+import { foldForMatch } from "../markdown/text";
 import { sameItemText, similarity } from "./dedupe";
 import type { ExtractedItem } from "./types";
 
@@ -27,7 +27,7 @@ export function textSimilarity(a: string, b: string): number {
 /** Two model items are the same: the same text, or same category and evidence with related text. */
 export function sameModelItem(a: ExtractedItem, b: ExtractedItem): boolean {
   if (sameText(a.text, b.text)) return true;
-  return a.category === b.category && normaliseForMatch(a.evidence) === normaliseForMatch(b.evidence) && textSimilarity(a.text, b.text) >= SAME_EVIDENCE_TEXT;
+  return a.category === b.category && foldForMatch(a.evidence) === foldForMatch(b.evidence) && textSimilarity(a.text, b.text) >= SAME_EVIDENCE_TEXT;
 }
 
 /**
@@ -37,8 +37,8 @@ export function sameModelItem(a: ExtractedItem, b: ExtractedItem): boolean {
 export function restatesConvention(offline: ExtractedItem, model: ExtractedItem): boolean {
   if (sameText(offline.text, model.text)) return true;
   if (offline.blockIndex !== model.blockIndex || offline.category !== model.category) return false;
-  const a = normaliseForMatch(offline.evidence);
-  const b = normaliseForMatch(model.evidence);
+  const a = foldForMatch(offline.evidence);
+  const b = foldForMatch(model.evidence);
   return a.length > 0 && b.length > 0 && (a.includes(b) || b.includes(a));
 }
 

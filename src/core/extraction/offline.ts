@@ -22,7 +22,7 @@ import type { JournalBlock } from "../journal/blocks";
 import { scanInlineFields, withoutInlineFields } from "../trackers/format";
 import { indentWidth } from "../journal/split";
 import type { Category, ExtractedItem, ExtractionInput, ExtractionResult, Extractor } from "./types";
-import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, normaliseHeading, type SectionHeadings } from "./section-headings";
+import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, sectionHeadingKey, type SectionHeadings } from "./section-headings";
 import { matchPhrasing, splitSentences } from "./phrasings";
 import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
@@ -160,7 +160,7 @@ export function topicOf(
   for (let i = block.headings.length - 1; i >= 0; i--) {
     const h = (block.headings[i] ?? "").replace(/^\d+[.)]\s*/, "").replace(/[#*_`]/g, "").trim();
     if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h)) continue;
-    if (sections.has(normaliseHeading(h))) continue;
+    if (sections.has(sectionHeadingKey(h))) continue;
     if (i === 0 && block.headings.length > 1) continue; // the H1 is the journal's title
     if (/\b(retro|retrospective|weekly|journal|daily)\b|复盘|回顾|周报|日记/iu.test(h)) continue;
     return h;
@@ -240,7 +240,7 @@ const QUESTION_FORM = /[?？]|吗|是否|要不要|谁|什么|怎么|哪|多少|
 function sectionOf(block: JournalBlock, run: Run): Section | null {
   const h = block.headings.at(-1);
   if (!h) return null;
-  const key = normaliseHeading(h);
+  const key = sectionHeadingKey(h);
   const category = run.sections.get(key);
   if (!category) return null;
   return { category, progress: category === "goal" && PROGRESS_HEADINGS.has(key), askOnly: category === "question" && ASK_ONLY_HEADINGS.has(key) };

@@ -53,7 +53,7 @@ export const PROGRESS_HEADINGS: ReadonlySet<string> = new Set(["goal progress", 
  * trailing colon and a trailing qualifier in brackets (`Action items (Dana)`, `下周计划（12月）`) removed;
  * curly apostrophes straightened; lower case; runs of spaces as one.
  */
-export function normaliseHeading(heading: string): string {
+export function sectionHeadingKey(heading: string): string {
   return heading
     .normalize("NFKC")
     .replace(/[*_`~]/g, "")
@@ -71,7 +71,7 @@ export function normaliseHeading(heading: string): string {
 export function headingIndex(table: Readonly<SectionHeadings>): Map<string, (typeof KEYS)[number]> {
   const index = new Map<string, (typeof KEYS)[number]>();
   for (const key of KEYS) for (const h of table[key]) {
-    const n = normaliseHeading(h);
+    const n = sectionHeadingKey(h);
     if (n && !index.has(n)) index.set(n, key);
   }
   return index;
@@ -79,7 +79,7 @@ export function headingIndex(table: Readonly<SectionHeadings>): Map<string, (typ
 
 const headingList = (key: (typeof KEYS)[number]) =>
   z
-    .array(z.string().refine((h) => normaliseHeading(h) !== "", "a heading must have words"))
+    .array(z.string().refine((h) => sectionHeadingKey(h) !== "", "a heading must have words"))
     .default([...DEFAULT_SECTION_HEADINGS[key]]);
 
 /**
@@ -101,7 +101,7 @@ export const sectionHeadingsSchema = z
     const seen = new Map<string, string>();
     for (const key of KEYS) {
       for (const h of table[key]) {
-        const n = normaliseHeading(h);
+        const n = sectionHeadingKey(h);
         const other = seen.get(n);
         if (other !== undefined && other !== key) {
           ctx.addIssue({ code: "custom", path: [key], message: `the heading "${h}" is listed under both ${other} and ${key}` });

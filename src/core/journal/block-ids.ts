@@ -7,6 +7,7 @@
 import { cyrb53 } from "./hash";
 import { idMarkers, splitBlocks } from "./split";
 import type { JournalBlock } from "./split";
+import { trimLineEnds } from "../markdown/text";
 
 /** A block that should carry `id`, named by its {@link JournalBlock.text} as seen when planning. */
 export interface WantedBlockId {
@@ -52,13 +53,6 @@ export function existingBlockIds(body: string): Set<string> {
   return new Set(idMarkers(body).map((m) => m.id));
 }
 
-function normalise(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => line.replace(/[ \t\r]+$/, ""))
-    .join("\n")
-    .trim();
-}
 
 /**
  * Index of the block whose text is `text` (compared without trailing whitespace), skipping indices
@@ -66,14 +60,14 @@ function normalise(text: string): string {
  * first line matches — and only one does — is taken (a child line added under an item meanwhile).
  */
 export function findBlock(blocks: readonly JournalBlock[], text: string, claimed: ReadonlySet<number> = new Set()): number {
-  const wanted = normalise(text);
-  const exact = blocks.findIndex((b, i) => !claimed.has(i) && normalise(b.text) === wanted);
+  const wanted = trimLineEnds(text);
+  const exact = blocks.findIndex((b, i) => !claimed.has(i) && trimLineEnds(b.text) === wanted);
   if (exact >= 0) return exact;
   const firstLine = wanted.split("\n")[0] ?? "";
   if (firstLine === "") return -1;
   const candidates = blocks
     .map((b, i) => ({ b, i }))
-    .filter(({ b, i }) => !claimed.has(i) && (b.kind === "list-item" || b.kind === "paragraph") && normalise(b.text).split("\n")[0] === firstLine);
+    .filter(({ b, i }) => !claimed.has(i) && (b.kind === "list-item" || b.kind === "paragraph") && trimLineEnds(b.text).split("\n")[0] === firstLine);
   return candidates.length === 1 ? (candidates[0]?.i ?? -1) : -1;
 }
 

@@ -25,6 +25,7 @@ import {
   type TopicEntry,
 } from "./callouts";
 import { topicId, topicKey } from "./topic-key";
+import { collapseWhitespace } from "../markdown/text";
 
 export * from "./callouts";
 export * from "./topic-key";
@@ -127,7 +128,7 @@ export function addEntrySource(
 
 function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string): string {
   const title = meta.title.replace(/\s+/g, " ").trim();
-  const body = [`# ${title}`, "", `## ${oneLine(entry.heading)}`, "", ...formatCallout(entry), ""].join("\n");
+  const body = [`# ${title}`, "", `## ${collapseWhitespace(entry.heading)}`, "", ...formatCallout(entry), ""].join("\n");
   const fields: Record<string, unknown> = {
     id: topicId(title, meta.agent ?? (meta.type === "library" ? "library" : undefined)),
     type: meta.type,
@@ -158,7 +159,7 @@ function insertCallout(
   const hIndex = headings.findIndex((h) => topicKey(h.text) === want);
   const h = headings[hIndex];
   if (!h) {
-    const block = [`## ${oneLine(entry.heading)}`, "", ...callout];
+    const block = [`## ${collapseWhitespace(entry.heading)}`, "", ...callout];
     const lastLine = lines[lines.length - 1];
     if (lines.length > bodyStart && lastLine && lastLine.text.trim() !== "") block.unshift("");
     appendLines(lines, block, eol);
@@ -223,6 +224,3 @@ function uniqueLinks(values: string[]): string[] {
   return out;
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
-}

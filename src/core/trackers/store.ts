@@ -32,6 +32,7 @@ import {
 } from "./format";
 import { appendLines, assertWritable, insertLines, splitLines } from "../markdown/lines";
 import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
+import { collapseWhitespace } from "../markdown/text";
 
 /** An edit that found its item: the new text, and whether it had to change for the requested state. */
 export interface Edited {
@@ -109,12 +110,12 @@ export function addTrackerItem(
   const note = parseTracker(base);
   assertWritable(note, path);
   const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
-  const fields = orderFields(item.fields.map(([key, value]) => normalizedField(oneLine(key), oneLine(value))))
+  const fields = orderFields(item.fields.map(([key, value]) => normalizedField(collapseWhitespace(key), collapseWhitespace(value))))
     .map(({ key, value }) => ` [${key}:: ${value}]`)
     .join("");
-  const text = oneLine(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
+  const text = collapseWhitespace(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
   const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
-  const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${oneLine(c)}`));
+  const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${collapseWhitespace(c)}`));
   // After the last item (and its children), so a person's sections and notes below the list
   // ("## Someday", a closing paragraph) stay below it; at the end when there is no item yet.
   const last = note.items[note.items.length - 1];
@@ -126,7 +127,7 @@ export function addTrackerItem(
 /** Frontmatter and title of a new tracker note (docs/architecture.md, "Frontmatter"). */
 function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): string {
   const fields = { id: `${meta.agent}-${kind}`, type: "tracker", agent: meta.agent, kind, status: "active", created_at: meta.createdAt };
-  return setFrontmatter(`# ${oneLine(meta.title)}\n\n`, fields, path);
+  return setFrontmatter(`# ${collapseWhitespace(meta.title)}\n\n`, fields, path);
 }
 
 /**
@@ -145,7 +146,7 @@ export function setItemStatus(text: string, id: string, status: TrackerStatus, p
     let t = line.text.slice(0, scan.statusIndex) + STATUS_CHAR[status] + line.text.slice(scan.statusIndex + 1);
     t = removeFields(t, ["completion", "cancelled"]);
     const dateKey = status === "done" ? "completion" : status === "abandoned" ? "cancelled" : null;
-    if (dateKey && date) t = withField(t, dateKey, oneLine(date));
+    if (dateKey && date) t = withField(t, dateKey, collapseWhitespace(date));
     line.text = t;
     return true;
   });
@@ -159,7 +160,7 @@ export function setItemStatus(text: string, id: string, status: TrackerStatus, p
  */
 export function addProgressNote(text: string, id: string, note: string, date: string, path = "tracker note"): EditResult {
   return editItem(text, id, path, (parsed, item) => {
-    const body = `- ${oneLine(date)}: ${oneLine(note)}`;
+    const body = `- ${collapseWhitespace(date)}: ${collapseWhitespace(note)}`;
     if (item.children.some((c) => c.trim() === body)) return false;
     const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
     insertLines(parsed.lines, item.endLine, [indent + body], parsed.eol);
@@ -198,8 +199,8 @@ export function addItemSource(text: string, id: string, link: string, path = "tr
  * a value with unbalanced brackets is refused (`reason`), since it would end the field early.
  */
 export function setItemField(text: string, id: string, key: string, value: string, path = "tracker note"): EditResult {
-  const v = oneLine(value);
-  const k = oneLine(key);
+  const v = collapseWhitespace(value);
+  const k = collapseWhitespace(key);
   if (!balanced(v) || !k || /[[\]():]/.test(k)) {
     const found = findItem(text, id) !== null;
     const reason = found ? `^${id}: cannot write field ${JSON.stringify(k)} with value ${JSON.stringify(v)} (brackets would break the line)` : `no item ^${id}`;
@@ -289,10 +290,6 @@ export function normalizedField(key: string, value: string): { key: string; valu
   return { key, value };
 }
 
-/** Line breaks and runs of whitespace become one space; trimmed. */
-function oneLine(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
-}
 
 function balanced(s: string): boolean {
   let depth = 0;
