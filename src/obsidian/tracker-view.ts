@@ -13,7 +13,8 @@
 import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
 import { errorMessage } from "../core/errors";
 import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
-import { latestProgress, listItems } from "../core/trackers/format";
+import { listItems } from "../core/trackers/format";
+import { isOpenStatus, latestProgress } from "../core/trackers/status";
 import { fieldValue as readField, itemState, priorityWord } from "../core/trackers/fields";
 import { dueReviews, isReviewItem, readSchedule } from "../core/trackers/reviews";
 import { stripWikilinkBrackets, wikilinkTargets } from "../core/markdown/wikilinks";
@@ -51,7 +52,7 @@ const BADGE_FIELDS = ["priority", "due", "target", "every", "next", "to", "state
 /** True when an item passes the status filter. */
 export function matchesFilter(status: TrackerStatus, filter: StatusFilter): boolean {
   if (filter === "all") return true;
-  if (filter === "open") return status === "open" || status === "in-progress";
+  if (filter === "open") return isOpenStatus(status);
   return status === filter;
 }
 

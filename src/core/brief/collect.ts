@@ -3,9 +3,9 @@
  * (docs/decisions.md, "The brief uses plain bullets, not checkboxes") from the trackers, the due
  * reviews and a search, each section in the order it is
  * shown (best first). Every rule comes from where the rest of the tool keeps it: tracker parsing
- * (`listItems`), "open" = open or in progress (the `trackers` command's rule, README "Tracker
- * items"), fields (`fieldValue`, `priorityWord`), a goal's latest progress (`latestProgress` of
- * src/core/trackers/format.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
+ * (`listItems`), "open" = open or in progress (`isOpenStatus` of src/core/trackers/status.ts, the
+ * `trackers` command's rule, README "Tracker items"), fields (`fieldValue`, `priorityWord`), a goal's latest progress (`latestProgressText` of
+ * src/core/trackers/status.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
  * ranking (the search service's score: BM25 times recency and confidence,
  * src/core/search/ranking.ts).
  */
@@ -14,7 +14,8 @@ import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
 import type { IsoDate } from "../util/dates";
 import { UsageError } from "../errors";
-import { latestProgress, listItems, type TrackerItem } from "../trackers/format";
+import { listItems, type TrackerItem } from "../trackers/format";
+import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
 import { wikilinkTargets } from "../markdown/wikilinks";
@@ -42,7 +43,7 @@ function field(item: TrackerItem, key: string): string | undefined {
 
 /** Open or in progress: the `trackers` command's "open" (README, "Tracker items"). */
 function isOpen(item: TrackerItem): boolean {
-  return item.status === "open" || item.status === "in-progress";
+  return isOpenStatus(item.status);
 }
 
 async function readItems(vault: VaultPort, layout: MemoryLayout, agent: string, kind: TrackerKind): Promise<{ path: string; items: TrackerItem[] } | null> {
@@ -72,7 +73,7 @@ export async function collectTasks(vault: VaultPort, layout: MemoryLayout, agent
   const rows = t.items.filter(isOpen).map((item) => {
     const due = field(item, "due");
     const priority = priorityWord(field(item, "priority") ?? "") ?? undefined;
-    return { item, due, priority, rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority), overdue: due !== undefined && due < today };
+    return { item, due, priority, rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority), overdue: due !== undefined && isOverdue(due, today) };
   });
   rows.sort((a, b) => Number(b.overdue) - Number(a.overdue) || (a.overdue ? byOptional(a.due, b.due) : 0) || byOptional(a.rank, b.rank) || byOptional(a.due, b.due) || a.item.line - b.item.line);
   const items = rows.map(({ item, due, priority, overdue }) =>
@@ -92,7 +93,7 @@ export async function collectGoals(vault: VaultPort, layout: MemoryLayout, agent
   const open = g.items.filter(isOpen).sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
   const items = open.map((item) => {
     const target = field(item, "target");
-    const latest = latestProgress(item)?.raw ?? null;
+    const latest = latestProgressText(item);
     return withLine({ ...base("goals", g.path, item), ...(target !== undefined ? { target } : {}), ...(latest !== null ? { latest: oneLine(latest) } : {}) }, [
       item.status === "in-progress" && "in progress",
       target !== undefined && `target ${target}`,

@@ -15,6 +15,7 @@ import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks 
 import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
 import { dateTitle, localTimestamp, today } from "../util/dates";
+import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { DestinationState, resolveRoute, writeItem } from "./route";
@@ -113,7 +114,7 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
   const openItems: ExtractionContext["openItems"] = [];
   for (const kind of ["goals", "questions"] as const) {
     for (const it of await state.trackerItems(layout.trackerPath(agent, kind))) {
-      if (it.id && (it.status === "open" || it.status === "in-progress")) openItems.push({ id: it.id, kind, text: it.text });
+      if (it.id && isOpenStatus(it.status)) openItems.push({ id: it.id, kind, text: it.text });
     }
   }
   const agents = layout.agentsIn(agentFiles.map((f) => f.path)).filter((a) => a !== agent);

@@ -16,6 +16,7 @@ import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem
 import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
+import { isOpenStatus } from "../trackers/status";
 import { formatWikilink, linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
@@ -114,7 +115,7 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
   const cited = items.filter((it) => citesBlock(wikilinkTargets(sourcesOf(it)), link));
   const same = cited[findDuplicate(text, cited, (it) => it.text)];
   if (same) return { item: same, recorded: true };
-  const live = kind === "decisions" ? items : items.filter((it) => it.status === "open" || it.status === "in-progress");
+  const live = kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status));
   const dup = live[findDuplicate(text, live, (it) => it.text)];
   return dup ? { item: dup, recorded: false } : null;
 }

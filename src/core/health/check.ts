@@ -9,7 +9,8 @@ import { joinPath, type MemoryLayout } from "../layout";
 import { requiredFieldsOf, type Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import { listReviews } from "../trackers/reviews";
-import { dayNumber, type IsoDate } from "../util/dates";
+import type { IsoDate } from "../util/dates";
+import { daysOverdue, isOpenStatus } from "../trackers/status";
 import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes } from "./frontmatter-rules";
 import { checkBrokenLinks, checkDuplicateIds, checkTrackerSources, type LinkContext } from "./link-rules";
 import { LinkResolver } from "../markdown/wikilinks";
@@ -88,9 +89,8 @@ export function sortProblems(list: HealthProblem[]): HealthProblem[] {
 export function checkReviews(note: NoteInfo, today: IsoDate): HealthProblem[] {
   if (note.invalid) return [];
   const out: HealthProblem[] = [];
-  const now = dayNumber(today) ?? 0;
   for (const r of listReviews(note.text)) {
-    if (r.status !== "open" && r.status !== "in-progress") continue;
+    if (!isOpenStatus(r.status)) continue;
     const label = r.id ? `^${r.id}` : `"${r.text.slice(0, 40)}"`;
     const where = { line: r.line + 1, ...(r.id ? { blockId: r.id } : {}) };
     if (r.problem !== null) {
@@ -98,8 +98,8 @@ export function checkReviews(note: NoteInfo, today: IsoDate): HealthProblem[] {
       continue;
     }
     if (r.next === null) continue;
-    const overdue = now - (dayNumber(r.next) ?? now);
-    if (overdue < 0) continue;
+    const overdue = daysOverdue(r.next, today);
+    if (overdue === null) continue;
     const when = overdue === 0 ? "due today" : `due since ${r.next} (${overdue} day${overdue === 1 ? "" : "s"})`;
     out.push({ path: note.path, rule: "review-due", severity: "warning", message: `Review ${label} "${r.text}" is ${when}.`, ...where });
   }

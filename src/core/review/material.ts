@@ -9,7 +9,8 @@ import type { VaultPort } from "../vault";
 import { addDays, dateInName, datePart, dayNumber, type IsoDate } from "../util/dates";
 import { readNoteInfo } from "../health/note-info";
 import { lastUpdated } from "../health/time-rules";
-import { latestProgress as progressOf, listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
+import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
+import { isOpenStatus, latestProgressText } from "../trackers/status";
 import { fieldValue } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
 
@@ -78,11 +79,6 @@ function titleOf(body: string, path: string): string {
   return h?.[1]?.trim() ?? fileStem(path);
 }
 
-/** The last dated progress line under an item, without its bullet, or `null` (one rule: {@link progressOf}). */
-export function latestProgress(item: TrackerItem): string | null {
-  return progressOf(item)?.raw ?? null;
-}
-
 async function readIfExists(vault: VaultPort, path: string): Promise<string | null> {
   return (await vault.exists(path)) ? vault.read(path) : null;
 }
@@ -92,11 +88,11 @@ function inPeriod(date: IsoDate, period: ReviewPeriod): boolean {
 }
 
 function isOpen(item: TrackerItem): boolean {
-  return item.status === "open" || item.status === "in-progress";
+  return isOpenStatus(item.status);
 }
 
 function itemRef(path: string, item: TrackerItem): ReviewItemRef {
-  return { path, id: item.id, text: item.text, status: item.status, latest: latestProgress(item) };
+  return { path, id: item.id, text: item.text, status: item.status, latest: latestProgressText(item) };
 }
 
 /**

@@ -381,29 +381,3 @@ export function formatBlockId(prefix: string, n: number): string {
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-
-/** A dated progress line under an item (`    - 2026-11-05: rubric drafted`, `：` too). */
-export interface ProgressLine {
-  date: string;
-  /** The text after the date and its colon, trimmed. */
-  text: string;
-  /** The line without its indentation and bullet, trimmed (`2026-11-05: rubric drafted`). */
-  raw: string;
-}
-
-const PROGRESS_LINE = /^[ \t]+[-*+][ \t]+((\d{4}-\d{2}-\d{2})\b[ \t]*[:：]?[ \t]*(.*))$/u;
-
-/**
- * The latest dated progress line under an item: the latest date, and of lines with the same date
- * the last one. The one reading of "latest progress" for the panel, the CLI and review notes.
- */
-export function latestProgress(item: Pick<TrackerItem, "children">): ProgressLine | null {
-  let best: ProgressLine | null = null;
-  for (const child of item.children) {
-    const m = PROGRESS_LINE.exec(child);
-    const date = m?.[2];
-    if (!m || date === undefined) continue;
-    if (best === null || date >= best.date) best = { date, text: (m[3] ?? "").trim(), raw: (m[1] ?? "").trim() };
-  }
-  return best;
-}

@@ -6,7 +6,8 @@
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
-import { latestProgress, listItems } from "./format";
+import { listItems } from "./format";
+import { isOpenStatus, isOverdue, latestProgressText } from "./status";
 import { fieldRecord } from "./fields";
 import { dueReviews, isReviewItem, readSchedule } from "./reviews";
 
@@ -62,10 +63,10 @@ export async function listTrackerItems(
       const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
       for (const it of listItems(text)) {
         const itemStatus = k === "reviews" && isReviewItem(it) ? readSchedule(it).status : it.status;
-        const state = itemStatus === "in-progress" ? "open" : itemStatus;
+        const state = isOpenStatus(itemStatus) ? "open" : itemStatus;
         if (status !== "all" && state !== status) continue;
         const fields = fieldRecord(it.fields);
-        const progress = latestProgress(it)?.raw;
+        const progress = latestProgressText(it);
         items.push({
           agent,
           kind: k,
@@ -73,7 +74,7 @@ export async function listTrackerItems(
           status: itemStatus,
           text: it.text,
           fields,
-          ...(fields.due ? { due: fields.due, overdue: state === "open" && fields.due < today } : {}),
+          ...(fields.due ? { due: fields.due, overdue: state === "open" && isOverdue(fields.due, today) } : {}),
           ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
           ...(progress ? { latestProgress: progress } : {}),
           path,

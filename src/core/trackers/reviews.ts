@@ -20,6 +20,7 @@
  */
 import { addDays, addMonths, dayNumber, type IsoDate } from "../util/dates";
 import { listItems, type TrackerItem } from "./format";
+import { daysOverdue, isOpenStatus, progressLines } from "./status";
 import { fieldValue } from "./fields";
 import { addProgressNote, findItem, setItemField, setItemStatus } from "./store";
 import { err, ok, type Result } from "../util/result";
@@ -189,13 +190,10 @@ export function readSchedule(item: TrackerItem): ReviewSchedule {
   };
 }
 
-const DATED_CHILD_RE = /^[ \t]+[-*+][ \t]+(\d{4}-\d{2}-\d{2})\b/;
-
 function lastDone(item: TrackerItem, lastRaw: string | null): IsoDate | null {
   let best: IsoDate | null = lastRaw !== null && dayNumber(lastRaw) !== null ? lastRaw : null;
-  for (const child of item.children) {
-    const d = DATED_CHILD_RE.exec(child)?.[1];
-    if (d !== undefined && dayNumber(d) !== null && (best === null || d > best)) best = d;
+  for (const { date } of progressLines(item)) {
+    if (dayNumber(date) !== null && (best === null || date > best)) best = date;
   }
   return best;
 }
@@ -211,14 +209,11 @@ export function listReviews(text: string): ReviewSchedule[] {
  * are not due (the health check reports them as `wrong-type`).
  */
 export function dueReviews(text: string, today: IsoDate): DueReview[] {
-  const now = dayNumber(today);
-  if (now === null) return [];
   const due: DueReview[] = [];
   for (const r of listReviews(text)) {
-    if (r.status !== "open" && r.status !== "in-progress") continue;
-    if (r.next === null) continue;
-    const overdue = now - (dayNumber(r.next) ?? now);
-    if (overdue >= 0) due.push({ ...r, next: r.next, daysOverdue: overdue });
+    if (!isOpenStatus(r.status) || r.next === null) continue;
+    const overdue = daysOverdue(r.next, today);
+    if (overdue !== null) due.push({ ...r, next: r.next, daysOverdue: overdue });
   }
   return due.sort((a, b) => b.daysOverdue - a.daysOverdue || a.line - b.line);
 }
