@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays, dateFromParts, dateInName, datePart, dateTitle, isExpired, localDate, localTimestamp, startOfLocalDay, today, weekdayOf } from "../src/core/util/dates";
 import { readNoteInfo } from "../src/core/health/note-info";
-import { journalDate, lastUpdated } from "../src/core/health/time-rules";
+import { journalDate } from "../src/core/health/time-rules";
+import { lastUpdated } from "../src/core/knowledge/last-updated";
 import { buildNoteDocument } from "../src/core/search/note-document";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";

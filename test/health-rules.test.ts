@@ -6,7 +6,8 @@ import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkT
 import { LinkResolver, findWikilinks, parseWikilinkTarget, wikilinkDisplayText } from "../src/core/markdown/wikilinks";
 import { scanAnchors } from "../src/core/markdown/anchors";
 import { checkDuplicateIds } from "../src/core/health/link-rules";
-import { checkExpired, checkStaleDraft, checkStaleKnowledge, lastUpdated } from "../src/core/health/time-rules";
+import { checkExpired, checkStaleDraft, checkStaleKnowledge } from "../src/core/health/time-rules";
+import { lastUpdated } from "../src/core/knowledge/last-updated";
 import { TermMatcher } from "../src/core/health/mentions";
 import { renderHealthText, toHealthJson } from "../src/core/health/report";
 import type { Collection } from "../src/core/layout";

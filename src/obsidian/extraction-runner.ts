@@ -14,7 +14,7 @@ import type { Settings } from "../core/settings";
 import { ConfirmModal } from "./confirm-modal";
 import { layoutOf, type PluginContext } from "./context";
 import { llmConfigured } from "./llm-host";
-import { planCounts } from "./plan-edits";
+import { planCounts } from "../core/extraction/plan-edits";
 import { ProgressNotice, untilAborted } from "./progress-notice";
 import { ReviewModal } from "./review-modal";
 import { todayJournal } from "./today-journal";

@@ -9,7 +9,7 @@ import { Modal, type App } from "obsidian";
 import type { ExtractionPlan } from "../core/extraction/pipeline";
 import { CATEGORIES, type Category, type PlannedItem } from "../core/extraction/types";
 import type { MemoryLayout } from "../core/layout";
-import { currentDestinationKey, destinationOptions, editPlan, type ItemDecision } from "./plan-edits";
+import { currentDestinationKey, destinationOptions, editPlan, type ItemDecision } from "../core/extraction/plan-edits";
 
 const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
   task: "Tasks",

@@ -7,5 +7,5 @@ export { HEALTH_RULES, healthRule, type HealthRule } from "./rules";
 export { HEALTH_REPORT_NAME, checkReviews, healthReportPath, runHealthCheck, sortProblems, type HealthCheckOptions } from "./check";
 export { formatCompliance, renderHealthReport, renderHealthText, summaryLine, toHealthJson, type HealthReportNoteOptions } from "./report";
 export { HEALTH_REPORT_TYPE, writeHealthReport } from "./report-note";
-export { lastUpdated } from "./time-rules";
+export { lastUpdated } from "../knowledge/last-updated";
 export { isExpired, localDate, today, isIso8601, isIsoDate, type IsoDate } from "../util/dates";

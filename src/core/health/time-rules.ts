@@ -5,35 +5,13 @@
  * `expired`, `over-size-cap`. Days are calendar days relative to the run's `today`, the user's local
  * date (src/core/util/dates.ts).
  *
- * A note's last update is read from the note, not from the file's modification time, which copying,
- * syncing or a git checkout resets: the latest of `updated_at`, `created_at` and the dates of the
- * callouts extraction appends (`> [!insight] 2026-03-27 · …`); the file's mtime only when the note
- * has none of them.
+ * A note's last update is read from the note ({@link lastUpdated}, src/core/knowledge/last-updated.ts).
  */
-import { dateInName, datePart, daysBetween, isExpired, isIsoDate, localDate, type IsoDate } from "../util/dates";
+import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
+import { lastUpdated } from "../knowledge/last-updated";
 import { TermMatcher } from "./mentions";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
-
-const CALLOUT_DATE_RE = /^>\s*\[![\w-]+\][+-]?\s+(\d{4}-\d{2}-\d{2})/gm;
-
-function later(a: IsoDate | null, b: IsoDate | null): IsoDate | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return a > b ? a : b;
-}
-
-/** The day a note was last updated (see the module comment). */
-export function lastUpdated(note: NoteInfo): IsoDate {
-  let best = later(datePart(fieldOf(note, "updated_at")), datePart(fieldOf(note, "created_at")));
-  if (note.collection === "knowledge" || note.collection === "library") {
-    for (const m of note.body.matchAll(CALLOUT_DATE_RE)) {
-      const d = m[1] ?? "";
-      if (isIsoDate(d)) best = later(best, d);
-    }
-  }
-  return best ?? localDate(note.mtime);
-}
 
 /** The status field, lower case, or `""`. */
 export function statusOf(note: NoteInfo): string {

@@ -7,8 +7,8 @@ import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { addDays, dateInName, datePart, dayNumber, type IsoDate } from "../util/dates";
-import { readNoteInfo } from "../health/note-info";
-import { lastUpdated } from "../health/time-rules";
+import { lastUpdated } from "../knowledge/last-updated";
+import { textAfterFrontmatter } from "../markdown/frontmatter-block";
 import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
 import { isOpenStatus, latestProgressText } from "../trackers/status";
 import { fieldValue } from "../trackers/fields";
@@ -126,9 +126,16 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
 
   const knowledge: ReviewNoteRef[] = [];
   for (const f of await vault.list(layout.knowledgeFolder(agent))) {
-    const note = readNoteInfo(f.path, await vault.read(f.path), f, { collection: "knowledge", agent });
-    const date = lastUpdated(note);
-    if (inPeriod(date, period)) knowledge.push({ path: f.path, date, title: titleOf(note.body, f.path) });
+    const text = await vault.read(f.path);
+    let data: Record<string, unknown> | null = null;
+    let body: string;
+    try {
+      ({ data, body } = parseNote(text, f.path));
+    } catch {
+      body = textAfterFrontmatter(text); // unparsable frontmatter: no fields, the body still dates it
+    }
+    const date = lastUpdated({ data, body, collection: "knowledge", mtime: f.mtime });
+    if (inPeriod(date, period)) knowledge.push({ path: f.path, date, title: titleOf(body, f.path) });
   }
   knowledge.sort((a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : a.path < b.path ? -1 : 1));
 

@@ -4,10 +4,10 @@
  * (docs/architecture.md, "An extraction run" "Plan and apply"); `applyPlan` re-checks duplicates on
  * each note's current content, so an edited plan is applied as safely as an untouched one.
  */
-import type { ExtractionPlan } from "../core/extraction/pipeline";
-import type { Category, PlannedItem } from "../core/extraction/types";
-import type { MemoryLayout } from "../core/layout";
-import { TRACKER_KINDS, type Settings, type TrackerKind } from "../core/settings";
+import type { ExtractionPlan } from "./pipeline";
+import type { Category, PlannedItem } from "./types";
+import type { MemoryLayout } from "../layout";
+import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
 
 /** A place an item can be sent to. */
 export type DestinationChoice =
