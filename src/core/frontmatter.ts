@@ -312,7 +312,7 @@ function applyLineEdits(source: string, edits: LineEdit[], eol: string): string 
 }
 
 /** The whole frontmatter re-serialised by the yaml library: only for layouts lines cannot edit. */
-function reserialise(doc: Document.Parsed, fields: [string, Plain][], eol: string): string {
+function reserialize(doc: Document.Parsed, fields: [string, Plain][], eol: string): string {
   for (const [key, value] of fields) {
     const node = new Document(value, YAML_OPTIONS);
     styleValue(node);
@@ -360,7 +360,7 @@ export function setFrontmatter(text: string, fields: Record<string, unknown>, pa
     }
     let yaml: string;
     try {
-      yaml = reserialise(parseYaml(source), entries, loc.eol);
+      yaml = reserialize(parseYaml(source), entries, loc.eol);
     } catch (err) {
       throw new FrontmatterError(`${path}: the frontmatter cannot be edited safely (${(err as Error).message}); the note was left as it was`, path, { cause: err });
     }

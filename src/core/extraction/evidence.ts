@@ -7,7 +7,7 @@ import type { JournalBlock } from "../journal/blocks";
 import { replaceWikilinks } from "../markdown/wikilinks";
 import { foldForMatch } from "../markdown/text";
 
-/** Shortest normalised evidence accepted: shorter quotes would match almost any journal. */
+/** Shortest folded evidence accepted: shorter quotes would match almost any journal. */
 const MIN_EVIDENCE_CHARS = 6;
 /** Same, for evidence made of CJK characters (each carries a word's worth of meaning). */
 const MIN_EVIDENCE_CJK = 2;
@@ -24,23 +24,23 @@ export function stripMarkup(text: string): string {
 
 /** A journal prepared for evidence lookups. */
 export interface EvidenceIndex {
-  /** Per block: normalised text as written, and with Markdown links collapsed. */
+  /** Per block: folded text as written, and with Markdown links collapsed. */
   readonly blocks: readonly { raw: string; plain: string }[];
-  /** All blocks' normalised texts joined, with the offset where each block starts. */
+  /** All blocks' folded texts joined, with the offset where each block starts. */
   readonly joined: string;
   readonly starts: readonly number[];
 }
 
 /** Prepares the blocks of one journal for {@link locateEvidence}. */
 export function buildEvidenceIndex(blocks: readonly JournalBlock[]): EvidenceIndex {
-  const normalised = blocks.map((b) => ({ raw: foldForMatch(b.text), plain: foldForMatch(stripMarkup(b.text)) }));
+  const folded = blocks.map((b) => ({ raw: foldForMatch(b.text), plain: foldForMatch(stripMarkup(b.text)) }));
   const starts: number[] = [];
   let joined = "";
-  for (const b of normalised) {
+  for (const b of folded) {
     starts.push(joined.length);
     joined += b.raw;
   }
-  return { blocks: normalised, joined, starts };
+  return { blocks: folded, joined, starts };
 }
 
 export type EvidenceMatch = { found: true; blockIndex: number } | { found: false; reason: string };

@@ -32,7 +32,7 @@ const FOR_NAME_DASH = /\s+[-—–]+\s*for\s+([A-Z][\p{L}'-]{1,24})\s*$/u;
 const FOR_NAME_START = /^for\s+([A-Z][\p{L}'-]{1,24})\s*[:：]\s*/iu;
 
 /** The text with its first letter in upper case (Latin scripts; CJK has no case). */
-function capitalise(text: string): string {
+function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -44,18 +44,18 @@ function capitalise(text: string): string {
 export function ownerOf(text: string): { text: string; owner?: string } {
   const s = text.trim();
   const self = SELF.exec(s);
-  if (self) return { text: capitalise(s.slice(self[0].length)) };
+  if (self) return { text: capitalize(s.slice(self[0].length)) };
   const at = AT_START.exec(s);
-  if (at?.[1]) return { text: capitalise(s.slice(at[0].length)), owner: at[1] };
+  if (at?.[1]) return { text: capitalize(s.slice(at[0].length)), owner: at[1] };
   const end = AT_END.exec(s);
   if (end?.[1]) return { text: s.slice(0, end.index).trim(), owner: end[1] };
   const forStart = FOR_NAME_START.exec(s);
-  if (forStart?.[1] && !LABEL_WORDS.has(forStart[1].toLowerCase())) return { text: capitalise(s.slice(forStart[0].length)), owner: forStart[1] };
+  if (forStart?.[1] && !LABEL_WORDS.has(forStart[1].toLowerCase())) return { text: capitalize(s.slice(forStart[0].length)), owner: forStart[1] };
   const forAt = FOR_NAME_BRACKETS.exec(s) ?? FOR_NAME_DASH.exec(s);
   if (forAt?.[1] && !LABEL_WORDS.has(forAt[1].toLowerCase())) {
     return { text: `${s.slice(0, forAt.index)}${s.slice(forAt.index + forAt[0].length)}`.replace(/\s+/g, " ").trim(), owner: forAt[1] };
   }
   const named = NAME_COLON.exec(s);
-  if (named?.[1] && !LABEL_WORDS.has(named[1].toLowerCase())) return { text: capitalise(s.slice(named[0].length)), owner: named[1] };
+  if (named?.[1] && !LABEL_WORDS.has(named[1].toLowerCase())) return { text: capitalize(s.slice(named[0].length)), owner: named[1] };
   return { text: s };
 }
