@@ -18,7 +18,7 @@ import { dateTitle, localTimestamp, today } from "../util/dates";
 import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import { DestinationState, resolveRoute, writeItem } from "./route";
+import { PlanReadCache, resolveRoute, writeItem } from "./route";
 import type {
   ExtractionContext,
   ExtractionResult,
@@ -104,7 +104,7 @@ function baseName(path: string): string {
  * What an extractor is told about the agent's memory (docs/architecture.md, "The checklist"): its
  * topics, its open goals and questions, and the other agents.
  */
-export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: DestinationState): Promise<ExtractionContext> {
+export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: PlanReadCache): Promise<ExtractionContext> {
   const [agentFiles, libraryFiles] = await Promise.all([vault.list(layout.agentsRoot), vault.list(layout.libraryRoot)]);
   const agentTopics = await state.topics(layout, agent, agentFiles);
   const topics = [
@@ -194,7 +194,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   if (!options.force && note.data?.extraction_hash === hash) return { ...base, skipped: "unchanged" };
 
   const blocks = splitBlocks(note.body);
-  const state = new DestinationState(vault);
+  const state = new PlanReadCache(vault);
   const context = await loadContext(vault, layout, agent, state);
   const result: ExtractionResult = await extractor.extract({
     path,

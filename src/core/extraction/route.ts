@@ -17,9 +17,18 @@ import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
-import { formatWikilink, linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
+import { formatWikilink, linkTarget, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+
+/**
+ * Progress that names no goal id joins the most similar goal when at least this similar
+ * (multiset Jaccard, 0–1): a progress note words its goal loosely ("rubric drafted" under "Draft
+ * the grading rubric"), so the bar is far below the duplicate threshold.
+ */
+const GOAL_MATCH_SIMILARITY = 0.3;
+/** A progress note at least this similar to one already under the goal is the same note again (a re-run). */
+const SAME_PROGRESS_SIMILARITY = 0.9;
 
 /**
  * Callout kind for a topic entry of each category (docs/architecture.md, "Note formats": insight,
@@ -47,8 +56,12 @@ export function citesBlock(targets: readonly string[], link: string): boolean {
   return targets.some((t) => sourceKey(t) === key);
 }
 
-/** Reads each destination note once per plan; planned additions are remembered for batch dedupe. */
-export class DestinationState {
+/**
+ * The read cache of one plan: each destination note is read once per plan (later reads of the same
+ * path share the first), and the items planned as new are remembered for dedupe within the batch.
+ * Made for one plan and dropped with it; applying the plan reads every note afresh.
+ */
+export class PlanReadCache {
   private readonly texts = new Map<string, Promise<string | null>>();
   /** Items planned as new in this batch, per destination path. */
   readonly planned = new Map<string, PlannedItem[]>();
@@ -138,7 +151,7 @@ export interface RouteContext {
   agent: string;
   journal: string;
   fallbackTopic: string;
-  state: DestinationState;
+  state: PlanReadCache;
 }
 
 function trackerKindOf(spec: string): TrackerKind | null {
@@ -154,7 +167,7 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
   if (item.ref || item.progress) {
     const goal = item.ref
       ? existing.find((it) => it.id === item.ref)
-      : existing[findDuplicate(item.text, existing, (it) => it.text, 0.3)];
+      : existing[findDuplicate(item.text, existing, (it) => it.text, GOAL_MATCH_SIMILARITY)];
     if (!goal?.id) {
       // A goal this same run adds is known by the id it is expected to get
       // (docs/decisions.md, "Ids planned in the same run").
@@ -163,7 +176,7 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence, retry: true };
       // Progress we cannot place becomes a plain item of its category rather than being lost.
     } else {
-      const already = goal.children.some((c) => citesBlock(wikilinkTargets(c), link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= 0.9);
+      const already = goal.children.some((c) => citesBlock(wikilinkTargets(c), link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= SAME_PROGRESS_SIMILARITY);
       return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
     }
   }
@@ -311,7 +324,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     const dup = findDuplicate(item.text, entries, (e) => e.text);
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
-    if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, link.slice(2, -2), planned.destination), planned.destination, "add a source");
+    if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, unwrapWikilink(link), planned.destination), planned.destination, "add a source");
     const kind = item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
     const category = planned.destination.split("/").slice(-2, -1)[0];
     return appendTopicEntry(
@@ -324,7 +337,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
         createdAt: ctx.timestamp,
         path: planned.destination,
       },
-      { kind, heading: planned.topic.heading, date: ctx.date, confidence: item.confidence, text: item.text, source: link.slice(2, -2) },
+      { kind, heading: planned.topic.heading, date: ctx.date, confidence: item.confidence, text: item.text, source: unwrapWikilink(link) },
     );
   }
   return current;
