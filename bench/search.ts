@@ -17,7 +17,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FileIndexStore, indexFileOf } from "../src/cli/commands/search";
+import { FileIndexStore, indexFileOf } from "../src/cli/shared";
 import { NodeVault } from "../src/cli/node-vault";
 import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
 import { MemoryLayout } from "../src/core/layout";

@@ -97,3 +97,15 @@ describe("core folder dependencies", () => {
     expect(ALLOWED[folderOf(file)]).not.toContain(folderOf(`${target}.ts`));
   });
 });
+
+describe("CLI commands", () => {
+  it("do not import each other: shared helpers live in src/cli/shared.ts (the registry lists them all)", () => {
+    const dir = fileURLToPath(new URL("../src/cli/commands", import.meta.url));
+    const out: string[] = [];
+    for (const file of sources(dir)) {
+      if (file.endsWith(`${sep}registry.ts`)) continue;
+      for (const m of readFileSync(file, "utf8").matchAll(IMPORT_RE)) if ((m[1] ?? "").startsWith("./")) out.push(`${relative(dir, file)} imports ${m[1]}`);
+    }
+    expect(out).toEqual([]);
+  });
+});

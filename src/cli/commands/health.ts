@@ -5,18 +5,9 @@
  * compliant, compliance, errors, warnings}`. Exit 1 when errors exist. Never writes.
  */
 import type { CliCommand } from "../command";
-import { UsageError } from "../../core/errors";
-import { isIsoDate, renderHealthText, runHealthCheck, toHealthJson, today } from "../../core/health";
+import { renderHealthText, runHealthCheck, toHealthJson } from "../../core/health";
+import { todayOption } from "../shared";
 
-/**
- * Reads `--date`, default {@link today} at `nowMs` (the user's local date). Throws
- * {@link UsageError} for a bad date.
- */
-export function todayOption(value: unknown, nowMs: number = Date.now()): string {
-  if (value === undefined) return today(nowMs);
-  if (typeof value !== "string" || !isIsoDate(value)) throw new UsageError(`--date must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
-  return value;
-}
 
 export const healthCommand: CliCommand = {
   name: "health",

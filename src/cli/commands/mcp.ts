@@ -7,7 +7,7 @@ import { LiveIndex } from "../mcp/live-index";
 import { createMcpServer, toolNames } from "../mcp/server";
 import { SearchSocket } from "../serve/socket-server";
 import { SERVER_ENV } from "../serve/socket-path";
-import { openSearch } from "./search";
+import { openSearch } from "../shared";
 
 /**
  * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (docs/mcp.md,

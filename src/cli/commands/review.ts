@@ -13,7 +13,7 @@ import { UsageError } from "../../core/errors";
 import { finishReview, startReview } from "../../core/review";
 import { listReviews } from "../../core/trackers/reviews";
 import { findItem } from "../../core/trackers/store";
-import { todayOption } from "./health";
+import { todayOption } from "../shared";
 
 /** `a, b, c`, or `none`. */
 function listOrNone(names: string[]): string {

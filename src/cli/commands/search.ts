@@ -1,116 +1,12 @@
-import { isAscii } from "node:buffer";
-import { promises as fs, readFileSync } from "node:fs";
-import * as nodePath from "node:path";
-import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
-import { UsageError, VaultError, errorMessage } from "../../core/errors";
-import type { NodeVault } from "../node-vault";
-import { SearchService, totalPrefix, type IndexStore, type OpenReport, type PassageResponse } from "../../core/search/search-service";
-import { WorkerNoteReader } from "../worker-reader";
+import { UsageError } from "../../core/errors";
+import { totalPrefix, type PassageResponse, type SearchService } from "../../core/search/search-service";
 import { formatWikilink } from "../../core/markdown/wikilinks";
-
-/**
- * Folder under the vault where the CLI keeps its saved search index
- * (docs/architecture.md, "The saved index").
- */
-export const INDEX_DIR = ".agent-memory";
-const INDEX_FILE = "search-index.json";
-
-/**
- * {@link IndexStore} on a file: `load` returns `null` when the file does not exist; `save` writes a
- * temporary file beside it and renames it over, so a crash never leaves half an index.
- * Throws {@link VaultError} naming the file on any other I/O failure.
- */
-export class FileIndexStore implements IndexStore {
-  constructor(readonly file: string) {}
-
-  load(): Promise<string | null> {
-    try {
-      // One synchronous read, and Latin-1 decoding when the bytes are ASCII (the saved index escapes
-      // everything else, see serializeIndex): 16 MB in 0.04–0.1 s against 0.25 s for
-      // readFileSync(…, "utf8") and more for fs.promises, which reads through a string decoder.
-      const bytes = readFileSync(this.file);
-      return Promise.resolve(isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return Promise.resolve(null);
-      return Promise.reject(new VaultError(`cannot read the saved index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err }));
-    }
-  }
-
-  async save(data: string): Promise<void> {
-    const tmp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      await fs.mkdir(nodePath.dirname(this.file), { recursive: true });
-      await fs.writeFile(tmp, data, "utf8");
-      await fs.rename(tmp, this.file);
-    } catch (err) {
-      await fs.rm(tmp, { force: true });
-      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err });
-    }
-  }
-}
-
-/**
- * The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`, as a real path.
- * Throws a `PathError` when `.agent-memory` is a link out of the vault (nothing is read or
- * written outside the vault; docs/write-safety.md).
- */
-export function indexFileOf(vault: NodeVault): string {
-  return vault.resolve(`${INDEX_DIR}/${INDEX_FILE}`);
-}
-
-/**
- * The CLI's search service for a vault: the index saved under `.agent-memory/`, notes read and
- * prepared on a worker thread when many are to be indexed (a worker that fails is reported on
- * stderr and the notes are read on the main thread).
- */
-export function cliSearchService(ctx: CliContext): SearchService {
-  return new SearchService({
-    vault: ctx.vault,
-    layout: ctx.layout,
-    store: new FileIndexStore(indexFileOf(ctx.vault)),
-    reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
-    onBackgroundError: (message) => ctx.err(`warning: ${message}`),
-  });
-}
-
-/**
- * The stderr line for a saved index that was not used (docs/architecture.md, "The saved index": a
- * message, never a crash).
- */
-export function rebuiltLine(reason: string): string {
-  return `index: ${reason}; rebuilt from the notes`;
-}
-
-/**
- * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
- * rebuild of a bad saved index on stderr (docs/architecture.md, "The saved index": a message, never
- * a crash).
- */
-export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
-  // A server running this command lends its open index (docs/mcp.md); its report says what a
-  // cold open would (the notes it cannot read), so the output is the same.
-  let service: SearchService;
-  let report: OpenReport;
-  if (ctx.warm) {
-    ({ service, report } = await ctx.warm.open(ctx));
-  } else {
-    service = cliSearchService(ctx);
-    report = await service.open();
-  }
-  if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
-  if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
-  // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
-  for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
-  return { service, report };
-}
+import { openSearch, positiveOption } from "../shared";
 
 function positiveInt(value: unknown, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (typeof value !== "string" || !/^\d+$/.test(value) || n < 1) throw new UsageError(`--${name} must be a positive whole number`);
-  return n;
+  return positiveOption(value, name) ?? fallback;
 }
 
 /** A passage as `search --passages --json` prints it (snake case, as the rest of the CLI's JSON). */

@@ -3,7 +3,7 @@ import { UsageError } from "../../core/errors";
 import { LiveIndex } from "../mcp/live-index";
 import { SearchSocket } from "../serve/socket-server";
 import { SERVER_ENV } from "../serve/socket-path";
-import { openSearch } from "./search";
+import { openSearch } from "../shared";
 
 /**
  * `agent-memory serve <vault>` (docs/mcp.md, "One-shot searches through a running server"): keeps

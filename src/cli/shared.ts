@@ -1,0 +1,164 @@
+/**
+ * Helpers more than one CLI command uses, in one place so that no command imports another:
+ * option readers (`--date`, positive numbers, `--agent`), the CLI's brief, and the CLI's search
+ * index (the saved index file under `.agent-memory/`, and opening it with its stderr reports).
+ */
+import { isAscii } from "node:buffer";
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { randomBytes } from "node:crypto";
+import { UsageError, VaultError, errorMessage } from "../core/errors";
+import { buildBrief, type Brief } from "../core/brief";
+import { SearchService, type IndexStore, type OpenReport } from "../core/search/search-service";
+import { isIsoDate, today } from "../core/util/dates";
+import type { CliContext } from "./context";
+import { requireMemoryRoot } from "./context";
+import type { NodeVault } from "./node-vault";
+import { WorkerNoteReader } from "./worker-reader";
+
+/**
+ * Reads `--date`, default {@link today} at `nowMs` (the user's local date). Throws
+ * {@link UsageError} for a bad date.
+ */
+export function todayOption(value: unknown, nowMs: number = Date.now()): string {
+  if (value === undefined) return today(nowMs);
+  if (typeof value !== "string" || !isIsoDate(value)) throw new UsageError(`--date must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A positive whole number option, or `undefined` when not given. Throws {@link UsageError}. */
+export function positiveOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  return Number(value);
+}
+
+/** The `--agent` option, checked against the agents of the vault. Throws {@link UsageError}. */
+export async function agentOption(ctx: CliContext, value: unknown): Promise<string> {
+  if (typeof value !== "string" || value.trim() === "") throw new UsageError("--agent NAME is required");
+  const known = ctx.layout.agentsIn((await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path));
+  if (!known.includes(value)) throw new UsageError(`unknown agent "${value}" (known: ${known.join(", ") || "none"})`, value);
+  return value;
+}
+
+/**
+ * The brief of the CLI's options: trackers and reviews of the vault, knowledge through the CLI's
+ * search index (`openSearch`: the saved index, re-indexed where notes changed).
+ */
+export async function cliBrief(
+  ctx: CliContext,
+  options: Record<string, string | boolean | string[] | undefined>,
+  budget: { budgetTokens?: number; budgetBytes?: number; header?: string[] },
+): Promise<Brief> {
+  await requireMemoryRoot(ctx);
+  const agent = await agentOption(ctx, options.agent);
+  const today = todayOption(options.date);
+  const { service } = await openSearch(ctx);
+  return buildBrief({
+    vault: ctx.vault,
+    layout: ctx.layout,
+    settings: ctx.settings,
+    agent,
+    today,
+    ...(typeof options.query === "string" ? { query: options.query } : {}),
+    search: service,
+    vaultLabel: ctx.vaultArg,
+    ...budget,
+  });
+}
+
+/**
+ * Folder under the vault where the CLI keeps its saved search index
+ * (docs/architecture.md, "The saved index").
+ */
+export const INDEX_DIR = ".agent-memory";
+const INDEX_FILE = "search-index.json";
+
+/**
+ * {@link IndexStore} on a file: `load` returns `null` when the file does not exist; `save` writes a
+ * temporary file beside it and renames it over, so a crash never leaves half an index.
+ * Throws {@link VaultError} naming the file on any other I/O failure.
+ */
+export class FileIndexStore implements IndexStore {
+  constructor(readonly file: string) {}
+
+  load(): Promise<string | null> {
+    try {
+      // One synchronous read, and Latin-1 decoding when the bytes are ASCII (the saved index escapes
+      // everything else, see serializeIndex): 16 MB in 0.04–0.1 s against 0.25 s for
+      // readFileSync(…, "utf8") and more for fs.promises, which reads through a string decoder.
+      const bytes = readFileSync(this.file);
+      return Promise.resolve(isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return Promise.resolve(null);
+      return Promise.reject(new VaultError(`cannot read the saved index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err }));
+    }
+  }
+
+  async save(data: string): Promise<void> {
+    const tmp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await fs.mkdir(nodePath.dirname(this.file), { recursive: true });
+      await fs.writeFile(tmp, data, "utf8");
+      await fs.rename(tmp, this.file);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err });
+    }
+  }
+}
+
+/**
+ * The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`, as a real path.
+ * Throws a `PathError` when `.agent-memory` is a link out of the vault (nothing is read or
+ * written outside the vault; docs/write-safety.md).
+ */
+export function indexFileOf(vault: NodeVault): string {
+  return vault.resolve(`${INDEX_DIR}/${INDEX_FILE}`);
+}
+
+/**
+ * The CLI's search service for a vault: the index saved under `.agent-memory/`, notes read and
+ * prepared on a worker thread when many are to be indexed (a worker that fails is reported on
+ * stderr and the notes are read on the main thread).
+ */
+export function cliSearchService(ctx: CliContext): SearchService {
+  return new SearchService({
+    vault: ctx.vault,
+    layout: ctx.layout,
+    store: new FileIndexStore(indexFileOf(ctx.vault)),
+    reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
+    onBackgroundError: (message) => ctx.err(`warning: ${message}`),
+  });
+}
+
+/**
+ * The stderr line for a saved index that was not used (docs/architecture.md, "The saved index": a
+ * message, never a crash).
+ */
+export function rebuiltLine(reason: string): string {
+  return `index: ${reason}; rebuilt from the notes`;
+}
+
+/**
+ * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
+ * rebuild of a bad saved index on stderr (docs/architecture.md, "The saved index": a message, never
+ * a crash).
+ */
+export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
+  // A server running this command lends its open index (docs/mcp.md); its report says what a
+  // cold open would (the notes it cannot read), so the output is the same.
+  let service: SearchService;
+  let report: OpenReport;
+  if (ctx.warm) {
+    ({ service, report } = await ctx.warm.open(ctx));
+  } else {
+    service = cliSearchService(ctx);
+    report = await service.open();
+  }
+  if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
+  if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
+  // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
+  for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
+  return { service, report };
+}
