@@ -4,8 +4,8 @@
  * reviews and a search, each section in the order it is
  * shown (best first). Every rule comes from where the rest of the tool keeps it: tracker parsing
  * (`listItems`), "open" = open or in progress (`isOpenStatus` of src/core/trackers/status.ts, the
- * `trackers` command's rule, README "Tracker items"), fields (`fieldValue`, `priorityWord`), a goal's latest progress (`latestProgressText` of
- * src/core/trackers/status.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
+ * `trackers` command's rule, README "Tracker items"), fields (`fieldValue`, `priorityWord`), a
+ * goal's latest progress (`latestProgressText` of src/core/trackers/status.ts), due reviews (`listDueReviews`), links (`sourceLink`), knowledge
  * ranking (the search service's score: BM25 times recency and confidence,
  * src/core/search/ranking.ts).
  */
