@@ -23,7 +23,9 @@ const ALLOWED: Record<string, string[]> = {
   health: [...BASE, "trackers", "knowledge"],
   review: [...BASE, "trackers", "knowledge"],
   extraction: [...BASE, "journal", "trackers", "knowledge", "llm"],
-  brief: [...BASE, "trackers", "knowledge", "review", "search", "extraction", "llm"],
+  library: [...BASE, "trackers", "knowledge"],
+  inbox: [...BASE, "trackers", "library"],
+  brief: [...BASE, "trackers", "knowledge", "review", "search", "extraction", "llm", "inbox"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

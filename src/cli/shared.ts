@@ -11,6 +11,9 @@ import { UsageError, VaultError, errorMessage } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
 import { SearchService, type IndexStore, type OpenReport } from "../core/search/search-service";
 import { isIsoDate, today } from "../core/util/dates";
+import { knownAgents, unknownAgentError } from "../core/init";
+import type { Actor, InboxItem } from "../core/inbox/inbox";
+import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "./context";
 import { requireMemoryRoot } from "./context";
 import type { NodeVault } from "./node-vault";
@@ -161,4 +164,27 @@ export async function openSearch(ctx: CliContext): Promise<{ service: SearchServ
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
   for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
   return { service, report };
+}
+
+/** The actor of a CLI run: the agent of `--agent` (checked to exist), else the person. */
+export async function cliActor(ctx: CliContext, agent: unknown): Promise<{ actor: Actor; agents: string[] }> {
+  const agents = await knownAgents(ctx.vault, ctx.layout);
+  if (typeof agent !== "string") return { actor: { person: true, name: ctx.settings.defaultAgent }, agents };
+  if (!agents.includes(agent)) throw unknownAgentError(agent, agents, "pass --agent with a known agent");
+  return { actor: { person: false, name: agent }, agents };
+}
+
+/** Prints an inbox as `trackers --inbox` and `inbox` do. */
+export function printInbox(ctx: CliContext, who: Actor, items: readonly InboxItem[]): void {
+  const whose = who.person ? `the person (${who.name})` : who.name;
+  if (items.length === 0) {
+    ctx.out(`inbox of ${whose}: empty`);
+    return;
+  }
+  ctx.out(`inbox of ${whose}: ${items.length} item${items.length === 1 ? "" : "s"}`);
+  for (const it of items) {
+    const what = it.promotion ? `promotion to ${it.promotion.area}` : it.kind === "questions" ? "question" : "proposal";
+    ctx.out(`  ${it.id.padEnd(6)} from ${it.from} (${what}, ${it.state}): ${wikilinkDisplayText(it.text)}`);
+    for (const r of it.replies) ctx.out(`         ${wikilinkDisplayText(r)}`);
+  }
 }

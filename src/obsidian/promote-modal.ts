@@ -6,7 +6,7 @@
  * An isolated zone, a bad area or a missing callout is refused in the modal; nothing is written.
  */
 import { Modal, Notice, type App } from "obsidian";
-import { localTimestamp } from "../core/dates";
+import { localTimestamp } from "../core/util/dates";
 import { errorMessage } from "../core/errors";
 import { applyPromotion, planPromotion, promotionPlanLines, type PromotionPlan } from "../core/library/promote";
 import { layoutOf, type PluginContext } from "./context";

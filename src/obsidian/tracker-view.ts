@@ -23,7 +23,7 @@ import { discoverAgents, layoutOf, type PluginContext } from "./context";
 import { tickTrackerItem } from "./tracker-edits";
 import { listInbox, type Actor, type InboxItem } from "../core/inbox/inbox";
 import { answerInboxItem } from "../core/inbox/respond";
-import { localTimestamp } from "../core/dates";
+import { localTimestamp } from "../core/util/dates";
 
 export const TRACKER_VIEW_TYPE = "agent-memory-trackers";
 

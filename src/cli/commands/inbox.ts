@@ -7,37 +7,13 @@
  * `approve` is `accept`. Exit 0 done; 2 bad input or a refused verb, with nothing written.
  */
 import type { CliCommand } from "../command";
-import type { CliContext } from "../context";
 import { UsageError } from "../../core/errors";
-import { localTimestamp, today as todayOf } from "../../core/dates";
-import { knownAgents, unknownAgentError } from "../../core/init";
-import { INBOX_VERBS, listInbox, type Actor, type InboxItem, type InboxVerb } from "../../core/inbox/inbox";
+import { localTimestamp, today as todayOf } from "../../core/util/dates";
+import { unknownAgentError } from "../../core/init";
+import { INBOX_VERBS, listInbox, type InboxVerb } from "../../core/inbox/inbox";
 import { answerInboxItem } from "../../core/inbox/respond";
-import { wikilinkDisplayText } from "../../core/health/links";
 import { requireMemoryRoot } from "../context";
-
-/** The actor of a CLI run: the agent of `--agent` (checked to exist), else the person. */
-export async function cliActor(ctx: CliContext, agent: unknown): Promise<{ actor: Actor; agents: string[] }> {
-  const agents = await knownAgents(ctx.vault, ctx.layout);
-  if (typeof agent !== "string") return { actor: { person: true, name: ctx.settings.defaultAgent }, agents };
-  if (!agents.includes(agent)) throw unknownAgentError(agent, agents, "pass --agent with a known agent");
-  return { actor: { person: false, name: agent }, agents };
-}
-
-/** Prints an inbox as `trackers --inbox` and `inbox` do. */
-export function printInbox(ctx: CliContext, who: Actor, items: readonly InboxItem[]): void {
-  const whose = who.person ? `the person (${who.name})` : who.name;
-  if (items.length === 0) {
-    ctx.out(`inbox of ${whose}: empty`);
-    return;
-  }
-  ctx.out(`inbox of ${whose}: ${items.length} item${items.length === 1 ? "" : "s"}`);
-  for (const it of items) {
-    const what = it.promotion ? `promotion to ${it.promotion.area}` : it.kind === "questions" ? "question" : "proposal";
-    ctx.out(`  ${it.id.padEnd(6)} from ${it.from} (${what}, ${it.state}): ${wikilinkDisplayText(it.text)}`);
-    for (const r of it.replies) ctx.out(`         ${wikilinkDisplayText(r)}`);
-  }
-}
+import { cliActor, printInbox } from "../shared";
 
 export const inboxCommand: CliCommand = {
   name: "inbox",

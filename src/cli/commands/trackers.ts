@@ -5,7 +5,7 @@ import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
 import { wikilinkDisplayText } from "../../core/markdown/wikilinks";
 import { listInbox } from "../../core/inbox/inbox";
-import { cliActor, printInbox } from "./inbox";
+import { cliActor, printInbox } from "../shared";
 
 const STATUSES = LIST_STATUSES;
 

@@ -6,17 +6,20 @@
  * no tool to approve: nothing an agent calls puts anything in the library.
  */
 import { z } from "zod";
-import { localTimestamp, today as todayOf } from "../../core/dates";
+import { localTimestamp, today as todayOf } from "../../core/util/dates";
 import { UsageError } from "../../core/errors";
 import { knownAgents } from "../../core/init";
-import { PROMOTE_KEY, AREA_KEY, listInbox } from "../../core/inbox/inbox";
+import { listInbox } from "../../core/inbox/inbox";
+import { AREA_KEY, PROMOTE_KEY } from "../../core/library/promote";
 import { answerInboxItem } from "../../core/inbox/respond";
 import { parsePromotionTarget, planPromotion, promotionProposal } from "../../core/library/promote";
 import { fieldValue } from "../../core/trackers/fields";
 import { listItems } from "../../core/trackers/format";
-import { addTrackerItem, linkTarget } from "../../core/trackers/store";
+import { addTrackerItem } from "../../core/trackers/store";
+import { formatWikilink, linkTarget } from "../../core/markdown/wikilinks";
 import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
 import type { ToolDeps, ToolSpec } from "./tools";
+import { isOpenStatus } from "../../core/trackers/status";
 
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -114,14 +117,14 @@ const proposePromotion: ToolSpec = {
     const path = ctx.layout.trackerPath(access.agent, "proposals");
     const item = promotionProposal(plan, { person: ctx.settings.defaultAgent, date });
     const { written, result } = await access.writeGuarded().process(path, (current) => {
-      const same = current === null ? undefined : listItems(current).find((it) => it.id && (it.status === "open" || it.status === "in-progress") && linkTarget(fieldValue(it.fields, PROMOTE_KEY) ?? "") === linkTarget(plan.sourceLink) && fieldValue(it.fields, AREA_KEY) === plan.area);
+      const same = current === null ? undefined : listItems(current).find((it) => it.id && isOpenStatus(it.status) && linkTarget(fieldValue(it.fields, PROMOTE_KEY) ?? "") === linkTarget(plan.sourceLink) && fieldValue(it.fields, AREA_KEY) === plan.area);
       if (same?.id) return { content: current, result: { id: same.id, added: false } };
       const r = addTrackerItem(current, "proposals", { text: item.text, fields: item.fields }, { agent: access.agent, title: ctx.settings.trackerFiles.proposals, createdAt: localTimestamp(new Date(now)) }, path);
       return { content: r.text, result: { id: r.id, added: true } };
     });
     if (written) await deps.live.wrote(path);
     const { id, added } = result;
-    const link = `[[${path.replace(/\.md$/i, "")}#^${id}]]`;
+    const link = formatWikilink({ path, blockId: id });
     return {
       text: `${added ? "proposed" : "already proposed"}: ^${id} ${link} — ${plan.sourceLink} → ${plan.destination}, waiting for a person's approval`,
       data: { path, id, link, added, destination: plan.destination, source: plan.sourceLink },

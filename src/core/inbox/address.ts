@@ -4,7 +4,7 @@
  * (`trackerFields` of src/core/extraction/route.ts). One reading for the brief, the inbox listing
  * and the inbox verbs.
  */
-import { wikilinkTargets } from "../trackers/store";
+import { wikilinkTargets } from "../markdown/wikilinks";
 
 /**
  * Names in a `[to:: …]` value: wikilink targets (last path part, without `#heading`), else

@@ -23,7 +23,10 @@ import { STATE_KEY, fieldValue, itemState } from "../trackers/fields";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { findItem, setItemField, setItemStatus, type EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
+import { AREA_KEY, PROMOTED_TO_KEY, PROMOTE_KEY } from "../library/promote";
 import { addressedTo, recipients } from "./address";
+import { isOpenStatus } from "../trackers/status";
+import { formatWikilink } from "../markdown/wikilinks";
 
 /** Tracker kinds an inbox holds. */
 export const INBOX_KINDS = ["questions", "proposals"] as const;
@@ -36,11 +39,6 @@ export type InboxVerb = (typeof INBOX_VERBS)[number];
 /** States after which an item leaves the inbox. */
 export const FINAL_STATES = ["answered", "accepted", "declined"] as const;
 
-/** Fields of a promotion proposal (src/core/library/promote.ts): what to promote and where. */
-export const PROMOTE_KEY = "promote";
-export const AREA_KEY = "area";
-/** Field written on an accepted promotion proposal: the library copy. */
-export const PROMOTED_TO_KEY = "promoted_to";
 
 /**
  * Who acts: a person (`person: true`; `name` is how answers are signed, the person's address) or
@@ -84,7 +82,7 @@ function isFinal(state: string): boolean {
 }
 
 function isOpen(item: TrackerItem): boolean {
-  return item.status === "open" || item.status === "in-progress";
+  return isOpenStatus(item.status);
 }
 
 /**
@@ -129,7 +127,7 @@ function toInboxItem(from: string, kind: InboxKind, path: string, item: TrackerI
     state,
     path,
     line: item.line + 1,
-    link: `[[${path.replace(/\.md$/i, "")}#^${id}]]`,
+    link: formatWikilink({ path, blockId: id }),
     promotion: source ? { source, area: area ?? "" } : null,
     replies: item.children.map((c) => c.trim().replace(/^[-*+][ \t]+/, "")).filter((c) => c !== ""),
   };

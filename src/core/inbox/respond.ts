@@ -10,7 +10,9 @@ import type { VaultPort } from "../vault";
 import { fieldValue } from "../trackers/fields";
 import { findItem } from "../trackers/store";
 import { applyPromotion, planPromotion } from "../library/promote";
-import { AREA_KEY, PROMOTED_TO_KEY, PROMOTE_KEY, inboxKindOf, inboxState, refusal, respondToItem, type Actor, type InboxVerb } from "./inbox";
+import { AREA_KEY, PROMOTED_TO_KEY, PROMOTE_KEY } from "../library/promote";
+import { inboxKindOf, inboxState, refusal, respondToItem, type Actor, type InboxVerb } from "./inbox";
+import { formatWikilink } from "../markdown/wikilinks";
 
 /** A response to an inbox item. */
 export interface InboxAnswerRequest {
@@ -90,7 +92,7 @@ export async function answerInboxItem(vault: VaultPort, layout: MemoryLayout, re
   return {
     path,
     id,
-    link: `[[${path.replace(/\.md$/i, "")}#^${id}]]`,
+    link: formatWikilink({ path, blockId: id }),
     state: inboxState(after, kind),
     status: after.status,
     changed,

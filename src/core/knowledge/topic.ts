@@ -12,7 +12,7 @@
 import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
 import { appendLines, detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
-import { linkTarget, type EditResult } from "../trackers/store";
+import type { EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
 import { linkTarget, toWikilink } from "../markdown/wikilinks";
 import {

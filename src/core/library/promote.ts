@@ -22,10 +22,15 @@ import { normalizeVaultPath, sanitizeFileName, type MemoryLayout } from "../layo
 import type { VaultPort } from "../vault";
 import { scanTopicBody, type TopicEntry } from "../knowledge/callouts";
 import { topicId } from "../knowledge/topic-key";
-import { appendLines, detectEol, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../trackers/lines";
-import { linkTarget } from "../trackers/store";
+import { appendLines, detectEol, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import { formatWikilink, linkTarget } from "../markdown/wikilinks";
 import { STATE_KEY } from "../trackers/fields";
-import { AREA_KEY, PROMOTE_KEY } from "../inbox/inbox";
+
+/** Fields of a promotion proposal (docs/inbox.md): what to promote and where. */
+export const PROMOTE_KEY = "promote";
+export const AREA_KEY = "area";
+/** Field written on an accepted promotion proposal: the library copy. */
+export const PROMOTED_TO_KEY = "promoted_to";
 
 /** A note, or a block of it, to promote. */
 export interface PromotionSource {
@@ -144,7 +149,7 @@ function calloutsWithIds(lines: readonly NoteLine[], text: string): IdCallout[] 
   return out;
 }
 
-const link = (path: string, id?: string | null) => `[[${path.replace(/\.md$/i, "")}${id ? `#^${id}` : ""}]]`;
+const link = (path: string, id?: string | null) => formatWikilink({ path, blockId: id });
 const quoted = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The promoted copy of `sourceLink` in a library note's lines: its block id, or `undefined`. */
@@ -346,7 +351,7 @@ export function promotionProposal(plan: PromotionPlan, meta: ProposalMeta): { te
     text: `Promote ${plan.sourceLink} to the library (area ${plan.area})`,
     fields: [
       [STATE_KEY, "proposed"],
-      ["to", `[[${meta.person}]]`],
+      ["to", formatWikilink({ path: meta.person })],
       [PROMOTE_KEY, plan.sourceLink],
       [AREA_KEY, plan.area],
       ["created", meta.date],
