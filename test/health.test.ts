@@ -52,6 +52,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   // A second `due` as Tasks appends it
   // (docs/decisions.md, "Tracker line order follows Tasks' reader").
   ["duplicate-field", "Memory/Agents/ada/Trackers/Tasks.md", 13],
+  // 800 GB after 500 GB a month, neither superseded (docs/contradictions.md).
+  ["unresolved-contradiction", "Memory/Library/Ops/Vendor contract.md", 18],
 ];
 
 function listFiles(root: string, rel = ""): string[] {

@@ -194,6 +194,19 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect((await s.call("extract", { journal: "2020-01-01" })).isError).toBe(true);
   });
 
+  it("extract says which decision a contradicting one supersedes (docs/contradictions.md)", async () => {
+    const head = (day: string) => `---\nid: journal-link-${day}\ntype: journal\nagent: link\nstatus: active\ncreated_at: ${day}\n---\n# ${day}\n\n`;
+    writeFileSync(join(vault.root, "Memory/Agents/link/Journal/2026-12-02.md"), `${head("2026-12-02")}Decision: the wombat export runs on Mondays\n`);
+    writeFileSync(join(vault.root, "Memory/Agents/link/Journal/2026-12-03.md"), `${head("2026-12-03")}Decision: the wombat export runs on Thursdays\n`);
+    expect((await s.call("extract", { journal: "2026-12-02", apply: true })).isError).toBeFalsy();
+    const old = /- \[x\] the wombat export runs on Mondays .*\^(d-\d+)$/m.exec(file("Memory/Agents/link/Trackers/Decisions.md"))?.[1];
+    expect(old).toMatch(/^d-\d{3}$/);
+    const plan = await s.call("extract", { journal: "2026-12-03" });
+    const items = (plan.structuredContent as { items: { action: string; supersedes?: { id: string; reason: string } }[] }).items;
+    expect(items).toMatchObject([{ action: "supersede", supersedes: { id: old, reason: "value" } }]);
+    expect(textOf(plan)).toContain(`(supersedes ${old} (another value))`);
+  });
+
   it("trackers: list, add (id returned, no duplicate), update status, progress, answer and fields; never removes a line", async () => {
     const listed = (await s.call("list_trackers", { kind: "tasks" })).structuredContent as { items: { id: string; status: string }[] };
     expect(listed.items.map((i) => i.id)).toEqual(expect.arrayContaining(["t-001", "t-005"]));

@@ -298,10 +298,28 @@ describe("topic notes: entries and sources", () => {
 
   it("lists callouts with heading, date, confidence, text and sources", () => {
     expect(listTopicEntries(note)).toEqual([
-      { kind: "insight", heading: "Insights", date: "2026-03-27", confidence: 0.8, text: "Two lines\nof text.", sources: ["a#^x"], line: 2, endLine: 6 },
-      { kind: "note", heading: "Insights", date: null, confidence: null, text: "A person's note.", sources: [], line: 7, endLine: 9 },
-      { kind: "decision", heading: "Decisions", date: "2026-03-20", confidence: 0.95, text: "Ship weekly.", sources: [], line: 10, endLine: 12 },
+      { kind: "insight", heading: "Insights", date: "2026-03-27", confidence: 0.8, text: "Two lines\nof text.", sources: ["a#^x"], fields: [], id: null, line: 2, endLine: 6, idLine: null },
+      { kind: "note", heading: "Insights", date: null, confidence: null, text: "A person's note.", sources: [], fields: [], id: null, line: 7, endLine: 9, idLine: null },
+      { kind: "decision", heading: "Decisions", date: "2026-03-20", confidence: 0.95, text: "Ship weekly.", sources: [], fields: [], id: null, line: 10, endLine: 12, idLine: null },
     ]);
+  });
+
+  it("reads a callout's fields line and its block id, after a blank line or at the end of its last line (docs/contradictions.md)", () => {
+    const text = [
+      "## Insights",
+      "> [!insight] 2026-03-02 · confidence 0.9",
+      "> The limit is 100 per second",
+      "> Source: [[J#^am-aaaa]]",
+      "> [valid_to:: 2026-03-09] [superseded_by:: [[T#^c-0new]]]",
+      "",
+      "^c-0old",
+      "",
+      "> [!insight] 2026-03-09 · confidence 0.9",
+      "> The limit is 200 per second ^c-0new",
+    ].join("\n");
+    const [old, current] = listTopicEntries(text);
+    expect(old).toMatchObject({ text: "The limit is 100 per second", id: "c-0old", idLine: 6, fields: [{ key: "valid_to", value: "2026-03-09" }, { key: "superseded_by", value: "[[T#^c-0new]]" }] });
+    expect(current).toMatchObject({ text: "The limit is 200 per second", id: "c-0new", idLine: null, fields: [] });
   });
 
   it("addEntrySource appends to the Source line or adds one, never twice", () => {

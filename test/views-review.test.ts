@@ -54,6 +54,15 @@ function rowWithText(modal: Modal, text: string): HTMLElement {
 describe("review modal", () => {
   beforeEach(resetUi);
 
+  it("says which decision a contradicting one supersedes (docs/contradictions.md)", async () => {
+    const { app, runner } = await setup();
+    await app.vault.seed("Memory/Agents/me/Trackers/Decisions.md", "# Decisions\n\n- [x] we do not publish on Tuesdays from now on [decided:: 2026-03-01] ^d-004\n");
+    await runner.extract(JOURNAL);
+    const modal = Modal.openModals[0]!;
+    const row = rowWithText(modal, "we publish on Tuesdays from now on.");
+    expect(row.querySelector(".am-action-supersede")?.textContent).toBe("new, supersedes d-004 (says the opposite)");
+  });
+
   it("lists items by category with destination, evidence and confidence", async () => {
     const { app, runner } = await setup();
     await runner.extract(JOURNAL);

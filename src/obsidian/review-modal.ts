@@ -8,6 +8,7 @@
 import { Modal, type App } from "obsidian";
 import type { ExtractionPlan } from "../core/extraction/pipeline";
 import { CATEGORIES, type Category, type PlannedItem } from "../core/extraction/types";
+import { supersessionLabel } from "../core/extraction/contradiction";
 import type { MemoryLayout } from "../core/layout";
 import { currentDestinationKey, destinationOptions, editPlan, type ItemDecision } from "../core/extraction/plan-edits";
 
@@ -48,6 +49,8 @@ export function actionLabel(planned: PlannedItem): string {
       return planned.existingId ? `progress on ${planned.existingId}` : "progress note";
     case "skip":
       return "already recorded";
+    case "supersede":
+      return planned.supersedes ? `new, ${supersessionLabel(planned.supersedes)}` : "new";
   }
 }
 

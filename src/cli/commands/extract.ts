@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command";
 import { toVaultPath, type CliContext } from "../context";
 import { UsageError } from "../../core/errors";
+import { supersessionLabel } from "../../core/extraction/contradiction";
 import { applyPlan, extractionReport, planExtraction, type ExtractionReport } from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../llm-env";
 
@@ -68,7 +69,8 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
     const prev = r.items[i - 1];
     const same = prev && prev.category === it.category && prev.text === it.text && prev.evidence === it.evidence && prev.blockId === it.blockId;
     if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}`);
-    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""})`);
+    const what = it.supersedes ? `new, ${supersessionLabel(it.supersedes)}` : `${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""}`;
+    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${what})`);
   });
   for (const rej of r.rejected) ctx.out(`  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`);
   if (!r.dryRun && r.rejected.some((rej) => rej.retry)) ctx.out("  the journal is not marked as extracted: the next run tries the rejected items again");

@@ -12,6 +12,7 @@ import { isIsoDate, localTimestamp, today as todayOf } from "../../core/util/dat
 import { formatWikilink, toWikilink } from "../../core/markdown/wikilinks";
 import { MemoryError, UsageError, errorMessage } from "../../core/errors";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
+import { supersessionLabel } from "../../core/extraction/contradiction";
 import { runHealthCheck, toHealthJson } from "../../core/health";
 import { appendJournalBlock } from "../../core/journal/append";
 import { appendTopicEntry, topicKey, type EntryKind } from "../../core/knowledge/topic";
@@ -285,7 +286,7 @@ const extract: ToolSpec = {
     for (const p of applied?.writes ?? []) await deps.live.wrote(p);
     const report = extractionReport(plan, applied);
     const lines = [`${report.journal}: ${report.skipped ? "unchanged since the last extraction (force: true to redo)" : `${report.items.length} item(s), ${report.rejected.length} rejected`} — ${report.extractor}`];
-    for (const it of report.items) lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${it.action})`);
+    for (const it of report.items) lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${it.supersedes ? supersessionLabel(it.supersedes) : it.action})`);
     for (const r of report.rejected) lines.push(`- rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`);
     lines.push(applied ? `wrote ${report.writes.length} note(s)` : "plan only: call again with apply: true to write it");
     return { text: lines.join("\n"), data: { ...report, extractorReason: why } as unknown as Record<string, unknown> };

@@ -22,6 +22,7 @@ import { wikilinkTargets } from "../markdown/wikilinks";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
+import { SUPERSEDES_KEY, isSuperseded } from "../knowledge/supersede";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
 import { truncateLine } from "../markdown/text";
 
@@ -147,20 +148,26 @@ export async function collectExchanges(vault: VaultPort, layout: MemoryLayout, a
 }
 
 /**
- * Decisions in force (not reversed, `[-]`), newest first by `decided`, else `created`, else
- * `date` (undated ones last, later lines first). Only the `limit` newest are considered; `total`
- * counts all.
+ * Decisions in force (not reversed, `[-]`, nor superseded: docs/contradictions.md), newest first
+ * by `decided`, else `created`, else `date` (undated ones last, later lines first). One that
+ * supersedes another links to it (`history: [[…#^d-001]]`). Only the `limit` newest are
+ * considered; `total` counts all.
  */
 export async function collectDecisions(vault: VaultPort, layout: MemoryLayout, agent: string, limit: number): Promise<Collected> {
   const d = await readItems(vault, layout, agent, "decisions");
   if (!d) return { items: [], total: 0 };
-  const rows = d.items.filter((i) => i.status !== "abandoned").map((item) => ({ item, date: field(item, "decided") ?? field(item, "created") ?? field(item, "date") }));
+  const rows = d.items
+    .filter((i) => i.status !== "abandoned" && !isSuperseded(i.fields))
+    .map((item) => ({ item, date: field(item, "decided") ?? field(item, "created") ?? field(item, "date") }));
   rows.sort((a, b) => {
     if (a.date === b.date) return b.item.line - a.item.line;
     if (a.date === undefined || b.date === undefined) return a.date === undefined ? 1 : -1;
     return a.date > b.date ? -1 : 1;
   });
-  const items = rows.slice(0, limit).map(({ item, date }) => withLine({ ...base("decisions", d.path, item), ...(date ? { date } : {}) }, [], date ? `${date}: ` : ""));
+  const items = rows.slice(0, limit).map(({ item, date }) => {
+    const history = fieldValue(item.fields, SUPERSEDES_KEY)?.trim();
+    return withLine({ ...base("decisions", d.path, item), ...(date ? { date } : {}), ...(history ? { supersedes: history } : {}) }, [history && `history: ${history}`], date ? `${date}: ` : "");
+  });
   return { items, total: rows.length };
 }
 
@@ -183,7 +190,7 @@ async function newestEntry(vault: VaultPort, path: string): Promise<TopicEntry |
     return undefined; // the search's snippet stands in for it
   }
   let best: TopicEntry | undefined;
-  for (const e of listTopicEntries(text)) if (best === undefined || (e.date ?? "") >= (best.date ?? "")) best = e;
+  for (const e of listTopicEntries(text)) if (!isSuperseded(e.fields) && (best === undefined || (e.date ?? "") >= (best.date ?? ""))) best = e;
   return best;
 }
 
@@ -206,14 +213,17 @@ export async function collectKnowledge(
   const items: BriefItem[] = [];
   for (const hit of outcome.value.results) {
     // A heading alone ("# 续费流程") says no more than the title: the next block does.
-    const block = hit.blocks.find((b) => !/^#{1,6}[ \t]/.test(b.text.trim())) ?? hit.blocks[0];
+    // A superseded callout is history: the current one, or the next block, stands for the note.
+    const current = hit.blocks.filter((b) => !isSuperseded(listTopicEntries(b.text)[0]?.fields ?? []));
+    const block = current.find((b) => !/^#{1,6}[ \t]/.test(b.text.trim())) ?? current[0] ?? hit.blocks[0];
     // A listing by date (no free text) has no matched block: the note's newest callout stands for it.
     const entry = block ? listTopicEntries(block.text)[0] : await newestEntry(vault, hit.path);
     const text = oneLine(entry?.text ?? block?.text ?? hit.snippet) || oneLine(hit.title);
     const date = entry?.date ?? hit.date;
     const confidence = entry?.confidence ?? undefined;
     const link = sourceLink(hit.path, block?.id ?? null);
-    const notes = [confidence !== undefined && confidence !== null ? `confidence ${confidence}` : "", date ?? ""].filter((s) => s !== "");
+    const history = entry ? fieldValue(entry.fields, SUPERSEDES_KEY)?.trim() : undefined;
+    const notes = [confidence !== undefined && confidence !== null ? `confidence ${confidence}` : "", date ?? "", history ? `history: ${history}` : ""].filter((s) => s !== "");
     items.push({
       kind: "knowledge",
       text,
@@ -223,6 +233,7 @@ export async function collectKnowledge(
       ...(date ? { date } : {}),
       score: hit.score,
       ...(confidence !== undefined && confidence !== null ? { confidence } : {}),
+      ...(history ? { supersedes: history } : {}),
       line: `- ${oneLine(hit.title, 80)}: ${text}${notes.length > 0 ? ` (${notes.join(", ")})` : ""} ${link}`,
     });
   }

@@ -90,6 +90,11 @@ export interface BriefItem {
   /** Knowledge: search score (see src/core/search/ranking.ts) and confidence 0–1 when written. */
   score?: number;
   confidence?: number;
+  /**
+   * A decision or callout that supersedes an earlier one: the wikilink to it, its history
+   * (docs/contradictions.md). Superseded entries themselves are never listed.
+   */
+  supersedes?: string;
   /** The Markdown line as the brief shows it. */
   line: string;
 }

@@ -33,26 +33,166 @@ export function similarityTokens(text: string): string[] {
   return tokens;
 }
 
-/** Numbers written in a text (`50`, `2.1`, `3.2.5`, `10:30`), sorted: items that differ in one differ. */
-function numbersOf(text: string): string {
-  return (text.normalize("NFKC").match(/\d+(?:[.,:]\d+)*/g) ?? []).sort().join(" ");
+/**
+ * Words that name a value the way a number does: weekdays and months (English, and Chinese
+ * `周一`/`星期一`/`礼拜一`). "Move the sync from Monday to Friday" and "from Friday to Monday" share
+ * every word; only these, in order, tell them apart (test/contradictions.test.ts, "case 17: …").
+ */
+const VALUE_WORD =
+  /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|thu|thur|thurs|fri|january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;
+const CJK_VALUE = /(?:周|星期|礼拜|禮拜)[一二三四五六日天]|[一二三四五六七八九十]{1,2}月/gu;
+const NUMBER = /\d+(?:[.,:]\d+)*/g;
+
+/**
+ * The values of a text in the order written (docs/contradictions.md "What dedupe keeps"):
+ * `numbers` (`50`, `2.1`, `10:30`, each part of a date `2026-03-05`) and `names`, weekdays and
+ * months, each normalised (`Fridays` → `fri`, `星期五` → `周五`), each list space-separated.
+ */
+export function valuesOf(text: string): { numbers: string; names: string } {
+  const t = text.normalize("NFKC").toLowerCase();
+  const numbers = [...t.matchAll(NUMBER)].map((m) => m[0]);
+  const names: { at: number; value: string }[] = [];
+  for (const m of t.matchAll(/\p{L}+/gu)) {
+    const w = m[0];
+    if (VALUE_WORD.test(w)) names.push({ at: m.index, value: w.slice(0, 3) });
+  }
+  for (const m of t.matchAll(CJK_VALUE)) names.push({ at: m.index, value: m[0].replace(/^(?:星期|礼拜|禮拜)/, "周").replace("周天", "周日") });
+  names.sort((a, b) => a.at - b.at);
+  return { numbers: numbers.join(" "), names: names.map((n) => n.value).join(" ") };
+}
+
+/**
+ * True when two texts' values tell them apart: their numbers differ or come in another order
+ * (a text with numbers and one without differ too), or both name weekdays or months and these
+ * differ or come in another order ("Pay invoice for March" and "Pay the invoice" are compared by
+ * their words).
+ */
+function valuesDiffer(x: { numbers: string; names: string }, y: { numbers: string; names: string }): boolean {
+  if (x.numbers !== y.numbers) return true;
+  return x.names !== "" && y.names !== "" && x.names !== y.names;
+}
+
+/** English negations, whole words; `n't` is counted on its own (`don't`, `won't`, `isn't`). */
+const NEGATION_WORD = /\b(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid)\b|n['’]t\b/g;
+/**
+ * Chinese negations, one character each, but not inside the common words where the character
+ * means something else (`特别` "special", `区别` "difference", `别人` "others", `未来` "future").
+ */
+const CJK_NEGATION = /[不没沒无無勿莫]|(?<![特区區分类類级級识識告差个個性辨鉴鑑送])[别別](?![人的墅名针針致])|未(?![来來])/gu;
+
+/**
+ * How many negations a text holds (`not`, `never`, `no`, `don't`, `without`…; `不` `没` `別` `无`
+ * `未` `勿` `莫`): "we will deploy on Fridays" has none, "we will not deploy on Fridays" one,
+ * so the two are never the same item.
+ */
+export function negationsOf(text: string): number {
+  const t = text.normalize("NFKC").toLowerCase();
+  return (t.match(NEGATION_WORD)?.length ?? 0) + (t.match(CJK_NEGATION)?.length ?? 0);
 }
 
 /**
  * Similarity of two item texts, 0–1: the multiset Jaccard index of their {@link similarityTokens}.
- * Equal normalised texts give 1; texts whose numbers differ ("Task 50" / "Task 100", "version 2.1" /
- * "version 2.2") give 0, since a number is what tells such items apart.
+ * Equal normalised texts give 1. Texts that differ in a value or the order of their values
+ * ({@link valuesOf}: "Task 50" / "Task 100", "customer 1200 for order 3400" / "customer 3400 for
+ * order 1200", "from Monday to Friday" / "from Friday to Monday") or in the number of negations
+ * ({@link negationsOf}: "deploy on Fridays" / "do not deploy on Fridays") give 0: that is what
+ * tells such items apart. So do two texts with CJK whose other words differ ("我们周五部署 alpha
+ * 服务" / "我们周五部署 bravo 服务"): a name among CJK bigrams would otherwise count for one
+ * token in ten.
  */
 export function similarity(a: string, b: string): number {
+  if (a === b) return 1;
   const x = profileOf(a);
   const y = profileOf(b);
+  if (valuesDiffer(x.values, y.values) || x.negations !== y.negations) return 0;
   if (x.key === y.key) return 1;
-  if (x.numbers !== y.numbers) return 0;
-  if (x.size === 0 || y.size === 0) return 0;
-  const [small, large] = x.counts.size <= y.counts.size ? [x, y] : [y, x];
+  if (x.names !== null && y.names !== null && x.names !== y.names) return 0;
+  return jaccard(x.counts, x.size, y.counts, y.size);
+}
+
+/**
+ * Resemblance of two texts' words, 0–1: the multiset Jaccard index of their
+ * {@link similarityTokens}, without {@link similarity}'s checks of values, negations and names.
+ * For "does this passage look like that one" (a model echoing the prompt's example evidence,
+ * item-check.ts), never to decide that two items are the same.
+ */
+export function wordSimilarity(a: string, b: string): number {
+  const x = profileOf(a);
+  const y = profileOf(b);
+  return x.key === y.key ? 1 : jaccard(x.counts, x.size, y.counts, y.size);
+}
+
+/** Multiset Jaccard index of two token counts (0 when either is empty). */
+function jaccard(a: ReadonlyMap<string, number>, aSize: number, b: ReadonlyMap<string, number>, bSize: number): number {
+  if (aSize === 0 || bSize === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
-  for (const [t, n] of small.counts) shared += Math.min(n, large.counts.get(t) ?? 0);
-  return shared / (x.size + y.size - shared);
+  for (const [t, n] of small) shared += Math.min(n, large.get(t) ?? 0);
+  return shared / (aSize + bSize - shared);
+}
+
+/**
+ * Similarity 0–1 of what two texts are about, their values and negations left out: the
+ * multiset Jaccard index of their {@link similarityTokens} without numbers, weekdays, months and
+ * negations. "API rate limit is 100 per second" and "… 200 per second" give 1, as do
+ * "我们周五部署" and "我们周五不部署". Used to find contradictions (contradiction.ts), never to dedupe.
+ */
+export function subjectSimilarity(a: string, b: string): number {
+  const x = subjectOf(a);
+  const y = subjectOf(b);
+  return jaccard(x.counts, x.size, y.counts, y.size);
+}
+
+/**
+ * The words of a text's subject (see {@link subjectSimilarity}) that are not CJK, as a sorted
+ * list: in a Chinese text these are its names (`API`, `alpha`), which one CJK bigram more or less
+ * must not outweigh.
+ */
+export function subjectNames(text: string): string {
+  const names = namesOf(text);
+  return names
+    .split(" ")
+    .filter((t) => t !== "" && !VALUE_WORD.test(t) && !SUBJECT_STOP.has(t) && !/^(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid|t)$/.test(t))
+    .join(" ");
+}
+
+/** True when a text holds CJK characters. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/**
+ * Number of content tokens of a text: its subject tokens (see {@link subjectSimilarity}) and its
+ * weekdays and months. "ship on Fridays" has two, "Not Friday" one.
+ */
+export function contentSize(text: string): number {
+  const names = valuesOf(text).names;
+  return subjectOf(text).size + (names ? names.split(" ").length : 0);
+}
+
+/** Auxiliary verbs and fillers that say nothing of a subject ("we will …", "do not …", "decided to …"). */
+const SUBJECT_STOP = new Set(["do", "does", "did", "will", "would", "shall", "should", "must", "can", "could", "is", "are", "was", "were", "be", "been", "us", "they", "you", "it", "decided", "decide", "going", "us", "all", "any", "ever", "anymore"]);
+
+function subjectOf(text: string): { counts: Map<string, number>; size: number } {
+  const p = profileOf(text);
+  if (p.subject) return p.subject;
+  const stripped = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(NUMBER, " ")
+    .replace(NEGATION_WORD, " ")
+    .replace(CJK_VALUE, " ")
+    .replace(CJK_NEGATION, "")
+    .replace(/n['’]t\b/g, " ");
+  const counts = new Map<string, number>();
+  let size = 0;
+  for (const t of similarityTokens(stripped)) {
+    if (VALUE_WORD.test(t) || /^\d/.test(t) || SUBJECT_STOP.has(t)) continue;
+    counts.set(t, (counts.get(t) ?? 0) + 1);
+    size++;
+  }
+  p.subject = { counts, size };
+  return p.subject;
 }
 
 /** True when two item texts are the same item ({@link similarity} ≥ {@link DUPLICATE_THRESHOLD}). */
@@ -66,7 +206,14 @@ interface Profile {
   counts: Map<string, number>;
   /** Number of tokens, with repeats. */
   size: number;
-  numbers: string;
+  /** {@link valuesOf}. */
+  values: { numbers: string; names: string };
+  /** {@link negationsOf}. */
+  negations: number;
+  /** For a text with CJK: its other words, sorted (the names in it: `API`, `alpha`); else `null`. */
+  names: string | null;
+  /** Tokens without values and negations, computed on first use ({@link subjectSimilarity}). */
+  subject?: { counts: Map<string, number>; size: number };
 }
 
 const profiles = new Map<string, Profile>();
@@ -78,10 +225,19 @@ function profileOf(text: string): Profile {
   const tokens = similarityTokens(text);
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-  const profile: Profile = { key: wordsForSimilarity(text), counts, size: tokens.length, numbers: numbersOf(text) };
+  const names = CJK.test(text) ? namesOf(text) : null;
+  const profile: Profile = { key: wordsForSimilarity(text), counts, size: tokens.length, values: valuesOf(text), negations: negationsOf(text), names };
   if (profiles.size >= MAX_PROFILES) profiles.clear();
   profiles.set(text, profile);
   return profile;
+}
+
+/** A mention of an agent or person (`@me`, `@ming`): whom an item is for, not what it says. */
+const MENTION = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_-]+/gu;
+
+/** The words of a text that are not CJK, numbers or mentions, sorted and space-separated. */
+function namesOf(text: string): string {
+  return [...new Set(similarityTokens(text.replace(MENTION, "$1 ")).filter((t) => !CJK.test(t) && !/^\d/.test(t)))].sort().join(" ");
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { JournalBlock } from "../journal/blocks";
 import { buildEvidenceIndex, locateEvidence, type EvidenceIndex } from "./evidence";
-import { DUPLICATE_THRESHOLD as SAME_TEXT, similarity as textSimilarity } from "./dedupe";
+import { DUPLICATE_THRESHOLD as SAME_TEXT, similarity as textSimilarity, wordSimilarity } from "./dedupe";
 import { CATEGORY_DEFINITIONS, PROMPT_EXAMPLES, type PromptExample } from "./prompt";
 import type { ReplyItem } from "./reply";
 import type { ExtractedItem, RejectedItem } from "./types";
@@ -46,7 +46,9 @@ const RELATED_EVIDENCE = 0.6;
 function echoes(item: ReplyItem, check: ItemCheck): boolean {
   if (Object.values(CATEGORY_DEFINITIONS).some((d) => textSimilarity(item.text, d) >= SAME_TEXT)) return true;
   return check.foreignExamples.some((e) => {
-    const evidence = textSimilarity(item.evidence, e.evidence);
+    // Evidence is compared by its words alone: "barely convert" and "almost never convert" are
+    // the same passage reworded, though one holds a negation.
+    const evidence = wordSimilarity(item.evidence, e.evidence);
     if (evidence >= SAME_TEXT) return !locateEvidence(check.index, item.evidence).found;
     return textSimilarity(item.text, e.text) >= SAME_TEXT && evidence < RELATED_EVIDENCE;
   });

@@ -231,6 +231,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const fallbackTopic = typeof note.data?.domain === "string" && note.data.domain.trim() ? note.data.domain.trim() : "General";
   const items: PlannedItem[] = [];
   const rejected: RejectedItem[] = [...result.rejected];
+  const blockTexts = new Map<string, string[]>();
+  for (const item of result.items) if (item.blockId) blockTexts.set(item.blockId, [...(blockTexts.get(item.blockId) ?? []), item.text]);
   for (const item of result.items) {
     const routed = await resolveRoute(item, {
       settings: options.settings,
@@ -239,6 +241,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
       journal: path,
       fallbackTopic,
       state,
+      blockTexts,
     });
     if ("reason" in routed) rejected.push(routed);
     else items.push(...routed);
@@ -353,6 +356,8 @@ export interface ExtractionReport {
     destination: string;
     action: PlannedItem["action"];
     existingId?: string;
+    /** For `supersede`: the entry replaced, and why (docs/contradictions.md). */
+    supersedes?: PlannedItem["supersedes"];
   }[];
   rejected: RejectedItem[];
   usage: Usage;
@@ -381,6 +386,7 @@ export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | nu
       destination: p.destination,
       action: p.action,
       ...(p.existingId ? { existingId: p.existingId } : {}),
+      ...(p.supersedes ? { supersedes: p.supersedes } : {}),
     })),
     rejected: [...plan.rejected, ...(applied?.failed ?? [])],
     usage: plan.usage,

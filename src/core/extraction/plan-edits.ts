@@ -137,7 +137,7 @@ export function planCounts(plan: ExtractionPlan): { add: number; update: number;
   let update = 0;
   let skip = 0;
   for (const p of plan.items) {
-    if (p.action === "add") add++;
+    if (p.action === "add" || p.action === "supersede") add++;
     else if (p.action === "skip") skip++;
     else update++;
   }

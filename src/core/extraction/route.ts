@@ -6,7 +6,8 @@
  * planned item to a note's current text, checking duplicates again so re-application is harmless.
  */
 import { MemoryError, PathError, errorMessage } from "../errors";
-import { similarity, findDuplicate } from "./dedupe";
+import { similarity, findDuplicate, sameItemText } from "./dedupe";
+import { contradiction, findContradiction } from "./contradiction";
 import { sameModelItem } from "./merge";
 import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
@@ -18,8 +19,9 @@ import { STATE_KEY, fieldValue } from "../trackers/fields";
 import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
 import { formatWikilink, linkTarget, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
-import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey } from "../knowledge/topic";
-import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey, type EntryKind, type TopicEntry } from "../knowledge/topic";
+import { SUPERSEDES_KEY, blockIdsIn, blockLink, calloutBlockId, isSuperseded, supersedeCallout, supersedeTrackerItem } from "../knowledge/supersede";
+import type { ExtractedItem, PlannedItem, RejectedItem, Supersession } from "./types";
 
 /**
  * Progress that names no goal id joins the most similar goal when at least this similar
@@ -128,7 +130,8 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
   const cited = items.filter((it) => citesBlock(wikilinkTargets(sourcesOf(it)), link));
   const same = cited[findDuplicate(text, cited, (it) => it.text)];
   if (same) return { item: same, recorded: true };
-  const live = kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status));
+  // A superseded entry is history: the same text again is a new entry (which supersedes the current one).
+  const live = (kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status))).filter((it) => !isSuperseded(it.fields));
   const dup = live[findDuplicate(text, live, (it) => it.text)];
   return dup ? { item: dup, recorded: false } : null;
 }
@@ -152,11 +155,66 @@ export interface RouteContext {
   journal: string;
   fallbackTopic: string;
   state: PlanReadCache;
+  /**
+   * Texts of every item this run extracted from a journal block, by block id: an entry citing the
+   * block whose text none of them says any more was reworded in the journal (docs/contradictions.md).
+   */
+  blockTexts?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Categories whose new items may supersede a contradicted one (docs/contradictions.md). */
+const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
+
+/**
+ * What a new item supersedes among a note's entries (docs/contradictions.md), or `null`:
+ * - an entry citing the item's journal block whose text no item of this run from that block says
+ *   (the block was reworded after extraction), still current;
+ * - for knowledge and decisions, the current entry it contradicts (`contradiction.ts`).
+ * Entries already superseded, and (`live`) closed tasks, are never chosen. Entries another item of
+ * this run already supersedes are left to it.
+ */
+function supersessionFor<T>(
+  item: ExtractedItem,
+  entries: readonly T[],
+  view: (e: T) => { id: string; text: string; sources: readonly string[]; current: boolean },
+  link: string,
+  ctx: RouteContext,
+  taken: ReadonlySet<string>,
+): Supersession | null {
+  const current = entries.map(view).filter((e) => e.current && !taken.has(e.id));
+  const siblings = item.blockId ? (ctx.blockTexts?.get(item.blockId) ?? [item.text]) : [];
+  const reworded = item.blockId ? current.filter((e) => citesBlock(e.sources, link) && !siblings.some((t) => sameItemText(t, e.text))) : [];
+  const best = reworded[findDuplicate(item.text, reworded, (e) => e.text, 0)] ?? reworded[0];
+  if (best) return { id: best.id, text: best.text, reason: "reworded" };
+  if (!CONTRADICTABLE.has(item.category)) return null;
+  const hit = current[findContradiction(item.text, current, (e) => e.text)];
+  if (!hit) return null;
+  return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
+}
+
+/** Ids this run already supersedes in `destination`. */
+function supersededInBatch(ctx: RouteContext, destination: string): Set<string> {
+  return new Set((ctx.state.planned.get(destination) ?? []).flatMap((p) => (p.supersedes ? [p.supersedes.id] : [])));
 }
 
 function trackerKindOf(spec: string): TrackerKind | null {
   const name = spec.slice("tracker:".length);
   return (TRACKER_KINDS as readonly string[]).includes(name) ? (name as TrackerKind) : null;
+}
+
+/** A tracker item as {@link supersessionFor} sees it: current unless superseded (or, for a task, closed). */
+function trackerView(kind: TrackerKind): (it: TrackerItem) => { id: string; text: string; sources: string[]; current: boolean } {
+  return (it) => ({
+    id: it.id ?? "",
+    text: it.text,
+    sources: wikilinkTargets(sourcesOf(it)),
+    current: it.id !== null && !isSuperseded(it.fields) && (kind === "decisions" || it.status === "open" || it.status === "in-progress"),
+  });
+}
+
+/** A callout as {@link supersessionFor} sees it: its id (block id, else `callout N`), current unless superseded. */
+function calloutView(kind: string): (e: TopicEntry, i: number) => { id: string; text: string; sources: string[]; current: boolean } {
+  return (e, i) => ({ id: e.id ?? `callout ${i + 1}`, text: e.text, sources: e.sources, current: e.kind === kind && !isSuperseded(e.fields) });
 }
 
 async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
@@ -190,6 +248,8 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
   const text = await ctx.state.text(destination);
   const prefix = KIND_PREFIX[kind];
   const newId = formatBlockId(prefix, maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix) + 1 + batch.length);
+  const supersedes = supersessionFor(item, existing, trackerView(kind), link, ctx, supersededInBatch(ctx, destination));
+  if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
   return ctx.state.plan({ ...base, action: "add", newId });
 }
 
@@ -210,12 +270,35 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
   const text = await ctx.state.text(destination);
   const entries = text === null ? [] : listTopicEntries(text);
   const link = sourceLink(ctx.journal, item.blockId);
-  const dup = findDuplicate(item.text, entries, (e) => e.text);
+  const dup = topicDuplicate(item.text, entries, link);
   const found = dup >= 0 ? entries[dup] : undefined;
-  if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: `callout ${dup + 1}` });
+  if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: found.id ?? `callout ${dup + 1}` });
   const batch = ctx.state.planned.get(destination) ?? [];
   if (inBatch(item, batch)) return ctx.state.plan({ ...base, action: "skip" });
+  const kind = calloutKind(item);
+  const view = calloutView(kind);
+  const indexed = entries.map((e, i) => view(e, i));
+  const supersedes = supersessionFor(item, indexed, (e) => e, link, ctx, supersededInBatch(ctx, destination));
+  if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });
+}
+
+/** Callout kind of an item's topic entry. */
+function calloutKind(item: ExtractedItem): EntryKind {
+  return item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
+}
+
+/**
+ * The callout an item duplicates: one citing the item's block with the same text (already
+ * recorded), else a current one with the same text. A superseded callout is history, never a
+ * duplicate of a new item. @returns its index, or -1
+ */
+function topicDuplicate(text: string, entries: readonly TopicEntry[], link: string): number {
+  const cited = entries.map((e, i) => ({ e, i })).filter((x) => citesBlock(x.e.sources, link));
+  const same = cited[findDuplicate(text, cited, (x) => x.e.text)];
+  if (same) return same.i;
+  const live = entries.map((e, i) => ({ e, i })).filter((x) => !isSuperseded(x.e.fields));
+  return live[findDuplicate(text, live, (x) => x.e.text)]?.i ?? -1;
 }
 
 /**
@@ -249,10 +332,11 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
 
 /**
  * Fields of a new tracker line for an item (README "Tracker line format"): ours first, the source
- * last of them, then Tasks' fields; `addTrackerItem` puts them in that order. A decision is written
+ * last of them (after `supersedes`, a wikilink to the item this one supersedes), then Tasks'
+ * fields; `addTrackerItem` puts them in that order. A decision is written
  * done, so it also gets Tasks' `completion` date (the day it was decided).
  */
-export function trackerFields(item: ExtractedItem, date: string, link: string): [string, string][] {
+export function trackerFields(item: ExtractedItem, date: string, link: string, supersedes?: string): [string, string][] {
   const fields: [string, string][] = [];
   if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
   if (item.target) fields.push(["to", toWikilink(item.target)]);
@@ -260,6 +344,7 @@ export function trackerFields(item: ExtractedItem, date: string, link: string): 
   if (item.due && item.category === "goal") fields.push(["target", item.due]);
   if (item.category === "decision") fields.push(["decided", date]);
   if (item.category === "decision" && item.topic) fields.push(["topic", toWikilink(item.topic)]);
+  if (supersedes) fields.push([SUPERSEDES_KEY, supersedes]);
   fields.push(["source", link]);
   if (item.category !== "decision") fields.push(["created", date]);
   if (item.due && item.category !== "goal") fields.push(["due", item.due]);
@@ -310,24 +395,37 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
       if (match.recorded || !match.item.id) return current;
       return edited(addItemSource(current, match.item.id, link, planned.destination), planned.destination, "add a source");
     }
+    // The item it supersedes, if it is still there and current (a person may have settled it meanwhile).
+    const old = planned.action === "supersede" && planned.supersedes ? items.find((it) => it.id === planned.supersedes?.id && !isSuperseded(it.fields)) : undefined;
+    const oldLink = old?.id ? blockLink(planned.destination, old.id) : undefined;
     const status = item.category === "decision" ? "done" : "open";
-    const added = addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) }, {
+    const added = addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) }, {
       agent: ctx.agent,
       title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
       createdAt: ctx.timestamp,
     });
     if (planned.newId) ctx.created?.set(planned.newId, added.id);
-    return added.text;
+    if (!old?.id) return added.text;
+    const cancel = planned.supersedes?.reason === "reworded" && kind !== "decisions";
+    return edited(supersedeTrackerItem(added.text, old.id, blockLink(planned.destination, added.id), ctx.date, planned.destination, cancel), planned.destination, "mark as superseded");
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
-    const dup = findDuplicate(item.text, entries, (e) => e.text);
+    const dup = topicDuplicate(item.text, entries, link);
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, unwrapWikilink(link), planned.destination), planned.destination, "add a source");
-    const kind = item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
+    const kind = calloutKind(item);
     const category = planned.destination.split("/").slice(-2, -1)[0];
-    return appendTopicEntry(
+    const old = planned.action === "supersede" && current !== null ? supersededCallout(entries, planned.supersedes, kind) : undefined;
+    let ids: { newId: string; oldId: string } | undefined;
+    if (old && current !== null) {
+      const taken = blockIdsIn(current);
+      const newId = calloutBlockId(`${planned.destination}\n${item.text}`, taken);
+      taken.add(newId);
+      ids = { newId, oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken) };
+    }
+    const appended = appendTopicEntry(
       current,
       {
         title: planned.topic.title,
@@ -337,8 +435,27 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
         createdAt: ctx.timestamp,
         path: planned.destination,
       },
-      { kind, heading: planned.topic.heading, date: ctx.date, confidence: item.confidence, text: item.text, source: unwrapWikilink(link) },
+      {
+        kind,
+        heading: planned.topic.heading,
+        date: ctx.date,
+        confidence: item.confidence,
+        text: item.text,
+        source: unwrapWikilink(link),
+        ...(ids ? { fields: [[SUPERSEDES_KEY, blockLink(planned.destination, ids.oldId)]] as [string, string][], id: ids.newId } : {}),
+      },
     );
+    if (!old || !ids) return appended;
+    const marked = supersedeCallout(appended, { ...(old.id ? { id: old.id } : {}), text: old.text }, planned.destination, ids, ctx.date);
+    if (!marked) throw new MemoryError(`cannot mark as superseded in ${planned.destination}: the callout is no longer there`, planned.destination);
+    return marked.text;
   }
   return current;
+}
+
+/** The current callout of `kind` a planned supersession names, on the note's current content (by block id, else by text). */
+function supersededCallout(entries: readonly TopicEntry[], supersedes: Supersession | undefined, kind: string): TopicEntry | undefined {
+  if (!supersedes) return undefined;
+  const live = entries.filter((e) => e.kind === kind && !isSuperseded(e.fields));
+  return live.find((e) => e.id !== null && e.id === supersedes.id) ?? live.find((e) => sameItemText(e.text, supersedes.text));
 }

@@ -160,7 +160,25 @@ export type ItemAction =
   /** Progress on an existing goal: a progress note under it. */
   | "progress"
   /** Already recorded with this source; nothing to write. */
-  | "skip";
+  | "skip"
+  /**
+   * A new tracker item or callout that supersedes an existing one ({@link PlannedItem.supersedes}):
+   * it contradicts it, or its journal block was reworded; the old one is marked, both stay.
+   */
+  | "supersede";
+
+/** What a superseding item replaces (docs/contradictions.md). */
+export interface Supersession {
+  /** Tracker item id (`d-004`), or the callout's block id, else `callout N` (1-based, note order). */
+  id: string;
+  /** The old entry's text as planned, to find it again on the note's current content. */
+  text: string;
+  /**
+   * `polarity`: the same subject negated; `value`: another number, date, weekday or limit;
+   * `reworded`: the journal block it came from now says something else.
+   */
+  reason: "polarity" | "value" | "reworded";
+}
 
 export interface PlannedItem {
   item: ExtractedItem;
@@ -184,4 +202,6 @@ export interface PlannedItem {
   tracker?: TrackerKind;
   /** For a topic-note destination: the topic's title and the `##` heading the callout goes under. */
   topic?: { title: string; heading: string };
+  /** For `supersede`: the entry it replaces. */
+  supersedes?: Supersession;
 }

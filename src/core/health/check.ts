@@ -19,6 +19,7 @@ import { readNoteInfo, type NoteInfo } from "./note-info";
 import { HEALTH_RULES } from "./rules";
 import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from "./time-rules";
 import { checkDuplicateFields } from "./tracker-rules";
+import { checkContradictions } from "./contradiction-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
 /**
@@ -172,6 +173,7 @@ export async function runHealthCheck(
     problems.push(...(await checkBrokenLinks(note, ctx)));
     problems.push(...(await checkTrackerSources(note, ctx)));
     problems.push(...checkDuplicateFields(note));
+    problems.push(...checkContradictions(note));
     problems.push(...checkStaleDraft(note, today, draftDays));
     problems.push(...checkExpired(note, today, nowMs));
     problems.push(...checkSize(note, settings.search.sizeCapBytes));

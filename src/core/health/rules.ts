@@ -114,6 +114,12 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     title: "Tracker item with an inline field key written twice (the last one is read)",
     fix: "Keep one field per key: remove the older value (the Tasks plugin appends a second due or priority when you set one there).",
   },
+  {
+    id: "unresolved-contradiction",
+    severity: "warning",
+    title: "Two current decisions or callouts on the same subject that disagree, neither superseded",
+    fix: "Mark the one no longer true with `[valid_to:: YYYY-MM-DD] [superseded_by:: [[note#^id]]]` and the other with `[supersedes:: [[note#^id]]]` (docs/contradictions.md); nothing needs deleting.",
+  },
 ];
 
 const BY_ID = new Map(HEALTH_RULES.map((r) => [r.id, r]));

@@ -25,7 +25,8 @@ export type HealthRuleId =
   | "expired"
   | "over-size-cap"
   | "review-due"
-  | "duplicate-field";
+  | "duplicate-field"
+  | "unresolved-contradiction";
 
 /** One finding about one note. */
 export interface HealthProblem {

@@ -9,6 +9,7 @@
  */
 import { locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
 import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
+import { scanInlineFields } from "../trackers/format";
 
 /** Kinds of entry the pipeline writes (each has its own look in `styles.css`). */
 export type EntryKind = "insight" | "decision" | "pattern";
@@ -27,10 +28,23 @@ export interface TopicEntry {
   text: string;
   /** Targets of the `Source:` wikilinks, in order (no brackets, no alias). */
   sources: string[];
+  /**
+   * Inline fields of the callout's lines that hold nothing else (`> [valid_to:: 2026-04-01]
+   * [superseded_by:: [[T#^c-1a2b]]]`; docs/contradictions.md), in order; read a key with
+   * `fieldValue` (the last one wins). Such lines are not part of {@link TopicEntry.text}.
+   */
+  fields: { key: string; value: string }[];
+  /**
+   * The callout's block id without `^`, or `null`: a `^id` line right after the callout (one blank
+   * line between, as Obsidian wants for a callout) or at the end of its last line.
+   */
+  id: string | null;
   /** 0-based index of the callout's first line (a BOM does not count). */
   line: number;
   /** 0-based index one past its last line. */
   endLine: number;
+  /** 0-based index of its `^id` line after the callout, or `null` (no id, or the id is on the last line). */
+  idLine: number | null;
 }
 
 /** A heading of the body. */
@@ -44,6 +58,24 @@ const HEADING = /^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
 const CALLOUT_HEAD = /^>[ \t]*\[!([^\]\s]+)\][+-]?[ \t]*(.*)$/;
 const SOURCE_LINE = /^source:/i;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A line that is only a block id. */
+const ID_LINE = /^\^([A-Za-z0-9-]+)[ \t]*$/;
+/** A block id at the end of a callout line. */
+const TRAILING_ID = /[ \t]\^([A-Za-z0-9-]+)[ \t]*$/;
+
+/** The inline fields of a line that holds nothing but them, or `null`. */
+function fieldsOnly(line: string): { key: string; value: string }[] | null {
+  const spans = scanInlineFields(line);
+  if (spans.length === 0) return null;
+  let rest = "";
+  let at = 0;
+  for (const f of spans) {
+    rest += line.slice(at, f.start);
+    at = f.end;
+  }
+  rest += line.slice(at);
+  return rest.trim() === "" ? spans.map((f) => ({ key: f.key, value: f.value })) : null;
+}
 
 /** Headings and callouts of a note's body (outside frontmatter and code fences). */
 export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { headings: Heading[]; entries: TopicEntry[] } {
@@ -81,8 +113,16 @@ export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { 
       if (!t.startsWith(">") || CALLOUT_HEAD.test(t)) break;
       end++;
     }
-    entries.push(readEntry(lines, i, end, c[1], c[2] ?? "", headings[headings.length - 1]?.text ?? null));
+    const entry = readEntry(lines, i, end, c[1], c[2] ?? "", headings[headings.length - 1]?.text ?? null);
+    entries.push(entry);
     i = end;
+    const idAt = (lines[end]?.text ?? "").trim() === "" ? end + 1 : end;
+    const own = ID_LINE.exec(lines[idAt]?.text ?? "");
+    if (own?.[1] && entry.id === null) {
+      entry.id = own[1];
+      entry.idLine = idAt;
+      i = idAt + 1;
+    }
   }
   return { headings, entries };
 }
@@ -90,9 +130,20 @@ export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { 
 function readEntry(lines: readonly NoteLine[], start: number, end: number, kind: string, title: string, heading: string | null): TopicEntry {
   const text: string[] = [];
   const sources: string[] = [];
+  const fields: { key: string; value: string }[] = [];
+  let id: string | null = null;
   for (let j = start + 1; j < end; j++) {
-    const content = (lines[j]?.text ?? "").replace(/^>[ \t]?/, "");
-    if (SOURCE_LINE.test(content.trim())) sources.push(...wikilinkTargets(content));
+    let content = (lines[j]?.text ?? "").replace(/^>[ \t]?/, "");
+    if (j === end - 1) {
+      const trailing = TRAILING_ID.exec(content);
+      if (trailing?.[1]) {
+        id = trailing[1];
+        content = content.slice(0, trailing.index);
+      }
+    }
+    const only = fieldsOnly(content);
+    if (only) fields.push(...only);
+    else if (SOURCE_LINE.test(content.trim())) sources.push(...wikilinkTargets(content));
     else text.push(content.trimEnd());
   }
   const date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(title)?.[1] ?? null;
@@ -104,8 +155,11 @@ function readEntry(lines: readonly NoteLine[], start: number, end: number, kind:
     confidence: conf === undefined ? null : Number(conf),
     text: text.join("\n").trim(),
     sources,
+    fields,
+    id,
     line: start,
     endLine: end,
+    idLine: null,
   };
 }
 
@@ -126,10 +180,19 @@ export function formatConfidence(confidence: number): string {
 
 /**
  * The lines of a callout in the docs/architecture.md, "Note formats" form: title line, each text
- * line prefixed `> ` (a blank line becomes `>`), then `> Source: [[target]]`. `source` is a link
- * target or a wikilink.
+ * line prefixed `> ` (a blank line becomes `>`), then `> Source: [[target]]`, then a line of inline
+ * `fields` when given (`> [supersedes:: [[T#^c-1a2b]]]`), then, for an `id`, a blank line and
+ * `^id`. `source` is a link target or a wikilink.
  */
-export function formatCallout(entry: { kind: string; date: string; confidence: number; text: string; source: string }): string[] {
+export function formatCallout(entry: {
+  kind: string;
+  date: string;
+  confidence: number;
+  text: string;
+  source: string;
+  fields?: readonly (readonly [string, string])[];
+  id?: string;
+}): string[] {
   const head = `> [!${entry.kind}] ${entry.date.replace(/\s+/g, " ").trim()} · confidence ${formatConfidence(entry.confidence)}`;
   const body = entry.text
     .trim()
@@ -137,7 +200,14 @@ export function formatCallout(entry: { kind: string; date: string; confidence: n
     .map((l) => (l.trim() === "" ? ">" : `> ${l.trimEnd()}`));
   const lines = [head, ...body];
   if (entry.source.trim()) lines.push(`> Source: ${toWikilink(entry.source.replace(/\s+/g, " "))}`);
+  if (entry.fields?.length) lines.push(`> ${entry.fields.map(([k, v]) => `[${k}:: ${v.replace(/\s+/g, " ").trim()}]`).join(" ")}`);
+  if (entry.id) lines.push("", `^${entry.id}`);
   return lines;
+}
+
+/** 0-based index one past the entry with its `^id` line, if it has one after it. */
+export function entryEnd(entry: Pick<TopicEntry, "endLine" | "idLine">): number {
+  return entry.idLine === null ? entry.endLine : entry.idLine + 1;
 }
 
 /** Text of an entry for comparison: NFKC, lower case, whitespace collapsed. */
@@ -158,7 +228,9 @@ export function addSourceToEntry(lines: NoteLine[], entry: TopicEntry, link: str
   for (let j = entry.endLine - 1; j > entry.line; j--) {
     const line = lines[j];
     if (line && SOURCE_LINE.test(line.text.replace(/^>[ \t]?/, "").trim())) {
-      line.text = `${line.text.trimEnd()}, ${wikilink}`;
+      const trailing = j === entry.endLine - 1 ? TRAILING_ID.exec(line.text) : null;
+      const head = trailing ? line.text.slice(0, trailing.index) : line.text;
+      line.text = `${head.trimEnd()}, ${wikilink}${trailing ? trailing[0] : ""}`;
       return true;
     }
   }

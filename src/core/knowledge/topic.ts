@@ -17,6 +17,7 @@ import { err, ok } from "../util/result";
 import { linkTarget, toWikilink } from "../markdown/wikilinks";
 import {
   addSourceToEntry,
+  entryEnd,
   entryTextKey,
   formatCallout,
   scanTopicBody,
@@ -26,6 +27,7 @@ import {
 } from "./callouts";
 import { topicId, topicKey } from "./topic-key";
 import { collapseWhitespace } from "../markdown/text";
+import { isSuperseded } from "./supersede";
 
 export * from "./callouts";
 export * from "./topic-key";
@@ -60,6 +62,10 @@ export interface TopicEntryInput {
   text: string;
   /** Link target of the journal block, e.g. `Agents/link/Journal/2026-03-27#^am-9k2f`, or a wikilink. */
   source: string;
+  /** Inline fields on a line of their own at the callout's end, e.g. `[["supersedes", "[[T#^c-1a2b]]"]]`. */
+  fields?: [string, string][];
+  /** Block id of the callout, written on its own line after it (docs/contradictions.md). */
+  id?: string;
 }
 
 /**
@@ -74,10 +80,10 @@ export interface TopicEntryInput {
  * and BOM of the note are kept.
  *
  * An entry of the same kind with the same text (NFKC, case and whitespace ignored) already in the
- * note is not added again: its source is added to it instead, and nothing changes when the source is
- * there too (test/topic-notes.test.ts, "case 10: …"). `updated_at` is set and `related_to` merged
- * only when the note changes. Throws {@link FrontmatterError} when the note's frontmatter does not
- * parse.
+ * note, and not superseded, is not added again: its source is added to it instead, and nothing
+ * changes when the source is there too (test/topic-notes.test.ts, "case 10: …"). `updated_at` is
+ * set and `related_to` merged only when the note changes. Throws {@link FrontmatterError} when the
+ * note's frontmatter does not parse.
  */
 export function appendTopicEntry(current: string | null, meta: TopicMeta, entry: TopicEntryInput): string {
   const path = meta.path ?? meta.title;
@@ -91,7 +97,8 @@ export function appendTopicEntry(current: string | null, meta: TopicMeta, entry:
   const { headings, entries } = scanTopicBody(lines, bodyStart);
 
   const key = entryTextKey(entry.text);
-  const same = entries.find((e) => e.kind === entry.kind && entryTextKey(e.text) === key);
+  // A superseded callout is history: the same text again is a new entry (docs/contradictions.md).
+  const same = entries.find((e) => e.kind === entry.kind && entryTextKey(e.text) === key && !isSuperseded(e.fields));
   if (same) addSourceToEntry(lines, same, entry.source, eol);
   else insertCallout(lines, bodyStart, headings, entries, entry, eol);
 
@@ -170,7 +177,7 @@ function insertCallout(
   const inSection = entries.filter((e) => e.line > h.line && e.line < sectionEnd);
   let at: number;
   const lastEntry = inSection[inSection.length - 1];
-  if (lastEntry) at = lastEntry.endLine;
+  if (lastEntry) at = entryEnd(lastEntry);
   else {
     at = h.line + 1;
     for (let j = sectionEnd - 1; j > h.line; j--) {

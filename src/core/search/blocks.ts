@@ -3,7 +3,8 @@
  * an Obsidian block id can point at — a paragraph, a list item with the lines indented under it, a
  * heading, a blockquote or callout, a table, a fenced code block. A block id is `^id` at the end of
  * the block's last line, alone on the line right after the block (Obsidian's form for lists, quotes
- * and tables), or — for a list item with lines indented under it, as in trackers — at the end of
+ * and tables; for a quote, callout or table also after one blank line), or — for a list item with
+ * lines indented under it, as in trackers — at the end of
  * the item's own line. See https://help.obsidian.md/links#Link+to+a+block+in+a+note
  *
  * This is a reader for search only: it never rewrites a note, so it keeps no byte offsets.
@@ -88,13 +89,15 @@ function idAt(lines: string[], k: number): RegExpExecArray | null {
 }
 
 /** Adds the block of lines `start` to `end - 1` (unless it is blank) with its block id. */
-function pushBlock(s: Split, start: number, end: number, heading: boolean, listItem: boolean): void {
+function pushBlock(s: Split, start: number, end: number, heading: boolean, listItem: boolean, idLine?: number): void {
   const { lines } = s;
   let id: string | null = null;
   let cut = -1;
   let cutAt = 0;
   if (s.kinds[end] === ID) {
     id = BLOCK_ID_LINE.exec(lines[end] ?? "")?.[1] ?? null;
+  } else if (idLine !== undefined) {
+    id = BLOCK_ID_LINE.exec(lines[idLine] ?? "")?.[1] ?? null;
   } else {
     let m = idAt(lines, end - 1);
     if (m) cut = end - 1;
@@ -156,7 +159,8 @@ export function splitSearchBlocks(body: string): SearchBlock[] {
       pushBlock(s, start, i, false, true);
     } else if (kind === QUOTE || kind === TABLE) {
       while (i < lines.length && kinds[i] === kind) i++;
-      pushBlock(s, start, i, false, false);
+      // Obsidian's other form for a callout or table: the id alone after one blank line.
+      pushBlock(s, start, i, false, false, kinds[i] === BLANK && kinds[i + 1] === ID ? i + 1 : undefined);
     } else {
       i++;
       while (i < lines.length && kinds[i] === TEXT) i++;

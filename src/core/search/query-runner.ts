@@ -10,7 +10,7 @@ import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { filterMayHold, judgesPhrase, phrasePairs } from "./engine/phrase-filter";
 import type { ParsedQuery } from "./query";
-import { rankFactor } from "./ranking";
+import { blockRankFactor, rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
 import { normalizeText, textContainsPhrase } from "./engine/tokenizer";
 
@@ -192,7 +192,8 @@ export async function chooseNotes(
 /**
  * Block scores of the chosen notes: BM25 over all their blocks ({@link BlockScorer}), each times
  * (note score / best note score)², measured on LoCoMo (bench/results/locomo.md) against plain block
- * BM25 and gentler weights. Same shape as the notes' blocks.
+ * BM25 and gentler weights, times {@link blockRankFactor} (a superseded entry ranks lower). Same
+ * shape as the notes' blocks.
  */
 export function weightedBlockScores(chosen: readonly ChosenNote[], terms: readonly string[], scorer: BlockScorer): { blocks: RankedBlock[][]; scores: number[][] } {
   const blocks = chosen.map((c) => c.note?.blocks() ?? []);
@@ -201,7 +202,8 @@ export function weightedBlockScores(chosen: readonly ChosenNote[], terms: readon
   const scores = chosen.map((c, i) => {
     // A block inherits its note's relevance.
     const weight = top > 0 ? (c.score / top) ** 2 : 1;
-    return (raw[i] ?? []).map((s) => s * weight);
+    const own = blocks[i] ?? [];
+    return (raw[i] ?? []).map((s, j) => (s > 0 ? s * weight * blockRankFactor(own[j]?.block.text ?? "") : 0));
   });
   return { blocks, scores };
 }

@@ -17,6 +17,18 @@ const DEMOTED_STATUSES = new Set(["superseded", "archived", "deprecated", "aband
 export const DEMOTED_FACTOR = 0.5;
 const DAY_MS = 86_400_000;
 
+/** A block marked superseded (docs/contradictions.md): a `superseded_by` or `valid_to` inline field. */
+const SUPERSEDED_BLOCK = /[[(](?:superseded_by|valid_to)::/i;
+
+/**
+ * The factor a block's score is multiplied by: {@link DEMOTED_FACTOR} for an entry marked
+ * superseded (a callout or tracker line with `[superseded_by:: …]` or `[valid_to:: …]`), else 1.
+ * The entry that replaced it then ranks above it for the same words.
+ */
+export function blockRankFactor(text: string): number {
+  return SUPERSEDED_BLOCK.test(text) ? DEMOTED_FACTOR : 1;
+}
+
 /** `YYYY-MM-DD` → the ms its local day begins (NaN when invalid): a vault has few distinct dates,
  * and parsing one for every matching note of every query was a visible part of a query's time. */
 const parsedDates = new Map<string, number>();

@@ -1,0 +1,153 @@
+/**
+ * Superseding an entry, both kept (docs/contradictions.md): the old topic callout or
+ * tracker line gets `[valid_to:: YYYY-MM-DD]` and `[superseded_by:: [[note#^id]]]`, the new one
+ * `[supersedes:: [[note#^id]]]`. Pure text operations meant to run inside `VaultPort.process`
+ * on the note's current content; every other line is kept byte for byte and nothing is removed.
+ *
+ * A callout gets a block id (`^c-xxxx`) when it first takes part in a supersession: on its own
+ * line after the callout, one blank line between, as Obsidian reads a callout's id.
+ */
+import { FrontmatterError } from "../errors";
+import { err, ok } from "../util/result";
+import { formatWikilink } from "../markdown/wikilinks";
+import { cyrb53 } from "../journal/hash";
+import { fieldValue } from "../trackers/fields";
+import { detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import { setItemField, setItemStatus, type EditResult } from "../trackers/store";
+import { findItem } from "../trackers/store";
+import { entryTextKey, scanTopicBody, type TopicEntry } from "./callouts";
+
+/** Key of the day an entry stopped being current (`YYYY-MM-DD`). */
+export const VALID_TO_KEY = "valid_to";
+/** Key of the link from a superseded entry to the one that replaced it. */
+export const SUPERSEDED_BY_KEY = "superseded_by";
+/** Key of the link from an entry to the one it replaced. */
+export const SUPERSEDES_KEY = "supersedes";
+
+/** Prefix of the block ids given to topic callouts (`^c-1a2b`). */
+export const CALLOUT_ID_PREFIX = "c-";
+
+/**
+ * True when fields (of a tracker item or a callout, read with `fieldValue`) mark the entry as
+ * superseded: a `superseded_by` link or a `valid_to` date.
+ */
+export function isSuperseded(fields: readonly { key: string; value: string }[]): boolean {
+  return Boolean(fieldValue(fields, SUPERSEDED_BY_KEY)?.trim() || fieldValue(fields, VALID_TO_KEY)?.trim());
+}
+
+/**
+ * A deterministic callout block id `c-xxxx` (four base-36 characters of a hash of `seed`), the
+ * next derivation when it is in `taken` (ids without `^`).
+ */
+export function calloutBlockId(seed: string, taken: ReadonlySet<string>): string {
+  for (let attempt = 0; ; attempt++) {
+    const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
+    const id = `${CALLOUT_ID_PREFIX}${(hash % 36 ** 4).toString(36).padStart(4, "0")}`;
+    if (!taken.has(id) || attempt > 100_000) return id;
+  }
+}
+
+/** Every `^id` written in a note (line ends and lines of their own). */
+export function blockIdsIn(text: string): Set<string> {
+  return new Set([...text.matchAll(/(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1] ?? ""));
+}
+
+/** `[[target#^id]]` for a note's vault path (`.md` dropped) and a block id. */
+export function blockLink(path: string, id: string): string {
+  return formatWikilink({ path, blockId: id });
+}
+
+/**
+ * Marks a tracker item superseded: `[valid_to:: date]` and `[superseded_by:: link]` at their place
+ * in the line (ours, before the Tasks fields: `orderFields`). `cancel: true` (an open task whose
+ * journal wording changed) also abandons it with Tasks' `[cancelled:: date]`. An item already
+ * superseded is left as it is (`changed: false`); no such item is an error (`found: false`).
+ * @param link wikilink to the new item, `[[…#^d-005]]`
+ * @param date `YYYY-MM-DD`
+ */
+export function supersedeTrackerItem(text: string, id: string, link: string, date: string, path = "tracker note", cancel = false): EditResult {
+  const item = findItem(text, id);
+  if (!item) return err({ found: false, message: `no item ^${id} in ${path}` });
+  if (isSuperseded(item.fields)) return ok({ text, changed: false });
+  let out = text;
+  if (cancel && (item.status === "open" || item.status === "in-progress")) {
+    const r = setItemStatus(out, id, "abandoned", path, date);
+    if (!r.ok) return r;
+    out = r.value.text;
+  }
+  for (const [key, value] of [[VALID_TO_KEY, date], [SUPERSEDED_BY_KEY, link]] as const) {
+    const r = setItemField(out, id, key, value, path);
+    if (!r.ok) return r;
+    out = r.value.text;
+  }
+  return ok({ text: out, changed: out !== text });
+}
+
+/**
+ * Gives a callout a block id when it has none: `^c-xxxx` on its own line after it, a blank line
+ * before it (and after it when text follows). Edits `lines` in place.
+ * @returns the callout's id
+ */
+function ensureCalloutId(lines: NoteLine[], entry: TopicEntry, wanted: string, taken: Set<string>, eol: "\n" | "\r\n"): string {
+  if (entry.id) return entry.id;
+  const id = taken.has(wanted) ? calloutBlockId(wanted, taken) : wanted;
+  taken.add(id);
+  const last = lines[entry.endLine - 1];
+  if (last && last.eol === "") last.eol = eol;
+  const after = lines[entry.endLine];
+  const block = after && after.text.trim() === "" ? [`^${id}`] : ["", `^${id}`];
+  const at = after && after.text.trim() === "" ? entry.endLine + 1 : entry.endLine;
+  const next = lines[at];
+  if (next && next.text.trim() !== "") block.push("");
+  insertLines(lines, at, block, eol);
+  return id;
+}
+
+/** What {@link supersedeCallout} did. */
+export interface SupersedeCalloutResult {
+  text: string;
+  /** Whether the text changed. */
+  changed: boolean;
+  /** The old callout's block id (given now when it had none). */
+  oldId: string;
+}
+
+/**
+ * Marks a topic callout superseded by the callout `newId` of the same note: a line
+ * `> [valid_to:: date] [superseded_by:: [[note#^newId]]]` at the callout's end, and a block id when
+ * it had none (`oldId`, see {@link calloutBlockId}; another when that one is taken). `match` is the
+ * old callout's block id or its text (compared as `entryTextKey`).
+ * A callout already superseded is left as it is. Frontmatter is never touched.
+ * Throws {@link FrontmatterError} when the note's frontmatter does not parse.
+ * @returns `null` when no such callout is in the note
+ */
+export function supersedeCallout(
+  text: string,
+  match: { id?: string; text: string },
+  path: string,
+  ids: { newId: string; oldId: string },
+  date: string,
+): SupersedeCalloutResult | null {
+  const { bom, lines } = splitLines(text);
+  const { bodyStart, error } = locateFrontmatter(text, lines);
+  if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
+  const { entries } = scanTopicBody(lines, bodyStart);
+  const key = entryTextKey(match.text);
+  const entry = (match.id ? entries.find((e) => e.id === match.id) : undefined) ?? entries.find((e) => entry0(e) && entryTextKey(e.text) === key);
+  if (!entry) return null;
+  const eol = detectEol(lines);
+  const taken = blockIdsIn(text);
+  const oldId = ensureCalloutId(lines, entry, ids.oldId, taken, eol);
+  if (!isSuperseded(entry.fields)) {
+    const last = lines[entry.endLine - 1];
+    if (last && last.eol === "") last.eol = eol;
+    insertLines(lines, entry.endLine, [`> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${blockLink(path, ids.newId)}]`], eol);
+  }
+  const out = joinLines(bom, lines);
+  return { text: out, changed: out !== text, oldId };
+}
+
+/** Current (not superseded) callouts come first when the old one is found by its text. */
+function entry0(e: TopicEntry): boolean {
+  return !isSuperseded(e.fields);
+}
