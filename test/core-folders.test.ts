@@ -35,6 +35,10 @@ const EXCEPTIONS: Record<string, string> = {
   "init.ts": "journal",
   // Usage figures are typed by extraction's types (the llm folder's owner may move the type).
   "llm/usage.ts": "extraction",
+  // The unresolved-contradiction rule applies extraction's contradiction rule (docs/contradictions.md).
+  "health/contradiction-rules.ts": "extraction",
+  // Callout block ids are derived with the journal's block-id hash (cyrb53), one hash for both.
+  "knowledge/supersede.ts": "journal",
 };
 
 function folderOf(file: string): string {
