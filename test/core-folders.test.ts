@@ -37,8 +37,6 @@ const EXCEPTIONS: Record<string, string> = {
   "llm/usage.ts": "extraction",
   // The unresolved-contradiction rule applies extraction's contradiction rule (docs/contradictions.md).
   "health/contradiction-rules.ts": "extraction",
-  // Callout block ids are derived with the journal's block-id hash (cyrb53), one hash for both.
-  "knowledge/supersede.ts": "journal",
 };
 
 function folderOf(file: string): string {

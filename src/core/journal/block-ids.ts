@@ -4,7 +4,7 @@
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */
-import { cyrb53 } from "./hash";
+import { deriveShortId } from "../util/hash";
 import { idMarkers, splitBlocks } from "./split";
 import type { JournalBlock } from "./split";
 import { trimLineEnds } from "../markdown/text";
@@ -30,22 +30,13 @@ export interface AddBlockIdsResult {
   kept: { id: string; existingId: string }[];
 }
 
-const ID_SPACE = 36 ** 4;
-
 /**
  * A deterministic block id `am-xxxx` (4 lowercase base-36 characters from a hash of `seed`), so
  * re-runs on the same journal give the same ids. When the id is in `taken`, another is derived
  * from the seed until one is free. `taken` holds ids without `^`.
  */
 export function newBlockId(seed: string, taken: ReadonlySet<string> | readonly string[] = []): string {
-  const used = new Set<string>(taken);
-  for (let attempt = 0; ; attempt++) {
-    const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
-    const id = `am-${(hash % ID_SPACE).toString(36).padStart(4, "0")}`;
-    if (!used.has(id)) return id;
-    // Beyond this every short id is nearly spent; widen rather than loop for ever.
-    if (attempt > 4 * ID_SPACE) return `am-${hash.toString(36)}`;
-  }
+  return deriveShortId("am-", seed, new Set<string>(taken));
 }
 
 /** Every block id in a body (inline and standalone, outside fenced code). */

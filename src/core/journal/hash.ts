@@ -3,25 +3,7 @@
  * seeds. Pure JavaScript so the core runs on Obsidian mobile (no `node:crypto`).
  */
 import { stripBlockIds } from "./split";
-
-/**
- * cyrb53 (public domain, bryc): a fast 53-bit string hash with good spread over UTF-16 code units.
- * Not cryptographic; used to notice edits and to derive ids, never for security.
- */
-export function cyrb53(text: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+import { cyrb53 } from "../util/hash";
 
 /**
  * The text a journal's extraction hash is taken over: block ids removed, line endings as LF,

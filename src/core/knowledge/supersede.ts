@@ -10,7 +10,7 @@
 import { FrontmatterError } from "../errors";
 import { err, ok } from "../util/result";
 import { formatWikilink } from "../markdown/wikilinks";
-import { cyrb53 } from "../journal/hash";
+import { deriveShortId } from "../util/hash";
 import { fieldValue } from "../trackers/fields";
 import { detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
 import { setItemField, setItemStatus, type EditResult } from "../trackers/store";
@@ -40,11 +40,7 @@ export function isSuperseded(fields: readonly { key: string; value: string }[]):
  * next derivation when it is in `taken` (ids without `^`).
  */
 export function calloutBlockId(seed: string, taken: ReadonlySet<string>): string {
-  for (let attempt = 0; ; attempt++) {
-    const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
-    const id = `${CALLOUT_ID_PREFIX}${(hash % 36 ** 4).toString(36).padStart(4, "0")}`;
-    if (!taken.has(id) || attempt > 100_000) return id;
-  }
+  return deriveShortId(CALLOUT_ID_PREFIX, seed, taken);
 }
 
 /** Every `^id` written in a note (line ends and lines of their own). */
