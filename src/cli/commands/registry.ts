@@ -13,6 +13,7 @@ import { mcpCommand } from "./mcp";
 import { serveCommand } from "./serve";
 import { promoteCommand } from "./promote";
 import { inboxCommand } from "./inbox";
+import { compactCommand } from "./compact";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -30,4 +31,5 @@ export const commands: CliCommand[] = [
   serveCommand,
   promoteCommand,
   inboxCommand,
+  compactCommand,
 ];

@@ -18,6 +18,7 @@ import { dateTitle, localTimestamp, today } from "../util/dates";
 import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
+import { isDigestNote } from "../compaction/digest-note";
 import { PlanReadCache, resolveRoute, writeItem } from "./route";
 import type {
   ExtractionContext,
@@ -156,6 +157,9 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const collection = layout.collectionOf(path);
   if (collection === "isolated") {
     throw new UsageError(`${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`, path);
+  }
+  if (isDigestNote(note.data)) {
+    throw new UsageError(`${path} is a weekly digest written by compact (type: digest), not a journal; extraction reads journals`, path);
   }
   if (collection === "tracker" || collection === "knowledge" || collection === "library") {
     throw new UsageError(`${path} is a ${collection} note, not a journal; extraction reads journals`, path);

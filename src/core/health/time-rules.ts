@@ -10,6 +10,7 @@
 import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
 import { lastUpdated } from "../knowledge/last-updated";
 import { TermMatcher } from "./mentions";
+import { isDigestNote } from "../compaction/digest-note";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 
@@ -140,7 +141,8 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
   }
   const matcher = new TermMatcher(terms);
   for (const journal of notes) {
-    if (journal.collection !== "journal") continue;
+    // A digest repeats its journals' words; it is not a newer mention (issue 17 item 4).
+    if (journal.collection !== "journal" || isDigestNote(journal.data)) continue;
     const date = journalDate(journal);
     if (date <= oldest || date > today) continue;
     const seen = new Set<Candidate>();

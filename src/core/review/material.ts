@@ -4,6 +4,7 @@
  * goals with their latest progress, and the decisions made.
  */
 import { parseNote } from "../frontmatter";
+import { isDigestNote } from "../compaction/digest-note";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { addDays, dateInName, datePart, dayNumber, type IsoDate } from "../util/dates";
@@ -117,7 +118,7 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
       // Frontmatter that does not parse: the note is listed without its body (the health check reports it).
       body = "";
     }
-    if (data?.type === REVIEW_NOTE_TYPE) continue;
+    if (data?.type === REVIEW_NOTE_TYPE || isDigestNote(data)) continue;
     const date = dateInName(stem) ?? datePart(data?.created_at);
     if (date === null || !inPeriod(date, period)) continue;
     journals.push({ path: f.path, date, title: titleOf(body, f.path) });

@@ -1,0 +1,8 @@
+/**
+ * Compaction (issue 17 item 4; docs/compaction.md): weekly digest notes of an agent's journals.
+ */
+export * from "./compact";
+export * from "./digest-note";
+export * from "./produced";
+export * from "./summarizer";
+export * from "./weeks";
