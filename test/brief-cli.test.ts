@@ -62,7 +62,7 @@ describe("agent-memory brief", () => {
     expect(b).toMatchObject({ agent: "link", today: "2026-12-01", query: null, budget: { unit: "tokens", limit: 2000 } });
     expect(b.budget.used).toBeLessThanOrEqual(2000);
     expect(b.budget.counting).toMatch(/CJK/);
-    expect(b.sections.map((s) => s.kind)).toEqual(["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge"]);
+    expect(b.sections.map((s) => s.kind)).toEqual(["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge", "stale"]);
     for (const s of b.sections) {
       expect(Object.keys(s).sort()).toEqual(["items", "kind", "title", "total"]);
       for (const i of s.items) {

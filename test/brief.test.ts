@@ -39,7 +39,9 @@ describe("session brief", () => {
     for (const title of ["Due reviews", "Open tasks", "Open questions", "Goals", "Open proposals", "Recent decisions", "Recent knowledge"]) {
       expect(b.markdown).toContain(`\n## ${title} (`);
     }
-    for (const s of b.sections) expect(s.items.length, s.kind).toBeGreaterThan(0);
+    // Extraction has just updated every topic note the journals name, so none may be stale here
+    // (test/staleness.test.ts covers that section).
+    for (const s of b.sections) if (s.kind !== "stale") expect(s.items.length, s.kind).toBeGreaterThan(0);
     const itemLines = b.markdown.split("\n").filter((l) => l.startsWith("- ") && !b.omitted.some((o) => l.includes(o.how)));
     expect(itemLines).toHaveLength(itemsOf(b).length);
     for (const item of itemsOf(b)) {
@@ -126,7 +128,9 @@ describe("session brief", () => {
     const b = await brief("link", { budgetTokens: 700 });
     expect(b.omitted.length).toBeGreaterThan(0);
     // Every section that has lines keeps its first one at this budget; tasks (12) lose their tail.
-    for (const s of b.sections) expect(s.items.length, s.kind).toBeGreaterThan(0);
+    // Extraction has just updated every topic note the journals name, so none may be stale here
+    // (test/staleness.test.ts covers that section).
+    for (const s of b.sections) if (s.kind !== "stale") expect(s.items.length, s.kind).toBeGreaterThan(0);
     expect(b.sections.find((s) => s.kind === "tasks")?.items.length).toBeLessThan(12);
     const value = (kind: keyof typeof SECTION_WEIGHT, rank: number) => SECTION_WEIGHT[kind] / (1 + rank);
     const keptValues = b.sections.flatMap((s) => s.items.map((_, r) => value(s.kind, r)));

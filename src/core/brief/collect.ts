@@ -23,6 +23,7 @@ import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
 import { SUPERSEDES_KEY, isSuperseded } from "../knowledge/supersede";
+import { staleTopicsOf } from "../health/stale-rules";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
 import { truncateLine } from "../markdown/text";
 
@@ -238,4 +239,33 @@ export async function collectKnowledge(
     });
   }
   return { items, total: Math.max(outcome.value.total, items.length) };
+}
+
+/** Block links a "may be stale" line names; the rest are counted. */
+const STALE_BLOCKS_SHOWN = 3;
+
+/**
+ * Knowledge and library notes that the agent's journal blocks newer than their last update mention
+ * ({@link staleTopicsOf}), most such blocks first, then by path. Each line names the latest blocks
+ * and ends with the note's link.
+ */
+export async function collectStale(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+  const stale = await staleTopicsOf(vault, layout, agent, today);
+  stale.sort((a, b) => b.blocks.length - a.blocks.length || (a.path < b.path ? -1 : 1));
+  const items = stale.map((t): BriefItem => {
+    const n = t.blocks.length;
+    const latest = t.blocks.slice(-STALE_BLOCKS_SHOWN).reverse().map((b) => b.link);
+    const link = sourceLink(t.path, null);
+    const more = n > latest.length ? ` and ${n - latest.length} more` : "";
+    return {
+      kind: "stale",
+      text: oneLine(t.title, 80),
+      link,
+      path: t.path,
+      id: null,
+      date: t.last,
+      line: `- ${oneLine(t.title, 80)}: updated ${t.last}, since then mentioned in ${n} journal block${n === 1 ? "" : "s"}: ${latest.join(", ")}${more} ${link}`,
+    };
+  });
+  return { items, total: items.length };
 }

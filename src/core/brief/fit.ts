@@ -57,6 +57,7 @@ export const SECTION_WEIGHT: Readonly<Record<BriefSectionKind, number>> = {
   knowledge: 60,
   proposals: 50,
   decisions: 50,
+  stale: 40,
 };
 
 /** Everything collected for one section, before the cut. */
@@ -103,6 +104,8 @@ export function omissionWhat(kind: BriefSectionKind, count: number, shown: numbe
       return plural(count, `${more ? "older " : ""}decision`);
     case "knowledge":
       return plural(count, `${more ? (hasQuery ? "less relevant " : "older ") : ""}knowledge note`);
+    case "stale":
+      return `${plural(count, `${more ? "more " : ""}note`)} that may be stale`;
   }
 }
 

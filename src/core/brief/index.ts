@@ -6,7 +6,7 @@
  * `agent-memory brief`, `agent-memory export-agents-md` and the MCP server's `brief` tool.
  */
 import { UsageError } from "../errors";
-import { collectDecisions, collectExchanges, collectGoals, collectKnowledge, collectReviews, collectTasks, knowledgeQuery, type Collected } from "./collect";
+import { collectDecisions, collectExchanges, collectGoals, collectKnowledge, collectReviews, collectStale, collectTasks, knowledgeQuery, type Collected } from "./collect";
 import { BYTE_METER, TOKEN_METER, fitBrief, omissionWhat, type SectionInput } from "./fit";
 import { BRIEF_SECTIONS, DEFAULT_BUDGET_TOKENS, type Brief, type BriefOptions, type BriefSectionKind } from "./types";
 
@@ -37,6 +37,7 @@ const TITLES: Readonly<Record<BriefSectionKind, string>> = {
   proposals: "Open proposals",
   decisions: "Recent decisions",
   knowledge: "Knowledge",
+  stale: "May be stale",
 };
 
 /**
@@ -49,7 +50,9 @@ const TITLES: Readonly<Record<BriefSectionKind, string>> = {
  * - **Recent decisions** in force, newest first (the `decisionLimit` newest, default 10);
  * - **Knowledge**: the agent's knowledge notes and the library, ranked by the search service for
  *   `query` (its score already weighs recency and confidence, src/core/search/ranking.ts), or the
- *   newest without a query (`knowledgeLimit`, default 8).
+ *   newest without a query (`knowledgeLimit`, default 8);
+ * - **May be stale**: the agent's knowledge notes and library notes that its journal blocks newer
+ *   than their last update mention (`may-be-stale`, src/core/health/stale-rules.ts), most blocks first.
  *
  * Every line ends with a wikilink to its block (`[[path#^id]]`) or note. Lines are cut to the
  * budget (tokens by default, {@link DEFAULT_BUDGET_TOKENS}; or UTF-8 bytes) lowest value first (see
@@ -78,6 +81,7 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
     proposals: await collectExchanges(vault, layout, agent, "proposals"),
     decisions: await collectDecisions(vault, layout, agent, decisionLimit),
     knowledge: null,
+    stale: await collectStale(vault, layout, agent, today),
   };
   const searchFn = typeof options.search === "function" ? options.search : options.search ? options.search.search.bind(options.search) : undefined;
   const kq = knowledgeQuery(layout, agent, query);
@@ -101,6 +105,7 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
     omission(section, count, shown) {
       const what = omissionWhat(section.kind, count, shown, query !== undefined);
       if (section.kind === "knowledge") return { what, how: searchHow(section.total) };
+      if (section.kind === "stale") return { what, how: `agent-memory health ${v}` };
       // Items to the agent live in other agents' trackers: list every agent's.
       const elsewhere = section.items.slice(shown).some((i) => i.direction === "to");
       return { what, how: `agent-memory trackers ${v}${elsewhere ? "" : ` --agent ${a}`} --kind ${section.kind}` };

@@ -13,7 +13,7 @@ import type { Result } from "../util/result";
 import type { SearchOptions, SearchResponse } from "../search/search-types";
 
 /** The sections of a brief, in the order the Markdown shows them. */
-export const BRIEF_SECTIONS = ["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge"] as const;
+export const BRIEF_SECTIONS = ["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge", "stale"] as const;
 export type BriefSectionKind = (typeof BRIEF_SECTIONS)[number];
 
 /** A search function with the shape of {@link SearchService.search}. */

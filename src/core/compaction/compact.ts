@@ -14,6 +14,7 @@ import { sourceLink } from "../extraction/route";
 import { oneLine } from "../brief/collect";
 import { MemoryError, UsageError, errorMessage } from "../errors";
 import { extractionHash, splitBlocks, type JournalBlock } from "../journal/blocks";
+import { blockLink } from "../journal/block-link";
 import { readNoteInfo } from "../health/note-info";
 import { journalDate } from "../health/time-rules";
 import { knownAgents, unknownAgentError } from "../init";
@@ -21,7 +22,7 @@ import { joinPath, type MemoryLayout } from "../layout";
 import { isIsoDate, localTimestamp, type IsoDate } from "../dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import { REVIEW_NOTE_TYPE } from "../review/material";
+import { REVIEW_NOTE_TYPE } from "../review/note-type";
 import { DIGESTS_FOLDER, digestState, isDigestNote, listingHash, mergeDigest } from "./digest-note";
 import { blockKey, indexProducedItems, type ProducedIndex, type ProducedItem } from "./produced";
 import { isoWeekOf, type IsoWeek } from "./weeks";
@@ -116,14 +117,6 @@ const EXCERPT_CHARS = 160;
 /** Vault path of the digest of `week` for `agent`: `<journal folder>/Digests/YYYY-Www.md`. */
 export function digestPath(layout: MemoryLayout, agent: string, week: Pick<IsoWeek, "label">): string {
   return layout.under(joinPath(layout.journalFolder(agent), DIGESTS_FOLDER, `${week.label}.md`));
-}
-
-/** A link to a block: `[[journal#^id]]`, else `[[journal#Heading]]` under its nearest heading, else `[[journal]]`. */
-function blockLink(journal: string, block: JournalBlock): string {
-  if (block.blockId) return sourceLink(journal, block.blockId);
-  const heading = block.headings.at(-1);
-  const target = journal.replace(/\.md$/i, "");
-  return heading && !/[[\]|#^]/.test(heading) ? `[[${target}#${heading.trim()}]]` : `[[${target}]]`;
 }
 
 function journalName(path: string): string {

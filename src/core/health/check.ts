@@ -20,6 +20,7 @@ import { HEALTH_RULES } from "./rules";
 import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from "./time-rules";
 import { checkDuplicateFields } from "./tracker-rules";
 import { checkContradictions } from "./contradiction-rules";
+import { checkMayBeStale } from "./stale-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
 /**
@@ -181,6 +182,7 @@ export async function runHealthCheck(
   }
   problems.push(...checkDuplicateIds(notes));
   problems.push(...checkStaleKnowledge(notes, today, staleDays));
+  problems.push(...checkMayBeStale(notes, today));
   sortProblems(problems);
   const errors = problems.filter((p) => p.severity === "error");
   const warnings = problems.filter((p) => p.severity === "warning");

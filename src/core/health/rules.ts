@@ -91,6 +91,12 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     fix: "Review the note against the newer journals, update it and set updated_at.",
   },
   {
+    id: "may-be-stale",
+    severity: "warning",
+    title: "Knowledge whose topic journal blocks newer than its last update mention (may be stale)",
+    fix: "Read the blocks listed; update the note if they change it (a new callout, or updated_at when it still holds).",
+  },
+  {
     id: "expired",
     severity: "warning",
     title: "Expired (expires_at past); search leaves it out",

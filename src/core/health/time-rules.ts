@@ -10,6 +10,7 @@
 import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
 import { lastUpdated } from "../knowledge/last-updated";
 import { TermMatcher } from "./mentions";
+import { topicKey } from "../knowledge/topic-key";
 import { isDigestNote } from "../compaction/digest-note";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
@@ -78,8 +79,8 @@ export function journalDate(note: NoteInfo): IsoDate {
   return dateInName(name) ?? datePart(fieldOf(note, "created_at")) ?? localDate(note.mtime);
 }
 
-/** Statuses that take a note out of the staleness check: finished or replaced. */
-const RETIRED = new Set(["archived", "superseded", "draft", "deprecated"]);
+/** Statuses that take a note out of the staleness checks: finished or replaced. */
+export const RETIRED_STATUSES: ReadonlySet<string> = new Set(["archived", "superseded", "draft", "deprecated"]);
 
 interface Candidate {
   note: NoteInfo;
@@ -90,15 +91,20 @@ interface Candidate {
   count: number;
 }
 
-/** Terms a journal can mention a topic by: its file name and its aliases, NFKC lower case, at least 2 characters. */
-function termsOf(note: NoteInfo): string[] {
+/**
+ * Terms a journal can mention a topic by: its file name, its frontmatter `title`, its first `#`
+ * heading and its `aliases`, each as its {@link topicKey} (NFKC, lower case, whitespace collapsed),
+ * at least 2 characters. One home for `stale-knowledge` and `may-be-stale` (stale-rules.ts).
+ */
+export function topicTerms(note: NoteInfo): string[] {
   const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   const aliases = fieldOf(note, "aliases");
-  const list: unknown[] = [name, ...(Array.isArray(aliases) ? (aliases as unknown[]) : typeof aliases === "string" ? [aliases] : [])];
+  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(note.body)?.[1];
+  const list: unknown[] = [name, fieldOf(note, "title"), heading, ...(Array.isArray(aliases) ? (aliases as unknown[]) : typeof aliases === "string" ? [aliases] : [])];
   const out = new Set<string>();
   for (const t of list) {
     if (typeof t !== "string") continue;
-    const term = t.normalize("NFKC").trim().toLowerCase();
+    const term = topicKey(t);
     if (term.length >= 2) out.add(term);
   }
   return [...out];
@@ -115,7 +121,7 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
   const candidates: Candidate[] = [];
   for (const note of notes) {
     if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library")) continue;
-    if (RETIRED.has(statusOf(note))) continue;
+    if (RETIRED_STATUSES.has(statusOf(note))) continue;
     const last = lastUpdated(note);
     const age = daysBetween(last, today);
     if (age === null || age <= staleDays) continue;
@@ -128,7 +134,7 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
   let oldest = today;
   for (const c of candidates) {
     if (c.last < oldest) oldest = c.last;
-    for (const term of termsOf(c.note)) {
+    for (const term of topicTerms(c.note)) {
       let i = termIndex.get(term);
       if (i === undefined) {
         i = terms.length;

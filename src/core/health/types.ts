@@ -22,6 +22,7 @@ export type HealthRuleId =
   | "missing-source-block"
   | "stale-draft"
   | "stale-knowledge"
+  | "may-be-stale"
   | "expired"
   | "over-size-cap"
   | "review-due"

@@ -1,7 +1,8 @@
 /**
  * What a review note gathers for its period (docs/architecture.md, "Review loops"): the agent's
  * journals since the last review, the knowledge notes updated in that span, the open tasks and
- * goals with their latest progress, and the decisions made.
+ * goals with their latest progress, the decisions made, and the knowledge that may be stale
+ * (docs/compaction.md).
  */
 import { parseNote } from "../frontmatter";
 import { isDigestNote } from "../compaction/digest-note";
@@ -12,11 +13,13 @@ import { lastUpdated } from "../knowledge/last-updated";
 import { textAfterFrontmatter } from "../markdown/frontmatter-block";
 import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
 import { isOpenStatus, latestProgressText } from "../trackers/status";
+import { staleTopicsOf, type StaleTopic } from "../health/stale-rules";
 import { fieldValue } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
+import { REVIEW_NOTE_TYPE } from "./note-type";
 
 /** Frontmatter `type` of a review note. */
-export const REVIEW_NOTE_TYPE = "review";
+export { REVIEW_NOTE_TYPE };
 
 /** The days a review covers, both ends included. */
 export interface ReviewPeriod {
@@ -69,6 +72,11 @@ export interface ReviewMaterial {
   tasks: ReviewItemRef[];
   goals: ReviewItemRef[];
   decisions: ReviewItemRef[];
+  /**
+   * Knowledge and library notes that journal blocks newer than their last update mention, as of the
+   * period's end (issue 17 item 5; `may-be-stale` of src/core/health/stale-rules.ts).
+   */
+  stale: StaleTopic[];
 }
 
 function fileStem(path: string): string {
@@ -157,5 +165,6 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
       if (date !== null && inPeriod(date, period)) decisions.push({ ...itemRef(decisionsPath, item), date });
     }
   }
-  return { agent, period, journals, knowledge, tasks, goals, decisions };
+  const stale = await staleTopicsOf(vault, layout, agent, period.end);
+  return { agent, period, journals, knowledge, tasks, goals, decisions, stale };
 }

@@ -11,6 +11,7 @@ import type { IsoDate } from "../util/dates";
 import { formatWikilink } from "../markdown/wikilinks";
 import type { ReviewSchedule } from "../trackers/reviews";
 import { REVIEW_NOTE_TYPE, type ReviewItemRef, type ReviewMaterial, type ReviewNoteRef } from "./material";
+import { staleSummary, type StaleTopic } from "../health/stale-rules";
 
 /** Vault path of the review note of review `id` started on `date`. Throws {@link PathError} for an unsafe agent or id. */
 export function reviewNotePath(layout: MemoryLayout, agent: string, id: string, date: IsoDate): string {
@@ -56,6 +57,10 @@ function itemLine(ref: ReviewItemRef): string {
   return parts.join("");
 }
 
+function staleLine(t: StaleTopic): string {
+  return `- ${link(t.path, t.title)} ${staleSummary(t)}`;
+}
+
 function section(title: string, lines: string[], empty: string): string[] {
   return ["", `## ${title} (${lines.length})`, "", ...(lines.length > 0 ? lines : [empty])];
 }
@@ -72,7 +77,8 @@ export interface ReviewNoteMeta {
 /**
  * The review note's Markdown: frontmatter (`type: review`, `status: draft` until `review done`,
  * the period, a `source` link to the review item) and sections for journals, knowledge updated, open
- * tasks, goals and decisions with links to each, then headings for the reflection itself.
+ * tasks, goals, decisions and knowledge that may be stale with links to each, then headings for
+ * the reflection itself.
  */
 export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta): string {
   const { review, date } = meta;
@@ -99,6 +105,7 @@ export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta)
     ...section("Open tasks", material.tasks.map(itemLine), "- No open task."),
     ...section("Goals", material.goals.map(itemLine), "- No open goal."),
     ...section("Decisions", material.decisions.map(itemLine), "- No decision recorded in this period."),
+    ...section("May be stale", material.stale.map(staleLine), "- No knowledge note is mentioned in journals newer than it."),
     "",
     "## What went well",
     "",
