@@ -125,6 +125,15 @@ const requiredFieldsBy = z.object({
   other: fieldList.optional(),
 });
 
+/**
+ * Watch and extract (issue 17 item 6): extract a journal once it has been left unchanged for
+ * `extractAfterMinutes` (0 = off, the default), queueing the plan for review unless `autoApply`.
+ */
+const watch = z.object({
+  extractAfterMinutes: z.number().int().min(0).max(1440).default(0),
+  autoApply: z.boolean().default(false),
+});
+
 const health = z.object({
   /** Fields every note must have, unless its collection has its own list in `requiredFieldsBy`. */
   requiredFields: fieldList.default(["id", "type", "status", "created_at"]),
@@ -182,6 +191,7 @@ export const settingsSchema = z.object({
   gate: gate.prefault({}),
   search: search.prefault({}),
   health: health.prefault({}),
+  watch: watch.prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
