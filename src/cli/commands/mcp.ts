@@ -8,6 +8,7 @@ import { createMcpServer, toolNames } from "../mcp/server";
 import { SearchSocket } from "../serve/socket-server";
 import { SERVER_ENV } from "../serve/socket-path";
 import { openSearch } from "../shared";
+import { parseWatchMinutes, startWatchExtract } from "../mcp/watch-extract";
 
 /**
  * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (docs/mcp.md,
@@ -18,11 +19,13 @@ import { openSearch } from "../shared";
  * named; an unknown tool name is a usage error (exit 2) before anything starts. It also answers
  * one-shot
  * `agent-memory search` runs on the vault's socket, as `agent-memory serve` does. See docs/mcp.md.
+ * `--watch-extract MINUTES` extracts the agent's journals once left unchanged that long, into its
+ * review queue (or applied, with `--watch-auto-apply`); see docs/compaction.md.
  */
 export const mcpCommand: CliCommand = {
   name: "mcp",
-  usage: "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]",
-  options: { agent: { type: "string" }, "read-only": { type: "boolean" }, tools: { type: "string" }, zone: { type: "string", multiple: true } },
+  usage: "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z] [--watch-extract MINUTES [--watch-auto-apply]]",
+  options: { agent: { type: "string" }, "read-only": { type: "boolean" }, tools: { type: "string" }, zone: { type: "string", multiple: true }, "watch-extract": { type: "string" }, "watch-auto-apply": { type: "boolean" } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const known = toolNames();
@@ -35,6 +38,9 @@ export const mcpCommand: CliCommand = {
       }
       only = new Set(names);
     }
+    const watchMinutes = typeof options["watch-extract"] === "string" ? parseWatchMinutes(options["watch-extract"]) : null;
+    if (options["watch-auto-apply"] === true && watchMinutes === null) throw new UsageError("--watch-auto-apply needs --watch-extract MINUTES");
+    if (watchMinutes !== null && options["read-only"] === true) throw new UsageError("--watch-extract writes the review queue; it cannot be used with --read-only");
     const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
     // The server never creates an agent: a typo in a client's configuration would split memory.
     const agents = await knownAgents(ctx.vault, ctx.layout);
@@ -55,9 +61,10 @@ export const mcpCommand: CliCommand = {
     await live.start();
     // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
     const socket = ctx.env[SERVER_ENV] === "off" ? { none: `${SERVER_ENV}=off` } : await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log });
+    const watch = watchMinutes === null ? null : startWatchExtract({ ctx, access, live, minutes: watchMinutes, autoApply: options["watch-auto-apply"] === true, log });
     const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
     const { server, tools } = createMcpServer({ ctx, access, live, defaultScope, now: () => Date.now() }, { readOnly: options["read-only"] === true, only }, log);
-    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socket instanceof SearchSocket ? `CLI searches answered on ${socket.path}` : `no socket for CLI searches (${socket.none})`}`);
+    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socket instanceof SearchSocket ? `CLI searches answered on ${socket.path}` : `no socket for CLI searches (${socket.none})`}${watch ? `; watch and extract: journals quiet for ${watchMinutes} min ${options["watch-auto-apply"] === true ? "are applied" : "go to the review queue"}` : ""}`);
     const transport = new StdioServerTransport();
     await new Promise<void>((resolve, reject) => {
       let done = false;
@@ -67,7 +74,7 @@ export const mcpCommand: CliCommand = {
         // Closing on a signal: a transport already closed has nothing left to close.
         server.close().catch(() => undefined).finally(() => {
           const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
-          void closing.then(() => live.close()).then(resolve, reject);
+          void closing.then(() => watch?.close()).then(() => live.close()).then(resolve, reject);
         });
       };
       process.stdin.once("end", stop);
