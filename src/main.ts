@@ -23,6 +23,7 @@ import { AgentMemorySettingTab } from "./obsidian/settings/settings-tab";
 import { StatusBarProgress } from "./obsidian/status-bar-progress";
 import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/tracker-view";
 import { TrackerUpkeep, runMigrateCommand } from "./obsidian/tracker-upkeep";
+import { WatchExtract } from "./obsidian/watch-extract";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */
@@ -43,7 +44,7 @@ export default class AgentMemoryPlugin extends Plugin {
       new IndexLifecycle(ctx, new StatusBarProgress(this.addStatusBarItem()), normalizePath(`${pluginDir}/search-index.json`)),
     );
 
-    this.registerView(TRACKER_VIEW_TYPE, (leaf) => new TrackerView(leaf, ctx));
+    this.registerView(TRACKER_VIEW_TYPE, (leaf) => new TrackerView(leaf, ctx, (journal) => runner.extract(journal)));
     this.registerView(SEARCH_VIEW_TYPE, (leaf) => new SearchView(leaf, ctx, index));
     this.addRibbonIcon("brain", "Extract from today's journal", () => void runner.extractToday());
     registerCommands(this, {
@@ -61,6 +62,7 @@ export default class AgentMemoryPlugin extends Plugin {
       promoteNote: (path) => new PromoteModal(this.app, ctx, path).open(),
     });
     this.addChild(new TrackerUpkeep(ctx));
+    this.addChild(new WatchExtract(ctx));
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
         ctx,

@@ -139,7 +139,7 @@ describe("settings", () => {
     const plugin = await loadPlugin(app);
     const row = await openTab(plugin);
     const headings = [...stubPlugin(plugin).settingTabs[0]!.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
-    expect(headings).toEqual(["Memory folders", "Agents", "Journals", "Language model", "Extraction", "Destinations", "Search", "Health check"]);
+    expect(headings).toEqual(["Memory folders", "Agents", "Journals", "Language model", "Extraction", "Destinations", "Watch and extract", "Search", "Health check"]);
     const options = [...row("Default agent").querySelectorAll("option")].map((o) => o.value);
     expect(options).toEqual(["link", "me", "ming"]);
   });

@@ -24,6 +24,7 @@ import { tickTrackerItem } from "./tracker-edits";
 import { listInbox, type Actor, type InboxItem } from "../core/inbox/inbox";
 import { answerInboxItem } from "../core/inbox/respond";
 import { localTimestamp } from "../core/util/dates";
+import { TO_REVIEW_LABEL, isQueueNote, loadQueue, renderQueue } from "./review-queue-tab";
 
 export const TRACKER_VIEW_TYPE = "agent-memory-trackers";
 
@@ -90,6 +91,8 @@ export class TrackerView extends ItemView {
   /** True when the "Inbox" tab is shown instead of a tracker's. */
   inbox = false;
   filter: StatusFilter = "open";
+  /** The "To review" tab (queued plans of watch and extract) is shown instead of a tracker. */
+  queueTab = false;
   /** Bumped on every render so an older, slower render does not overwrite a newer one. */
   private renderSeq = 0;
   private closed = false;
@@ -99,6 +102,8 @@ export class TrackerView extends ItemView {
   constructor(
     leaf: WorkspaceLeaf,
     private readonly ctx: PluginContext,
+    /** Opens the extraction review of a journal (the "To review" tab); none: the tab only lists. */
+    private readonly reviewJournal?: (journal: string) => Promise<void>,
   ) {
     super(leaf);
     this.agent = ctx.settings().defaultAgent;
@@ -147,7 +152,7 @@ export class TrackerView extends ItemView {
       const layout = layoutOf(this.ctx);
       const other = layout.agentOf(path);
       if (other !== null && (layout.trackerPath(other, "questions") === path || layout.trackerPath(other, "proposals") === path)) return true;
-      return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path);
+      return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path) || isQueueNote(this.ctx, this.agent, path);
     } catch {
       // A path the layout refuses (an unsafe agent name) is no tracker of this view.
       return false;
@@ -192,6 +197,7 @@ export class TrackerView extends ItemView {
     } catch (err) {
       inboxError = errorMessage(err);
     }
+    const queue = await loadQueue(this.ctx, this.agent);
     if (seq !== this.renderSeq) return;
 
     const root = this.contentEl;
@@ -220,11 +226,12 @@ export class TrackerView extends ItemView {
       tab.createSpan({ cls: "am-tab-label", text: KIND_LABELS[kind] });
       tab.createSpan({ cls: "am-tab-count", text: String(count) });
       if (kind === "reviews" && d && d.due.size > 0) tab.createSpan({ cls: "am-tab-due", text: `${d.due.size} due` });
-      tab.toggleClass("is-active", !this.inbox && kind === this.kind);
-      tab.setAttr("aria-selected", !this.inbox && kind === this.kind);
+      tab.toggleClass("is-active", !this.inbox && !this.queueTab && kind === this.kind);
+      tab.setAttr("aria-selected", !this.inbox && !this.queueTab && kind === this.kind);
       tab.addEventListener("click", () => {
         this.kind = kind;
         this.inbox = false;
+        this.queueTab = false;
         this.refresh();
       });
     }
@@ -235,11 +242,27 @@ export class TrackerView extends ItemView {
     inboxTab.setAttr("aria-selected", this.inbox);
     inboxTab.addEventListener("click", () => {
       this.inbox = true;
+      this.queueTab = false;
+      this.refresh();
+    });
+    const queueTab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": "to-review" } });
+    queueTab.createSpan({ cls: "am-tab-label", text: TO_REVIEW_LABEL });
+    queueTab.createSpan({ cls: "am-tab-count", text: String(queue.entries.length) });
+    queueTab.toggleClass("is-active", this.queueTab && !this.inbox);
+    queueTab.setAttr("aria-selected", this.queueTab && !this.inbox);
+    queueTab.addEventListener("click", () => {
+      this.queueTab = true;
+      this.inbox = false;
       this.refresh();
     });
 
     if (this.inbox) {
       this.renderInbox(root, actor, inboxItems, inboxError);
+      return;
+    }
+    const review = this.reviewJournal;
+    if (this.queueTab) {
+      renderQueue(root, this.agent, queue, review ? (journal) => void review(journal).then(() => this.refresh()) : null);
       return;
     }
     const current = data.get(this.kind);

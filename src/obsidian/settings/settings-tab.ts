@@ -12,6 +12,7 @@ import { journalSection } from "./journal-section";
 import { llmSection } from "./llm-section";
 import { agentsSection, memorySection } from "./memory-section";
 import { healthSection, searchSection } from "./search-section";
+import { watchSection } from "./watch-section";
 
 /** Host hooks the tab needs besides the context: replacing the settings object after validation. */
 export interface SettingsHost {
@@ -65,6 +66,7 @@ export class AgentMemorySettingTab extends PluginSettingTab {
     llmSection(sc);
     extractionSection(sc);
     destinationsSection(sc);
+    watchSection(sc);
     searchSection(sc);
     healthSection(sc);
   }
