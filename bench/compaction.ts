@@ -1,4 +1,4 @@
-// Compaction and staleness figures (issue 17 items 4 and 5; figures, not tests). On a copy of the
+// Compaction and staleness figures (docs/compaction.md; figures, not tests). On a copy of the
 // sample vault (every journal extracted with the offline extractor first) and on a synthetic vault
 // (bench/lib/synthetic-vault.ts): digests written by `compact` for every agent, the time of the
 // first run and of a re-run (which must write nothing), and the notes `may-be-stale` flags.

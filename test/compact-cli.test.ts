@@ -1,4 +1,4 @@
-// `agent-memory compact` through the built CLI (issue 17 item 4): the summary from a model at a
+// `agent-memory compact` through the built CLI (docs/compaction.md): the summary from a model at a
 // local OpenAI-compatible stub server, asked for once; bad input is exit 2 with nothing written.
 import { spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Compaction (issue 17 item 4): weekly digests of an agent's journals on a real temporary copy of
+// Compaction (docs/compaction.md): weekly digests of an agent's journals on a real temporary copy of
 // the sample vault. Nothing deleted (every file listed with its bytes before and after), journals
 // untouched, re-runs change nothing, digest content checked against the trackers it lists.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";

@@ -46,7 +46,7 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["missing-source-block", "Memory/Agents/ada/Trackers/Tasks.md", 11],
   ["stale-draft", `${K}/team/Hiring plan.md`, 5],
   ["stale-knowledge", `${K}/strategy/Pricing experiments.md`, undefined],
-  // The same note, found by the block-level rule (issue 17 item 5).
+  // The same note, found by the block-level rule (docs/compaction.md).
   ["may-be-stale", `${K}/strategy/Pricing experiments.md`, undefined],
   ["expired", "Memory/Library/Ops/Vendor contract.md", 7],
   ["over-size-cap", "Memory/Library/Ops/Meeting log archive.md", undefined],

@@ -1,4 +1,4 @@
-// `agent-memory mcp --watch-extract MINUTES` (issue 17 item 6): the server's watch-and-extract
+// `agent-memory mcp --watch-extract MINUTES` (docs/compaction.md): the server's watch-and-extract
 // wiring driven in-process with a clock turned by hand (no test waits on real time), and the flag
 // through the built server with the SDK's own client over stdio.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Watch and extract in the plugin (issue 17 item 6): the setting (persisted, shown in the settings
+// Watch and extract in the plugin (docs/compaction.md): the setting (persisted, shown in the settings
 // tab), the watcher on vault changes driven with a manual clock, and the tracker panel's
 // "To review" tab listing queued plans and opening their review.
 import "./setup-dom";

@@ -1,4 +1,4 @@
-// Staleness (issue 17 item 5): a knowledge note whose topic journal blocks newer than its last
+// Staleness (docs/compaction.md): a knowledge note whose topic journal blocks newer than its last
 // update mention is flagged "may be stale" by the health check (`may-be-stale`, the blocks linked),
 // in the brief and in the review material; a mention on or before the update is not one.
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Watch and extract (issue 17 item 6) in the core, on real temporary folders with a clock driven
+// Watch and extract (docs/compaction.md) in the core, on real temporary folders with a clock driven
 // by hand: a journal left unchanged for N minutes is planned; the plan waits in the agent's review
 // queue (or is applied with auto-apply); re-runs change nothing; nothing is deleted.
 import { readFileSync, readdirSync } from "node:fs";

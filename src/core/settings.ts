@@ -126,7 +126,7 @@ const requiredFieldsBy = z.object({
 });
 
 /**
- * Watch and extract (issue 17 item 6): extract a journal once it has been left unchanged for
+ * Watch and extract (docs/compaction.md): extract a journal once it has been left unchanged for
  * `extractAfterMinutes` (0 = off, the default), queueing the plan for review unless `autoApply`.
  */
 const watch = z.object({

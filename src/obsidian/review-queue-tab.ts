@@ -1,5 +1,5 @@
 /**
- * The tracker panel's "To review" tab (issue 17 item 6): plans that watch and extract queued for
+ * The tracker panel's "To review" tab (docs/compaction.md): plans that watch and extract queued for
  * the agent (src/core/watch/review-queue.ts), one per journal, oldest first. Clicking one opens the
  * extraction review of that journal (the review modal, made from the journal as it is now).
  */

@@ -1,5 +1,5 @@
 /**
- * Watch and extract in the plugin (issue 17 item 6; docs/compaction.md): with the setting
+ * Watch and extract in the plugin (docs/compaction.md): with the setting
  * `watch.extractAfterMinutes` above 0, a journal left unchanged that long is extracted; the plan
  * waits in the agent's review queue (the tracker panel's "To review" tab) unless
  * `watch.autoApply` is on. The settings are read at each change, so turning it on or off, or
@@ -34,9 +34,8 @@ export class WatchExtract extends Component {
 
   override onload(): void {
     this.ctx.app.workspace.onLayoutReady(() => {
-      const on = (file: TAbstractFile): void => this.changed(file.path);
-      this.registerEvent(this.ctx.app.vault.on("modify", on));
-      this.registerEvent(this.ctx.app.vault.on("create", on));
+      // Edits only: a journal made from a template is timed from its first edit.
+      this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => this.changed(file.path)));
     });
   }
 

@@ -1,6 +1,5 @@
 /**
- * `agent-memory compact <vault> --agent A --before DATE [--dry-run] [--json]` (issue 17 item 4;
- * docs/compaction.md): weekly digests of the agent's journals for the weeks ending before DATE.
+ * `agent-memory compact <vault> --agent A --before DATE [--dry-run] [--json]` (docs/compaction.md): weekly digests of the agent's journals for the weeks ending before DATE.
  * With a model configured in the environment (as for `extract`), a short generated summary on top.
  * Exit 0 done, 1 when a digest was refused or its summary failed, 2 on bad input (nothing written).
  */

@@ -1,5 +1,5 @@
 /**
- * `agent-memory mcp --watch-extract MINUTES [--watch-auto-apply]` (issue 17 item 6; docs/compaction.md):
+ * `agent-memory mcp --watch-extract MINUTES [--watch-auto-apply]` (docs/compaction.md):
  * the server extracts a journal of its agent once it has been left unchanged for MINUTES. The plan
  * waits in the agent's review queue (`Memory/Agents/<agent>/Review queue.md`) unless auto-apply is
  * on. Off unless the flag is given. Changes are seen by a {@link DirWatcher} on the agent's folder;

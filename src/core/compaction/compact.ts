@@ -1,5 +1,5 @@
 /**
- * Compaction (issue 17 item 4): weekly digest notes of an agent's journals, nothing deleted.
+ * Compaction (docs/compaction.md): weekly digest notes of an agent's journals, nothing deleted.
  *
  * {@link compactJournals} groups the agent's journals by ISO week ({@link isoWeekOf}), keeps the
  * weeks that end before `before`, and for each writes `<journal folder>/Digests/YYYY-Www.md`

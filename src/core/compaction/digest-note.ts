@@ -1,5 +1,5 @@
 /**
- * The weekly digest note (issue 17 item 4; format in docs/compaction.md):
+ * The weekly digest note (format in docs/compaction.md):
  *
  * ```
  * ---

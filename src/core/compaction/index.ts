@@ -1,5 +1,5 @@
 /**
- * Compaction (issue 17 item 4; docs/compaction.md): weekly digest notes of an agent's journals.
+ * Compaction (docs/compaction.md): weekly digest notes of an agent's journals.
  */
 export * from "./compact";
 export * from "./digest-note";

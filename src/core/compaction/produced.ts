@@ -1,5 +1,5 @@
 /**
- * What journals produced (issue 17 item 4): every tracker item and topic callout of an agent that
+ * What journals produced (docs/compaction.md): every tracker item and topic callout of an agent that
  * cites a journal block as its source (`[source:: [[journal#^am-…]]]` on a tracker line, a link in a
  * progress note under it, `> Source: [[journal#^am-…]]` in a callout), indexed by the block it cites. Links are resolved as Obsidian
  * resolves them ({@link LinkResolver}), so the full vault path, a path under the memory root and a
@@ -33,10 +33,10 @@ export interface ProducedItem {
   blockId: string;
 }
 
-/** Category of a callout kind extraction writes (DESIGN §2): insight, pattern, decision. */
+/** Category of a callout kind extraction writes (README, "Note formats in brief"): insight, pattern, decision. */
 const CALLOUT_CATEGORY: Readonly<Record<string, Category>> = { insight: "knowledge", pattern: "pattern", decision: "decision" };
 
-/** Category a tracker kind holds when no destination setting names it (the DESIGN §3 table). */
+/** Category a tracker kind holds when no destination setting names it (the README's category table). */
 const TRACKER_CATEGORY: Readonly<Record<TrackerKind, Category | null>> = {
   tasks: "task",
   goals: "goal",
@@ -48,7 +48,7 @@ const TRACKER_CATEGORY: Readonly<Record<TrackerKind, Category | null>> = {
 
 /**
  * The category of items in the tracker of `kind`: the one category whose destination setting is
- * `tracker:<kind>`, else the DESIGN §3 default; `null` for a tracker no category goes to (reviews).
+ * `tracker:<kind>`, else the README table's default; `null` for a tracker no category goes to (reviews).
  */
 export function trackerCategory(settings: Settings, kind: TrackerKind): Category | null {
   const routed = CATEGORIES.filter((c) => settings.destinations[c] === `tracker:${kind}`);

@@ -1,5 +1,5 @@
 /**
- * The generated summary on top of a digest (issue 17 item 4), from an OpenAI-compatible chat
+ * The generated summary on top of a digest (docs/compaction.md), from an OpenAI-compatible chat
  * model through the project's client ({@link createChatClient}), plain text, in the language of
  * the journals.
  */

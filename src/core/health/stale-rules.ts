@@ -1,5 +1,5 @@
 /**
- * `may-be-stale` (issue 17 item 5): a knowledge or library note whose topic is mentioned in journal
+ * `may-be-stale` (docs/compaction.md): a knowledge or library note whose topic is mentioned in journal
  * blocks newer than its last update. Unlike `stale-knowledge` (time-rules.ts), which waits
  * `health.staleDays` days, this fires on the first newer mention and names the blocks, so a person
  * (or the review loop, the brief) can read exactly what may have changed.

@@ -147,7 +147,7 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
   }
   const matcher = new TermMatcher(terms);
   for (const journal of notes) {
-    // A digest repeats its journals' words; it is not a newer mention (issue 17 item 4).
+    // A digest repeats its journals' words; it is not a newer mention (docs/compaction.md).
     if (journal.collection !== "journal" || isDigestNote(journal.data)) continue;
     const date = journalDate(journal);
     if (date <= oldest || date > today) continue;

@@ -1,5 +1,5 @@
 /**
- * The wikilink to one journal block (issue 17 items 4 and 5): `[[journal#^id]]` when the block has
+ * The wikilink to one journal block (docs/compaction.md): `[[journal#^id]]` when the block has
  * an id, else `[[journal#Heading]]` under its nearest heading, else `[[journal]]`. Never writes an
  * id: digests and staleness findings only read journals.
  */

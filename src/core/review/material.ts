@@ -74,7 +74,7 @@ export interface ReviewMaterial {
   decisions: ReviewItemRef[];
   /**
    * Knowledge and library notes that journal blocks newer than their last update mention, as of the
-   * period's end (issue 17 item 5; `may-be-stale` of src/core/health/stale-rules.ts).
+   * period's end (`may-be-stale` of src/core/health/stale-rules.ts, docs/compaction.md).
    */
   stale: StaleTopic[];
 }

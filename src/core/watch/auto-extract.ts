@@ -1,5 +1,5 @@
 /**
- * Watch and extract (issue 17 item 6): what happens to a journal once it has been left unchanged
+ * Watch and extract (docs/compaction.md): what happens to a journal once it has been left unchanged
  * (see {@link QuietTimers}). It is planned as `extract` plans it; with auto-apply the plan is
  * written, otherwise it is queued for a person ({@link appendQueueEntry}) and nothing else is
  * written. Off by default (settings `watch.extractAfterMinutes` 0; the MCP server's

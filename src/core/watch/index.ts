@@ -1,4 +1,4 @@
-/** Watch and extract (issue 17 item 6; docs/compaction.md): quiet timers, the review queue, the run. */
+/** Watch and extract (docs/compaction.md): quiet timers, the review queue, the run. */
 export * from "./auto-extract";
 export * from "./quiet-timers";
 export * from "./review-queue";

@@ -1,5 +1,5 @@
 /**
- * "Left unchanged for N minutes" (issue 17 item 6): one timer per note, re-armed by every change,
+ * "Left unchanged for N minutes" (docs/compaction.md): one timer per note, re-armed by every change,
  * firing once the note has been quiet for `quietMs`. Time comes from an injected {@link Scheduler}
  * (the host's timers; in tests a clock driven by hand), so nothing here depends on real time.
  */

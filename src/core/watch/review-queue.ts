@@ -1,5 +1,5 @@
 /**
- * The review queue (issue 17 item 6; format in docs/compaction.md): plans that "watch and extract"
+ * The review queue (format in docs/compaction.md): plans that "watch and extract"
  * made from journals left unchanged, waiting for a person. One note per agent,
  * `<agent folder>/Review queue.md`, so the person sees it in Obsidian as well as in the tracker
  * panel's "To review" tab; the MCP server and the plugin write the same note. Entries are appended,

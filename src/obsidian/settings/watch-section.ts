@@ -1,4 +1,4 @@
-/** Settings: watch and extract (issue 17 item 6; docs/compaction.md). Off by default. */
+/** Settings: watch and extract (docs/compaction.md). Off by default. */
 import { heading, numberSetting, toggleSetting, type SectionContext } from "./controls";
 
 /** Minutes a journal must be left unchanged before it is extracted (0 = off), and auto-apply. */
