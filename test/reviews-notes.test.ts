@@ -50,7 +50,7 @@ describe("review start", () => {
     const updated = text.slice(text.indexOf("## Knowledge updated"), text.indexOf("## Open tasks"));
     expect(updated).not.toContain("Pricing experiments|");
     expect(text).toMatch(/## May be stale \(1\)\n\n- \[\[Memory\/Agents\/ada\/Knowledge\/strategy\/Pricing experiments\|Pricing experiments\]\] mentioned in 1 journal block newer than its last update \(2025-12-01\): \[\[Memory\/Agents\/ada\/Journal\/2026-05-20#\^am-a1b2\]\]\n/);
-    expect(result.material.stale.map((t) => t.path)).toEqual(["Memory/Agents/ada/Knowledge/strategy/Pricing experiments.md"]);
+    expect(result.value.material.stale.map((t) => t.path)).toEqual(["Memory/Agents/ada/Knowledge/strategy/Pricing experiments.md"]);
     expect(text).toContain("- [[Memory/Agents/ada/Trackers/Tasks#^t-001|t-001]] Ask Person B for the churn export");
     expect(text).not.toContain("^t-002"); // done
     expect(text).toContain("- [[Memory/Agents/ada/Trackers/Goals#^g-001|g-001]] Halve first-month churn (in progress); latest: 2026-05-20: setup checklist matters most");

@@ -8,7 +8,7 @@ import { QuietTimers, extractQuietJournal, listQueue, pendingReviews, reviewQueu
 import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../src/core/extraction/offline";
 import { MemoryLayout } from "../src/core/layout";
-import { defaultSettings, parseSettings } from "../src/core/settings";
+import { defaultSettings, parseSettings, usableSettings } from "../src/core/settings";
 import { listItems } from "../src/core/trackers/format";
 import { tempVault } from "./helpers/temp-vault";
 import { ManualClock } from "./helpers/manual-clock";
@@ -165,9 +165,9 @@ describe("extract a quiet journal", () => {
 
   it("is off by default and a setting of minutes and auto-apply otherwise", () => {
     expect(defaultSettings().watch).toEqual({ extractAfterMinutes: 0, autoApply: false });
-    expect(parseSettings({ watch: { extractAfterMinutes: 10, autoApply: true } }).settings.watch).toEqual({ extractAfterMinutes: 10, autoApply: true });
+    expect(usableSettings(parseSettings({ watch: { extractAfterMinutes: 10, autoApply: true } })).watch).toEqual({ extractAfterMinutes: 10, autoApply: true });
     const bad = parseSettings({ watch: { extractAfterMinutes: -1 } });
-    expect(bad.settings.watch.extractAfterMinutes).toBe(0);
-    expect(bad.error).toContain("watch.extractAfterMinutes");
+    expect(usableSettings(bad).watch.extractAfterMinutes).toBe(0);
+    expect(bad.ok ? "" : bad.error.message).toContain("watch.extractAfterMinutes");
   });
 });
