@@ -20,12 +20,16 @@ const ALLOWED: Record<string, string[]> = {
   knowledge: [...BASE, "trackers"],
   search: [...BASE, "trackers"],
   llm: BASE,
-  health: [...BASE, "trackers", "knowledge"],
-  review: [...BASE, "trackers", "knowledge"],
+  // may-be-stale reads journal blocks (docs/compaction.md).
+  health: [...BASE, "trackers", "knowledge", "journal"],
+  // A review lists the knowledge that may be stale (health/stale-rules.ts).
+  review: [...BASE, "trackers", "knowledge", "health"],
   extraction: [...BASE, "journal", "trackers", "knowledge", "llm"],
   library: [...BASE, "trackers", "knowledge"],
   inbox: [...BASE, "trackers", "library"],
-  brief: [...BASE, "trackers", "knowledge", "review", "search", "extraction", "llm", "inbox"],
+  brief: [...BASE, "trackers", "knowledge", "review", "search", "extraction", "llm", "inbox", "health"],
+  compaction: [...BASE, "journal", "trackers", "knowledge", "extraction", "health", "llm"],
+  watch: [...BASE, "journal", "extraction"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -11,19 +11,19 @@
  */
 import { CATEGORIES, type Category } from "../extraction/types";
 import { sourceLink } from "../extraction/route";
-import { oneLine } from "../brief/collect";
+import { truncateLine } from "../markdown/text";
 import { MemoryError, UsageError, errorMessage } from "../errors";
 import { extractionHash, splitBlocks, type JournalBlock } from "../journal/blocks";
-import { blockLink } from "../journal/block-link";
+import { blockLink } from "../markdown/block-link";
 import { readNoteInfo } from "../health/note-info";
 import { journalDate } from "../health/time-rules";
 import { knownAgents, unknownAgentError } from "../init";
 import { joinPath, type MemoryLayout } from "../layout";
-import { isIsoDate, localTimestamp, type IsoDate } from "../dates";
+import { isIsoDate, localTimestamp, type IsoDate } from "../util/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import { REVIEW_NOTE_TYPE } from "../review/note-type";
-import { DIGESTS_FOLDER, digestState, isDigestNote, listingHash, mergeDigest } from "./digest-note";
+import { DIGESTS_FOLDER, isNotJournal } from "../note-types";
+import { digestState, listingHash, mergeDigest } from "./digest-note";
 import { blockKey, indexProducedItems, type ProducedIndex, type ProducedItem } from "./produced";
 import { isoWeekOf, type IsoWeek } from "./weeks";
 
@@ -111,6 +111,9 @@ const CATEGORY_HEADING: Readonly<Record<Category, string>> = {
 /** Block kinds worth listing when nothing came of them (headings and thematic breaks are not content). */
 const CONTENT_KINDS = new Set<JournalBlock["kind"]>(["paragraph", "list-item", "callout", "table", "code"]);
 
+/** Longest item text in a digest line, in characters. */
+const MAX_ITEM_CHARS = 240;
+
 /** Longest excerpt of a block nothing was extracted from, in characters. */
 const EXCERPT_CHARS = 160;
 
@@ -130,7 +133,7 @@ function itemLine(item: ProducedItem): string {
   const id = /#\^([^\]|]+)\]\]$/.exec(item.itemLink)?.[1];
   const where = item.itemLink.replace(/\]\]$/, `|${id ?? journalName(item.itemPath)}]]`);
   const status = item.status !== undefined ? ` (${STATUS_WORD[item.status] ?? item.status})` : "";
-  return `- ${oneLine(item.text)}${status} — ${where} · from ${sourceLink(item.journal, item.blockId)}`;
+  return `- ${truncateLine(item.text, MAX_ITEM_CHARS)}${status} — ${where} · from ${sourceLink(item.journal, item.blockId)}`;
 }
 
 /** The listing of one week: journals, items by category, blocks nothing was extracted from. */
@@ -147,7 +150,7 @@ function renderListing(journals: readonly JournalRead[], produced: ProducedIndex
       const found = block.blockId ? (produced.get(blockKey(j.path, block.blockId)) ?? []) : [];
       if (found.length === 0) {
         unused++;
-        idle.push(`- ${oneLine(block.text, EXCERPT_CHARS)} ${blockLink(j.path, block)}`);
+        idle.push(`- ${truncateLine(block.text, EXCERPT_CHARS)} ${blockLink(j.path, block)}`);
         continue;
       }
       for (const item of found) {
@@ -183,7 +186,7 @@ async function readJournals(vault: VaultPort, layout: MemoryLayout, agent: strin
   for (const f of await vault.list(folder)) {
     if (f.path.startsWith(digests)) continue;
     const note = readNoteInfo(f.path, await vault.read(f.path), f, { collection: "journal", agent });
-    if (isDigestNote(note.data) || note.data?.type === REVIEW_NOTE_TYPE) continue;
+    if (isNotJournal(note.data)) continue;
     const recorded = note.data?.extraction_hash;
     const extraction = typeof recorded !== "string" ? "never" : recorded === extractionHash(note.body) ? "extracted" : "changed";
     out.push({ path: f.path, date: journalDate(note), blocks: splitBlocks(note.body), extraction });

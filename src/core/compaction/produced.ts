@@ -7,13 +7,12 @@
  */
 import { CATEGORIES, type Category } from "../extraction/types";
 import { sourceLink } from "../extraction/route";
-import { LinkResolver, parseWikilinkTarget } from "../health/links";
+import { LinkResolver, parseWikilinkTarget, wikilinkTargets } from "../markdown/wikilinks";
 import { entryTextKey, listTopicEntries } from "../knowledge/callouts";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
 import { fieldValue } from "../trackers/fields";
 import { listItems, type TrackerStatus } from "../trackers/format";
-import { wikilinkTargets } from "../trackers/store";
 import type { VaultPort } from "../vault";
 
 /** One item a journal block produced. */

@@ -4,7 +4,7 @@
  * named by them (`2026-W48.md`). Calendar arithmetic on UTC day numbers ({@link dayNumber}), so
  * the host's time zone does not matter.
  */
-import { dayNumber, fromDayNumber, type IsoDate } from "../dates";
+import { dayNumber, fromDayNumber, type IsoDate } from "../util/dates";
 
 /** An ISO week. */
 export interface IsoWeek {

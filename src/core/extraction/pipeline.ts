@@ -18,7 +18,7 @@ import { dateTitle, localTimestamp, today } from "../util/dates";
 import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import { isDigestNote } from "../compaction/digest-note";
+import { isDigestNote } from "../note-types";
 import { PlanReadCache, resolveRoute, writeItem } from "./route";
 import type {
   ExtractionContext,

@@ -10,16 +10,16 @@
  * today. An agent's knowledge counts its own journals, the library everyone's; digests and review
  * notes are not journals here; a block the note already cites as a source does not count.
  */
-import type { IsoDate } from "../dates";
-import { isDigestNote } from "../compaction/digest-note";
-import { blockLink } from "../journal/block-link";
+import type { IsoDate } from "../util/dates";
+import { blockLink } from "../markdown/block-link";
 import { splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
-import { REVIEW_NOTE_TYPE } from "../review/note-type";
+import { isNotJournal } from "../note-types";
 import type { VaultPort } from "../vault";
 import { TermMatcher } from "./mentions";
 import { readNoteInfo, type NoteInfo } from "./note-info";
-import { RETIRED_STATUSES, journalDate, lastUpdated, statusOf, topicTerms } from "./time-rules";
+import { lastUpdated } from "../knowledge/last-updated";
+import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
 import type { HealthProblem } from "./types";
 
 /** A journal block newer than a note's last update that mentions its topic. */
@@ -56,7 +56,7 @@ function normalized(text: string): string {
 }
 
 function isJournal(note: NoteInfo): boolean {
-  return note.collection === "journal" && !note.invalid && !isDigestNote(note.data) && note.data?.type !== REVIEW_NOTE_TYPE;
+  return note.collection === "journal" && !note.invalid && !isNotJournal(note.data);
 }
 
 /**

@@ -11,7 +11,7 @@ import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate }
 import { lastUpdated } from "../knowledge/last-updated";
 import { TermMatcher } from "./mentions";
 import { topicKey } from "../knowledge/topic-key";
-import { isDigestNote } from "../compaction/digest-note";
+import { isDigestNote } from "../note-types";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
 

@@ -5,7 +5,6 @@
  * (docs/compaction.md).
  */
 import { parseNote } from "../frontmatter";
-import { isDigestNote } from "../compaction/digest-note";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { addDays, dateInName, datePart, dayNumber, type IsoDate } from "../util/dates";
@@ -16,7 +15,7 @@ import { isOpenStatus, latestProgressText } from "../trackers/status";
 import { staleTopicsOf, type StaleTopic } from "../health/stale-rules";
 import { fieldValue } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
-import { REVIEW_NOTE_TYPE } from "./note-type";
+import { REVIEW_NOTE_TYPE, isDigestNote } from "../note-types";
 
 /** Frontmatter `type` of a review note. */
 export { REVIEW_NOTE_TYPE };

@@ -8,11 +8,10 @@
 import { MemoryError, errorMessage } from "../errors";
 import { applyPlan, planExtraction } from "../extraction/pipeline";
 import type { Extractor } from "../extraction/types";
-import { DIGESTS_FOLDER, isDigestNote } from "../compaction/digest-note";
+import { DIGESTS_FOLDER, isNotJournal } from "../note-types";
 import { parseNote } from "../frontmatter";
 import { joinPath, type MemoryLayout } from "../layout";
-import { localTimestamp } from "../dates";
-import { REVIEW_NOTE_TYPE } from "../review/note-type";
+import { localTimestamp } from "../util/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { appendQueueEntry, reviewQueuePath } from "./review-queue";
@@ -49,7 +48,7 @@ export function isWatchedJournal(layout: MemoryLayout, path: string, data?: Reco
   if (layout.collectionOf(path) !== "journal") return false;
   const agent = layout.agentOf(path);
   if (agent !== null && path.startsWith(`${joinPath(layout.journalFolder(agent), DIGESTS_FOLDER)}/`)) return false;
-  return !isDigestNote(data) && data?.type !== REVIEW_NOTE_TYPE;
+  return !isNotJournal(data);
 }
 
 /**
