@@ -29,7 +29,7 @@
  */
 import { MemoryError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import { cyrb53 } from "../journal/hash";
+import { cyrb53 } from "../util/hash";
 
 import { DIGEST_NOTE_TYPE } from "../note-types";
 
