@@ -35,7 +35,7 @@ describe("agent-memory health", () => {
   it("prints findings grouped by rule with the compliance figure, and exits 1 when errors exist", async () => {
     const r = await run("health", root, "--date", "2026-06-01");
     expect(r.code).toBe(1);
-    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 73.9% (17 without errors), 7 errors, 10 warnings");
+    expect(r.out.split("\n")[0]).toBe("23 notes checked on 2026-06-01: compliance 73.9% (17 without errors), 7 errors, 11 warnings");
     expect(r.out).toContain("\nbroken-link (error), 1: related_to or source link that resolves to no note or block\n");
     expect(r.out).toContain("Memory/Agents/ada/Knowledge/strategy/Broken related.md:9");
     expect(r.out).toContain("\nover-size-cap (warning), 1:");

@@ -33,13 +33,13 @@ export const HEALTH_RULES: readonly HealthRule[] = [
   {
     id: "unquoted-wikilink",
     severity: "error",
-    title: "Unquoted wikilink in frontmatter (case 04)",
+    title: "Unquoted wikilink in frontmatter (YAML reads it as a nested list)",
     fix: 'Quote each wikilink: `project: "[[Project Alpha]]"`, `people: ["[[Person A]]", "[[Person B]]"]`.',
   },
   {
     id: "frontmatter-not-mapping",
     severity: "warning",
-    title: "`---` lines that are not frontmatter (case 03)",
+    title: "`---` lines that are not frontmatter",
     fix: "If you meant frontmatter, write `key: value` lines between the `---` lines; otherwise use `***` for the rule at the top.",
   },
   {
