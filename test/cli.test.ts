@@ -226,7 +226,7 @@ describe("agent-memory CLI", () => {
     expect(out).not.toMatch(/\[source::/);
   });
 
-  it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.js) and finds their Chinese words", () => {
+  it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.mjs) and finds their Chinese words", () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 2100; i++) files[`Memory/Library/notes/会议纪要 ${i}.md`] = `# 数据库迁移 ${i}\n\n今天完成了认证系统的重构，编号 X${i}Q。\n`;
     files["Memory/Library/notes/unique.md"] = "跨境转账限额调整已经批准\n";

@@ -141,7 +141,7 @@ describe("WorkerNoteReader", () => {
          });`,
         { eval: true, workerData: { root: v.root } },
       );
-    // Loads, then misbehaves (a damaged or mismatched index-worker.js): found by the fresh-user test,
+    // Loads, then misbehaves (a damaged or mismatched index-worker.mjs): found by the fresh-user test,
     // these hung the CLI before the reply check and the timeout.
     const answering = (reply: string) => () =>
       new Worker(`require("node:worker_threads").parentPort.on("message", (request) => { ${reply} });`, { eval: true });

@@ -4,10 +4,12 @@
  * (`agent-memory serve` or `agent-memory mcp`, docs/mcp.md) over the socket in the vault's
  * `.agent-memory/`, and prints what the server's run of the same command printed. When no server
  * answers (no socket, a stale one, a server that dies or stalls, another vault's, a refusal), and
- * for every other command, it loads the full CLI (dist/cli-main.js) and runs it as before.
- * Only `node:*` modules here: loading the full CLI is what costs time.
+ * for every other command, it loads the full CLI (dist/cli-main.mjs) and runs it as before.
+ * Only `node:*` modules here: loading the full CLI is what costs time. Bundled as CommonJS
+ * (esbuild.config.mjs), so `import.meta` is not available: the full CLI is found from `__dirname`.
  */
 import * as nodePath from "node:path";
+import { pathToFileURL } from "node:url";
 import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "./serve/client";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "./serve/socket-path";
 
@@ -42,7 +44,7 @@ async function viaServer(argv: string[]): Promise<boolean> {
   return true;
 }
 
-/** The full CLI (dist/cli-main.js beside this file; src/cli/main.ts). */
+/** The full CLI (dist/cli-main.mjs beside this file; src/cli/main.ts). */
 interface FullCli {
   runCli(argv: string[]): Promise<void>;
 }
@@ -51,7 +53,7 @@ async function launch(): Promise<void> {
   const argv = process.argv.slice(2);
   if (await viaServer(argv)) return;
   // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
-  const full = (await import(new URL("./cli-main.js", import.meta.url).href)) as FullCli;
+  const full = (await import(pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href)) as FullCli;
   await full.runCli(argv);
 }
 

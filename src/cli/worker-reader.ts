@@ -54,12 +54,12 @@ export interface WorkerReaderOptions {
 
 /**
  * Starts the index worker with `workerData` (the vault's root and the index's settings): `script`
- * when given (a bundled `index-worker.js`), else the bundle beside `cli.js`, or, when running from
+ * when given (a bundled `index-worker.mjs`), else the bundle beside `cli.js`, or, when running from
  * the TypeScript sources (tests under vitest, scripts under tsx), the source loaded through tsx.
  */
 export function startIndexWorker(workerData: IndexWorkerData, script?: URL): Worker {
   if (script) return new Worker(script, { workerData });
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./index-worker.js", import.meta.url), { workerData });
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./index-worker.mjs", import.meta.url), { workerData });
   const source = new URL("./index-worker.ts", import.meta.url).href;
   return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${JSON.stringify(source)});`, {
     eval: true,
