@@ -5,7 +5,7 @@
  * system temp folder) and the real Obsidian help vault (`../shared/data/obsidian-help`, when
  * present), measures with SearchService exactly as the CLI runs it (NodeVault, index saved to
  * `<vault>/.agent-memory/`, notes read and CJK segmented on the CLI's worker thread from the
- * bundle `dist/index-worker.js`, which it builds first): build time, saved-index size, reload time
+ * bundle `dist/index-worker.mjs`, which it builds first): build time, saved-index size, reload time
  * (parse + restore, then listing the vault and checking mtimes), heap used after the build, query p50/p95 over 200 mixed
  * queries (including reading each result's blocks), single-note update time, and ripgrep
  * (`rg -l -i -F -e …`, a process per query) answering the same queries over the same files in the
@@ -28,7 +28,7 @@ import { mean, percentile, round } from "./lib/stats";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const HELP_VAULT = resolve(ROOT, "../shared/data/obsidian-help");
-const WORKER_BUNDLE = join(ROOT, "dist", "index-worker.js");
+const WORKER_BUNDLE = join(ROOT, "dist", "index-worker.mjs");
 const UPDATES = 50;
 
 /** Figures for one vault. Times in milliseconds, sizes in bytes. */
