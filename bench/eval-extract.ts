@@ -4,9 +4,9 @@
 //
 // Each journal goes through the OfflineExtractor as the pipeline calls it (frontmatter removed,
 // blocks from splitBlocks, the default sectionHeadings setting); nothing is written. An extracted
-// item matches a label when the categories are equal and `similarity` (src/core/extraction/dedupe.ts,
-// the plan's own dedupe measure) of their texts is at least 0.5; each label matches at most one item,
-// best pairs first. Precision = matched items / extracted items; recall = matched labels / labels.
+// item matches a label when the categories are equal and `wordSimilarity`
+// (src/core/extraction/dedupe.ts: the dedupe measure without its value, negation and name checks)
+// of their texts is at least 0.5; each label matches at most one item, best pairs first. Precision = matched items / extracted items; recall = matched labels / labels.
 // Recall is also given by how the journal signals the item (the label's `cue`) and by journal style.
 //
 // Usage: npm run eval:extract [-- --json] [--verbose]
@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseNote } from "../src/core/frontmatter";
 import { splitBlocks } from "../src/core/journal/blocks";
-import { similarity } from "../src/core/extraction/dedupe";
+import { wordSimilarity } from "../src/core/extraction/dedupe";
 import { OfflineExtractor } from "../src/core/extraction/offline";
 import { defaultSettings } from "../src/core/settings";
 import { CATEGORIES, type Category, type ExtractedItem } from "../src/core/extraction/types";
@@ -56,7 +56,7 @@ function match(items: readonly ExtractedItem[], labels: readonly Label[]): { ite
   items.forEach((it, i) =>
     labels.forEach((l, j) => {
       if (it.category !== l.category) return;
-      const s = similarity(it.text, l.text);
+      const s = wordSimilarity(it.text, l.text);
       if (s >= MATCH_THRESHOLD) pairs.push({ i, j, s });
     }),
   );
