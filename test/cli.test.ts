@@ -110,6 +110,21 @@ describe("agent-memory CLI", () => {
     expect(snapshot(t.root)).toEqual(before);
   });
 
+  it("the plan shows the due date, owner and addressee each item will be written with, as applying writes them", () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] @ming review the pricing page 📅 2026-12-05\n\nTODO: renew the TLS certificate, due 2026-12-10, owner: ming\n" });
+    const plan = cliRun("extract", t.root, J, "--dry-run");
+    expect(plan.stdout).toMatch(/task\s+Review the pricing page \(due 2026-12-05, owner ming\)\n/);
+    expect(plan.stdout).toMatch(/task\s+renew the TLS certificate \(due 2026-12-10, owner ming\)\n/);
+    const json = JSON.parse(cliRun("extract", t.root, J, "--dry-run", "--json").stdout) as { items: { text: string; due?: string; owner?: string }[] };
+    expect(json.items.map((i) => [i.text, i.due, i.owner])).toEqual([
+      ["Review the pricing page", "2026-12-05", "ming"],
+      ["renew the TLS certificate", "2026-12-10", "ming"],
+    ]);
+    cliRun("extract", t.root, J);
+    const tasks = readFileSync(join(t.root, "Memory/Agents/link/Trackers/Tasks.md"), "utf8");
+    expect(tasks).toMatch(/- \[ \] renew the TLS certificate \[owner:: ming\].*\[due:: 2026-12-10\]/);
+  });
+
   it("an unreadable journal exits 2 with one line on stderr and writes nothing", () => {
     const t = setup();
     const before = snapshot(t.root);

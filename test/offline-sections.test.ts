@@ -80,6 +80,9 @@ describe("owners", () => {
     ["Follow up with finance (for Priya)", "Follow up with finance", "Priya"],
     ["Follow up with finance — for Priya", "Follow up with finance", "Priya"],
     ["For Priya: review the pricing copy", "Review the pricing copy", "Priya"],
+    ["renew the TLS certificate, owner: ming", "renew the TLS certificate", "ming"],
+    ["Rotate the keys; assignee: @Dana", "Rotate the keys", "Dana"],
+    ["整理客户反馈，负责人：小王", "整理客户反馈", "小王"],
   ])("%s", (text, rest, owner) => {
     expect(ownerOf(text)).toEqual({ text: rest, owner });
   });
@@ -91,6 +94,9 @@ describe("owners", () => {
     ["Note: the crawl takes an hour", "Note: the crawl takes an hour"],
     ["前端：修复登录页", "前端：修复登录页"],
     ["Draft the agenda for Monday", "Draft the agenda for Monday"],
+    // An owner field only at the end of the item: in the middle it is part of the sentence.
+    ["Ask the owner: ming decides whether we ship", "Ask the owner: ming decides whether we ship"],
+    ["Owner: the platform team", "Owner: the platform team"],
   ])("no owner: %s", (text, rest) => {
     expect(ownerOf(text)).toEqual({ text: rest });
   });
@@ -175,5 +181,14 @@ describe("the sectionHeadings setting", () => {
     if (blank.ok) throw new Error("a heading without words must be refused");
     expect(blank.error.message).toContain("a heading must have words");
     expect(blank.error.settings.sectionHeadings.task).toEqual(DEFAULT_SECTION_HEADINGS.task);
+  });
+});
+
+describe("a due phrase taken out of a task", () => {
+  it("leaves no doubled or trailing separator, and the owner after it is still read", () => {
+    const [item] = extractConventions(splitBlocks("TODO: renew the TLS certificate, due 2026-12-10, owner: ming\n"));
+    expect(item).toMatchObject({ category: "task", text: "renew the TLS certificate", due: "2026-12-10", owner: "ming" });
+    const [last] = extractConventions(splitBlocks("TODO: renew the TLS certificate, due 2026-12-10\n"));
+    expect(last).toMatchObject({ text: "renew the TLS certificate", due: "2026-12-10" });
   });
 });

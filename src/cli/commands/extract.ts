@@ -55,6 +55,12 @@ const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
 
 const ACTION_WORDS: Record<string, string> = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
 
+/** The fields an item will be written with, as the plan shows them: ` (due 2026-12-04, owner ming)`. */
+function itemFields(it: { due?: string; owner?: string; target?: string }): string {
+  const parts = [it.due ? `due ${it.due}` : "", it.owner ? `owner ${it.owner}` : "", it.target ? `to ${it.target}` : ""].filter(Boolean);
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
 function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   ctx.out(`${r.journal} (agent ${r.agent}: ${AGENT_WHY[r.agentReason]}) — extractor: ${r.extractor} (${why})`);
   if (r.skipped) {
@@ -68,7 +74,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   r.items.forEach((it, i) => {
     const prev = r.items[i - 1];
     const same = prev && prev.category === it.category && prev.text === it.text && prev.evidence === it.evidence && prev.blockId === it.blockId;
-    if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}`);
+    if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}${itemFields(it)}`);
     const what = it.supersedes ? `new, ${supersessionLabel(it.supersedes)}` : `${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""}`;
     ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${what})`);
   });

@@ -127,6 +127,17 @@ function stripLine(line: string): { content: string; checkbox: string | null } {
 /** `due 2026-12-01`, `截止 2026-12-05`, `📅 2026-12-01` written in the text (the Tasks plugin's emoji too). */
 const DUE_PHRASE = /[\s(（]*(?:\bdue(?:\s+by|\s+on)?|截止(?:日期)?|📅)\s*[:：]?\s*(\d{4}-\d{2}-\d{2})[)）]?/iu;
 
+/**
+ * The text without its due phrase, and without the separator it leaves doubled or trailing
+ * (`renew the certificate, due 2026-12-10, owner: ming` → `renew the certificate, owner: ming`).
+ */
+function withoutDuePhrase(text: string): string {
+  return text
+    .replace(DUE_PHRASE, "")
+    .replace(/\s*([,，;；])\s*[,，;；]/u, "$1")
+    .replace(/[\s,，;；]+$/u, "");
+}
+
 function dueOf(content: string, fields: Record<string, string>): string | undefined {
   const field = fields.due ?? fields.deadline ?? fields["截止"];
   const fromField = field ? ISO_DATE.exec(field)?.[0] : undefined;
@@ -197,7 +208,7 @@ function makeItem(
   extras: ItemExtras = {},
 ): ExtractedItem | null {
   const fields = inlineFields(rawText);
-  const text = cleanItemText(rawText.replace(DUE_PHRASE, ""));
+  const text = cleanItemText(withoutDuePhrase(rawText));
   if (!text) return null;
   const item: ExtractedItem = {
     category,

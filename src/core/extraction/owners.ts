@@ -1,6 +1,7 @@
 /**
  * Owners of action items (docs/decisions.md, "Owners only where the form assigns"): `@name` at the
- * start or end of the item, `Name:` at its start, or `(for Name)` / `— for Name` / `For Name:` put
+ * start or end of the item, `Name:` at its start, `(for Name)` / `— for Name` / `For Name:`, or
+ * `owner: Name` / `assignee: Name` / `负责人：Name` at its end put
  * the name in the item's `owner` (written as `[owner:: Name]`) and take it out of the text, so
  * someone else's action is not filed as the author's own task. `Me:` / `我：` name the author: the
  * prefix is dropped and no owner is set. A mention inside the sentence (`check with @ming whether
@@ -30,6 +31,8 @@ const NAME_COLON = /^([A-Z][\p{L}'-]{1,24}|[\p{Script=Han}]{2,3})\s*[:：]\s*(?=
 const FOR_NAME_BRACKETS = /\s*[(（]\s*for\s+([A-Z][\p{L}'-]{1,24})\s*[)）]/u;
 const FOR_NAME_DASH = /\s+[-—–]+\s*for\s+([A-Z][\p{L}'-]{1,24})\s*$/u;
 const FOR_NAME_START = /^for\s+([A-Z][\p{L}'-]{1,24})\s*[:：]\s*/iu;
+/** `…, owner: ming` / `assignee: @Dana` / `负责人：小王` at the end of the item. */
+const OWNER_FIELD_END = /[\s,，;；]*(?:\b(?:owner|assignee)|负责人)\s*[:：]\s*@?([\p{L}\p{N}_.-]*[\p{L}\p{N}_])\s*$/iu;
 
 /** The text with its first letter in upper case (Latin scripts; CJK has no case). */
 function capitalize(text: string): string {
@@ -47,6 +50,8 @@ export function ownerOf(text: string): { text: string; owner?: string } {
   if (self) return { text: capitalize(s.slice(self[0].length)) };
   const at = AT_START.exec(s);
   if (at?.[1]) return { text: capitalize(s.slice(at[0].length)), owner: at[1] };
+  const field = OWNER_FIELD_END.exec(s);
+  if (field?.[1] && field.index > 0) return { text: s.slice(0, field.index).trim(), owner: field[1] };
   const end = AT_END.exec(s);
   if (end?.[1]) return { text: s.slice(0, end.index).trim(), owner: end[1] };
   const forStart = FOR_NAME_START.exec(s);

@@ -357,6 +357,12 @@ export interface ExtractionReport {
     blockId: string | null;
     confidence: number;
     topic?: string;
+    /** `YYYY-MM-DD`, written as `[due:: …]` (`[target:: …]` on a goal). */
+    due?: string;
+    /** Who acts on a task when it is not the author, written as `[owner:: …]`. */
+    owner?: string;
+    /** The agent a question or proposal is addressed to, written as `[to:: [[…]]]`. */
+    target?: string;
     destination: string;
     action: PlannedItem["action"];
     existingId?: string;
@@ -387,6 +393,9 @@ export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | nu
       blockId: p.item.blockId,
       confidence: p.item.confidence,
       ...(p.item.topic ? { topic: p.item.topic } : {}),
+      ...(p.item.due ? { due: p.item.due } : {}),
+      ...(p.item.owner ? { owner: p.item.owner } : {}),
+      ...(p.item.target ? { target: p.item.target } : {}),
       destination: p.destination,
       action: p.action,
       ...(p.existingId ? { existingId: p.existingId } : {}),
