@@ -39,11 +39,6 @@ export class Events {
     return ref;
   }
 
-  off(name: string, callback: (...data: never[]) => unknown): void {
-    const list = this.handlers.get(name);
-    if (list) this.handlers.set(name, list.filter((r) => r.fn !== callback));
-  }
-
   offref(ref: EventRef): void {
     const list = this.handlers.get(ref.name);
     if (list) this.handlers.set(ref.name, list.filter((r) => r !== ref));
@@ -66,7 +61,7 @@ export class Events {
 
 export class Component {
   private loaded = false;
-  private children: Component[] = [];
+  private readonly children: Component[] = [];
   private cleanups: (() => unknown)[] = [];
 
   /** Test helper: resolves when the last `load()`'s `onload` has finished (Obsidian awaits an async `onload`). */
@@ -94,12 +89,6 @@ export class Component {
   addChild<T extends Component>(component: T): T {
     this.children.push(component);
     if (this.loaded) component.load();
-    return component;
-  }
-
-  removeChild<T extends Component>(component: T): T {
-    this.children = this.children.filter((c) => c !== component);
-    component.unload();
     return component;
   }
 
@@ -173,10 +162,6 @@ export class StubAdapter {
     this.folders.add(path);
     return Promise.resolve();
   }
-  remove(path: string): Promise<void> {
-    this.files.delete(path);
-    return Promise.resolve();
-  }
 }
 
 /** In-memory vault following the documented behaviour of `Vault`. */
@@ -218,11 +203,8 @@ export class Vault extends Events {
     const f = this.entries.get(path);
     return f instanceof TFolder ? f : null;
   }
-  getFiles(): TFile[] {
-    return [...this.entries.values()].filter((f): f is TFile => f instanceof TFile);
-  }
   getMarkdownFiles(): TFile[] {
-    return this.getFiles().filter((f) => f.extension === "md");
+    return [...this.entries.values()].filter((f): f is TFile => f instanceof TFile && f.extension === "md");
   }
 
   private attach(entry: TAbstractFile, path: string): void {
@@ -422,7 +404,7 @@ export interface OpenedLink {
 }
 
 export class Workspace extends Events {
-  layoutReady = false;
+  private layoutReady = false;
   /** Test helper: the leaves made so far. */
   leaves: WorkspaceLeaf[] = [];
   /** Test helper: what {@link getActiveFile} returns. */
@@ -619,7 +601,6 @@ export class Notice {
   static shown: Notice[] = [];
   containerEl: HTMLElement;
   messageEl: HTMLElement;
-  noticeEl: HTMLElement;
   hidden = false;
 
   constructor(
@@ -629,16 +610,9 @@ export class Notice {
     this.containerEl = newEl("div", "notice");
     this.messageEl = newEl("div", "notice-message");
     this.containerEl.appendChild(this.messageEl);
-    this.noticeEl = this.messageEl;
-    this.setMessage(message);
-    Notice.shown.push(this);
-  }
-
-  setMessage(message: string | DocumentFragment): this {
-    this.messageEl.textContent = "";
     if (typeof message === "string") this.messageEl.textContent = message;
     else this.messageEl.appendChild(message);
-    return this;
+    Notice.shown.push(this);
   }
 
   hide(): void {
@@ -655,8 +629,6 @@ export class Notice {
 
 export abstract class View extends Component {
   app: App;
-  icon = "";
-  navigation = false;
   containerEl: HTMLElement;
   constructor(public leaf: WorkspaceLeaf) {
     super();
@@ -665,9 +637,6 @@ export abstract class View extends Component {
   }
   abstract getViewType(): string;
   abstract getDisplayText(): string;
-  getIcon(): string {
-    return this.icon;
-  }
   protected onOpen(): Promise<void> {
     return Promise.resolve();
   }
@@ -725,39 +694,19 @@ export class Modal {
     this.titleEl.textContent = title;
     return this;
   }
-  setContent(content: string | DocumentFragment): this {
-    this.contentEl.textContent = "";
-    if (typeof content === "string") this.contentEl.textContent = content;
-    else this.contentEl.appendChild(content);
-    return this;
-  }
 }
 
 /* ---------------------------------------------------------------- settings */
 
-export abstract class BaseComponent {
-  disabled = false;
-  setDisabled(disabled: boolean): this {
-    this.disabled = disabled;
-    return this;
-  }
-}
+export abstract class BaseComponent {}
 
-export abstract class ValueComponent<T> extends BaseComponent {
-  abstract getValue(): T;
-  abstract setValue(value: T): this;
-}
-
-export class TextComponent extends ValueComponent<string> {
+export class TextComponent extends BaseComponent {
   inputEl: HTMLInputElement;
   constructor(containerEl: HTMLElement) {
     super();
     this.inputEl = createEl("input");
     this.inputEl.type = "text";
     containerEl.appendChild(this.inputEl);
-  }
-  getValue(): string {
-    return this.inputEl.value;
   }
   setValue(value: string): this {
     this.inputEl.value = value;
@@ -773,7 +722,7 @@ export class TextComponent extends ValueComponent<string> {
   }
 }
 
-export class ToggleComponent extends ValueComponent<boolean> {
+export class ToggleComponent extends BaseComponent {
   toggleEl: HTMLElement;
   private value = false;
   private listeners: ((value: boolean) => unknown)[] = [];
@@ -786,9 +735,6 @@ export class ToggleComponent extends ValueComponent<boolean> {
     });
     containerEl.appendChild(this.toggleEl);
   }
-  getValue(): boolean {
-    return this.value;
-  }
   setValue(on: boolean): this {
     this.value = on;
     this.toggleEl.classList.toggle("is-enabled", on);
@@ -800,7 +746,7 @@ export class ToggleComponent extends ValueComponent<boolean> {
   }
 }
 
-export class DropdownComponent extends ValueComponent<string> {
+export class DropdownComponent extends BaseComponent {
   selectEl: HTMLSelectElement;
   constructor(containerEl: HTMLElement) {
     super();
@@ -817,9 +763,6 @@ export class DropdownComponent extends ValueComponent<string> {
   addOptions(options: Record<string, string>): this {
     for (const [v, d] of Object.entries(options)) this.addOption(v, d);
     return this;
-  }
-  getValue(): string {
-    return this.selectEl.value;
   }
   setValue(value: string): this {
     this.selectEl.value = value;
@@ -842,17 +785,9 @@ export class ButtonComponent extends BaseComponent {
     this.buttonEl.textContent = name;
     return this;
   }
-  setIcon(icon: string): this {
-    this.buttonEl.dataset.icon = icon;
-    return this;
-  }
-  setTooltip(tooltip: string): this {
-    this.buttonEl.setAttribute("aria-label", tooltip);
-    return this;
-  }
-  override setDisabled(disabled: boolean): this {
+  setDisabled(disabled: boolean): this {
     this.buttonEl.disabled = disabled;
-    return super.setDisabled(disabled);
+    return this;
   }
   onClick(callback: (evt: MouseEvent) => unknown): this {
     this.buttonEl.addEventListener("click", (evt) => void callback(evt));
@@ -868,7 +803,7 @@ export class SecretComponent extends BaseComponent {
   /** Test helper: the element that stands in for the real component's secret picker. */
   selectEl: HTMLSelectElement;
   constructor(
-    public app: App,
+    app: App,
     containerEl: HTMLElement,
   ) {
     super();
@@ -902,7 +837,6 @@ export class Setting {
   nameEl: HTMLElement;
   descEl: HTMLElement;
   controlEl: HTMLElement;
-  components: BaseComponent[] = [];
   constructor(containerEl: HTMLElement) {
     this.settingEl = newEl("div", "setting-item");
     this.infoEl = newEl("div", "setting-item-info");
@@ -929,16 +863,7 @@ export class Setting {
     this.settingEl.classList.add("setting-item-heading");
     return this;
   }
-  setDisabled(disabled: boolean): this {
-    this.settingEl.classList.toggle("is-disabled", disabled);
-    return this;
-  }
-  setTooltip(tooltip: string): this {
-    this.nameEl.setAttribute("aria-label", tooltip);
-    return this;
-  }
   private add<T extends BaseComponent>(component: T, cb: (component: T) => unknown): this {
-    this.components.push(component);
     cb(component);
     return this;
   }
@@ -955,16 +880,7 @@ export class Setting {
     return this.add(new ButtonComponent(this.controlEl), cb);
   }
   addComponent<T extends BaseComponent>(cb: (el: HTMLElement) => T): this {
-    this.components.push(cb(this.controlEl));
-    return this;
-  }
-  then(cb: (setting: this) => unknown): this {
-    cb(this);
-    return this;
-  }
-  clear(): this {
-    this.controlEl.textContent = "";
-    this.components = [];
+    cb(this.controlEl);
     return this;
   }
 }
@@ -974,34 +890,23 @@ export abstract class PluginSettingTab {
   icon = "";
   constructor(
     public app: App,
-    public plugin: Plugin,
+    plugin: Plugin,
   ) {
+    void plugin;
     this.containerEl = newEl("div", "vertical-tab-content");
   }
   abstract display(): void;
-  hide(): void {
-    this.containerEl.textContent = "";
-  }
 }
 
 /* ---------------------------------------------------------------- helpers */
 
-export function setIcon(parent: HTMLElement, iconId: string): void {
-  parent.dataset.icon = iconId;
-}
-
-export function setTooltip(el: HTMLElement, tooltip: string): void {
-  el.setAttribute("aria-label", tooltip);
-}
-
-export interface Debouncer<T extends unknown[], V> {
+export interface Debouncer<T extends unknown[]> {
   (...args: T): this;
   cancel(): this;
-  run(): V | void;
 }
 
 /** Obsidian's `debounce`: calls `cb` once `timeout` ms after the last call; `run()` flushes it. */
-export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout = 0, resetTimer = false): Debouncer<T, V> {
+export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout = 0, resetTimer = false): Debouncer<T> {
   let timer: number | null = null;
   let pending: T | null = null;
   const debounced = ((...args: T) => {
@@ -1016,19 +921,12 @@ export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout 
       }, timeout);
     }
     return debounced;
-  }) as Debouncer<T, V>;
+  }) as Debouncer<T>;
   debounced.cancel = () => {
     if (timer !== null) window.clearTimeout(timer);
     timer = null;
     pending = null;
     return debounced;
-  };
-  debounced.run = () => {
-    if (timer !== null) window.clearTimeout(timer);
-    timer = null;
-    const a = pending;
-    pending = null;
-    return a ? cb(...a) : undefined;
   };
   return debounced;
 }
@@ -1120,6 +1018,3 @@ export function moment(date?: Date): { format(fmt?: string): string } {
   };
 }
 
-export const Platform = { isMobile: false, isDesktop: true, isDesktopApp: true, isMobileApp: false };
-
-export const apiVersion = "1.13.1";
