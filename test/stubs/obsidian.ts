@@ -126,8 +126,6 @@ export interface FileStats {
 
 /** Imitates TAbstractFile: "either a `TFile` or a `TFolder`" (https://docs.obsidian.md/Reference/TypeScript+API/TAbstractFile). */
 export abstract class TAbstractFile {
-  /** Imitates TAbstractFile.vault: the vault the file is in (https://docs.obsidian.md/Reference/TypeScript+API/TAbstractFile/vault). */
-  vault!: Vault;
   /** Imitates TAbstractFile.path: the vault path, `/` for the root (https://docs.obsidian.md/Reference/TypeScript+API/TAbstractFile/path). */
   path = "";
   /** Imitates TAbstractFile.name: the last segment of the path, with the extension (https://docs.obsidian.md/Reference/TypeScript+API/TAbstractFile/name). */
@@ -215,7 +213,6 @@ export class Vault extends Events {
   constructor() {
     super();
     const root = new TFolder();
-    root.vault = this;
     root.path = "/";
     root.name = "";
     this.entries.set("/", root);
@@ -248,7 +245,6 @@ export class Vault extends Events {
   private attach(entry: TAbstractFile, path: string): void {
     const parent = this.getFolderByPath(parentOf(path));
     if (!parent) throw new Error(`ENOENT: no such folder ${parentOf(path)} for ${path}`);
-    entry.vault = this;
     entry.path = path;
     entry.name = path.slice(path.lastIndexOf("/") + 1);
     entry.parent = parent;
