@@ -13,6 +13,7 @@ import { chooseNotes, round, weightedBlockScores, type ChosenNote, type RunConte
 import type { Settings } from "../settings";
 import type { Passage, PassageResponse } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
+import { formatWikilink } from "../markdown/wikilinks";
 
 /**
  * Notes whose blocks compete for the passages of one search, by default (never fewer than the
@@ -44,11 +45,6 @@ export interface PassageRunOptions {
   blocks: BlockScorer;
 }
 
-/** `path` without a trailing `.md`, as a wikilink writes it. */
-function linkTarget(path: string): string {
-  return path.replace(/\.md$/i, "");
-}
-
 /** A heading block's text without its `#` marks and trailing `#`s. */
 function headingText(text: string): string {
   return text.replace(/^#{1,6}\s+/, "").replace(/\s+#+\s*$/, "").trim();
@@ -59,9 +55,9 @@ function headingText(text: string): string {
  * (Obsidian drops `[]|#^` and `:` from a heading link's text, as we do), else the note itself.
  */
 export function passageLink(path: string, blockId: string | null, heading: string | null): string {
-  if (blockId) return `[[${linkTarget(path)}#^${blockId}]]`;
+  if (blockId) return formatWikilink({ path, blockId });
   const section = heading?.replace(/[[\]|#^:]/g, " ").replace(/\s+/g, " ").trim();
-  return section ? `[[${linkTarget(path)}#${section}]]` : `[[${linkTarget(path)}]]`;
+  return formatWikilink({ path, heading: section || null });
 }
 
 /** The passage of block `k` of a chosen note. */
