@@ -208,7 +208,7 @@ function trackerView(kind: TrackerKind): (it: TrackerItem) => { id: string; text
     id: it.id ?? "",
     text: it.text,
     sources: wikilinkTargets(sourcesOf(it)),
-    current: it.id !== null && !isSuperseded(it.fields) && (kind === "decisions" || it.status === "open" || it.status === "in-progress"),
+    current: it.id !== null && !isSuperseded(it.fields) && (kind === "decisions" || isOpenStatus(it.status)),
   });
 }
 

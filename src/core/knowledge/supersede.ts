@@ -15,6 +15,7 @@ import { fieldValue } from "../trackers/fields";
 import { detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
 import { setItemField, setItemStatus, type EditResult } from "../trackers/store";
 import { findItem } from "../trackers/store";
+import { isOpenStatus } from "../trackers/status";
 import { entryTextKey, scanTopicBody, type TopicEntry } from "./callouts";
 
 /** Key of the day an entry stopped being current (`YYYY-MM-DD`). */
@@ -66,7 +67,7 @@ export function supersedeTrackerItem(text: string, id: string, link: string, dat
   if (!item) return err({ found: false, message: `no item ^${id} in ${path}` });
   if (isSuperseded(item.fields)) return ok({ text, changed: false });
   let out = text;
-  if (cancel && (item.status === "open" || item.status === "in-progress")) {
+  if (cancel && isOpenStatus(item.status)) {
     const r = setItemStatus(out, id, "abandoned", path, date);
     if (!r.ok) return r;
     out = r.value.text;
