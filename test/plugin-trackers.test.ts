@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 15 in the plugin: the "Migrate tracker lines" command (dry run, confirmation, rewrite), a
+ * Tracker lines in the plugin: the "Migrate tracker lines" command (dry run, confirmation, rewrite), a
  * review loop ticked in another plugin written back as its round done, and an id a Dataview task
  * view removed given back, against the stubbed app.
  */

@@ -1,4 +1,4 @@
-// Issue 15: the one home of each tracker line rule (src/core/trackers/fields.ts) and the edits,
+// The one home of each tracker line rule (src/core/trackers/fields.ts) and the edits,
 // reviews and migration that follow it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

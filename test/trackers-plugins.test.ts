@@ -1,4 +1,4 @@
-// Issue 15: every tracker line the demo leaves (scripts/demo.mjs: the offline extraction of every
+// Every tracker line the demo leaves (scripts/demo.mjs: the offline extraction of every
 // sample journal) read by the Tasks plugin's rules (test/helpers/tasks-dataview.ts) and Dataview's
 // (test/helpers/dataview-rules.ts), field by field, and lines those plugins rewrite read back by ours.
 import { readdirSync } from "node:fs";

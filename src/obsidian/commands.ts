@@ -19,7 +19,7 @@ export interface CommandActions {
    * "Tracker line order follows Tasks' reader").
    */
   migrateTrackers?: () => Promise<void>;
-  /** Opens the promotion review for a note (issue 17; docs/inbox.md). */
+  /** Opens the promotion review for a note (docs/inbox.md). */
   promoteNote?: (path: string) => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * "Promote to library" (issue 17 item 2, docs/inbox.md): a person promotes the active note, or
+ * "Promote to library" (docs/inbox.md): a person promotes the active note, or
  * one of its callouts (`note#^block` in the source field), to `<library>/<area>/`. The modal
  * first shows the plan — source, destination, what the source gets and every line that will be
  * written (`promotionPlanLines`, as the CLI prints it) — and writes only after "Promote".

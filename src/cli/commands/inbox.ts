@@ -1,7 +1,7 @@
 /**
  * `agent-memory inbox <vault> [list] [--agent A] [--json]` and
  * `agent-memory inbox <vault> answer|comment|accept|approve|decline <id> [text] [--from SENDER] [--agent A]`
- * (issue 17 item 3, docs/inbox.md). Without `--agent` the person acts (signed with the settings'
+ * (docs/inbox.md). Without `--agent` the person acts (signed with the settings'
  * default agent, the person's address); with `--agent A` the agent A acts and may only answer,
  * comment on or decline what is addressed to it, never accept a proposal or anything of its own.
  * `approve` is `accept`. Exit 0 done; 2 bad input or a refused verb, with nothing written.

@@ -1,7 +1,7 @@
 /**
- * `agent-memory promote <vault> <note or note#^block> --area AREA [--yes] [--json]` (issue 17
- * item 2, docs/inbox.md): a person copies a note or a callout into the library. Without `--yes`
- * it prints the plan (source, destination, exactly what will be written) and writes nothing.
+ * `agent-memory promote <vault> <note or note#^block> --area AREA [--yes] [--json]`
+ * (docs/inbox.md): a person copies a note or a callout into the library. Without `--yes` it
+ * prints the plan (source, destination, exactly what will be written) and writes nothing.
  * Exit 0 done (or planned); 2 bad input (an isolated zone, a bad area, no such note or callout),
  * with nothing written.
  */

@@ -1,5 +1,5 @@
 /**
- * The inbox's MCP tools (issue 17 items 2 and 3, docs/inbox.md): `inbox` lists what is addressed
+ * The inbox's MCP tools (docs/inbox.md): `inbox` lists what is addressed
  * to the server's agent, `answer_inbox_item` answers, comments on, or declines one of them (never
  * accepts a proposal: the rule of src/core/inbox/inbox.ts refuses it), and `propose_promotion`
  * files a promotion proposal to the person in the agent's own `Trackers/Proposals.md`. There is

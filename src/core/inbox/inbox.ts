@@ -1,5 +1,5 @@
 /**
- * The inbox (issue 17 item 3, docs/inbox.md): questions and proposals addressed to someone, as
+ * The inbox (docs/inbox.md): questions and proposals addressed to someone, as
  * they stand in the sender's tracker (`Trackers/Questions.md`, `Trackers/Proposals.md`), and the
  * verbs that answer them. An answer is written under the sender's item (`addAnswer`) and the
  * item's state changes in its `[state:: …]` field ({@link STATE_KEY}) and its checkbox:

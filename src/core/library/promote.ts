@@ -1,5 +1,5 @@
 /**
- * Promotion to the shared library (issue 17 item 2, docs/inbox.md): a whole note, or one callout
+ * Promotion to the shared library (docs/inbox.md): a whole note, or one callout
  * of a note (`note#^block`), is copied into `<library folder>/<area>/<note name>.md` with where it
  * came from, and the source gets a link to the copy. Only a person promotes (the CLI's
  * `promote --yes`, the plugin after its review modal, or accepting an agent's promotion proposal);
