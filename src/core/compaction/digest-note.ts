@@ -29,7 +29,7 @@
  */
 import { MemoryError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import { cyrb53 } from "../util/hash";
+import { cyrb53Hex } from "../util/hash";
 
 import { DIGEST_NOTE_TYPE } from "../note-types";
 
@@ -59,7 +59,7 @@ export interface DigestContent {
 /** Hash of a listing, recorded as `digest_hash`: a summary is asked for again only when it changes. */
 export function listingHash(listing: readonly string[]): string {
   const text = listing.join("\n");
-  return cyrb53(text).toString(16).padStart(14, "0") + cyrb53(text, 1).toString(16).padStart(14, "0");
+  return cyrb53Hex(text, [0, 1]);
 }
 
 /** The digest's current `digest_hash` and whether it holds a summary, or `null` for a missing note. */

@@ -3,7 +3,7 @@
  * seeds. Pure JavaScript so the core runs on Obsidian mobile (no `node:crypto`).
  */
 import { stripBlockIds } from "./split";
-import { cyrb53 } from "../util/hash";
+import { cyrb53Hex } from "../util/hash";
 
 /**
  * The text a journal's extraction hash is taken over: block ids removed, line endings as LF,
@@ -25,5 +25,5 @@ export function hashableText(body: string): string {
  */
 export function extractionHash(body: string): string {
   const text = hashableText(body);
-  return [0, 0x9e3779b9].map((seed) => cyrb53(text, seed).toString(16).padStart(14, "0")).join("");
+  return cyrb53Hex(text, [0, 0x9e3779b9]);
 }

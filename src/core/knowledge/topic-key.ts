@@ -6,6 +6,7 @@ import { PathError, errorMessage } from "../errors";
 import { stripWikilinkBrackets } from "../markdown/wikilinks";
 import { sanitizeFileName, type MemoryLayout } from "../layout";
 import { err, ok, type Result } from "../util/result";
+import { fnv1a } from "../util/hash";
 
 /**
  * Dedupe key of a topic title: NFKC, lower case, whitespace collapsed, `[[ ]]` and a trailing `.md`
@@ -30,7 +31,7 @@ export function topicKey(title: string): string {
 export function topicId(title: string, owner?: string): string {
   const key = topicKey(title);
   const safe = sanitizeFileName(key)?.replace(/ /g, "-");
-  const slug = safe ?? `topic-${hash(key)}`;
+  const slug = safe ?? `topic-${fnv1a(key).toString(36)}`;
   return owner ? `${owner}/${slug}` : slug;
 }
 
@@ -66,12 +67,3 @@ export function topicDestination(
   }
 }
 
-/** FNV-1a over UTF-16 code units, base 36: a short stable tag, not a security hash. */
-function hash(s: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(36);
-}

@@ -22,6 +22,27 @@ export function cyrb53(text: string, seed = 0): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
+/**
+ * cyrb53 of `text` once per seed, each as 14 lowercase hex digits (53 bits), joined: the
+ * `extraction_hash` of journals and the `digest_hash` of digests (two seeds, 28 digits).
+ */
+export function cyrb53Hex(text: string, seeds: readonly number[]): string {
+  return seeds.map((seed) => cyrb53(text, seed).toString(16).padStart(14, "0")).join("");
+}
+
+/**
+ * FNV-1a (32 bits) over UTF-16 code units: a short stable tag (topic ids of titles that have no
+ * safe slug), not a security hash.
+ */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
 /** Ids of four base-36 characters: 1,679,616 of them per prefix. */
 const SHORT_ID_SPACE = 36 ** 4;
 
