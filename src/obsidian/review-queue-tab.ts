@@ -34,6 +34,7 @@ export function isQueueNote(ctx: PluginContext, agent: string, path: string): bo
   try {
     return reviewQueuePath(layoutOf(ctx), agent) === path;
   } catch {
+    // The layout refuses the agent name or the settings: no queue note to match.
     return false;
   }
 }

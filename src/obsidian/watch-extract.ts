@@ -67,6 +67,7 @@ export class WatchExtract extends Component {
     try {
       watched = isWatchedJournal(layoutOf(this.ctx), path);
     } catch {
+      // The layout refuses the path or the settings (an unsafe agent name): nothing to watch.
       watched = false;
     }
     if (watched) this.timers.touch(path);

@@ -120,6 +120,7 @@ export async function pendingReviews(vault: VaultPort, layout: MemoryLayout, age
       body = note.body;
       recorded = note.data?.extraction_hash;
     } catch {
+      // A journal gone, unreadable or with broken frontmatter has no review to offer: left out.
       continue;
     }
     const hash = extractionHash(body);
