@@ -5,6 +5,7 @@ import {
   KIND_PREFIX,
   PREFIX_KIND,
   STATUS_CHAR,
+  checkboxOf,
   listItems,
   parseTracker,
   scanItemLine,
@@ -69,6 +70,11 @@ describe("tracker format: round trip", () => {
 });
 
 describe("tracker format: items", () => {
+  it("checkboxOf writes each status's checkbox, and [?] for any other word", () => {
+    expect(["open", "in-progress", "done", "abandoned"].map(checkboxOf)).toEqual(["[ ]", "[/]", "[x]", "[-]"]);
+    expect(checkboxOf("proposed")).toBe("[?]");
+  });
+
   it("reads the documented example", () => {
     const items = listItems(DOCUMENTED_EXAMPLE);
     expect(items.map((i) => [i.id, i.status])).toEqual([

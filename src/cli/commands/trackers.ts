@@ -3,6 +3,7 @@ import { UsageError } from "../../core/errors";
 import { today as todayOf } from "../../core/util/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
+import { checkboxOf } from "../../core/trackers/format";
 import { wikilinkDisplayText } from "../../core/markdown/wikilinks";
 import { listInbox } from "../../core/inbox/inbox";
 import { cliActor, printInbox } from "../shared";
@@ -58,7 +59,7 @@ export const trackersCommand: CliCommand = {
         ctx.out(`${heading ? "\n" : ""}${h}`);
         heading = h;
       }
-      const mark = { open: "[ ]", "in-progress": "[/]", done: "[x]", abandoned: "[-]" }[it.status] ?? "[?]";
+      const mark = checkboxOf(it.status);
       const extra = [it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
       // Links as Obsidian shows them, not their markup
       // (test/cli.test.ts, "trackers shows links as Obsidian does …"); --json keeps the text as

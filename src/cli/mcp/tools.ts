@@ -19,7 +19,7 @@ import { appendTopicEntry, topicKey, type EntryKind } from "../../core/knowledge
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { parseScope } from "../../core/search/scope";
 import { PRIORITY_WORDS } from "../../core/trackers/fields";
-import { listItems } from "../../core/trackers/format";
+import { checkboxOf, listItems } from "../../core/trackers/format";
 import { LIST_STATUSES, listTrackerItems } from "../../core/trackers/list";
 import { advanceReview } from "../../core/trackers/reviews";
 import { addAnswer } from "../../core/trackers/answers";
@@ -305,8 +305,7 @@ const listTrackers: ToolSpec = {
     const k = args.kind as TrackerKind | undefined;
     const status = (args.status as (typeof LIST_STATUSES)[number] | undefined) ?? (k === "decisions" ? "all" : "open");
     const items = await listTrackerItems(deps.ctx.vault, deps.ctx.layout, { agents: [agent], kinds: k ? [k] : [...TRACKER_KINDS], status, today: todayOf(deps.now()) });
-    const mark: Record<string, string> = { open: "[ ]", "in-progress": "[/]", done: "[x]", abandoned: "[-]" };
-    const lines = items.length ? items.map((it) => `${mark[it.status] ?? "[?]"} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}`) : [`no ${status === "all" ? "" : `${status} `}items`];
+    const lines = items.length ? items.map((it) => `${checkboxOf(it.status)} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}`) : [`no ${status === "all" ? "" : `${status} `}items`];
     return { text: lines.join("\n"), data: { agent, status, items } as unknown as Record<string, unknown> };
   },
 };

@@ -50,6 +50,12 @@ export const STATUS_CHAR: Readonly<Record<TrackerStatus, string>> = {
   abandoned: "-",
 };
 
+/** The checkbox of a status as written (`[x]` for `done`), or `[?]` for a status that is none of them. */
+export function checkboxOf(status: string): string {
+  const char = (STATUS_CHAR as Readonly<Record<string, string>>)[status];
+  return char === undefined ? "[?]" : `[${char}]`;
+}
+
 /**
  * Status of each checkbox character the parser understands (`X` is read as done, as Obsidian and
  * the Tasks plugin do). A task line with any other character (`[>]`, `[!]`…) is not an item: it is
