@@ -85,7 +85,7 @@ describe("compact (core)", () => {
 
     const again = await compact(t, "2026-11-30");
     expect(again.writes).toEqual([]);
-    expect(again.digests.every((d) => d.action === "unchanged")).toBe(true);
+    expect(again.digests.map((d) => d.action)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
     const third = snapshot(t.root);
     expect([...third.keys()].sort()).toEqual([...after.keys()].sort());
     for (const [path, bytes] of after) expect(third.get(path)?.equals(bytes), path).toBe(true);
@@ -141,7 +141,7 @@ describe("compact (core)", () => {
     const t = await sample();
     const before = snapshot(t.root);
     const report = await compact(t, "2026-12-01", { dryRun: true });
-    expect(report.digests.every((d) => d.action === "create")).toBe(true);
+    expect(report.digests.map((d) => d.action)).toEqual(["create", "create", "create", "create"]);
     expect(report.writes).toEqual([]);
     const after = snapshot(t.root);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
@@ -207,7 +207,7 @@ describe("compact (core)", () => {
     const again = await compact(t, "2026-11-30", { summarizer });
     expect(calls).toHaveLength(4);
     expect(again.writes).toEqual([]);
-    expect(again.digests.every((d) => d.summary === "kept")).toBe(true);
+    expect(again.digests.map((d) => d.summary)).toEqual(["kept", "kept", "kept", "kept"]);
     const after = snapshot(t.root);
     for (const [p, bytes] of before) expect(after.get(p)?.equals(bytes), p).toBe(true);
   });
