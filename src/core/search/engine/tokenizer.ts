@@ -277,6 +277,7 @@ export function normalizeText(text: string): string {
 
 const ASCII_ONLY = /^[\t\n\r -~]*$/;
 
+/** Adds the term `w` to `out` unless it is empty or longer than {@link MAX_TOKEN_LENGTH}. */
 export function pushWord(w: string, out: { push(t: string): unknown }): void {
   if (w !== "" && w.length <= MAX_TOKEN_LENGTH) out.push(w);
 }
