@@ -130,7 +130,7 @@ export function supersedeCallout(
   if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
   const { entries } = scanTopicBody(lines, bodyStart);
   const key = entryTextKey(match.text);
-  const entry = (match.id ? entries.find((e) => e.id === match.id) : undefined) ?? entries.find((e) => entry0(e) && entryTextKey(e.text) === key);
+  const entry = (match.id ? entries.find((e) => e.id === match.id) : undefined) ?? entries.find((e) => isCurrentEntry(e) && entryTextKey(e.text) === key);
   if (!entry) return null;
   const eol = detectEol(lines);
   const taken = blockIdsIn(text);
@@ -144,7 +144,7 @@ export function supersedeCallout(
   return { text: out, changed: out !== text, oldId };
 }
 
-/** Current (not superseded) callouts come first when the old one is found by its text. */
-function entry0(e: TopicEntry): boolean {
+/** True for a callout not superseded: found by its text, the current one is the one superseded. */
+function isCurrentEntry(e: TopicEntry): boolean {
   return !isSuperseded(e.fields);
 }
