@@ -3,6 +3,7 @@
  * string matching", CACM 1975), so the staleness rule scans each journal once whatever the number
  * of topic titles, even when thousands of titles share a prefix ("Topic …", "客户…").
  */
+import type { IsoDate } from "../util/dates";
 
 interface AcNode {
   next: Map<number, number>;
@@ -87,4 +88,39 @@ export class TermMatcher {
     }
     return found;
   }
+}
+
+/** What {@link mentionIndex} builds. */
+export interface MentionIndex<C> {
+  /** Finds every term of every candidate; `matcher.find` gives term indexes into `owners`. */
+  matcher: TermMatcher;
+  /** The candidates each term belongs to, by term index. */
+  owners: C[][];
+  /** The oldest `last` among the candidates (`today` when none is older): older journals mention nothing new. */
+  oldest: IsoDate;
+}
+
+/**
+ * One {@link TermMatcher} over the terms of all `candidates` (`termsOf`, each term once), with the
+ * candidates owning each term: the staleness rules scan each journal once for every topic.
+ */
+export function mentionIndex<C extends { last: IsoDate }>(candidates: readonly C[], termsOf: (c: C) => Iterable<string>, today: IsoDate): MentionIndex<C> {
+  const terms: string[] = [];
+  const owners: C[][] = [];
+  const index = new Map<string, number>();
+  let oldest = today;
+  for (const c of candidates) {
+    if (c.last < oldest) oldest = c.last;
+    for (const term of termsOf(c)) {
+      let i = index.get(term);
+      if (i === undefined) {
+        i = terms.length;
+        index.set(term, i);
+        terms.push(term);
+        owners.push([]);
+      }
+      owners[i]?.push(c);
+    }
+  }
+  return { matcher: new TermMatcher(terms), owners, oldest };
 }

@@ -16,7 +16,7 @@ import { splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import { isNotJournal } from "../note-types";
 import type { VaultPort } from "../vault";
-import { TermMatcher } from "./mentions";
+import { mentionIndex } from "./mentions";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
@@ -72,24 +72,7 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
     candidates.push({ note, path: note.path, title, last: lastUpdated(note), agent: note.agent, blocks: [] });
   }
   if (candidates.length === 0) return [];
-  const terms: string[] = [];
-  const owners: (typeof candidates)[] = [];
-  const index = new Map<string, number>();
-  let oldest = today;
-  for (const c of candidates) {
-    if (c.last < oldest) oldest = c.last;
-    for (const term of topicTerms(c.note)) {
-      let i = index.get(term);
-      if (i === undefined) {
-        i = terms.length;
-        index.set(term, i);
-        terms.push(term);
-        owners.push([]);
-      }
-      owners[i]?.push(c);
-    }
-  }
-  const matcher = new TermMatcher(terms);
+  const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
   const journals = notes.filter(isJournal).map((j) => ({ j, date: journalDate(j) }));
   journals.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.j.path < b.j.path ? -1 : 1));
   for (const { j, date } of journals) {

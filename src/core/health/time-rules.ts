@@ -9,7 +9,7 @@
  */
 import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
 import { lastUpdated } from "../knowledge/last-updated";
-import { TermMatcher } from "./mentions";
+import { mentionIndex } from "./mentions";
 import { topicKey } from "../knowledge/topic-key";
 import { isDigestNote } from "../note-types";
 import { fieldOf, type NoteInfo } from "./note-info";
@@ -128,24 +128,7 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
     candidates.push({ note, last, age, title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""), latest: null, count: 0 });
   }
   if (candidates.length === 0) return [];
-  const terms: string[] = [];
-  const owners: Candidate[][] = [];
-  const termIndex = new Map<string, number>();
-  let oldest = today;
-  for (const c of candidates) {
-    if (c.last < oldest) oldest = c.last;
-    for (const term of topicTerms(c.note)) {
-      let i = termIndex.get(term);
-      if (i === undefined) {
-        i = terms.length;
-        termIndex.set(term, i);
-        terms.push(term);
-        owners.push([]);
-      }
-      owners[i]?.push(c);
-    }
-  }
-  const matcher = new TermMatcher(terms);
+  const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
   for (const journal of notes) {
     // A digest repeats its journals' words; it is not a newer mention (docs/compaction.md).
     if (journal.collection !== "journal" || isDigestNote(journal.data)) continue;
