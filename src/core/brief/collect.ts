@@ -18,7 +18,6 @@ import { listItems, type TrackerItem } from "../trackers/format";
 import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
-import { wikilinkTargets } from "../markdown/wikilinks";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/route";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
