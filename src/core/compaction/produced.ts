@@ -7,7 +7,7 @@
  */
 import { CATEGORIES, type Category } from "../extraction/types";
 import { sourceLink } from "../extraction/route";
-import { LinkResolver, parseWikilinkTarget, wikilinkTargets } from "../markdown/wikilinks";
+import { LinkResolver, parseWikilinkTarget, replaceWikilinks, wikilinkTargets } from "../markdown/wikilinks";
 import { entryTextKey, listTopicEntries } from "../knowledge/callouts";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
@@ -107,7 +107,7 @@ export async function indexProducedItems(
       for (const child of item.children) {
         const targets = wikilinkTargets(child);
         if (targets.length === 0) continue;
-        const note = child.replace(/\(?\[\[[^\]]*\]\]\)?/g, "").replace(/^[ \t]*[-*+][ \t]+/, "").replace(/\s+/g, " ").trim();
+        const note = replaceWikilinks(child, () => "").replace(/\(\s*\)/g, "").replace(/^[ \t]*[-*+][ \t]+/, "").replace(/\s+/g, " ").trim();
         add({ category, text: `Progress on "${item.text}": ${note}`, itemLink, itemPath: path, status: item.status }, path, targets);
       }
     }

@@ -12,6 +12,7 @@ import { parseNote, setFrontmatter } from "../frontmatter";
 import { extractionHash } from "../journal/blocks";
 import { joinPath, type MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
+import { formatWikilink } from "../markdown/wikilinks";
 
 /** Frontmatter `type` of the queue note. */
 export const REVIEW_QUEUE_TYPE = "review-queue";
@@ -70,11 +71,10 @@ export function listQueue(text: string): QueueEntry[] {
 export function appendQueueEntry(current: string | null, entry: QueueEntry, meta: { agent: string; path: string }): string {
   if (current !== null && listQueue(current).some((e) => e.journal === entry.journal && e.hash === entry.hash)) return current;
   const name = (entry.journal.split("/").pop() ?? entry.journal).replace(/\.md$/i, "");
-  const target = entry.journal.replace(/\.md$/i, "");
   const lines = [
     `## ${name} (queued ${entry.queued.slice(0, 16).replace("T", " ")})`,
     `<!-- agent-memory:queued journal="${attr(entry.journal)}" hash="${entry.hash}" queued="${attr(entry.queued)}" extractor="${attr(entry.extractor)}" -->`,
-    `Planned from [[${target}]] by the ${entry.extractor} extractor. Review it: the tracker panel's *To review* tab, *Extract from current note* on the journal, or \`agent-memory extract <vault> "${entry.journal}"\`.`,
+    `Planned from ${formatWikilink({ path: entry.journal })} by the ${entry.extractor} extractor. Review it: the tracker panel's *To review* tab, *Extract from current note* on the journal, or \`agent-memory extract <vault> "${entry.journal}"\`.`,
     "",
     ...entry.items.map((i) => `- ${i.replace(/[\r\n]+/g, " ")}`),
     "",
