@@ -77,11 +77,12 @@ export class TrackerUpkeep extends Component {
     if (kind === null) return;
     let reopened: { id: string; next: string }[];
     let restored: string[];
+    let kept: string | null;
     try {
       ({
-        result: { reopened, restored },
+        result: { reopened, restored, kept },
       } = await this.ctx.vault.process(path, (current) => {
-        const decided = { reopened: [] as { id: string; next: string }[], restored: [] as string[] };
+        const decided = { reopened: [] as { id: string; next: string }[], restored: [] as string[], kept: null as string | null };
         if (current === null) return { content: null, result: decided };
         const previous = this.seen.get(path);
         let text = current;
@@ -95,13 +96,16 @@ export class TrackerUpkeep extends Component {
           decided.reopened = r.reopened;
           text = r.text;
         }
-        this.seen.set(path, text);
+        // The edit stays pure (it may run again on newer text): what it kept is remembered below,
+        // once the write is done.
+        decided.kept = text;
         return { content: text, result: decided };
       }));
     } catch (err) {
       new Notice(`Could not update ${path}: ${errorMessage(err)}`);
       return;
     }
+    if (kept !== null) this.seen.set(path, kept);
     for (const id of restored) new Notice(`${path}: gave ^${id} its block id back (a Dataview task view had moved a source link's ^am-… id in its place).`);
     for (const r of reopened) new Notice(`Review ${r.id}: this round is done; next on ${r.next}.`);
   }
