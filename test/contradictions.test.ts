@@ -50,6 +50,21 @@ function decisions(text: string) {
 }
 
 describe("contradictions: never a duplicate, the later supersedes, both kept", () => {
+  it("a journal extracted after a newer one never overrides it: both stay current and the health check lists the pair", async () => {
+    // In date order, the later decision supersedes (case 17 above); here the later is extracted first.
+    const { t, read, reports } = await extractDays([
+      ["2026-03-09", "Decision: do not ship on Fridays\n\nLearned: the API rate limit is 200 per second [topic:: API]"],
+      ["2026-03-02", "Decision: ship on Fridays\n\nLearned: the API rate limit is 100 per second [topic:: API]"],
+    ]);
+    expect(reports[1]!.items.map((i) => i.action)).toEqual(["add", "add"]);
+    const log = decisions(read(DECISIONS));
+    expect(log.map((d) => d.text)).toEqual(["do not ship on Fridays", "ship on Fridays"]);
+    for (const d of log) expect([fieldValue(d.fields, "superseded_by"), fieldValue(d.fields, "valid_to"), fieldValue(d.fields, "supersedes")]).toEqual([null, null, null]);
+    expect(read(TOPIC)).not.toMatch(/valid_to|superseded_by|supersedes/);
+    const unresolved = (await runHealthCheck(t.vault, layout, settings, { today: "2026-03-10" })).warnings.filter((w) => w.rule === "unresolved-contradiction").map((w) => w.path);
+    expect(unresolved).toEqual(expect.arrayContaining([DECISIONS, TOPIC]));
+  });
+
   it("case 17: opposites are not duplicates: Decision: ship on Fridays / do not ship on Fridays, and the sync moved back", async () => {
     const { read, reports } = await extractDays([
       ["2026-03-02", "Decision: ship on Fridays\n\nDecision: move the sync from Monday to Friday"],

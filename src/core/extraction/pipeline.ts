@@ -243,6 +243,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
       layout,
       agent,
       journal: path,
+      date,
       fallbackTopic,
       state,
       blockTexts,

@@ -153,6 +153,11 @@ export interface RouteContext {
   layout: MemoryLayout;
   agent: string;
   journal: string;
+  /**
+   * The journal's date, `YYYY-MM-DD`: an entry dated after it is newer than the item, which never
+   * supersedes it (docs/contradictions.md, "Out of order"). Absent: no entry is too new.
+   */
+  date?: string;
   fallbackTopic: string;
   state: PlanReadCache;
   /**
@@ -176,7 +181,7 @@ const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
 function supersessionFor<T>(
   item: ExtractedItem,
   entries: readonly T[],
-  view: (e: T) => { id: string; text: string; sources: readonly string[]; current: boolean },
+  view: (e: T) => { id: string; text: string; sources: readonly string[]; current: boolean; date?: string | null },
   link: string,
   ctx: RouteContext,
   taken: ReadonlySet<string>,
@@ -187,7 +192,10 @@ function supersessionFor<T>(
   const best = reworded[findDuplicate(item.text, reworded, (e) => e.text, 0)] ?? reworded[0];
   if (best) return { id: best.id, text: best.text, reason: "reworded" };
   if (!CONTRADICTABLE.has(item.category)) return null;
-  const hit = current[findContradiction(item.text, current, (e) => e.text)];
+  // A journal extracted after a newer one never overrides what the newer one recorded: the pair
+  // stays current, and the health check lists it as an unresolved contradiction.
+  const olderOrSame = current.filter((e) => !ctx.date || !e.date || e.date <= ctx.date);
+  const hit = olderOrSame[findContradiction(item.text, olderOrSame, (e) => e.text)];
   if (!hit) return null;
   return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
 }
@@ -203,18 +211,19 @@ function trackerKindOf(spec: string): TrackerKind | null {
 }
 
 /** A tracker item as {@link supersessionFor} sees it: current unless superseded (or, for a task, closed). */
-function trackerView(kind: TrackerKind): (it: TrackerItem) => { id: string; text: string; sources: string[]; current: boolean } {
+function trackerView(kind: TrackerKind): (it: TrackerItem) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
   return (it) => ({
     id: it.id ?? "",
     text: it.text,
     sources: wikilinkTargets(sourcesOf(it)),
     current: it.id !== null && !isSuperseded(it.fields) && (kind === "decisions" || isOpenStatus(it.status)),
+    date: fieldValue(it.fields, "decided") ?? fieldValue(it.fields, "created"),
   });
 }
 
 /** A callout as {@link supersessionFor} sees it: its id (block id, else `callout N`), current unless superseded. */
-function calloutView(kind: string): (e: TopicEntry, i: number) => { id: string; text: string; sources: string[]; current: boolean } {
-  return (e, i) => ({ id: e.id ?? `callout ${i + 1}`, text: e.text, sources: e.sources, current: e.kind === kind && !isSuperseded(e.fields) });
+function calloutView(kind: string): (e: TopicEntry, i: number) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
+  return (e, i) => ({ id: e.id ?? `callout ${i + 1}`, text: e.text, sources: e.sources, current: e.kind === kind && !isSuperseded(e.fields), date: e.date });
 }
 
 async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
