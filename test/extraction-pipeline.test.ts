@@ -269,6 +269,18 @@ describe("extraction pipeline", () => {
     await expect(run(t)).rejects.toThrow(/2026-11-24\.md/);
     expect(mtimes(t.root)).toEqual(before);
   });
+  it("a journal whose frontmatter is never closed is an error naming it, and nothing is written; once closed it extracts", async () => {
+    const t = setup({ [J]: "---\ntype: journal\n# 2026-11-24\n\n- [ ] Renew passport\n" });
+    const before = mtimes(t.root);
+    await expect(run(t)).rejects.toThrow(FrontmatterError);
+    await expect(run(t)).rejects.toThrow(/2026-11-24\.md: frontmatter opened by the first line \(---\) is never closed/);
+    expect(mtimes(t.root)).toEqual(before);
+    t.write(J, "---\ntype: journal\n---\n# 2026-11-24\n\n- [ ] Renew passport\n");
+    const { applied } = await run(t);
+    expect(applied.failed).toEqual([]);
+    expect(readFileSync(join(t.root, J), "utf8")).toMatch(/^---\ntype: journal\nextract/);
+  });
+
   it("progress naming a goal this same run creates goes under that goal", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
     const t = setup({ [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n", [goalsPath]: "" });

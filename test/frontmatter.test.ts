@@ -160,7 +160,14 @@ describe("setFrontmatter", () => {
   it("creates frontmatter when the note has none, keeping the body", () => {
     expect(setFrontmatter("# Title\n\ntext", { type: "journal" })).toBe("---\ntype: journal\n---\n# Title\n\ntext");
     expect(setFrontmatter("\uFEFFline\r\nline\r\n", { a: 1 })).toBe("\uFEFF---\r\na: 1\r\n---\r\nline\r\nline\r\n");
-    expect(setFrontmatter("---\nno closing line\n", { a: 1 })).toBe("---\na: 1\n---\n---\nno closing line\n");
+  });
+
+  it("refuses to write on a note whose first line opens frontmatter that is never closed, naming it", () => {
+    expect(() => setFrontmatter("---\nno closing line\n", { a: 1 }, "J.md")).toThrow(/J\.md: frontmatter opened by the first line \(---\) is never closed/);
+    // Writing nothing is not a write: the note stays as it is.
+    expect(setFrontmatter("---\nno closing line\n", {}, "J.md")).toBe("---\nno closing line\n");
+    // A closing line anywhere below makes it frontmatter, which is edited as usual.
+    expect(setFrontmatter("---\nb: 2\n---\nbody\n", { a: 1 }, "J.md")).toBe("---\nb: 2\na: 1\n---\nbody\n");
   });
 
   // docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped": a

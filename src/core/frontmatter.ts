@@ -99,6 +99,18 @@ export function notMappingError(note: Pick<ParsedNote, "notMapping">, path: stri
 }
 
 /**
+ * The error for a note whose first line opens frontmatter (`---`) that no later `---` line closes,
+ * or `null`. Such a note is read as body text (test/frontmatter.test.ts, "the frontmatter
+ * boundary"), but writing frontmatter on top of it would turn the person's own fields into body
+ * text: writers refuse it, naming the file.
+ */
+export function unclosedFrontmatterError(text: string, path: string): FrontmatterError | null {
+  const loc = locateFrontmatterBlock(text);
+  if (!loc.opens || loc.block) return null;
+  return new FrontmatterError(`${path}: frontmatter opened by the first line (---) is never closed by a --- line; close it, or remove that line; nothing written`, path);
+}
+
+/**
  * `null` for a document that is not a mapping (it is then body text, test/frontmatter.test.ts,
  * "case 03: …").
  */
@@ -340,7 +352,7 @@ export function setFrontmatter(text: string, fields: Record<string, unknown>, pa
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => [key, toPlain(value)]);
   const parsed = parseNote(text, path);
-  const refused = notMappingError(parsed, path);
+  const refused = notMappingError(parsed, path) ?? (entries.length ? unclosedFrontmatterError(text, path) : null);
   if (refused) throw refused;
   const loc = locateFrontmatterBlock(text);
   let result: string;

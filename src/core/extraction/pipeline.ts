@@ -10,7 +10,7 @@
  * (test/extraction-pipeline.test.ts, "case 10: …").
  */
 import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
-import { notMappingError, parseNote, setFrontmatter } from "../frontmatter";
+import { notMappingError, parseNote, setFrontmatter, unclosedFrontmatterError } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
@@ -152,7 +152,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const path = normalizeVaultPath(journalPath);
   const text = await vault.read(path);
   const note = parseNote(text, path);
-  const notMapping = notMappingError(note, path);
+  const notMapping = notMappingError(note, path) ?? unclosedFrontmatterError(text, path);
   if (notMapping) throw notMapping;
   const collection = layout.collectionOf(path);
   if (collection === "isolated") {
