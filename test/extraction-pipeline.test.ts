@@ -281,6 +281,22 @@ describe("extraction pipeline", () => {
     expect(readFileSync(join(t.root, J), "utf8")).toMatch(/^---\ntype: journal\nextract/);
   });
 
+  it.each(["a#b", "a|b", "a[b]", "a^b"])("a journal named %s is refused before anything is written, naming the characters", async (name) => {
+    const path = `Memory/Agents/link/Journal/${name}.md`;
+    const t = setup({ [path]: "# x\n\n- [ ] Renew passport\n" });
+    const before = mtimes(t.root);
+    await expect(planExtraction({ vault: t.vault, settings, layout, journalPath: path, extractor: new OfflineExtractor(), now })).rejects.toThrow(/its name holds "[#|[^]"/);
+    expect(mtimes(t.root)).toEqual(before);
+  });
+
+  it("a journal named with spaces, dots, dashes or Chinese extracts, its source links working", async () => {
+    const path = "Memory/Agents/link/Journal/2026-11-24 周会 v1.2 (draft).md";
+    const t = setup({ [path]: "# x\n\n- [ ] Renew passport\n" });
+    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: path, extractor: new OfflineExtractor(), now });
+    await applyPlan(t.vault, layout, plan, now);
+    expect(readFileSync(join(t.root, TASKS), "utf8")).toContain("[[Memory/Agents/link/Journal/2026-11-24 周会 v1.2 (draft)#^am-");
+  });
+
   it("progress naming a goal this same run creates goes under that goal", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
     const t = setup({ [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n", [goalsPath]: "" });

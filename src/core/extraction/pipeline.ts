@@ -20,6 +20,7 @@ import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { isDigestNote } from "../note-types";
 import { PlanReadCache, resolveRoute, writeItem } from "./route";
+import { linkBreakingCharacters } from "../markdown/wikilinks";
 import type {
   ExtractionContext,
   ExtractionResult,
@@ -154,6 +155,10 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const note = parseNote(text, path);
   const notMapping = notMappingError(note, path) ?? unclosedFrontmatterError(text, path);
   if (notMapping) throw notMapping;
+  const breaking = linkBreakingCharacters(path);
+  if (breaking.length) {
+    throw new UsageError(`${path}: its name holds ${breaking.map((c) => `"${c}"`).join(", ")}, which no wikilink to it can hold, so the items' source links would be broken; rename the journal first`, path);
+  }
   const collection = layout.collectionOf(path);
   if (collection === "isolated") {
     throw new UsageError(`${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`, path);

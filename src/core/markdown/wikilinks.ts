@@ -213,3 +213,16 @@ export class LinkResolver {
     return best;
   }
 }
+
+/** Characters a wikilink cannot hold in a note's name: they end the target (`#`, `^`, `|`) or the link (`[`, `]`). */
+const LINK_BREAKING = /[#^|[\]]/g;
+
+/**
+ * The characters of a vault path's file name that no wikilink to it can hold (`#`, `^`, `|`, `[`,
+ * `]`: Obsidian, too, refuses them in new file names), in order of appearance and without repeats;
+ * empty when every link to the note works.
+ */
+export function linkBreakingCharacters(path: string): string[] {
+  const name = path.split("/").pop() ?? path;
+  return [...new Set(name.match(LINK_BREAKING) ?? [])];
+}
