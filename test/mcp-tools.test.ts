@@ -326,6 +326,16 @@ describe("mcp server options", () => {
     const zone = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--zone", "Nowhere"], { encoding: "utf8", env: serverEnv(), input: "" });
     expect(zone.status).toBe(2);
     expect(zone.stderr).toMatch(/not an isolated zone/);
+    // --read-only with --tools naming only write tools would start a server with no tools.
+    const none = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--read-only", "--tools", "append_journal"], { encoding: "utf8", env: serverEnv(), input: "" });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/--read-only leaves out: the server would have no tools/);
+    const some = await startMcp(vault.root, ["--read-only", "--tools", "append_journal,search"]);
+    try {
+      expect((await some.client.listTools()).tools.map((t) => t.name)).toEqual(["search"]);
+    } finally {
+      await some.close();
+    }
   });
 
   it("an --agent that does not exist is a usage error (exit 2) naming the known agents; nothing is created", () => {

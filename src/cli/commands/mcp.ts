@@ -4,7 +4,7 @@ import { UsageError, errorMessage } from "../../core/errors";
 import { knownAgents, unknownAgentError } from "../../core/init";
 import { MemoryAccess } from "../mcp/access";
 import { LiveIndex } from "../mcp/live-index";
-import { createMcpServer, toolNames } from "../mcp/server";
+import { createMcpServer, readOnlyToolNames, toolNames } from "../mcp/server";
 import { SearchSocket } from "../serve/socket-server";
 import { SERVER_ENV } from "../serve/socket-path";
 import { openSearch } from "../shared";
@@ -37,6 +37,12 @@ export const mcpCommand: CliCommand = {
         throw new UsageError(`--tools: unknown tool ${unknown.map((n) => `"${n}"`).join(", ") || "list (empty)"} (tools: ${known.join(", ")})`);
       }
       only = new Set(names);
+      if (options["read-only"] === true) {
+        const reads = readOnlyToolNames();
+        const writes = names.filter((n) => !reads.includes(n));
+        // A server with no tool at all would start and offer nothing: say so instead.
+        if (writes.length === names.length) throw new UsageError(`--tools names only tools that write (${writes.join(", ")}), which --read-only leaves out: the server would have no tools (read tools: ${reads.join(", ")})`);
+      }
     }
     const watchMinutes = typeof options["watch-extract"] === "string" ? parseWatchMinutes(options["watch-extract"]) : null;
     if (options["watch-auto-apply"] === true && watchMinutes === null) throw new UsageError("--watch-auto-apply needs --watch-extract MINUTES");

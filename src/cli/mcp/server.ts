@@ -16,6 +16,11 @@ export function toolNames(): string[] {
   return TOOLS.map((t) => t.name);
 }
 
+/** Names of the tools that only read (`readOnlyHint`), the ones `--read-only` registers. */
+export function readOnlyToolNames(): string[] {
+  return TOOLS.filter((t) => t.hints.readOnlyHint).map((t) => t.name);
+}
+
 /**
  * Builds the server with the tools chosen: all of them, only the read-only ones (`readOnly`), or
  * only those named in `only` (`--tools`; the caller has checked the names).
