@@ -256,3 +256,72 @@ export function findDuplicate<T>(text: string, candidates: readonly T[], textOf:
   });
   return best;
 }
+
+/**
+ * Texts indexed by their {@link similarityTokens}, so that a run finds the texts at least
+ * `threshold` similar to a new one without comparing it with every text (docs/decisions.md,
+ * "Dedupe compares only texts that share a token"). {@link candidates} gives a superset of the
+ * texts whose {@link similarity} (or, with `subject`, {@link subjectSimilarity}) with the query
+ * reaches the threshold, in the order they were added, so that a caller scanning only them (with
+ * {@link findDuplicate} or {@link findContradiction}) picks what a scan of all of them picks.
+ *
+ * Why it is a superset: a multiset Jaccard index `s / (a + b − s) ≥ t` needs `s ≥ t·a` shared
+ * tokens (as `b ≥ s`), so a text that reaches `t` misses at most `a − ⌈t·a⌉` of the query's `a`
+ * tokens; it must hold one of any `a − ⌈t·a⌉ + 1` of them. Those are taken from the tokens fewest
+ * texts hold. Texts with the same normalised words (similarity 1 whatever their tokens) are found
+ * by that key.
+ */
+export class SimilarityIndex {
+  private readonly postings = new Map<string, number[]>();
+  private readonly byKey = new Map<string, number[]>();
+  private size = 0;
+
+  /** `subject`: index the tokens {@link subjectSimilarity} compares, with no key. */
+  constructor(private readonly subject = false) {}
+
+  /** Adds a text; its number is the count of texts added before it. */
+  add(text: string): number {
+    const id = this.size++;
+    const { counts, key } = this.tokensOf(text);
+    for (const t of counts.keys()) {
+      const list = this.postings.get(t);
+      if (list) list.push(id);
+      else this.postings.set(t, [id]);
+    }
+    if (key !== null) {
+      const list = this.byKey.get(key);
+      if (list) list.push(id);
+      else this.byKey.set(key, [id]);
+    }
+    return id;
+  }
+
+  /**
+   * The numbers of the texts that may be at least `threshold` (> 0) similar to `text`, ascending.
+   */
+  candidates(text: string, threshold: number): number[] {
+    const { counts, size, key } = this.tokensOf(text);
+    const found = new Set<number>(key === null ? [] : (this.byKey.get(key) ?? []));
+    if (size > 0) {
+      // Shared tokens needed, rounded down a little so that a float threshold never probes too few.
+      const need = Math.max(1, Math.ceil(threshold * size - 1e-9));
+      let left = size - need + 1;
+      const tokens = [...counts].sort((x, y) => (this.postings.get(x[0])?.length ?? 0) - (this.postings.get(y[0])?.length ?? 0));
+      for (const [t, n] of tokens) {
+        if (left <= 0) break;
+        for (const id of this.postings.get(t) ?? []) found.add(id);
+        left -= n;
+      }
+    }
+    return [...found].sort((a, b) => a - b);
+  }
+
+  private tokensOf(text: string): { counts: ReadonlyMap<string, number>; size: number; key: string | null } {
+    if (this.subject) {
+      const s = subjectOf(text);
+      return { counts: s.counts, size: s.size, key: null };
+    }
+    const p = profileOf(text);
+    return { counts: p.counts, size: p.size, key: p.key };
+  }
+}

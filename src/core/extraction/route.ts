@@ -6,8 +6,9 @@
  * planned item to a note's current text, checking duplicates again so re-application is harmless.
  */
 import { MemoryError, PathError, errorMessage } from "../errors";
-import { similarity, findDuplicate, sameItemText } from "./dedupe";
-import { contradiction, findContradiction } from "./contradiction";
+import { DUPLICATE_THRESHOLD, SimilarityIndex, similarity, findDuplicate, sameItemText } from "./dedupe";
+import { foldForMatch } from "../markdown/text";
+import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
 import { sameModelItem } from "./merge";
 import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
@@ -68,6 +69,13 @@ export class PlanReadCache {
   /** Items planned as new in this batch, per destination path. */
   readonly planned = new Map<string, PlannedItem[]>();
   private topicIndex: Promise<Map<string, string>> | null = null;
+  /** What each note read is parsed into, once per plan (docs/decisions.md, "A plan parses each note once"). */
+  private readonly parsed = new Map<string, Promise<unknown>>();
+  private readonly memo = new Map<string, unknown>();
+  /** {@link planned} indexed for {@link inBatch}, per destination. */
+  private readonly batches = new Map<string, BatchIndex>();
+  /** Ids that items of {@link planned} supersede, per destination. */
+  private readonly superseding = new Map<string, Set<string>>();
 
   constructor(private readonly vault: VaultPort) {}
 
@@ -81,9 +89,62 @@ export class PlanReadCache {
     return t;
   }
 
-  async trackerItems(path: string): Promise<TrackerItem[]> {
-    const text = await this.text(path);
-    return text === null ? [] : listItems(text);
+  /** The note's tracker items as read; the same array on every call (do not change it). */
+  trackerItems(path: string): Promise<TrackerItem[]> {
+    return this.parse(`items\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return text === null ? [] : listItems(text);
+    });
+  }
+
+  /** The note's topic entries as read; the same array on every call (do not change it). */
+  topicEntries(path: string): Promise<TopicEntry[]> {
+    return this.parse(`entries\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return text === null ? [] : listTopicEntries(text);
+    });
+  }
+
+  /** Highest number of a `^<prefix>-<n>` block id in the note as read ({@link maxBlockNumber}). */
+  maxBlockNumber(path: string, prefix: string): Promise<number> {
+    return this.parse(`max\u0000${prefix}\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix);
+    });
+  }
+
+  /** A value computed once per plan under `key` from what the plan read. */
+  once<T>(key: string, make: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const value = make();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  private parse<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.parsed.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      this.parsed.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * True when this run already plans `item` for the note
+   * (docs/decisions.md, "Batch dedupe uses the merge rule"): the same text, or the same category and
+   * evidence with related text, as one run's
+   * model items are merged (merge.ts). An extractor that reads one block two ways (a keyword line
+   * under a heading that names a category) then adds one item, not two with the same evidence and
+   * block.
+   */
+  inBatch(destination: string, item: ExtractedItem): boolean {
+    return this.batches.get(destination)?.has(item) ?? false;
+  }
+
+  /** Ids this run already supersedes in `destination` (do not change the set). */
+  supersededIn(destination: string): ReadonlySet<string> {
+    return this.superseding.get(destination) ?? EMPTY_SET;
   }
 
   /**
@@ -107,9 +168,153 @@ export class PlanReadCache {
       const list = this.planned.get(planned.destination) ?? [];
       list.push(planned);
       this.planned.set(planned.destination, list);
+      let batch = this.batches.get(planned.destination);
+      if (!batch) {
+        batch = new BatchIndex();
+        this.batches.set(planned.destination, batch);
+      }
+      batch.add(planned);
+      if (planned.supersedes) {
+        const ids = this.superseding.get(planned.destination) ?? new Set<string>();
+        ids.add(planned.supersedes.id);
+        this.superseding.set(planned.destination, ids);
+      }
     }
     return planned;
   }
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/**
+ * The items planned as new for one note, indexed so that {@link PlanReadCache.inBatch}'s question (does one of
+ * them say the same as this item, by the merge rule {@link sameModelItem}) is asked of the few that
+ * can: those sharing a token with its text (the same text: similarity ≥ {@link DUPLICATE_THRESHOLD})
+ * and those with its category and evidence.
+ */
+class BatchIndex {
+  private readonly items: PlannedItem[] = [];
+  private readonly texts = new SimilarityIndex();
+  private readonly byEvidence = new Map<string, PlannedItem[]>();
+
+  add(planned: PlannedItem): void {
+    this.items.push(planned);
+    this.texts.add(planned.item.text);
+    const key = evidenceKey(planned.item);
+    const list = this.byEvidence.get(key);
+    if (list) list.push(planned);
+    else this.byEvidence.set(key, [planned]);
+  }
+
+  has(item: ExtractedItem): boolean {
+    for (const i of this.texts.candidates(item.text, DUPLICATE_THRESHOLD)) {
+      const p = this.items[i];
+      if (p && sameModelItem(p.item, item)) return true;
+    }
+    return (this.byEvidence.get(evidenceKey(item)) ?? []).some((p) => sameModelItem(p.item, item));
+  }
+}
+
+function evidenceKey(item: ExtractedItem): string {
+  return `${item.category}\u0000${foldForMatch(item.evidence)}`;
+}
+
+/**
+ * The duplicate rule of {@link matchTrackerItem} and {@link topicDuplicate} over a list of entries
+ * that only grows, with the entries indexed by the journal blocks they cite and by their text's
+ * tokens, so a run of many items compares each with the few entries that can match it. Gives
+ * exactly what those functions give on the same list (test/dedupe-index.test.ts).
+ */
+export class EntryMatcher<T> {
+  private readonly cited = new Map<string, number[]>();
+  private live: { index: SimilarityIndex; ids: number[] } | null = null;
+
+  constructor(
+    readonly entries: T[],
+    private readonly textOf: (e: T) => string,
+    private readonly sourcesOf: (e: T) => readonly string[],
+    private readonly isLive: (e: T) => boolean,
+  ) {
+    entries.forEach((e, i) => this.indexSources(e, i));
+  }
+
+  /**
+   * The entry `text` duplicates: one citing `link`'s block with the same text (`recorded`), else a
+   * live one with the same text; `null` when none.
+   */
+  match(text: string, link: string): { index: number; recorded: boolean } | null {
+    const cited = this.cited.get(sourceKey(link)) ?? [];
+    const same = cited[findDuplicate(text, cited, (i) => this.textOf(this.entries[i] as T))];
+    if (same !== undefined) return { index: same, recorded: true };
+    const live = this.liveIndex();
+    const ids = live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1);
+    const dup = ids[findDuplicate(text, ids, (i) => this.textOf(this.entries[i] as T))];
+    return dup === undefined ? null : { index: dup, recorded: false };
+  }
+
+  /** Adds an entry at the end of the list. */
+  push(entry: T): void {
+    const i = this.entries.length;
+    this.entries.push(entry);
+    this.indexSources(entry, i);
+    if (this.live && this.isLive(entry)) {
+      this.live.ids.push(i);
+      this.live.index.add(this.textOf(entry));
+    }
+  }
+
+  /** Replaces entry `i` with what it became after an edit that only added sources. */
+  replace(i: number, entry: T): void {
+    const old = this.entries[i] as T;
+    this.entries[i] = entry;
+    this.indexSources(entry, i);
+    if (this.textOf(old) !== this.textOf(entry) || this.isLive(old) !== this.isLive(entry)) this.live = null;
+  }
+
+  private indexSources(entry: T, i: number): void {
+    for (const key of new Set(this.sourcesOf(entry).map(sourceKey))) {
+      const list = this.cited.get(key);
+      if (!list) this.cited.set(key, [i]);
+      else if (!list.includes(i)) {
+        list.push(i);
+        list.sort((a, b) => a - b);
+      }
+    }
+  }
+
+  private liveIndex(): { index: SimilarityIndex; ids: number[] } {
+    if (!this.live) {
+      const index = new SimilarityIndex();
+      const ids: number[] = [];
+      this.entries.forEach((e, i) => {
+        if (!this.isLive(e)) return;
+        ids.push(i);
+        index.add(this.textOf(e));
+      });
+      this.live = { index, ids };
+    }
+    return this.live;
+  }
+}
+
+/** {@link matchTrackerItem}'s rule over a tracker's items, for many lookups. */
+export function trackerMatcher(items: TrackerItem[], kind: TrackerKind): EntryMatcher<TrackerItem> {
+  return new EntryMatcher(
+    items,
+    (it) => it.text,
+    (it) => wikilinkTargets(sourcesOf(it)),
+    (it) => (kind === "decisions" || isOpenStatus(it.status)) && !isSuperseded(it.fields),
+  );
+}
+
+/** {@link topicDuplicate}'s rule over a topic note's entries, for many lookups. */
+export function topicMatcher(entries: TopicEntry[]): EntryMatcher<TopicEntry> {
+  return new EntryMatcher(
+    entries,
+    (e) => e.text,
+    (e) => e.sources,
+    (e) => !isSuperseded(e.fields),
+  );
 }
 
 /** The `source` field of a tracker item as `fieldValue` reads it (the last one), or `""`. */
@@ -136,17 +341,6 @@ export function matchTrackerItem(items: readonly TrackerItem[], text: string, ki
   return dup ? { item: dup, recorded: false } : null;
 }
 
-/**
- * True when this run already plans `item` for the note
- * (docs/decisions.md, "Batch dedupe uses the merge rule"): the same text, or the same category and
- * evidence with related text, as one run's
- * model items are merged (merge.ts). An extractor that reads one block two ways (a keyword line
- * under a heading that names a category) then adds one item, not two with the same evidence and
- * block.
- */
-function inBatch(item: ExtractedItem, batch: readonly PlannedItem[]): boolean {
-  return batch.some((p) => sameModelItem(p.item, item));
-}
 
 export interface RouteContext {
   settings: Settings;
@@ -178,31 +372,78 @@ const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
  * Entries already superseded, and (`live`) closed tasks, are never chosen. Entries another item of
  * this run already supersedes are left to it.
  */
-function supersessionFor<T>(
-  item: ExtractedItem,
-  entries: readonly T[],
-  view: (e: T) => { id: string; text: string; sources: readonly string[]; current: boolean; date?: string | null },
-  link: string,
-  ctx: RouteContext,
-  taken: ReadonlySet<string>,
-): Supersession | null {
-  const current = entries.map(view).filter((e) => e.current && !taken.has(e.id));
+function supersessionFor(item: ExtractedItem, entries: EntryViews, link: string, ctx: RouteContext, taken: ReadonlySet<string>): Supersession | null {
+  const { views } = entries;
+  const isCurrent = (i: number): boolean => {
+    const e = views[i];
+    return e !== undefined && e.current && !taken.has(e.id);
+  };
   const siblings = item.blockId ? (ctx.blockTexts?.get(item.blockId) ?? [item.text]) : [];
-  const reworded = item.blockId ? current.filter((e) => citesBlock(e.sources, link) && !siblings.some((t) => sameItemText(t, e.text))) : [];
+  const reworded = item.blockId
+    ? entries
+        .citing(link)
+        .filter(isCurrent)
+        .map((i) => views[i] as EntryView)
+        .filter((e) => !siblings.some((t) => sameItemText(t, e.text)))
+    : [];
   const best = reworded[findDuplicate(item.text, reworded, (e) => e.text, 0)] ?? reworded[0];
   if (best) return { id: best.id, text: best.text, reason: "reworded" };
   if (!CONTRADICTABLE.has(item.category)) return null;
-  // A journal extracted after a newer one never overrides what the newer one recorded: the pair
-  // stays current, and the health check lists it as an unresolved contradiction.
-  const olderOrSame = current.filter((e) => !ctx.date || !e.date || e.date <= ctx.date);
-  const hit = olderOrSame[findContradiction(item.text, olderOrSame, (e) => e.text)];
+  // Only entries about the same subject can be contradicted: the others are passed over unread.
+  const current = entries
+    .sameSubject(item.text)
+    .filter(isCurrent)
+    .map((i) => views[i] as EntryView)
+    // A journal extracted after a newer one never overrides what the newer one recorded: the pair
+    // stays current, and the health check lists it as an unresolved contradiction.
+    .filter((e) => !ctx.date || !e.date || e.date <= ctx.date);
+  const hit = current[findContradiction(item.text, current, (e) => e.text)];
   if (!hit) return null;
   return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
 }
 
-/** Ids this run already supersedes in `destination`. */
-function supersededInBatch(ctx: RouteContext, destination: string): Set<string> {
-  return new Set((ctx.state.planned.get(destination) ?? []).flatMap((p) => (p.supersedes ? [p.supersedes.id] : [])));
+/** An entry as {@link supersessionFor} sees it. */
+interface EntryView {
+  id: string;
+  text: string;
+  sources: readonly string[];
+  current: boolean;
+  /** The entry's date (`decided`/`created`, or the callout's), `YYYY-MM-DD`, when it has one. */
+  date?: string | null;
+}
+
+/**
+ * A note's entries as {@link supersessionFor} sees them, made once per plan and note, indexed by
+ * the journal blocks they cite and by their subject's tokens.
+ */
+class EntryViews {
+  private readonly cited = new Map<string, number[]>();
+  private subjects: SimilarityIndex | null = null;
+
+  constructor(readonly views: readonly EntryView[]) {
+    views.forEach((v, i) => {
+      for (const key of new Set(v.sources.map(sourceKey))) {
+        const list = this.cited.get(key);
+        if (list) list.push(i);
+        else this.cited.set(key, [i]);
+      }
+    });
+  }
+
+  /** Entries citing `link`'s block, in note order. */
+  citing(link: string): readonly number[] {
+    return this.cited.get(sourceKey(link)) ?? [];
+  }
+
+  /** Entries whose subject may be `text`'s ({@link SAME_SUBJECT_THRESHOLD}), in note order. */
+  sameSubject(text: string): number[] {
+    if (!this.subjects) {
+      const index = new SimilarityIndex(true);
+      for (const v of this.views) index.add(v.text);
+      this.subjects = index;
+    }
+    return this.subjects.candidates(text, SAME_SUBJECT_THRESHOLD);
+  }
 }
 
 function trackerKindOf(spec: string): TrackerKind | null {
@@ -231,6 +472,7 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
   const existing = await ctx.state.trackerItems(destination);
   const link = sourceLink(ctx.journal, item.blockId);
   const base = { item, destination, tracker: kind };
+  const matcher = ctx.state.once(`matcher\u0000${kind}\u0000${destination}`, () => trackerMatcher([...existing], kind));
   if (item.ref || item.progress) {
     const goal = item.ref
       ? existing.find((it) => it.id === item.ref)
@@ -247,17 +489,18 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
       return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
     }
   }
-  const match = matchTrackerItem(existing, item.text, kind, link);
+  const found = matcher.match(item.text, link);
+  const match = found ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded } : null;
   if (match) {
     const action = match.recorded || !match.item.id ? "skip" : "add-source";
     return ctx.state.plan({ ...base, action, ...(match.item.id ? { existingId: match.item.id } : {}) });
   }
   const batch = ctx.state.planned.get(destination) ?? [];
-  if (inBatch(item, batch)) return ctx.state.plan({ ...base, action: "skip" });
-  const text = await ctx.state.text(destination);
+  if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
   const prefix = KIND_PREFIX[kind];
-  const newId = formatBlockId(prefix, maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix) + 1 + batch.length);
-  const supersedes = supersessionFor(item, existing, trackerView(kind), link, ctx, supersededInBatch(ctx, destination));
+  const newId = formatBlockId(prefix, (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length);
+  const views = ctx.state.once(`tviews\u0000${kind}\u0000${destination}`, () => new EntryViews(existing.map(trackerView(kind))));
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
   return ctx.state.plan({ ...base, action: "add", newId });
 }
@@ -276,18 +519,16 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
   }
   const topicTitle = (destination.split("/").pop() ?? title).replace(/\.md$/i, "");
   const base = { item, destination, topic: { title: topicTitle, heading } };
-  const text = await ctx.state.text(destination);
-  const entries = text === null ? [] : listTopicEntries(text);
+  const entries = await ctx.state.topicEntries(destination);
   const link = sourceLink(ctx.journal, item.blockId);
-  const dup = topicDuplicate(item.text, entries, link);
+  const matched = ctx.state.once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries])).match(item.text, link);
+  const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;
   if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: found.id ?? `callout ${dup + 1}` });
-  const batch = ctx.state.planned.get(destination) ?? [];
-  if (inBatch(item, batch)) return ctx.state.plan({ ...base, action: "skip" });
+  if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
   const kind = calloutKind(item);
-  const view = calloutView(kind);
-  const indexed = entries.map((e, i) => view(e, i));
-  const supersedes = supersessionFor(item, indexed, (e) => e, link, ctx, supersededInBatch(ctx, destination));
+  const views = ctx.state.once(`cviews\u0000${kind}\u0000${destination}`, () => new EntryViews(entries.map(calloutView(kind))));
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });
 }
