@@ -8,6 +8,7 @@ import { listItems, type TrackerStatus } from "../src/core/trackers/format";
 import { splitLines, type NoteLine } from "../src/core/markdown/lines";
 import { fieldValue } from "../src/core/trackers/fields";
 import {
+  TrackerEditor,
   addItemSource,
   addProgressNote,
   addTrackerItem,
@@ -266,5 +267,54 @@ describe("tracker store: operations", () => {
     expect(await t.vault.process(path, (cur) => (cur === null ? null : textOf(addItemSource(cur, id, "2026-03-24#^am-k3f9", path))))).toBe(false);
     expect(readFileSync(join(t.root, path), "utf8")).toBe(written);
     expect(listItems(written).map((i) => i.id)).toEqual(["t-001"]);
+  });
+});
+
+describe("TrackerEditor", () => {
+  it("TrackerEditor gives what addTrackerItem and addItemSource give, edit after edit", () => {
+    const line = fc.constantFrom(
+      "- [ ] Renew passport [source:: [[2026-11-24#^am-k3f9]]] ^t-001",
+      "- [x] Pay invoice ^t-007",
+      "- [ ] No id here",
+      "    - 2026-11-24: a child",
+      "",
+      "Some paragraph",
+      "## Someday",
+      "```",
+      "- [ ] in a fence ^t-050",
+      "- [>] forwarded ^t-020",
+      "- [ ] Ship it [due:: 2026-12-01] ^g-004",
+    );
+    const edit = fc.oneof(
+      fc.record({ add: fc.constantFrom("Write the report", "Call @ming about 续费", "Check ^t-999 trick", "  spaced   text  ") }),
+      fc.record({ source: fc.nat(20), link: fc.constantFrom("[[2026-11-24#^am-k3f9]]", "[[2026-11-25#^am-aaaa]]") }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.constantFrom("\n", "\r\n"), fc.array(edit, { maxLength: 8 }), (lines, eol, edits) => {
+        const start = `---\ntype: tracker\n---\n- [ ] First ^t-002${eol}${lines.join(eol)}`;
+        const editor = new TrackerEditor(start);
+        fc.pre(editor.hasItems());
+        let text = start;
+        for (const e of edits) {
+          if ("add" in e) {
+            const item = { text: e.add, fields: [["source", "[[2026-11-26#^am-bbbb]]"]] as [string, string][] };
+            const want = addTrackerItem(text, "tasks", item, { agent: "a", title: "Tasks", createdAt: "2026-11-26T10:00:00+08:00" });
+            text = want.text;
+            expect(editor.add("tasks", item).id).toBe(want.id);
+          } else {
+            const items = listItems(text);
+            const target = items[e.source % items.length];
+            if (!target?.id || items.findIndex((it) => it.id === target.id) !== e.source % items.length) continue;
+            const r = addItemSource(text, target.id, e.link);
+            if (!r.ok) throw new Error(r.error.message);
+            text = r.value.text;
+            editor.addSource(e.source % items.length, e.link);
+          }
+          expect(editor.text()).toBe(text);
+          expect(editor.items).toEqual(listItems(text));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -60,7 +60,7 @@ export function scaleJournal(items: number, opts: { seed?: number; date?: string
   ];
   const written: string[] = [];
   for (let i = 0; i < items; i++) {
-    if (i % 20 === 0) lines.push("", `## ${pick(TOPICS)} ${Math.floor(i / 20) + 1}`, "", "Notes from the session; the list below is what came out of it.", "");
+    if (i % 20 === 0) lines.push("", `## ${pick(TOPICS)}`, "", "Notes from the session; the list below is what came out of it.", "");
     const r = rand();
     const n = 1 + Math.floor(rand() * 90);
     let line: string;

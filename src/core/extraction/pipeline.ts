@@ -299,7 +299,7 @@ export async function applyPlan(
       const written = await vault.process(path, (current) => {
         // Fresh per attempt: an edit applied again on a note saved meanwhile numbers ids anew.
         const created = new Map<string, string>();
-        return group.reduce<string | null>((text, planned) => writeItem(text, planned, { ...ctx, created }), current);
+        return writeItems(current, group, { ...ctx, created });
       });
       if (written) writes.push(path);
       for (const planned of group) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);

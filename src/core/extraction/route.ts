@@ -17,7 +17,7 @@ import type { FileStat, VaultPort } from "../vault";
 import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
 import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
-import { addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
+import { TrackerEditor, addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
 import { formatWikilink, linkTarget, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey, type EntryKind, type TopicEntry } from "../knowledge/topic";
@@ -207,9 +207,11 @@ class BatchIndex {
   }
 
   has(item: ExtractedItem): boolean {
+    // sameModelItem is the same text, or the same category and evidence with related text: the
+    // first can only hold for a text candidate, the second only in the evidence's bucket.
     for (const i of this.texts.candidates(item.text, DUPLICATE_THRESHOLD)) {
       const p = this.items[i];
-      if (p && sameModelItem(p.item, item)) return true;
+      if (p && sameItemText(p.item.text, item.text)) return true;
     }
     return (this.byEvidence.get(evidenceKey(item)) ?? []).some((p) => sameModelItem(p.item, item));
   }
@@ -701,6 +703,87 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     return marked.text;
   }
   return current;
+}
+
+/**
+ * Applies a note's planned items in order to its current text, as `writeItem` one after the other
+ * would (docs/decisions.md, "Applying parses each note once"): new tracker items and sources
+ * added to tracker items are written to a note parsed once ({@link TrackerEditor}) and checked
+ * for duplicates through an index ({@link trackerMatcher}); every other item goes through
+ * {@link writeItem} on the text so far.
+ */
+export function writeItems(current: string | null, group: readonly PlannedItem[], ctx: WriteContext): string | null {
+  let text = current;
+  let fast: FastTracker | null = null;
+  for (const planned of group) {
+    if (fast?.write(planned, ctx)) continue;
+    if (!fast && planned.tracker && (planned.action === "add" || planned.action === "add-source") && text !== null && text.trim() !== "") {
+      const editor = new FastTracker(text, planned.tracker, planned.destination);
+      if (editor.write(planned, ctx)) {
+        fast = editor;
+        continue;
+      }
+    }
+    if (fast) {
+      text = fast.text();
+      fast = null;
+    }
+    text = writeItem(text, planned, ctx);
+  }
+  return fast ? fast.text() : text;
+}
+
+/** {@link writeItem}'s tracker branch for new items and added sources, on a note parsed once. */
+class FastTracker {
+  private readonly editor: TrackerEditor;
+  private readonly matcher: EntryMatcher<TrackerItem>;
+  /** Index of the first item with each id. */
+  private readonly byId = new Map<string, number>();
+
+  constructor(
+    text: string,
+    private readonly kind: TrackerKind,
+    private readonly path: string,
+  ) {
+    this.editor = new TrackerEditor(text, path);
+    this.matcher = trackerMatcher([...this.editor.items], kind);
+    this.editor.items.forEach((it, i) => this.noteId(it, i));
+  }
+
+  /** Writes `planned` as {@link writeItem} would and returns true, or returns false having changed nothing. */
+  write(planned: PlannedItem, ctx: WriteContext): boolean {
+    if (planned.tracker !== this.kind || planned.destination !== this.path || planned.sameRun) return false;
+    if (planned.action !== "add" && planned.action !== "add-source") return false;
+    if (!this.editor.hasItems()) return false;
+    const { item } = planned;
+    const link = sourceLink(ctx.journal, item.blockId);
+    const at = planned.existingId ? this.byId.get(planned.existingId) : undefined;
+    const byId = at === undefined ? undefined : this.matcher.entries[at];
+    const match = byId && at !== undefined ? { index: at, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) } : this.matcher.match(item.text, link);
+    if (match) {
+      const found = this.matcher.entries[match.index];
+      if (match.recorded || !found?.id) return true;
+      // addItemSource edits the first item with the id, as writeItem does.
+      const first = this.byId.get(found.id) ?? match.index;
+      this.matcher.replace(first, this.editor.addSource(first, link));
+      return true;
+    }
+    const status = item.category === "decision" ? "done" : "open";
+    const added = this.editor.add(this.kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) });
+    const index = this.matcher.entries.length;
+    this.matcher.push(added.item);
+    this.noteId(added.item, index);
+    if (planned.newId) ctx.created?.set(planned.newId, added.id);
+    return true;
+  }
+
+  text(): string {
+    return this.editor.text();
+  }
+
+  private noteId(item: TrackerItem, index: number): void {
+    if (item.id !== null && !this.byId.has(item.id)) this.byId.set(item.id, index);
+  }
 }
 
 /** The current callout of `kind` a planned supersession names, on the note's current content (by block id, else by text). */

@@ -319,37 +319,47 @@ export function parseTracker(text: string): TrackerNote {
       i++;
       continue;
     }
-    const scan = scanItemLine(raw);
-    if (!scan) {
+    const item = itemAt(lines, i);
+    if (!item) {
       i++;
       continue;
     }
-    let end = i + 1;
-    for (let j = i + 1; j < lines.length; j++) {
-      const t = lines[j]?.text ?? "";
-      if (t.trim() === "") continue;
-      if (t.startsWith(" ") || t.startsWith("\t")) {
-        end = j + 1;
-        continue;
-      }
-      break;
-    }
-    const prefix = scan.id ? (/^([A-Za-z]+)-\d+$/.exec(scan.id)?.[1] ?? null) : null;
-    items.push({
-      id: scan.id,
-      prefix,
-      status: scan.status,
-      statusChar: scan.statusChar,
-      text: scan.text,
-      fields: scan.fields.map((f) => ({ key: f.key, value: f.value })),
-      displaced: scan.displaced,
-      children: lines.slice(i + 1, end).map((l) => l.text),
-      line: i,
-      endLine: end,
-    });
-    i = end;
+    items.push(item);
+    i = item.endLine;
   }
   return { bom, lines, eol: detectEol(lines), bodyStart, frontmatterError: error, items };
+}
+
+/**
+ * The item whose line is `lines[i]`, with its children, as {@link parseTracker} reads it there
+ * (outside frontmatter and code fences), or `null` when that line is not a task-list line.
+ */
+export function itemAt(lines: readonly NoteLine[], i: number): TrackerItem | null {
+  const scan = scanItemLine(lines[i]?.text ?? "");
+  if (!scan) return null;
+  let end = i + 1;
+  for (let j = i + 1; j < lines.length; j++) {
+    const t = lines[j]?.text ?? "";
+    if (t.trim() === "") continue;
+    if (t.startsWith(" ") || t.startsWith("\t")) {
+      end = j + 1;
+      continue;
+    }
+    break;
+  }
+  const prefix = scan.id ? (/^([A-Za-z]+)-\d+$/.exec(scan.id)?.[1] ?? null) : null;
+  return {
+    id: scan.id,
+    prefix,
+    status: scan.status,
+    statusChar: scan.statusChar,
+    text: scan.text,
+    fields: scan.fields.map((f) => ({ key: f.key, value: f.value })),
+    displaced: scan.displaced,
+    children: lines.slice(i + 1, end).map((l) => l.text),
+    line: i,
+    endLine: end,
+  };
 }
 
 /** Writes a parsed note back: the exact original bytes when the note was not changed. */

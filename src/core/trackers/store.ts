@@ -20,6 +20,7 @@ import {
   KIND_PREFIX,
   STATUS_CHAR,
   formatBlockId,
+  itemAt,
   maxBlockNumber,
   parseTracker,
   scanItemLine,
@@ -110,18 +111,98 @@ export function addTrackerItem(
   const note = parseTracker(base);
   assertWritable(note, path);
   const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
+  const lines = newItemLines(item, id);
+  // After the last item (and its children), so a person's sections and notes below the list
+  // ("## Someday", a closing paragraph) stay below it; at the end when there is no item yet.
+  const last = note.items[note.items.length - 1];
+  if (last) insertLines(note.lines, last.endLine, lines, note.eol);
+  else appendLines(note.lines, lines, note.eol);
+  return { text: serializeTracker(note), id };
+}
+
+/** The line of a new item with block id `id`, and its children's lines. */
+function newItemLines(item: NewTrackerItem, id: string): string[] {
   const fields = orderFields(item.fields.map(([key, value]) => normalizedField(collapseWhitespace(key), collapseWhitespace(value))))
     .map(({ key, value }) => ` [${key}:: ${value}]`)
     .join("");
   const text = collapseWhitespace(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
   const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
   const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${collapseWhitespace(c)}`));
-  // After the last item (and its children), so a person's sections and notes below the list
-  // ("## Someday", a closing paragraph) stay below it; at the end when there is no item yet.
-  const last = note.items[note.items.length - 1];
-  if (last) insertLines(note.lines, last.endLine, [line, ...children], note.eol);
-  else appendLines(note.lines, [line, ...children], note.eol);
-  return { text: serializeTracker(note), id };
+  return [line, ...children];
+}
+
+/**
+ * A tracker note parsed once for many edits (docs/decisions.md, "Applying parses each note
+ * once"): extraction adds a whole plan's items to one note, and parsing it again for each item
+ * made a run quadratic in its items. {@link add} and {@link addSource} change the parsed note in
+ * place exactly as {@link addTrackerItem} and {@link addItemSource} change its text, so
+ * {@link text} after any sequence of them is what that sequence of calls gives
+ * (test/trackers-store.test.ts, "TrackerEditor …").
+ */
+export class TrackerEditor {
+  private readonly note: TrackerNote;
+  private readonly max = new Map<string, number>();
+
+  /** `text` must be a note that already has an item ({@link hasItems}); else use {@link addTrackerItem}. */
+  constructor(text: string, private readonly path = "tracker note") {
+    this.note = parseTracker(text);
+  }
+
+  get items(): readonly TrackerItem[] {
+    return this.note.items;
+  }
+
+  hasItems(): boolean {
+    return this.note.items.length > 0;
+  }
+
+  /** As {@link addTrackerItem} on {@link text}. @returns the new item and its id. */
+  add(kind: TrackerKind, item: NewTrackerItem): { id: string; item: TrackerItem } {
+    const { note } = this;
+    assertWritable(note, this.path);
+    const last = note.items[note.items.length - 1];
+    if (!last) throw new Error("TrackerEditor.add needs a note with an item");
+    const prefix = KIND_PREFIX[kind];
+    const id = formatBlockId(prefix, this.maxNumber(prefix) + 1);
+    const lines = newItemLines(item, id);
+    const at = last.endLine;
+    insertLines(note.lines, at, lines, note.eol);
+    const added = note.lines.slice(at, at + lines.length);
+    for (const [p, n] of this.max) this.max.set(p, Math.max(n, maxBlockNumber(added, p)));
+    const parsed = itemAt(note.lines, at);
+    if (!parsed) throw new Error(`TrackerEditor.add: the new line is not an item: ${lines[0] ?? ""}`);
+    note.items.push(parsed);
+    return { id, item: parsed };
+  }
+
+  /**
+   * As {@link addItemSource} on {@link text} for the item at `index` of {@link items} (the first
+   * with its id). @returns the item as it is now.
+   */
+  addSource(index: number, link: string): TrackerItem {
+    const { note } = this;
+    const item = note.items[index];
+    if (!item) throw new Error(`TrackerEditor.addSource: no item ${index}`);
+    assertWritable(note, this.path);
+    if (!sourceEdit(link)(note, item)) return item;
+    const parsed = itemAt(note.lines, item.line);
+    if (!parsed || parsed.endLine !== item.endLine) throw new Error("TrackerEditor.addSource: the item changed shape");
+    note.items[index] = parsed;
+    return parsed;
+  }
+
+  text(): string {
+    return serializeTracker(this.note);
+  }
+
+  private maxNumber(prefix: string): number {
+    let n = this.max.get(prefix);
+    if (n === undefined) {
+      n = maxBlockNumber(this.note.lines, prefix);
+      this.max.set(prefix, n);
+    }
+    return n;
+  }
 }
 
 /** Frontmatter and title of a new tracker note (docs/architecture.md, "Frontmatter"). */
@@ -175,9 +256,14 @@ export function addProgressNote(text: string, id: string, note: string, date: st
  * (test/trackers-store.test.ts, "case 10: …").
  */
 export function addItemSource(text: string, id: string, link: string, path = "tracker note"): EditResult {
+  return editItem(text, id, path, sourceEdit(link));
+}
+
+/** {@link addItemSource}'s change of a parsed note's item line; true when it changed. */
+function sourceEdit(link: string): (note: TrackerNote, item: TrackerItem) => boolean {
   const wikilink = toWikilink(link);
   const target = linkTarget(wikilink);
-  return editItem(text, id, path, (note, item) => {
+  return (note, item) => {
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
@@ -189,7 +275,7 @@ export function addItemSource(text: string, id: string, link: string, path = "tr
     if (wikilinkTargets(field.value).includes(target)) return false;
     line.text = replaceField(line.text, field, field.value ? `${field.value}, ${wikilink}` : wikilink);
     return true;
-  });
+  };
 }
 
 /**
