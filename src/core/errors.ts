@@ -47,3 +47,16 @@ export class EncodingError extends MemoryError {}
  * (truncate, then write) looks like from outside: it is never edited or rebuilt from that read.
  */
 export class TruncatedNoteError extends MemoryError {}
+/**
+ * A run stopped because it was cancelled (Ctrl-C in the CLI): `writes` are the notes written
+ * before it stopped, each complete; the journal is not marked as extracted, so the same run again
+ * continues (docs/write-safety.md, "What stops a run").
+ */
+export class CancelledError extends MemoryError {
+  constructor(
+    message: string,
+    readonly writes: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}

@@ -1,8 +1,8 @@
 import type { CliCommand } from "../command";
 import { toVaultPath, type CliContext } from "../context";
-import { UsageError } from "../../core/errors";
+import { CancelledError, UsageError } from "../../core/errors";
 import { supersessionLabel } from "../../core/extraction/contradiction";
-import { applyPlan, extractionReport, planExtraction, type ExtractionReport } from "../../core/extraction/pipeline";
+import { applyPlan, extractionReport, planExtraction, type Checkpoint, type ExtractionReport } from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../llm-env";
 
 /**
@@ -10,7 +10,9 @@ import { createCliExtractor } from "../llm-env";
  * (docs/architecture.md, "The CLI contract"). `--timeout` is the model's per-request timeout
  * (`90s`, `1500ms`, a bare number is milliseconds), over `AGENT_MEMORY_LLM_TIMEOUT_MS` and the
  * setting. Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input (nothing
- * written).
+ * written), 130 when Ctrl-C (SIGINT) stopped it: between notes, never inside one, with one line
+ * saying how many notes were written and that running it again continues; a second Ctrl-C exits at
+ * once. A run of {@link PROGRESS_ITEMS} items or more says how far it got on stderr.
  */
 export const extractCommand: CliCommand = {
   name: "extract",
@@ -28,24 +30,56 @@ export const extractCommand: CliCommand = {
     const llm = typeof options.llm === "string" ? options.llm : undefined;
     if (llm !== undefined && llm !== "offline" && llm !== "openai") throw new UsageError(`--llm must be offline or openai, not "${llm}"`);
     const { extractor, why } = createCliExtractor(ctx, llm, typeof options.timeout === "string" ? options.timeout : undefined);
-    const plan = await planExtraction({
-      vault: ctx.vault,
-      settings: ctx.settings,
-      layout: ctx.layout,
-      journalPath: journal,
-      ...(typeof options.agent === "string" ? { agent: options.agent } : {}),
-      // An agent is created only by `init` (docs/decisions.md, "The CLI creates no agent").
-      newAgent: "refuse",
-      extractor,
-      force: options.force === true,
-    });
-    const applied = options["dry-run"] ? null : await applyPlan(ctx.vault, ctx.layout, plan);
-    const report = extractionReport(plan, applied);
-    if (options.json) ctx.out(JSON.stringify({ ...report, extractorReason: why }, null, 2));
-    else printReport(ctx, report, why);
-    return report.rejected.length > 0 ? 1 : 0;
+    const stop = new AbortController();
+    const onSigint = (): void => {
+      if (stop.signal.aborted) process.exit(130);
+      stop.abort();
+    };
+    process.on("SIGINT", onSigint);
+    try {
+      return await run(stop.signal);
+    } catch (err) {
+      if (!stop.signal.aborted) throw err;
+      const writes = err instanceof CancelledError ? err.writes.length : 0;
+      ctx.err(`agent-memory extract: interrupted; wrote ${writes} note(s), each complete; ${journal} is not marked as extracted, so running the same command again continues`);
+      return 130;
+    } finally {
+      process.off("SIGINT", onSigint);
+    }
+
+    async function run(signal: AbortSignal): Promise<number> {
+      let planned = 0;
+      const checkpoint: Checkpoint = async ({ phase, done, total }) => {
+        if (phase === "plan" && done % PROGRESS_ITEMS === 0) ctx.err(`agent-memory extract: planned ${done} of ${total} items`);
+        if (phase === "apply" && planned >= PROGRESS_ITEMS && done > 0) ctx.err(`agent-memory extract: wrote ${done} of ${total} notes`);
+        // Lets the event loop run, so that Ctrl-C is seen.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      };
+      const plan = await planExtraction({
+        vault: ctx.vault,
+        settings: ctx.settings,
+        layout: ctx.layout,
+        journalPath: journal,
+        ...(typeof options.agent === "string" ? { agent: options.agent } : {}),
+        // An agent is created only by `init` (docs/decisions.md, "The CLI creates no agent").
+        newAgent: "refuse",
+        extractor,
+        force: options.force === true,
+        signal,
+        checkpoint,
+      });
+      planned = plan.items.length;
+      const applied = options["dry-run"] ? null : await applyPlan(ctx.vault, ctx.layout, plan, undefined, { signal, checkpoint });
+      const report = extractionReport(plan, applied);
+      if (options.json) ctx.out(JSON.stringify({ ...report, extractorReason: why }, null, 2));
+      else printReport(ctx, report, why);
+      return report.rejected.length > 0 ? 1 : 0;
+    }
   },
 };
+
+/** Runs of at least this many items print a progress line on stderr every so many items. */
+const PROGRESS_ITEMS = 500;
 
 const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
   named: "from --agent",

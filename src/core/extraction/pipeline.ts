@@ -9,7 +9,7 @@
  * (test/extraction-pipeline.test.ts, "case 07: …") and running twice adds nothing
  * (test/extraction-pipeline.test.ts, "case 10: …").
  */
-import { EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
+import { CancelledError, EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
 import { notMappingError, parseNote, setFrontmatter, unclosedFrontmatterError } from "../frontmatter";
 import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
 import { knownAgents, unknownAgentError } from "../init";
@@ -52,8 +52,29 @@ export interface ExtractionOptions {
   force?: boolean;
   /** Clock, for tests. */
   now?: () => Date;
-  /** Cancels the run: handed to the extractor (aborts a pending chat completion). */
+  /**
+   * Cancels the run: handed to the extractor (aborts a pending chat completion), and checked
+   * between items while routing them (a {@link CancelledError} is thrown; nothing is written).
+   */
   signal?: AbortSignal;
+  /** Awaited every {@link CHECKPOINT_ITEMS} items while routing (see {@link Checkpoint}). */
+  checkpoint?: Checkpoint;
+}
+
+/**
+ * Where a long run stops for a moment: every {@link CHECKPOINT_ITEMS} items while planning and
+ * before each note while applying. A host may report progress there and let its event loop run (the
+ * CLI handles Ctrl-C only then; a run of many items is otherwise one long synchronous stretch).
+ */
+export type Checkpoint = (at: { phase: "plan" | "apply"; done: number; total: number }) => Promise<void> | void;
+
+/** Items routed between two checkpoints while planning. */
+export const CHECKPOINT_ITEMS = 50;
+
+/** What {@link applyPlan} checks between notes: a cancel signal, and a checkpoint to await. */
+export interface ApplyControl {
+  signal?: AbortSignal;
+  checkpoint?: Checkpoint;
 }
 
 /**
@@ -242,7 +263,11 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const rejected: RejectedItem[] = [...result.rejected];
   const blockTexts = new Map<string, string[]>();
   for (const item of result.items) if (item.blockId) blockTexts.set(item.blockId, [...(blockTexts.get(item.blockId) ?? []), item.text]);
-  for (const item of result.items) {
+  for (const [i, item] of result.items.entries()) {
+    if (i > 0 && i % CHECKPOINT_ITEMS === 0) {
+      await options.checkpoint?.({ phase: "plan", done: i, total: result.items.length });
+      if (options.signal?.aborted) throw new CancelledError(`extraction of ${path} cancelled while planning; nothing was written`);
+    }
     const routed = await resolveRoute(item, {
       settings: options.settings,
       layout,
@@ -280,6 +305,7 @@ export async function applyPlan(
   layout: MemoryLayout,
   plan: ExtractionPlan,
   now: () => Date = () => new Date(),
+  control: ApplyControl = {},
 ): Promise<ApplyResult> {
   const writes: string[] = [];
   const failed: RejectedItem[] = [];
@@ -293,7 +319,16 @@ export async function applyPlan(
   }
   const usedBlocks = new Set<string>();
   const ctx = { agent: plan.agent, journal: plan.journal, date: plan.date, timestamp: localTimestamp(now()), layout };
+  let cancelled = false;
+  let done = 0;
   for (const [destination, group] of groups) {
+    // Between notes, never inside one: a note is written whole or not at all (docs/write-safety.md).
+    await control.checkpoint?.({ phase: "apply", done, total: groups.size });
+    if (control.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    done++;
     try {
       const path = layout.under(destination);
       const written = await vault.process(path, (current) => {
@@ -315,10 +350,13 @@ export async function applyPlan(
   // Block ids are needed by every item whose source points at them, written or skipped. After a
   // failure only the ids that written notes cite are added, and the journal is not marked as
   // extracted, so the next run tries the failed items again.
+  // A cancelled run gives the journal all its planned ids, so that the next run numbers blocks as
+  // this one did and ends as an uninterrupted run would have.
   if (failed.length === 0) for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
   const wanted = plan.newBlockIds.filter((b) => usedBlocks.has(b.id));
-  // An item a later run could accept (an id that names nothing yet) keeps the journal unmarked too.
-  const complete = failed.length === 0 && !plan.rejected.some((r) => r.retry);
+  // An item a later run could accept (an id that names nothing yet) keeps the journal unmarked too;
+  // so does a cancelled run, which still gives the journal the block ids its written notes cite.
+  const complete = failed.length === 0 && !cancelled && !plan.rejected.some((r) => r.retry);
   const extractedAt = ctx.timestamp;
   const journalWritten = await vault.process(plan.journal, (current) => {
     if (current === null) throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
@@ -331,6 +369,7 @@ export async function applyPlan(
     return setFrontmatter(withIds, { extracted_at: extractedAt, extraction_hash: plan.extractionHash }, plan.journal);
   });
   if (journalWritten) writes.push(plan.journal);
+  if (cancelled) throw new CancelledError(`extraction of ${plan.journal} cancelled after ${writes.length} of its notes were written; the journal is not marked as extracted`, writes);
   return { writes, failed };
 }
 
