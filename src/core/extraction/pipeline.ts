@@ -19,7 +19,7 @@ import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { isDigestNote } from "../note-types";
-import { PlanReadCache, resolveRoute, writeItem } from "./route";
+import { PlanReadCache, resolveRoute, writeItems } from "./route";
 import { linkBreakingCharacters } from "../markdown/wikilinks";
 import type {
   ExtractionContext,
