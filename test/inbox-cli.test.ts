@@ -92,6 +92,22 @@ describe("promote", () => {
     expect(snapshot(v.root)).toEqual(after);
   });
 
+  it("a callout whose id sits after a blank line (as supersession writes it) is promoted; after two it is not the callout's", () => {
+    const v = vault();
+    v.write(KNOW, knowNote.replace("> Source: [[Memory/Agents/link/Journal/2026-11-10#^am-c4n0]]\n^ins-1", "> Source: [[Memory/Agents/link/Journal/2026-11-10#^am-c4n0]]\n\n^ins-1"));
+    const done = cliRun("promote", v.root, `${KNOW}#^ins-1`, "--area", "SEO", "--yes");
+    expect(done.code, done.stderr).toBe(0);
+    expect(v.read("Memory/Library/SEO/SEO audit.md")).toContain("> Canonical tags fix duplicate pages faster than redirects.");
+    expect(v.read(KNOW)).toContain("> [promoted_to:: [[Memory/Library/SEO/SEO audit#^ins-1]]]\n\n^ins-1");
+    const w = vault();
+    w.write(KNOW, knowNote.replace("]]\n^ins-1", "]]\n\n\n^ins-1"));
+    const before = snapshot(w.root);
+    const refused = cliRun("promote", w.root, `${KNOW}#^ins-1`, "--area", "SEO", "--yes");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/no callout with \^ins-1/);
+    expect(snapshot(w.root)).toEqual(before);
+  });
+
   it("a whole note: frontmatter promoted_from and promoted_at on the copy, promoted_to on the source", () => {
     const v = vault();
     expect(cliRun("promote", v.root, KNOW, "--area", "SEO", "--yes").code).toBe(0);

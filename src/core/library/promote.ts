@@ -128,7 +128,7 @@ export function checkPromotable(layout: MemoryLayout, path: string, realPath?: (
 const BLOCK_AT_END = /[ \t]\^([A-Za-z0-9-]+)[ \t]*$/;
 const STANDALONE = /^[ \t]*\^([A-Za-z0-9-]+)[ \t]*$/;
 
-/** A callout of a note with its block id: on its last line (`… ^id`) or on the line after it (`^id`). */
+/** A callout of a note with its block id: on its last line (`… ^id`), or on the line after it (`^id`), or after one blank line. */
 interface IdCallout {
   entry: TopicEntry;
   id: string;
@@ -142,7 +142,10 @@ function calloutsWithIds(lines: readonly NoteLine[], text: string): IdCallout[] 
   for (const entry of entries) {
     const last = lines[entry.endLine - 1]?.text ?? "";
     const inline = BLOCK_AT_END.exec(last)?.[1];
-    const after = STANDALONE.exec(lines[entry.endLine]?.text ?? "")?.[1];
+    // On the next line, or after one blank line: the form supersession writes and Obsidian reads
+    // as the callout's id (docs/contradictions.md, "What is written").
+    const next = lines[entry.endLine]?.text ?? "";
+    const after = STANDALONE.exec(next)?.[1] ?? (next.trim() === "" ? STANDALONE.exec(lines[entry.endLine + 1]?.text ?? "")?.[1] : undefined);
     if (inline) out.push({ entry, id: inline, inline: true });
     else if (after) out.push({ entry, id: after, inline: false });
   }
