@@ -262,6 +262,16 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(text).toMatch(/> \[!insight\] \d{4}-\d{2}-\d{2} · confidence 0\.8\n> Hreflang needs return links\n> Source: \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-x1\]\]/);
     const dup = (await s.call("add_knowledge", { topic: "hreflang", text: "Hreflang needs return links", confidence: 0.9 })).structuredContent as { path: string; added: boolean };
     expect(dup).toMatchObject({ path: data.path, added: false });
+    // The topic note's frontmatter id holds a slash (`link/hreflang`): read_note finds it by that id,
+    // while a path the guard refuses is still refused.
+    const id = /^id: (.+)$/m.exec(text)?.[1] ?? "";
+    expect(id).toContain("/");
+    const byId = await s.call("read_note", { note: id });
+    expect(byId.isError, JSON.stringify(byId)).toBeFalsy();
+    expect((byId.structuredContent as { path: string }).path).toBe(data.path);
+    const outside = await s.call("read_note", { note: "link/no-such-id" });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toMatch(/outside the memory root/);
     const bad = await s.call("add_knowledge", { topic: "X", text: "y", confidence: 2 });
     expect(bad.isError).toBe(true);
     const empty = await s.call("add_knowledge", { topic: "///", text: "y", confidence: 0.5 });

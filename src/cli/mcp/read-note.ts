@@ -4,7 +4,7 @@
  * heading's section or the block, a page at a time. Every candidate must be readable by the
  * server's {@link MemoryAccess} (memory root, zones, real path).
  */
-import { UsageError } from "../../core/errors";
+import { PathError, UsageError } from "../../core/errors";
 import { parseNote } from "../../core/frontmatter";
 import { normalizeHeading } from "../../core/markdown/anchors";
 import { parseWikilinkTarget, unwrapWikilink } from "../../core/markdown/wikilinks";
@@ -47,12 +47,21 @@ export async function findNote(ref: string, access: MemoryAccess, live: LiveInde
   const name = link.path;
   if (name === "") throw new UsageError(`no note named in ${JSON.stringify(ref)}`);
   const at = (path: string): Target => ({ path: access.readable(path), heading: link.heading, blockId: link.blockId });
+  // A name with a slash is a path, unless it is an id with a slash (`claude/api`, as extraction and
+  // promotion write ids): a path the guard refuses is reported only when no note has that id.
+  let refused: PathError | null = null;
   if (name.includes("/") || /\.md$/i.test(name)) {
-    const direct = at(name);
-    if (await access.vault.exists(direct.path)) return direct;
+    try {
+      const direct = at(name);
+      if (await access.vault.exists(direct.path)) return direct;
+    } catch (err) {
+      if (!(err instanceof PathError)) throw err;
+      refused = err;
+    }
   }
   const byId = await findById(name, access, live);
   if (byId) return at(byId);
+  if (refused) throw refused;
   const from = `${access.writeRoot}/_`;
   const linked = live.links().resolve(name, from);
   if (linked && access.visible(linked)) return at(linked);
@@ -69,7 +78,7 @@ export async function findNote(ref: string, access: MemoryAccess, live: LiveInde
 
 /** The note whose frontmatter `id` is `id`: candidates from the index, confirmed by reading their frontmatter. */
 async function findById(id: string, access: MemoryAccess, live: LiveIndex): Promise<string | null> {
-  if (!/^[\p{L}\p{N}_.-]+$/u.test(id)) return null;
+  if (!/^[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)*$/u.test(id) || id.split("/").includes("..")) return null;
   for (const scope of ["all", ...access.zones]) {
     const found = await live.service.search(id, { scope, limit: 25, blocksPerResult: 0, includeExpired: true, freeText: true });
     if (!found.ok) continue;
