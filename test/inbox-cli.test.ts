@@ -163,6 +163,14 @@ describe("inbox", () => {
     const after = snapshot(v.root);
     expect(cliRun("inbox", v.root, "answer", "q-001", "The pricing guide and the SEO checklist.", "--agent", "link", "--from", "ming").code).toBe(0);
     expect(snapshot(v.root)).toEqual(after);
+    // Also without --from, though the item has left the inbox; another verb says why it is refused.
+    const again = cliRun("inbox", v.root, "answer", "q-001", "The pricing guide and the SEO checklist.", "--agent", "link");
+    expect(again.code, again.stderr).toBe(0);
+    expect(snapshot(v.root)).toEqual(after);
+    const decline = cliRun("inbox", v.root, "decline", "q-001", "--agent", "link");
+    expect(decline.code).toBe(2);
+    expect(decline.stderr).not.toMatch(/no \^q-001 in the inbox/);
+    expect(snapshot(v.root)).toEqual(after);
   });
 
   it("an addressee may decline a proposal but never accept it; the proposer cannot approve its own", () => {

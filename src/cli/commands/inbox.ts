@@ -10,7 +10,11 @@ import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
 import { localTimestamp, today as todayOf } from "../../core/util/dates";
 import { unknownAgentError } from "../../core/init";
-import { INBOX_VERBS, listInbox, type InboxVerb } from "../../core/inbox/inbox";
+import { INBOX_VERBS, inboxKindOf, listInbox, type InboxVerb } from "../../core/inbox/inbox";
+import { addressedTo } from "../../core/inbox/address";
+import { fieldValue } from "../../core/trackers/fields";
+import { findItem } from "../../core/trackers/store";
+import type { CliContext } from "../context";
 import { answerInboxItem } from "../../core/inbox/respond";
 import { requireMemoryRoot } from "../context";
 import { cliActor, printInbox } from "../shared";
@@ -39,7 +43,10 @@ export const inboxCommand: CliCommand = {
     if (from !== undefined && !agents.includes(from)) throw unknownAgentError(from, agents, "pass --from with the agent whose tracker holds the item");
     if (from === undefined) {
       // Without --from: the one item with this id in the actor's inbox.
-      const hits = (await listInbox(ctx.vault, ctx.layout, agents, actor)).filter((it) => it.id === id);
+      let hits: { from: string }[] = (await listInbox(ctx.vault, ctx.layout, agents, actor)).filter((it) => it.id === id);
+      // Answered, accepted or declined already: it has left the inbox, yet the same verb again must
+      // change nothing, and another verb must say why it is refused. Find it by its address.
+      if (hits.length === 0) hits = await addressedItems(ctx, agents, id, actor.name);
       if (hits.length !== 1) throw new UsageError(`${hits.length === 0 ? `no ^${id} in the inbox` : `^${id} is in the inbox ${hits.length} times`}; pass --from with the agent whose tracker holds it`);
       from = hits[0]?.from ?? "";
     }
@@ -63,3 +70,17 @@ export const inboxCommand: CliCommand = {
     return 0;
   },
 };
+
+/** The senders whose questions or proposals tracker holds item `id` addressed to `name`, whatever its state. */
+async function addressedItems(ctx: CliContext, agents: readonly string[], id: string, name: string): Promise<{ from: string }[]> {
+  const kind = inboxKindOf(id);
+  if (kind === null) return [];
+  const out: { from: string }[] = [];
+  for (const from of agents) {
+    const path = ctx.layout.trackerPath(from, kind);
+    if (!(await ctx.vault.exists(path))) continue;
+    const item = findItem(await ctx.vault.read(path), id);
+    if (item && addressedTo(fieldValue(item.fields, "to"), name)) out.push({ from });
+  }
+  return out;
+}
