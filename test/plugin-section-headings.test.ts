@@ -3,28 +3,11 @@
 // per category, validated by the settings schema (a heading under two categories is refused).
 import "./setup-dom";
 import { beforeEach, describe, expect, it } from "vitest";
-import { App, type PluginManifest } from "./stubs/obsidian";
-import AgentMemoryPlugin from "../src/main";
+import { App } from "./stubs/obsidian";
 import { DEFAULT_SECTION_HEADINGS } from "../src/core/extraction/section-headings";
-import { realApp, resetUi, stubPlugin, waitFor } from "./stubs/obsidian-fixtures";
+import { openSettingsTab as tabRow, resetUi, waitFor } from "./stubs/obsidian-fixtures";
 
-const manifest: PluginManifest = { id: "agent-memory", name: "Agent Memory", version: "0.1.0", minAppVersion: "1.11.4", description: "test", author: "test" };
 const DATA = ".obsidian/plugins/agent-memory/data.json";
-
-async function tabRow(app: App): Promise<{ plugin: AgentMemoryPlugin; row: (name: string) => HTMLElement }> {
-  const plugin = new AgentMemoryPlugin(realApp(app), manifest);
-  await plugin.onload();
-  const tab = stubPlugin(plugin).settingTabs[0];
-  if (!tab) throw new Error("no settings tab");
-  tab.display();
-  await waitFor(() => tab.containerEl.querySelector(".setting-item") !== null);
-  const row = (name: string) => {
-    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((r) => r.querySelector(".setting-item-name")?.textContent === name);
-    if (!found) throw new Error(`no setting named ${name}`);
-    return found;
-  };
-  return { plugin, row };
-}
 
 function type(input: HTMLInputElement, value: string): void {
   input.value = value;

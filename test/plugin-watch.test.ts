@@ -4,7 +4,7 @@
 // "To review" tab listing queued plans and opening their review.
 import "./setup-dom";
 import { beforeEach, describe, expect, it } from "vitest";
-import { App, WorkspaceLeaf, type PluginManifest } from "./stubs/obsidian";
+import { App, WorkspaceLeaf } from "./stubs/obsidian";
 import AgentMemoryPlugin from "../src/main";
 import { defaultSettings } from "../src/core/settings";
 import { MemoryLayout } from "../src/core/layout";
@@ -13,7 +13,7 @@ import { reviewQueuePath } from "../src/core/watch";
 import { WatchExtract } from "../src/obsidian/watch-extract";
 import { TrackerView } from "../src/obsidian/tracker-view";
 import { ManualClock } from "./helpers/manual-clock";
-import { realApp, realLeaf, resetUi, stubPlugin, testContext, waitFor } from "./stubs/obsidian-fixtures";
+import { openSettingsTab, realApp, realLeaf, resetUi, TEST_MANIFEST, testContext, waitFor } from "./stubs/obsidian-fixtures";
 
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
@@ -104,14 +104,7 @@ describe("watch and extract settings", () => {
 
   it("are shown in the settings tab and saved in data.json", async () => {
     const app = new App();
-    const manifest: PluginManifest = { id: "agent-memory", name: "Agent Memory", version: "0.1.0", minAppVersion: "1.11.4", description: "test", author: "test" };
-    const plugin = new AgentMemoryPlugin(realApp(app), manifest);
-    await plugin.onload();
-    const tab = stubPlugin(plugin).settingTabs[0];
-    if (!tab) throw new Error("no settings tab");
-    tab.display();
-    await waitFor(() => tab.containerEl.querySelector(".setting-item") !== null);
-    const row = (name: string) => [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((r) => r.querySelector(".setting-item-name")?.textContent === name);
+    const { row } = await openSettingsTab(app);
     const minutes = row("Extract after minutes unchanged")?.querySelector("input");
     expect(minutes?.value).toBe("0");
     if (!minutes) throw new Error("no minutes input");
@@ -119,7 +112,7 @@ describe("watch and extract settings", () => {
     minutes.dispatchEvent(new Event("input"));
     await waitFor(() => (app.vault.adapter.files.get(".obsidian/plugins/agent-memory/data.json") ?? "").replace(/\s/g, "").includes('"extractAfterMinutes":15'));
     expect(row("Apply without review")).toBeDefined();
-    const again = new AgentMemoryPlugin(realApp(app), manifest);
+    const again = new AgentMemoryPlugin(realApp(app), TEST_MANIFEST);
     await again.onload();
     expect(again.memorySettings.watch).toEqual({ extractAfterMinutes: 15, autoApply: false });
   });

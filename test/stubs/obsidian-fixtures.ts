@@ -14,6 +14,7 @@ import { App, Modal, Notice, type Plugin, type WorkspaceLeaf } from "./obsidian"
 import { defaultSettings, type Settings } from "../../src/core/settings";
 import type { PluginContext } from "../../src/obsidian/context";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
+import AgentMemoryPlugin from "../../src/main";
 
 /** Absolute path of the repository's sample vault (tests run from the repository root). */
 export const SAMPLE_VAULT = nodePath.resolve(process.cwd(), "examples/vault");
@@ -77,4 +78,26 @@ export async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
     if (Date.now() - start > ms) throw new Error("condition not met in time");
     await new Promise((r) => window.setTimeout(r, 5));
   }
+}
+
+/** The manifest the plugin tests load the plugin with. */
+export const TEST_MANIFEST = { id: "agent-memory", name: "Agent Memory", version: "0.1.0", minAppVersion: "1.11.4", description: "test", author: "test" };
+
+/**
+ * Loads the plugin on `app`, shows its settings tab and returns the plugin with a finder for a
+ * setting row by its name (throws naming the setting when there is none).
+ */
+export async function openSettingsTab(app: App): Promise<{ plugin: AgentMemoryPlugin; row: (name: string) => HTMLElement }> {
+  const plugin = new AgentMemoryPlugin(realApp(app), TEST_MANIFEST);
+  await plugin.onload();
+  const tab = stubPlugin(plugin).settingTabs[0];
+  if (!tab) throw new Error("no settings tab");
+  tab.display();
+  await waitFor(() => tab.containerEl.querySelector(".setting-item") !== null);
+  const row = (name: string) => {
+    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((r) => r.querySelector(".setting-item-name")?.textContent === name);
+    if (!found) throw new Error(`no setting named ${name}`);
+    return found;
+  };
+  return { plugin, row };
 }
