@@ -4,7 +4,8 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { compactJournals, digestPath, isoWeekOf, type Summarizer } from "../src/core/compaction";
+import { compactJournals, digestPath, type Summarizer } from "../src/core/compaction";
+import { isoWeekOf } from "../src/core/util/dates";
 import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../src/core/extraction/offline";
 import { MemoryLayout } from "../src/core/layout";

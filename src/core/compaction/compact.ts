@@ -26,7 +26,7 @@ import type { VaultPort } from "../vault";
 import { DIGESTS_FOLDER, isNotJournal } from "../note-types";
 import { digestState, listingHash, mergeDigest } from "./digest-note";
 import { blockKey, indexProducedItems, type ProducedIndex, type ProducedItem } from "./produced";
-import { isoWeekOf, type IsoWeek } from "./weeks";
+import { isoWeekOf, type IsoWeek } from "../util/dates";
 
 /** Writes the short summary on top of a digest: a language model in the CLI and the plugin. */
 export interface Summarizer {

@@ -5,4 +5,3 @@ export * from "./compact";
 export * from "./digest-note";
 export * from "./produced";
 export * from "./summarizer";
-export * from "./weeks";
