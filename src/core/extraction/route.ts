@@ -21,7 +21,7 @@ import { TrackerEditor, addItemSource, addProgressNote, addTrackerItem, type Edi
 import { isOpenStatus } from "../trackers/status";
 import { formatWikilink, linkTarget, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey, type EntryKind, type TopicEntry } from "../knowledge/topic";
-import { SUPERSEDES_KEY, blockIdsIn, blockLink, calloutBlockId, isSuperseded, supersedeCallout, supersedeTrackerItem } from "../knowledge/supersede";
+import { SUPERSEDES_KEY, blockIdsIn, calloutBlockId, isSuperseded, supersedeCallout, supersedeTrackerItem } from "../knowledge/supersede";
 import type { ExtractedItem, PlannedItem, RejectedItem, Supersession } from "./types";
 
 /**
@@ -649,7 +649,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     }
     // The item it supersedes, if it is still there and current (a person may have settled it meanwhile).
     const old = planned.action === "supersede" && planned.supersedes ? items.find((it) => it.id === planned.supersedes?.id && !isSuperseded(it.fields)) : undefined;
-    const oldLink = old?.id ? blockLink(planned.destination, old.id) : undefined;
+    const oldLink = old?.id ? formatWikilink({ path: planned.destination, blockId: old.id }) : undefined;
     const status = item.category === "decision" ? "done" : "open";
     const added = addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) }, {
       agent: ctx.agent,
@@ -659,7 +659,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
     if (planned.newId) ctx.created?.set(planned.newId, added.id);
     if (!old?.id) return added.text;
     const cancel = planned.supersedes?.reason === "reworded" && kind !== "decisions";
-    return edited(supersedeTrackerItem(added.text, old.id, blockLink(planned.destination, added.id), ctx.date, planned.destination, cancel), planned.destination, "mark as superseded");
+    return edited(supersedeTrackerItem(added.text, old.id, formatWikilink({ path: planned.destination, blockId: added.id }), ctx.date, planned.destination, cancel), planned.destination, "mark as superseded");
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
@@ -694,7 +694,7 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
         confidence: item.confidence,
         text: item.text,
         source: unwrapWikilink(link),
-        ...(ids ? { fields: [[SUPERSEDES_KEY, blockLink(planned.destination, ids.oldId)]] as [string, string][], id: ids.newId } : {}),
+        ...(ids ? { fields: [[SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })]] as [string, string][], id: ids.newId } : {}),
       },
     );
     if (!old || !ids) return appended;

@@ -49,11 +49,6 @@ export function blockIdsIn(text: string): Set<string> {
   return new Set([...text.matchAll(/(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1] ?? ""));
 }
 
-/** `[[target#^id]]` for a note's vault path (`.md` dropped) and a block id. */
-export function blockLink(path: string, id: string): string {
-  return formatWikilink({ path, blockId: id });
-}
-
 /**
  * Marks a tracker item superseded: `[valid_to:: date]` and `[superseded_by:: link]` at their place
  * in the line (ours, before the Tasks fields: `orderFields`). `cancel: true` (an open task whose
@@ -138,7 +133,7 @@ export function supersedeCallout(
   if (!isSuperseded(entry.fields)) {
     const last = lines[entry.endLine - 1];
     if (last && last.eol === "") last.eol = eol;
-    insertLines(lines, entry.endLine, [`> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${blockLink(path, ids.newId)}]`], eol);
+    insertLines(lines, entry.endLine, [`> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${formatWikilink({ path, blockId: ids.newId })}]`], eol);
   }
   const out = joinLines(bom, lines);
   return { text: out, changed: out !== text, oldId };
