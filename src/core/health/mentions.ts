@@ -101,6 +101,16 @@ export interface MentionIndex<C> {
 }
 
 /**
+ * Journal text as topic terms are matched in it: NFKC (only when the text is not plain ASCII: it
+ * changes nothing there and costs), lower case, whitespace runs as one space — so a title split
+ * across a line break still counts.
+ */
+export function mentionText(text: string): string {
+  const t = /[^\t\n\r -~]/.test(text) ? text.normalize("NFKC") : text;
+  return t.toLowerCase().replace(/\s+/g, " ");
+}
+
+/**
  * One {@link TermMatcher} over the terms of all `candidates` (`termsOf`, each term once), with the
  * candidates owning each term: the staleness rules scan each journal once for every topic.
  */

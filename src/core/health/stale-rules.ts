@@ -16,7 +16,7 @@ import { splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import { isNotJournal } from "../note-types";
 import type { VaultPort } from "../vault";
-import { mentionIndex } from "./mentions";
+import { mentionIndex, mentionText } from "./mentions";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
@@ -48,12 +48,6 @@ export interface StaleTopic {
 export const STALE_LINKS_SHOWN = 5;
 
 const CONTENT_KINDS = new Set(["paragraph", "list-item", "callout", "table", "code"]);
-
-/** Lower case, NFKC (only when the text is not plain ASCII: it changes nothing there and costs), whitespace collapsed. */
-function normalized(text: string): string {
-  const t = /[^\t\n\r -~]/.test(text) ? text.normalize("NFKC") : text;
-  return t.toLowerCase().replace(/\s+/g, " ");
-}
 
 function isJournal(note: NoteInfo): boolean {
   return note.collection === "journal" && !note.invalid && !isNotJournal(note.data);
@@ -88,11 +82,11 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
       }
       return out;
     };
-    if (concerned(matcher.find(normalized(j.body))).size === 0) continue;
+    if (concerned(matcher.find(mentionText(j.body))).size === 0) continue;
     const stem = j.path.replace(/\.md$/i, "").split("/").pop() ?? j.path;
     for (const block of splitBlocks(j.body)) {
       if (!CONTENT_KINDS.has(block.kind)) continue;
-      const hit = concerned(matcher.find(normalized(block.text)));
+      const hit = concerned(matcher.find(mentionText(block.text)));
       if (hit.size === 0) continue;
       const link = blockLink(j.path, block);
       const text = block.text.replace(/\s+/g, " ").trim();

@@ -9,7 +9,7 @@
  */
 import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
 import { lastUpdated } from "../knowledge/last-updated";
-import { mentionIndex } from "./mentions";
+import { mentionIndex, mentionText } from "./mentions";
 import { topicKey } from "../knowledge/topic-key";
 import { isDigestNote } from "../note-types";
 import { fieldOf, type NoteInfo } from "./note-info";
@@ -135,9 +135,7 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
     const date = journalDate(journal);
     if (date <= oldest || date > today) continue;
     const seen = new Set<Candidate>();
-    // NFKC is costly and changes nothing in ASCII text, the bulk of most journals.
-    const body = /[^\t\n\r -~]/.test(journal.body) ? journal.body.normalize("NFKC") : journal.body;
-    for (const index of matcher.find(body.toLowerCase())) {
+    for (const index of matcher.find(mentionText(journal.body))) {
       for (const who of owners[index] ?? []) {
         if (seen.has(who) || date <= who.last) continue;
         if (who.note.collection === "knowledge" && who.note.agent !== journal.agent) continue;
