@@ -59,7 +59,11 @@ const cli = {
 };
 
 /** The CLI's index worker (src/cli/worker-reader.ts loads it from beside cli.js). */
-const cliWorker = { ...cliMain, entryPoints: ["src/cli/index-worker.ts"], outfile: "dist/index-worker.mjs" };
+const cliWorker = {
+  ...cliMain,
+  entryPoints: ["src/cli/index-worker.ts"],
+  outfile: "dist/index-worker.mjs",
+};
 
 /**
  * Builds `options` in memory and writes each output to a temporary file renamed over the old one:

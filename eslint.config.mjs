@@ -37,8 +37,14 @@ function boundaryRules(leaving) {
     "no-restricted-syntax": [
       "error",
       { selector: "ImportExpression", message: `No dynamic import() in the core. ${coreBoundary}` },
-      { selector: "CallExpression[callee.name='require']", message: `No require() in the core. ${coreBoundary}` },
-      { selector: "TSImportEqualsDeclaration[moduleReference.type='TSExternalModuleReference']", message: `No import = require() in the core. ${coreBoundary}` },
+      {
+        selector: "CallExpression[callee.name='require']",
+        message: `No require() in the core. ${coreBoundary}`,
+      },
+      {
+        selector: "TSImportEqualsDeclaration[moduleReference.type='TSExternalModuleReference']",
+        message: `No import = require() in the core. ${coreBoundary}`,
+      },
     ],
   };
 }
@@ -59,7 +65,20 @@ const engineBoundaryBlock = {
 };
 
 export default defineConfig([
-  { ignores: ["node_modules/", "main.js", "dist/", "coverage/", "bench/results/", "examples/", "docs/", ".stryker-tmp/", "reports/", "stryker.config.json"] },
+  {
+    ignores: [
+      "node_modules/",
+      "main.js",
+      "dist/",
+      "coverage/",
+      "bench/results/",
+      "examples/",
+      "docs/",
+      ".stryker-tmp/",
+      "reports/",
+      "stryker.config.json",
+    ],
+  },
   ...obsidianmd.configs.recommended,
   {
     languageOptions: {

@@ -23,14 +23,26 @@ const settings = defaultSettings();
 const layout = new MemoryLayout(settings);
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
-async function measure(label: string, root: string, before: string, today: string, extract: boolean): Promise<void> {
+async function measure(
+  label: string,
+  root: string,
+  before: string,
+  today: string,
+  extract: boolean,
+): Promise<void> {
   const vault = new NodeVault(root);
   const agents = await knownAgents(vault, layout);
   let t = performance.now();
   if (extract) {
     for (const agent of agents) {
       for (const f of await vault.list(layout.journalFolder(agent))) {
-        const plan = await planExtraction({ vault, settings, layout, journalPath: f.path, extractor: new OfflineExtractor() });
+        const plan = await planExtraction({
+          vault,
+          settings,
+          layout,
+          journalPath: f.path,
+          extractor: new OfflineExtractor(),
+        });
         await applyPlan(vault, layout, plan);
       }
     }
@@ -53,13 +65,17 @@ async function measure(label: string, root: string, before: string, today: strin
         idle += d.notExtracted;
       }
     }
-    say(`${label}: compact ${pass} (${agents.length} agents, before ${before}): ${digests} digests of ${journals} journals, ${writes} written, ${items} items linked, ${idle} blocks with nothing extracted, ${Math.round(performance.now() - t)} ms`);
+    say(
+      `${label}: compact ${pass} (${agents.length} agents, before ${before}): ${digests} digests of ${journals} journals, ${writes} written, ${items} items linked, ${idle} blocks with nothing extracted, ${Math.round(performance.now() - t)} ms`,
+    );
   }
   t = performance.now();
   const report = await runHealthCheck(vault, layout, settings, { today });
   const stale = report.warnings.filter((w) => w.rule === "may-be-stale");
   const old = report.warnings.filter((w) => w.rule === "stale-knowledge");
-  say(`${label}: health (${report.checked} notes) ${Math.round(performance.now() - t)} ms: ${stale.length} may-be-stale, ${old.length} stale-knowledge`);
+  say(
+    `${label}: health (${report.checked} notes) ${Math.round(performance.now() - t)} ms: ${stale.length} may-be-stale, ${old.length} stale-knowledge`,
+  );
 }
 
 const sample = mkdtempSync(join(tmpdir(), "am-compact-sample-"));
@@ -70,6 +86,8 @@ rmSync(sample, { recursive: true, force: true });
 const synth = mkdtempSync(join(tmpdir(), "am-compact-synth-"));
 const g0 = performance.now();
 const v = generateVault(synth, NOTES);
-say(`synthetic vault: ${v.paths.length} notes, ${(v.bytes / 1e6).toFixed(1)} MB, generated in ${Math.round(performance.now() - g0)} ms`);
+say(
+  `synthetic vault: ${v.paths.length} notes, ${(v.bytes / 1e6).toFixed(1)} MB, generated in ${Math.round(performance.now() - g0)} ms`,
+);
 await measure(`synthetic ${NOTES}`, synth, "2026-01-01", "2026-01-01", false);
 rmSync(synth, { recursive: true, force: true });

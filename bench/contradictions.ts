@@ -7,7 +7,15 @@
 //    a duplicate nor a contradiction). Each statement's expected outcome is known, so the run
 //    prints how many supersessions were expected, planned and written.
 // Usage: npm run bench:contradictions [-- --notes 2000]; KEEP=1 keeps the vaults and prints their paths.
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,7 +41,8 @@ function journalsOf(root: string): string[] {
     for (const name of readdirSync(dir)) {
       const abs = join(dir, name);
       if (statSync(abs).isDirectory()) walk(abs);
-      else if (name.endsWith(".md") && /\/Journal\//.test(abs)) out.push(relative(root, abs).split("\\").join("/"));
+      else if (name.endsWith(".md") && /\/Journal\//.test(abs))
+        out.push(relative(root, abs).split("\\").join("/"));
     }
   };
   walk(join(root, "Memory", "Agents"));
@@ -43,7 +52,13 @@ function journalsOf(root: string): string[] {
 interface Figures {
   journals: number;
   items: number;
-  planned: { supersede: number; polarity: number; value: number; reworded: number; addSource: number };
+  planned: {
+    supersede: number;
+    polarity: number;
+    value: number;
+    reworded: number;
+    addSource: number;
+  };
   written: { supersededBy: number; supersedes: number };
   unresolved: number;
   extractMs: number;
@@ -53,7 +68,10 @@ interface Figures {
 /** What a seeded statement should do when extracted, by journal. */
 type Expectations = Map<string, { text: string; expect: "add" | "add-source" | "supersede" }[]>;
 
-async function run(root: string, expectations?: Expectations): Promise<Figures & { mismatches: string[] }> {
+async function run(
+  root: string,
+  expectations?: Expectations,
+): Promise<Figures & { mismatches: string[] }> {
   const vault = new NodeVault(root);
   const f: Figures = {
     journals: 0,
@@ -67,13 +85,28 @@ async function run(root: string, expectations?: Expectations): Promise<Figures &
   const mismatches: string[] = [];
   const t0 = performance.now();
   for (const journal of journalsOf(root)) {
-    const plan = await planExtraction({ vault, settings, layout, journalPath: journal, extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({
+      vault,
+      settings,
+      layout,
+      journalPath: journal,
+      extractor: new OfflineExtractor(),
+      now,
+    });
     await applyPlan(vault, layout, plan, now);
     f.journals++;
     f.items += plan.items.length;
     for (const e of expectations?.get(journal) ?? []) {
-      const got = plan.items.find((p) => p.tracker !== undefined || p.destination.includes("/Knowledge/") ? p.item.evidence.includes(e.text) && (p.tracker !== undefined || e.text.startsWith("Learned")) : false);
-      if (got?.action !== e.expect) mismatches.push(`${journal}: ${e.text}: expected ${e.expect}, got ${got?.action ?? "nothing"}${got?.existingId ? ` ${got.existingId}` : ""}`);
+      const got = plan.items.find((p) =>
+        p.tracker !== undefined || p.destination.includes("/Knowledge/")
+          ? p.item.evidence.includes(e.text) &&
+            (p.tracker !== undefined || e.text.startsWith("Learned"))
+          : false,
+      );
+      if (got?.action !== e.expect)
+        mismatches.push(
+          `${journal}: ${e.text}: expected ${e.expect}, got ${got?.action ?? "nothing"}${got?.existingId ? ` ${got.existingId}` : ""}`,
+        );
     }
     for (const p of plan.items) {
       if (p.action === "add-source") f.planned.addSource++;
@@ -104,10 +137,23 @@ async function run(root: string, expectations?: Expectations): Promise<Figures &
 
 /** Statements whose value changes: `say(subject, value)` for a value index; `values` of them. */
 const SUBJECTS: { say: (w: string, v: number) => string; values: number }[] = [
-  { say: (w, v) => `Decision: the ${w} API rate limit is ${[100, 200, 500][v]} per second`, values: 3 },
-  { say: (w, v) => `Decision: we deploy the ${w} service on ${["Mondays", "Thursdays", "Fridays"][v]}`, values: 3 },
-  { say: (w, v) => `Decision: we will ${v === 0 ? "" : "not "}ship the ${w} release on Fridays`, values: 2 },
-  { say: (w, v) => `Learned: the ${w} cache holds ${[32, 64][v]} GB [topic:: ${w} cache]`, values: 2 },
+  {
+    say: (w, v) => `Decision: the ${w} API rate limit is ${[100, 200, 500][v]} per second`,
+    values: 3,
+  },
+  {
+    say: (w, v) =>
+      `Decision: we deploy the ${w} service on ${["Mondays", "Thursdays", "Fridays"][v]}`,
+    values: 3,
+  },
+  {
+    say: (w, v) => `Decision: we will ${v === 0 ? "" : "not "}ship the ${w} release on Fridays`,
+    values: 2,
+  },
+  {
+    say: (w, v) => `Learned: the ${w} cache holds ${[32, 64][v]} GB [topic:: ${w} cache]`,
+    values: 2,
+  },
   { say: (w, v) => `决定：${w} 接口的速率限制为每秒 ${[100, 300][v]} 次`, values: 2 },
   { say: (w, v) => `决定：我们周五${v === 0 ? "" : "不"}部署 ${w} 服务`, values: 2 },
 ];
@@ -117,7 +163,10 @@ const SUBJECTS: { say: (w: string, v: number) => string; values: number }[] = [
  * how many supersessions a correct run makes: each statement whose value differs from the
  * current one of its agent and subject.
  */
-function seedStatements(root: string, seed = 17): { statements: number; expected: number; refunds: number; expectations: Expectations } {
+function seedStatements(
+  root: string,
+  seed = 17,
+): { statements: number; expected: number; refunds: number; expectations: Expectations } {
   const expectations: Expectations = new Map();
   const rand = rng(seed);
   const current = new Map<string, number>();
@@ -146,14 +195,20 @@ function seedStatements(root: string, seed = 17): { statements: number; expected
       current.set(key, v);
       lines.push(subject.say(w, v));
       const list = expectations.get(journal) ?? [];
-      list.push({ text: subject.say(w, v).replace(/ \[topic:: .*\]$/, ""), expect: before === undefined ? "add" : before === v ? "add-source" : "supersede" });
+      list.push({
+        text: subject.say(w, v).replace(/ \[topic:: .*\]$/, ""),
+        expect: before === undefined ? "add" : before === v ? "add-source" : "supersede",
+      });
       expectations.set(journal, list);
       statements++;
     }
     if (rand() < 0.2) {
       const a = 1000 + Math.floor(rand() * 9000);
       const b = 1000 + Math.floor(rand() * 9000);
-      lines.push(`- [ ] refund customer ${a} for order ${b}`, `- [ ] refund customer ${b} for order ${a}`);
+      lines.push(
+        `- [ ] refund customer ${a} for order ${b}`,
+        `- [ ] refund customer ${b} for order ${a}`,
+      );
       refunds += 2;
     }
     appendFileSync(join(root, journal), `\n\n${lines.join("\n\n")}\n`);
@@ -163,11 +218,19 @@ function seedStatements(root: string, seed = 17): { statements: number; expected
 
 function print(title: string, f: Figures): void {
   say(`\n${title}`);
-  say(`  journals extracted: ${f.journals}, items planned: ${f.items} (${f.planned.addSource} duplicates, a source added)`);
-  say(`  supersessions planned: ${f.planned.supersede} (polarity ${f.planned.polarity}, value ${f.planned.value}, reworded ${f.planned.reworded})`);
-  say(`  written: ${f.written.supersededBy} entries marked superseded_by, ${f.written.supersedes} marked supersedes`);
+  say(
+    `  journals extracted: ${f.journals}, items planned: ${f.items} (${f.planned.addSource} duplicates, a source added)`,
+  );
+  say(
+    `  supersessions planned: ${f.planned.supersede} (polarity ${f.planned.polarity}, value ${f.planned.value}, reworded ${f.planned.reworded})`,
+  );
+  say(
+    `  written: ${f.written.supersededBy} entries marked superseded_by, ${f.written.supersedes} marked supersedes`,
+  );
   say(`  unresolved contradictions (health check): ${f.unresolved}`);
-  say(`  time: extraction ${(f.extractMs / 1000).toFixed(1)} s (${(f.extractMs / Math.max(1, f.journals)).toFixed(1)} ms a journal), health check ${(f.healthMs / 1000).toFixed(1)} s`);
+  say(
+    `  time: extraction ${(f.extractMs / 1000).toFixed(1)} s (${(f.extractMs / Math.max(1, f.journals)).toFixed(1)} ms a journal), health check ${(f.healthMs / 1000).toFixed(1)} s`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -180,10 +243,18 @@ async function main(): Promise<void> {
   const seeded = seedStatements(synthetic);
   const f = await run(synthetic, seeded.expectations);
   print(`synthetic vault (${NOTES} notes)`, f);
-  say(`  seeded: ${seeded.statements} changing statements (${seeded.expected} changes of value expected to supersede), ${seeded.refunds} refund tasks with swapped numbers`);
+  say(
+    `  seeded: ${seeded.statements} changing statements (${seeded.expected} changes of value expected to supersede), ${seeded.refunds} refund tasks with swapped numbers`,
+  );
   const refunds = readdirSync(join(synthetic, "Memory", "Agents")).reduce((n, agent) => {
     try {
-      return n + (readFileSync(join(synthetic, "Memory", "Agents", agent, "Trackers", "Tasks.md"), "utf8").match(/refund customer \d+ for order \d+/g)?.length ?? 0);
+      return (
+        n +
+        (readFileSync(
+          join(synthetic, "Memory", "Agents", agent, "Trackers", "Tasks.md"),
+          "utf8",
+        ).match(/refund customer \d+ for order \d+/g)?.length ?? 0)
+      );
     } catch {
       return n;
     }

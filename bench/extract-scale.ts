@@ -50,7 +50,13 @@ async function inProcess(lines: number): Promise<Row> {
     const layout = new MemoryLayout(settings);
     const vault = new NodeVault(root);
     const t0 = performance.now();
-    const plan = await planExtraction({ vault, settings, layout, journalPath: JOURNAL, extractor: new OfflineExtractor() });
+    const plan = await planExtraction({
+      vault,
+      settings,
+      layout,
+      journalPath: JOURNAL,
+      extractor: new OfflineExtractor(),
+    });
     const t1 = performance.now();
     await applyPlan(vault, layout, plan);
     const t2 = performance.now();
@@ -62,10 +68,20 @@ async function inProcess(lines: number): Promise<Row> {
 
 function viaCli(cli: string, lines: number): Row {
   const root = freshVault(lines);
-  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
+  const env = {
+    ...process.env,
+    AGENT_MEMORY_LLM_BASE_URL: "",
+    AGENT_MEMORY_LLM_API_KEY: "",
+    OPENAI_BASE_URL: "",
+    OPENAI_API_KEY: "",
+  };
   const run = (extra: string[]): { s: number; out: string } => {
     const t0 = performance.now();
-    const out = execFileSync(process.execPath, [cli, "extract", root, JOURNAL, "--json", ...extra], { env, maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] }).toString();
+    const out = execFileSync(
+      process.execPath,
+      [cli, "extract", root, JOURNAL, "--json", ...extra],
+      { env, maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"] },
+    ).toString();
     return { s: (performance.now() - t0) / 1000, out };
   };
   try {
@@ -83,11 +99,17 @@ const rows: Row[] = [];
 for (const n of SIZES) rows.push(CLI ? viaCli(resolve(CLI), n) : await inProcess(n));
 if (JSON_OUT) process.stdout.write(`${JSON.stringify({ cli: CLI ?? null, rows }, null, 2)}\n`);
 else {
-  const how = CLI ? `node ${CLI} extract (plan: --dry-run process; apply: a full run's extra time)` : "in process (planExtraction, applyPlan)";
+  const how = CLI
+    ? `node ${CLI} extract (plan: --dry-run process; apply: a full run's extra time)`
+    : "in process (planExtraction, applyPlan)";
   process.stdout.write(`extraction at scale, ${how}\n`);
-  process.stdout.write("| journal lines | items | plan s | apply s | total s | items/s |\n|---:|---:|---:|---:|---:|---:|\n");
+  process.stdout.write(
+    "| journal lines | items | plan s | apply s | total s | items/s |\n|---:|---:|---:|---:|---:|---:|\n",
+  );
   for (const r of rows) {
     const total = r.planS + r.applyS;
-    process.stdout.write(`| ${r.lines} | ${r.items} | ${r.planS.toFixed(2)} | ${r.applyS.toFixed(2)} | ${total.toFixed(2)} | ${Math.round(r.items / total)} |\n`);
+    process.stdout.write(
+      `| ${r.lines} | ${r.items} | ${r.planS.toFixed(2)} | ${r.applyS.toFixed(2)} | ${total.toFixed(2)} | ${Math.round(r.items / total)} |\n`,
+    );
   }
 }

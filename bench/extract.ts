@@ -25,8 +25,17 @@ import { defaultSettings } from "../src/core/settings";
 import { planExtraction } from "../src/core/extraction/pipeline";
 import { LlmExtractor } from "../src/core/extraction/llm-extractor";
 import { OfflineExtractor } from "../src/core/extraction/offline";
-import { CATEGORIES, type Category, type ExtractionResult, type Extractor } from "../src/core/extraction/types";
-import { startStubServer, type RecordedRequest, type StubReply } from "../test/helpers/llm-stub-server";
+import {
+  CATEGORIES,
+  type Category,
+  type ExtractionResult,
+  type Extractor,
+} from "../src/core/extraction/types";
+import {
+  startStubServer,
+  type RecordedRequest,
+  type StubReply,
+} from "../test/helpers/llm-stub-server";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -64,7 +73,10 @@ const EXPLICIT: [RegExp, Category][] = [
 const IMPLICIT: [RegExp, Category][] = [
   [/\b(?:agreed|decided|settles?|settled|from now on)\b|定了|决定/i, "decision"],
   [/[?？]|\bneed to ask\b|\bask \w+ whether\b|问一下/i, "question"],
-  [/\b(?:I still owe|I need to|need to|must|before (?:Monday|Tuesday|Wednesday|Thursday|Friday))\b|要把|截止/i, "task"],
+  [
+    /\b(?:I still owe|I need to|need to|must|before (?:Monday|Tuesday|Wednesday|Thursday|Friday))\b|要把|截止/i,
+    "task",
+  ],
   [/\b(?:should|would (?:also )?help|instead of)\b|建议|应该/i, "improvement"],
   [/\b(?:every time|how often|again|keeps?|always)\b|总是|又|每次/i, "pattern"],
   [/\d+\s?%|\bpercent\b|\bhalf the rate\b|\d+ of (?:the |those )?\d+|\d+\s*家|率/i, "knowledge"],
@@ -81,7 +93,9 @@ function sentences(line: string): string[] {
     .replace(/^(?:[-*+]|\d+[.)])\s+/, "")
     .replace(/^\[.\]\s+/, "")
     .replace(/\s*\^[A-Za-z0-9-]+\s*$/, "");
-  return (content.match(/[^.!?。！？]+[.!?。！？]?/g) ?? []).map((s) => s.trim()).filter((s) => s.length >= 12 || /[\u4e00-\u9fff]{6}/.test(s));
+  return (content.match(/[^.!?。！？]+[.!?。！？]?/g) ?? [])
+    .map((s) => s.trim())
+    .filter((s) => s.length >= 12 || /[\u4e00-\u9fff]{6}/.test(s));
 }
 
 function clean(sentence: string): string {
@@ -103,9 +117,19 @@ function candidates(window: string): Candidate[] {
       calloutCategory = null;
       continue;
     }
-    const callout = /^>\s*\[!(decision|insight|question|todo|pattern|proposal|goal)\]/i.exec(line)?.[1]?.toLowerCase();
+    const callout = /^>\s*\[!(decision|insight|question|todo|pattern|proposal|goal)\]/i
+      .exec(line)?.[1]
+      ?.toLowerCase();
     if (callout) {
-      const map: Record<string, Category> = { decision: "decision", insight: "knowledge", question: "question", todo: "task", pattern: "pattern", proposal: "improvement", goal: "goal" };
+      const map: Record<string, Category> = {
+        decision: "decision",
+        insight: "knowledge",
+        question: "question",
+        todo: "task",
+        pattern: "pattern",
+        proposal: "improvement",
+        goal: "goal",
+      };
       calloutCategory = map[callout] ?? null;
       continue; // the callout's title line; its body lines below carry the quote
     }
@@ -113,9 +137,17 @@ function candidates(window: string): Candidate[] {
     const checkbox = /^[-*+]\s+\[[ /]\]\s+/.test(line);
     for (const s of sentences(line)) {
       const explicit = EXPLICIT.find(([re]) => re.test(s))?.[1];
-      const category = calloutCategory ?? (checkbox ? "task" : explicit) ?? IMPLICIT.find(([re]) => re.test(s))?.[1];
+      const category =
+        calloutCategory ??
+        (checkbox ? "task" : explicit) ??
+        IMPLICIT.find(([re]) => re.test(s))?.[1];
       if (!category) continue;
-      out.push({ category, evidence: s, text: clean(s), explicit: calloutCategory !== null || checkbox || explicit !== undefined });
+      out.push({
+        category,
+        evidence: s,
+        text: clean(s),
+        explicit: calloutCategory !== null || checkbox || explicit !== undefined,
+      });
       if (calloutCategory) calloutCategory = null;
       if (checkbox) break;
     }
@@ -125,17 +157,32 @@ function candidates(window: string): Candidate[] {
 
 /** The replay "model": answers one chat completion from the journal window it was given. */
 function replay(request: RecordedRequest): StubReply {
-  const user = request.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  const user = request.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
   const window = /<journal>\n([\s\S]*?)\n<\/journal>/.exec(user)?.[1] ?? "";
   const title = /^Journal: (.*) \(/m.exec(user)?.[1] ?? "";
   const previous = request.messages.find((m) => m.role === "assistant")?.content;
   const all = candidates(window);
   const asItems = (list: Candidate[]) =>
-    list.map((c) => ({ category: c.category, text: c.text, evidence: c.evidence, confidence: c.explicit ? 0.9 : 0.7, topic: null, target: null, due: null, ref: null, progress: null }));
+    list.map((c) => ({
+      category: c.category,
+      text: c.text,
+      evidence: c.evidence,
+      confidence: c.explicit ? 0.9 : 0.7,
+      topic: null,
+      target: null,
+      due: null,
+      ref: null,
+      progress: null,
+    }));
 
   if (previous !== undefined) {
     const last = request.messages.at(-1)?.content ?? "";
-    const found = (JSON.parse(previous) as { items: { evidence: string }[] }).items.map((i) => i.evidence);
+    const found = (JSON.parse(previous) as { items: { evidence: string }[] }).items.map(
+      (i) => i.evidence,
+    );
     if (/too many items/.test(last)) return { items: asItems(all.filter((c) => c.explicit)) };
     return { items: asItems(all.filter((c) => !found.includes(c.evidence))) };
   }
@@ -155,7 +202,13 @@ function journals(): string[] {
     } catch {
       continue;
     }
-    for (const f of files.sort()) if (f.endsWith(".md")) out.push(relative(VAULT, join(agents, agent, "Journal", f)).split("\\").join("/"));
+    for (const f of files.sort())
+      if (f.endsWith(".md"))
+        out.push(
+          relative(VAULT, join(agents, agent, "Journal", f))
+            .split("\\")
+            .join("/"),
+        );
   }
   return out;
 }
@@ -200,7 +253,14 @@ async function main(): Promise<void> {
         extract: async (input) => (result = await llm.extract(input)),
       };
       const started = performance.now();
-      await planExtraction({ vault, settings, layout, journalPath: journal, extractor: capture, force: true });
+      await planExtraction({
+        vault,
+        settings,
+        layout,
+        journalPath: journal,
+        extractor: capture,
+        force: true,
+      });
       const wallMs = performance.now() - started;
       if (!result) throw new Error(`no result for ${journal}`);
       const items: Partial<Record<Category, number>> = {};
@@ -227,14 +287,37 @@ async function main(): Promise<void> {
   }
 
   if (JSON_OUT) {
-    out(JSON.stringify({ latencyMs: LATENCY_MS, withOffline: WITH_OFFLINE, journals: rows }, null, 2));
+    out(
+      JSON.stringify({ latencyMs: LATENCY_MS, withOffline: WITH_OFFLINE, journals: rows }, null, 2),
+    );
     return;
   }
-  const short: Record<Category, string> = { task: "T", goal: "G", pattern: "P", improvement: "I", knowledge: "K", decision: "D", question: "Q" };
-  out(`Extraction replay: ${rows.length} journals, stub latency ${LATENCY_MS} ms per call, ${WITH_OFFLINE ? "with" : "without"} the offline extractor`);
+  const short: Record<Category, string> = {
+    task: "T",
+    goal: "G",
+    pattern: "P",
+    improvement: "I",
+    knowledge: "K",
+    decision: "D",
+    question: "Q",
+  };
+  out(
+    `Extraction replay: ${rows.length} journals, stub latency ${LATENCY_MS} ms per call, ${WITH_OFFLINE ? "with" : "without"} the offline extractor`,
+  );
   out("items: T task, G goal, P pattern, I improvement, K knowledge, D decision, Q question");
   out("");
-  const header = ["journal", "passes", "calls", "prompt tok", "compl tok", "items (before→after)", "categories", "by category", "gate fired", "wall ms"];
+  const header = [
+    "journal",
+    "passes",
+    "calls",
+    "prompt tok",
+    "compl tok",
+    "items (before→after)",
+    "categories",
+    "by category",
+    "gate fired",
+    "wall ms",
+  ];
   const table = rows.map((r) => [
     r.journal,
     String(r.passes),
@@ -243,11 +326,15 @@ async function main(): Promise<void> {
     String(r.completionTokens),
     `${r.before}→${r.after}`,
     String(r.categories),
-    CATEGORIES.filter((c) => r.items[c]).map((c) => `${short[c]}${r.items[c] ?? 0}`).join(" "),
+    CATEGORIES.filter((c) => r.items[c])
+      .map((c) => `${short[c]}${r.items[c] ?? 0}`)
+      .join(" "),
     r.fired.join(", ") || "-",
     String(r.wallMs),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)));
+  const widths = header.map((h, i) =>
+    Math.max(h.length, ...table.map((row) => (row[i] ?? "").length)),
+  );
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
   out(line(header));
   for (const row of table) out(line(row));

@@ -55,7 +55,10 @@ function build(root: string): number {
   for (let a = 0; a < AGENTS; a++) {
     const agent = `agent${a}`;
     const base = `Memory/Agents/${agent}`;
-    const topics = Array.from({ length: topicsPer }, (_, i) => `Topic ${a}-${i} ${WORDS[i % WORDS.length] ?? ""}`);
+    const topics = Array.from(
+      { length: topicsPer },
+      (_, i) => `Topic ${a}-${i} ${WORDS[i % WORDS.length] ?? ""}`,
+    );
     const journals: { date: string; blocks: string[] }[] = [];
     for (let j = 0; j < journalsPer; j++) {
       const date = addDays("2024-01-01", Math.floor((j * 880) / journalsPer)) ?? "2024-01-01";
@@ -86,7 +89,8 @@ function build(root: string): number {
       const related = `["[[${topics[(t + 1) % topics.length] ?? ""}]]", "[[${topics[(t + 7) % topics.length] ?? ""}]]"]`;
       const callouts = Array.from(
         { length: 4 },
-        (_, k) => `> [!insight] ${updated} · confidence 0.${5 + k}\n> ${sentence(25)}\n> Source: [[Agents/${agent}/Journal/${j?.date ?? ""}#^${j?.blocks[k % 3] ?? ""}]]\n`,
+        (_, k) =>
+          `> [!insight] ${updated} · confidence 0.${5 + k}\n> ${sentence(25)}\n> Source: [[Agents/${agent}/Journal/${j?.date ?? ""}#^${j?.blocks[k % 3] ?? ""}]]\n`,
       ).join("\n");
       const status = t % 40 === 0 ? "draft" : "active";
       write(
@@ -100,11 +104,26 @@ function build(root: string): number {
         return `- [${i % 3 === 0 ? "x" : " "}] ${sentence(8)} [created:: 2025-01-01] [source:: [[${j?.date ?? ""}#^${j?.blocks[1] ?? ""}]]]${extra(i)} ^${prefix}-${String(i + 1).padStart(3, "0")}`;
       }).join("\n");
     const tracker = (name: string, body: string): void =>
-      write(`${base}/Trackers/${name}.md`, `---\nid: tracker-${agent}-${name.toLowerCase()}\ntype: tracker\nagent: ${agent}\nstatus: active\ncreated_at: 2024-01-01\n---\n# ${name}\n\n${body}\n`);
-    tracker("Tasks", items("t", 150, () => ""));
-    tracker("Goals", items("g", 20, () => " [target:: 2026-12-31]"));
-    tracker("Decisions", items("d", 60, () => ""));
-    tracker("Reviews", `- [ ] Weekly review [every:: weekly] [next:: ${a % 2 === 0 ? "2026-05-20" : "2026-06-20"}] ^r-001\n- [ ] Monthly review [every:: monthly] [next:: 2026-06-30] ^r-002`);
+      write(
+        `${base}/Trackers/${name}.md`,
+        `---\nid: tracker-${agent}-${name.toLowerCase()}\ntype: tracker\nagent: ${agent}\nstatus: active\ncreated_at: 2024-01-01\n---\n# ${name}\n\n${body}\n`,
+      );
+    tracker(
+      "Tasks",
+      items("t", 150, () => ""),
+    );
+    tracker(
+      "Goals",
+      items("g", 20, () => " [target:: 2026-12-31]"),
+    );
+    tracker(
+      "Decisions",
+      items("d", 60, () => ""),
+    );
+    tracker(
+      "Reviews",
+      `- [ ] Weekly review [every:: weekly] [next:: ${a % 2 === 0 ? "2026-05-20" : "2026-06-20"}] ^r-001\n- [ ] Monthly review [every:: monthly] [next:: 2026-06-30] ^r-002`,
+    );
   }
   let l = 0;
   while (count < TARGET) {
@@ -117,7 +136,10 @@ function build(root: string): number {
   }
   // A few defects, so the run does real reporting work.
   write("Memory/Library/Broken/Bad yaml.md", `---\nid: bad\ntitle: "unclosed\n---\nbody\n`);
-  write("Memory/Library/Broken/Case 04.md", `---\nproject: [[Project Alpha]]\npeople: [[Person A]], [[Person B]]\n---\nbody\n`);
+  write(
+    "Memory/Library/Broken/Case 04.md",
+    `---\nproject: [[Project Alpha]]\npeople: [[Person A]], [[Person B]]\n---\nbody\n`,
+  );
   return count;
 }
 
@@ -141,12 +163,16 @@ async function main(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      const report = await runHealthCheck(vault, layout, settings, { today: TODAY, nowMs: Date.parse(`${TODAY}T12:00:00Z`) });
+      const report = await runHealthCheck(vault, layout, settings, {
+        today: TODAY,
+        nowMs: Date.parse(`${TODAY}T12:00:00Z`),
+      });
       runs.push(performance.now() - start);
       const used = process.cpuUsage(cpuStart);
       cpu.push((used.user + used.system) / 1000);
       const byRule = new Map<string, number>();
-      for (const p of [...report.errors, ...report.warnings]) byRule.set(p.rule, (byRule.get(p.rule) ?? 0) + 1);
+      for (const p of [...report.errors, ...report.warnings])
+        byRule.set(p.rule, (byRule.get(p.rule) ?? 0) + 1);
       summary =
         `checked ${report.checked}, compliance ${formatCompliance(report.compliance)}, ${report.errors.length} errors, ${report.warnings.length} warnings\n` +
         [...byRule].map(([r, n]) => `  ${r}: ${n}`).join("\n");
@@ -158,9 +184,12 @@ async function main(): Promise<void> {
     print(`load average (1 min) ${os.loadavg()[0]?.toFixed(1) ?? "?"} on ${os.cpus().length} CPUs`);
     print(`| notes | first run (cold), wall | warm runs, wall | CPU time per run | heap used |`);
     print(`| ---: | ---: | ---: | ---: | ---: |`);
-    print(`| ${notes} | ${ms(runs.slice(0, 1))} | ${ms(runs.slice(1))} | ${ms(cpu)} | ${heapMb.toFixed(0)} MB |`);
+    print(
+      `| ${notes} | ${ms(runs.slice(0, 1))} | ${ms(runs.slice(1))} | ${ms(cpu)} | ${heapMb.toFixed(0)} MB |`,
+    );
   } finally {
-    if (!process.env.KEEP) rmSync(root, { recursive: true, force: true }); else print(root);
+    if (!process.env.KEEP) rmSync(root, { recursive: true, force: true });
+    else print(root);
   }
 }
 

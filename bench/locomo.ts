@@ -36,7 +36,13 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_DATA = resolve(ROOT, "../shared/data/locomo10.json");
 
 /** Category names by the data's numbering (shared/data/README.md). */
-const CATEGORIES: Record<number, string> = { 1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial" };
+const CATEGORIES: Record<number, string> = {
+  1: "multi-hop",
+  2: "temporal",
+  3: "open-domain",
+  4: "single-hop",
+  5: "adversarial",
+};
 const TURN_KS = [5, 10, 25] as const;
 const SESSION_KS = [1, 3, 5] as const;
 /** Published anchors, turn level, all categories (LoCoMo paper, dense retriever DRAGON). */
@@ -61,7 +67,20 @@ interface Sample {
   qa: Qa[];
 }
 
-const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 /** `1:56 pm on 8 May, 2023` → `2023-05-08` (or `null`). */
 function isoDay(dateTime: string): string | null {
@@ -88,7 +107,10 @@ function writeVault(root: string, samples: Sample[]): { notes: number; turns: nu
       const session = conv[key];
       if (!m || !Array.isArray(session)) continue;
       const n = m[1] ?? "0";
-      const when = typeof conv[`session_${n}_date_time`] === "string" ? (conv[`session_${n}_date_time`] as string) : "";
+      const when =
+        typeof conv[`session_${n}_date_time`] === "string"
+          ? (conv[`session_${n}_date_time`] as string)
+          : "";
       const day = isoDay(when) ?? "0000-00-00";
       const lines = [
         "---",
@@ -102,10 +124,20 @@ function writeVault(root: string, samples: Sample[]): { notes: number; turns: nu
       ];
       for (const t of session as Turn[]) {
         const caption = t.blip_caption ? ` [shared a photo: ${t.blip_caption}]` : "";
-        lines.push(`${t.speaker}: ${t.text.replace(/\s*\n\s*/g, " ")}${caption} ^${blockIdOf(t.dia_id)}`, "");
+        lines.push(
+          `${t.speaker}: ${t.text.replace(/\s*\n\s*/g, " ")}${caption} ^${blockIdOf(t.dia_id)}`,
+          "",
+        );
         turns++;
       }
-      const path = join(root, "Memory", "Agents", sample.sample_id, "Journal", `${day} session ${n}.md`);
+      const path = join(
+        root,
+        "Memory",
+        "Agents",
+        sample.sample_id,
+        "Journal",
+        `${day} session ${n}.md`,
+      );
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, lines.join("\n"));
       notes++;
@@ -120,7 +152,11 @@ interface Tally {
   session: Record<number, number>;
 }
 
-const emptyTally = (): Tally => ({ questions: 0, turn: { 5: 0, 10: 0, 25: 0 }, session: { 1: 0, 3: 0, 5: 0 } });
+const emptyTally = (): Tally => ({
+  questions: 0,
+  turn: { 5: 0, 10: 0, 25: 0 },
+  session: { 1: 0, 3: 0, 5: 0 },
+});
 
 /** What one configuration measured. */
 interface EvalResult {
@@ -164,7 +200,12 @@ function questionsOf(samples: Sample[], quick: boolean): { asked: Asked[]; skipp
 const sessionOf = (path: string): string => /session (\d+)\.md$/.exec(path)?.[1] ?? "";
 
 /** Runs `retrieve` on every question and tallies turn- and session-level recall. */
-async function evaluate(label: string, asked: Asked[], skipped: number, retrieve: (a: Asked) => Promise<Retrieved | null>): Promise<EvalResult> {
+async function evaluate(
+  label: string,
+  asked: Asked[],
+  skipped: number,
+  retrieve: (a: Asked) => Promise<Retrieved | null>,
+): Promise<EvalResult> {
   const byCategory = new Map<number, Tally>();
   const overall = emptyTally();
   const overallNoAdversarial = emptyTally();
@@ -187,11 +228,13 @@ async function evaluate(label: string, asked: Asked[], skipped: number, retrieve
       tally.questions++;
       for (const k of TURN_KS) {
         const top = new Set(turns.slice(0, k));
-        tally.turn[k] = (tally.turn[k] ?? 0) + [...wanted].filter((id) => top.has(id)).length / wanted.size;
+        tally.turn[k] =
+          (tally.turn[k] ?? 0) + [...wanted].filter((id) => top.has(id)).length / wanted.size;
       }
       for (const k of SESSION_KS) {
         const top = new Set(resultSessions.slice(0, k).map((s) => `D${s}`));
-        tally.session[k] = (tally.session[k] ?? 0) + [...sessions].filter((s) => top.has(s)).length / sessions.size;
+        tally.session[k] =
+          (tally.session[k] ?? 0) + [...sessions].filter((s) => top.has(s)).length / sessions.size;
       }
     }
   }
@@ -200,7 +243,15 @@ async function evaluate(label: string, asked: Asked[], skipped: number, retrieve
 
 /** The CLI's arguments for a question: passages (`--passages 25`) or notes (the defaults). */
 function cliArgs(root: string, a: Asked, passages: boolean): string[] {
-  return ["search", root, a.qa.question, "--scope", `agent:${a.sample.sample_id}`, ...(passages ? ["--passages", String(TURN_KS[TURN_KS.length - 1])] : []), "--json"];
+  return [
+    "search",
+    root,
+    a.qa.question,
+    "--scope",
+    `agent:${a.sample.sample_id}`,
+    ...(passages ? ["--passages", String(TURN_KS[TURN_KS.length - 1])] : []),
+    "--json",
+  ];
 }
 
 /** Runs the CLI's `main` in this process; its stdout, or `null` when it exits non-zero. */
@@ -219,20 +270,42 @@ interface NotesJson {
  * turn level of the notes' own blocks as printed (the default `search --json`: 10 notes, 3 blocks
  * each, in note order), what an agent got before `--passages`.
  */
-async function evaluateCli(root: string, asked: Asked[], skipped: number): Promise<{ main: EvalResult; noteBlocks: EvalResult }> {
+async function evaluateCli(
+  root: string,
+  asked: Asked[],
+  skipped: number,
+): Promise<{ main: EvalResult; noteBlocks: EvalResult }> {
   const notes = new Map<Asked, NotesJson | null>();
-  const noteBlocks = await evaluate("CLI `search --json` (10 notes × 3 blocks, in note order)", asked, skipped, async (a) => {
-    const out = await runCli(cliArgs(root, a, false));
-    const json = out === null ? null : (JSON.parse(out) as NotesJson);
-    notes.set(a, json);
-    return json && { turns: json.results.flatMap((r) => r.blocks.map((b) => b.id ?? "")), sessions: json.results.map((r) => sessionOf(r.path)) };
-  });
-  const main = await evaluate("CLI `search --passages 25 --json` (product defaults: stemming, query stop words)", asked, skipped, async (a) => {
-    const out = await runCli(cliArgs(root, a, true));
-    if (out === null) return null;
-    const json = JSON.parse(out) as PassagesJson;
-    return { turns: json.passages.map((p) => p.block_id ?? ""), sessions: (notes.get(a)?.results ?? []).map((r) => sessionOf(r.path)) };
-  });
+  const noteBlocks = await evaluate(
+    "CLI `search --json` (10 notes × 3 blocks, in note order)",
+    asked,
+    skipped,
+    async (a) => {
+      const out = await runCli(cliArgs(root, a, false));
+      const json = out === null ? null : (JSON.parse(out) as NotesJson);
+      notes.set(a, json);
+      return (
+        json && {
+          turns: json.results.flatMap((r) => r.blocks.map((b) => b.id ?? "")),
+          sessions: json.results.map((r) => sessionOf(r.path)),
+        }
+      );
+    },
+  );
+  const main = await evaluate(
+    "CLI `search --passages 25 --json` (product defaults: stemming, query stop words)",
+    asked,
+    skipped,
+    async (a) => {
+      const out = await runCli(cliArgs(root, a, true));
+      if (out === null) return null;
+      const json = JSON.parse(out) as PassagesJson;
+      return {
+        turns: json.passages.map((p) => p.block_id ?? ""),
+        sessions: (notes.get(a)?.results ?? []).map((r) => sessionOf(r.path)),
+      };
+    },
+  );
   main.queryMs += noteBlocks.queryMs;
   return { main, noteBlocks };
 }
@@ -243,7 +316,10 @@ async function evaluateCli(root: string, asked: Asked[], skipped: number): Promi
  * @returns the questions checked
  */
 async function checkSpawned(root: string, asked: Asked[], step: number): Promise<number> {
-  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], { cwd: ROOT, stdio: "pipe" });
+  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
   const strip = (text: string): string => text.replace(/"took_ms": [0-9.e+-]+/g, '"took_ms": 0');
   let checked = 0;
   for (let i = 0; i < asked.length; i += step) {
@@ -254,11 +330,17 @@ async function checkSpawned(root: string, asked: Asked[], step: number): Promise
       const inProcess = await runCli(argv);
       let spawned: string | null;
       try {
-        spawned = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...argv], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).replace(/\n$/, "");
+        spawned = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...argv], {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }).replace(/\n$/, "");
       } catch {
         spawned = null;
       }
-      if ((inProcess === null) !== (spawned === null) || (inProcess !== null && spawned !== null && strip(inProcess) !== strip(spawned))) {
+      if (
+        (inProcess === null) !== (spawned === null) ||
+        (inProcess !== null && spawned !== null && strip(inProcess) !== strip(spawned))
+      ) {
         throw new Error(`dist/cli.js and the in-process CLI differ on: ${argv.slice(2).join(" ")}`);
       }
     }
@@ -281,7 +363,11 @@ async function evaluateService(
   analysis: { stemming?: boolean; stopWords?: boolean },
   mode: "passages" | "old-harness",
 ): Promise<EvalResult> {
-  const service = new SearchService({ vault: new NodeVault(root), layout: new MemoryLayout(defaultSettings()), analysis });
+  const service = new SearchService({
+    vault: new NodeVault(root),
+    layout: new MemoryLayout(defaultSettings()),
+    analysis,
+  });
   await service.open();
   return evaluate(label, asked, skipped, async (a) => {
     const scope = `agent:${a.sample.sample_id}`;
@@ -291,13 +377,23 @@ async function evaluateService(
         service.search(a.qa.question, { scope }),
       ]);
       if (!passages.ok || !notes.ok) return null;
-      return { turns: passages.value.results.map((p) => p.blockId ?? ""), sessions: notes.value.results.map((r) => sessionOf(r.path)) };
+      return {
+        turns: passages.value.results.map((p) => p.blockId ?? ""),
+        sessions: notes.value.results.map((r) => sessionOf(r.path)),
+      };
     }
-    const outcome = await service.search(a.qa.question, { scope, freeText: true, limit: 100, blocksPerResult: 1000 });
+    const outcome = await service.search(a.qa.question, {
+      scope,
+      freeText: true,
+      limit: 100,
+      blocksPerResult: 1000,
+    });
     if (!outcome.ok) return null;
     const results = outcome.value.results;
     const blocks = results
-      .flatMap((r, rank) => r.blocks.map((b) => ({ id: b.id ?? "", score: b.score, rank, line: b.line })))
+      .flatMap((r, rank) =>
+        r.blocks.map((b) => ({ id: b.id ?? "", score: b.score, rank, line: b.line })),
+      )
       .sort((x, y) => y.score - x.score || x.rank - y.rank || x.line - y.line);
     return { turns: blocks.map((b) => b.id), sessions: results.map((r) => sessionOf(r.path)) };
   });
@@ -312,11 +408,16 @@ function table(r: EvalResult): string[] {
   ];
   const row = (name: string, t: Tally): string =>
     `| ${name} | ${t.questions} | ${TURN_KS.map((k) => pct(t.turn[k] ?? 0, t.questions)).join(" | ")} | ${SESSION_KS.map((k) => pct(t.session[k] ?? 0, t.questions)).join(" | ")} |`;
-  for (const c of [...r.byCategory.keys()].sort()) rows.push(row(`${c} ${CATEGORIES[c] ?? "?"}`, r.byCategory.get(c) ?? emptyTally()));
+  for (const c of [...r.byCategory.keys()].sort())
+    rows.push(row(`${c} ${CATEGORIES[c] ?? "?"}`, r.byCategory.get(c) ?? emptyTally()));
   rows.push(row("**overall**", r.overall));
   rows.push(row("overall without adversarial", r.overallNoAdversarial));
-  rows.push(`| published dense retriever (DRAGON), overall | | ${PUBLISHED[5]} | ${PUBLISHED[10]} | ${PUBLISHED[25]} | | | |`);
-  rows.push(`| plain MiniSearch BM25, default tokenizer | | ${PLAIN_MINISEARCH[5]} | ${PLAIN_MINISEARCH[10]} | | | | |`);
+  rows.push(
+    `| published dense retriever (DRAGON), overall | | ${PUBLISHED[5]} | ${PUBLISHED[10]} | ${PUBLISHED[25]} | | | |`,
+  );
+  rows.push(
+    `| plain MiniSearch BM25, default tokenizer | | ${PLAIN_MINISEARCH[5]} | ${PLAIN_MINISEARCH[10]} | | | | |`,
+  );
   return rows;
 }
 
@@ -325,14 +426,18 @@ async function main(): Promise<void> {
   const quick = args.includes("--quick");
   const file = resolve(args.find((a) => !a.startsWith("--")) ?? DEFAULT_DATA);
   if (!existsSync(file)) {
-    process.stdout.write(`eval:locomo: skipped, data not found at ${file} (see ../shared/data/README.md)\n`);
+    process.stdout.write(
+      `eval:locomo: skipped, data not found at ${file} (see ../shared/data/README.md)\n`,
+    );
     return;
   }
   const samples = JSON.parse(readFileSync(file, "utf8")) as Sample[];
   const root = mkdtempSync(join(tmpdir(), "am-locomo-"));
   try {
     const { notes, turns } = writeVault(root, samples);
-    process.stdout.write(`LoCoMo: ${samples.length} conversations, ${notes} session notes, ${turns} turns${quick ? " (quick: every 5th question)" : ""}\n`);
+    process.stdout.write(
+      `LoCoMo: ${samples.length} conversations, ${notes} session notes, ${turns} turns${quick ? " (quick: every 5th question)" : ""}\n`,
+    );
     const t0 = performance.now();
     if ((await runCli(["index", root])) === null) throw new Error("agent-memory index failed");
     const buildMs = performance.now() - t0;
@@ -340,10 +445,31 @@ async function main(): Promise<void> {
     const { main, noteBlocks } = await evaluateCli(root, asked, skipped);
     const checked = await checkSpawned(root, asked, quick ? 20 : 40);
     const ablations = [
-      await evaluateService("without query stop words (in harness)", root, asked, skipped, { stopWords: false }, "passages"),
-      await evaluateService("without stemming (in harness)", root, asked, skipped, { stemming: false }, "passages"),
+      await evaluateService(
+        "without query stop words (in harness)",
+        root,
+        asked,
+        skipped,
+        { stopWords: false },
+        "passages",
+      ),
+      await evaluateService(
+        "without stemming (in harness)",
+        root,
+        asked,
+        skipped,
+        { stemming: false },
+        "passages",
+      ),
     ];
-    const oldHarness = await evaluateService("before passages: in harness, free text, blocks of the best 100 notes by block score", root, asked, skipped, {}, "old-harness");
+    const oldHarness = await evaluateService(
+      "before passages: in harness, free text, blocks of the best 100 notes by block score",
+      root,
+      asked,
+      skipped,
+      {},
+      "old-harness",
+    );
     const lines = [
       "# LoCoMo retrieval",
       "",
@@ -390,6 +516,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`eval:locomo: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `eval:locomo: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -72,14 +72,20 @@ interface McpFigures {
    * start, before any script runs, which costs every Node command the same (docs/decisions.md,
    * "One-shot search against rg").
    */
-  withoutExtraCa: { servedP50Ms: number; servedP95Ms: number; nodeP50Ms: number; nodeP95Ms: number } | null;
+  withoutExtraCa: {
+    servedP50Ms: number;
+    servedP95Ms: number;
+    nodeP50Ms: number;
+    nodeP95Ms: number;
+  } | null;
   /** The machine's 1-minute load average when this size was done (other processes slow every figure). */
   loadAverage: number;
 }
 
 function env(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) out[k] = v;
   return out;
 }
 
@@ -117,7 +123,12 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   // One-shot searches without a server (no socket: the launcher loads the full CLI, which opens
   // the saved index), before the server starts.
   const oneShot = queries.slice(0, 20);
-  const cli = (q: string, childEnv = env()) => spawnSync(process.execPath, [CLI, "search", dir, q, "--json"], { env: childEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const cli = (q: string, childEnv = env()) =>
+    spawnSync(process.execPath, [CLI, "search", dir, q, "--json"], {
+      env: childEnv,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
   const noCaEnv = envWithoutExtraCa();
   const cliMs: number[] = [];
   const coldOut: string[] = [];
@@ -129,7 +140,12 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   }
 
   const t1 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp", dir, "--agent", AGENT], env: env(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "mcp", dir, "--agent", AGENT],
+    env: env(),
+    stderr: "pipe",
+  });
   let log = "";
   transport.stderr?.on("data", (c: Buffer) => {
     log += c.toString("utf8");
@@ -141,7 +157,8 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   const listJson = JSON.stringify(tools);
   const call = async (name: string, args: Record<string, unknown>): Promise<Result> => {
     const r = (await client.callTool({ name, arguments: args })) as Result;
-    if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r)}; server log: ${log.slice(-500)}`);
+    if (r.isError)
+      throw new Error(`${name} failed: ${JSON.stringify(r)}; server log: ${log.slice(-500)}`);
     return r;
   };
   try {
@@ -154,7 +171,8 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
     }
     // The same one-shot searches with the server running, before anything changes the index, so
     // both opened the same index and must print the same JSON (took_ms aside).
-    if (!/CLI searches answered on /.test(log)) throw new Error(`the server has no socket for CLI searches: ${log.slice(-500)}`);
+    if (!/CLI searches answered on /.test(log))
+      throw new Error(`the server has no socket for CLI searches: ${log.slice(-500)}`);
     const servedMs: number[] = [];
     const nodeMs: number[] = [];
     const servedNoCaMs: number[] = [];
@@ -169,7 +187,11 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
       // rg and an empty Node process right after each, so all three meet the same machine load.
       if (rg) {
         const r0 = performance.now();
-        spawnSync("rg", ["-l", "-i", "-F", "--no-messages", ...q.rg.flatMap((t) => ["-e", t]), dir], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+        spawnSync(
+          "rg",
+          ["-l", "-i", "-F", "--no-messages", ...q.rg.flatMap((t) => ["-e", t]), dir],
+          { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+        );
         rgMs.push(performance.now() - r0);
       }
       const n0 = performance.now();
@@ -188,7 +210,9 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
     const appendMs: number[] = [];
     for (let i = 0; i < 100; i++) {
       const s = performance.now();
-      await call("append_journal", { text: `Bench note ${i}: the append path of the MCP server, measured.` });
+      await call("append_journal", {
+        text: `Bench note ${i}: the append path of the MCP server, measured.`,
+      });
       appendMs.push(performance.now() - s);
     }
     const visibleMs: number[] = [];
@@ -196,7 +220,10 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
     for (let i = 0; i < 30; i++) {
       const word = `zorblax${i}q${n}`;
       const s = performance.now();
-      writeFileSync(join(dir, "Memory", "Library", "Bench", `Written ${i}.md`), `# Written ${i}\n\nA note saved by another program: ${word}.\n`);
+      writeFileSync(
+        join(dir, "Memory", "Library", "Bench", `Written ${i}.md`),
+        `# Written ${i}\n\nA note saved by another program: ${word}.\n`,
+      );
       for (let tries = 0; ; tries++) {
         const r = await call("search", { query: word, scope: "all", limit: 1 });
         if ((r.structuredContent?.results?.length ?? 0) > 0) break;
@@ -259,16 +286,18 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
     "",
     "| vault | notes | server start | search p50 | search p95 | append_journal p50 | p95 | disk write → searchable p50 | p95 | max | server RSS |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) =>
-      `| ${r.vault} | ${r.notes} | ${(r.serverStartMs / 1000).toFixed(2)} s | ${r.searchP50Ms} ms | ${r.searchP95Ms} ms | ${r.appendP50Ms} ms | ${r.appendP95Ms} ms | ${r.diskToSearchableP50Ms} ms | ${r.diskToSearchableP95Ms} ms | ${r.diskToSearchableMaxMs} ms | ${mb(r.rssBytes)} |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.vault} | ${r.notes} | ${(r.serverStartMs / 1000).toFixed(2)} s | ${r.searchP50Ms} ms | ${r.searchP95Ms} ms | ${r.appendP50Ms} ms | ${r.appendP95Ms} ms | ${r.diskToSearchableP50Ms} ms | ${r.diskToSearchableP95Ms} ms | ${r.diskToSearchableMaxMs} ms | ${mb(r.rssBytes)} |`,
     ),
     "",
     "One-shot `agent-memory search <vault> <query> --json`, one process per query, wall clock:",
     "",
     "| vault | with a server p50 | p95 | without a server p50 | p95 | rg p50 | p95 | `node -e 0` p50 | p95 | outputs differing | load average |",
     "|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) =>
-      `| ${r.vault} | ${r.servedSearchP50Ms} ms | ${r.servedSearchP95Ms} ms | ${r.cliSearchP50Ms} ms | ${r.cliSearchP95Ms} ms | ${r.rgP50Ms === null ? "–" : `${r.rgP50Ms} ms`} | ${r.rgP95Ms === null ? "–" : `${r.rgP95Ms} ms`} | ${r.nodeP50Ms} ms | ${r.nodeP95Ms} ms | ${r.servedMismatches} | ${r.loadAverage} |`,
+    ...rows.map(
+      (r) =>
+        `| ${r.vault} | ${r.servedSearchP50Ms} ms | ${r.servedSearchP95Ms} ms | ${r.cliSearchP50Ms} ms | ${r.cliSearchP95Ms} ms | ${r.rgP50Ms === null ? "–" : `${r.rgP50Ms} ms`} | ${r.rgP95Ms === null ? "–" : `${r.rgP95Ms} ms`} | ${r.nodeP50Ms} ms | ${r.nodeP95Ms} ms | ${r.servedMismatches} | ${r.loadAverage} |`,
     ),
     ...(rows.some((r) => r.withoutExtraCa)
       ? [
@@ -277,7 +306,11 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
           "",
           "| vault | with a server p50 | p95 | `node -e 0` p50 | p95 |",
           "|---|---|---|---|---|",
-          ...rows.map((r) => (r.withoutExtraCa ? `| ${r.vault} | ${r.withoutExtraCa.servedP50Ms} ms | ${r.withoutExtraCa.servedP95Ms} ms | ${r.withoutExtraCa.nodeP50Ms} ms | ${r.withoutExtraCa.nodeP95Ms} ms |` : `| ${r.vault} | – | – | – | – |`)),
+          ...rows.map((r) =>
+            r.withoutExtraCa
+              ? `| ${r.vault} | ${r.withoutExtraCa.servedP50Ms} ms | ${r.withoutExtraCa.servedP95Ms} ms | ${r.withoutExtraCa.nodeP50Ms} ms | ${r.withoutExtraCa.nodeP95Ms} ms |`
+              : `| ${r.vault} | – | – | – | – |`,
+          ),
         ]
       : []),
     "",
@@ -293,11 +326,23 @@ function markdown(rows: McpFigures[], meta: { date: string; machine: string; rg:
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], { cwd: ROOT, stdio: "pipe" });
+  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
   const sizesArg = args.indexOf("--sizes");
-  const sizes = (sizesArg >= 0 ? (args[sizesArg + 1] ?? "") : "1000,10000,50000").split(",").map(Number).filter((x) => x > 0);
+  const sizes = (sizesArg >= 0 ? (args[sizesArg + 1] ?? "") : "1000,10000,50000")
+    .split(",")
+    .map(Number)
+    .filter((x) => x > 0);
   const rg = hasRg();
-  const rgNote = rg ? `ripgrep ${spawnSync("rg", ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]?.replace(/^ripgrep /, "") ?? ""}` : "ripgrep not installed: the rg column is skipped";
+  const rgNote = rg
+    ? `ripgrep ${
+        spawnSync("rg", ["--version"], { encoding: "utf8" })
+          .stdout.split("\n")[0]
+          ?.replace(/^ripgrep /, "") ?? ""
+      }`
+    : "ripgrep not installed: the rg column is skipped";
   if (!rg) process.stdout.write("bench:mcp: rg not found; the rg column is skipped\n");
   const work = join(tmpdir(), "am-bench-mcp");
   const rows: McpFigures[] = [];
@@ -319,13 +364,18 @@ async function main(): Promise<void> {
     rg: rgNote,
   };
   mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
-  writeFileSync(join(ROOT, "bench", "results", "mcp.json"), `${JSON.stringify({ ...meta, results: rows }, null, 2)}\n`);
+  writeFileSync(
+    join(ROOT, "bench", "results", "mcp.json"),
+    `${JSON.stringify({ ...meta, results: rows }, null, 2)}\n`,
+  );
   const md = markdown(rows, meta);
   writeFileSync(join(ROOT, "bench", "results", "mcp.md"), md);
   process.stdout.write(`\n${md}\nwrote bench/results/mcp.json and bench/results/mcp.md\n`);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `bench:mcp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -13,7 +13,16 @@
  * mix. Writes bench/results/search.json and bench/results/search.md.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -65,7 +74,13 @@ function hasRg(): boolean {
 }
 
 /** Runs in the child process: measures one vault and prints its figures as JSON. */
-async function worker(vaultRoot: string, label: string, memoryRoot: string, queriesFile: string, mode: string): Promise<void> {
+async function worker(
+  vaultRoot: string,
+  label: string,
+  memoryRoot: string,
+  queriesFile: string,
+  mode: string,
+): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   const settings: Settings = { ...defaultSettings(), memoryRoot };
   const layout = new MemoryLayout(settings);
@@ -85,14 +100,21 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
     const cold = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
     await cold.open();
     const times = await timeQueries(cold, queries);
-    process.stdout.write(`${JSON.stringify({ p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ p50: round(percentile(times, 50), 2), p95: round(percentile(times, 95), 2) })}\n`,
+    );
     return;
   }
   rmSync(indexFile, { force: true });
 
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  let builder: SearchService | null = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
+  let builder: SearchService | null = new SearchService({
+    vault,
+    layout,
+    store: new FileIndexStore(indexFile),
+    reader,
+  });
   const built = await builder.open();
   gc?.();
   const heapUsed = process.memoryUsage().heapUsed - heapBefore;
@@ -100,11 +122,17 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
   builder = null;
   gc?.();
 
-  const service = new SearchService({ vault, layout, store: new FileIndexStore(indexFile), reader });
+  const service = new SearchService({
+    vault,
+    layout,
+    store: new FileIndexStore(indexFile),
+    reader,
+  });
   const t0 = performance.now();
   const reload = await service.open();
   const reloadMs = performance.now() - t0;
-  if (reload.source !== "saved") throw new Error(`reload did not use the saved index: ${reload.rebuildReason ?? "?"}`);
+  if (reload.source !== "saved")
+    throw new Error(`reload did not use the saved index: ${reload.rebuildReason ?? "?"}`);
   const warmUpMs = await service.warmUp();
 
   const times = await timeQueries(service, queries);
@@ -130,7 +158,10 @@ async function worker(vaultRoot: string, label: string, memoryRoot: string, quer
     const dir = memoryRoot ? join(vaultRoot, memoryRoot) : vaultRoot;
     for (const q of queries) {
       const start = performance.now();
-      spawnSync("rg", ["-l", "-i", "-F", "--no-messages", ...q.rg.flatMap((t) => ["-e", t]), dir], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+      spawnSync("rg", ["-l", "-i", "-F", "--no-messages", ...q.rg.flatMap((t) => ["-e", t]), dir], {
+        encoding: "utf8",
+        maxBuffer: 64 * 1024 * 1024,
+      });
       rgTimes.push(performance.now() - start);
     }
   }
@@ -210,13 +241,23 @@ function helpVaultQueries(root: string, count = 200): BenchQuery[] {
   return out;
 }
 
-function runWorker(vaultRoot: string, label: string, memoryRoot: string, queries: BenchQuery[]): VaultFigures {
+function runWorker(
+  vaultRoot: string,
+  label: string,
+  memoryRoot: string,
+  queries: BenchQuery[],
+): VaultFigures {
   const qfile = join(vaultRoot, ".agent-memory-bench-queries.json");
   mkdirSync(vaultRoot, { recursive: true });
   writeFileSync(qfile, JSON.stringify(queries));
   try {
-    const figures = JSON.parse(spawnWorker(vaultRoot, label, memoryRoot, qfile, "full")) as VaultFigures;
-    const cold = JSON.parse(spawnWorker(vaultRoot, label, memoryRoot, qfile, "cold")) as { p50: number; p95: number };
+    const figures = JSON.parse(
+      spawnWorker(vaultRoot, label, memoryRoot, qfile, "full"),
+    ) as VaultFigures;
+    const cold = JSON.parse(spawnWorker(vaultRoot, label, memoryRoot, qfile, "cold")) as {
+      p50: number;
+      p95: number;
+    };
     return { ...figures, coldQueryP50Ms: cold.p50, coldQueryP95Ms: cold.p95 };
   } finally {
     rmSync(qfile, { force: true });
@@ -224,14 +265,38 @@ function runWorker(vaultRoot: string, label: string, memoryRoot: string, queries
 }
 
 /** Runs {@link worker} in a new process and returns the JSON line it printed last. */
-function spawnWorker(vaultRoot: string, label: string, memoryRoot: string, qfile: string, mode: "full" | "cold"): string {
+function spawnWorker(
+  vaultRoot: string,
+  label: string,
+  memoryRoot: string,
+  qfile: string,
+  mode: "full" | "cold",
+): string {
   const res = spawnSync(
     process.execPath,
-    ["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", fileURLToPath(import.meta.url), "--worker", vaultRoot, label, memoryRoot, qfile, mode],
-    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "inherit"] },
+    [
+      "--expose-gc",
+      "--max-old-space-size=8192",
+      "--import",
+      "tsx",
+      fileURLToPath(import.meta.url),
+      "--worker",
+      vaultRoot,
+      label,
+      memoryRoot,
+      qfile,
+      mode,
+    ],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
   );
   const line = res.stdout.trim().split("\n").pop() ?? "";
-  if (res.status !== 0 || !line.startsWith("{")) throw new Error(`worker (${mode}) for ${label} failed (exit ${res.status})`);
+  if (res.status !== 0 || !line.startsWith("{"))
+    throw new Error(`worker (${mode}) for ${label} failed (exit ${res.status})`);
   return line;
 }
 
@@ -239,7 +304,10 @@ function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function markdown(rows: VaultFigures[], meta: { date: string; machine: string; rg: string }): string {
+function markdown(
+  rows: VaultFigures[],
+  meta: { date: string; machine: string; rg: string },
+): string {
   const head =
     "| vault | notes | text | build | index size | reload (load + sync) | warm-up | heap after build | query p50 | query p95 | no warm-up p50 / p95 | rg p50 | rg p95 | rg ÷ search at p50 | update p50 |";
   const sep = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
@@ -255,7 +323,7 @@ function markdown(rows: VaultFigures[], meta: { date: string; machine: string; r
     "SearchService opening the saved index (parse + restore) and checking every note's mtime and size. Query: `search()` with",
     "limit 10 over 200 mixed queries (words, word pairs, rare words, Chinese words, ids, section numbers, phrases, filters),",
     "including reading each result's blocks for snippets, after `warmUp()` (a dozen searches of the vault's own words, which the",
-    "plugin runs once the index is open); \"no warm-up\" runs the same queries in a new process on the saved index without it, as",
+    'plugin runs once the index is open); "no warm-up" runs the same queries in a new process on the saved index without it, as',
     "the CLI does (its first searches of each kind pay for the JavaScript engine compiling the search code). rg: `rg -l -i -F -e <term>…` over the same folder, one process per query.",
     "Update: append a line to a note and re-index it alone (50 notes).",
     "",
@@ -275,14 +343,27 @@ async function main(): Promise<void> {
     return;
   }
   // The CLI bundle and its index worker, which the measured builds use.
-  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], { cwd: ROOT, stdio: "pipe" });
+  execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], {
+    cwd: ROOT,
+    stdio: "pipe",
+  });
   const sizesArg = args.indexOf("--sizes");
-  const sizes = (sizesArg >= 0 ? (args[sizesArg + 1] ?? "") : "1000,10000,50000").split(",").map(Number).filter((n) => n > 0);
+  const sizes = (sizesArg >= 0 ? (args[sizesArg + 1] ?? "") : "1000,10000,50000")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
   const rg = hasRg();
   const rgNote = rg
-    ? `ripgrep ${spawnSync("rg", ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]?.replace(/^ripgrep /, "") ?? ""}`
+    ? `ripgrep ${
+        spawnSync("rg", ["--version"], { encoding: "utf8" })
+          .stdout.split("\n")[0]
+          ?.replace(/^ripgrep /, "") ?? ""
+      }`
     : "ripgrep not installed (apt-get install ripgrep): rg columns skipped";
-  if (!rg) process.stdout.write("bench:search: rg not found; the rg columns are skipped (apt-get install ripgrep)\n");
+  if (!rg)
+    process.stdout.write(
+      "bench:search: rg not found; the rg columns are skipped (apt-get install ripgrep)\n",
+    );
   const rows: VaultFigures[] = [];
   const work = join(tmpdir(), "am-bench-search");
   try {
@@ -291,7 +372,9 @@ async function main(): Promise<void> {
       rmSync(dir, { recursive: true, force: true });
       const t0 = performance.now();
       const v = generateVault(dir, n);
-      process.stdout.write(`generated ${n} notes (${mb(v.bytes)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(
+        `generated ${n} notes (${mb(v.bytes)}) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
       const figures = runWorker(dir, `synthetic ${n / 1000}k`, "Memory", benchQueries(v));
       rows.push(figures);
       process.stdout.write(`${JSON.stringify(figures)}\n`);
@@ -307,7 +390,9 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify(figures)}\n`);
       rmSync(dir, { recursive: true, force: true });
     } else {
-      process.stdout.write(`bench:search: ${relative(ROOT, HELP_VAULT)} not found; the real-vault row is skipped\n`);
+      process.stdout.write(
+        `bench:search: ${relative(ROOT, HELP_VAULT)} not found; the real-vault row is skipped\n`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -318,13 +403,18 @@ async function main(): Promise<void> {
     rg: rgNote,
   };
   mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
-  writeFileSync(join(ROOT, "bench", "results", "search.json"), `${JSON.stringify({ ...meta, results: rows }, null, 2)}\n`);
+  writeFileSync(
+    join(ROOT, "bench", "results", "search.json"),
+    `${JSON.stringify({ ...meta, results: rows }, null, 2)}\n`,
+  );
   const md = markdown(rows, meta);
   writeFileSync(join(ROOT, "bench", "results", "search.md"), md);
   process.stdout.write(`\n${md}\nwrote bench/results/search.json and bench/results/search.md\n`);
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`bench:search: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `bench:search: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });

@@ -16,7 +16,10 @@ const keep = process.argv.includes("--keep");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
 if (!existsSync(cli)) {
-  const built = spawnSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], { cwd: root, stdio: "inherit" });
+  const built = spawnSync(process.execPath, [join(root, "esbuild.config.mjs"), "cli"], {
+    cwd: root,
+    stdio: "inherit",
+  });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 
@@ -25,7 +28,16 @@ cpSync(join(root, "examples", "vault"), vault, { recursive: true });
 
 /** Runs the CLI and returns its parsed JSON output. */
 function run(...args) {
-  const res = spawnSync(process.execPath, [cli, ...args, "--json"], { encoding: "utf8", env: { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" } });
+  const res = spawnSync(process.execPath, [cli, ...args, "--json"], {
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      AGENT_MEMORY_LLM_BASE_URL: "",
+      AGENT_MEMORY_LLM_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      OPENAI_API_KEY: "",
+    },
+  });
   if (res.status === 2 || !res.stdout.trim()) {
     process.stderr.write(`agent-memory ${args.join(" ")} failed:\n${res.stderr}`);
     process.exit(1);
@@ -34,7 +46,9 @@ function run(...args) {
 }
 
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 const agentsDir = join(vault, "Memory", "Agents");
@@ -43,7 +57,11 @@ const journals = agents.flatMap((a) =>
   readdirSync(join(agentsDir, a, "Journal"))
     .filter((f) => f.endsWith(".md"))
     .sort()
-    .map((f) => relative(vault, join(agentsDir, a, "Journal", f)).split("\\").join("/")),
+    .map((f) =>
+      relative(vault, join(agentsDir, a, "Journal", f))
+        .split("\\")
+        .join("/"),
+    ),
 );
 
 say(`Agent Memory demo — sample vault copied to ${vault}`);
@@ -63,10 +81,18 @@ for (const journal of journals) {
     totals[it.category] = (totals[it.category] ?? 0) + 1;
     (perAgent[r.agent] ??= new Set()).add(it.category);
   }
-  const cats = Object.entries(byCat).map(([c, n]) => `${n} ${c}`).join(", ") || "no explicit items";
+  const cats =
+    Object.entries(byCat)
+      .map(([c, n]) => `${n} ${c}`)
+      .join(", ") || "no explicit items";
   say(`${journal}\n  ${unique.length} items: ${cats}`);
   const where = {};
-  const words = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
+  const words = {
+    add: "new",
+    "add-source": "duplicate, source added",
+    progress: "progress note",
+    skip: "already recorded",
+  };
   for (const it of r.items) {
     const key = `${it.destination.split("/").slice(-2).join("/")} (${words[it.action] ?? it.action})`;
     where[key] = (where[key] ?? 0) + 1;
@@ -76,13 +102,21 @@ for (const journal of journals) {
 }
 
 say(`\nExtractor: ${extractor}`);
-say(`Items by category: ${Object.entries(totals).map(([c, n]) => `${c} ${n}`).join(", ")}`);
-for (const [agent, cats] of Object.entries(perAgent)) say(`  ${agent}: ${cats.size} categories (${[...cats].join(", ")})`);
+say(
+  `Items by category: ${Object.entries(totals)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(", ")}`,
+);
+for (const [agent, cats] of Object.entries(perAgent))
+  say(`  ${agent}: ${cats.size} categories (${[...cats].join(", ")})`);
 
 say("\nOpen tasks:");
 for (const agent of agents) {
   const t = run("trackers", vault, "--agent", agent, "--kind", "tasks", "--status", "open");
-  for (const it of t.items) say(`  [${agent}] ${it.id ?? "-"}  ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}`);
+  for (const it of t.items)
+    say(
+      `  [${agent}] ${it.id ?? "-"}  ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}`,
+    );
 }
 
 // Second run: nothing may be written (test/extraction-pipeline.test.ts, "case 10: …").
@@ -93,7 +127,9 @@ for (const journal of journals) {
   reportedNew += r.items.filter((it) => it.action !== "skip").length + r.writes.length;
 }
 const changed = walk(vault).filter((f) => before.get(f) !== statSync(f).mtimeMs);
-say(`\nSecond run on the same vault: ${changed.length} files written, ${reportedNew} new items reported.`);
+say(
+  `\nSecond run on the same vault: ${changed.length} files written, ${reportedNew} new items reported.`,
+);
 
 if (keep) say(`\nThe vault is kept at ${vault}`);
 else rmSync(vault, { recursive: true, force: true });

@@ -32,7 +32,8 @@ async function readVault(dir) {
       if (entry.name.startsWith(".")) continue;
       const child = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) await walk(child);
-      else if (entry.name.endsWith(".md")) out[child] = await readFile(path.join(dir, child), "utf8");
+      else if (entry.name.endsWith(".md"))
+        out[child] = await readFile(path.join(dir, child), "utf8");
     }
   };
   await walk("");
@@ -155,16 +156,27 @@ async function bundlePage() {
   const shims = {
     name: "screenshot-shims",
     setup(build) {
-      build.onResolve({ filter: /^obsidian$/ }, () => ({ path: path.join(root, "test/stubs/obsidian.ts") }));
-      build.onResolve({ filter: /^(node:)?(fs|http)$/ }, (args) => ({ path: args.path, namespace: "shim" }));
+      build.onResolve({ filter: /^obsidian$/ }, () => ({
+        path: path.join(root, "test/stubs/obsidian.ts"),
+      }));
+      build.onResolve({ filter: /^(node:)?(fs|http)$/ }, (args) => ({
+        path: args.path,
+        namespace: "shim",
+      }));
       build.onLoad({ filter: /.*/, namespace: "shim" }, () => ({
-        contents: "export function request() { throw new Error('no network in screenshots'); } export default {};",
+        contents:
+          "export function request() { throw new Error('no network in screenshots'); } export default {};",
         loader: "js",
       }));
     },
   };
   const result = await esbuild.build({
-    stdin: { contents: PAGE_SOURCE, resolveDir: root, sourcefile: "screenshot-page.ts", loader: "ts" },
+    stdin: {
+      contents: PAGE_SOURCE,
+      resolveDir: root,
+      sourcefile: "screenshot-page.ts",
+      loader: "ts",
+    },
     bundle: true,
     format: "iife",
     platform: "browser",
@@ -177,7 +189,8 @@ async function bundlePage() {
 }
 
 function pageHtml(theme, script, styles, fixture) {
-  const data = `window.FIXTURE = ${JSON.stringify(fixture)}; window.TODAY = ${JSON.stringify(TODAY)}; window.AGENT = ${JSON.stringify(AGENT)};` +
+  const data =
+    `window.FIXTURE = ${JSON.stringify(fixture)}; window.TODAY = ${JSON.stringify(TODAY)}; window.AGENT = ${JSON.stringify(AGENT)};` +
     ` window.REVIEW_JOURNAL = ${JSON.stringify(REVIEW_JOURNAL)}; window.SEARCH_QUERY = ${JSON.stringify(SEARCH_QUERY)};`;
   // `<\/script>` inside the inlined bundle would end the tag early.
   const safe = (js) => js.replace(/<\/script/gi, "<\\/script");
@@ -192,7 +205,9 @@ function pageHtml(theme, script, styles, fixture) {
 
 async function main() {
   if (!existsSync(CHROMIUM)) {
-    console.error(`Chromium not found at ${CHROMIUM}; install it with: apt-get update && apt-get install -y chromium`);
+    console.error(
+      `Chromium not found at ${CHROMIUM}; install it with: apt-get update && apt-get install -y chromium`,
+    );
     process.exit(2);
   }
   const [script, styles, fixture] = await Promise.all([
@@ -225,7 +240,11 @@ async function main() {
       const file = path.join(profile, `page-${theme}.html`);
       await writeFile(file, pageHtml(theme, script, styles, fixture));
       await page.goto(`file://${file}`);
-      await page.waitForFunction(() => window.__ready === true || window.__error !== undefined, null, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => window.__ready === true || window.__error !== undefined,
+        null,
+        { timeout: 60_000 },
+      );
       const failure = await page.evaluate(() => window.__error);
       if (failure) throw new Error(`page failed: ${failure}`);
       for (const [scene, name] of [

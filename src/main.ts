@@ -39,12 +39,20 @@ export default class AgentMemoryPlugin extends Plugin {
       today: () => today(Date.now()),
     };
     const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
-    const pluginDir = this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const pluginDir =
+      this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
     const index = this.addChild(
-      new IndexLifecycle(ctx, new StatusBarProgress(this.addStatusBarItem()), normalizePath(`${pluginDir}/search-index.json`)),
+      new IndexLifecycle(
+        ctx,
+        new StatusBarProgress(this.addStatusBarItem()),
+        normalizePath(`${pluginDir}/search-index.json`),
+      ),
     );
 
-    this.registerView(TRACKER_VIEW_TYPE, (leaf) => new TrackerView(leaf, ctx, (journal) => runner.extract(journal)));
+    this.registerView(
+      TRACKER_VIEW_TYPE,
+      (leaf) => new TrackerView(leaf, ctx, (journal) => runner.extract(journal)),
+    );
     this.registerView(SEARCH_VIEW_TYPE, (leaf) => new SearchView(leaf, ctx, index));
     this.addRibbonIcon("brain", "Extract from today's journal", () => void runner.extractToday());
     registerCommands(this, {
@@ -54,8 +62,12 @@ export default class AgentMemoryPlugin extends Plugin {
       openSearch: async () => void (await activateView(this.app, SEARCH_VIEW_TYPE)),
       rebuildIndex: async () => {
         const report = await index.rebuild();
-        if (report) new Notice(`Search index rebuilt: ${report.notes} notes in ${(report.syncMs / 1000).toFixed(1)} s.`);
-        else if (index.state.kind === "failed") new Notice(`Search index rebuild failed: ${index.state.error}`);
+        if (report)
+          new Notice(
+            `Search index rebuilt: ${report.notes} notes in ${(report.syncMs / 1000).toFixed(1)} s.`,
+          );
+        else if (index.state.kind === "failed")
+          new Notice(`Search index rebuild failed: ${index.state.error}`);
       },
       runHealthCheck: () => runHealthCommand(ctx),
       migrateTrackers: () => runMigrateCommand(ctx),
@@ -83,11 +95,16 @@ export default class AgentMemoryPlugin extends Plugin {
       raw = await this.loadData();
     } catch (err) {
       raw = undefined;
-      new Notice(`Agent Memory could not read its settings (${errorMessage(err)}); using the defaults.`);
+      new Notice(
+        `Agent Memory could not read its settings (${errorMessage(err)}); using the defaults.`,
+      );
     }
     const parsed = parseSettings(raw);
     this.memorySettings = usableSettings(parsed);
-    if (!parsed.ok) new Notice(`Agent Memory settings: ${parsed.error.message}. Using the defaults until you change a setting.`);
+    if (!parsed.ok)
+      new Notice(
+        `Agent Memory settings: ${parsed.error.message}. Using the defaults until you change a setting.`,
+      );
   }
 
   /** Writes the settings to `data.json` (they hold the API key's secret name, never the key). */

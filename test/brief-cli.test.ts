@@ -1,6 +1,15 @@
 // `agent-memory brief` and `agent-memory export-agents-md` as users run them: the built dist/cli.js
 // spawned on a copy of the sample vault after extraction (docs/agents.md, "The loop").
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -30,7 +39,17 @@ function brief(...args: string[]) {
 }
 
 function exportTo(out: string, ...args: string[]) {
-  return runCli(["export-agents-md", sample.root, "--agent", "link", "--out", out, "--date", "2026-12-01", ...args]);
+  return runCli([
+    "export-agents-md",
+    sample.root,
+    "--agent",
+    "link",
+    "--out",
+    out,
+    "--date",
+    "2026-12-01",
+    ...args,
+  ]);
 }
 
 interface JsonBrief {
@@ -39,13 +58,27 @@ interface JsonBrief {
   query: string | null;
   budget: { unit: string; limit: number; used: number; counting: string };
   markdown: string;
-  sections: { kind: string; title: string; total: number; items: { kind: string; text: string; link: string; path: string; id: string | null; line: string }[] }[];
+  sections: {
+    kind: string;
+    title: string;
+    total: number;
+    items: {
+      kind: string;
+      text: string;
+      link: string;
+      path: string;
+      id: string | null;
+      line: string;
+    }[];
+  }[];
   omitted: { section: string; what: string; count: number; how: string }[];
 }
 
 /** Runs an `omitted[].how` command (`agent-memory …`, words quoted for a POSIX shell) with the built CLI. */
 function runHow(how: string, ...more: string[]) {
-  const words = [...how.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? "")));
+  const words = [...how.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : (m[2] ?? ""),
+  );
   expect(words[0]).toBe("agent-memory");
   return runCli([...words.slice(1), ...more]);
 }
@@ -58,11 +91,33 @@ describe("agent-memory brief", () => {
     const r = brief("--agent", "link", "--json");
     expect(r.code).toBe(0);
     const b = JSON.parse(r.stdout) as JsonBrief;
-    expect(Object.keys(b).sort()).toEqual(["agent", "budget", "markdown", "omitted", "query", "sections", "today"]);
-    expect(b).toMatchObject({ agent: "link", today: "2026-12-01", query: null, budget: { unit: "tokens", limit: 2000 } });
+    expect(Object.keys(b).sort()).toEqual([
+      "agent",
+      "budget",
+      "markdown",
+      "omitted",
+      "query",
+      "sections",
+      "today",
+    ]);
+    expect(b).toMatchObject({
+      agent: "link",
+      today: "2026-12-01",
+      query: null,
+      budget: { unit: "tokens", limit: 2000 },
+    });
     expect(b.budget.used).toBeLessThanOrEqual(2000);
     expect(b.budget.counting).toMatch(/CJK/);
-    expect(b.sections.map((s) => s.kind)).toEqual(["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge", "stale"]);
+    expect(b.sections.map((s) => s.kind)).toEqual([
+      "reviews",
+      "tasks",
+      "questions",
+      "goals",
+      "proposals",
+      "decisions",
+      "knowledge",
+      "stale",
+    ]);
     for (const s of b.sections) {
       expect(Object.keys(s).sort()).toEqual(["items", "kind", "title", "total"]);
       for (const i of s.items) {
@@ -71,24 +126,38 @@ describe("agent-memory brief", () => {
         expect(md.stdout).toContain(i.line);
       }
     }
-    for (const o of b.omitted) expect(Object.keys(o).sort()).toEqual(["count", "how", "section", "what"]);
+    for (const o of b.omitted)
+      expect(Object.keys(o).sort()).toEqual(["count", "how", "section", "what"]);
     expect(`${md.stdout}`).toBe(b.markdown);
   });
 
   it("holds --budget-tokens and names what it cut with commands that list exactly those items", () => {
-    const b = JSON.parse(brief("--agent", "link", "--budget-tokens", "450", "--json").stdout) as JsonBrief;
+    const b = JSON.parse(
+      brief("--agent", "link", "--budget-tokens", "450", "--json").stdout,
+    ) as JsonBrief;
     expect(b.budget.used).toBeLessThanOrEqual(450);
     const decisions = b.omitted.find((o) => o.section === "decisions");
-    expect(decisions?.how).toBe(`agent-memory trackers ${sample.root} --agent link --kind decisions`);
-    const listed = JSON.parse(runHow(decisions?.how ?? "", "--json").stdout) as { items: { id: string }[] };
+    expect(decisions?.how).toBe(
+      `agent-memory trackers ${sample.root} --agent link --kind decisions`,
+    );
+    const listed = JSON.parse(runHow(decisions?.how ?? "", "--json").stdout) as {
+      items: { id: string }[];
+    };
     const shown = new Set(b.sections.find((s) => s.kind === "decisions")?.items.map((i) => i.id));
     const cut = listed.items.filter((i) => !shown.has(i.id));
     expect(cut).toHaveLength(decisions?.count ?? -1);
     expect(b.markdown).toContain(`- ${decisions?.what} not shown: \`${decisions?.how}\``);
     const knowledge = b.omitted.find((o) => o.section === "knowledge");
-    const found = JSON.parse(runHow(knowledge?.how ?? "", "--json").stdout) as { total: number; results: { path: string }[] };
-    const shownNotes = new Set(b.sections.find((s) => s.kind === "knowledge")?.items.map((i) => i.path));
-    expect(found.results.filter((r) => !shownNotes.has(r.path))).toHaveLength(knowledge?.count ?? -1);
+    const found = JSON.parse(runHow(knowledge?.how ?? "", "--json").stdout) as {
+      total: number;
+      results: { path: string }[];
+    };
+    const shownNotes = new Set(
+      b.sections.find((s) => s.kind === "knowledge")?.items.map((i) => i.path),
+    );
+    expect(found.results.filter((r) => !shownNotes.has(r.path))).toHaveLength(
+      knowledge?.count ?? -1,
+    );
   });
 
   it("searches knowledge for --query, Chinese included", () => {
@@ -99,11 +168,20 @@ describe("agent-memory brief", () => {
     const knowledge = b.sections.find((s) => s.kind === "knowledge")?.items ?? [];
     expect(knowledge.length).toBeGreaterThan(0);
     expect(knowledge.every((k) => /续费/.test(k.line))).toBe(true);
-    expect(b.markdown).toContain("- 给要求降级的 2 家客户准备功能对比表 — OVERDUE, due 2026-11-15 [[Memory/Agents/ming/Trackers/Tasks#^t-006]]");
+    expect(b.markdown).toContain(
+      "- 给要求降级的 2 家客户准备功能对比表 — OVERDUE, due 2026-11-15 [[Memory/Agents/ming/Trackers/Tasks#^t-006]]",
+    );
   });
 
   it("exits 2 with one line for an unknown agent, a missing agent, a bad budget or a bad query filter", () => {
-    for (const args of [["--agent", "nobody"], [], ["--agent", "link", "--budget-tokens", "0"], ["--agent", "link", "--budget-tokens", "ten"], ["--agent", "link", "--budget-tokens", "10"], ["--agent", "link", "--query", "colour:red"]]) {
+    for (const args of [
+      ["--agent", "nobody"],
+      [],
+      ["--agent", "link", "--budget-tokens", "0"],
+      ["--agent", "link", "--budget-tokens", "ten"],
+      ["--agent", "link", "--budget-tokens", "10"],
+      ["--agent", "link", "--query", "colour:red"],
+    ]) {
       const r = brief(...args);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stdout).toBe("");
@@ -127,21 +205,61 @@ describe("agent-memory export-agents-md", () => {
 
   it("holds the byte budget on both sides of the boundary, counting bytes and not characters", () => {
     const out = join(newProject(), "AGENTS.md");
-    const first = JSON.parse(runCli(["export-agents-md", sample.root, "--agent", "ming", "--out", out, "--date", "2026-12-01", "--budget-bytes", "2500", "--json"]).stdout) as { bytes: number };
+    const first = JSON.parse(
+      runCli([
+        "export-agents-md",
+        sample.root,
+        "--agent",
+        "ming",
+        "--out",
+        out,
+        "--date",
+        "2026-12-01",
+        "--budget-bytes",
+        "2500",
+        "--json",
+      ]).stdout,
+    ) as { bytes: number };
     const text = readFileSync(out, "utf8");
     expect(Buffer.byteLength(text)).toBe(first.bytes);
     expect(first.bytes).toBeLessThanOrEqual(2500);
     // Chinese: three bytes a character, so characters alone would let it run over.
     expect(text.length).toBeLessThan(first.bytes - 300);
-    const exact = runCli(["export-agents-md", sample.root, "--agent", "ming", "--out", out, "--date", "2026-12-01", "--budget-bytes", String(first.bytes)]);
+    const exact = runCli([
+      "export-agents-md",
+      sample.root,
+      "--agent",
+      "ming",
+      "--out",
+      out,
+      "--date",
+      "2026-12-01",
+      "--budget-bytes",
+      String(first.bytes),
+    ]);
     expect(exact.code).toBe(0);
     expect(readFileSync(out, "utf8")).toBe(text);
-    const less = runCli(["export-agents-md", sample.root, "--agent", "ming", "--out", out, "--date", "2026-12-01", "--budget-bytes", String(first.bytes - 1), "--json"]);
+    const less = runCli([
+      "export-agents-md",
+      sample.root,
+      "--agent",
+      "ming",
+      "--out",
+      out,
+      "--date",
+      "2026-12-01",
+      "--budget-bytes",
+      String(first.bytes - 1),
+      "--json",
+    ]);
     const cut = readFileSync(out, "utf8");
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(first.bytes - 1);
-    const lost = text.split("\n").filter((l) => l.startsWith("- ") && l.includes("[[") && !cut.includes(l));
+    const lost = text
+      .split("\n")
+      .filter((l) => l.startsWith("- ") && l.includes("[[") && !cut.includes(l));
     expect(lost.length).toBeGreaterThan(0);
-    const omitted = (JSON.parse(less.stdout) as { omitted: { what: string; how: string }[] }).omitted;
+    const omitted = (JSON.parse(less.stdout) as { omitted: { what: string; how: string }[] })
+      .omitted;
     expect(omitted.length).toBeGreaterThan(0);
     for (const o of omitted) expect(cut).toContain(`- ${o.what} not shown: \`${o.how}\``);
   });

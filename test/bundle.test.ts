@@ -27,11 +27,9 @@ function loadBundle(): PluginClass {
     if (id === "obsidian") return obsidian;
     throw new Error(`main.js required "${id}", which Obsidian does not provide`);
   };
-  const wrapper = vm.runInThisContext(`(function (require, module, exports) {${code}\n})`, { filename: "main.js" }) as (
-    r: (id: string) => unknown,
-    m: typeof module,
-    e: Record<string, unknown>,
-  ) => void;
+  const wrapper = vm.runInThisContext(`(function (require, module, exports) {${code}\n})`, {
+    filename: "main.js",
+  }) as (r: (id: string) => unknown, m: typeof module, e: Record<string, unknown>) => void;
   wrapper(requireStub, module, module.exports);
   expect([...new Set(required)]).toEqual(["obsidian"]);
   const cls = module.exports.default;
@@ -76,7 +74,12 @@ function trackTimers() {
 }
 
 function listenerTotal(app: obsidian.App): number {
-  return app.vault.listenerCount() + app.workspace.listenerCount() + app.metadataCache.listenerCount() + app.secretStorage.listenerCount();
+  return (
+    app.vault.listenerCount() +
+    app.workspace.listenerCount() +
+    app.metadataCache.listenerCount() +
+    app.secretStorage.listenerCount()
+  );
 }
 
 describe("bundle", () => {
@@ -99,22 +102,43 @@ describe("bundle", () => {
       plugin.load();
       await plugin.loading;
       const onloadMs = performance.now() - t0;
-      process.stdout.write(`\n[bundle] onload took ${onloadMs.toFixed(2)} ms (main.js ${(code.length / 1024).toFixed(0)} KiB)\n`);
+      process.stdout.write(
+        `\n[bundle] onload took ${onloadMs.toFixed(2)} ms (main.js ${(code.length / 1024).toFixed(0)} KiB)\n`,
+      );
 
       expect([...plugin.commandIds].sort()).toEqual(
-        ["extract-current-note", "extract-todays-journal", "migrate-tracker-lines", "open-search", "open-trackers", "promote-to-library", "rebuild-search-index", "run-health-check"].sort(),
+        [
+          "extract-current-note",
+          "extract-todays-journal",
+          "migrate-tracker-lines",
+          "open-search",
+          "open-trackers",
+          "promote-to-library",
+          "rebuild-search-index",
+          "run-health-check",
+        ].sort(),
       );
       for (const cmd of app.commands.values()) expect(cmd.hotkeys ?? []).toEqual([]);
-      expect([...plugin.registeredViews].sort()).toEqual(["agent-memory-search", "agent-memory-trackers"]);
-      expect(plugin.ribbonIcons.map((r) => [r.icon, r.title])).toEqual([["brain", "Extract from today's journal"]]);
+      expect([...plugin.registeredViews].sort()).toEqual([
+        "agent-memory-search",
+        "agent-memory-trackers",
+      ]);
+      expect(plugin.ribbonIcons.map((r) => [r.icon, r.title])).toEqual([
+        ["brain", "Extract from today's journal"],
+      ]);
       expect(plugin.settingTabs).toHaveLength(1);
       // onload only registers: no vault subscription and no index work before the layout is ready.
       expect(app.vault.listenerCount("create")).toBe(0);
-      expect(app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json")).toBe(false);
+      expect(app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json")).toBe(
+        false,
+      );
 
       app.workspace.triggerLayoutReady();
       expect(app.vault.listenerCount("create")).toBe(1);
-      await waitFor(() => app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json"), 10_000);
+      await waitFor(
+        () => app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json"),
+        10_000,
+      );
 
       // Use the plugin: open both views, then an edit so the index schedules a save.
       app.commands.get("agent-memory:open-trackers")?.callback?.();
@@ -149,7 +173,9 @@ describe("bundle", () => {
         warm.push(performance.now() - t1);
         again.unload();
       }
-      process.stdout.write(`[bundle] onload of later instances: ${warm.map((t) => t.toFixed(2)).join(", ")} ms\n`);
+      process.stdout.write(
+        `[bundle] onload of later instances: ${warm.map((t) => t.toFixed(2)).join(", ")} ms\n`,
+      );
     } finally {
       timers.restore();
     }

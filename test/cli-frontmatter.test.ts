@@ -10,7 +10,8 @@ import { cliRun } from "./helpers/cli-run";
 import { tempVault } from "./helpers/temp-vault";
 
 const J = "Memory/Agents/me/Journal/2026-11-27.md";
-const BODY = "# 2026-11-27\n\n- [ ] Renew passport\nDecision: audit the home page before the blog\nLearned: bounce rate matters more than the framework\n";
+const BODY =
+  "# 2026-11-27\n\n- [ ] Renew passport\nDecision: audit the home page before the blog\nLearned: bounce rate matters more than the framework\n";
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
@@ -45,7 +46,9 @@ describe("extract from a journal whose frontmatter is not a mapping (CLI)", () =
       for (const args of [[], ["--dry-run"], ["--force", "--json"]]) {
         const r = cliRun("extract", t.root, J, ...args);
         expect(r.code).toBe(2);
-        expect(r.stderr).toBe(`agent-memory extract: ${J}: frontmatter is ${what}, not a mapping of fields; nothing written\n`);
+        expect(r.stderr).toBe(
+          `agent-memory extract: ${J}: frontmatter is ${what}, not a mapping of fields; nothing written\n`,
+        );
         expect(r.stdout).toBe("");
       }
       expect(snapshot(t.root)).toEqual(before);

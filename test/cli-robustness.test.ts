@@ -11,7 +11,14 @@ import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
-const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "", AGENT_MEMORY_DEBUG: "" };
+const env = {
+  ...process.env,
+  AGENT_MEMORY_LLM_BASE_URL: "",
+  AGENT_MEMORY_LLM_API_KEY: "",
+  OPENAI_BASE_URL: "",
+  OPENAI_API_KEY: "",
+  AGENT_MEMORY_DEBUG: "",
+};
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -72,11 +79,17 @@ describe("piping the CLI into head", () => {
     // 1500 notes without frontmatter: ~180 KB of findings, more than a pipe buffer (64 KB) holds,
     // so the writes after `head` exits must fail with EPIPE. A real shell pipe, as users type it.
     const files: Record<string, string> = {};
-    for (let i = 0; i < 1500; i++) files[`Memory/Agents/a/Knowledge/learning/n${i}.md`] = `# note ${i}\n`;
+    for (let i = 0; i < 1500; i++)
+      files[`Memory/Agents/a/Knowledge/learning/n${i}.md`] = `# note ${i}\n`;
     const t = vault(files);
     const script = '"$0" "$1" health "$2" --date 2026-06-01 | head -n 1; exit "${PIPESTATUS[0]}"';
-    const r = spawnSync("bash", ["-c", script, process.execPath, cli, t.root], { encoding: "utf8", env });
-    expect(r.stdout).toBe("1500 notes checked on 2026-06-01: compliance 0.0% (0 without errors), 1500 errors, 0 warnings\n");
+    const r = spawnSync("bash", ["-c", script, process.execPath, cli, t.root], {
+      encoding: "utf8",
+      env,
+    });
+    expect(r.stdout).toBe(
+      "1500 notes checked on 2026-06-01: compliance 0.0% (0 without errors), 1500 errors, 0 warnings\n",
+    );
     expect(r.stderr).toBe("");
     // Health found errors: 1, as without the pipe (an uncaught EPIPE also exits 1, with a stack trace).
     expect(r.status).toBe(1);
@@ -95,17 +108,44 @@ describe("every error on stderr is one line", () => {
   });
 
   it("bad values, counts, commands and library messages are flattened to one line", () => {
-    const t = vault({ "Memory/Agents/ada/Trackers/Reviews.md": "# Reviews\n\n- [ ] Weekly [every:: weekly] [next:: 2026-05-25] ^r-001\n" });
+    const t = vault({
+      "Memory/Agents/ada/Trackers/Reviews.md":
+        "# Reviews\n\n- [ ] Weekly [every:: weekly] [next:: 2026-05-25] ^r-001\n",
+    });
     const cases: [string[], RegExp][] = [
-      [["search", t.root, "q", "--limit"], /^agent-memory search: option '--limit <value>' argument missing \(usage: agent-memory search /],
-      [["search", t.root, "q", "--limit", "--json"], /^agent-memory search: option '--limit' argument is ambiguous\. Did you forget/],
-      [["health", t.root, "--json=yes"], /^agent-memory health: option '--json' does not take an argument \(usage: /],
+      [
+        ["search", t.root, "q", "--limit"],
+        /^agent-memory search: option '--limit <value>' argument missing \(usage: agent-memory search /,
+      ],
+      [
+        ["search", t.root, "q", "--limit", "--json"],
+        /^agent-memory search: option '--limit' argument is ambiguous\. Did you forget/,
+      ],
+      [
+        ["health", t.root, "--json=yes"],
+        /^agent-memory health: option '--json' does not take an argument \(usage: /,
+      ],
       [["health", t.root, "-x"], /^agent-memory health: unknown option '-x' \(usage: /],
-      [["health"], /^agent-memory health: wrong number of arguments \(usage: agent-memory health <vault>/],
-      [["frobnicate", t.root], /^agent-memory: unknown command "frobnicate" \(commands: .*health.*; see agent-memory --help\)$/],
-      [["review", t.root, "finish", "ada", "r-001"], /^agent-memory review: the action must be "start" or "done", got "finish"$/],
-      [["review", t.root, "done", "ada", "r-999"], /^agent-memory review: no review \^r-999 in Memory\/Agents\/ada\/Trackers\/Reviews\.md \(reviews there: \^r-001\)$/],
-      [["review", t.root, "done", "nobody", "r-001"], /^agent-memory review: unknown agent "nobody" \(known agents: ada\)$/],
+      [
+        ["health"],
+        /^agent-memory health: wrong number of arguments \(usage: agent-memory health <vault>/,
+      ],
+      [
+        ["frobnicate", t.root],
+        /^agent-memory: unknown command "frobnicate" \(commands: .*health.*; see agent-memory --help\)$/,
+      ],
+      [
+        ["review", t.root, "finish", "ada", "r-001"],
+        /^agent-memory review: the action must be "start" or "done", got "finish"$/,
+      ],
+      [
+        ["review", t.root, "done", "ada", "r-999"],
+        /^agent-memory review: no review \^r-999 in Memory\/Agents\/ada\/Trackers\/Reviews\.md \(reviews there: \^r-001\)$/,
+      ],
+      [
+        ["review", t.root, "done", "nobody", "r-001"],
+        /^agent-memory review: unknown agent "nobody" \(known agents: ada\)$/,
+      ],
       [["health", join(t.root, "missing")], /^agent-memory health: vault folder not found: /],
     ];
     for (const [argv, expected] of cases) {
@@ -119,9 +159,11 @@ describe("every error on stderr is one line", () => {
   });
 
   it("a settings file that is not JSON is reported on one line", () => {
-    const t = vault({ ".obsidian/plugins/agent-memory/data.json": "{\n  \"memoryRoot\": \n" });
+    const t = vault({ ".obsidian/plugins/agent-memory/data.json": '{\n  "memoryRoot": \n' });
     const r = run(cli, "health", t.root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^agent-memory health: settings file is not valid JSON: [^\n]*data\.json: [^\n]+\n$/);
+    expect(r.stderr).toMatch(
+      /^agent-memory health: settings file is not valid JSON: [^\n]*data\.json: [^\n]+\n$/,
+    );
   });
 });

@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
 import { contradiction } from "../src/core/extraction/contradiction";
 import { contentSize, subjectSimilarity } from "../src/core/extraction/dedupe";
 
-const words = (n: number) => ["amber", "birch", "cedar", "dahlia", "ember", "fennel", "garnet", "hazel", "indigo"].slice(0, n).join(" ");
+const words = (n: number) =>
+  ["amber", "birch", "cedar", "dahlia", "ember", "fennel", "garnet", "hazel", "indigo"]
+    .slice(0, n)
+    .join(" ");
 
 describe("the same subject from a subject similarity of 0.75 on", () => {
   it("at 0.75 (3 of 4 words) another value contradicts", () => {

@@ -16,7 +16,9 @@ beforeAll(() => {
     // Only the boundary rules run, so no type information is needed: parse without the project
     // service (a file that does not exist is then fine, and the test takes a second, not twenty).
     ruleFilter: ({ ruleId }) => boundaryRules.has(ruleId),
-    overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } } },
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false, project: null } },
+    },
   });
 });
 
@@ -40,8 +42,16 @@ describe("the core boundary lint rule", () => {
     ["the plugin adapter", "src/core/x.ts", 'import { ObsidianVault } from "../obsidian/vault";'],
     ["the CLI", "src/core/x.ts", 'import { main } from "../cli/main";'],
     ["the CLI from a sub-folder", "src/core/search/x.ts", 'import { main } from "../../cli/main";'],
-    ["the plugin entry from a sub-folder", "src/core/extraction/x.ts", 'import Plugin from "../../main";'],
-    ["a re-export from the adapter", "src/core/x.ts", 'export { ObsidianVault } from "../obsidian/vault";'],
+    [
+      "the plugin entry from a sub-folder",
+      "src/core/extraction/x.ts",
+      'import Plugin from "../../main";',
+    ],
+    [
+      "a re-export from the adapter",
+      "src/core/x.ts",
+      'export { ObsidianVault } from "../obsidian/vault";',
+    ],
     ["a dynamic import", "src/core/x.ts", 'export const load = () => import("node:fs");'],
     ["require", "src/core/x.ts", 'export const fs: unknown = require("fs");'],
   ];
@@ -55,10 +65,18 @@ describe("the core boundary lint rule", () => {
 
   const allowed: [string, string, string][] = [
     ["a sibling core file", "src/core/x.ts", 'import { MemoryLayout } from "./layout";'],
-    ["a core file one folder up", "src/core/search/x.ts", 'import { MemoryLayout } from "../layout";'],
+    [
+      "a core file one folder up",
+      "src/core/search/x.ts",
+      'import { MemoryLayout } from "../layout";',
+    ],
     ["another core folder", "src/core/search/x.ts", 'import { gate } from "../extraction/gate";'],
     ["a package", "src/core/x.ts", 'import { parse } from "yaml";'],
-    ["a package sub-path", "src/core/search/x.ts", 'import type { SearchableMap } from "minisearch/SearchableMap";'],
+    [
+      "a package sub-path",
+      "src/core/search/x.ts",
+      'import type { SearchableMap } from "minisearch/SearchableMap";',
+    ],
   ];
   for (const [what, filePath, code] of allowed) {
     it(`allows ${what} in ${filePath}`, async () => {
@@ -68,21 +86,40 @@ describe("the core boundary lint rule", () => {
 
   it("keeps the search engine to itself: src/core/search/engine/ imports packages and its own files only", async () => {
     const engineFile = "src/core/search/engine/x.ts";
-    for (const code of ['import { parseQuery } from "../query";', 'import { MemoryLayout } from "../../layout";', 'import { main } from "../../../cli/main";']) {
+    for (const code of [
+      'import { parseQuery } from "../query";',
+      'import { MemoryLayout } from "../../layout";',
+      'import { main } from "../../../cli/main";',
+    ]) {
       const errors = await boundaryErrors(code, engineFile);
       expect(errors).toHaveLength(1);
-      expect(errors[0]).toContain("The search engine (src/core/search/engine/) imports only packages and its own files");
+      expect(errors[0]).toContain(
+        "The search engine (src/core/search/engine/) imports only packages and its own files",
+      );
     }
-    expect(await boundaryErrors('import { readFileSync } from "node:fs";', engineFile)).toHaveLength(1);
+    expect(
+      await boundaryErrors('import { readFileSync } from "node:fs";', engineFile),
+    ).toHaveLength(1);
     expect(await boundaryErrors('import { stem } from "./stemmer";', engineFile)).toEqual([]);
     expect(await boundaryErrors('import MiniSearch from "minisearch";', engineFile)).toEqual([]);
     // The rest of the search builds on the engine.
-    expect(await boundaryErrors('import { tokenize } from "./engine/tokenizer";', "src/core/search/x.ts")).toEqual([]);
+    expect(
+      await boundaryErrors(
+        'import { tokenize } from "./engine/tokenizer";',
+        "src/core/search/x.ts",
+      ),
+    ).toEqual([]);
   });
 
   it("does not apply outside the core: the adapters import obsidian and Node", async () => {
-    expect(await boundaryErrors('import { Notice } from "obsidian";', "src/obsidian/x.ts")).toEqual([]);
-    expect(await boundaryErrors('import { readFileSync } from "node:fs";', "src/cli/x.ts")).toEqual([]);
-    expect(await boundaryErrors('import { MemoryLayout } from "../core/layout";', "src/cli/x.ts")).toEqual([]);
+    expect(await boundaryErrors('import { Notice } from "obsidian";', "src/obsidian/x.ts")).toEqual(
+      [],
+    );
+    expect(await boundaryErrors('import { readFileSync } from "node:fs";', "src/cli/x.ts")).toEqual(
+      [],
+    );
+    expect(
+      await boundaryErrors('import { MemoryLayout } from "../core/layout";', "src/cli/x.ts"),
+    ).toEqual([]);
   });
 });

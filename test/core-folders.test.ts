@@ -27,7 +27,17 @@ const ALLOWED: Record<string, string[]> = {
   extraction: [...BASE, "journal", "trackers", "knowledge", "llm"],
   library: [...BASE, "trackers", "knowledge"],
   inbox: [...BASE, "trackers", "library"],
-  brief: [...BASE, "trackers", "knowledge", "review", "search", "extraction", "llm", "inbox", "health"],
+  brief: [
+    ...BASE,
+    "trackers",
+    "knowledge",
+    "review",
+    "search",
+    "extraction",
+    "llm",
+    "inbox",
+    "health",
+  ],
   compaction: [...BASE, "journal", "trackers", "knowledge", "extraction", "health", "llm"],
   watch: [...BASE, "journal", "extraction"],
 };
@@ -50,7 +60,11 @@ function folderOf(file: string): string {
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sources(join(dir, e.name))
+      : e.name.endsWith(".ts")
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
@@ -69,7 +83,9 @@ function violations(): string[] {
       if (!target.startsWith(core)) continue; // the boundary lint rule covers imports leaving the core
       const to = folderOf(`${target}.ts`);
       if (to === from || allowed?.includes(to) || EXCEPTIONS[rel] === to) continue;
-      out.push(`${rel} imports ${to}/ (${spec})${allowed ? "" : ` — folder ${from}/ is not in the graph`}`);
+      out.push(
+        `${rel} imports ${to}/ (${spec})${allowed ? "" : ` — folder ${from}/ is not in the graph`}`,
+      );
     }
   }
   return out;
@@ -88,7 +104,9 @@ describe("core folder dependencies", () => {
       if (visiting.has(f)) return void cycles.push([...path, f].join(" → "));
       if (seen.has(f)) return;
       visiting.add(f);
-      for (const t of ALLOWED[f] ?? []) if (!(f === "(root)" && t === "markdown") && !(f === "markdown" && t === "(root)")) visit(t, [...path, f]);
+      for (const t of ALLOWED[f] ?? [])
+        if (!(f === "(root)" && t === "markdown") && !(f === "markdown" && t === "(root)"))
+          visit(t, [...path, f]);
       visiting.delete(f);
       seen.add(f);
     };
@@ -112,7 +130,8 @@ describe("CLI commands", () => {
     const out: string[] = [];
     for (const file of sources(dir)) {
       if (file.endsWith(`${sep}registry.ts`)) continue;
-      for (const m of readFileSync(file, "utf8").matchAll(IMPORT_RE)) if ((m[1] ?? "").startsWith("./")) out.push(`${relative(dir, file)} imports ${m[1]}`);
+      for (const m of readFileSync(file, "utf8").matchAll(IMPORT_RE))
+        if ((m[1] ?? "").startsWith("./")) out.push(`${relative(dir, file)} imports ${m[1]}`);
     }
     expect(out).toEqual([]);
   });

@@ -4,7 +4,19 @@
 // the suite's zone (TZ, UTC when unset; .ci/run runs them again under Asia/Shanghai);
 // test/expiry-time-zone.test.ts pins zones in child processes.
 import { describe, expect, it } from "vitest";
-import { addDays, dateFromParts, dateInName, datePart, dateTitle, isExpired, localDate, localTimestamp, startOfLocalDay, today, weekdayOf } from "../src/core/util/dates";
+import {
+  addDays,
+  dateFromParts,
+  dateInName,
+  datePart,
+  dateTitle,
+  isExpired,
+  localDate,
+  localTimestamp,
+  startOfLocalDay,
+  today,
+  weekdayOf,
+} from "../src/core/util/dates";
 import { readNoteInfo } from "../src/core/health/note-info";
 import { journalDate } from "../src/core/health/time-rules";
 import { lastUpdated } from "../src/core/knowledge/last-updated";
@@ -43,9 +55,24 @@ describe("today and the date of an instant", () => {
 
   it("a note without a written date is dated by its mtime's local date, in search and in the health check alike", () => {
     const text = "# Plain\n\nno dates here\n";
-    const { meta } = buildNoteDocument("Memory/Library/a/Plain.md", text, { mtime: NOW, size: text.length }, new MemoryLayout(defaultSettings()));
-    const info = readNoteInfo("Memory/Library/a/Plain.md", text, { mtime: NOW, size: text.length }, { collection: "library", agent: null });
-    const journal = readNoteInfo("Memory/Agents/ada/Journal/notes.md", text, { mtime: NOW, size: text.length }, { collection: "journal", agent: "ada" });
+    const { meta } = buildNoteDocument(
+      "Memory/Library/a/Plain.md",
+      text,
+      { mtime: NOW, size: text.length },
+      new MemoryLayout(defaultSettings()),
+    );
+    const info = readNoteInfo(
+      "Memory/Library/a/Plain.md",
+      text,
+      { mtime: NOW, size: text.length },
+      { collection: "library", agent: null },
+    );
+    const journal = readNoteInfo(
+      "Memory/Agents/ada/Journal/notes.md",
+      text,
+      { mtime: NOW, size: text.length },
+      { collection: "journal", agent: "ada" },
+    );
     expect(meta.date).toBe(today(NOW));
     expect(lastUpdated(info)).toBe(today(NOW));
     expect(journalDate(journal)).toBe(today(NOW));
@@ -72,7 +99,16 @@ describe("isExpired", () => {
   });
 
   it("what is not ISO 8601 never expires", () => {
-    for (const v of ["01/12/2026", "2026-13-01", "soon", "", 20261201, null, undefined, ["2026-01-01"]]) {
+    for (const v of [
+      "01/12/2026",
+      "2026-13-01",
+      "soon",
+      "",
+      20261201,
+      null,
+      undefined,
+      ["2026-01-01"],
+    ]) {
       expect(isExpired(v, todayIso, nowMs)).toBe(false);
     }
   });
@@ -81,7 +117,12 @@ describe("isExpired", () => {
 describe("search's expiresAt", () => {
   const layout = new MemoryLayout(defaultSettings());
   const metaOf = (expires: string) =>
-    buildNoteDocument("Memory/Library/a/N.md", `---\nexpires_at: ${expires}\n---\n# N\n`, { mtime: NOW, size: 40 }, layout).meta;
+    buildNoteDocument(
+      "Memory/Library/a/N.md",
+      `---\nexpires_at: ${expires}\n---\n# N\n`,
+      { mtime: NOW, size: 40 },
+      layout,
+    ).meta;
 
   it("keeps expires_at as written, so a date-time is judged at its instant as the health check does", () => {
     expect(metaOf("2026-12-01").expiresAt).toBe("2026-12-01");

@@ -27,12 +27,17 @@ interface ProbeResult {
 function probe(tz: string, nowIso: string, expiries: Record<string, string>): ProbeResult {
   const files: Record<string, string> = {};
   for (const [name, expires] of Object.entries(expiries)) {
-    files[`Memory/Library/ops/${name}.md`] = `---\ntype: library\nstatus: active\ncreated_at: 2026-11-01\nexpires_at: ${expires}\n---\n# ${name}\n\nContract renewal terms.\n`;
+    files[`Memory/Library/ops/${name}.md`] =
+      `---\ntype: library\nstatus: active\ncreated_at: 2026-11-01\nexpires_at: ${expires}\n---\n# ${name}\n\nContract renewal terms.\n`;
   }
   const tv = tempVault(files);
   cleanups.push(tv.cleanup);
-  const res = spawnSync(TSX, [PROBE, nowIso, tv.root, "renewal"], { encoding: "utf8", env: { ...process.env, TZ: tz } });
-  if (res.status !== 0) throw new Error(`expiry probe failed (${String(res.status)}): ${res.stderr}`);
+  const res = spawnSync(TSX, [PROBE, nowIso, tv.root, "renewal"], {
+    encoding: "utf8",
+    env: { ...process.env, TZ: tz },
+  });
+  if (res.status !== 0)
+    throw new Error(`expiry probe failed (${String(res.status)}): ${res.stderr}`);
   return JSON.parse(res.stdout) as ProbeResult;
 }
 
@@ -48,7 +53,9 @@ describe("expires_at: health and search give one answer, on the local date", () 
       "Ended at three without offset": "2026-12-02T03:00:00", // local time, 19:00Z: before now
       "Ends at nine local": "2026-12-02T09:00:00+08:00", // 01:00Z on 12-02: after now
     });
-    const expired = ["Ended at ten local", "Ended at three without offset", "Ends on the UTC date"].map(path).sort();
+    const expired = ["Ended at ten local", "Ended at three without offset", "Ends on the UTC date"]
+      .map(path)
+      .sort();
     const live = ["Ends at nine local", "Ends local today", "Ends tomorrow"].map(path).sort();
     expect(r.healthExpired).toEqual(expired);
     expect(r.searchFound).toEqual(live);
@@ -62,6 +69,9 @@ describe("expires_at: health and search give one answer, on the local date", () 
     });
     expect(r.healthExpired).toEqual([path("Ended the day before")]);
     expect(r.searchFound).toEqual([path("Ends local today")]);
-    expect(r.searchFoundWithExpired).toEqual([path("Ended the day before"), path("Ends local today")]);
+    expect(r.searchFoundWithExpired).toEqual([
+      path("Ended the day before"),
+      path("Ends local today"),
+    ]);
   });
 });

@@ -37,7 +37,14 @@ function snapshot(root: string): Map<string, string> {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else out.set(p.slice(root.length + 1), readFileSync(p, "utf8").replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}/g, "TIME"));
+      else
+        out.set(
+          p.slice(root.length + 1),
+          readFileSync(p, "utf8").replace(
+            /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}/g,
+            "TIME",
+          ),
+        );
     }
   };
   walk(join(root, "Memory"));
@@ -62,15 +69,21 @@ describe("extract and Ctrl-C", () => {
     expect(stopped.stderr).toMatch(/agent-memory extract: planned 500 of 2000 items/);
     expect(stopped.code).toBe(130);
     const last = stopped.stderr.trim().split("\n").at(-1) ?? "";
-    expect(last).toMatch(/^agent-memory extract: interrupted; wrote \d+ note\(s\), each complete; .* is not marked as extracted, so running the same command again continues$/);
+    expect(last).toMatch(
+      /^agent-memory extract: interrupted; wrote \d+ note\(s\), each complete; .* is not marked as extracted, so running the same command again continues$/,
+    );
     expect(leftovers(join(root, "Memory"))).toEqual([]);
     // Each note is as it was or complete: it parses, and a tracker's and topic's entries are whole.
     const after = snapshot(root);
     for (const [path, text] of after) {
       const note = parseNote(readFileSync(join(root, path), "utf8"), path);
       if (before.get(path) === text) continue;
-      if (path.includes("/Trackers/")) for (const it of listItems(text)) expect(it.id, `${path}: ${it.text}`).toMatch(/^[a-z]+-\d{3,}$/);
-      if (path.includes("/Knowledge/")) for (const e of listTopicEntries(text)) expect(e.sources.length, `${path}: ${e.text}`).toBeGreaterThan(0);
+      if (path.includes("/Trackers/"))
+        for (const it of listItems(text))
+          expect(it.id, `${path}: ${it.text}`).toMatch(/^[a-z]+-\d{3,}$/);
+      if (path.includes("/Knowledge/"))
+        for (const e of listTopicEntries(text))
+          expect(e.sources.length, `${path}: ${e.text}`).toBeGreaterThan(0);
       if (path === JOURNAL) expect(note.data?.extraction_hash).toBeUndefined();
     }
     // Running again continues, and ends where a run that was never interrupted ends.
@@ -87,7 +100,13 @@ describe("extract and Ctrl-C", () => {
     const settings = defaultSettings();
     const layout = new MemoryLayout(settings);
     const vaultPort = new NodeVault(root);
-    const plan = await planExtraction({ vault: vaultPort, settings, layout, journalPath: JOURNAL, extractor: new OfflineExtractor() });
+    const plan = await planExtraction({
+      vault: vaultPort,
+      settings,
+      layout,
+      journalPath: JOURNAL,
+      extractor: new OfflineExtractor(),
+    });
     const stop = new AbortController();
     const err = await applyPlan(vaultPort, layout, plan, undefined, {
       signal: stop.signal,

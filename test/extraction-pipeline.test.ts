@@ -50,8 +50,20 @@ function setup(files: Record<string, string> = {}) {
   return t;
 }
 
-async function run(t: ReturnType<typeof setup>, extractor: Extractor = new OfflineExtractor(), force = false) {
-  const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor, force, now });
+async function run(
+  t: ReturnType<typeof setup>,
+  extractor: Extractor = new OfflineExtractor(),
+  force = false,
+) {
+  const plan = await planExtraction({
+    vault: t.vault,
+    settings,
+    layout,
+    journalPath: J,
+    extractor,
+    force,
+    now,
+  });
   const applied = await applyPlan(t.vault, layout, plan, now);
   return { plan, applied };
 }
@@ -90,11 +102,16 @@ describe("extraction pipeline", () => {
     expect(after).toContain(`- [ ] Renew passport ^${blockId}`);
     expect(after).toMatch(/extraction_hash: /);
     expect(after).toContain("created_at: 2026-11-24T18:40:00+08:00");
-    const topic = readFileSync(join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"), "utf8");
+    const topic = readFileSync(
+      join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"),
+      "utf8",
+    );
     expect(topic).toContain("## Insights");
     expect(topic).toContain("> [!insight] 2026-11-24 · confidence 0.9");
     expect(topic).toContain("## Decisions");
-    expect(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Goals.md"), "utf8")).toMatch(/\^g-006\n\s+- 2026-11-24: first audit done, blog 79/);
+    expect(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Goals.md"), "utf8")).toMatch(
+      /\^g-006\n\s+- 2026-11-24: first audit done, blog 79/,
+    );
     expect(applied.writes).toContain(J);
   });
 
@@ -109,7 +126,14 @@ describe("extraction pipeline", () => {
     // the hash matches dies here, docs/testing.md); every item is then already recorded.
     const forced = await run(t, new OfflineExtractor(), true);
     expect(forced.plan.skipped).toBeUndefined();
-    expect(forced.plan.items.map((p) => p.action)).toEqual(["skip", "skip", "skip", "skip", "skip", "skip"]);
+    expect(forced.plan.items.map((p) => p.action)).toEqual([
+      "skip",
+      "skip",
+      "skip",
+      "skip",
+      "skip",
+      "skip",
+    ]);
     expect(forced.applied.writes).toEqual([]);
     expect(mtimes(t.root)).toEqual(before);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
@@ -118,11 +142,15 @@ describe("extraction pipeline", () => {
   });
 
   it("a duplicate of an existing item gets the new source instead of a second item", async () => {
-    const t = setup({ [TASKS]: "# Tasks\n\n- [ ] renew the passport [source:: [[2026-11-01#^am-aaaa]]] ^t-001\n" });
+    const t = setup({
+      [TASKS]: "# Tasks\n\n- [ ] renew the passport [source:: [[2026-11-01#^am-aaaa]]] ^t-001\n",
+    });
     const { plan } = await run(t);
     expect(plan.items[0]?.action).toBe("add-source");
     const text = readFileSync(join(t.root, TASKS), "utf8");
-    expect(text).toMatch(/\[source:: \[\[2026-11-01#\^am-aaaa\]\], \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-[a-z0-9]+\]\]\] \^t-001/);
+    expect(text).toMatch(
+      /\[source:: \[\[2026-11-01#\^am-aaaa\]\], \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-[a-z0-9]+\]\]\] \^t-001/,
+    );
   });
 
   it("case 07: edits made to the journal and a tracker during extraction survive", async () => {
@@ -136,7 +164,14 @@ describe("extraction pipeline", () => {
         return new OfflineExtractor().extract(input);
       },
     };
-    const planning = planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: slow, now });
+    const planning = planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: slow,
+      now,
+    });
     await new Promise((r) => setTimeout(r, 50));
     t.write(J, journal.replace("## SEO audit\n", "## SEO audit\n\n- [ ] call Person B\n"));
     t.write(TASKS, "# Tasks\n\n- [ ] Water the plants ^t-001\n");
@@ -147,17 +182,31 @@ describe("extraction pipeline", () => {
     expect(after).toContain("- [ ] call Person B");
     expect(after).toMatch(/- \[ \] Renew passport \^am-[a-z0-9]+/);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
-    expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual(["t-001 Water the plants", "t-002 Renew passport", "t-003 Get the top-10 pages by traffic"]);
+    expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual([
+      "t-001 Water the plants",
+      "t-002 Renew passport",
+      "t-003 Get the top-10 pages by traffic",
+    ]);
   });
 
   it("one block's item reported twice in a run, reworded, with the same evidence, is planned once per note", async () => {
-    const t = setup({ [J]: "# 2026-11-24\n\n## SEO audit\n\n- [ ] Renew passport\n- [ ] Get the top-10 pages\n\nDecision: audit the home page before the blog\n" });
+    const t = setup({
+      [J]: "# 2026-11-24\n\n## SEO audit\n\n- [ ] Renew passport\n- [ ] Get the top-10 pages\n\nDecision: audit the home page before the blog\n",
+    });
     const twice: Extractor = {
       name: "offline",
       extract: (input) => {
         const blockIndex = input.blocks.findIndex((b) => b.text.startsWith("Decision:"));
         const evidence = "Decision: audit the home page before the blog";
-        const base = { category: "decision" as const, evidence, blockId: null, blockIndex, confidence: 0.9, topic: "SEO audit", origin: "offline" as const };
+        const base = {
+          category: "decision" as const,
+          evidence,
+          blockId: null,
+          blockIndex,
+          confidence: 0.9,
+          topic: "SEO audit",
+          origin: "offline" as const,
+        };
         return Promise.resolve({
           items: [
             { ...base, text: "audit the home page before the blog" },
@@ -171,8 +220,17 @@ describe("extraction pipeline", () => {
       },
     };
     const { plan } = await run(t, twice);
-    expect(plan.items.map((p) => `${p.action} ${p.destination.split("/").pop() ?? ""}`)).toEqual(["add Decisions.md", "add SEO audit.md", "skip Decisions.md", "skip SEO audit.md"]);
-    expect(listItems(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Decisions.md"), "utf8")).map((i) => i.text)).toEqual(["audit the home page before the blog"]);
+    expect(plan.items.map((p) => `${p.action} ${p.destination.split("/").pop() ?? ""}`)).toEqual([
+      "add Decisions.md",
+      "add SEO audit.md",
+      "skip Decisions.md",
+      "skip SEO audit.md",
+    ]);
+    expect(
+      listItems(readFileSync(join(t.root, "Memory/Agents/link/Trackers/Decisions.md"), "utf8")).map(
+        (i) => i.text,
+      ),
+    ).toEqual(["audit the home page before the blog"]);
   });
 
   it("case 12: a topic chosen by a model cannot write outside the memory root", async () => {
@@ -181,7 +239,18 @@ describe("extraction pipeline", () => {
       name: "openai",
       extract: (input) =>
         Promise.resolve({
-          items: [{ category: "knowledge", text: "x is y", evidence: "Learned: bounce rate matters more than the framework", blockId: null, blockIndex: input.blocks.findIndex((b) => b.text.includes("Learned")), confidence: 0.7, topic: "../../.obsidian/plugins/x/main", origin: "llm" }],
+          items: [
+            {
+              category: "knowledge",
+              text: "x is y",
+              evidence: "Learned: bounce rate matters more than the framework",
+              blockId: null,
+              blockIndex: input.blocks.findIndex((b) => b.text.includes("Learned")),
+              confidence: 0.7,
+              topic: "../../.obsidian/plugins/x/main",
+              origin: "llm",
+            },
+          ],
           rejected: [],
           passes: 1,
           usage: { calls: 1, promptTokens: 1, completionTokens: 1, wallMs: 1 },
@@ -196,55 +265,126 @@ describe("extraction pipeline", () => {
 
   it("a journal outside the memory root (Daily notes folder) writes its items under the root", async () => {
     const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: "Daily/2026-11-25.md",
+      extractor: new OfflineExtractor(),
+      now,
+    });
     expect(plan.agentReason).toBe("default-agent");
     const applied = await applyPlan(t.vault, layout, plan, now);
-    expect(applied.writes.sort()).toEqual(["Daily/2026-11-25.md", "Memory/Agents/me/Trackers/Tasks.md"]);
-    expect(readFileSync(join(t.root, "Memory/Agents/me/Trackers/Tasks.md"), "utf8")).toContain("[source:: [[Daily/2026-11-25#^am-");
+    expect(applied.writes.sort()).toEqual([
+      "Daily/2026-11-25.md",
+      "Memory/Agents/me/Trackers/Tasks.md",
+    ]);
+    expect(readFileSync(join(t.root, "Memory/Agents/me/Trackers/Tasks.md"), "utf8")).toContain(
+      "[source:: [[Daily/2026-11-25#^am-",
+    );
   });
 
   it("an unknown --agent is refused and nothing is written", async () => {
     const t = setup();
     const before = mtimes(t.root);
-    await expect(planExtraction({ vault: t.vault, settings, layout, journalPath: J, agent: "nobody", extractor: new OfflineExtractor(), now })).rejects.toThrow(/unknown agent "nobody" \(known: link\)/);
+    await expect(
+      planExtraction({
+        vault: t.vault,
+        settings,
+        layout,
+        journalPath: J,
+        agent: "nobody",
+        extractor: new OfflineExtractor(),
+        now,
+      }),
+    ).rejects.toThrow(/unknown agent "nobody" \(known: link\)/);
     expect(mtimes(t.root)).toEqual(before);
   });
 
   it("an agent named by the caller must exist, even the default one; a journal in no agent's folder may be refused", async () => {
     const t = setup({ "Daily/2026-11-25.md": "- [ ] Renew passport\n" });
     const before = mtimes(t.root);
-    const daily = { vault: t.vault, settings, layout, journalPath: "Daily/2026-11-25.md", extractor: new OfflineExtractor(), now };
-    await expect(planExtraction({ ...daily, agent: "me" })).rejects.toThrow(/unknown agent "me" \(known: link\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent me/);
+    const daily = {
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: "Daily/2026-11-25.md",
+      extractor: new OfflineExtractor(),
+      now,
+    };
+    await expect(planExtraction({ ...daily, agent: "me" })).rejects.toThrow(
+      /unknown agent "me" \(known: link\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent me/,
+    );
     await expect(planExtraction({ ...daily, newAgent: "refuse" })).rejects.toThrow(
       /Daily\/2026-11-25\.md is in no agent's folder, and the default agent "me" does not exist yet \(known: link\); pass --agent NAME to choose one, or create it with: agent-memory init <vault> --agent me/,
     );
     expect(mtimes(t.root)).toEqual(before);
     expect((await planExtraction({ ...daily, agent: "link" })).agentReason).toBe("named");
-    expect((await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now, newAgent: "refuse" })).agentReason).toBe("journal-folder");
+    expect(
+      (
+        await planExtraction({
+          vault: t.vault,
+          settings,
+          layout,
+          journalPath: J,
+          extractor: new OfflineExtractor(),
+          now,
+          newAgent: "refuse",
+        })
+      ).agentReason,
+    ).toBe("journal-folder");
   });
 
   it("notes in an isolated zone, trackers and topic notes are not extracted", async () => {
-    const t = setup({ "Memory/Restricted/INC-1.md": "Decision: tell nobody\n", "Memory/Library/SEO/CWV.md": "Learned: x\n" });
-    for (const journalPath of ["Memory/Restricted/INC-1.md", "Memory/Library/SEO/CWV.md", "Memory/Agents/link/Trackers/Goals.md"]) {
-      await expect(planExtraction({ vault: t.vault, settings, layout, journalPath, extractor: new OfflineExtractor(), now })).rejects.toThrow(UsageError);
+    const t = setup({
+      "Memory/Restricted/INC-1.md": "Decision: tell nobody\n",
+      "Memory/Library/SEO/CWV.md": "Learned: x\n",
+    });
+    for (const journalPath of [
+      "Memory/Restricted/INC-1.md",
+      "Memory/Library/SEO/CWV.md",
+      "Memory/Agents/link/Trackers/Goals.md",
+    ]) {
+      await expect(
+        planExtraction({
+          vault: t.vault,
+          settings,
+          layout,
+          journalPath,
+          extractor: new OfflineExtractor(),
+          now,
+        }),
+      ).rejects.toThrow(UsageError);
     }
   });
 
   it("a closed task written down again is a new task; an item without an id is recognised, not duplicated", async () => {
-    const t = setup({ [TASKS]: "# Tasks\n\n- [x] Renew passport ^t-001\n- [ ] Get the top-10 pages by traffic\n" });
+    const t = setup({
+      [TASKS]: "# Tasks\n\n- [x] Renew passport ^t-001\n- [ ] Get the top-10 pages by traffic\n",
+    });
     const { plan } = await run(t);
     expect(plan.items.slice(0, 2).map((p) => p.action)).toEqual(["add", "skip"]);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
-    expect(tasks.map((i) => `${i.id ?? "-"} ${i.status} ${i.text}`)).toEqual(["t-001 done Renew passport", "- open Get the top-10 pages by traffic", "t-002 open Renew passport"]);
+    expect(tasks.map((i) => `${i.id ?? "-"} ${i.status} ${i.text}`)).toEqual([
+      "t-001 done Renew passport",
+      "- open Get the top-10 pages by traffic",
+      "t-002 open Renew passport",
+    ]);
   });
 
   it("a failed destination leaves the journal unmarked but gives the written notes their block ids", async () => {
     const t = setup({ [TASKS]: "---\nbad: [yaml\n---\n- [ ] x ^t-001\n" });
     const { plan, applied } = await run(t);
-    expect(applied.failed.map((f) => f.text)).toEqual(["Renew passport", "Get the top-10 pages by traffic"]);
+    expect(applied.failed.map((f) => f.text)).toEqual([
+      "Renew passport",
+      "Get the top-10 pages by traffic",
+    ]);
     const after = readFileSync(join(t.root, J), "utf8");
     expect(after).not.toMatch(/extraction_hash/);
-    const topic = readFileSync(join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"), "utf8");
+    const topic = readFileSync(
+      join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"),
+      "utf8",
+    );
     for (const id of topic.match(/am-[a-z0-9]{4}/g) ?? []) expect(after).toContain(`^${id}`);
     const renew = plan.items[0]?.item.blockId ?? "";
     expect(after).not.toContain(`^${renew}`);
@@ -252,12 +392,23 @@ describe("extraction pipeline", () => {
 
   it("a topic note's updated_at is the time of the write, never the older journal's date", async () => {
     const topicPath = "Memory/Agents/link/Knowledge/learning/SEO audit.md";
-    const t = setup({ [topicPath]: "---\nid: k1\ntype: knowledge\nupdated_at: 2026-11-10T19:15:00+08:00\n---\n# SEO audit\n" });
+    const t = setup({
+      [topicPath]:
+        "---\nid: k1\ntype: knowledge\nupdated_at: 2026-11-10T19:15:00+08:00\n---\n# SEO audit\n",
+    });
     const later = () => new Date("2026-11-29T10:00:00Z");
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now: later });
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: new OfflineExtractor(),
+      now: later,
+    });
     await applyPlan(t.vault, layout, plan, later);
     // Written in the host's local time with its offset: the same instant in any time zone.
-    const written = /updated_at: (\S+)/.exec(readFileSync(join(t.root, topicPath), "utf8"))?.[1] ?? "";
+    const written =
+      /updated_at: (\S+)/.exec(readFileSync(join(t.root, topicPath), "utf8"))?.[1] ?? "";
     expect(written).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
     expect(Date.parse(written)).toBe(later().getTime());
   });
@@ -273,7 +424,9 @@ describe("extraction pipeline", () => {
     const t = setup({ [J]: "---\ntype: journal\n# 2026-11-24\n\n- [ ] Renew passport\n" });
     const before = mtimes(t.root);
     await expect(run(t)).rejects.toThrow(FrontmatterError);
-    await expect(run(t)).rejects.toThrow(/2026-11-24\.md: frontmatter opened by the first line \(---\) is never closed/);
+    await expect(run(t)).rejects.toThrow(
+      /2026-11-24\.md: frontmatter opened by the first line \(---\) is never closed/,
+    );
     expect(mtimes(t.root)).toEqual(before);
     t.write(J, "---\ntype: journal\n---\n# 2026-11-24\n\n- [ ] Renew passport\n");
     const { applied } = await run(t);
@@ -281,29 +434,56 @@ describe("extraction pipeline", () => {
     expect(readFileSync(join(t.root, J), "utf8")).toMatch(/^---\ntype: journal\nextract/);
   });
 
-  it.each(["a#b", "a|b", "a[b]", "a^b"])("a journal named %s is refused before anything is written, naming the characters", async (name) => {
-    const path = `Memory/Agents/link/Journal/${name}.md`;
-    const t = setup({ [path]: "# x\n\n- [ ] Renew passport\n" });
-    const before = mtimes(t.root);
-    await expect(planExtraction({ vault: t.vault, settings, layout, journalPath: path, extractor: new OfflineExtractor(), now })).rejects.toThrow(/its name holds "[#|[^]"/);
-    expect(mtimes(t.root)).toEqual(before);
-  });
+  it.each(["a#b", "a|b", "a[b]", "a^b"])(
+    "a journal named %s is refused before anything is written, naming the characters",
+    async (name) => {
+      const path = `Memory/Agents/link/Journal/${name}.md`;
+      const t = setup({ [path]: "# x\n\n- [ ] Renew passport\n" });
+      const before = mtimes(t.root);
+      await expect(
+        planExtraction({
+          vault: t.vault,
+          settings,
+          layout,
+          journalPath: path,
+          extractor: new OfflineExtractor(),
+          now,
+        }),
+      ).rejects.toThrow(/its name holds "[#|[^]"/);
+      expect(mtimes(t.root)).toEqual(before);
+    },
+  );
 
   it("a journal named with spaces, dots, dashes or Chinese extracts, its source links working", async () => {
     const path = "Memory/Agents/link/Journal/2026-11-24 周会 v1.2 (draft).md";
     const t = setup({ [path]: "# x\n\n- [ ] Renew passport\n" });
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: path, extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: path,
+      extractor: new OfflineExtractor(),
+      now,
+    });
     await applyPlan(t.vault, layout, plan, now);
-    expect(readFileSync(join(t.root, TASKS), "utf8")).toContain("[[Memory/Agents/link/Journal/2026-11-24 周会 v1.2 (draft)#^am-");
+    expect(readFileSync(join(t.root, TASKS), "utf8")).toContain(
+      "[[Memory/Agents/link/Journal/2026-11-24 周会 v1.2 (draft)#^am-",
+    );
   });
 
   it("progress naming a goal this same run creates goes under that goal", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
-    const t = setup({ [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n", [goalsPath]: "" });
+    const t = setup({
+      [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n",
+      [goalsPath]: "",
+    });
     rmSync(join(t.root, goalsPath));
     const { plan, applied } = await run(t);
     expect(plan.rejected).toEqual([]);
-    expect(plan.items.map((p) => `${p.item.category}:${p.action}:${p.existingId ?? ""}`)).toEqual(["goal:add:", "goal:progress:g-001"]);
+    expect(plan.items.map((p) => `${p.item.category}:${p.action}:${p.existingId ?? ""}`)).toEqual([
+      "goal:add:",
+      "goal:progress:g-001",
+    ]);
     expect(applied.failed).toEqual([]);
     const goal = listItems(readFileSync(join(t.root, goalsPath), "utf8"))[0];
     expect(goal?.id).toBe("g-001");
@@ -313,14 +493,28 @@ describe("extraction pipeline", () => {
 
   it("the same-run goal keeps its progress when another writer took its id meanwhile", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
-    const t = setup({ [J]: "# 2026-11-24\n\nGoal: ship the new site\n\nProgress: home page designed [goal:: g-007]\n" });
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now });
-    expect(plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual(["add:", "progress:g-007"]);
+    const t = setup({
+      [J]: "# 2026-11-24\n\nGoal: ship the new site\n\nProgress: home page designed [goal:: g-007]\n",
+    });
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: new OfflineExtractor(),
+      now,
+    });
+    expect(plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual([
+      "add:",
+      "progress:g-007",
+    ]);
     t.write(goalsPath, `${goals}- [ ] Someone else's goal ^g-007\n`);
     await applyPlan(t.vault, layout, plan, now);
     const items = listItems(readFileSync(join(t.root, goalsPath), "utf8"));
     expect(items.find((it) => it.id === "g-007")?.children).toEqual([]);
-    expect(items.find((it) => it.id === "g-008")?.children.join("\n")).toContain("home page designed");
+    expect(items.find((it) => it.id === "g-008")?.children.join("\n")).toContain(
+      "home page designed",
+    );
   });
 
   it("an item rejected for an id that names nothing yet leaves the journal unmarked, so a plain re-run tries again", async () => {
@@ -331,7 +525,9 @@ describe("extraction pipeline", () => {
     t.write("Memory/Agents/link/Trackers/Goals.md", `${goals}- [ ] The new site ^g-042\n`);
     const second = await run(t);
     expect(second.plan.skipped).toBeUndefined();
-    expect(second.plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual(["progress:g-042"]);
+    expect(second.plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual([
+      "progress:g-042",
+    ]);
     expect(readFileSync(join(t.root, J), "utf8")).toMatch(/extraction_hash/);
   });
 });

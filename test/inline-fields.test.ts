@@ -40,7 +40,14 @@ describe("inline fields outside tracker lines", () => {
     });
     cleanup = t.cleanup;
     const now = () => new Date("2026-12-01T10:00:00Z");
-    const plan = await planExtraction({ vault: t.vault, settings, layout, journalPath: J, extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: new OfflineExtractor(),
+      now,
+    });
     expect(plan.items.map((p) => [p.item.text, p.item.target])).toEqual([
       ["add a style guide check", "editor"],
       ["who owns the glossary?", "editor"],

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { appendJournalBlock, newJournalNote } from "../src/core/journal/append";
 import { existingBlockIds, splitBlocks } from "../src/core/journal/blocks";
 
-const note = { agent: "link", date: "2026-11-27", path: "Memory/Agents/link/Journal/2026-11-27.md" };
+const note = {
+  agent: "link",
+  date: "2026-11-27",
+  path: "Memory/Agents/link/Journal/2026-11-27.md",
+};
 
 describe("appendJournalBlock", () => {
   it("starts a missing journal in the init format and gives the block an id", () => {
@@ -36,12 +40,22 @@ describe("appendJournalBlock", () => {
   });
 
   it("gives headings no block id (Obsidian links them by their text), and refuses a block of headings alone", () => {
-    const r = appendJournalBlock("# Day\n", "Decision: ship it\n\n## Next steps\n- Email the editor", { agent: "a", date: "2026-12-01", path: "j.md" });
+    const r = appendJournalBlock(
+      "# Day\n",
+      "Decision: ship it\n\n## Next steps\n- Email the editor",
+      { agent: "a", date: "2026-12-01", path: "j.md" },
+    );
     expect(r.text).toMatch(/\n## Next steps\n/);
     expect(r.text).not.toMatch(/## Next steps \^/);
     expect(r.ids).toHaveLength(2);
     for (const id of r.ids) expect(r.text).toContain(`^${id}`);
-    expect(() => appendJournalBlock("# Day\n", "## Only a heading", { agent: "a", date: "2026-12-01", path: "j.md" })).toThrow(/only headings/);
+    expect(() =>
+      appendJournalBlock("# Day\n", "## Only a heading", {
+        agent: "a",
+        date: "2026-12-01",
+        path: "j.md",
+      }),
+    ).toThrow(/only headings/);
   });
 
   it("refuses an empty block", () => {

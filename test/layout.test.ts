@@ -7,10 +7,16 @@ const layout = new MemoryLayout(defaultSettings());
 
 describe("MemoryLayout", () => {
   it("places each layer as the architecture says", () => {
-    expect(layout.journalPath("link", "2026-03-24")).toBe("Memory/Agents/link/Journal/2026-03-24.md");
+    expect(layout.journalPath("link", "2026-03-24")).toBe(
+      "Memory/Agents/link/Journal/2026-03-24.md",
+    );
     expect(layout.trackerPath("link", "tasks")).toBe("Memory/Agents/link/Trackers/Tasks.md");
-    expect(layout.topicPath("link", "Content quality")).toBe("Memory/Agents/link/Knowledge/learning/Content quality.md");
-    expect(layout.libraryPath("SEO", "Core Web Vitals")).toBe("Memory/Library/SEO/Core Web Vitals.md");
+    expect(layout.topicPath("link", "Content quality")).toBe(
+      "Memory/Agents/link/Knowledge/learning/Content quality.md",
+    );
+    expect(layout.libraryPath("SEO", "Core Web Vitals")).toBe(
+      "Memory/Library/SEO/Core Web Vitals.md",
+    );
   });
 
   it("the memory root is a folder, not a name prefix: Memory does not hold MemoryArchive/ (docs/testing.md)", () => {
@@ -55,7 +61,8 @@ describe("MemoryLayout", () => {
   });
 
   it("Windows device names get a `_` so the note can exist on Windows, whatever the case or extension", () => {
-    for (const name of ["CON", "PRN", "AUX", "NUL", "COM1", "COM9", "LPT1", "LPT9"]) expect(sanitizeFileName(name)).toBe(`${name}_`);
+    for (const name of ["CON", "PRN", "AUX", "NUL", "COM1", "COM9", "LPT1", "LPT9"])
+      expect(sanitizeFileName(name)).toBe(`${name}_`);
     expect(sanitizeFileName("con")).toBe("con_");
     expect(sanitizeFileName("Nul")).toBe("Nul_");
     expect(sanitizeFileName("con.txt")).toBe("con_.txt");
@@ -64,7 +71,17 @@ describe("MemoryLayout", () => {
     expect(sanitizeFileName("AUX.")).toBe("AUX_");
     expect(sanitizeFileName("  prn  ")).toBe("prn_");
     // Only the device name itself is reserved.
-    for (const name of ["Console", "CON game", "COM10", "LPT", "Nullable", "auxiliary", "ACON", "com1x"]) expect(sanitizeFileName(name)).toBe(name);
+    for (const name of [
+      "Console",
+      "CON game",
+      "COM10",
+      "LPT",
+      "Nullable",
+      "auxiliary",
+      "ACON",
+      "com1x",
+    ])
+      expect(sanitizeFileName(name)).toBe(name);
     expect(layout.topicPath("link", "CON")).toBe("Memory/Agents/link/Knowledge/learning/CON_.md");
     expect(layout.libraryPath("nul", "aux")).toBe("Memory/Library/nul_/aux_.md");
   });

@@ -1,6 +1,11 @@
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { createChatClient, requestUrlFetch, type ChatClientOptions, type RequestUrlLike } from "../src/core/llm/client";
+import {
+  createChatClient,
+  requestUrlFetch,
+  type ChatClientOptions,
+  type RequestUrlLike,
+} from "../src/core/llm/client";
 import { LlmError } from "../src/core/errors";
 import { startStubServer, type StubServer } from "./helpers/llm-stub-server";
 
@@ -43,14 +48,17 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
   throw new Error("expected the call to fail");
 }
 
-const PAGE = "<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body><div id=app></div></body></html>\n";
+const PAGE =
+  "<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body><div id=app></div></body></html>\n";
 
 describe("chat client: replies that are not a chat completion, and waiting", () => {
   it("a 200 reply that is an HTML page says so and asks whether the base URL is right", async () => {
     const s = await stub();
     s.enqueue({ raw: { contentType: "text/html; charset=utf-8", text: PAGE } });
     const err = await failure(client(s).complete(ask));
-    expect(err.message).toMatch(/^chat completion at http:\/\/127\.0\.0\.1:\d+\/v1: the server answered with HTML, not a chat completion — is the base URL right\?/);
+    expect(err.message).toMatch(
+      /^chat completion at http:\/\/127\.0\.0\.1:\d+\/v1: the server answered with HTML, not a chat completion — is the base URL right\?/,
+    );
     expect(s.chatRequests()).toHaveLength(1);
   });
 
@@ -58,14 +66,20 @@ describe("chat client: replies that are not a chat completion, and waiting", () 
     const s = await stub();
     s.enqueue({ raw: { contentType: "text/plain", text: "Ollama is running" } });
     const err = await failure(client(s).complete(ask));
-    expect(err.message).toContain('the server answered with text, not a chat completion ("Ollama is running")');
+    expect(err.message).toContain(
+      'the server answered with text, not a chat completion ("Ollama is running")',
+    );
   });
 
   it("reports progress while it waits for a slow reply, and stops when the reply comes", async () => {
     const s = await stub();
     s.enqueue({ delayMs: 600, content: "{}" });
     const seen: { attempt: number; of: number; waitedMs: number }[] = [];
-    const reply = await client(s, { timeoutMs: 1000, maxRetries: 0, onWaiting: (w) => seen.push({ attempt: w.attempt, of: w.attempts, waitedMs: w.waitedMs }) }).complete(ask);
+    const reply = await client(s, {
+      timeoutMs: 1000,
+      maxRetries: 0,
+      onWaiting: (w) => seen.push({ attempt: w.attempt, of: w.attempts, waitedMs: w.waitedMs }),
+    }).complete(ask);
     expect(reply.content).toBe("{}");
     expect(seen.length).toBeGreaterThanOrEqual(1);
     expect(seen[0]).toMatchObject({ attempt: 1, of: 1 });
@@ -80,16 +94,33 @@ describe("chat client", () => {
     const s = await stub();
     s.enqueue({ content: '{"items":[]}', usage: { prompt_tokens: 120, completion_tokens: 7 } });
     const reply = await client(s).complete({ ...ask, temperature: 0.2 });
-    expect(reply).toMatchObject({ content: '{"items":[]}', finishReason: "stop", promptTokens: 120, completionTokens: 7, attempts: 1 });
+    expect(reply).toMatchObject({
+      content: '{"items":[]}',
+      finishReason: "stop",
+      promptTokens: 120,
+      completionTokens: 7,
+      attempts: 1,
+    });
     const req = s.chatRequests()[0];
     expect(req?.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect(req?.body).toMatchObject({ model: "stub-model", temperature: 0.2, messages: ask.messages });
+    expect(req?.body).toMatchObject({
+      model: "stub-model",
+      temperature: 0.2,
+      messages: ask.messages,
+    });
     expect(req?.responseFormat).toBe("json_object");
   });
 
   it("retries a 429 and then succeeds", async () => {
     const s = await stub();
-    s.enqueue({ status: 429, body: { error: { message: "Rate limit reached" } }, headers: { "retry-after-ms": "5" } }, { content: "{}" });
+    s.enqueue(
+      {
+        status: 429,
+        body: { error: { message: "Rate limit reached" } },
+        headers: { "retry-after-ms": "5" },
+      },
+      { content: "{}" },
+    );
     const reply = await client(s).complete(ask);
     expect(reply.attempts).toBe(2);
     expect(s.chatRequests()).toHaveLength(2);
@@ -107,7 +138,10 @@ describe("chat client", () => {
     expect(reply.attempts).toBe(2);
     expect(waits).toEqual([60_000]);
 
-    s.enqueue({ status: 429, body: { error: { message: "quota" } }, headers: { "retry-after": "61" } }, { content: "{}" });
+    s.enqueue(
+      { status: 429, body: { error: { message: "quota" } }, headers: { "retry-after": "61" } },
+      { content: "{}" },
+    );
     const err = await failure(client(s, { sleep: record }).complete(ask));
     expect(waits).toEqual([60_000]);
     expect(s.chatRequests()).toHaveLength(3);
@@ -158,7 +192,15 @@ describe("chat client", () => {
     await s.close();
     server = undefined;
     const err = await failure(
-      createChatClient({ baseUrl: url, apiKey: KEY, model: "m", timeoutMs: 1000, maxRetries: 1, retryBaseMs: 1, sleep: noSleep }).complete(ask),
+      createChatClient({
+        baseUrl: url,
+        apiKey: KEY,
+        model: "m",
+        timeoutMs: 1000,
+        maxRetries: 1,
+        retryBaseMs: 1,
+        sleep: noSleep,
+      }).complete(ask),
     );
     expect(err.message).toContain(`at ${url} could not connect`);
     expect(err.message).toContain("check the base URL");
@@ -172,7 +214,11 @@ describe("chat client", () => {
     const first = await c.complete({ ...ask, jsonSchema: schema });
     expect(first.responseFormat).toBe("text");
     expect(first.notes.join(" ")).toContain("rejected response_format json_schema");
-    expect(s.chatRequests().map((r) => r.responseFormat ?? "none")).toEqual(["json_schema", "json_object", "none"]);
+    expect(s.chatRequests().map((r) => r.responseFormat ?? "none")).toEqual([
+      "json_schema",
+      "json_object",
+      "none",
+    ]);
     // Later calls start with what worked.
     const second = await c.complete({ ...ask, jsonSchema: schema });
     expect(second.notes).toEqual([]);
@@ -181,7 +227,13 @@ describe("chat client", () => {
 
   it("asks again without temperature when the model rejects it", async () => {
     const s = await stub();
-    s.enqueue({ status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0.2" } } }, { content: "{}" });
+    s.enqueue(
+      {
+        status: 400,
+        body: { error: { message: "Unsupported value: 'temperature' does not support 0.2" } },
+      },
+      { content: "{}" },
+    );
     const reply = await client(s).complete({ ...ask, temperature: 0.2 });
     expect(reply.notes.join(" ")).toContain("temperature");
     expect((s.chatRequests()[1]?.body as { temperature?: number }).temperature).toBeUndefined();
@@ -214,20 +266,31 @@ describe("chat client", () => {
  */
 const fakeRequestUrl: RequestUrlLike = (req) =>
   new Promise((resolve, reject) => {
-    const out = httpRequest(req.url, { method: req.method ?? "GET", headers: req.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        if (status >= 400 && req.throw !== false) return reject(new Error(`Request failed, status ${status}`));
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") headers[k] = v;
-        const body = Buffer.concat(chunks);
-        resolve({ status, headers, arrayBuffer: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) });
-      });
-    });
+    const out = httpRequest(
+      req.url,
+      { method: req.method ?? "GET", headers: req.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 400 && req.throw !== false)
+            return reject(new Error(`Request failed, status ${status}`));
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers))
+            if (typeof v === "string") headers[k] = v;
+          const body = Buffer.concat(chunks);
+          resolve({
+            status,
+            headers,
+            arrayBuffer: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength),
+          });
+        });
+      },
+    );
     out.on("error", reject);
-    if (req.body !== undefined) out.write(typeof req.body === "string" ? req.body : Buffer.from(req.body));
+    if (req.body !== undefined)
+      out.write(typeof req.body === "string" ? req.body : Buffer.from(req.body));
     out.end();
   });
 
@@ -252,7 +315,11 @@ describe("requestUrl fetch", () => {
   it("gives up on a hung server when the SDK's timeout aborts", async () => {
     const s = await stub();
     s.enqueue({ hang: true });
-    const err = await failure(client(s, { fetch: requestUrlFetch(fakeRequestUrl), timeoutMs: 100, maxRetries: 0 }).complete(ask));
+    const err = await failure(
+      client(s, { fetch: requestUrlFetch(fakeRequestUrl), timeoutMs: 100, maxRetries: 0 }).complete(
+        ask,
+      ),
+    );
     expect(err.message).toContain("timed out after 100 ms");
   });
 
@@ -262,7 +329,11 @@ describe("requestUrl fetch", () => {
       seen.push(req);
       return Promise.resolve({ status: 204, headers: {}, arrayBuffer: new ArrayBuffer(0) });
     });
-    const res = await f("http://example.invalid/x", { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    const res = await f("http://example.invalid/x", {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(204);
     expect(seen[0]).toMatchObject({ method: "POST", body: "{}", throw: false });
   });

@@ -34,7 +34,9 @@ describe("evidence check", () => {
 
   it("finds a verbatim quote and the block it comes from", () => {
     expect(where("the home page scored 38 and the blog 79")).toContain("Crawled the blog again");
-    expect(where("Crawled   the blog again; the home page SCORED 38")).toContain("Crawled the blog again");
+    expect(where("Crawled   the blog again; the home page SCORED 38")).toContain(
+      "Crawled the blog again",
+    );
   });
 
   it("matches across full- and half-width forms and Chinese punctuation", () => {
@@ -43,16 +45,22 @@ describe("evidence check", () => {
 
   it("matches quotes of what a reader sees: link aliases and Markdown removed, block ids ignored", () => {
     expect(where("Send the audit to Alice before Friday")).toContain("Send the audit");
-    expect(where("- [ ] Send the audit to [[Person A|Alice]] before Friday ^am-k3f9")).toContain("Send the audit");
+    expect(where("- [ ] Send the audit to [[Person A|Alice]] before Friday ^am-k3f9")).toContain(
+      "Send the audit",
+    );
   });
 
   it("accepts an elided quote whose parts occur in order in one block", () => {
     expect(where("Crawled the blog again … the blog 79")).toContain("Crawled the blog again");
-    expect(where("the blog 79 … Crawled the blog again")).toBe("evidence not found in the journal (unsupported)");
+    expect(where("the blog 79 … Crawled the blog again")).toBe(
+      "evidence not found in the journal (unsupported)",
+    );
   });
 
   it("rejects an invented quote, and quotes too short to mean anything", () => {
-    expect(where("the pricing page converts at 4%")).toBe("evidence not found in the journal (unsupported)");
+    expect(where("the pricing page converts at 4%")).toBe(
+      "evidence not found in the journal (unsupported)",
+    );
     expect(where("blog")).toBe("evidence is too short to check against the journal");
     expect(where("…")).toBe("evidence is empty");
     expect(where("重构")).toContain("今天完成了认证系统的重构");
@@ -72,7 +80,9 @@ describe("windows", () => {
     const paragraphs: string[] = [];
     for (let i = 0, size = 0; size < 1_000_000; i++) {
       if (i % 40 === 0) paragraphs.push(`## Section ${i / 40}`);
-      paragraphs.push(`Paragraph ${i}: the crawl found ${i % 97} broken links and ${i % 13} redirects on the blog today.`);
+      paragraphs.push(
+        `Paragraph ${i}: the crawl found ${i % 97} broken links and ${i % 13} redirects on the blog today.`,
+      );
       size += (paragraphs.at(-1)?.length ?? 0) + 2;
     }
     const body = paragraphs.join("\n\n");
@@ -81,7 +91,8 @@ describe("windows", () => {
     expect(windows.length).toBeGreaterThan(100);
     for (const w of windows) expect(estimateTokens(w.text)).toBeLessThanOrEqual(2000);
     expect(windows[0]?.blockStart).toBe(0);
-    for (let i = 1; i < windows.length; i++) expect(windows[i]?.blockStart).toBe(windows[i - 1]?.blockEnd);
+    for (let i = 1; i < windows.length; i++)
+      expect(windows[i]?.blockStart).toBe(windows[i - 1]?.blockEnd);
     expect(windows.at(-1)?.blockEnd).toBe(blocks.length);
     // A window that starts mid-section knows its heading.
     expect(windows.some((w) => w.headings.some((h) => h.includes("Section")))).toBe(true);
@@ -97,7 +108,15 @@ describe("windows", () => {
   });
 
   it("halves a window at a block boundary, then by lines, and refuses a single character", () => {
-    const body = ["First paragraph here.", "", "Second paragraph here.", "", "Third paragraph here.", "", "Fourth one."].join("\n");
+    const body = [
+      "First paragraph here.",
+      "",
+      "Second paragraph here.",
+      "",
+      "Third paragraph here.",
+      "",
+      "Fourth one.",
+    ].join("\n");
     const blocks = splitBlocks(body);
     const [w] = splitWindows(body, blocks, 6000);
     expect(w).toBeDefined();

@@ -20,12 +20,21 @@ async function stub(options: Parameters<typeof startStubServer>[0] = {}): Promis
   return server;
 }
 
-function settingsWith(over: { llm?: Partial<Settings["llm"]>; gate?: Partial<Settings["gate"]> } = {}): Settings {
+function settingsWith(
+  over: { llm?: Partial<Settings["llm"]>; gate?: Partial<Settings["gate"]> } = {},
+): Settings {
   const s = defaultSettings();
-  return { ...s, llm: { ...s.llm, timeoutMs: 2000, maxRetries: 1, ...over.llm }, gate: { ...s.gate, ...over.gate } };
+  return {
+    ...s,
+    llm: { ...s.llm, timeoutMs: 2000, maxRetries: 1, ...over.llm },
+    gate: { ...s.gate, ...over.gate },
+  };
 }
 
-function extractor(s: StubServer, over: { settings?: Settings; offline?: Extractor; apiKey?: string } = {}): LlmExtractor {
+function extractor(
+  s: StubServer,
+  over: { settings?: Settings; offline?: Extractor; apiKey?: string } = {},
+): LlmExtractor {
   return new LlmExtractor({
     settings: over.settings ?? settingsWith(),
     apiKey: over.apiKey ?? KEY,
@@ -62,8 +71,13 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
   throw new Error("expected the extraction to fail");
 }
 
-const userText = (r: RecordedRequest | undefined) => (r?.messages ?? []).filter((m) => m.role === "user").map((m) => m.content).join("\n");
-const journalOf = (r: RecordedRequest) => /<journal>\n([\s\S]*?)\n<\/journal>/.exec(userText(r))?.[1] ?? "";
+const userText = (r: RecordedRequest | undefined) =>
+  (r?.messages ?? [])
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
+const journalOf = (r: RecordedRequest) =>
+  /<journal>\n([\s\S]*?)\n<\/journal>/.exec(userText(r))?.[1] ?? "";
 
 /** A two-page working journal with three sections and no explicit conventions. */
 const AUDIT = [
@@ -93,14 +107,35 @@ const AUDIT = [
 const TASK = {
   category: "task",
   text: "Pull the top ten pages by traffic and bounce rate",
-  evidence: "I need to pull the top ten pages by traffic and bounce rate before Thursday's sync with the editor",
+  evidence:
+    "I need to pull the top ten pages by traffic and bounce rate before Thursday's sync with the editor",
   confidence: 0.9,
 };
 const MISSING = [
-  { category: "knowledge", text: "Pages with a bounce rate above 70% barely convert", evidence: "Pages with a bounce rate above 70 percent barely convert, whatever their traffic", topic: "SEO audit" },
-  { category: "decision", text: "Audit the home page before the blog", evidence: "We agreed to audit the home page before the blog", topic: "SEO audit" },
-  { category: "improvement", text: "Add a metrics checklist at review time", evidence: "a short checklist at review time would catch most of the weak pages", target: "editor" },
-  { category: "question", text: "Can Ming share last quarter's churn numbers by segment?", evidence: "Not sure whether Ming can share last quarter's churn numbers by segment", target: "ming" },
+  {
+    category: "knowledge",
+    text: "Pages with a bounce rate above 70% barely convert",
+    evidence: "Pages with a bounce rate above 70 percent barely convert, whatever their traffic",
+    topic: "SEO audit",
+  },
+  {
+    category: "decision",
+    text: "Audit the home page before the blog",
+    evidence: "We agreed to audit the home page before the blog",
+    topic: "SEO audit",
+  },
+  {
+    category: "improvement",
+    text: "Add a metrics checklist at review time",
+    evidence: "a short checklist at review time would catch most of the weak pages",
+    target: "editor",
+  },
+  {
+    category: "question",
+    text: "Can Ming share last quarter's churn numbers by segment?",
+    evidence: "Not sure whether Ming can share last quarter's churn numbers by segment",
+    target: "ming",
+  },
 ];
 
 describe("LLM extractor", () => {
@@ -111,9 +146,22 @@ describe("LLM extractor", () => {
 
     expect(result.passes).toBe(2);
     expect(result.usage.calls).toBe(2);
-    expect(result.gate).toMatchObject({ before: 1, after: 5, categoriesBefore: 1, categoriesAfter: 5 });
-    expect(result.gate?.fired).toEqual(expect.arrayContaining(["rich-without-knowledge", "single-category", "below-band"]));
-    expect(result.items.map((i) => i.category)).toEqual(["knowledge", "task", "decision", "improvement", "question"]);
+    expect(result.gate).toMatchObject({
+      before: 1,
+      after: 5,
+      categoriesBefore: 1,
+      categoriesAfter: 5,
+    });
+    expect(result.gate?.fired).toEqual(
+      expect.arrayContaining(["rich-without-knowledge", "single-category", "below-band"]),
+    );
+    expect(result.items.map((i) => i.category)).toEqual([
+      "knowledge",
+      "task",
+      "decision",
+      "improvement",
+      "question",
+    ]);
     expect(result.items.every((i) => i.origin === "llm")).toBe(true);
 
     const rescan = s.chatRequests()[1];
@@ -158,11 +206,27 @@ describe("LLM extractor", () => {
     s.enqueue(
       {
         items: [
-          { category: "knowledge", text: "提前 45 天提醒能赶上客户的预算周期", evidence: "提前 45 天提醒是这次最大的变化，客户正好赶上明年的预算。" },
-          { category: "task", text: "把复盘数据发给销售负责人", evidence: "周五前把这次复盘的数据发给销售负责人" },
+          {
+            category: "knowledge",
+            text: "提前 45 天提醒能赶上客户的预算周期",
+            evidence: "提前 45 天提醒是这次最大的变化，客户正好赶上明年的预算。",
+          },
+          {
+            category: "task",
+            text: "把复盘数据发给销售负责人",
+            evidence: "周五前把这次复盘的数据发给销售负责人",
+          },
         ],
       },
-      { items: [{ category: "decision", text: "续费提醒发出前一周先核对联系人", evidence: "以后每批续费提醒发出前一周先核对一次联系人" }] },
+      {
+        items: [
+          {
+            category: "decision",
+            text: "续费提醒发出前一周先核对联系人",
+            evidence: "以后每批续费提醒发出前一周先核对一次联系人",
+          },
+        ],
+      },
     );
     const result = await extractor(s).extract(inputOf(retro, "2026-11-26"));
 
@@ -175,7 +239,9 @@ describe("LLM extractor", () => {
     const system = first?.messages[0]?.content ?? "";
     expect(system).toContain("最终决定先做移动端，网页版推迟到下个月。");
     expect(system).toContain("in the same language as the journal");
-    expect(userText(first)).toContain('The journal is written in Chinese: write every "text" in Chinese');
+    expect(userText(first)).toContain(
+      'The journal is written in Chinese: write every "text" in Chinese',
+    );
     expect(s.chatRequests()[1]?.messages.at(-1)?.content).toContain("11 月续费季复盘");
   });
 
@@ -193,7 +259,11 @@ describe("LLM extractor", () => {
     });
     const result = await extractor(s).extract(inputOf(body));
     expect(result.items).toHaveLength(1);
-    expect(result.items[0]).toMatchObject({ category: "task", text: "Send the draft to Person A", blockIndex: 1 });
+    expect(result.items[0]).toMatchObject({
+      category: "task",
+      text: "Send the draft to Person A",
+      blockIndex: 1,
+    });
   });
 
   it("case 09 (a): unwraps the one-element array, reads Task as task, drops and reports only the idea item", async () => {
@@ -213,11 +283,18 @@ describe("LLM extractor", () => {
     const s = await stub();
     s.enqueue(
       // Parseable on purpose: even a list that looks complete is dropped when finish_reason is "length".
-      { items: [{ category: "task", text: "PARTIAL", evidence: "I need to pull the top ten pages" }], finishReason: "length" },
+      {
+        items: [
+          { category: "task", text: "PARTIAL", evidence: "I need to pull the top ten pages" },
+        ],
+        finishReason: "length",
+      },
       { items: [MISSING[0]] },
       { items: [TASK] },
     );
-    const result = await extractor(s, { settings: settingsWith({ gate: { enabled: false } }) }).extract(inputOf(AUDIT));
+    const result = await extractor(s, {
+      settings: settingsWith({ gate: { enabled: false } }),
+    }).extract(inputOf(AUDIT));
     expect(s.chatRequests()).toHaveLength(3);
     const halves = s.chatRequests().slice(1).map(journalOf);
     expect(halves[0]).toContain("## SEO audit");
@@ -230,7 +307,10 @@ describe("LLM extractor", () => {
 
   it("case 09 (b): when the halves are cut off too, it fails clearly and returns nothing", async () => {
     const s = await stub();
-    s.enqueue({ content: '{"items":[{"cat', finishReason: "length" }, { content: '{"items":[', finishReason: "length" });
+    s.enqueue(
+      { content: '{"items":[{"cat', finishReason: "length" },
+      { content: '{"items":[', finishReason: "length" },
+    );
     const err = await failure(extractor(s).extract(inputOf(AUDIT)));
     expect(err.message).toContain('finish_reason "length"');
     expect(err.message).toContain("nothing was saved");
@@ -239,7 +319,10 @@ describe("LLM extractor", () => {
 
   it("retries a 429 and then succeeds", async () => {
     const s = await stub();
-    s.enqueue({ status: 429, body: { error: { message: "slow down" } } }, { items: [TASK, ...MISSING] });
+    s.enqueue(
+      { status: 429, body: { error: { message: "slow down" } } },
+      { items: [TASK, ...MISSING] },
+    );
     const result = await extractor(s).extract(inputOf(AUDIT));
     expect(result.items).toHaveLength(5);
     expect(s.chatRequests()).toHaveLength(2);
@@ -249,13 +332,24 @@ describe("LLM extractor", () => {
   it("a hung server times out with an LlmError naming the server (the pipeline then writes nothing)", async () => {
     const s = await stub();
     s.enqueue({ hang: true });
-    const err = await failure(extractor(s, { settings: settingsWith({ llm: { timeoutMs: 200, maxRetries: 0 } }) }).extract(inputOf(AUDIT)));
-    expect(err.message).toMatch(/^chat completion at http:\/\/127\.0\.0\.1:\d+\/v1 timed out after 200 ms after 1 attempt; check that the server is running/);
+    const err = await failure(
+      extractor(s, { settings: settingsWith({ llm: { timeoutMs: 200, maxRetries: 0 } }) }).extract(
+        inputOf(AUDIT),
+      ),
+    );
+    expect(err.message).toMatch(
+      /^chat completion at http:\/\/127\.0\.0\.1:\d+\/v1 timed out after 200 ms after 1 attempt; check that the server is running/,
+    );
   });
 
   it("never puts the key in an error, even when the server echoes it", async () => {
     const s = await stub();
-    s.enqueue({ status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}. Authorization: Bearer ${KEY}` } } });
+    s.enqueue({
+      status: 401,
+      body: {
+        error: { message: `Incorrect API key provided: ${KEY}. Authorization: Bearer ${KEY}` },
+      },
+    });
     const err = await failure(extractor(s).extract(inputOf(AUDIT)));
     expect(err.message).toContain("check the API key");
     expect(`${err.message} ${err.stack ?? ""} ${JSON.stringify(err)}`).not.toContain(KEY);
@@ -264,12 +358,21 @@ describe("LLM extractor", () => {
 
   it("rejects an invented quote as unsupported and shows its evidence", async () => {
     const s = await stub();
-    const invented = { category: "knowledge", text: "The pricing page converts at 4%", evidence: "the pricing page converts at 4 percent" };
+    const invented = {
+      category: "knowledge",
+      text: "The pricing page converts at 4%",
+      evidence: "the pricing page converts at 4 percent",
+    };
     s.enqueue({ items: [TASK, ...MISSING, invented] });
     const result = await extractor(s).extract(inputOf(AUDIT));
     expect(result.items.map((i) => i.text)).not.toContain(invented.text);
     expect(result.rejected).toEqual([
-      { reason: "evidence not found in the journal (unsupported)", category: "knowledge", text: invented.text, evidence: invented.evidence },
+      {
+        reason: "evidence not found in the journal (unsupported)",
+        category: "knowledge",
+        text: invented.text,
+        evidence: invented.evidence,
+      },
     ]);
   });
 
@@ -278,7 +381,11 @@ describe("LLM extractor", () => {
     expect(example).toBeDefined();
     if (!example) return;
     const echo = { category: example.category, text: example.text, evidence: example.evidence };
-    const definition = { category: "task", text: "Something to be done soon", evidence: "I need to pull the top ten pages" };
+    const definition = {
+      category: "task",
+      text: "Something to be done soon",
+      evidence: "I need to pull the top ten pages",
+    };
 
     const s = await stub();
     s.enqueue({ items: [TASK, ...MISSING, echo, definition] });
@@ -291,7 +398,9 @@ describe("LLM extractor", () => {
     ]);
 
     s.enqueue({ items: [echo] });
-    const own = await extractor(s, { settings: settingsWith({ gate: { enabled: false } }) }).extract(inputOf(`Release planning.\n\n${example.evidence}`));
+    const own = await extractor(s, {
+      settings: settingsWith({ gate: { enabled: false } }),
+    }).extract(inputOf(`Release planning.\n\n${example.evidence}`));
     expect(own.items.map((i) => i.text)).toEqual([example.text]);
   });
 
@@ -299,7 +408,9 @@ describe("LLM extractor", () => {
     const paragraphs: string[] = [];
     for (let i = 0, size = 0; size < 1_000_000; i++) {
       if (i % 50 === 0) paragraphs.push(`## Day ${i / 50}`);
-      paragraphs.push(`Note ${i}: crawled ${i % 89} pages and found ${i % 7} broken links in section ${i % 11} of the blog.`);
+      paragraphs.push(
+        `Note ${i}: crawled ${i % 89} pages and found ${i % 7} broken links in section ${i % 11} of the blog.`,
+      );
       size += (paragraphs.at(-1)?.length ?? 0) + 2;
     }
     const body = paragraphs.join("\n\n");
@@ -310,7 +421,11 @@ describe("LLM extractor", () => {
         return {
           items: [
             { category: "task", text: `Check ${first}`, evidence: first },
-            { category: "knowledge", text: "The blog has broken links", evidence: "broken links in section" },
+            {
+              category: "knowledge",
+              text: "The blog has broken links",
+              evidence: "broken links in section",
+            },
           ],
         };
       },
@@ -328,17 +443,45 @@ describe("LLM extractor", () => {
 
   it("rescans only the windows the self-check points at", async () => {
     const filler = (topic: string) =>
-      Array.from({ length: 8 }, (_, i) => `${topic} note ${i}: the numbers moved a little today and nothing needs doing about it yet, but keep watching.`);
-    const body = ["## Crawl", "", ...filler("Crawl").join("\n\n").split("\n"), "", "## Churn", "", ...filler("Churn").join("\n\n").split("\n")].join("\n");
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${topic} note ${i}: the numbers moved a little today and nothing needs doing about it yet, but keep watching.`,
+      );
+    const body = [
+      "## Crawl",
+      "",
+      ...filler("Crawl").join("\n\n").split("\n"),
+      "",
+      "## Churn",
+      "",
+      ...filler("Churn").join("\n\n").split("\n"),
+    ].join("\n");
     const s = await stub({
       fallback: (req) => {
         const text = journalOf(req);
         const isRescan = req.messages.some((m) => m.role === "assistant");
         if (text.includes("## Crawl") && !isRescan) {
-          return { items: [{ category: "knowledge", text: "Crawl numbers are stable", evidence: "Crawl note 0: the numbers moved a little today" }] };
+          return {
+            items: [
+              {
+                category: "knowledge",
+                text: "Crawl numbers are stable",
+                evidence: "Crawl note 0: the numbers moved a little today",
+              },
+            ],
+          };
         }
         if (text.includes("## Churn") && isRescan) {
-          return { items: [{ category: "task", text: "Keep watching churn", evidence: "Churn note 5: the numbers moved a little today" }] };
+          return {
+            items: [
+              {
+                category: "task",
+                text: "Keep watching churn",
+                evidence: "Churn note 5: the numbers moved a little today",
+              },
+            ],
+          };
         }
         return { items: [] };
       },
@@ -349,15 +492,36 @@ describe("LLM extractor", () => {
     expect(calls).toHaveLength(3);
     expect(journalOf(calls[2] as RecordedRequest)).toContain("## Churn");
     expect(result.gate?.fired).toEqual(["below-band"]);
-    expect(result.items.map((i) => i.text)).toEqual(["Crawl numbers are stable", "Keep watching churn"]);
+    expect(result.items.map((i) => i.text)).toEqual([
+      "Crawl numbers are stable",
+      "Keep watching churn",
+    ]);
   });
 
   it("asks the model to merge when the count is far above the band", async () => {
-    const lines = Array.from({ length: 14 }, (_, i) => `- Fix broken link number ${i + 1} on the pricing page.`);
+    const lines = Array.from(
+      { length: 14 },
+      (_, i) => `- Fix broken link number ${i + 1} on the pricing page.`,
+    );
     const body = ["Link check.", "", ...lines].join("\n");
-    const many = lines.map((l, i) => ({ category: "task", text: `Fix broken link ${i + 1} on pricing page`, evidence: l.slice(2) }));
+    const many = lines.map((l, i) => ({
+      category: "task",
+      text: `Fix broken link ${i + 1} on pricing page`,
+      evidence: l.slice(2),
+    }));
     const s = await stub();
-    s.enqueue({ items: many }, { items: [{ category: "task", text: "Fix the 14 broken links on the pricing page", evidence: lines[0]?.slice(2) }] });
+    s.enqueue(
+      { items: many },
+      {
+        items: [
+          {
+            category: "task",
+            text: "Fix the 14 broken links on the pricing page",
+            evidence: lines[0]?.slice(2),
+          },
+        ],
+      },
+    );
     const result = await extractor(s).extract(inputOf(body));
     expect(result.gate?.fired).toContain("above-band");
     expect(result.gate).toMatchObject({ before: 14, after: 1 });
@@ -379,14 +543,38 @@ describe("LLM extractor", () => {
     };
     const offline: Extractor = {
       name: "offline",
-      extract: () => Promise.resolve({ items: [convention], rejected: [], passes: 1, usage: { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 }, notes: [] }),
+      extract: () =>
+        Promise.resolve({
+          items: [convention],
+          rejected: [],
+          passes: 1,
+          usage: { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 },
+          notes: [],
+        }),
     };
     const s = await stub();
     s.enqueue(
-      { items: [{ category: "decision", text: "Ship weekly starting in December", evidence: "ship weekly from December", topic: "Releases" }, { category: "knowledge", text: "The team liked the demo", evidence: "The team liked the demo." }] },
+      {
+        items: [
+          {
+            category: "decision",
+            text: "Ship weekly starting in December",
+            evidence: "ship weekly from December",
+            topic: "Releases",
+          },
+          {
+            category: "knowledge",
+            text: "The team liked the demo",
+            evidence: "The team liked the demo.",
+          },
+        ],
+      },
       { items: [] },
     );
-    const result = await extractor(s, { offline, settings: settingsWith({ gate: { enabled: false } }) }).extract(inputOf(body));
+    const result = await extractor(s, {
+      offline,
+      settings: settingsWith({ gate: { enabled: false } }),
+    }).extract(inputOf(body));
     expect(result.items.map((i) => [i.origin, i.category, i.text])).toEqual([
       ["offline", "decision", "ship weekly from December"],
       ["llm", "knowledge", "The team liked the demo"],
@@ -394,23 +582,36 @@ describe("LLM extractor", () => {
     expect(result.items[0]?.topic).toBe("Releases");
 
     s.enqueue({ items: [] });
-    const silent = await extractor(s, { offline, settings: settingsWith({ gate: { enabled: false } }) }).extract(inputOf(body));
+    const silent = await extractor(s, {
+      offline,
+      settings: settingsWith({ gate: { enabled: false } }),
+    }).extract(inputOf(body));
     expect(silent.items.map((i) => i.text)).toEqual(["ship weekly from December"]);
   });
 
   it("reports calls, tokens and cost from the prices", async () => {
     const s = await stub();
-    s.enqueue({ items: [TASK, ...MISSING], usage: { prompt_tokens: 2000, completion_tokens: 500 } });
+    s.enqueue({
+      items: [TASK, ...MISSING],
+      usage: { prompt_tokens: 2000, completion_tokens: 500 },
+    });
     const settings = settingsWith({ llm: { pricePromptPerM: 0.15, priceCompletionPerM: 0.6 } });
     const result = await extractor(s, { settings }).extract(inputOf(AUDIT));
-    expect(result.usage).toMatchObject({ calls: 1, promptTokens: 2000, completionTokens: 500, costUsd: 0.0006 });
+    expect(result.usage).toMatchObject({
+      calls: 1,
+      promptTokens: 2000,
+      completionTokens: 500,
+      costUsd: 0.0006,
+    });
     expect(result.usage.wallMs).toBeGreaterThanOrEqual(0);
   });
 
   it("does not rescan when rescans are set to 0, and tells which checks fired", async () => {
     const s = await stub();
     s.enqueue({ items: [TASK] });
-    const result = await extractor(s, { settings: settingsWith({ gate: { maxRescans: 0 } }) }).extract(inputOf(AUDIT));
+    const result = await extractor(s, {
+      settings: settingsWith({ gate: { maxRescans: 0 } }),
+    }).extract(inputOf(AUDIT));
     expect(result.passes).toBe(1);
     expect(s.chatRequests()).toHaveLength(1);
     expect(result.gate?.fired.length).toBeGreaterThan(0);
@@ -426,15 +627,29 @@ describe("LLM extractor", () => {
   });
 
   it("keeps a ref only when it names an open item", async () => {
-    const body = "## Content quality\n\nAll 50 top pages scored; 38 pass and 12 went back to their writers.";
+    const body =
+      "## Content quality\n\nAll 50 top pages scored; 38 pass and 12 went back to their writers.";
     const s = await stub();
     s.enqueue({
       items: [
-        { category: "goal", text: "All 50 top pages scored", evidence: "All 50 top pages scored", ref: "g-006", progress: true },
-        { category: "goal", text: "38 pages pass", evidence: "38 pass and 12 went back", ref: "g-999" },
+        {
+          category: "goal",
+          text: "All 50 top pages scored",
+          evidence: "All 50 top pages scored",
+          ref: "g-006",
+          progress: true,
+        },
+        {
+          category: "goal",
+          text: "38 pages pass",
+          evidence: "38 pass and 12 went back",
+          ref: "g-999",
+        },
       ],
     });
-    const result = await extractor(s, { settings: settingsWith({ gate: { enabled: false } }) }).extract(inputOf(body));
+    const result = await extractor(s, {
+      settings: settingsWith({ gate: { enabled: false } }),
+    }).extract(inputOf(body));
     expect(result.items.map((i) => [i.ref, i.progress])).toEqual([
       ["g-006", true],
       [undefined, undefined],
@@ -461,7 +676,12 @@ describe("LLM extractor", () => {
 
   it("says which setting is missing when no model is named, before any request", async () => {
     const s = await stub();
-    const noModel = new LlmExtractor({ settings: settingsWith(), apiKey: KEY, baseUrl: s.baseUrl, model: " " });
+    const noModel = new LlmExtractor({
+      settings: settingsWith(),
+      apiKey: KEY,
+      baseUrl: s.baseUrl,
+      model: " ",
+    });
     const err = await failure(noModel.extract(inputOf(AUDIT)));
     expect(err.message).toContain("no model name set");
     expect(s.requests).toHaveLength(0);

@@ -12,13 +12,23 @@ describe("reading the model's reply", () => {
       "One task found.",
     ].join("\n");
     const r = parseReply(reply);
-    expect(r.ok && r.value.items).toEqual([{ category: "task", text: "Send the draft to Person A", evidence: "send the draft to Person A" }]);
+    expect(r.ok && r.value.items).toEqual([
+      {
+        category: "task",
+        text: "Send the draft to Person A",
+        evidence: "send the draft to Person A",
+      },
+    ]);
   });
 
   it("case 08: reads JSON in prose without a fence, and a fence without a language", () => {
-    const inProse = parseReply('Sure! {"items":[{"category":"goal","text":"Ship v2","evidence":"ship v2 by March"}]} Hope this helps.');
+    const inProse = parseReply(
+      'Sure! {"items":[{"category":"goal","text":"Ship v2","evidence":"ship v2 by March"}]} Hope this helps.',
+    );
     expect(inProse.ok && inProse.value.items.map((i) => i.text)).toEqual(["Ship v2"]);
-    const bare = parseReply('```\n{"items":[{"category":"goal","text":"Ship v2","evidence":"ship v2 by March"}]}\n```');
+    const bare = parseReply(
+      '```\n{"items":[{"category":"goal","text":"Ship v2","evidence":"ship v2 by March"}]}\n```',
+    );
     expect(bare.ok && bare.value.items).toHaveLength(1);
   });
 
@@ -28,7 +38,9 @@ describe("reading the model's reply", () => {
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.items).toEqual([{ category: "task", text: "Book the dentist", evidence: "book the dentist" }]);
+    expect(r.value.items).toEqual([
+      { category: "task", text: "Book the dentist", evidence: "book the dentist" },
+    ]);
     expect(r.value.rejected).toHaveLength(1);
     expect(r.value.rejected[0]).toMatchObject({ category: "idea", text: "x", evidence: "y" });
     expect(r.value.rejected[0]?.reason).toContain('category "idea" is not one of task, goal');
@@ -51,12 +63,16 @@ describe("reading the model's reply", () => {
   });
 
   it("drops optional fields that do not fit instead of the item", () => {
-    const r = parseReply('{"items":[{"category":"task","text":"t","evidence":"e","confidence":85,"due":"next Friday","topic":null}]}');
+    const r = parseReply(
+      '{"items":[{"category":"task","text":"t","evidence":"e","confidence":85,"due":"next Friday","topic":null}]}',
+    );
     expect(r.ok && r.value.items[0]).toEqual({ category: "task", text: "t", evidence: "e" });
   });
 
   it("reports items without text or evidence", () => {
-    const r = parseReply('{"items":[{"category":"task","text":"","evidence":"e"},{"category":"task","text":"t"},"junk"]}');
+    const r = parseReply(
+      '{"items":[{"category":"task","text":"","evidence":"e"},{"category":"task","text":"t"},"junk"]}',
+    );
     expect(r.ok && r.value.items).toEqual([]);
     expect(r.ok && r.value.rejected.map((x) => x.reason)).toEqual([
       "invalid item: text is empty",
@@ -83,13 +99,17 @@ describe("reading the model's reply", () => {
   });
 
   it("case 09 (b): a reply cut off mid-JSON gives no items", () => {
-    const r = parseReply('{"items":[{"category":"task","text":"Book the dentist","evidence":"book the');
+    const r = parseReply(
+      '{"items":[{"category":"task","text":"Book the dentist","evidence":"book the',
+    );
     expect(r.ok).toBe(false);
     expect(balancedAt('{"a":[1,2', 0)).toBeNull();
   });
 
   it("skips a reasoning block before the JSON", () => {
-    const r = parseReply('<think>maybe {"items":[]} or not</think>\n{"items":[{"category":"task","text":"t","evidence":"e"}]}');
+    const r = parseReply(
+      '<think>maybe {"items":[]} or not</think>\n{"items":[{"category":"task","text":"t","evidence":"e"}]}',
+    );
     expect(r.ok && r.value.items).toHaveLength(1);
   });
 

@@ -13,9 +13,15 @@ import {
 
 describe("building wikilinks", () => {
   it("formats a path with a block id, a heading or an alias, dropping .md", () => {
-    expect(formatWikilink({ path: "Memory/Agents/a/Journal/2026-11-24.md", blockId: "am-k3f9" })).toBe("[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]");
-    expect(formatWikilink({ path: "Topics/SEO.MD", heading: "Findings" })).toBe("[[Topics/SEO#Findings]]");
-    expect(formatWikilink({ path: "Reviews", blockId: "r-1", heading: "ignored", alias: "weekly" })).toBe("[[Reviews#^r-1|weekly]]");
+    expect(
+      formatWikilink({ path: "Memory/Agents/a/Journal/2026-11-24.md", blockId: "am-k3f9" }),
+    ).toBe("[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]");
+    expect(formatWikilink({ path: "Topics/SEO.MD", heading: "Findings" })).toBe(
+      "[[Topics/SEO#Findings]]",
+    );
+    expect(
+      formatWikilink({ path: "Reviews", blockId: "r-1", heading: "ignored", alias: "weekly" }),
+    ).toBe("[[Reviews#^r-1|weekly]]");
     expect(formatWikilink({ path: "Note", blockId: null, heading: "" })).toBe("[[Note]]");
   });
 
@@ -29,7 +35,9 @@ describe("building wikilinks", () => {
 
 describe("reading wikilinks", () => {
   it("gives each link's target without alias, embeds included", () => {
-    expect(wikilinkTargets("[source:: [[2026-03-24#^am-k3f9]]] and ![[chart.png|c]] [[ Note | n ]]")).toEqual(["2026-03-24#^am-k3f9", "chart.png", "Note"]);
+    expect(
+      wikilinkTargets("[source:: [[2026-03-24#^am-k3f9]]] and ![[chart.png|c]] [[ Note | n ]]"),
+    ).toEqual(["2026-03-24#^am-k3f9", "chart.png", "Note"]);
     expect(linkTarget("[[Note#Heading|alias]]")).toBe("Note#Heading");
   });
 
@@ -40,7 +48,10 @@ describe("reading wikilinks", () => {
       return "L";
     });
     expect(out).toBe("a L b L");
-    expect(seen).toEqual([["X", "X|y", "y"], ["Z", "Z#^id", null]]);
+    expect(seen).toEqual([
+      ["X", "X|y", "y"],
+      ["Z", "Z#^id", null],
+    ]);
   });
 
   it("strips the brackets of links, leaving the words", () => {

@@ -16,7 +16,10 @@ type Hits = { results: { path: string }[] };
 describe("mcp server and changes made on disk", () => {
   let vault: ReturnType<typeof sampleVaultCopy>;
   let s: McpSession;
-  const paths = async (query: string): Promise<string[]> => ((await s.call("search", { query, scope: "all" })).structuredContent as Hits).results.map((r) => r.path);
+  const paths = async (query: string): Promise<string[]> =>
+    ((await s.call("search", { query, scope: "all" })).structuredContent as Hits).results.map(
+      (r) => r.path,
+    );
 
   beforeAll(async () => {
     vault = sampleVaultCopy();
@@ -30,8 +33,15 @@ describe("mcp server and changes made on disk", () => {
   it("a note written on disk between two calls is found by the second; edits, renames and removals follow", async () => {
     const path = "Memory/Library/SEO/Wombat sitemap.md";
     expect(await paths("wombatsitemap")).toEqual([]);
-    writeFileSync(join(vault.root, path), "# Wombat sitemap\n\nThe wombatsitemap lists every landing page.\n");
-    expect(await pollUntil(async () => ((await paths("wombatsitemap")).includes(path) ? true : undefined))).toBe(true);
+    writeFileSync(
+      join(vault.root, path),
+      "# Wombat sitemap\n\nThe wombatsitemap lists every landing page.\n",
+    );
+    expect(
+      await pollUntil(async () =>
+        (await paths("wombatsitemap")).includes(path) ? true : undefined,
+      ),
+    ).toBe(true);
     // An edit: the old word goes, the new one comes.
     writeFileSync(join(vault.root, path), "# Wombat sitemap\n\nNow the numbatindex lists them.\n");
     await pollUntil(async () => ((await paths("numbatindex")).includes(path) ? true : undefined));
@@ -46,26 +56,40 @@ describe("mcp server and changes made on disk", () => {
     // A removal.
     rmSync(join(vault.root, moved));
     await pollUntil(async () => ((await paths("numbatindex")).length === 0 ? true : undefined));
-    const status = (await s.call("status")).structuredContent as { last_change: { path: string } | null; pending: number };
+    const status = (await s.call("status")).structuredContent as {
+      last_change: { path: string } | null;
+      pending: number;
+    };
     expect(status.last_change?.path).toBe(moved);
     expect(status.pending).toBe(0);
   });
 
   it("a note in a new folder is followed too; hidden folders never are", async () => {
     mkdirSync(join(vault.root, "Memory/.drafts"), { recursive: true });
-    writeFileSync(join(vault.root, "Memory/.drafts/Hidden.md"), "# Hidden\n\nquollword in a hidden folder\n");
+    writeFileSync(
+      join(vault.root, "Memory/.drafts/Hidden.md"),
+      "# Hidden\n\nquollword in a hidden folder\n",
+    );
     mkdirSync(join(vault.root, "Memory/Library/New area/Deep"), { recursive: true });
-    writeFileSync(join(vault.root, "Memory/Library/New area/Deep/Visible.md"), "# Visible\n\nquollword in a new folder\n");
+    writeFileSync(
+      join(vault.root, "Memory/Library/New area/Deep/Visible.md"),
+      "# Visible\n\nquollword in a new folder\n",
+    );
     const found = await pollUntil(async () => {
       const p = await paths("quollword");
       return p.includes("Memory/Library/New area/Deep/Visible.md") ? p : undefined;
     });
     expect(found).toEqual(["Memory/Library/New area/Deep/Visible.md"]);
     // The folder renamed: its notes move with it in the index.
-    renameSync(join(vault.root, "Memory/Library/New area"), join(vault.root, "Memory/Library/Moved area"));
+    renameSync(
+      join(vault.root, "Memory/Library/New area"),
+      join(vault.root, "Memory/Library/Moved area"),
+    );
     await pollUntil(async () => {
       const p = await paths("quollword");
-      return p.length === 1 && p[0] === "Memory/Library/Moved area/Deep/Visible.md" ? true : undefined;
+      return p.length === 1 && p[0] === "Memory/Library/Moved area/Deep/Visible.md"
+        ? true
+        : undefined;
     });
     // And removed with it.
     rmSync(join(vault.root, "Memory/Library/Moved area"), { recursive: true });
@@ -73,11 +97,16 @@ describe("mcp server and changes made on disk", () => {
   });
 
   it("a note in an isolated zone written on disk is indexed in its zone only, out of this server's reach", async () => {
-    writeFileSync(join(vault.root, "Memory/Restricted/Incidents/New.md"), "# New\n\nplatypusword secret\n");
+    writeFileSync(
+      join(vault.root, "Memory/Restricted/Incidents/New.md"),
+      "# New\n\nplatypusword secret\n",
+    );
     writeFileSync(join(vault.root, "Memory/Library/SEO/Marker.md"), "# Marker\n\nplatypusmarker\n");
     await pollUntil(async () => ((await paths("platypusmarker")).length > 0 ? true : undefined));
     expect(await paths("platypusword")).toEqual([]);
-    expect((await s.call("read_note", { note: "Memory/Restricted/Incidents/New.md" })).isError).toBe(true);
+    expect(
+      (await s.call("read_note", { note: "Memory/Restricted/Incidents/New.md" })).isError,
+    ).toBe(true);
   });
 });
 
@@ -87,7 +116,10 @@ describe("two servers on one vault", () => {
   let b: McpSession;
   beforeAll(async () => {
     vault = sampleVaultCopy();
-    [a, b] = await Promise.all([startMcp(vault.root, ["--agent", "link"]), startMcp(vault.root, ["--agent", "link"])]);
+    [a, b] = await Promise.all([
+      startMcp(vault.root, ["--agent", "link"]),
+      startMcp(vault.root, ["--agent", "link"]),
+    ]);
   }, 30_000);
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -103,8 +135,12 @@ describe("two servers on one vault", () => {
       calls.push(a.call("add_tracker_item", { kind: "tasks", text: `From A number ${i}` }));
       calls.push(b.call("add_tracker_item", { kind: "tasks", text: `From B number ${i}` }));
     }
-    calls.push(a.call("update_tracker_item", { kind: "tasks", id: "t-005", progress: "A: 4 of 20 done" }));
-    calls.push(b.call("update_tracker_item", { kind: "tasks", id: "t-005", progress: "B: 9 of 20 done" }));
+    calls.push(
+      a.call("update_tracker_item", { kind: "tasks", id: "t-005", progress: "A: 4 of 20 done" }),
+    );
+    calls.push(
+      b.call("update_tracker_item", { kind: "tasks", id: "t-005", progress: "B: 9 of 20 done" }),
+    );
     const results = await Promise.all(calls);
     expect(results.filter((r) => r.isError).map((r) => r.content[0]?.text)).toEqual([]);
     const text = readFileSync(path, "utf8");
@@ -124,6 +160,11 @@ describe("two servers on one vault", () => {
     expect(new Set(given).size).toBe(2 * n);
     for (const id of given) expect(ids).toContain(id);
     // Each server sees the other's writes through its watcher.
-    await pollUntil(async () => (((await b.call("search", { query: "\"From A number 7\"" })).structuredContent as Hits).results.length > 0 ? true : undefined));
+    await pollUntil(async () =>
+      ((await b.call("search", { query: '"From A number 7"' })).structuredContent as Hits).results
+        .length > 0
+        ? true
+        : undefined,
+    );
   });
 });

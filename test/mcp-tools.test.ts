@@ -6,11 +6,26 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { today } from "../src/core/util/dates";
-import { buildCli, cliPath, serverEnv, startMcp, textOf, type McpSession } from "./helpers/mcp-client";
+import {
+  buildCli,
+  cliPath,
+  serverEnv,
+  startMcp,
+  textOf,
+  type McpSession,
+} from "./helpers/mcp-client";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 
 const READ_TOOLS = ["brief", "search", "read_note", "list_trackers", "health", "status", "inbox"];
-const WRITE_TOOLS = ["append_journal", "extract", "add_tracker_item", "update_tracker_item", "add_knowledge", "answer_inbox_item", "propose_promotion"];
+const WRITE_TOOLS = [
+  "append_journal",
+  "extract",
+  "add_tracker_item",
+  "update_tracker_item",
+  "add_knowledge",
+  "answer_inbox_item",
+  "propose_promotion",
+];
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 
 beforeAll(() => buildCli(), 60_000);
@@ -48,11 +63,16 @@ describe("mcp server started with --agent link on the sample vault", () => {
   it("search: notes in the agent's scope with the library by default, each with a [[note#^block]] link", async () => {
     const r = await s.call("search", { query: "canonical tag" });
     expect(r.isError).toBeFalsy();
-    const data = r.structuredContent as { scope: string; results: { path: string; link: string; snippet: string; score: number; title: string }[] };
+    const data = r.structuredContent as {
+      scope: string;
+      results: { path: string; link: string; snippet: string; score: number; title: string }[];
+    };
     expect(data.scope).toBe("agent:link");
     expect(data.results.length).toBeGreaterThan(0);
     for (const hit of data.results) {
-      expect(hit.path.startsWith("Memory/Agents/link/") || hit.path.startsWith("Memory/Library/")).toBe(true);
+      expect(
+        hit.path.startsWith("Memory/Agents/link/") || hit.path.startsWith("Memory/Library/"),
+      ).toBe(true);
       expect(hit.link).toMatch(/^\[\[Memory\/[^\]]+\]\]$/);
       expect(hit.score).toBeGreaterThan(0);
     }
@@ -63,7 +83,10 @@ describe("mcp server started with --agent link on the sample vault", () => {
   it("search mode passages: the best blocks across notes, each linked to its block", async () => {
     const r = await s.call("search", { query: "canonical tag", mode: "passages", limit: 5 });
     expect(r.isError).toBeFalsy();
-    const data = r.structuredContent as { mode: string; results: { path: string; link: string; snippet: string }[] };
+    const data = r.structuredContent as {
+      mode: string;
+      results: { path: string; link: string; snippet: string }[];
+    };
     expect(data.mode).toBe("passages");
     expect(data.results.length).toBeGreaterThan(0);
     expect(data.results.length).toBeLessThanOrEqual(5);
@@ -94,24 +117,39 @@ describe("mcp server started with --agent link on the sample vault", () => {
   it("read_note by path, frontmatter id, title and wikilink with block or heading, paged", async () => {
     const whole = file(TASKS);
     const byPath = await s.call("read_note", { note: TASKS });
-    expect(byPath.structuredContent).toMatchObject({ path: TASKS, total_chars: whole.length, offset: 0, next_offset: null, text: whole });
+    expect(byPath.structuredContent).toMatchObject({
+      path: TASKS,
+      total_chars: whole.length,
+      offset: 0,
+      next_offset: null,
+      text: whole,
+    });
     const byId = await s.call("read_note", { note: "tracker-link-tasks" });
     expect((byId.structuredContent as { path: string }).path).toBe(TASKS);
     const byTitle = await s.call("read_note", { note: "SEO audit" });
-    expect((byTitle.structuredContent as { path: string }).path).toBe("Memory/Agents/link/Knowledge/learning/SEO audit.md");
+    expect((byTitle.structuredContent as { path: string }).path).toBe(
+      "Memory/Agents/link/Knowledge/learning/SEO audit.md",
+    );
     const block = await s.call("read_note", { note: "[[Tasks#^t-002]]" });
     const b = block.structuredContent as { text: string; anchor: string; path: string };
     expect(b.path).toBe(TASKS);
     expect(b.anchor).toBe("#^t-002");
-    expect(b.text).toBe("- [x] Draft the audit checklist [source:: [[2026-11-02#^am-2h7c]]] [created:: 2026-11-02] ^t-002\n    - 2026-11-06: 22 checks in 5 groups, shared with the editor");
-    const section = await s.call("read_note", { note: "[[Memory/Library/SEO/Core Web Vitals#Core Web Vitals]]" });
-    expect((section.structuredContent as { text: string }).text.startsWith("# Core Web Vitals")).toBe(true);
+    expect(b.text).toBe(
+      "- [x] Draft the audit checklist [source:: [[2026-11-02#^am-2h7c]]] [created:: 2026-11-02] ^t-002\n    - 2026-11-06: 22 checks in 5 groups, shared with the editor",
+    );
+    const section = await s.call("read_note", {
+      note: "[[Memory/Library/SEO/Core Web Vitals#Core Web Vitals]]",
+    });
+    expect(
+      (section.structuredContent as { text: string }).text.startsWith("# Core Web Vitals"),
+    ).toBe(true);
     // Pages of 100 characters put back together are the note.
     let offset: number | null = 0;
     let joined = "";
     let pages = 0;
     while (offset !== null && pages < 100) {
-      const page = (await s.call("read_note", { note: TASKS, offset, limit: 100 })).structuredContent as { text: string; next_offset: number | null; total_chars: number };
+      const page = (await s.call("read_note", { note: TASKS, offset, limit: 100 }))
+        .structuredContent as { text: string; next_offset: number | null; total_chars: number };
       expect(page.total_chars).toBe(whole.length);
       joined += page.text;
       offset = page.next_offset;
@@ -139,7 +177,10 @@ describe("mcp server started with --agent link on the sample vault", () => {
       expect(textOf(r), JSON.stringify(args)).toMatch(reason);
     }
     // A link inside the memory to a note of the zone is refused by its real path.
-    symlinkSync(join(vault.root, "Memory/Restricted/Incidents/INC-2026-1107.md"), join(vault.root, "Memory/Library/SEO/Alias.md"));
+    symlinkSync(
+      join(vault.root, "Memory/Restricted/Incidents/INC-2026-1107.md"),
+      join(vault.root, "Memory/Library/SEO/Alias.md"),
+    );
     const linked = await s.call("read_note", { note: "Memory/Library/SEO/Alias.md" });
     expect(linked.isError).toBe(true);
     expect(textOf(linked)).toMatch(/isolated zone Restricted \(through a link/);
@@ -150,19 +191,29 @@ describe("mcp server started with --agent link on the sample vault", () => {
     const day = today(Date.now());
     const path = `Memory/Agents/link/Journal/${day}.md`;
     expect(existsSync(join(vault.root, path))).toBe(false);
-    const r = await s.call("append_journal", { text: "Learned: the zebrafinch export needs a retry" });
-    const data = r.structuredContent as { path: string; id: string; link: string; created: boolean };
+    const r = await s.call("append_journal", {
+      text: "Learned: the zebrafinch export needs a retry",
+    });
+    const data = r.structuredContent as {
+      path: string;
+      id: string;
+      link: string;
+      created: boolean;
+    };
     expect(data).toMatchObject({ path, created: true });
     expect(data.id).toMatch(/^am-[0-9a-z]{4}$/);
     const text = file(path);
     expect(text).toContain(`id: journal-link-${day}`);
     expect(text).toContain(`# ${day}`);
     expect(text).toContain(`Learned: the zebrafinch export needs a retry ^${data.id}`);
-    const second = (await s.call("append_journal", { text: "- [ ] Ask about zebrafinch" })).structuredContent as { id: string; created: boolean };
+    const second = (await s.call("append_journal", { text: "- [ ] Ask about zebrafinch" }))
+      .structuredContent as { id: string; created: boolean };
     expect(second.created).toBe(false);
     expect(second.id).not.toBe(data.id);
     expect(file(path).startsWith(text.trimEnd())).toBe(true);
-    const found = (await s.call("search", { query: "zebrafinch" })).structuredContent as { results: { path: string; link: string }[] };
+    const found = (await s.call("search", { query: "zebrafinch" })).structuredContent as {
+      results: { path: string; link: string }[];
+    };
     expect(found.results[0]?.path).toBe(path);
     const bad = await s.call("append_journal", { text: "  \n " });
     expect(bad.isError).toBe(true);
@@ -170,23 +221,36 @@ describe("mcp server started with --agent link on the sample vault", () => {
 
   it("extract returns the plan without writing by default and writes it with apply: true", async () => {
     const journal = "Memory/Agents/link/Journal/2026-11-29.md";
-    writeFileSync(join(vault.root, journal), "---\nid: journal-link-2026-11-29\ntype: journal\nagent: link\nstatus: active\ncreated_at: 2026-11-29\n---\n# 2026-11-29\n\n- [ ] Renew the quokka certificate\nDecision: quokka pages move to the new CDN\n");
+    writeFileSync(
+      join(vault.root, journal),
+      "---\nid: journal-link-2026-11-29\ntype: journal\nagent: link\nstatus: active\ncreated_at: 2026-11-29\n---\n# 2026-11-29\n\n- [ ] Renew the quokka certificate\nDecision: quokka pages move to the new CDN\n",
+    );
     const before = file(journal);
     const tasks = file(TASKS);
     const plan = await s.call("extract", { journal });
     expect(plan.isError).toBeFalsy();
-    const p = plan.structuredContent as { dryRun: boolean; items: { destination: string; text: string }[]; writes: string[] };
+    const p = plan.structuredContent as {
+      dryRun: boolean;
+      items: { destination: string; text: string }[];
+      writes: string[];
+    };
     expect(p.dryRun).toBe(true);
-    expect(p.items.map((i) => i.destination)).toEqual(expect.arrayContaining([TASKS, "Memory/Agents/link/Trackers/Decisions.md"]));
+    expect(p.items.map((i) => i.destination)).toEqual(
+      expect.arrayContaining([TASKS, "Memory/Agents/link/Trackers/Decisions.md"]),
+    );
     expect(p.writes).toEqual([]);
     expect(file(journal)).toBe(before);
     expect(file(TASKS)).toBe(tasks);
-    const applied = (await s.call("extract", { journal: "2026-11-29", apply: true })).structuredContent as { dryRun: boolean; writes: string[] };
+    const applied = (await s.call("extract", { journal: "2026-11-29", apply: true }))
+      .structuredContent as { dryRun: boolean; writes: string[] };
     expect(applied.dryRun).toBe(false);
     expect(applied.writes).toEqual(expect.arrayContaining([journal, TASKS]));
     expect(file(TASKS)).toContain("Renew the quokka certificate");
     expect(file(journal)).toContain("extraction_hash:");
-    const again = (await s.call("extract", { journal, apply: true })).structuredContent as { skipped?: string; writes: string[] };
+    const again = (await s.call("extract", { journal, apply: true })).structuredContent as {
+      skipped?: string;
+      writes: string[];
+    };
     expect(again).toMatchObject({ skipped: "unchanged", writes: [] });
     const ming = await s.call("extract", { journal: "Memory/Agents/ming/Journal/2026-11-05.md" });
     expect(ming.isError).toBe(true);
@@ -195,29 +259,60 @@ describe("mcp server started with --agent link on the sample vault", () => {
   });
 
   it("extract says which decision a contradicting one supersedes (docs/contradictions.md)", async () => {
-    const head = (day: string) => `---\nid: journal-link-${day}\ntype: journal\nagent: link\nstatus: active\ncreated_at: ${day}\n---\n# ${day}\n\n`;
-    writeFileSync(join(vault.root, "Memory/Agents/link/Journal/2026-12-02.md"), `${head("2026-12-02")}Decision: the wombat export runs on Mondays\n`);
-    writeFileSync(join(vault.root, "Memory/Agents/link/Journal/2026-12-03.md"), `${head("2026-12-03")}Decision: the wombat export runs on Thursdays\n`);
+    const head = (day: string) =>
+      `---\nid: journal-link-${day}\ntype: journal\nagent: link\nstatus: active\ncreated_at: ${day}\n---\n# ${day}\n\n`;
+    writeFileSync(
+      join(vault.root, "Memory/Agents/link/Journal/2026-12-02.md"),
+      `${head("2026-12-02")}Decision: the wombat export runs on Mondays\n`,
+    );
+    writeFileSync(
+      join(vault.root, "Memory/Agents/link/Journal/2026-12-03.md"),
+      `${head("2026-12-03")}Decision: the wombat export runs on Thursdays\n`,
+    );
     expect((await s.call("extract", { journal: "2026-12-02", apply: true })).isError).toBeFalsy();
-    const old = /- \[x\] the wombat export runs on Mondays .*\^(d-\d+)$/m.exec(file("Memory/Agents/link/Trackers/Decisions.md"))?.[1];
+    const old = /- \[x\] the wombat export runs on Mondays .*\^(d-\d+)$/m.exec(
+      file("Memory/Agents/link/Trackers/Decisions.md"),
+    )?.[1];
     expect(old).toMatch(/^d-\d{3}$/);
     const plan = await s.call("extract", { journal: "2026-12-03" });
-    const items = (plan.structuredContent as { items: { action: string; supersedes?: { id: string; reason: string } }[] }).items;
-    expect(items).toMatchObject([{ action: "supersede", supersedes: { id: old, reason: "value" } }]);
+    const items = (
+      plan.structuredContent as {
+        items: { action: string; supersedes?: { id: string; reason: string } }[];
+      }
+    ).items;
+    expect(items).toMatchObject([
+      { action: "supersede", supersedes: { id: old, reason: "value" } },
+    ]);
     expect(textOf(plan)).toContain(`(supersedes ${old} (another value))`);
   });
 
   it("trackers: list, add (id returned, no duplicate), update status, progress, answer and fields; never removes a line", async () => {
-    const listed = (await s.call("list_trackers", { kind: "tasks" })).structuredContent as { items: { id: string; status: string }[] };
+    const listed = (await s.call("list_trackers", { kind: "tasks" })).structuredContent as {
+      items: { id: string; status: string }[];
+    };
     expect(listed.items.map((i) => i.id)).toEqual(expect.arrayContaining(["t-001", "t-005"]));
     expect(listed.items.every((i) => i.status === "open" || i.status === "in-progress")).toBe(true);
-    const added = (await s.call("add_tracker_item", { kind: "tasks", text: "Check the hreflang tags", due: "2026-12-20" })).structuredContent as { id: string; added: boolean };
+    const added = (
+      await s.call("add_tracker_item", {
+        kind: "tasks",
+        text: "Check the hreflang tags",
+        due: "2026-12-20",
+      })
+    ).structuredContent as { id: string; added: boolean };
     expect(added.added).toBe(true);
     expect(added.id).toMatch(/^t-\d{3}$/);
-    const again = (await s.call("add_tracker_item", { kind: "tasks", text: "Check the  hreflang tags" })).structuredContent as { id: string; added: boolean };
+    const again = (
+      await s.call("add_tracker_item", { kind: "tasks", text: "Check the  hreflang tags" })
+    ).structuredContent as { id: string; added: boolean };
     expect(again).toMatchObject({ id: added.id, added: false });
     const lines = file(TASKS).split("\n").length;
-    const upd = await s.call("update_tracker_item", { kind: "tasks", id: added.id, status: "in-progress", progress: "checked 3 of 12 templates", fields: { owner: "link" } });
+    const upd = await s.call("update_tracker_item", {
+      kind: "tasks",
+      id: added.id,
+      status: "in-progress",
+      progress: "checked 3 of 12 templates",
+      fields: { owner: "link" },
+    });
     expect(upd.isError).toBeFalsy();
     expect(upd.structuredContent).toMatchObject({ changed: true, status: "in-progress" });
     const text = file(TASKS);
@@ -226,9 +321,22 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(line).toMatch(/^- \[\/\] Check the hreflang tags/);
     expect(line).toContain("[owner:: link]");
     expect(text).toContain(`: checked 3 of 12 templates`);
-    const q = (await s.call("add_tracker_item", { kind: "questions", text: "Which pages need hreflang?", to: "ming" })).structuredContent as { id: string };
-    await s.call("update_tracker_item", { kind: "questions", id: q.id, answer: "only the pricing pages", status: "done" });
-    expect(file("Memory/Agents/link/Trackers/Questions.md")).toMatch(/Answer \(link, \d{4}-\d{2}-\d{2}\): only the pricing pages/);
+    const q = (
+      await s.call("add_tracker_item", {
+        kind: "questions",
+        text: "Which pages need hreflang?",
+        to: "ming",
+      })
+    ).structuredContent as { id: string };
+    await s.call("update_tracker_item", {
+      kind: "questions",
+      id: q.id,
+      answer: "only the pricing pages",
+      status: "done",
+    });
+    expect(file("Memory/Agents/link/Trackers/Questions.md")).toMatch(
+      /Answer \(link, \d{4}-\d{2}-\d{2}\): only the pricing pages/,
+    );
     for (const [args, reason] of [
       [{ kind: "tasks", id: "t-999", status: "done" }, /no item \^t-999/],
       [{ kind: "tasks", id: added.id }, /nothing to update/],
@@ -241,26 +349,57 @@ describe("mcp server started with --agent link on the sample vault", () => {
       expect(textOf(r)).toMatch(reason);
       expect(file(TASKS)).toBe(before);
     }
-    const broken = await s.call("add_tracker_item", { kind: "tasks", text: "x", fields: { note: "a ] b" } });
+    const broken = await s.call("add_tracker_item", {
+      kind: "tasks",
+      text: "x",
+      fields: { note: "a ] b" },
+    });
     expect(broken.isError).toBe(true);
     // Priority is one of Tasks' words, so Tasks and the tracker panel can sort by it.
     const before = file(TASKS);
-    const urgent = await s.call("add_tracker_item", { kind: "tasks", text: "Renew the certificate", priority: "urgent" });
+    const urgent = await s.call("add_tracker_item", {
+      kind: "tasks",
+      text: "Renew the certificate",
+      priority: "urgent",
+    });
     expect(urgent.isError).toBe(true);
     expect(textOf(urgent)).toMatch(/priority/);
     expect(file(TASKS)).toBe(before);
-    const high = (await s.call("add_tracker_item", { kind: "tasks", text: "Renew the certificate", priority: "high" })).structuredContent as { id: string };
-    expect(file(TASKS).split("\n").find((l) => l.endsWith(`^${high.id}`))).toContain("[priority:: high]");
+    const high = (
+      await s.call("add_tracker_item", {
+        kind: "tasks",
+        text: "Renew the certificate",
+        priority: "high",
+      })
+    ).structuredContent as { id: string };
+    expect(
+      file(TASKS)
+        .split("\n")
+        .find((l) => l.endsWith(`^${high.id}`)),
+    ).toContain("[priority:: high]");
   });
 
   it("add_knowledge appends a dated callout with confidence and source, creating the topic note", async () => {
-    const r = await s.call("add_knowledge", { topic: "Hreflang", text: "Hreflang needs return links", confidence: 0.8, source: "Memory/Agents/link/Journal/2026-11-24#^am-x1" });
+    const r = await s.call("add_knowledge", {
+      topic: "Hreflang",
+      text: "Hreflang needs return links",
+      confidence: 0.8,
+      source: "Memory/Agents/link/Journal/2026-11-24#^am-x1",
+    });
     const data = r.structuredContent as { path: string; created: boolean; added: boolean };
     expect(data).toMatchObject({ created: true, added: true });
     expect(data.path).toMatch(/^Memory\/Agents\/link\/Knowledge\/[^/]+\/Hreflang\.md$/);
     const text = file(data.path);
-    expect(text).toMatch(/> \[!insight\] \d{4}-\d{2}-\d{2} · confidence 0\.8\n> Hreflang needs return links\n> Source: \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-x1\]\]/);
-    const dup = (await s.call("add_knowledge", { topic: "hreflang", text: "Hreflang needs return links", confidence: 0.9 })).structuredContent as { path: string; added: boolean };
+    expect(text).toMatch(
+      /> \[!insight\] \d{4}-\d{2}-\d{2} · confidence 0\.8\n> Hreflang needs return links\n> Source: \[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-x1\]\]/,
+    );
+    const dup = (
+      await s.call("add_knowledge", {
+        topic: "hreflang",
+        text: "Hreflang needs return links",
+        confidence: 0.9,
+      })
+    ).structuredContent as { path: string; added: boolean };
     expect(dup).toMatchObject({ path: data.path, added: false });
     // The topic note's frontmatter id holds a slash (`link/hreflang`): read_note finds it by that id,
     // while a path the guard refuses is still refused.
@@ -280,7 +419,11 @@ describe("mcp server started with --agent link on the sample vault", () => {
   });
 
   it("brief, health and status answer with their facts", async () => {
-    const brief = (await s.call("brief", { budget_tokens: 400 })).structuredContent as { agent: string; markdown: string; budget: { used: number; limit: number } };
+    const brief = (await s.call("brief", { budget_tokens: 400 })).structuredContent as {
+      agent: string;
+      markdown: string;
+      budget: { used: number; limit: number };
+    };
     expect(brief.agent).toBe("link");
     expect(brief.budget.used).toBeLessThanOrEqual(400);
     expect(brief.markdown).toMatch(/\[\[Memory\/Agents\/link\//);
@@ -288,10 +431,22 @@ describe("mcp server started with --agent link on the sample vault", () => {
     const badAgent = await s.call("list_trackers", { agent: "../ming" });
     expect(badAgent.isError).toBe(true);
     expect(textOf(badAgent)).toMatch(/invalid agent name/);
-    const health = (await s.call("health")).structuredContent as { checked: number; warnings: { path: string }[]; errors: { path: string }[] };
+    const health = (await s.call("health")).structuredContent as {
+      checked: number;
+      warnings: { path: string }[];
+      errors: { path: string }[];
+    };
     expect(health.checked).toBeGreaterThan(20);
-    expect([...health.errors, ...health.warnings].some((p) => p.path.startsWith("Memory/Restricted/"))).toBe(false);
-    const status = (await s.call("status")).structuredContent as { agent: string; notes: number; pending: number; watching: boolean; index_age_s: number };
+    expect(
+      [...health.errors, ...health.warnings].some((p) => p.path.startsWith("Memory/Restricted/")),
+    ).toBe(false);
+    const status = (await s.call("status")).structuredContent as {
+      agent: string;
+      notes: number;
+      pending: number;
+      watching: boolean;
+      index_age_s: number;
+    };
     expect(status).toMatchObject({ agent: "link", watching: true });
     expect(status.notes).toBeGreaterThan(20);
     expect(status.index_age_s).toBeGreaterThanOrEqual(0);
@@ -316,7 +471,9 @@ describe("mcp server options", () => {
       expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS].sort());
       const r = await s.call("append_journal", { text: "should not land" });
       expect(r.isError).toBe(true);
-      expect(existsSync(join(vault.root, `Memory/Agents/link/Journal/${today(Date.now())}.md`))).toBe(false);
+      expect(
+        existsSync(join(vault.root, `Memory/Agents/link/Journal/${today(Date.now())}.md`)),
+      ).toBe(false);
     } finally {
       await s.close();
     }
@@ -329,15 +486,27 @@ describe("mcp server options", () => {
     } finally {
       await s.close();
     }
-    const res = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--tools", "search,delete_note"], { encoding: "utf8", env: serverEnv(), input: "" });
+    const res = spawnSync(
+      process.execPath,
+      [cliPath, "mcp", vault.root, "--tools", "search,delete_note"],
+      { encoding: "utf8", env: serverEnv(), input: "" },
+    );
     expect(res.status).toBe(2);
     expect(res.stderr).toMatch(/unknown tool "delete_note"/);
     expect(res.stdout).toBe("");
-    const zone = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--zone", "Nowhere"], { encoding: "utf8", env: serverEnv(), input: "" });
+    const zone = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--zone", "Nowhere"], {
+      encoding: "utf8",
+      env: serverEnv(),
+      input: "",
+    });
     expect(zone.status).toBe(2);
     expect(zone.stderr).toMatch(/not an isolated zone/);
     // --read-only with --tools naming only write tools would start a server with no tools.
-    const none = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--read-only", "--tools", "append_journal"], { encoding: "utf8", env: serverEnv(), input: "" });
+    const none = spawnSync(
+      process.execPath,
+      [cliPath, "mcp", vault.root, "--read-only", "--tools", "append_journal"],
+      { encoding: "utf8", env: serverEnv(), input: "" },
+    );
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/--read-only leaves out: the server would have no tools/);
     const some = await startMcp(vault.root, ["--read-only", "--tools", "append_journal,search"]);
@@ -349,9 +518,15 @@ describe("mcp server options", () => {
   });
 
   it("an --agent that does not exist is a usage error (exit 2) naming the known agents; nothing is created", () => {
-    const res = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--agent", "ghost"], { encoding: "utf8", env: serverEnv(), input: "" });
+    const res = spawnSync(process.execPath, [cliPath, "mcp", vault.root, "--agent", "ghost"], {
+      encoding: "utf8",
+      env: serverEnv(),
+      input: "",
+    });
     expect(res.status).toBe(2);
-    expect(res.stderr).toMatch(/unknown agent "ghost" \(known: [^)]*link[^)]*\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent ghost/);
+    expect(res.stderr).toMatch(
+      /unknown agent "ghost" \(known: [^)]*link[^)]*\); pass --agent with a known agent, or create it with: agent-memory init <vault> --agent ghost/,
+    );
     expect(res.stdout).toBe("");
     expect(existsSync(join(vault.root, "Memory/Agents/ghost"))).toBe(false);
   });
@@ -359,9 +534,11 @@ describe("mcp server options", () => {
   it("--zone opens an isolated zone to search and read_note", async () => {
     const s = await startMcp(vault.root, ["--agent", "link", "--zone", "Restricted"]);
     try {
-      const r = (await s.call("search", { query: "Kestrelwind", scope: "Restricted" })).structuredContent as { results: { path: string }[] };
+      const r = (await s.call("search", { query: "Kestrelwind", scope: "Restricted" }))
+        .structuredContent as { results: { path: string }[] };
       expect(r.results[0]?.path).toBe("Memory/Restricted/Incidents/INC-2026-1107.md");
-      const note = (await s.call("read_note", { note: "restricted-inc-2026-1107" })).structuredContent as { text: string };
+      const note = (await s.call("read_note", { note: "restricted-inc-2026-1107" }))
+        .structuredContent as { text: string };
       expect(note.text).toContain("Kestrelwind");
     } finally {
       await s.close();
@@ -375,11 +552,16 @@ describe("mcp server options", () => {
     symlinkSync(join(vault.root, TASKS), join(ming, "Decisions.md"));
     const s = await startMcp(vault.root, ["--agent", "ming"]);
     try {
-      const r = await s.call("add_tracker_item", { kind: "decisions", text: "Use the new template" });
+      const r = await s.call("add_tracker_item", {
+        kind: "decisions",
+        text: "Use the new template",
+      });
       expect(r.isError).toBe(true);
       expect(textOf(r)).toMatch(/outside the folder of agent ming/);
       expect(readFileSync(join(vault.root, TASKS), "utf8")).toBe(linkTasks);
-      const ok = (await s.call("add_tracker_item", { kind: "tasks", text: "Call the A-tier customers" })).structuredContent as { path: string };
+      const ok = (
+        await s.call("add_tracker_item", { kind: "tasks", text: "Call the A-tier customers" })
+      ).structuredContent as { path: string };
       expect(ok.path).toBe("Memory/Agents/ming/Trackers/Tasks.md");
     } finally {
       await s.close();

@@ -7,7 +7,9 @@ describe("restoreLostLines", () => {
     const base = "# Tasks\n- [ ] a\n";
     const theirs = "# Tasks\n- [ ] a\nhand line 1\n";
     const current = "# Tasks\n- [ ] a\n- [ ] extracted\nhand line 2\n"; // ours, then their next save
-    expect(restoreLostLines(base, theirs, current)).toBe("# Tasks\n- [ ] a\nhand line 1\n- [ ] extracted\nhand line 2\n");
+    expect(restoreLostLines(base, theirs, current)).toBe(
+      "# Tasks\n- [ ] a\nhand line 1\n- [ ] extracted\nhand line 2\n",
+    );
   });
 
   it("changes nothing when current already holds every added line (the other side)", () => {
@@ -24,8 +26,12 @@ describe("restoreLostLines", () => {
   });
 
   it("keeps lines theirs removed, CRLF endings, a missing final newline and repeated lines", () => {
-    expect(restoreLostLines("a\r\nb\r\n", "a\r\nx\r\n", "a\r\nb\r\nours\r\n")).toBe("a\r\nx\r\nb\r\nours\r\n");
+    expect(restoreLostLines("a\r\nb\r\n", "a\r\nx\r\n", "a\r\nb\r\nours\r\n")).toBe(
+      "a\r\nx\r\nb\r\nours\r\n",
+    );
     expect(restoreLostLines("a", "a\nx", "a\nours")).toBe("a\nx\nours");
-    expect(restoreLostLines("- [ ]\n", "- [ ]\n- [ ]\n", "- [ ]\nours\n")).toBe("- [ ]\n- [ ]\nours\n");
+    expect(restoreLostLines("- [ ]\n", "- [ ]\n- [ ]\n", "- [ ]\nours\n")).toBe(
+      "- [ ]\n- [ ]\nours\n",
+    );
   });
 });

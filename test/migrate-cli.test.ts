@@ -10,8 +10,10 @@ import { sampleVaultCopy } from "./helpers/temp-vault";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
-const OLD = "- [/] Get the top-10 pages by traffic and bounce rate [priority:: 2] [kind:: act] [created:: 2026-11-02] [source:: [[2026-11-02#^am-k3f9]]] ^t-001";
-const NEW = "- [/] Get the top-10 pages by traffic and bounce rate [kind:: act] [source:: [[2026-11-02#^am-k3f9]]] [priority:: medium] [created:: 2026-11-02] ^t-001";
+const OLD =
+  "- [/] Get the top-10 pages by traffic and bounce rate [priority:: 2] [kind:: act] [created:: 2026-11-02] [source:: [[2026-11-02#^am-k3f9]]] ^t-001";
+const NEW =
+  "- [/] Get the top-10 pages by traffic and bounce rate [kind:: act] [source:: [[2026-11-02#^am-k3f9]]] [priority:: medium] [created:: 2026-11-02] ^t-001";
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
@@ -37,17 +39,33 @@ describe("agent-memory migrate", () => {
     const dry = run("migrate", copy.root);
     expect(dry.code).toBe(1);
     expect(dry.out).toContain(`    - ${OLD}\n    + ${NEW}\n`);
-    expect(dry.out).toContain("1 line in 1 tracker note would change; run again with --apply to write them");
+    expect(dry.out).toContain(
+      "1 line in 1 tracker note would change; run again with --apply to write them",
+    );
     expect(readFileSync(path, "utf8")).toBe(old);
 
     const json = run("migrate", copy.root, "--json");
-    expect(JSON.parse(json.out)).toEqual({ applied: false, lines: 1, notes: [{ path: TASKS, changes: [{ line: 13, before: OLD, after: NEW }], lostIds: [], skipped: null }] });
+    expect(JSON.parse(json.out)).toEqual({
+      applied: false,
+      lines: 1,
+      notes: [
+        {
+          path: TASKS,
+          changes: [{ line: 13, before: OLD, after: NEW }],
+          lostIds: [],
+          skipped: null,
+        },
+      ],
+    });
 
     const applied = run("migrate", copy.root, "--apply");
     expect(applied).toMatchObject({ code: 0, err: "" });
     expect(applied.out).toContain("rewrote 1 line in 1 tracker note");
     expect(readFileSync(path, "utf8")).toBe(current);
 
-    expect(run("migrate", copy.root)).toMatchObject({ code: 0, out: "tracker lines are in the current format (7 tracker notes checked)\n" });
+    expect(run("migrate", copy.root)).toMatchObject({
+      code: 0,
+      out: "tracker lines are in the current format (7 tracker notes checked)\n",
+    });
   }, 30_000);
 });

@@ -1,4 +1,15 @@
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VaultError, PathError } from "../src/core/errors";
@@ -14,8 +25,15 @@ describe("NodeVault", () => {
   it("creates missing folders and files through process", async () => {
     const t = tempVault();
     cleanup = t.cleanup;
-    expect(await t.vault.process("Memory/Agents/a/Trackers/Tasks.md", (cur) => (cur ?? "") + "- [ ] x\n")).toBe(true);
-    expect(readFileSync(join(t.root, "Memory/Agents/a/Trackers/Tasks.md"), "utf8")).toBe("- [ ] x\n");
+    expect(
+      await t.vault.process(
+        "Memory/Agents/a/Trackers/Tasks.md",
+        (cur) => (cur ?? "") + "- [ ] x\n",
+      ),
+    ).toBe(true);
+    expect(readFileSync(join(t.root, "Memory/Agents/a/Trackers/Tasks.md"), "utf8")).toBe(
+      "- [ ] x\n",
+    );
   });
 
   it("does not write when the function returns the current content", async () => {
@@ -42,7 +60,9 @@ describe("NodeVault", () => {
       return `${cur ?? ""}added by plugin ^am-0001\n`;
     });
     expect(calls).toBe(2);
-    expect(readFileSync(join(t.root, "j.md"), "utf8")).toBe("first line\n- [ ] call Person B\nadded by plugin ^am-0001\n");
+    expect(readFileSync(join(t.root, "j.md"), "utf8")).toBe(
+      "first line\n- [ ] call Person B\nadded by plugin ^am-0001\n",
+    );
     expect(readdirSync(t.root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
@@ -64,8 +84,14 @@ describe("NodeVault", () => {
     expect(done).toEqual({ written: true, result: 2 });
     expect(readFileSync(join(t.root, "j.md"), "utf8")).toBe("first line\nsecond line\nline 3\n");
     // Nothing to write: written is false, the decision is still returned.
-    expect(await t.vault.process("j.md", (cur) => ({ content: cur, result: "kept" }))).toEqual({ written: false, result: "kept" });
-    expect(await t.vault.process("missing.md", () => ({ content: null, result: 0 }))).toEqual({ written: false, result: 0 });
+    expect(await t.vault.process("j.md", (cur) => ({ content: cur, result: "kept" }))).toEqual({
+      written: false,
+      result: "kept",
+    });
+    expect(await t.vault.process("missing.md", () => ({ content: null, result: 0 }))).toEqual({
+      written: false,
+      result: 0,
+    });
     expect(existsSync(join(t.root, "missing.md"))).toBe(false);
   });
 
@@ -156,7 +182,9 @@ describe("NodeVault", () => {
     const file = join(t.root, "Memory/locked.md");
     chmodSync(file, 0o444);
     chmodSync(join(t.root, "Memory/open.md"), 0o644);
-    await expect(t.vault.process("Memory/locked.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(/^cannot write Memory\/locked\.md: permission denied \(it is read-only, mode 444/);
+    await expect(t.vault.process("Memory/locked.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(
+      /^cannot write Memory\/locked\.md: permission denied \(it is read-only, mode 444/,
+    );
     expect(readFileSync(file, "utf8")).toBe("keep\n");
     expect(statSync(file).mode & 0o777).toBe(0o444);
     // The other side of the boundary: the owner's write bit alone is enough.

@@ -13,16 +13,28 @@ const STUB = readFileSync(join(__dirname, "stubs/obsidian.ts"), "utf8");
 const DTS = readFileSync(join(__dirname, "../node_modules/obsidian/obsidian.d.ts"), "utf8");
 
 /** Exported names the fake adds for tests; they are not part of Obsidian's API. */
-const STUB_ONLY = new Set(["StubAdapter", "StubInternalPlugins", "Command", "OpenedLink", "ViewCreator"]);
+const STUB_ONLY = new Set([
+  "StubAdapter",
+  "StubInternalPlugins",
+  "Command",
+  "OpenedLink",
+  "ViewCreator",
+]);
 
 /** Where a page of the API reference lives: `${API}<Class>` or `${API}<Class>/<member>`. */
 const API = "https://docs.obsidian.md/Reference/TypeScript+API/";
 const PAGE = new RegExp(`${API.replace(/[.+/]/g, "\\$&")}([\\w/]+)`, "g");
 
 /** `{ name → body }` of each `export class` (and `export interface`) in a source text, with `extends` names. */
-function classes(text: string, interfaces = false): Map<string, { body: string; base: string | null }> {
+function classes(
+  text: string,
+  interfaces = false,
+): Map<string, { body: string; base: string | null }> {
   const out = new Map<string, { body: string; base: string | null }>();
-  const re = new RegExp(`^export (?:abstract )?(?:class${interfaces ? "|interface" : ""}) (\\w+)(?:<[^>]*>)?(?: extends (\\w+))?[^{]*\\{`, "gm");
+  const re = new RegExp(
+    `^export (?:abstract )?(?:class${interfaces ? "|interface" : ""}) (\\w+)(?:<[^>]*>)?(?: extends (\\w+))?[^{]*\\{`,
+    "gm",
+  );
   for (const m of text.matchAll(re)) {
     const start = (m.index ?? 0) + m[0].length;
     const end = text[start] === "}" ? start : text.indexOf("\n}", start);
@@ -53,7 +65,9 @@ function stubMembersWithDocs(body: string): { name: string; doc: string }[] {
     else if (/^ {2}\)/.test(line)) inConstructor = false;
     const m = inConstructor
       ? /^ {4}(?:public |readonly |protected )+(\w+)\??:/.exec(line)
-      : /^ {2}(?:static |readonly |override |async |abstract |protected |get )*(\w+)[?!]?(?:<[^>]*>)?\s*[(:=]/.exec(line);
+      : /^ {2}(?:static |readonly |override |async |abstract |protected |get )*(\w+)[?!]?(?:<[^>]*>)?\s*[(:=]/.exec(
+          line,
+        );
     if (!m || m[1] === "constructor" || /^ +private /.test(line)) continue;
     out.push({ name: m[1] ?? "", doc: docAbove(lines, i) });
   }
@@ -73,7 +87,10 @@ const real = classes(DTS, true);
 /** True when class `name` of the real API itself declares `member`. */
 function declaresOwn(name: string, member: string): boolean {
   const body = real.get(name)?.body ?? "";
-  return new RegExp(`^\\s+(?:static |readonly |abstract |protected )*${member}\\??(?:<[^>]*>)?[(:]`, "m").test(body);
+  return new RegExp(
+    `^\\s+(?:static |readonly |abstract |protected )*${member}\\??(?:<[^>]*>)?[(:]`,
+    "m",
+  ).test(body);
 }
 
 /** Class `name` of the real API and its ancestors, nearest first. */
@@ -106,7 +123,10 @@ function stubExports(): { name: string; doc: string }[] {
 
 /** True when obsidian.d.ts exports a declaration `name`. */
 function dtsExports(name: string): boolean {
-  return new RegExp(`^export (?:declare )?(?:abstract )?(?:class|function|const|let|interface|type) ${name}\\b`, "m").test(DTS);
+  return new RegExp(
+    `^export (?:declare )?(?:abstract )?(?:class|function|const|let|interface|type) ${name}\\b`,
+    "m",
+  ).test(DTS);
 }
 
 describe("the fake Obsidian imitates names that exist", () => {
@@ -177,15 +197,22 @@ describe("the fake Obsidian documents what it imitates", () => {
       "  read(file: TFile): Promise<string> {",
       "  /** Imitates Vault.read (https://docs.obsidian.md/Reference/TypeScript+API/Vault/read). */",
       "  modify(file: TFile, data: string): Promise<void> {",
-      "  configDir = \".obsidian\";",
+      '  configDir = ".obsidian";',
       "  /** Test helper: the seeded text. */",
       "  text(path: string): string | undefined {",
     ].join("\n");
     const members = stubMembersWithDocs(body);
     expect(members.map((m) => m.name)).toEqual(["read", "modify", "configDir", "text"]);
-    expect(members.map((m) => pagesLinked(m.doc))).toEqual([["Vault/read"], ["Vault/read"], [], []]);
+    expect(members.map((m) => pagesLinked(m.doc))).toEqual([
+      ["Vault/read"],
+      ["Vault/read"],
+      [],
+      [],
+    ]);
     expect(stubMembers(body)).toEqual(["read", "modify", "configDir"]);
-    expect(declaresOwn("SettingTab", "display") && lineage("PluginSettingTab").includes("SettingTab")).toBe(true);
+    expect(
+      declaresOwn("SettingTab", "display") && lineage("PluginSettingTab").includes("SettingTab"),
+    ).toBe(true);
     expect(declaresOwn("PluginSettingTab", "display")).toBe(false); // its page is SettingTab/display
   });
 });

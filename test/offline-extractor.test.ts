@@ -77,25 +77,38 @@ describe("offline extractor", () => {
     expect(find("bounce rate matters")?.topic).toBe("SEO audit");
     expect(find("续费提醒提前")?.topic).toBe("续费提醒");
     expect(find("先问原因")?.topic).toBeUndefined(); // "今天" is generic
-    expect(find("We publish only")?.text).toBe("Publishing: We publish only after the checklist passes.");
+    expect(find("We publish only")?.text).toBe(
+      "Publishing: We publish only after the checklist passes.",
+    );
   });
 
   it("headings that name a day are not topics", () => {
     for (const heading of ["9 Nov", "Monday, 12 November", "Nov 9", "11月9日", "周一复盘前"]) {
-      const got = extractConventions(splitBlocks(`# Log\n\n## ${heading}\n\nLearned: sleep matters\n`));
+      const got = extractConventions(
+        splitBlocks(`# Log\n\n## ${heading}\n\nLearned: sleep matters\n`),
+      );
       expect(got[0]?.topic, heading).toBeUndefined();
     }
-    expect(extractConventions(splitBlocks("# Log\n\n## Sleep\n\nLearned: sleep matters\n"))[0]?.topic).toBe("Sleep");
+    expect(
+      extractConventions(splitBlocks("# Log\n\n## Sleep\n\nLearned: sleep matters\n"))[0]?.topic,
+    ).toBe("Sleep");
   });
 
   it("is deterministic and reports one pass with no model usage", async () => {
     const blocks = splitBlocks(journal);
-    const input = { path: "j.md", title: "2026-11-24", body: journal, blocks, context: { agent: "link", topics: [], openItems: [], agents: ["ming"] } };
+    const input = {
+      path: "j.md",
+      title: "2026-11-24",
+      body: journal,
+      blocks,
+      context: { agent: "link", topics: [], openItems: [], agents: ["ming"] },
+    };
     const a = await new OfflineExtractor().extract(input);
     const b = await new OfflineExtractor().extract(input);
     expect(a).toEqual(b);
     expect(a.passes).toBe(1);
     expect(a.usage.calls).toBe(0);
-    for (const item of a.items) expect(blocks[item.blockIndex]?.text).toContain(item.evidence.slice(0, 10));
+    for (const item of a.items)
+      expect(blocks[item.blockIndex]?.text).toContain(item.evidence.slice(0, 10));
   });
 });

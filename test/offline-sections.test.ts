@@ -10,11 +10,13 @@ import { orderFields } from "../src/core/trackers/fields";
 import { defaultSettings, parseSettings, usableSettings } from "../src/core/settings";
 import { DEFAULT_SECTION_HEADINGS } from "../src/core/extraction/section-headings";
 
-const got = (body: string, options = {}) => extractConventions(splitBlocks(body), [], options).map((i) => [i.category, i.text]);
+const got = (body: string, options = {}) =>
+  extractConventions(splitBlocks(body), [], options).map((i) => [i.category, i.text]);
 
 describe("sections", () => {
   it("reads an English retrospective (went well / to improve / action items)", () => {
-    const body = "# Sprint 14 retro\n\n## What went well\n- Pairing caught two bugs\n\n## What to improve\n- Split big stories before planning\n\n## Action items\n- Update the retro template\n";
+    const body =
+      "# Sprint 14 retro\n\n## What went well\n- Pairing caught two bugs\n\n## What to improve\n- Split big stories before planning\n\n## Action items\n- Update the retro template\n";
     expect(got(body)).toEqual([
       ["knowledge", "Pairing caught two bugs"],
       ["improvement", "Split big stories before planning"],
@@ -24,8 +26,28 @@ describe("sections", () => {
 
   it("reads a Chinese retrospective and a weekly 复盘 (做得好 / 待改进 / 下一步, 目标进度, 学到的, 反思, 下周计划, 规律)", () => {
     const body = [
-      "# 第 48 周复盘", "", "## 做得好", "- 组件库提前对齐，返工很少", "", "## 待改进", "- 文案定稿太晚", "", "## 目标进度", "- 续费率目前 78%",
-      "", "## 学到的", "- 客户最在意发票速度", "", "## 反思", "访谈提纲太长，应该控制在 5 个问题以内。", "", "## 下周计划", "- 跟进 3 个高风险客户", "", "## 规律", "- 月底工单翻倍",
+      "# 第 48 周复盘",
+      "",
+      "## 做得好",
+      "- 组件库提前对齐，返工很少",
+      "",
+      "## 待改进",
+      "- 文案定稿太晚",
+      "",
+      "## 目标进度",
+      "- 续费率目前 78%",
+      "",
+      "## 学到的",
+      "- 客户最在意发票速度",
+      "",
+      "## 反思",
+      "访谈提纲太长，应该控制在 5 个问题以内。",
+      "",
+      "## 下周计划",
+      "- 跟进 3 个高风险客户",
+      "",
+      "## 规律",
+      "- 月底工单翻倍",
     ].join("\n");
     const items = extractConventions(splitBlocks(body));
     expect(items.map((i) => [i.category, i.text])).toEqual([
@@ -42,31 +64,56 @@ describe("sections", () => {
   });
 
   it("does not read headings that name no category, done work, or a remark under a task heading", () => {
-    const body = "## Yesterday\n- Fixed the tokenizer\n\n## Summary\nCrawled 412 pages.\n\n## Next week\n- [x] Sent the invoice\n- Draft the posts\n\nOverall a good week.\n";
+    const body =
+      "## Yesterday\n- Fixed the tokenizer\n\n## Summary\nCrawled 412 pages.\n\n## Next week\n- [x] Sent the invoice\n- Draft the posts\n\nOverall a good week.\n";
     expect(got(body)).toEqual([["task", "Draft the posts"]]);
   });
 
   it("under 问题 an item must read as a question; under Open questions every item is one", () => {
-    expect(got("## 问题\n- 服务器宕机两次\n- 第三轮要不要加电话回访？\n")).toEqual([["question", "第三轮要不要加电话回访？"]]);
-    expect(got("## Open questions\n- Pricing of the enterprise tier\n")).toEqual([["question", "Pricing of the enterprise tier"]]);
+    expect(got("## 问题\n- 服务器宕机两次\n- 第三轮要不要加电话回访？\n")).toEqual([
+      ["question", "第三轮要不要加电话回访？"],
+    ]);
+    expect(got("## Open questions\n- Pricing of the enterprise tier\n")).toEqual([
+      ["question", "Pricing of the enterprise tier"],
+    ]);
   });
 
   it("matches headings loosely (case, numbering, emoji, a colon, a bracketed qualifier)", () => {
-    for (const h of ["ACTION ITEMS", "1. Action items", "✅ Action items", "Action items:", "Action items (Dana)", "下周计划（12月）"]) {
+    for (const h of [
+      "ACTION ITEMS",
+      "1. Action items",
+      "✅ Action items",
+      "Action items:",
+      "Action items (Dana)",
+      "下周计划（12月）",
+    ]) {
       expect(got(`## ${h}\n- Book the room\n`), h).toEqual([["task", "Book the room"]]);
     }
   });
 
   it("the heading table is a setting: a heading added or removed changes what is read", () => {
     const table = { ...DEFAULT_SECTION_HEADINGS, task: ["Blockers"], knowledge: [] };
-    expect(got("## Blockers\n- Redis keeps running out of memory\n\n## Lessons\n- Tests first\n", { sectionHeadings: table })).toEqual([["task", "Redis keeps running out of memory"]]);
+    expect(
+      got("## Blockers\n- Redis keeps running out of memory\n\n## Lessons\n- Tests first\n", {
+        sectionHeadings: table,
+      }),
+    ).toEqual([["task", "Redis keeps running out of memory"]]);
   });
 
   it("the pipeline hands the setting to the extractor", async () => {
     const settings = usableSettings(parseSettings({ sectionHeadings: { task: ["Blockers"] } }));
     const body = "## Blockers\n- Redis keeps running out of memory\n";
-    const input = { path: "j.md", title: "j", body, blocks: splitBlocks(body), context: { agent: "me", topics: [], openItems: [], agents: [] }, sectionHeadings: settings.sectionHeadings };
-    expect((await new OfflineExtractor().extract(input)).items.map((i) => i.text)).toEqual(["Redis keeps running out of memory"]);
+    const input = {
+      path: "j.md",
+      title: "j",
+      body,
+      blocks: splitBlocks(body),
+      context: { agent: "me", topics: [], openItems: [], agents: [] },
+      sectionHeadings: settings.sectionHeadings,
+    };
+    expect((await new OfflineExtractor().extract(input)).items.map((i) => i.text)).toEqual([
+      "Redis keeps running out of memory",
+    ]);
   });
 });
 
@@ -102,23 +149,36 @@ describe("owners", () => {
   });
 
   it("an owned action item is a task with an [owner:: …] field among ours, before the source", () => {
-    const [item] = extractConventions(splitBlocks("## Action items\n- [ ] Dana: write the split-story checklist\n"));
-    expect(item).toMatchObject({ category: "task", text: "Write the split-story checklist", owner: "Dana" });
+    const [item] = extractConventions(
+      splitBlocks("## Action items\n- [ ] Dana: write the split-story checklist\n"),
+    );
+    expect(item).toMatchObject({
+      category: "task",
+      text: "Write the split-story checklist",
+      owner: "Dana",
+    });
     if (!item) throw new Error("no item");
     const fields = trackerFields(item, "2026-11-20", "[[J#^am-1]]");
     expect(fields.map(([k]) => k)).toEqual(["owner", "source", "created"]);
-    expect(orderFields(fields.map(([key, value]) => ({ key, value }))).map((f) => f.key)).toEqual(["owner", "source", "created"]);
+    expect(orderFields(fields.map(([key, value]) => ({ key, value }))).map((f) => f.key)).toEqual([
+      "owner",
+      "source",
+      "created",
+    ]);
   });
 
   it("owners are read only on tasks", () => {
-    const [q] = extractConventions(splitBlocks("## Open questions\n- Dana: is the API still supported?\n"));
+    const [q] = extractConventions(
+      splitBlocks("## Open questions\n- Dana: is the API still supported?\n"),
+    );
     expect(q?.owner).toBeUndefined();
   });
 });
 
 describe("nested items", () => {
   it("a sub-item carries its parent's text; a parent that only introduces its list is no item", () => {
-    const body = "## TODO\n- [ ] App store listing\n  - [ ] New screenshots\n  - [x] Old copy removed\n- Beta feedback:\n  - @sara reply to the top testers\n\n## 待办\n- 上线准备\n  - 整理发布说明\n";
+    const body =
+      "## TODO\n- [ ] App store listing\n  - [ ] New screenshots\n  - [x] Old copy removed\n- Beta feedback:\n  - @sara reply to the top testers\n\n## 待办\n- 上线准备\n  - 整理发布说明\n";
     const items = extractConventions(splitBlocks(body));
     expect(items.map((i) => [i.text, i.owner])).toEqual([
       ["App store listing", undefined],
@@ -131,14 +191,22 @@ describe("nested items", () => {
   });
 
   it("checkbox sub-items under a plain bullet outside any section keep the bullet's context", () => {
-    expect(got("## Notes\n- Launch checklist\n  - [ ] Update the docs\n")).toEqual([["task", "Launch checklist: Update the docs"]]);
+    expect(got("## Notes\n- Launch checklist\n  - [ ] Update the docs\n")).toEqual([
+      ["task", "Launch checklist: Update the docs"],
+    ]);
   });
 });
 
 describe("nothing found", () => {
   it("says why, what the extractor reads, and that prose needs a model", async () => {
     const body = "# Tuesday\n\n## Summary\nA quiet day.\n\n## Log\n- 09:30 standup\n";
-    const result = await new OfflineExtractor().extract({ path: "j.md", title: "j", body, blocks: splitBlocks(body), context: { agent: "me", topics: [], openItems: [], agents: [] } });
+    const result = await new OfflineExtractor().extract({
+      path: "j.md",
+      title: "j",
+      body,
+      blocks: splitBlocks(body),
+      context: { agent: "me", topics: [], openItems: [], agents: [] },
+    });
     expect(result.items).toEqual([]);
     expect(result.notes[0]).toContain('none of its headings ("Summary", "Log") names a category');
     expect(result.notes[1]).toContain("Action items");
@@ -148,7 +216,13 @@ describe("nothing found", () => {
 
   it("says nothing when items were found", async () => {
     const body = "- [ ] Water the plants\n";
-    const result = await new OfflineExtractor().extract({ path: "j.md", title: "j", body, blocks: splitBlocks(body), context: { agent: "me", topics: [], openItems: [], agents: [] } });
+    const result = await new OfflineExtractor().extract({
+      path: "j.md",
+      title: "j",
+      body,
+      blocks: splitBlocks(body),
+      context: { agent: "me", topics: [], openItems: [], agents: [] },
+    });
     expect(result.notes).toEqual([]);
   });
 });
@@ -171,12 +245,18 @@ describe("the sectionHeadings setting", () => {
   });
 
   it("refuses a heading listed under two categories, and a heading without words, with the reason", () => {
-    const twice = parseSettings({ sectionHeadings: { task: ["Next steps"], question: ["next steps"] } });
+    const twice = parseSettings({
+      sectionHeadings: { task: ["Next steps"], question: ["next steps"] },
+    });
     if (twice.ok) throw new Error("a heading under two categories must be refused");
-    expect(twice.error.message).toContain('the heading "next steps" is listed under both task and question');
+    expect(twice.error.message).toContain(
+      'the heading "next steps" is listed under both task and question',
+    );
     // The list that clashes is reset to its default (one list is one setting); the other is kept.
     expect(twice.error.settings.sectionHeadings.task).toEqual(["Next steps"]);
-    expect(twice.error.settings.sectionHeadings.question).toEqual(DEFAULT_SECTION_HEADINGS.question);
+    expect(twice.error.settings.sectionHeadings.question).toEqual(
+      DEFAULT_SECTION_HEADINGS.question,
+    );
     const blank = parseSettings({ sectionHeadings: { task: ["**"] } });
     if (blank.ok) throw new Error("a heading without words must be refused");
     expect(blank.error.message).toContain("a heading must have words");
@@ -186,9 +266,18 @@ describe("the sectionHeadings setting", () => {
 
 describe("a due phrase taken out of a task", () => {
   it("leaves no doubled or trailing separator, and the owner after it is still read", () => {
-    const [item] = extractConventions(splitBlocks("TODO: renew the TLS certificate, due 2026-12-10, owner: ming\n"));
-    expect(item).toMatchObject({ category: "task", text: "renew the TLS certificate", due: "2026-12-10", owner: "ming" });
-    const [last] = extractConventions(splitBlocks("TODO: renew the TLS certificate, due 2026-12-10\n"));
+    const [item] = extractConventions(
+      splitBlocks("TODO: renew the TLS certificate, due 2026-12-10, owner: ming\n"),
+    );
+    expect(item).toMatchObject({
+      category: "task",
+      text: "renew the TLS certificate",
+      due: "2026-12-10",
+      owner: "ming",
+    });
+    const [last] = extractConventions(
+      splitBlocks("TODO: renew the TLS certificate, due 2026-12-10\n"),
+    );
     expect(last).toMatchObject({ text: "renew the TLS certificate", due: "2026-12-10" });
   });
 });

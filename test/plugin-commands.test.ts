@@ -21,7 +21,8 @@ const manifest: PluginManifest = {
   author: "test",
 };
 const JOURNAL = "Memory/Agents/me/Journal/2026-03-27.md";
-const journal = "# 2026-03-27\n\n- [ ] Renew passport\n\nDecision: we publish on Tuesdays from now on.\n\nCall Person B about the contract renewal.\n";
+const journal =
+  "# 2026-03-27\n\n- [ ] Renew passport\n\nDecision: we publish on Tuesdays from now on.\n\nCall Person B about the contract renewal.\n";
 
 async function start(app: App): Promise<AgentMemoryPlugin> {
   const plugin = new AgentMemoryPlugin(realApp(app), manifest);
@@ -56,7 +57,12 @@ function stubServer(reply: (body: Record<string, unknown>) => { status: number; 
   });
   return {
     seen,
-    listen: () => new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`))),
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, "127.0.0.1", () =>
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`),
+        ),
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -69,7 +75,13 @@ function chatReply(items: unknown[]) {
       object: "chat.completion",
       created: 0,
       model: "stub-model",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify({ items }) } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: "stop",
+          message: { role: "assistant", content: JSON.stringify({ items }) },
+        },
+      ],
       usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
     },
   };
@@ -103,7 +115,10 @@ describe("plugin commands", () => {
     command(app, "open-search").callback?.();
     command(app, "open-trackers").callback?.();
     await waitFor(() => app.workspace.leaves.filter((l) => l.view).length === 2);
-    expect(app.workspace.leaves.map((l) => l.view?.getViewType()).sort()).toEqual(["agent-memory-search", "agent-memory-trackers"]);
+    expect(app.workspace.leaves.map((l) => l.view?.getViewType()).sort()).toEqual([
+      "agent-memory-search",
+      "agent-memory-trackers",
+    ]);
   });
 
   it("rebuilds the search index and says how many notes it holds", async () => {
@@ -112,7 +127,9 @@ describe("plugin commands", () => {
     await start(app);
     app.workspace.triggerLayoutReady();
     command(app, "rebuild-search-index").callback?.();
-    await waitFor(() => Notice.shown.some((n) => n.text.startsWith("Search index rebuilt: 1 notes")));
+    await waitFor(() =>
+      Notice.shown.some((n) => n.text.startsWith("Search index rebuilt: 1 notes")),
+    );
   });
 
   it("runs the health check, writes Health report.md at the memory root and opens it", async () => {
@@ -120,10 +137,15 @@ describe("plugin commands", () => {
     await app.vault.seed(JOURNAL, journal);
     await start(app);
     command(app, "run-health-check").callback?.();
-    await waitFor(() => app.workspace.opened.some((o) => o.linktext === "Memory/Health report.md"), 5000);
+    await waitFor(
+      () => app.workspace.opened.some((o) => o.linktext === "Memory/Health report.md"),
+      5000,
+    );
     expect(app.vault.text("Memory/Health report.md")).toMatch(/type: health-report/);
     // Local time with its offset, as every timestamp the tool writes (src/core/util/dates.ts).
-    expect(app.vault.text("Memory/Health report.md")).toMatch(/\nupdated_at: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}\n/);
+    expect(app.vault.text("Memory/Health report.md")).toMatch(
+      /\nupdated_at: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}\n/,
+    );
     expect(Notice.shown.at(-1)?.text).toMatch(/^Health check: 1 note checked/);
   });
 
@@ -134,26 +156,44 @@ describe("plugin commands", () => {
     const app = new App();
     app.secretStorage.setSecret("llm-key", "sk-local-123");
     const plugin = await start(app);
-    plugin.memorySettings = { ...plugin.memorySettings, llm: { ...plugin.memorySettings.llm, baseUrl: base, apiKeySecret: "llm-key" } };
+    plugin.memorySettings = {
+      ...plugin.memorySettings,
+      llm: { ...plugin.memorySettings.llm, baseUrl: base, apiKeySecret: "llm-key" },
+    };
     const tab = stubPlugin(plugin).settingTabs[0]!;
     tab.display();
     await waitFor(() => tab.containerEl.querySelector(".am-connection-result") !== null);
-    const button = [...tab.containerEl.querySelectorAll("button")].find((b) => b.textContent === "Test connection")!;
+    const button = [...tab.containerEl.querySelectorAll("button")].find(
+      (b) => b.textContent === "Test connection",
+    )!;
     button.click();
     const result = () => tab.containerEl.querySelector(".am-connection-result")?.textContent ?? "";
     await waitFor(() => result().startsWith("Connected"), 5000);
     expect(result()).toBe("Connected. Models: stub-model.");
     expect(server.seen[0]?.auth).toBe("Bearer sk-local-123");
 
-    plugin.memorySettings = { ...plugin.memorySettings, llm: { ...plugin.memorySettings.llm, baseUrl: "http://127.0.0.1:9/v1" } };
+    plugin.memorySettings = {
+      ...plugin.memorySettings,
+      llm: { ...plugin.memorySettings.llm, baseUrl: "http://127.0.0.1:9/v1" },
+    };
     button.click();
-    await waitFor(() => tab.containerEl.querySelector(".am-connection-result.am-error") !== null, 10_000);
+    await waitFor(
+      () => tab.containerEl.querySelector(".am-connection-result.am-error") !== null,
+      10_000,
+    );
     expect(result()).toMatch(/127\.0\.0\.1:9/);
   });
 
   it("with a base URL set, extraction runs through the language model with the key from secret storage", async () => {
     const server = stubServer(() =>
-      chatReply([{ category: "task", text: "Call Person B about the contract renewal", evidence: "Call Person B about the contract renewal", confidence: 0.8 }]),
+      chatReply([
+        {
+          category: "task",
+          text: "Call Person B about the contract renewal",
+          evidence: "Call Person B about the contract renewal",
+          confidence: 0.8,
+        },
+      ]),
     );
     const base = await server.listen();
     close = server.close;
@@ -163,7 +203,12 @@ describe("plugin commands", () => {
     const plugin = await start(app);
     plugin.memorySettings = {
       ...plugin.memorySettings,
-      llm: { ...plugin.memorySettings.llm, baseUrl: base, model: "stub-model", apiKeySecret: "llm-key" },
+      llm: {
+        ...plugin.memorySettings.llm,
+        baseUrl: base,
+        model: "stub-model",
+        apiKeySecret: "llm-key",
+      },
     };
     app.workspace.activeFile = file;
     command(app, "extract-current-note").checkCallback?.(false);
@@ -174,6 +219,8 @@ describe("plugin commands", () => {
     expect(text).toMatch(/Extractor: openai, \d+ calls?, \d+ \+ \d+ tokens/);
     const chats = server.seen.filter((r) => r.url.endsWith("/chat/completions"));
     expect(chats.length).toBeGreaterThan(0);
-    expect(chats.every((r) => r.auth === "Bearer sk-local-456" && r.body.model === "stub-model")).toBe(true);
+    expect(
+      chats.every((r) => r.auth === "Bearer sk-local-456" && r.body.model === "stub-model"),
+    ).toBe(true);
   });
 });

@@ -22,7 +22,8 @@ describe("settings tab: headings the offline extractor reads", () => {
     const { plugin, row } = await tabRow(app);
     const tasks = row("Headings read as tasks").querySelector("input")!;
     expect(tasks.value).toBe(DEFAULT_SECTION_HEADINGS.task.join(", "));
-    for (const name of ["goals", "patterns", "improvements", "knowledge", "decisions", "questions"]) expect(row(`Headings read as ${name}`)).toBeTruthy();
+    for (const name of ["goals", "patterns", "improvements", "knowledge", "decisions", "questions"])
+      expect(row(`Headings read as ${name}`)).toBeTruthy();
     type(tasks, "Next steps, Blockers");
     await waitFor(() => (app.vault.adapter.files.get(DATA) ?? "").includes("Blockers"));
     expect(plugin.memorySettings.sectionHeadings.task).toEqual(["Next steps", "Blockers"]);
@@ -34,7 +35,11 @@ describe("settings tab: headings the offline extractor reads", () => {
     const questions = row("Headings read as questions");
     type(questions.querySelector("input")!, "Open questions, Action items");
     await waitFor(() => questions.querySelector(".am-setting-error") !== null);
-    expect(questions.querySelector(".am-setting-error")?.textContent).toContain('"Action items" is listed under both task and question');
-    expect(plugin.memorySettings.sectionHeadings.question).toEqual(DEFAULT_SECTION_HEADINGS.question);
+    expect(questions.querySelector(".am-setting-error")?.textContent).toContain(
+      '"Action items" is listed under both task and question',
+    );
+    expect(plugin.memorySettings.sectionHeadings.question).toEqual(
+      DEFAULT_SECTION_HEADINGS.question,
+    );
   });
 });

@@ -60,9 +60,12 @@ describe("settings", () => {
     expect(again.memorySettings.memoryRoot).toBe("Brain");
     expect(again.memorySettings.llm.timeoutMs).toBe(90_000);
     expect(again.memorySettings.reviewMode).toBe("apply");
-    expect({ ...again.memorySettings, memoryRoot: "Memory", reviewMode: "review", llm: { ...again.memorySettings.llm, timeoutMs: 60_000 } }).toEqual(
-      defaultSettings(),
-    );
+    expect({
+      ...again.memorySettings,
+      memoryRoot: "Memory",
+      reviewMode: "review",
+      llm: { ...again.memorySettings.llm, timeoutMs: 60_000 },
+    }).toEqual(defaultSettings());
   });
 
   it("the API key lives in secret storage; data.json holds only the secret's name", async () => {
@@ -78,7 +81,9 @@ describe("settings", () => {
     await waitFor(() => (app.vault.adapter.files.get(DATA) ?? "").includes("openai-key"));
     const saved = app.vault.adapter.files.get(DATA) ?? "";
     expect(saved).not.toContain(KEY);
-    expect((JSON.parse(saved) as { llm: { apiKeySecret: string } }).llm.apiKeySecret).toBe("openai-key");
+    expect((JSON.parse(saved) as { llm: { apiKeySecret: string } }).llm.apiKeySecret).toBe(
+      "openai-key",
+    );
     for (const text of app.vault.adapter.files.values()) expect(text).not.toContain(KEY);
   });
 
@@ -87,7 +92,9 @@ describe("settings", () => {
     app.vault.adapter.files.set(DATA, JSON.stringify({ memoryRoot: 42, llm: { timeoutMs: -5 } }));
     const plugin = await loadPlugin(app);
     expect(plugin.memorySettings).toEqual(defaultSettings());
-    expect(Notice.shown.map((n) => n.text).join("\n")).toMatch(/invalid setting "memoryRoot".*defaults/);
+    expect(Notice.shown.map((n) => n.text).join("\n")).toMatch(
+      /invalid setting "memoryRoot".*defaults/,
+    );
   });
 
   it("refuses an invalid value with a reason and does not save it", async () => {
@@ -123,7 +130,11 @@ describe("settings", () => {
       return Promise.reject(new TypeError("not to be called"));
     };
     for (const baseUrl of ["http://user:secret@127.0.0.1:9/v1", "ftp://127.0.0.1:9/v1"]) {
-      const result = await testConnection(realApp(app), { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl } }, fetch);
+      const result = await testConnection(
+        realApp(app),
+        { ...defaultSettings(), llm: { ...defaultSettings().llm, baseUrl } },
+        fetch,
+      );
       expect(result.ok).toBe(false);
       const error = result.ok ? "" : result.error;
       expect(error).toMatch(/^The base URL (has credentials|does not start with http)/);
@@ -138,8 +149,22 @@ describe("settings", () => {
     await app.vault.createFolder("Memory/Agents/ming");
     const plugin = await loadPlugin(app);
     const row = await openTab(plugin);
-    const headings = [...stubPlugin(plugin).settingTabs[0]!.containerEl.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
-    expect(headings).toEqual(["Memory folders", "Agents", "Journals", "Language model", "Extraction", "Destinations", "Watch and extract", "Search", "Health check"]);
+    const headings = [
+      ...stubPlugin(plugin).settingTabs[0]!.containerEl.querySelectorAll(
+        ".setting-item-heading .setting-item-name",
+      ),
+    ].map((h) => h.textContent);
+    expect(headings).toEqual([
+      "Memory folders",
+      "Agents",
+      "Journals",
+      "Language model",
+      "Extraction",
+      "Destinations",
+      "Watch and extract",
+      "Search",
+      "Health check",
+    ]);
     const options = [...row("Default agent").querySelectorAll("option")].map((o) => o.value);
     expect(options).toEqual(["link", "me", "ming"]);
   });

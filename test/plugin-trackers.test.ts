@@ -12,11 +12,20 @@ import { realApp, resetUi, stubPlugin, waitFor } from "./stubs/obsidian-fixtures
 import { completeWithDataview } from "./helpers/dataview-rules";
 import { toggleWithTasks } from "./helpers/tasks-dataview";
 
-const manifest: PluginManifest = { id: "agent-memory", name: "Agent Memory", version: "0.1.0", minAppVersion: "1.11.4", description: "test", author: "test" };
+const manifest: PluginManifest = {
+  id: "agent-memory",
+  name: "Agent Memory",
+  version: "0.1.0",
+  minAppVersion: "1.11.4",
+  description: "test",
+  author: "test",
+};
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 const REVIEWS = "Memory/Agents/link/Trackers/Reviews.md";
-const OLD = "- [ ] Compress hero images [priority:: 1] [due:: 2026-12-04] [created:: 2026-11-06] ^t-005";
-const NEW = "- [ ] Compress hero images [priority:: high] [created:: 2026-11-06] [due:: 2026-12-04] ^t-005";
+const OLD =
+  "- [ ] Compress hero images [priority:: 1] [due:: 2026-12-04] [created:: 2026-11-06] ^t-005";
+const NEW =
+  "- [ ] Compress hero images [priority:: high] [created:: 2026-11-06] [due:: 2026-12-04] ^t-005";
 
 async function start(app: App): Promise<void> {
   const plugin = new AgentMemoryPlugin(realApp(app), manifest);
@@ -36,7 +45,10 @@ describe("Tasks and Dataview lines in the plugin", () => {
 
   it("Migrate tracker lines: says what will change, writes nothing until confirmed, then rewrites only those lines", async () => {
     const app = new App();
-    await app.vault.seed(TASKS, `# Tasks\n\n${OLD}\n- [x] Done one [created:: 2026-11-02] ^t-006\n`);
+    await app.vault.seed(
+      TASKS,
+      `# Tasks\n\n${OLD}\n- [x] Done one [created:: 2026-11-02] ^t-006\n`,
+    );
     await start(app);
     command(app, "migrate-tracker-lines").callback?.();
     await waitFor(() => Modal.openModals.length === 1);
@@ -46,7 +58,9 @@ describe("Tasks and Dataview lines in the plugin", () => {
     expect(app.vault.text(TASKS)).toContain(OLD);
     modal?.contentEl.querySelector<HTMLButtonElement>("button.mod-cta")?.click();
     await waitFor(() => (app.vault.text(TASKS) ?? "").includes(NEW));
-    expect(app.vault.text(TASKS)).toBe(`# Tasks\n\n${NEW}\n- [x] Done one [created:: 2026-11-02] ^t-006\n`);
+    expect(app.vault.text(TASKS)).toBe(
+      `# Tasks\n\n${NEW}\n- [x] Done one [created:: 2026-11-02] ^t-006\n`,
+    );
     await waitFor(() => Notice.shown.some((n) => n.text === "Rewrote 1 tracker line."));
   });
 
@@ -58,13 +72,18 @@ describe("Tasks and Dataview lines in the plugin", () => {
     app.workspace.triggerLayoutReady();
     app.vault.setContent(file, `# Reviews\n${toggleWithTasks(line, "2026-11-28")}\n`);
     await waitFor(() => (app.vault.text(REVIEWS) ?? "").includes("[next:: 2026-12-04]"));
-    expect(app.vault.text(REVIEWS)).toBe("# Reviews\n- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04] ^r-001\n    - 2026-11-28: done\n");
-    await waitFor(() => Notice.shown.some((n) => n.text === "Review r-001: this round is done; next on 2026-12-04."));
+    expect(app.vault.text(REVIEWS)).toBe(
+      "# Reviews\n- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04] ^r-001\n    - 2026-11-28: done\n",
+    );
+    await waitFor(() =>
+      Notice.shown.some((n) => n.text === "Review r-001: this round is done; next on 2026-12-04."),
+    );
   });
 
   it("an item checked in a Dataview task view gets its block id and its source fragment back", async () => {
     const app = new App();
-    const line = "- [ ] Check the canonical tags [source:: [[Memory/Agents/link/Journal/2026-11-27#^am-10r9]]] [created:: 2026-11-27] ^t-006";
+    const line =
+      "- [ ] Check the canonical tags [source:: [[Memory/Agents/link/Journal/2026-11-27#^am-10r9]]] [created:: 2026-11-27] ^t-006";
     const file = await app.vault.seed(TASKS, `# Tasks\n${line}\n`);
     await start(app);
     app.workspace.triggerLayoutReady();

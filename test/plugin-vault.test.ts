@@ -14,7 +14,10 @@ function setup() {
 describe("ObsidianVault", () => {
   it("creates a missing note and its missing folders through vault.create", async () => {
     const { app, vault } = setup();
-    const written = await vault.process("Memory/Agents/me/Trackers/Tasks.md", (cur) => cur ?? "# Tasks\n");
+    const written = await vault.process(
+      "Memory/Agents/me/Trackers/Tasks.md",
+      (cur) => cur ?? "# Tasks\n",
+    );
     expect(written).toBe(true);
     expect(app.vault.getFolderByPath("Memory/Agents/me/Trackers")).not.toBeNull();
     expect(app.vault.getFileByPath("Memory/Agents/me/Trackers/Tasks.md")).toBeInstanceOf(TFile);
@@ -45,7 +48,9 @@ describe("ObsidianVault", () => {
       app.vault.onProcess = null;
       app.vault.setContent(f, `${app.vault.text(f.path) ?? ""}- [ ] call Person B\n`);
     };
-    await vault.process(file.path, (cur) => (cur ?? "").replace("- met Person A", "- met Person A ^am-1a2b"));
+    await vault.process(file.path, (cur) =>
+      (cur ?? "").replace("- met Person A", "- met Person A ^am-1a2b"),
+    );
     expect(app.vault.text(file.path)).toBe("- met Person A ^am-1a2b\n- [ ] call Person B\n");
   });
 
@@ -57,11 +62,24 @@ describe("ObsidianVault", () => {
       app.vault.setContent(f, `${app.vault.text(f.path) ?? ""}two\n`);
     };
     const count = (cur: string | null) => (cur ?? "").split("\n").filter(Boolean).length;
-    expect(await vault.process(file.path, (cur) => ({ content: `${cur ?? ""}more\n`, result: count(cur) }))).toEqual({ written: true, result: 2 });
+    expect(
+      await vault.process(file.path, (cur) => ({
+        content: `${cur ?? ""}more\n`,
+        result: count(cur),
+      })),
+    ).toEqual({ written: true, result: 2 });
     expect(app.vault.text(file.path)).toBe("one\ntwo\nmore\n");
-    expect(await vault.process(file.path, (cur) => ({ content: cur, result: "same" }))).toEqual({ written: false, result: "same" });
-    expect(await vault.process("Memory/new.md", (cur) => ({ content: "x\n", result: cur === null }))).toEqual({ written: true, result: true });
-    expect(await vault.process("Memory/none.md", () => ({ content: null, result: 0 }))).toEqual({ written: false, result: 0 });
+    expect(await vault.process(file.path, (cur) => ({ content: cur, result: "same" }))).toEqual({
+      written: false,
+      result: "same",
+    });
+    expect(
+      await vault.process("Memory/new.md", (cur) => ({ content: "x\n", result: cur === null })),
+    ).toEqual({ written: true, result: true });
+    expect(await vault.process("Memory/none.md", () => ({ content: null, result: 0 }))).toEqual({
+      written: false,
+      result: 0,
+    });
     expect(app.vault.getFileByPath("Memory/none.md")).toBeNull();
   });
 
@@ -83,7 +101,11 @@ describe("ObsidianVault", () => {
     await app.vault.seed("Other/y.md", "y");
     await app.vault.seed("Memory/Library/pic.png", "png");
     const all = await vault.list();
-    expect(all.map((f) => f.path)).toEqual(["Memory/Agents/me/Journal/2026-03-27.md", "Memory/Library/x.md", "Other/y.md"]);
+    expect(all.map((f) => f.path)).toEqual([
+      "Memory/Agents/me/Journal/2026-03-27.md",
+      "Memory/Library/x.md",
+      "Other/y.md",
+    ]);
     const lib = await vault.list("Memory/Library");
     expect(lib).toHaveLength(1);
     expect(lib[0]?.size).toBe(1);
@@ -112,9 +134,13 @@ describe("ObsidianVault", () => {
     const latin1 = new Uint8Array([0x23, 0x20, 0x43, 0x61, 0x66, 0xe9, 0x0a]); // "# Café\n" in Latin-1
     await app.vault.seedBytes("Memory/fr.md", latin1);
     await expect(vault.read("Memory/fr.md")).rejects.toThrow(EncodingError);
-    await expect(vault.read("Memory/fr.md")).rejects.toThrow(/Memory\/fr\.md is not valid UTF-8 \(first bad byte 0xe9 at offset 5\)/);
+    await expect(vault.read("Memory/fr.md")).rejects.toThrow(
+      /Memory\/fr\.md is not valid UTF-8 \(first bad byte 0xe9 at offset 5\)/,
+    );
     const before = app.vault.writes;
-    await expect(vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(EncodingError);
+    await expect(vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(
+      EncodingError,
+    );
     expect(app.vault.writes).toBe(before);
     // The other side: UTF-8 text with accents reads and edits as before.
     await app.vault.seed("Memory/ok.md", "# Café\n");

@@ -13,7 +13,15 @@ import { reviewQueuePath } from "../src/core/watch";
 import { WatchExtract } from "../src/obsidian/watch-extract";
 import { TrackerView } from "../src/obsidian/tracker-view";
 import { ManualClock } from "./helpers/manual-clock";
-import { openSettingsTab, realApp, realLeaf, resetUi, TEST_MANIFEST, testContext, waitFor } from "./stubs/obsidian-fixtures";
+import {
+  openSettingsTab,
+  realApp,
+  realLeaf,
+  resetUi,
+  TEST_MANIFEST,
+  testContext,
+  waitFor,
+} from "./stubs/obsidian-fixtures";
 
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
@@ -69,12 +77,18 @@ describe("watch and extract in the plugin", () => {
     expect(app.vault.getFileByPath(QUEUE)).toBeNull();
     clock.advance(1);
     await watch.idle();
-    expect(await text(app, QUEUE)).toContain("- task: And the logos → Memory/Agents/link/Trackers/Tasks.md (new)");
+    expect(await text(app, QUEUE)).toContain(
+      "- task: And the logos → Memory/Agents/link/Trackers/Tasks.md (new)",
+    );
     // Nothing written to the tracker until a person reviews.
     expect(listItems((await text(app, TASKS)) ?? "")).toEqual([]);
 
     const reviewed: string[] = [];
-    const view = new TrackerView(realLeaf(new WorkspaceLeaf(app.workspace)), ctx, (journal) => (reviewed.push(journal), Promise.resolve()));
+    const view = new TrackerView(
+      realLeaf(new WorkspaceLeaf(app.workspace)),
+      ctx,
+      (journal) => (reviewed.push(journal), Promise.resolve()),
+    );
     view.load();
     await (view as unknown as { open(): Promise<void> }).open();
     const tab = view.contentEl.querySelector<HTMLElement>('.am-tracker-tab[data-kind="to-review"]');
@@ -94,7 +108,9 @@ describe("watch and extract in the plugin", () => {
     await edit(app, J, "# 2026-11-24\n\n- [ ] Compress the hero images\n");
     clock.advance(5 * MIN);
     await watch.idle();
-    expect(listItems((await text(app, TASKS)) ?? "").map((i) => i.text)).toEqual(["Compress the hero images"]);
+    expect(listItems((await text(app, TASKS)) ?? "").map((i) => i.text)).toEqual([
+      "Compress the hero images",
+    ]);
     expect(app.vault.getFileByPath(QUEUE)).toBeNull();
   });
 });
@@ -110,7 +126,11 @@ describe("watch and extract settings", () => {
     if (!minutes) throw new Error("no minutes input");
     minutes.value = "15";
     minutes.dispatchEvent(new Event("input"));
-    await waitFor(() => (app.vault.adapter.files.get(".obsidian/plugins/agent-memory/data.json") ?? "").replace(/\s/g, "").includes('"extractAfterMinutes":15'));
+    await waitFor(() =>
+      (app.vault.adapter.files.get(".obsidian/plugins/agent-memory/data.json") ?? "")
+        .replace(/\s/g, "")
+        .includes('"extractAfterMinutes":15'),
+    );
     expect(row("Apply without review")).toBeDefined();
     const again = new AgentMemoryPlugin(realApp(app), TEST_MANIFEST);
     await again.onload();

@@ -42,19 +42,33 @@ describe("review start", () => {
       "Memory/Agents/ada/Journal/2026-05-28.md",
     ]);
     const text = read(NOTE);
-    expect(text).toMatch(/^---\nid: review-ada-r-001-2026-06-01\ntype: review\nagent: ada\nstatus: draft\ncreated_at: 2026-06-01\n/);
+    expect(text).toMatch(
+      /^---\nid: review-ada-r-001-2026-06-01\ntype: review\nagent: ada\nstatus: draft\ncreated_at: 2026-06-01\n/,
+    );
     expect(text).toContain('source: "[[Memory/Agents/ada/Trackers/Reviews#^r-001]]"');
     expect(text).toContain("- [[Memory/Agents/ada/Journal/2026-05-20|2026-05-20]]");
-    expect(text).toContain("- [[Memory/Agents/ada/Knowledge/strategy/Onboarding|Onboarding]] (updated 2026-05-28)");
+    expect(text).toContain(
+      "- [[Memory/Agents/ada/Knowledge/strategy/Onboarding|Onboarding]] (updated 2026-05-28)",
+    );
     // Not updated in the period, so not under "Knowledge updated"; a newer journal mentions it, so it may be stale.
     const updated = text.slice(text.indexOf("## Knowledge updated"), text.indexOf("## Open tasks"));
     expect(updated).not.toContain("Pricing experiments|");
-    expect(text).toMatch(/## May be stale \(1\)\n\n- \[\[Memory\/Agents\/ada\/Knowledge\/strategy\/Pricing experiments\|Pricing experiments\]\] mentioned in 1 journal block newer than its last update \(2025-12-01\): \[\[Memory\/Agents\/ada\/Journal\/2026-05-20#\^am-a1b2\]\]\n/);
-    expect(result.value.material.stale.map((t) => t.path)).toEqual(["Memory/Agents/ada/Knowledge/strategy/Pricing experiments.md"]);
-    expect(text).toContain("- [[Memory/Agents/ada/Trackers/Tasks#^t-001|t-001]] Ask Person B for the churn export");
+    expect(text).toMatch(
+      /## May be stale \(1\)\n\n- \[\[Memory\/Agents\/ada\/Knowledge\/strategy\/Pricing experiments\|Pricing experiments\]\] mentioned in 1 journal block newer than its last update \(2025-12-01\): \[\[Memory\/Agents\/ada\/Journal\/2026-05-20#\^am-a1b2\]\]\n/,
+    );
+    expect(result.value.material.stale.map((t) => t.path)).toEqual([
+      "Memory/Agents/ada/Knowledge/strategy/Pricing experiments.md",
+    ]);
+    expect(text).toContain(
+      "- [[Memory/Agents/ada/Trackers/Tasks#^t-001|t-001]] Ask Person B for the churn export",
+    );
     expect(text).not.toContain("^t-002"); // done
-    expect(text).toContain("- [[Memory/Agents/ada/Trackers/Goals#^g-001|g-001]] Halve first-month churn (in progress); latest: 2026-05-20: setup checklist matters most");
-    expect(text).toContain("- [[Memory/Agents/ada/Trackers/Decisions#^d-001|d-001]] Keep the 14-day trial (2026-05-20)");
+    expect(text).toContain(
+      "- [[Memory/Agents/ada/Trackers/Goals#^g-001|g-001]] Halve first-month churn (in progress); latest: 2026-05-20: setup checklist matters most",
+    );
+    expect(text).toContain(
+      "- [[Memory/Agents/ada/Trackers/Decisions#^d-001|d-001]] Keep the 14-day trial (2026-05-20)",
+    );
     // Plain bullets only: extraction must not read the listed tasks as new ones.
     expect(text).not.toMatch(/^- \[[ x/-]\]/m);
   });
@@ -83,7 +97,10 @@ describe("review start", () => {
   });
 
   it("says why for an unknown review, an item that is not a review, or a missing tracker", async () => {
-    expect(await startReview(vault, layout, "ada", "r-404", "2026-06-01")).toEqual({ ok: false, error: `no item ^r-404 in ${REVIEWS}` });
+    expect(await startReview(vault, layout, "ada", "r-404", "2026-06-01")).toEqual({
+      ok: false,
+      error: `no item ^r-404 in ${REVIEWS}`,
+    });
     writeFileSync(join(root, REVIEWS), `${read(REVIEWS)}- [ ] Not a loop ^r-009\n`);
     const notReview = await startReview(vault, layout, "ada", "r-009", "2026-06-01");
     expect(notReview.ok).toBe(false);
@@ -98,11 +115,24 @@ describe("review start", () => {
 describe("review start and extraction agree", () => {
   it("counts a decision extraction wrote in the period, dated by its decided field", async () => {
     const journal = "Memory/Agents/ada/Journal/2026-05-29.md";
-    writeFileSync(join(root, journal), "# 2026-05-29\n\nDecision: move the onboarding call to week one\n");
+    writeFileSync(
+      join(root, journal),
+      "# 2026-05-29\n\nDecision: move the onboarding call to week one\n",
+    );
     const now = () => new Date("2026-05-29T10:00:00Z");
-    const plan = await planExtraction({ vault, settings, layout, journalPath: journal, extractor: new OfflineExtractor(), now });
+    const plan = await planExtraction({
+      vault,
+      settings,
+      layout,
+      journalPath: journal,
+      extractor: new OfflineExtractor(),
+      now,
+    });
     await applyPlan(vault, layout, plan, now);
-    const line = read("Memory/Agents/ada/Trackers/Decisions.md").split("\n").find((l) => l.includes("onboarding call")) ?? "";
+    const line =
+      read("Memory/Agents/ada/Trackers/Decisions.md")
+        .split("\n")
+        .find((l) => l.includes("onboarding call")) ?? "";
     expect(line).toContain("[decided:: 2026-05-29]");
     expect(line).not.toContain("[created::");
     const result = await startReview(vault, layout, "ada", "r-001", "2026-06-01");
@@ -119,7 +149,16 @@ describe("review done", () => {
     await startReview(vault, layout, "ada", "r-001", "2026-06-01");
     const trackerBefore = read(REVIEWS);
     const result = await finishReview(vault, layout, "ada", "r-001", "2026-06-01");
-    expect(result).toEqual({ ok: true, value: { reviewsPath: REVIEWS, changed: true, previous: "2026-05-25", next: "2026-06-08", note: NOTE } });
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        reviewsPath: REVIEWS,
+        changed: true,
+        previous: "2026-05-25",
+        next: "2026-06-08",
+        note: NOTE,
+      },
+    });
     expect(read(REVIEWS)).toBe(
       trackerBefore.replace(
         "[next:: 2026-05-25] ^r-001\n    - 2026-05-18: done\n",

@@ -3,7 +3,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { addMonths, dayNumber, fromDayNumber, isIso8601, isIsoDate } from "../src/core/util/dates";
-import { addInterval, advanceReview, dueReviews, listReviews, nextReviewDate, parseEvery } from "../src/core/trackers/reviews";
+import {
+  addInterval,
+  advanceReview,
+  dueReviews,
+  listReviews,
+  nextReviewDate,
+  parseEvery,
+} from "../src/core/trackers/reviews";
 import { FrontmatterError } from "../src/core/errors";
 
 const REVIEWS = `---
@@ -41,7 +48,8 @@ describe("parseEvery", () => {
   });
 
   it("rejects anything else", () => {
-    for (const bad of ["", "sometimes", "0 days", "-3 days", "weekly-ish", "3 fortnights"]) expect(parseEvery(bad), bad).toBeNull();
+    for (const bad of ["", "sometimes", "0 days", "-3 days", "weekly-ish", "3 fortnights"])
+      expect(parseEvery(bad), bad).toBeNull();
   });
 });
 
@@ -70,29 +78,54 @@ describe("calendar arithmetic", () => {
 
   it("day numbers round-trip for every date 1900–2200", () => {
     fc.assert(
-      fc.property(fc.integer({ min: dayNumber("1900-01-01") ?? 0, max: dayNumber("2200-12-31") ?? 0 }), (n) => {
-        expect(dayNumber(fromDayNumber(n))).toBe(n);
-      }),
+      fc.property(
+        fc.integer({ min: dayNumber("1900-01-01") ?? 0, max: dayNumber("2200-12-31") ?? 0 }),
+        (n) => {
+          expect(dayNumber(fromDayNumber(n))).toBe(n);
+        },
+      ),
     );
   });
 
   it("adding months never gives an invalid date and keeps the day when the month has it", () => {
     fc.assert(
-      fc.property(fc.integer({ min: dayNumber("1990-01-01") ?? 0, max: dayNumber("2090-12-31") ?? 0 }), fc.integer({ min: -60, max: 60 }), (n, k) => {
-        const from = fromDayNumber(n);
-        const to = addMonths(from, k);
-        expect(to !== null && isIsoDate(to)).toBe(true);
-        const day = Number(from.slice(8));
-        const toDay = Number((to ?? "").slice(8));
-        expect(toDay <= day).toBe(true);
-        if (toDay < day) expect(isIsoDate(`${(to ?? "").slice(0, 8)}${String(toDay + 1).padStart(2, "0")}`)).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: dayNumber("1990-01-01") ?? 0, max: dayNumber("2090-12-31") ?? 0 }),
+        fc.integer({ min: -60, max: 60 }),
+        (n, k) => {
+          const from = fromDayNumber(n);
+          const to = addMonths(from, k);
+          expect(to !== null && isIsoDate(to)).toBe(true);
+          const day = Number(from.slice(8));
+          const toDay = Number((to ?? "").slice(8));
+          expect(toDay <= day).toBe(true);
+          if (toDay < day)
+            expect(
+              isIsoDate(`${(to ?? "").slice(0, 8)}${String(toDay + 1).padStart(2, "0")}`),
+            ).toBe(false);
+        },
+      ),
     );
   });
 
   it("ISO 8601 values (case 02) and non-values", () => {
-    for (const ok of ["2024-05-23T22:17:03+08:00", "2024-03-05", "2024-03-05 09:30:00", "2026-03-27T09:30Z", "2026-03-27T09:30:00.123+0530"]) expect(isIso8601(ok), ok).toBe(true);
-    for (const bad of ["05/03/2024", "2024-3-5", "2026-02-30", "2026-03-27T25:00", "yesterday", "20240305"]) expect(isIso8601(bad), bad).toBe(false);
+    for (const ok of [
+      "2024-05-23T22:17:03+08:00",
+      "2024-03-05",
+      "2024-03-05 09:30:00",
+      "2026-03-27T09:30Z",
+      "2026-03-27T09:30:00.123+0530",
+    ])
+      expect(isIso8601(ok), ok).toBe(true);
+    for (const bad of [
+      "05/03/2024",
+      "2024-3-5",
+      "2026-02-30",
+      "2026-03-27T25:00",
+      "yesterday",
+      "20240305",
+    ])
+      expect(isIso8601(bad), bad).toBe(false);
   });
 });
 
@@ -116,11 +149,15 @@ describe("nextReviewDate", () => {
   it("done early still moves one period; done late skips the missed periods, keeping the weekday", () => {
     expect(nextReviewDate("2026-05-25", weekly, "2026-05-20")).toBe("2026-06-01");
     expect(nextReviewDate("2026-05-25", weekly, "2026-06-10")).toBe("2026-06-15");
-    expect(new Date(`${nextReviewDate("2026-05-25", weekly, "2026-06-10") ?? ""}T00:00:00Z`).getUTCDay()).toBe(1);
+    expect(
+      new Date(`${nextReviewDate("2026-05-25", weekly, "2026-06-10") ?? ""}T00:00:00Z`).getUTCDay(),
+    ).toBe(1);
   });
 
   it("yearly from a leap day", () => {
-    expect(nextReviewDate("2028-02-29", { unit: "month", count: 12 }, "2028-02-29")).toBe("2029-02-28");
+    expect(nextReviewDate("2028-02-29", { unit: "month", count: 12 }, "2028-02-29")).toBe(
+      "2029-02-28",
+    );
   });
 
   it("is always after the done date and at most one period after it", () => {
@@ -128,7 +165,12 @@ describe("nextReviewDate", () => {
       fc.property(
         fc.integer({ min: dayNumber("2000-01-01") ?? 0, max: dayNumber("2060-01-01") ?? 0 }),
         fc.integer({ min: -400, max: 400 }),
-        fc.constantFrom(weekly, monthly, { unit: "day" as const, count: 10 }, { unit: "month" as const, count: 3 }),
+        fc.constantFrom(
+          weekly,
+          monthly,
+          { unit: "day" as const, count: 10 },
+          { unit: "month" as const, count: 3 },
+        ),
         (n, lag, every) => {
           const next = fromDayNumber(n);
           const done = fromDayNumber(n + lag);
@@ -182,9 +224,17 @@ describe("advanceReview", () => {
   });
 
   it("running it twice on the same day changes nothing the second time", () => {
-    const first = advanceReview(REVIEWS, "r-001", "2026-06-01", "Reviews.md", "[[2026-06-01 review r-001]]");
+    const first = advanceReview(
+      REVIEWS,
+      "r-001",
+      "2026-06-01",
+      "Reviews.md",
+      "[[2026-06-01 review r-001]]",
+    );
     if (!first.ok) throw new Error(first.error);
-    expect(first.value.text).toContain("    - 2026-05-18: done\n    - 2026-06-01: done; [[2026-06-01 review r-001]]\n");
+    expect(first.value.text).toContain(
+      "    - 2026-05-18: done\n    - 2026-06-01: done; [[2026-06-01 review r-001]]\n",
+    );
     expect(first.value.next).toBe("2026-06-08");
     const second = advanceReview(first.value.text, "r-001", "2026-06-01");
     expect(second).toMatchObject({ ok: true, value: { changed: false, next: "2026-06-08" } });
@@ -200,7 +250,10 @@ describe("advanceReview", () => {
   });
 
   it("says why when the item is missing or its schedule unreadable", () => {
-    expect(advanceReview(REVIEWS, "r-999", "2026-06-01")).toEqual({ ok: false, error: "no item ^r-999 in Reviews" });
+    expect(advanceReview(REVIEWS, "r-999", "2026-06-01")).toEqual({
+      ok: false,
+      error: "no item ^r-999 in Reviews",
+    });
     const broken = advanceReview(REVIEWS, "r-006", "2026-06-01");
     expect(broken.ok).toBe(false);
     expect(advanceReview(REVIEWS, "r-001", "2026-13-01").ok).toBe(false);

@@ -15,14 +15,20 @@ afterEach(() => {
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (l) => void out.push(l), err: (l) => void err.push(l), env: {} });
+  const code = await main(argv, {
+    out: (l) => void out.push(l),
+    err: (l) => void err.push(l),
+    env: {},
+  });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 function vault() {
   const tv = tempVault({
-    "Memory/Agents/link/Journal/2026-11-02.md": "---\ntype: journal\nstatus: active\n---\n# Audit\n\n- [ ] Get the top-10 pages by bounce rate ^t-048\n",
-    "Memory/Agents/ming/Journal/2026-11-03.md": "---\ntype: journal\n---\n今天完成了认证系统的重构，使用JWT令牌。\n",
+    "Memory/Agents/link/Journal/2026-11-02.md":
+      "---\ntype: journal\nstatus: active\n---\n# Audit\n\n- [ ] Get the top-10 pages by bounce rate ^t-048\n",
+    "Memory/Agents/ming/Journal/2026-11-03.md":
+      "---\ntype: journal\n---\n今天完成了认证系统的重构，使用JWT令牌。\n",
     "Memory/Library/seo/Bounce rate.md": "Bounce rate: share of single-page sessions.\n",
     "Memory/Restricted/hr/Payroll.md": "zebrafish payroll bonus\n",
   });
@@ -56,7 +62,10 @@ describe("agent-memory index", () => {
 
   it("warns about an isolated zone that holds no notes (a misspelt zone isolates nothing)", async () => {
     const { root, write } = vault();
-    write(".obsidian/plugins/agent-memory/data.json", JSON.stringify({ isolatedZones: ["Restricted", "Memory/Restricted", "Secrets/"] }));
+    write(
+      ".obsidian/plugins/agent-memory/data.json",
+      JSON.stringify({ isolatedZones: ["Restricted", "Memory/Restricted", "Secrets/"] }),
+    );
     // The default zone is not reported when it is empty: a new vault has no Restricted folder yet.
     const fresh = tempVault({ "Memory/Library/a.md": "alpha" });
     try {
@@ -79,7 +88,11 @@ describe("agent-memory index", () => {
     for (const args of [[], ["--rebuild"], ["--json"]]) {
       const res = await run("index", root, ...args);
       expect(res.code).toBe(2);
-      expect(res.err.split("\n")).toEqual([expect.stringMatching(/^agent-memory index: .*search-index\.json.*ENOTDIR|^agent-memory index: .*ENOTDIR.*search-index\.json/) as string]);
+      expect(res.err.split("\n")).toEqual([
+        expect.stringMatching(
+          /^agent-memory index: .*search-index\.json.*ENOTDIR|^agent-memory index: .*ENOTDIR.*search-index\.json/,
+        ) as string,
+      ]);
       expect(res.out).toBe("");
     }
   });
@@ -100,24 +113,44 @@ describe("agent-memory search", () => {
     const { root } = vault();
     const res = await run("search", root, "bounce", "rate", "--json", "--scope", "agent:link");
     expect(res.code).toBe(0);
-    const json = JSON.parse(res.out) as { query: string; scope: string; took_ms: number; results: Record<string, unknown>[] };
+    const json = JSON.parse(res.out) as {
+      query: string;
+      scope: string;
+      took_ms: number;
+      results: Record<string, unknown>[];
+    };
     expect(json.query).toBe("bounce rate");
     expect(json.scope).toBe("agent:link");
     expect(typeof json.took_ms).toBe("number");
     // The library note's title matches, so it ranks first (docs/architecture.md, "The index": title
     // boosted).
-    expect(json.results.map((r) => r.path)).toEqual(["Memory/Library/seo/Bounce rate.md", "Memory/Agents/link/Journal/2026-11-02.md"]);
+    expect(json.results.map((r) => r.path)).toEqual([
+      "Memory/Library/seo/Bounce rate.md",
+      "Memory/Agents/link/Journal/2026-11-02.md",
+    ]);
     const journal = json.results[1] ?? {};
-    expect(Object.keys(journal).sort()).toEqual(["agent", "blocks", "collection", "path", "score", "snippet", "title"]);
+    expect(Object.keys(journal).sort()).toEqual([
+      "agent",
+      "blocks",
+      "collection",
+      "path",
+      "score",
+      "snippet",
+      "title",
+    ]);
     expect(journal).toMatchObject({ title: "2026-11-02", agent: "link", collection: "journal" });
-    expect(journal.blocks).toEqual([{ id: "t-048", text: "- [ ] Get the top-10 pages by bounce rate" }]);
+    expect(journal.blocks).toEqual([
+      { id: "t-048", text: "- [ ] Get the top-10 pages by bounce rate" },
+    ]);
     expect(json.results[0]).toMatchObject({ agent: null, collection: "library" });
   });
 
   it("case 05 from the command line; text output links the best block", async () => {
     const { root } = vault();
     const zh = await run("search", root, "重构", "--json");
-    expect((JSON.parse(zh.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Agents/ming/Journal/2026-11-03.md"]);
+    expect(
+      (JSON.parse(zh.out) as { results: { path: string }[] }).results.map((r) => r.path),
+    ).toEqual(["Memory/Agents/ming/Journal/2026-11-03.md"]);
     const text = await run("search", root, "bounce rate");
     expect(text.out).toContain("[[Memory/Agents/link/Journal/2026-11-02#^t-048]]");
   });
@@ -127,7 +160,9 @@ describe("agent-memory search", () => {
     const all = await run("search", root, "zebrafish", "--json");
     expect((JSON.parse(all.out) as { results: unknown[] }).results).toEqual([]);
     const zone = await run("search", root, "zebrafish", "--scope", "Restricted", "--json");
-    expect((JSON.parse(zone.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Restricted/hr/Payroll.md"]);
+    expect(
+      (JSON.parse(zone.out) as { results: { path: string }[] }).results.map((r) => r.path),
+    ).toEqual(["Memory/Restricted/hr/Payroll.md"]);
   });
 
   it("negated filters (-type:journal) are query text, not options", async () => {
@@ -136,9 +171,13 @@ describe("agent-memory search", () => {
     expect((JSON.parse(all.out) as { results: unknown[] }).results).toHaveLength(2);
     const res = await run("search", root, "bounce", "-type:journal", "--json", "--limit", "5");
     expect(res.code).toBe(0);
-    expect((JSON.parse(res.out) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["Memory/Library/seo/Bounce rate.md"]);
+    expect(
+      (JSON.parse(res.out) as { results: { path: string }[] }).results.map((r) => r.path),
+    ).toEqual(["Memory/Library/seo/Bounce rate.md"]);
     expect((await run("search", root, "-type:journal")).code).toBe(0);
-    expect((await run("search", root, '"no such phrase"')).out).toBe(`no results for '"no such phrase"' in scope all`);
+    expect((await run("search", root, '"no such phrase"')).out).toBe(
+      `no results for '"no such phrase"' in scope all`,
+    );
     // Options keep working around them, and an unknown long option is still an error.
     expect((await run("search", root, "bounce", "--bogus")).code).toBe(2);
   });
@@ -147,7 +186,9 @@ describe("agent-memory search", () => {
     const { root } = vault();
     const typo = await run("search", root, "bounce", "--scope", "agent:lnik");
     expect(typo.code).toBe(0);
-    expect(typo.err).toBe('search: no notes of agent "lnik" are indexed; scope agent:lnik sees the library only (agents: link, ming)');
+    expect(typo.err).toBe(
+      'search: no notes of agent "lnik" are indexed; scope agent:lnik sees the library only (agents: link, ming)',
+    );
     expect(typo.out).toContain("Memory/Library/seo/Bounce rate.md");
     const known = await run("search", root, "bounce", "--scope", "agent:link");
     expect(known.err).toBe("");
@@ -155,21 +196,40 @@ describe("agent-memory search", () => {
 
   it("a phrase query's total says whether it is exact, an estimate or a lower bound", async () => {
     const { root, write } = vault();
-    for (let i = 0; i < 14; i++) write(`Memory/Library/seo/p${i}.md`, `Notes on bounce rate number ${i}.\n`);
-    const json = async (...args: string[]) => JSON.parse((await run("search", root, ...args, "--json")).out) as { total: number; total_bound?: string; results: unknown[] };
+    for (let i = 0; i < 14; i++)
+      write(`Memory/Library/seo/p${i}.md`, `Notes on bounce rate number ${i}.\n`);
+    const json = async (...args: string[]) =>
+      JSON.parse((await run("search", root, ...args, "--json")).out) as {
+        total: number;
+        total_bound?: string;
+        results: unknown[];
+      };
     // Fewer matches than the limit: every candidate was read, so the total is exact.
     expect(await json('"bounce rate"', "--limit", "20")).toMatchObject({ total: 16 });
     expect((await json('"bounce rate"', "--limit", "20")).total_bound).toBeUndefined();
     // Reading stopped at the limit: the rest are counted by their phrase filters.
-    expect(await json('"bounce rate"', "--limit", "5")).toMatchObject({ total: 16, total_bound: "about" });
-    expect((await run("search", root, '"bounce rate"', "--limit", "5")).out).toMatch(/^about 16 notes in scope all/);
+    expect(await json('"bounce rate"', "--limit", "5")).toMatchObject({
+      total: 16,
+      total_bound: "about",
+    });
+    expect((await run("search", root, '"bounce rate"', "--limit", "5")).out).toMatch(
+      /^about 16 notes in scope all/,
+    );
     // One-word phrases are not filtered: only the notes read count.
-    expect(await json('"bounce"', "--limit", "5")).toMatchObject({ total: 5, total_bound: "at-least" });
+    expect(await json('"bounce"', "--limit", "5")).toMatchObject({
+      total: 5,
+      total_bound: "at-least",
+    });
   });
 
   it("an unknown filter, a bad date, an unknown scope or a bad limit exits 2 with a one-line reason", async () => {
     const { root } = vault();
-    for (const args of [["owner:me"], ["after:2026-02-30", "x"], ["x", "--scope", "Secret"], ["x", "--limit", "0"]]) {
+    for (const args of [
+      ["owner:me"],
+      ["after:2026-02-30", "x"],
+      ["x", "--scope", "Secret"],
+      ["x", "--limit", "0"],
+    ]) {
       const res = await run("search", root, ...args);
       expect(res.code, args.join(" ")).toBe(2);
       expect(res.err.split("\n")).toHaveLength(1);

@@ -18,7 +18,18 @@ function full(text: string): { data: Record<string, unknown>; body: string } | n
   }
 }
 
-const KEYS = ["id", "type", "status", "tags", "title", "created_at", "confidence", "aliases", "x-y", "a_b"];
+const KEYS = [
+  "id",
+  "type",
+  "status",
+  "tags",
+  "title",
+  "created_at",
+  "confidence",
+  "aliases",
+  "x-y",
+  "a_b",
+];
 const VALUES = [
   "plain words",
   "0123",
@@ -75,22 +86,43 @@ const VALUES = [
 ];
 const lineArb = fc.oneof(
   fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(...VALUES)).map(([k, v]) => `${k}: ${v}`),
-  fc.tuple(fc.constantFrom(...KEYS), fc.array(fc.constantFrom(...VALUES), { minLength: 0, maxLength: 3 }), fc.constantFrom("  - ", "- ", "    - "))
+  fc
+    .tuple(
+      fc.constantFrom(...KEYS),
+      fc.array(fc.constantFrom(...VALUES), { minLength: 0, maxLength: 3 }),
+      fc.constantFrom("  - ", "- ", "    - "),
+    )
     .map(([k, vs, bullet]) => [`${k}:`, ...vs.map((v) => `${bullet}${v}`)].join("\n")),
-  fc.constantFrom("# a comment", "", "  indented: x", "key:value", "  # indented comment", "-", "  -", "key with space: x", "...", "%YAML 1.2"),
+  fc.constantFrom(
+    "# a comment",
+    "",
+    "  indented: x",
+    "key:value",
+    "  # indented comment",
+    "-",
+    "  -",
+    "key with space: x",
+    "...",
+    "%YAML 1.2",
+  ),
 );
 
 describe("fast frontmatter path", () => {
   it("agrees with parseNote whenever it accepts a note", () => {
     let accepted = 0;
     fc.assert(
-      fc.property(fc.array(lineArb, { maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean(), (lines, eol, bom) => {
-        const text = `${bom ? "\uFEFF" : ""}---${eol}${lines.join("\n").replace(/\n/g, eol)}${eol}---${eol}body text${eol}`;
-        const fast = readSimpleFrontmatter(text);
-        if (fast === null) return;
-        accepted++;
-        expect(fast).toEqual(full(text));
-      }),
+      fc.property(
+        fc.array(lineArb, { maxLength: 8 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.boolean(),
+        (lines, eol, bom) => {
+          const text = `${bom ? "\uFEFF" : ""}---${eol}${lines.join("\n").replace(/\n/g, eol)}${eol}---${eol}body text${eol}`;
+          const fast = readSimpleFrontmatter(text);
+          if (fast === null) return;
+          accepted++;
+          expect(fast).toEqual(full(text));
+        },
+      ),
       { numRuns: 3000 },
     );
     // The generator must exercise the fast path, not only the fallback.
@@ -99,12 +131,21 @@ describe("fast frontmatter path", () => {
 
   it("cases 01–04: hands broken, ambiguous or non-mapping frontmatter to parseNote", () => {
     expect(readSimpleFrontmatter("---\n\nMet Person A about Project Alpha.\n\n---\n")).toBeNull();
-    expect(readSimpleFrontmatter("---\nproject: [[Project Alpha]]\npeople: [[Person A]], [[Person B]]\n---\n")).toBeNull();
-    expect(readSimpleFrontmatter("---\nid: 0123\ncreated_at: 2024-05-23T22:17:03+08:00\n---\nx")).toEqual({
+    expect(
+      readSimpleFrontmatter(
+        "---\nproject: [[Project Alpha]]\npeople: [[Person A]], [[Person B]]\n---\n",
+      ),
+    ).toBeNull();
+    expect(
+      readSimpleFrontmatter("---\nid: 0123\ncreated_at: 2024-05-23T22:17:03+08:00\n---\nx"),
+    ).toEqual({
       data: { id: "0123", created_at: "2024-05-23T22:17:03+08:00" },
       body: "x",
     });
-    expect(readSimpleFrontmatter("no frontmatter\n---\n")).toEqual({ data: {}, body: "no frontmatter\n---\n" });
+    expect(readSimpleFrontmatter("no frontmatter\n---\n")).toEqual({
+      data: {},
+      body: "no frontmatter\n---\n",
+    });
     expect(readSimpleFrontmatter("---\nid: 1\nno closing line")).toBeNull();
     expect(readSimpleFrontmatter("---\nid: 1\n")).toEqual(full("---\nid: 1\n"));
   });

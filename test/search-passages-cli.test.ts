@@ -17,8 +17,10 @@ const SECRET = "Memory/Restricted/hr/Rollbacks.md";
 
 function vault(): string {
   const tv = tempVault({
-    [DEPLOYS]: "# Deploys\n\nRoll back the canary when the canary error rate doubles: canary rollback first, questions later. ^a1\n\nLunch is at noon on Fridays. ^a2\n\nThe release train leaves on Tuesdays.\n",
-    [JOURNAL]: "---\ntype: journal\n---\nToday the canary rollback worked, canary rollback in two minutes. ^b1\n\nThe coffee machine is broken. ^b2\n\nThe printer is out of toner. ^b3\n\nNext time the rollback starts sooner.\n",
+    [DEPLOYS]:
+      "# Deploys\n\nRoll back the canary when the canary error rate doubles: canary rollback first, questions later. ^a1\n\nLunch is at noon on Fridays. ^a2\n\nThe release train leaves on Tuesdays.\n",
+    [JOURNAL]:
+      "---\ntype: journal\n---\nToday the canary rollback worked, canary rollback in two minutes. ^b1\n\nThe coffee machine is broken. ^b2\n\nThe printer is out of toner. ^b3\n\nNext time the rollback starts sooner.\n",
     [SECRET]: "Canary rollback canary rollback canary rollback: the payroll outage. ^s1\n",
   });
   cleanup = tv.cleanup;
@@ -48,7 +50,18 @@ describe("agent-memory search --passages", () => {
       [DEPLOYS, "a1"],
       [JOURNAL, null],
     ]);
-    expect(Object.keys(out.passages[0] ?? {})).toEqual(["path", "title", "block_id", "line", "heading", "text", "score", "agent", "collection", "link"]);
+    expect(Object.keys(out.passages[0] ?? {})).toEqual([
+      "path",
+      "title",
+      "block_id",
+      "line",
+      "heading",
+      "text",
+      "score",
+      "agent",
+      "collection",
+      "link",
+    ]);
     expect(out.passages[0]).toMatchObject({
       title: "2026-11-20",
       line: 4,
@@ -59,7 +72,11 @@ describe("agent-memory search --passages", () => {
       link: "[[Memory/Agents/link/Journal/2026-11-20#^b1]]",
     });
     // A block without an id: its file line, and a link to the note (it sits under no heading).
-    expect(out.passages[2]).toMatchObject({ line: 10, text: "Next time the rollback starts sooner.", link: "[[Memory/Agents/link/Journal/2026-11-20]]" });
+    expect(out.passages[2]).toMatchObject({
+      line: 10,
+      text: "Next time the rollback starts sooner.",
+      link: "[[Memory/Agents/link/Journal/2026-11-20]]",
+    });
     const scores = out.passages.map((p) => p.score as number);
     expect(scores[0]).toBeGreaterThan(scores[1] ?? Infinity);
     expect(scores[1]).toBeGreaterThan(scores[2] ?? Infinity);
@@ -83,21 +100,41 @@ describe("agent-memory search --passages", () => {
       "   Roll back the canary when the canary error rate doubles: canary rollback first, questions later.",
       "   link: [[Memory/Library/ops/Deploys#^a1]]",
     ]);
-    expect(cliRun("search", dir, "zzzunknownword", "--passages", "2").stdout).toBe('no passages for "zzzunknownword" in scope all\n');
+    expect(cliRun("search", dir, "zzzunknownword", "--passages", "2").stdout).toBe(
+      'no passages for "zzzunknownword" in scope all\n',
+    );
   });
 
   it("an isolated zone's passages appear only in its own scope", () => {
     const dir = vault();
-    const all = JSON.parse(cliRun("search", dir, "canary rollback", "--passages", "50", "--json").stdout) as PassagesOut;
+    const all = JSON.parse(
+      cliRun("search", dir, "canary rollback", "--passages", "50", "--json").stdout,
+    ) as PassagesOut;
     expect(all.passages.length).toBeGreaterThan(2);
     expect(all.passages.map((p) => p.path)).not.toContain(SECRET);
-    const zone = JSON.parse(cliRun("search", dir, "canary rollback", "--passages", "50", "--scope", "Restricted", "--json").stdout) as PassagesOut;
+    const zone = JSON.parse(
+      cliRun(
+        "search",
+        dir,
+        "canary rollback",
+        "--passages",
+        "50",
+        "--scope",
+        "Restricted",
+        "--json",
+      ).stdout,
+    ) as PassagesOut;
     expect(zone.passages.map((p) => [p.path, p.block_id])).toEqual([[SECRET, "s1"]]);
   });
 
   it("a bad count, --passages with --limit or --blocks, or a bad filter exits 2 with one line", () => {
     const dir = vault();
-    for (const args of [["--passages", "0"], ["--passages", "x"], ["--passages", "3", "--limit", "2"], ["--passages", "3", "--blocks", "2"]]) {
+    for (const args of [
+      ["--passages", "0"],
+      ["--passages", "x"],
+      ["--passages", "3", "--limit", "2"],
+      ["--passages", "3", "--blocks", "2"],
+    ]) {
       const res = cliRun("search", dir, "canary", ...args);
       expect(res.code, args.join(" ")).toBe(2);
       expect(res.stdout).toBe("");

@@ -5,7 +5,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { passageLink, SearchService, type PassageOptions, type PassageResponse } from "../src/core/search/search-service";
+import {
+  passageLink,
+  SearchService,
+  type PassageOptions,
+  type PassageResponse,
+} from "../src/core/search/search-service";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
@@ -18,20 +23,34 @@ afterEach(() => {
 async function open(files: Record<string, string>): Promise<SearchService> {
   const tv = tempVault(files);
   cleanups.push(tv.cleanup);
-  const service = new SearchService({ vault: tv.vault, layout: new MemoryLayout(defaultSettings()), now: () => NOW });
+  const service = new SearchService({
+    vault: tv.vault,
+    layout: new MemoryLayout(defaultSettings()),
+    now: () => NOW,
+  });
   await service.open();
   return service;
 }
 
-async function passages(service: SearchService, query: string, options: PassageOptions = {}): Promise<PassageResponse> {
+async function passages(
+  service: SearchService,
+  query: string,
+  options: PassageOptions = {},
+): Promise<PassageResponse> {
   const r = await service.searchPassages(query, options);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
 /** `path#^id` (or `path:line` for a block without an id) of each passage, best first. */
-async function refs(service: SearchService, query: string, options: PassageOptions = {}): Promise<string[]> {
-  return (await passages(service, query, options)).results.map((p) => (p.blockId ? `${p.path}#^${p.blockId}` : `${p.path}:${p.line}`));
+async function refs(
+  service: SearchService,
+  query: string,
+  options: PassageOptions = {},
+): Promise<string[]> {
+  return (await passages(service, query, options)).results.map((p) =>
+    p.blockId ? `${p.path}#^${p.blockId}` : `${p.path}:${p.line}`,
+  );
 }
 
 const DEPLOYS = "Memory/Library/ops/Deploys.md";
@@ -44,15 +63,21 @@ const SECRET = "Memory/Restricted/hr/Incidents.md";
  * library note with one block between them in strength.
  */
 const CROSS = {
-  [DEPLOYS]: "# Deploys\n\nRoll back the canary when the canary error rate doubles: canary rollback first, questions later. ^a1\n\nLunch is at noon on Fridays. ^a2\n\nThe release train leaves on Tuesdays. ^a3\n",
-  [JOURNAL]: "---\ntype: journal\n---\nToday the canary rollback worked, canary rollback in two minutes. ^b1\n\nThe coffee machine is broken. ^b2\n\nThe printer is out of toner. ^b3\n\nNext time the rollback starts sooner. ^b4\n",
+  [DEPLOYS]:
+    "# Deploys\n\nRoll back the canary when the canary error rate doubles: canary rollback first, questions later. ^a1\n\nLunch is at noon on Fridays. ^a2\n\nThe release train leaves on Tuesdays. ^a3\n",
+  [JOURNAL]:
+    "---\ntype: journal\n---\nToday the canary rollback worked, canary rollback in two minutes. ^b1\n\nThe coffee machine is broken. ^b2\n\nThe printer is out of toner. ^b3\n\nNext time the rollback starts sooner. ^b4\n",
 };
 
 describe("searchPassages: ranking across notes", () => {
   it("a note with two good blocks supplies both, and a better block of another note ranks between them", async () => {
     const service = await open(CROSS);
     const res = await passages(service, "canary rollback");
-    expect(res.results.slice(0, 3).map((p) => `${p.path}#^${p.blockId}`)).toEqual([`${JOURNAL}#^b1`, `${DEPLOYS}#^a1`, `${JOURNAL}#^b4`]);
+    expect(res.results.slice(0, 3).map((p) => `${p.path}#^${p.blockId}`)).toEqual([
+      `${JOURNAL}#^b1`,
+      `${DEPLOYS}#^a1`,
+      `${JOURNAL}#^b4`,
+    ]);
     // Ranked together: scores fall, whichever note holds the block.
     const scores = res.results.map((p) => p.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
@@ -75,13 +100,25 @@ describe("searchPassages: ranking across notes", () => {
       link: "[[Memory/Library/ops/Deploys#^a1]]",
     });
     expect(first?.score).toBeGreaterThan(0);
-    expect(second).toMatchObject({ path: JOURNAL, title: "2026-11-20", blockId: "b1", line: 4, heading: null, agent: "link", collection: "journal", link: "[[Memory/Agents/link/Journal/2026-11-20#^b1]]" });
+    expect(second).toMatchObject({
+      path: JOURNAL,
+      title: "2026-11-20",
+      blockId: "b1",
+      line: 4,
+      heading: null,
+      agent: "link",
+      collection: "journal",
+      link: "[[Memory/Agents/link/Journal/2026-11-20#^b1]]",
+    });
   });
 
   it("respects the limit on both sides: exactly N when more match, only what matches when fewer do", async () => {
     const service = await open(CROSS);
     expect(await refs(service, "canary rollback", { limit: 1 })).toEqual([`${JOURNAL}#^b1`]);
-    expect(await refs(service, "canary rollback", { limit: 2 })).toEqual([`${JOURNAL}#^b1`, `${DEPLOYS}#^a1`]);
+    expect(await refs(service, "canary rollback", { limit: 2 })).toEqual([
+      `${JOURNAL}#^b1`,
+      `${DEPLOYS}#^a1`,
+    ]);
     // Three blocks hold the words, and their neighbours score through them (docs/decisions.md,
     // "Passage search"); a block with no score at all (a3: not next to a match) is never padding.
     const many = await passages(service, "canary rollback", { limit: 50 });
@@ -112,10 +149,14 @@ describe("searchPassages: ranking across notes", () => {
 
   it("heading blocks are never passages, and a section's heading never lends to the section before it", async () => {
     const service = await open({
-      [DEPLOYS]: "# Kubernetes\n\nPods restart on failure.\n\n## Billing\n\nInvoices go out monthly.\n\n## Kubernetes upgrades\n\nPlan them quarterly.\n",
+      [DEPLOYS]:
+        "# Kubernetes\n\nPods restart on failure.\n\n## Billing\n\nInvoices go out monthly.\n\n## Kubernetes upgrades\n\nPlan them quarterly.\n",
     });
     const res = await passages(service, "kubernetes");
-    expect(res.results.map((p) => p.text)).toEqual(["Pods restart on failure.", "Plan them quarterly."]);
+    expect(res.results.map((p) => p.text)).toEqual([
+      "Pods restart on failure.",
+      "Plan them quarterly.",
+    ]);
     expect(res.results.map((p) => p.heading)).toEqual(["Kubernetes", "Kubernetes upgrades"]);
   });
 });
@@ -123,10 +164,14 @@ describe("searchPassages: ranking across notes", () => {
 describe("searchPassages: scopes, isolated zones and filters", () => {
   const FILES = {
     [JOURNAL]: "---\ntype: journal\n---\nThe zebrafish migration moved the billing tables. ^j1\n",
-    [MING]: "---\ntype: decision\nstatus: active\n---\nZebrafish migration approved for December. ^m1\n",
-    [DEPLOYS]: "---\ntype: reference\nexpires_at: 2026-11-30\n---\nZebrafish migration runbook, expired copy. ^x1\n",
-    "Memory/Library/ops/Runbook.md": "---\ntype: reference\n---\nZebrafish migration runbook, step by step. ^l1\n",
-    [SECRET]: "Zebrafish migration zebrafish migration zebrafish migration: the payroll incident. ^s1\n",
+    [MING]:
+      "---\ntype: decision\nstatus: active\n---\nZebrafish migration approved for December. ^m1\n",
+    [DEPLOYS]:
+      "---\ntype: reference\nexpires_at: 2026-11-30\n---\nZebrafish migration runbook, expired copy. ^x1\n",
+    "Memory/Library/ops/Runbook.md":
+      "---\ntype: reference\n---\nZebrafish migration runbook, step by step. ^l1\n",
+    [SECRET]:
+      "Zebrafish migration zebrafish migration zebrafish migration: the payroll incident. ^s1\n",
   };
 
   it("an isolated note's blocks never appear in another scope, and its zone sees only itself", async () => {
@@ -136,40 +181,61 @@ describe("searchPassages: scopes, isolated zones and filters", () => {
       expect(res.results.length).toBeGreaterThan(0);
       expect(res.results.map((p) => p.path)).not.toContain(SECRET);
     }
-    expect(await refs(service, "zebrafish migration", { scope: "Restricted" })).toEqual([`${SECRET}#^s1`]);
+    expect(await refs(service, "zebrafish migration", { scope: "Restricted" })).toEqual([
+      `${SECRET}#^s1`,
+    ]);
   });
 
   it("agent and library scopes keep to their notes", async () => {
     const service = await open(FILES);
-    expect(new Set((await passages(service, "zebrafish migration", { scope: "agent:link" })).results.map((p) => p.path))).toEqual(
-      new Set([JOURNAL, "Memory/Library/ops/Runbook.md"]),
-    );
-    expect((await passages(service, "zebrafish migration", { scope: "library" })).results.map((p) => p.path)).toEqual(["Memory/Library/ops/Runbook.md"]);
+    expect(
+      new Set(
+        (await passages(service, "zebrafish migration", { scope: "agent:link" })).results.map(
+          (p) => p.path,
+        ),
+      ),
+    ).toEqual(new Set([JOURNAL, "Memory/Library/ops/Runbook.md"]));
+    expect(
+      (await passages(service, "zebrafish migration", { scope: "library" })).results.map(
+        (p) => p.path,
+      ),
+    ).toEqual(["Memory/Library/ops/Runbook.md"]);
   });
 
   it("filters, phrases and expiry apply as in search", async () => {
     const service = await open(FILES);
     expect(await refs(service, "zebrafish migration type:decision")).toEqual([`${MING}#^m1`]);
-    expect(await refs(service, "zebrafish -type:decision -type:reference")).toEqual([`${JOURNAL}#^j1`]);
-    expect(await refs(service, 'zebrafish "step by step"')).toEqual(["Memory/Library/ops/Runbook.md#^l1"]);
+    expect(await refs(service, "zebrafish -type:decision -type:reference")).toEqual([
+      `${JOURNAL}#^j1`,
+    ]);
+    expect(await refs(service, 'zebrafish "step by step"')).toEqual([
+      "Memory/Library/ops/Runbook.md#^l1",
+    ]);
     // The expired note is left out unless asked for.
     expect(await refs(service, "runbook")).toEqual(["Memory/Library/ops/Runbook.md#^l1"]);
-    expect(new Set(await refs(service, "runbook", { includeExpired: true }))).toEqual(new Set(["Memory/Library/ops/Runbook.md#^l1", `${DEPLOYS}#^x1`]));
+    expect(new Set(await refs(service, "runbook", { includeExpired: true }))).toEqual(
+      new Set(["Memory/Library/ops/Runbook.md#^l1", `${DEPLOYS}#^x1`]),
+    );
   });
 
   it("with a quoted phrase, only blocks holding it are passages, as search lists blocks", async () => {
     const service = await open({
-      "Memory/Library/a/Deploys.md": "# Deploys\n\nThe canary rollout starts on Monday. ^d1\n\nRollout of the canary is slow, and canary pages roll out later. ^d2\n",
+      "Memory/Library/a/Deploys.md":
+        "# Deploys\n\nThe canary rollout starts on Monday. ^d1\n\nRollout of the canary is slow, and canary pages roll out later. ^d2\n",
     });
     expect(await refs(service, '"canary rollout"')).toEqual(["Memory/Library/a/Deploys.md#^d1"]);
     // The other side: the same words unquoted find both blocks.
-    expect(new Set(await refs(service, "canary rollout"))).toEqual(new Set(["Memory/Library/a/Deploys.md#^d1", "Memory/Library/a/Deploys.md#^d2"]));
+    expect(new Set(await refs(service, "canary rollout"))).toEqual(
+      new Set(["Memory/Library/a/Deploys.md#^d1", "Memory/Library/a/Deploys.md#^d2"]),
+    );
   });
 
   it("a query of filters alone gives the first block of each matching note, newest first, score 0", async () => {
     const service = await open({
-      "Memory/Library/a/Old.md": "---\ntype: reference\ncreated_at: 2026-01-01\n---\n# Old\n\nFirst old block.\n\nSecond old block.\n",
-      "Memory/Library/a/New.md": "---\ntype: reference\ncreated_at: 2026-06-01\n---\nFirst new block. ^n1\n",
+      "Memory/Library/a/Old.md":
+        "---\ntype: reference\ncreated_at: 2026-01-01\n---\n# Old\n\nFirst old block.\n\nSecond old block.\n",
+      "Memory/Library/a/New.md":
+        "---\ntype: reference\ncreated_at: 2026-06-01\n---\nFirst new block. ^n1\n",
       "Memory/Library/a/Other.md": "---\ntype: journal\n---\nNot a reference.\n",
     });
     const res = await passages(service, "type:reference");
@@ -178,14 +244,19 @@ describe("searchPassages: scopes, isolated zones and filters", () => {
       ["First new block.", 0],
       ["First old block.", 0],
     ]);
-    expect(await refs(service, "type:reference", { limit: 1 })).toEqual(["Memory/Library/a/New.md#^n1"]);
+    expect(await refs(service, "type:reference", { limit: 1 })).toEqual([
+      "Memory/Library/a/New.md#^n1",
+    ]);
   });
 
   it("a bad filter, a bad date or an unknown scope is an error value", async () => {
     const service = await open(FILES);
     expect(await service.searchPassages("zebrafish colour:red")).toMatchObject({ ok: false });
     expect(await service.searchPassages("zebrafish after:2026-02-30")).toMatchObject({ ok: false });
-    expect(await service.searchPassages("zebrafish", { scope: "Nowhere" })).toMatchObject({ ok: false, error: expect.stringContaining("unknown scope") as unknown });
+    expect(await service.searchPassages("zebrafish", { scope: "Nowhere" })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("unknown scope") as unknown,
+    });
   });
 });
 
@@ -210,7 +281,12 @@ describe("searchPassages: blocks without ids", () => {
     });
     const res = await passages(service, "seats billed", { limit: 10 });
     const byLine = new Map(res.results.map((p) => [p.line, p]));
-    expect(byLine.get(4)).toMatchObject({ blockId: null, heading: null, text: "Seats are billed monthly before any heading.", link: "[[Memory/Library/a/Pricing]]" });
+    expect(byLine.get(4)).toMatchObject({
+      blockId: null,
+      heading: null,
+      text: "Seats are billed monthly before any heading.",
+      link: "[[Memory/Library/a/Pricing]]",
+    });
     // Obsidian drops `:` (and `[]|#^`) from a heading link; the list item keeps its indented line.
     expect(byLine.get(8)).toMatchObject({
       blockId: null,
@@ -218,7 +294,10 @@ describe("searchPassages: blocks without ids", () => {
       text: "- Team plan: seats billed per month\n  with a yearly discount",
       link: "[[Memory/Library/a/Pricing#Plans seats & billing]]",
     });
-    expect(byLine.get(11)).toMatchObject({ blockId: "s-1", link: "[[Memory/Library/a/Pricing#^s-1]]" });
+    expect(byLine.get(11)).toMatchObject({
+      blockId: "s-1",
+      link: "[[Memory/Library/a/Pricing#^s-1]]",
+    });
   });
 
   it("passageLink: by id, else by heading, else the note", () => {

@@ -22,9 +22,19 @@ function pairSet(text: string): Set<number> {
 
 describe("phrase word-pair filter", () => {
   it("holds the pairs of phrases in the text and rejects others", () => {
-    const text = "The bounce-rate matters more than the framework.\nDon't ship 第3.2.5条 pricing today";
+    const text =
+      "The bounce-rate matters more than the framework.\nDon't ship 第3.2.5条 pricing today";
     const filter = pairFilterOf(text);
-    for (const p of ["bounce rate", "BOUNCE RATE matters", "the framework don't", "dont ship", "3.2.5", "2.5", "2 5", "3.2"]) {
+    for (const p of [
+      "bounce rate",
+      "BOUNCE RATE matters",
+      "the framework don't",
+      "dont ship",
+      "3.2.5",
+      "2.5",
+      "2 5",
+      "3.2",
+    ]) {
       expect(textContainsPhrase(text, p), p).toBe(true);
       const pairs = phrasePairs([p]);
       expect(pairs.length, p).toBeGreaterThan(0);
@@ -35,7 +45,10 @@ describe("phrase word-pair filter", () => {
     for (const p of ["rate bounce", "pricing same", "matters than", "ship 3", "5 pricing"]) {
       expect(textContainsPhrase(text, p), p).toBe(false);
       const pairs = phrasePairs([p]);
-      expect(pairs.every((h) => set.has(h)), p).toBe(false);
+      expect(
+        pairs.every((h) => set.has(h)),
+        p,
+      ).toBe(false);
     }
   });
 
@@ -44,9 +57,11 @@ describe("phrase word-pair filter", () => {
       expect(judgesPhrase(p), p).toBe(false);
       expect(phrasePairs([p]), p).toEqual([]);
     }
-    for (const p of ["认证 系统", "JWT 令牌", "反洗钱操作细则"]) expect(judgesPhrase(p), p).toBe(true);
+    for (const p of ["认证 系统", "JWT 令牌", "反洗钱操作细则"])
+      expect(judgesPhrase(p), p).toBe(true);
     // Character pairs with a CJK side, across line breaks and markup, and next to Latin.
-    const holds = (text: string, p: string): boolean => filterMayHold(pairFilterOf(text), phrasePairs([p]));
+    const holds = (text: string, p: string): boolean =>
+      filterMayHold(pairFilterOf(text), phrasePairs([p]));
     expect(holds("使用JWT令牌。", "JWT 令牌")).toBe(true);
     expect(holds("反洗钱**操作**\n细则", "反洗钱操作细则")).toBe(true);
     const apart = new Set(textPairs("项目 is late; 进度 ok"));
@@ -58,27 +73,52 @@ describe("phrase word-pair filter", () => {
 
   it("never rejects a text that holds the phrase (random text, checked against textContainsPhrase)", () => {
     // Mostly Latin letters and gaps, so that most phrases can be judged and many are found.
-    const latin = fc.constantFrom("a", "b", "ab", " ", " ", " ", "'", "’", "-", "é", "\u0301", "3", ".", "ＡＢ", "\n", "İ", "ß", "ﬁ");
+    const latin = fc.constantFrom(
+      "a",
+      "b",
+      "ab",
+      " ",
+      " ",
+      " ",
+      "'",
+      "’",
+      "-",
+      "é",
+      "\u0301",
+      "3",
+      ".",
+      "ＡＢ",
+      "\n",
+      "İ",
+      "ß",
+      "ﬁ",
+    );
     const other = fc.constantFrom("认", "证", "😀", "\ud800", "\udc00", "𠀀", "第", "条", "ก");
     const unit = fc.oneof({ weight: 6, arbitrary: latin }, { weight: 1, arbitrary: other });
     const text = fc.array(unit, { maxLength: 30 }).map((a) => a.join(""));
     let judged = 0;
     let held = 0;
     fc.assert(
-      fc.property(text, fc.nat(), fc.nat(), fc.array(unit, { minLength: 1, maxLength: 8 }), (t, s, e, random) => {
-        // Half the phrases are cut from the text, so that many of them are in it.
-        const from = s % (t.length + 1);
-        const p = s % 2 === 0 ? t.slice(from, from + 1 + (e % 12)) : random.join("");
-        const pairs = phrasePairs([p]);
-        if (pairs.length === 0) return;
-        judged++;
-        if (!textContainsPhrase(t, p)) return;
-        held++;
+      fc.property(
+        text,
+        fc.nat(),
+        fc.nat(),
+        fc.array(unit, { minLength: 1, maxLength: 8 }),
+        (t, s, e, random) => {
+          // Half the phrases are cut from the text, so that many of them are in it.
+          const from = s % (t.length + 1);
+          const p = s % 2 === 0 ? t.slice(from, from + 1 + (e % 12)) : random.join("");
+          const pairs = phrasePairs([p]);
+          if (pairs.length === 0) return;
+          judged++;
+          if (!textContainsPhrase(t, p)) return;
+          held++;
 
-        const set = pairSet(t);
-        expect(pairs.every((h) => set.has(h))).toBe(true);
-        expect(filterMayHold(pairFilterOf(t), pairs)).toBe(true);
-      }),
+          const set = pairSet(t);
+          expect(pairs.every((h) => set.has(h))).toBe(true);
+          expect(filterMayHold(pairFilterOf(t), pairs)).toBe(true);
+        },
+      ),
       { numRuns: 10000 },
     );
     // The property was exercised, not skipped.
@@ -87,7 +127,21 @@ describe("phrase word-pair filter", () => {
   });
 
   it("the ASCII walk gives what the general walk gives, and parts read as lines", () => {
-    const unit = fc.constantFrom("a", "B", "ab", "Zz9", " ", "'", "-", ".", "\n", "\t", "_", "\u0001", "~");
+    const unit = fc.constantFrom(
+      "a",
+      "B",
+      "ab",
+      "Zz9",
+      " ",
+      "'",
+      "-",
+      ".",
+      "\n",
+      "\t",
+      "_",
+      "\u0001",
+      "~",
+    );
     const ascii = fc.array(unit, { maxLength: 30 }).map((a) => a.join(""));
     fc.assert(
       fc.property(ascii, ascii, (a, b) => {
@@ -114,7 +168,9 @@ describe("phrase word-pair filter", () => {
     let absent = 0;
     let passed = 0;
     for (let i = 0; i < 20000; i++) {
-      const pairs = phrasePairs([`${words[next() % words.length]} ${words[next() % words.length]}`]);
+      const pairs = phrasePairs([
+        `${words[next() % words.length]} ${words[next() % words.length]}`,
+      ]);
       if (pairs.every((h) => set.has(h))) continue;
       absent++;
       if (filterMayHold(filter, pairs)) passed++;
@@ -131,12 +187,19 @@ describe("phrase word-pair filter", () => {
   });
 
   it("round-trips through the saved form, and refuses a damaged one", () => {
-    const filters = [pairFilterOf("alpha beta gamma"), undefined, pairFilterOf(""), pairFilterOf("a b c d e f g h i j k l m n o p")];
+    const filters = [
+      pairFilterOf("alpha beta gamma"),
+      undefined,
+      pairFilterOf(""),
+      pairFilterOf("a b c d e f g h i j k l m n o p"),
+    ];
     const { sizes, data } = encodeFilters(filters);
     expect(sizes).toEqual(filters.map((f) => (f ? f.length : -1)));
     const back = decodeFilters(sizes, data);
     expect(back.map((f) => (f ? [...f] : null))).toEqual(filters.map((f) => (f ? [...f] : null)));
-    expect(() => decodeFilters([...sizes.slice(0, -1), (sizes.at(-1) ?? 0) + 1], data)).toThrow(/expected/);
+    expect(() => decodeFilters([...sizes.slice(0, -1), (sizes.at(-1) ?? 0) + 1], data)).toThrow(
+      /expected/,
+    );
     expect(() => decodeFilters(sizes, "not base64!")).toThrow();
     expect(() => decodeFilters(sizes, "*".repeat(data.length))).toThrow(/not base64/);
   });

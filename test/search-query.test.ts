@@ -14,7 +14,9 @@ function ok(input: string) {
 
 describe("query parser", () => {
   it("reads free text, filters and quoted phrases (the architecture example)", () => {
-    expect(ok('after:2024-04-01 status:active domain:compliance refund "chargeback window" policy')).toEqual({
+    expect(
+      ok('after:2024-04-01 status:active domain:compliance refund "chargeback window" policy'),
+    ).toEqual({
       text: "refund policy",
       phrases: ["chargeback window"],
       filters: [
@@ -26,7 +28,9 @@ describe("query parser", () => {
   });
 
   it("reads every filter, negation, quoted values and curly or CJK quotes", () => {
-    const q = ok('agent:link type:journal -status:archived tag:#seo path:"Agents/link/Journal" before:2026-12-01 “bounce rate” 「反洗钱」');
+    const q = ok(
+      'agent:link type:journal -status:archived tag:#seo path:"Agents/link/Journal" before:2026-12-01 “bounce rate” 「反洗钱」',
+    );
     expect(q.filters.map((f) => `${f.negated ? "-" : ""}${f.name}:${f.value}`)).toEqual([
       "agent:link",
       "type:journal",
@@ -46,7 +50,12 @@ describe("query parser", () => {
   });
 
   it("a bad date is an error naming it", () => {
-    for (const q of ["after:2024-13-01", "before:2024-02-30", "after:yesterday", "after:2024-4-1"]) {
+    for (const q of [
+      "after:2024-13-01",
+      "before:2024-02-30",
+      "after:yesterday",
+      "after:2024-4-1",
+    ]) {
       const r = parseQuery(q);
       expect(r.ok, q).toBe(false);
       if (!r.ok) expect(r.error).toContain(q);
@@ -57,7 +66,9 @@ describe("query parser", () => {
 
   it("a filter without a value is an error; text with colons stays text", () => {
     expect(parseQuery("status: active").ok).toBe(false);
-    expect(ok("meeting at 10:30 see https://example.com/a note:").text).toBe("meeting at 10:30 see https://example.com/a note:");
+    expect(ok("meeting at 10:30 see https://example.com/a note:").text).toBe(
+      "meeting at 10:30 see https://example.com/a note:",
+    );
   });
 
   it("an unclosed quote runs to the end of the query", () => {
@@ -70,13 +81,22 @@ describe("scopes", () => {
   it("reads all, library, agent:NAME and zone names", () => {
     expect(parseScope(undefined, settings)).toEqual({ ok: true, value: { kind: "all" } });
     expect(parseScope("library", settings)).toEqual({ ok: true, value: { kind: "library" } });
-    expect(parseScope("agent:link", settings)).toEqual({ ok: true, value: { kind: "agent", agent: "link" } });
-    expect(parseScope("restricted", settings)).toEqual({ ok: true, value: { kind: "zone", zone: "Restricted" } });
+    expect(parseScope("agent:link", settings)).toEqual({
+      ok: true,
+      value: { kind: "agent", agent: "link" },
+    });
+    expect(parseScope("restricted", settings)).toEqual({
+      ok: true,
+      value: { kind: "zone", zone: "Restricted" },
+    });
   });
   it("a zone may be written as its setting may be: with slashes or backslashes", () => {
     const nested = { isolatedZones: ["Clients/Acme"] };
     for (const s of ["/Clients/Acme/", "Clients\\Acme", "clients/acme"]) {
-      expect(parseScope(s, nested), s).toEqual({ ok: true, value: { kind: "zone", zone: "Clients/Acme" } });
+      expect(parseScope(s, nested), s).toEqual({
+        ok: true,
+        value: { kind: "zone", zone: "Clients/Acme" },
+      });
     }
   });
   it("an unknown scope or unsafe agent name is an error listing the valid scopes", () => {

@@ -10,10 +10,27 @@ import { inScope, type Scope } from "../src/core/search/scope";
 import { SearchService } from "../src/core/search/search-service";
 import { tempVault } from "./helpers/temp-vault";
 
-const meta = (over: Partial<NoteMeta>): NoteMeta => ({ path: "Memory/x.md", mtime: 0, size: 0, title: "x", agent: null, collection: "other", zone: null, ...over });
-const isolated = meta({ path: "Memory/Restricted/hr/Salaries.md", collection: "isolated", zone: "Restricted" });
+const meta = (over: Partial<NoteMeta>): NoteMeta => ({
+  path: "Memory/x.md",
+  mtime: 0,
+  size: 0,
+  title: "x",
+  agent: null,
+  collection: "other",
+  zone: null,
+  ...over,
+});
+const isolated = meta({
+  path: "Memory/Restricted/hr/Salaries.md",
+  collection: "isolated",
+  zone: "Restricted",
+});
 const libraryNote = meta({ path: "Memory/Library/SEO/x.md", collection: "library" });
-const agentNote = meta({ path: "Memory/Agents/link/Knowledge/learning/x.md", agent: "link", collection: "knowledge" });
+const agentNote = meta({
+  path: "Memory/Agents/link/Knowledge/learning/x.md",
+  agent: "link",
+  collection: "knowledge",
+});
 
 describe("inScope", () => {
   const scopes: Scope[] = [{ kind: "all" }, { kind: "library" }, { kind: "agent", agent: "link" }];
@@ -58,11 +75,20 @@ afterEach(() => {
 describe("a saved index whose main shard holds an isolated note", () => {
   it("keeps the note out of `all`: the zone is checked, not only the shard", async () => {
     const note = "Memory/Agents/me/Journal/2026-01-01.md";
-    const t = tempVault({ [note]: "notes about otters", "Memory/Agents/me/Journal/2026-01-02.md": "notes about beavers" });
+    const t = tempVault({
+      [note]: "notes about otters",
+      "Memory/Agents/me/Journal/2026-01-02.md": "notes about beavers",
+    });
     cleanup = t.cleanup;
     const layout = new MemoryLayout(defaultSettings());
     const store = new MemoryStore();
-    const make = () => new SearchService({ vault: t.vault, layout, store, now: () => Date.parse("2026-12-01T12:00:00Z") });
+    const make = () =>
+      new SearchService({
+        vault: t.vault,
+        layout,
+        store,
+        now: () => Date.parse("2026-12-01T12:00:00Z"),
+      });
     const first = make();
     await first.open();
     expect((await first.search("otters")).ok).toBe(true);

@@ -7,8 +7,18 @@ import { join } from "node:path";
 import { tempVault } from "./helpers/temp-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings, type Settings } from "../src/core/settings";
-import { SearchService, type IndexStore, type SearchOptions, type SearchResponse } from "../src/core/search/search-service";
-import { INDEX_FORMAT_VERSION, serializeIndex, type SavedIndex, type SavedShard } from "../src/core/search/persistence";
+import {
+  SearchService,
+  type IndexStore,
+  type SearchOptions,
+  type SearchResponse,
+} from "../src/core/search/search-service";
+import {
+  INDEX_FORMAT_VERSION,
+  serializeIndex,
+  type SavedIndex,
+  type SavedShard,
+} from "../src/core/search/persistence";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
@@ -32,7 +42,10 @@ class MemoryStore implements IndexStore {
   }
 }
 
-function setup(files: Record<string, string>, opts: { settings?: Partial<Settings>; store?: MemoryStore } = {}) {
+function setup(
+  files: Record<string, string>,
+  opts: { settings?: Partial<Settings>; store?: MemoryStore } = {},
+) {
   const tv = tempVault(files);
   cleanups.push(tv.cleanup);
   const settings = { ...defaultSettings(), ...opts.settings };
@@ -42,22 +55,36 @@ function setup(files: Record<string, string>, opts: { settings?: Partial<Setting
   return { ...tv, layout, store, make, service: make() };
 }
 
-async function search(service: SearchService, query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+async function search(
+  service: SearchService,
+  query: string,
+  options: SearchOptions = {},
+): Promise<SearchResponse> {
   const r = await service.search(query, options);
   if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
-async function paths(service: SearchService, query: string, options: SearchOptions = {}): Promise<string[]> {
+async function paths(
+  service: SearchService,
+  query: string,
+  options: SearchOptions = {},
+): Promise<string[]> {
   return (await search(service, query, options)).results.map((r) => r.path);
 }
 
-const fm = (fields: Record<string, string>) => `---\n${Object.entries(fields).map(([k, v]) => `${k}: ${v}`).join("\n")}\n---\n`;
+const fm = (fields: Record<string, string>) =>
+  `---\n${Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("\n")}\n---\n`;
 
 describe("SearchService", () => {
   it("snippets show the text a person reads: no block ids, no callout markers", async () => {
     const note = "Memory/Agents/link/Knowledge/learning/SEO audit.md";
-    const { service } = setup({ [note]: "# SEO audit\n\n> [!insight] 2026-11-10 · confidence 0.9\n> Bounce rate matters more than the framework ^am-1x2y\n" });
+    const { service } = setup({
+      [note]:
+        "# SEO audit\n\n> [!insight] 2026-11-10 · confidence 0.9\n> Bounce rate matters more than the framework ^am-1x2y\n",
+    });
     await service.open();
     const [hit] = (await search(service, "bounce rate")).results;
     expect(hit?.snippet).toContain("Bounce rate matters more than the framework");
@@ -104,7 +131,10 @@ describe("SearchService", () => {
   it("case 06: after an edit, filters and ranking read the note's new metadata, not the old", async () => {
     const path = "Memory/Agents/me/Knowledge/learning/First.md";
     const other = "Memory/Agents/me/Knowledge/learning/Second.md";
-    const { service, write } = setup({ [path]: `${fm({ status: "active" })}kiwi`, [other]: `${fm({ status: "superseded" })}kiwi` });
+    const { service, write } = setup({
+      [path]: `${fm({ status: "active" })}kiwi`,
+      [other]: `${fm({ status: "superseded" })}kiwi`,
+    });
     await service.open();
     expect(await paths(service, "status:active kiwi")).toEqual([path]);
     // The superseded note ranks lower (DEMOTED_FACTOR), so the active one comes first.
@@ -129,7 +159,9 @@ describe("SearchService", () => {
       }
     }
     await service.save(); // queued behind the vacuum
-    const shard = (service as unknown as { shards: Map<string, { mini: { dirtCount: number } }> }).shards.get("");
+    const shard = (
+      service as unknown as { shards: Map<string, { mini: { dirtCount: number } }> }
+    ).shards.get("");
     expect(shard?.mini.dirtCount).toBeLessThan(20);
     expect((await paths(service, "plum")).sort()).toEqual(Object.keys(files).sort());
     expect(await paths(service, "v0")).toEqual([]);
@@ -143,9 +175,17 @@ describe("SearchService", () => {
     const tv = tempVault(files);
     cleanups.push(tv.cleanup);
     const reported: string[] = [];
-    const service = new SearchService({ vault: tv.vault, layout: new MemoryLayout(defaultSettings()), store: new MemoryStore(), now: () => NOW, onBackgroundError: (m) => reported.push(m) });
+    const service = new SearchService({
+      vault: tv.vault,
+      layout: new MemoryLayout(defaultSettings()),
+      store: new MemoryStore(),
+      now: () => NOW,
+      onBackgroundError: (m) => reported.push(m),
+    });
     await service.open();
-    const shard = (service as unknown as { shards: Map<string, { mini: { vacuum: () => Promise<void> } }> }).shards.get("");
+    const shard = (
+      service as unknown as { shards: Map<string, { mini: { vacuum: () => Promise<void> } }> }
+    ).shards.get("");
     if (!shard) throw new Error("no main shard");
     const vacuum = vi.spyOn(shard.mini, "vacuum").mockRejectedValue(new Error("out of memory"));
     for (let round = 1; round <= 6; round++) {
@@ -157,7 +197,9 @@ describe("SearchService", () => {
     await service.save(); // queued behind the vacuum
     expect(vacuum).toHaveBeenCalled();
     expect(reported.length).toBeGreaterThan(0);
-    expect(reported[0]).toBe("search index: vacuum failed: out of memory; the index stays usable, it is compacted on its next rebuild");
+    expect(reported[0]).toBe(
+      "search index: vacuum failed: out of memory; the index stays usable, it is compacted on its next rebuild",
+    );
     expect((await paths(service, "plum")).sort()).toEqual(Object.keys(files).sort());
     expect(await paths(service, "v0")).toEqual([]);
   });
@@ -175,7 +217,11 @@ describe("SearchService", () => {
 
   it("with the whole vault as memory root, hidden folders are still never indexed", async () => {
     const { service } = setup(
-      { "Notes/a.md": "kiwi", ".obsidian/plugins/x/README.md": "kiwi", ".agent-memory/x.md": "kiwi" },
+      {
+        "Notes/a.md": "kiwi",
+        ".obsidian/plugins/x/README.md": "kiwi",
+        ".agent-memory/x.md": "kiwi",
+      },
       { settings: { memoryRoot: "" } },
     );
     await service.open();
@@ -212,7 +258,9 @@ describe("SearchService", () => {
         "Memory/Agents/link/Journal/2026-11-02.md",
         "Memory/Library/seo/Bounce rate.md",
       ]);
-      expect(await paths(service, "bounce rate", { scope: "library" })).toEqual(["Memory/Library/seo/Bounce rate.md"]);
+      expect(await paths(service, "bounce rate", { scope: "library" })).toEqual([
+        "Memory/Library/seo/Bounce rate.md",
+      ]);
       expect(await paths(service, "bounce rate", { scope: "all" })).toHaveLength(3);
     });
 
@@ -225,12 +273,19 @@ describe("SearchService", () => {
         expect(res.total, String(scope)).toBe(0);
         const listed = await search(service, "tag:bounce", { scope });
         expect(listed.total, String(scope)).toBe(0);
-        const shared = await search(service, "bounce rate bonus payroll", { scope, limit: 50, blocksPerResult: 50 });
+        const shared = await search(service, "bounce rate bonus payroll", {
+          scope,
+          limit: 50,
+          blocksPerResult: 50,
+        });
         const text = JSON.stringify(shared.results);
         expect(text, String(scope)).not.toMatch(/Restricted|zebrafish|payroll|Salaries/);
       }
       const inZone = await search(service, "zebrafish", { scope: "Restricted" });
-      expect(inZone.results.map((r) => r.path).sort()).toEqual(["Memory/Restricted/Zebra.md", "Memory/Restricted/hr/Salaries.md"]);
+      expect(inZone.results.map((r) => r.path).sort()).toEqual([
+        "Memory/Restricted/Zebra.md",
+        "Memory/Restricted/hr/Salaries.md",
+      ]);
       expect(inZone.results.every((r) => r.collection === "isolated")).toBe(true);
       // The zone's scope sees nothing of the shared memory either.
       expect(await paths(service, "dashboard", { scope: "Restricted" })).toEqual([]);
@@ -244,7 +299,9 @@ describe("SearchService", () => {
       write("Memory/Agents/me/Journal/quokka.md", "quokka public");
       await service.update("Memory/Agents/me/Journal/quokka.md");
       expect(await paths(service, "quokka")).toEqual(["Memory/Agents/me/Journal/quokka.md"]);
-      expect(await paths(service, "quokka", { scope: "Restricted" })).toEqual(["Memory/Restricted/New.md"]);
+      expect(await paths(service, "quokka", { scope: "Restricted" })).toEqual([
+        "Memory/Restricted/New.md",
+      ]);
       rmSync(join(root, "Memory/Agents/me/Journal/quokka.md"));
       write("Memory/Restricted/quokka.md", "quokka public");
       await service.rename("Memory/Agents/me/Journal/quokka.md", "Memory/Restricted/quokka.md");
@@ -270,17 +327,25 @@ describe("SearchService", () => {
     it("filters narrow free text (the architecture example)", async () => {
       const { service } = setup(files);
       await service.open();
-      expect(await paths(service, "after:2024-04-01 status:active domain:compliance refund")).toEqual([
-        "Memory/Agents/link/Journal/2026-04-02.md",
+      expect(
+        await paths(service, "after:2024-04-01 status:active domain:compliance refund"),
+      ).toEqual(["Memory/Agents/link/Journal/2026-04-02.md"]);
+      expect(await paths(service, "refund agent:me")).toEqual([
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
       ]);
-      expect(await paths(service, "refund agent:me")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
       expect((await paths(service, "refund tag:policy")).sort()).toEqual([
         "Memory/Agents/link/Journal/2026-04-02.md",
         "Memory/Agents/me/Knowledge/learning/Refunds.md",
       ]);
-      expect(await paths(service, "refund before:2026-04-01")).toEqual(["Memory/Agents/link/Journal/2026-03-01.md"]);
-      expect(await paths(service, "refund -status:active")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
-      expect(await paths(service, "refund path:Knowledge")).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+      expect(await paths(service, "refund before:2026-04-01")).toEqual([
+        "Memory/Agents/link/Journal/2026-03-01.md",
+      ]);
+      expect(await paths(service, "refund -status:active")).toEqual([
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+      ]);
+      expect(await paths(service, "refund path:Knowledge")).toEqual([
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+      ]);
     });
 
     it("filters alone list matching notes newest first", async () => {
@@ -292,7 +357,10 @@ describe("SearchService", () => {
         "Memory/Agents/link/Journal/2026-04-02.md",
       ]);
       expect(res.results[0]?.snippet).toBe("The refund window is 30 days.");
-      expect((await search(service, "type:journal")).results.map((r) => r.date)).toEqual(["2026-04-02", "2026-03-01"]);
+      expect((await search(service, "type:journal")).results.map((r) => r.date)).toEqual([
+        "2026-04-02",
+        "2026-03-01",
+      ]);
     });
 
     it("type: and agent: read the collection and agent the layout gives when the frontmatter is silent", async () => {
@@ -309,41 +377,63 @@ describe("SearchService", () => {
         "Memory/Agents/link/Journal/2026-04-02.md",
         "Memory/Agents/me/Journal/2026-05-01.md",
       ]);
-      expect(await paths(service, "refund type:tracker")).toEqual(["Memory/Agents/me/Trackers/Tasks.md"]);
-      expect(await paths(service, "refund type:library")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
+      expect(await paths(service, "refund type:tracker")).toEqual([
+        "Memory/Agents/me/Trackers/Tasks.md",
+      ]);
+      expect(await paths(service, "refund type:library")).toEqual([
+        "Memory/Library/Ops/Refund policy.md",
+      ]);
       expect((await paths(service, "refund agent:me")).sort()).toEqual([
         "Memory/Agents/me/Journal/2026-05-01.md",
         "Memory/Agents/me/Knowledge/learning/Refunds.md",
         "Memory/Agents/me/Trackers/Tasks.md",
       ]);
-      expect(await paths(service, "refund agent:me", { scope: "Restricted" })).toEqual(["Memory/Restricted/hr/Refund claims.md"]);
-      expect(await paths(service, "refund -type:journal -type:knowledge -type:tracker")).toEqual(["Memory/Library/Ops/Refund policy.md"]);
+      expect(await paths(service, "refund agent:me", { scope: "Restricted" })).toEqual([
+        "Memory/Restricted/hr/Refund claims.md",
+      ]);
+      expect(await paths(service, "refund -type:journal -type:knowledge -type:tracker")).toEqual([
+        "Memory/Library/Ops/Refund policy.md",
+      ]);
     });
 
     it("a phrase search lists only the blocks that hold the phrase, and a snippet from one of them", async () => {
       const note = "Memory/Agents/link/Journal/2026-12-01.md";
-      const { service } = setup({ [note]: "# Day\n\nOther block about pricing and same things, pricing again.\n\n- [ ] review the pricing draft\n\nThe pricing same as last year was agreed. ^am-zz11\n" });
+      const { service } = setup({
+        [note]:
+          "# Day\n\nOther block about pricing and same things, pricing again.\n\n- [ ] review the pricing draft\n\nThe pricing same as last year was agreed. ^am-zz11\n",
+      });
       await service.open();
       const res = await search(service, '"pricing same"', { blocksPerResult: 5 });
       expect(res.results.map((r) => r.path)).toEqual([note]);
-      expect(res.results[0]?.blocks.map((b) => b.text)).toEqual(["The pricing same as last year was agreed."]);
+      expect(res.results[0]?.blocks.map((b) => b.text)).toEqual([
+        "The pricing same as last year was agreed.",
+      ]);
       expect(res.results[0]?.snippet).toBe("The pricing same as last year was agreed.");
     });
 
     it("a tracker line's snippet leaves out its source links and their ^am- block ids", async () => {
       const tasks = "Memory/Agents/link/Trackers/Tasks.md";
-      const { service } = setup({ [tasks]: "# Tasks\n\n- [ ] Draft the audit checklist [topic:: SEO audit] [source:: [[2026-11-02#^am-2h7c]], [[2026-11-03#^am-x1y2]]] [created:: 2026-11-02] ^t-001\n" });
+      const { service } = setup({
+        [tasks]:
+          "# Tasks\n\n- [ ] Draft the audit checklist [topic:: SEO audit] [source:: [[2026-11-02#^am-2h7c]], [[2026-11-03#^am-x1y2]]] [created:: 2026-11-02] ^t-001\n",
+      });
       await service.open();
       const res = await search(service, "audit checklist");
-      expect(res.results[0]?.snippet).toBe("- [ ] Draft the audit checklist [topic:: SEO audit] [created:: 2026-11-02]");
+      expect(res.results[0]?.snippet).toBe(
+        "- [ ] Draft the audit checklist [topic:: SEO audit] [created:: 2026-11-02]",
+      );
     });
 
     it("quoted phrases must occur as written", async () => {
       const { service } = setup(files);
       await service.open();
-      expect(await paths(service, '"refund window"')).toEqual(["Memory/Agents/me/Knowledge/learning/Refunds.md"]);
+      expect(await paths(service, '"refund window"')).toEqual([
+        "Memory/Agents/me/Knowledge/learning/Refunds.md",
+      ]);
       expect(await paths(service, '"window refund"')).toEqual([]);
-      expect(await paths(service, '"refund policy" reviewed')).toEqual(["Memory/Agents/link/Journal/2026-04-02.md"]);
+      expect(await paths(service, '"refund policy" reviewed')).toEqual([
+        "Memory/Agents/link/Journal/2026-04-02.md",
+      ]);
     });
 
     it("quoted phrases keep their stop words, and a number next to Chinese is a phrase of its own", async () => {
@@ -354,7 +444,14 @@ describe("SearchService", () => {
         [aml]: "单日跨境转账频次超阈值，触发反洗钱操作细则第3.2.5条。",
       });
       await service.open();
-      for (const phrase of ["the export", "export job by", "Friday and", "fixed once", "We shipped", "it was"]) {
+      for (const phrase of [
+        "the export",
+        "export job by",
+        "Friday and",
+        "fixed once",
+        "We shipped",
+        "it was",
+      ]) {
         expect(await paths(service, `"${phrase}"`), phrase).toEqual([note]);
       }
       expect(await paths(service, '"the job"')).toEqual([]);
@@ -366,7 +463,9 @@ describe("SearchService", () => {
     it("quoted phrases read only notes whose word pairs allow the phrase; the filters are saved and follow edits", async () => {
       const files: Record<string, string> = {};
       // Both words in every note, never side by side: without the filters each note would be read.
-      for (let i = 0; i < 120; i++) files[`Memory/Library/prices/n${i}.md`] = `The pricing of item ${i} stayed the same as last year.\n`;
+      for (let i = 0; i < 120; i++)
+        files[`Memory/Library/prices/n${i}.md`] =
+          `The pricing of item ${i} stayed the same as last year.\n`;
       const a = "Memory/Library/prices/hit-a.md";
       const b = "Memory/Library/prices/hit-b.md";
       files[a] = "Pricing same as before, we agreed.\n";
@@ -390,12 +489,27 @@ describe("SearchService", () => {
       await reloaded.update("Memory/Library/prices/n7.md");
       write(a, "Pricing is the same as before.\n");
       await reloaded.update(a);
-      expect((await paths(reloaded, '"pricing same"')).sort()).toEqual([b, "Memory/Library/prices/n7.md"]);
+      expect((await paths(reloaded, '"pricing same"')).sort()).toEqual([
+        b,
+        "Memory/Library/prices/n7.md",
+      ]);
     });
 
     it("CJK phrases are found across line breaks and markup; hyphenated phrases in every spelling; file-name phrases beside a frontmatter title", async () => {
-      const zh = ["反洗钱\n操作细则", "反洗钱**操作**细则", "[[反洗钱]]操作细则", "反洗钱，操作细则", "反洗钱 操作细则", "反洗钱操作细则"];
-      const en = ["We follow up tomorrow.", "The follow-up is due.", "Follow–up by phone.", "A follow-up-call here."];
+      const zh = [
+        "反洗钱\n操作细则",
+        "反洗钱**操作**细则",
+        "[[反洗钱]]操作细则",
+        "反洗钱，操作细则",
+        "反洗钱 操作细则",
+        "反洗钱操作细则",
+      ];
+      const en = [
+        "We follow up tomorrow.",
+        "The follow-up is due.",
+        "Follow–up by phone.",
+        "A follow-up-call here.",
+      ];
       const files: Record<string, string> = {};
       zh.forEach((t, i) => (files[`Memory/Library/zh/n${i}.md`] = `${t}\n`));
       en.forEach((t, i) => (files[`Memory/Library/en/n${i}.md`] = `${t}\n`));
@@ -409,13 +523,15 @@ describe("SearchService", () => {
       const enPaths = en.map((_, i) => `Memory/Library/en/n${i}.md`);
       expect(await sorted('"反洗钱操作细则"')).toEqual(zhPaths);
       expect(await sorted('"反洗钱 操作细则"')).toEqual(zhPaths);
-      for (const q of ['"follow-up"', '"follow up"', '"Follow–up"']) expect(await sorted(q), q).toEqual(enPaths);
+      for (const q of ['"follow-up"', '"follow up"', '"Follow–up"'])
+        expect(await sorted(q), q).toEqual(enPaths);
       // Unquoted, a compound of words also finds its other spellings, its own first; ids stay whole
       // (test/search-tokenizer.test.ts, "case 05: …").
       const free = await paths(service, "follow-up", { limit: 20 });
       expect(free[0]).toBe("Memory/Library/en/n1.md");
       expect(free).toEqual(expect.arrayContaining(enPaths));
-      for (const q of ['"puffin colony"', '"colony survey"', '"arctic tern"']) expect(await paths(service, q), q).toEqual([puffin]);
+      for (const q of ['"puffin colony"', '"colony survey"', '"arctic tern"'])
+        expect(await paths(service, q), q).toEqual([puffin]);
       // Frontmatter values are part of the note for a phrase, as for the same words unquoted.
       const forecast = "Memory/Library/birds/Q3.md";
       const fmNotes: Record<string, string> = {
@@ -426,7 +542,9 @@ describe("SearchService", () => {
       };
       const withFm = setup(fmNotes);
       await withFm.service.open();
-      expect((await paths(withFm.service, '"churn forecast"')).sort()).toEqual(Object.keys(fmNotes).sort());
+      expect((await paths(withFm.service, '"churn forecast"')).sort()).toEqual(
+        Object.keys(fmNotes).sort(),
+      );
       // The same from the saved index (the phrase filters hold the file name too).
       const reloaded = make();
       expect((await reloaded.open()).source).toBe("saved");
@@ -435,7 +553,8 @@ describe("SearchService", () => {
 
     it("a phrase query returns up to its limit, even past the 200 candidates a phrase check reads by default", async () => {
       const files: Record<string, string> = {};
-      for (let i = 0; i < 230; i++) files[`Memory/Library/many/n${i}.md`] = `Alpha beta number ${i}.\n`;
+      for (let i = 0; i < 230; i++)
+        files[`Memory/Library/many/n${i}.md`] = `Alpha beta number ${i}.\n`;
       const { service } = setup(files);
       await service.open();
       const res = await search(service, '"alpha beta"', { limit: 300 });
@@ -447,7 +566,8 @@ describe("SearchService", () => {
     it("a three-word or CJK phrase is found below hundreds of notes holding its words apart", async () => {
       const files: Record<string, string> = {};
       for (let i = 0; i < 260; i++) {
-        files[`Memory/Library/fill/d${i}.md`] = `Customer churn is high; churn rate is low; note ${i}.\n`;
+        files[`Memory/Library/fill/d${i}.md`] =
+          `Customer churn is high; churn rate is low; note ${i}.\n`;
         files[`Memory/Library/fill/z${i}.md`] = `反洗钱操作 and 操作细则 ${i}\n`;
       }
       const en = "Memory/Library/fill/t0.md";
@@ -456,8 +576,14 @@ describe("SearchService", () => {
       files[zh] = "反洗钱操作细则 0\n";
       const { service } = setup(files);
       await service.open();
-      expect(await search(service, '"customer churn rate"')).toMatchObject({ total: 1, results: [{ path: en }] });
-      expect(await search(service, '"反洗钱操作细则"')).toMatchObject({ total: 1, results: [{ path: zh }] });
+      expect(await search(service, '"customer churn rate"')).toMatchObject({
+        total: 1,
+        results: [{ path: en }],
+      });
+      expect(await search(service, '"反洗钱操作细则"')).toMatchObject({
+        total: 1,
+        results: [{ path: zh }],
+      });
       expect((await search(service, '"反洗钱操作细则"')).totalBound).toBeUndefined();
     });
 
@@ -471,28 +597,41 @@ describe("SearchService", () => {
       };
       const { service } = setup({ ...notes, "Memory/Library/zh/other.md": "作操 库据数 牌令\n" });
       await service.open();
-      const expected: [string, string[]][] = [["操作", ["a", "c"]], ["数据库", ["b"]], ["反洗钱操作细则", ["c"]], ["令牌", ["d"]], ["サーバー", ["e"]]];
+      const expected: [string, string[]][] = [
+        ["操作", ["a", "c"]],
+        ["数据库", ["b"]],
+        ["反洗钱操作细则", ["c"]],
+        ["令牌", ["d"]],
+        ["サーバー", ["e"]],
+      ];
       for (const [p, names] of expected) {
-        expect((await paths(service, `"${p}"`)).sort(), p).toEqual(names.map((n) => `Memory/Library/zh/${n}.md`));
+        expect((await paths(service, `"${p}"`)).sort(), p).toEqual(
+          names.map((n) => `Memory/Library/zh/${n}.md`),
+        );
       }
     });
 
     it("a CJK phrase reads only notes whose character pairs allow it", async () => {
       const files: Record<string, string> = {};
-      for (let i = 0; i < 150; i++) files[`Memory/Library/plan/p${i}.md`] = `项目 is late; 进度 ok ${i}\n`;
+      for (let i = 0; i < 150; i++)
+        files[`Memory/Library/plan/p${i}.md`] = `项目 is late; 进度 ok ${i}\n`;
       const hit = "Memory/Library/plan/hit.md";
       files[hit] = "本周项目\n进度正常\n";
       const { service, vault } = setup(files);
       await service.open();
       const reads = vi.spyOn(vault, "read");
-      expect(await search(service, '"项目进度"')).toMatchObject({ total: 1, results: [{ path: hit }] });
+      expect(await search(service, '"项目进度"')).toMatchObject({
+        total: 1,
+        results: [{ path: hit }],
+      });
       expect(reads.mock.calls.length).toBeLessThanOrEqual(5);
     });
 
     it("free text with no searchable word finds nothing instead of listing every note", async () => {
       const { service } = setup(files);
       await service.open();
-      for (const q of ["🚀", "，。！", "✅ 🚀", `"🚀"`, `""`, `"  "`]) expect(await paths(service, q), q).toEqual([]);
+      for (const q of ["🚀", "，。！", "✅ 🚀", `"🚀"`, `""`, `"  "`])
+        expect(await paths(service, q), q).toEqual([]);
       expect((await paths(service, "agent:me")).length).toBeGreaterThan(0);
     });
 
@@ -519,10 +658,18 @@ describe("SearchService", () => {
       });
       await service.open();
       const ranked = await paths(service, "onboarding checklist");
-      expect(ranked.slice(0, 2).sort()).toEqual(["Memory/Library/a/Current.md", "Memory/Library/a/Later.md"]);
-      expect(ranked.slice(2).sort()).toEqual(["Memory/Library/a/Archived.md", "Memory/Library/a/Old.md"]);
+      expect(ranked.slice(0, 2).sort()).toEqual([
+        "Memory/Library/a/Current.md",
+        "Memory/Library/a/Later.md",
+      ]);
+      expect(ranked.slice(2).sort()).toEqual([
+        "Memory/Library/a/Archived.md",
+        "Memory/Library/a/Old.md",
+      ]);
       expect(ranked).not.toContain("Memory/Library/a/Expired.md");
-      expect(await paths(service, "onboarding checklist", { includeExpired: true })).toContain("Memory/Library/a/Expired.md");
+      expect(await paths(service, "onboarding checklist", { includeExpired: true })).toContain(
+        "Memory/Library/a/Expired.md",
+      );
     });
 
     it("confidence and recency weigh in when set", async () => {
@@ -535,7 +682,9 @@ describe("SearchService", () => {
       await service.open();
       expect((await paths(service, "churn"))[0]).toBe("Memory/Library/a/Sure.md");
       const recency = setup(files, {
-        settings: { search: { ...defaultSettings().search, useConfidence: false, recencyHalfLifeDays: 30 } },
+        settings: {
+          search: { ...defaultSettings().search, useConfidence: false, recencyHalfLifeDays: 30 },
+        },
       }).service;
       await recency.open();
       expect((await paths(recency, "churn"))[0]).toBe("Memory/Library/a/Unsure.md");
@@ -544,7 +693,8 @@ describe("SearchService", () => {
     it("a title match ranks above a body match", async () => {
       const { service } = setup({
         "Memory/Library/a/Kubernetes.md": "Notes on clusters.",
-        "Memory/Library/a/Other.md": "We once mentioned kubernetes in passing, along with many other words here.",
+        "Memory/Library/a/Other.md":
+          "We once mentioned kubernetes in passing, along with many other words here.",
       });
       await service.open();
       expect((await paths(service, "kubernetes"))[0]).toBe("Memory/Library/a/Kubernetes.md");
@@ -570,7 +720,9 @@ describe("SearchService", () => {
     const res = await search(service, "bounce rate", { blocksPerResult: 5 });
     const hit = res.results[0];
     expect(hit?.blocks.map((b) => b.id)).toEqual(["t-048", "p-1"]);
-    expect(hit?.blocks[0]?.text).toBe("- [ ] Get the top-10 pages by traffic and bounce rate [priority:: 2]");
+    expect(hit?.blocks[0]?.text).toBe(
+      "- [ ] Get the top-10 pages by traffic and bounce rate [priority:: 2]",
+    );
     expect(hit?.snippet).toContain("bounce rate");
     const audit = await search(service, "audit home page");
     expect(audit.results[0]?.blocks[0]?.id).toBe("t-047");
@@ -579,7 +731,9 @@ describe("SearchService", () => {
 
   it("a note whose frontmatter does not parse is indexed by its body and reported", async () => {
     const path = "Memory/Agents/me/Journal/broken.md";
-    const { service } = setup({ [path]: "---\npeople: [[Person A]], [[Person B]]\n---\nplatypus sighting\n" });
+    const { service } = setup({
+      [path]: "---\npeople: [[Person A]], [[Person B]]\n---\nplatypus sighting\n",
+    });
     await service.open();
     expect(await paths(service, "platypus")).toEqual([path]);
     expect(await paths(service, "person")).toEqual([]);
@@ -589,7 +743,10 @@ describe("SearchService", () => {
   it("a note above the size cap is indexed by frontmatter and headings only, and reported", async () => {
     const path = "Memory/Library/big/Dump.md";
     const body = `${fm({ domain: "archive", tags: "[dump]" })}# Wombat heading\n\n${"filler words here. ".repeat(50)}\nnumbat in the body\n`;
-    const { service } = setup({ [path]: body }, { settings: { search: { ...defaultSettings().search, sizeCapBytes: 300 } } });
+    const { service } = setup(
+      { [path]: body },
+      { settings: { search: { ...defaultSettings().search, sizeCapBytes: 300 } } },
+    );
     const report = await service.open();
     expect(report.capped).toEqual([path]);
     expect(await paths(service, "wombat")).toEqual([path]);
@@ -619,7 +776,9 @@ describe("SearchService", () => {
       expect(second).toMatchObject({ source: "saved", indexed: 0, removed: 0, notes: 3 });
       expect(store.saves).toBe(1);
       expect(await paths(again, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
-      expect(await paths(again, "walrus", { scope: "Restricted" })).toEqual(["Memory/Restricted/x.md"]);
+      expect(await paths(again, "walrus", { scope: "Restricted" })).toEqual([
+        "Memory/Restricted/x.md",
+      ]);
       expect(await paths(again, "walrus")).toEqual([]);
 
       write("Memory/Agents/me/Journal/2026-01-01.md", "first note about herons");
@@ -655,7 +814,12 @@ describe("SearchService", () => {
     });
 
     it("a corrupt saved index is rebuilt with a message, never a crash", async () => {
-      for (const bad of ["{not json", "null", '{"format":"agent-memory-search","version":1,"key":"x","shards":[]}', "[]"]) {
+      for (const bad of [
+        "{not json",
+        "null",
+        '{"format":"agent-memory-search","version":1,"key":"x","shards":[]}',
+        "[]",
+      ]) {
         const store = new MemoryStore();
         store.data = bad;
         const { make } = setup(files, { store });
@@ -700,7 +864,9 @@ describe("SearchService", () => {
         expect(report.rebuildReason, bad.slice(0, 80)).toMatch(/corrupt|version/);
         reasons.push(report.rebuildReason ?? "");
         expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
-        expect(await paths(s, '"note about otters"')).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+        expect(await paths(s, '"note about otters"')).toEqual([
+          "Memory/Agents/me/Journal/2026-01-01.md",
+        ]);
       }
       expect(reasons.at(-2)).toMatch(/phrase filters hold \d+ bytes, expected \d+/);
       expect(reasons.at(-1)).toMatch(/malformed shards/);

@@ -2,7 +2,15 @@
 // CJK words and bigrams, ids whole and split.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { containsPhrase, createTokenizer, normalizeText, phraseForm, phraseRequiredTerms, textContainsPhrase, tokenize } from "../src/core/search/engine/tokenizer";
+import {
+  containsPhrase,
+  createTokenizer,
+  normalizeText,
+  phraseForm,
+  phraseRequiredTerms,
+  textContainsPhrase,
+  tokenize,
+} from "../src/core/search/engine/tokenizer";
 import { dropStopWords } from "../src/core/search/engine/stop-words";
 import { stem } from "../src/core/search/engine/stemmer";
 
@@ -52,7 +60,8 @@ describe("tokenizer", () => {
 
   it("Japanese: kanji and kana are searchable by words", () => {
     const note = "東京で会議をしました。プロジェクトの進捗を確認。";
-    for (const q of ["東京", "会議", "プロジェクト", "進捗", "確認"]) expect(finds(note, q), q).toBe(true);
+    for (const q of ["東京", "会議", "プロジェクト", "進捗", "確認"])
+      expect(finds(note, q), q).toBe(true);
     expect(finds(note, "大阪")).toBe(false);
   });
 
@@ -114,23 +123,81 @@ describe("tokenizer", () => {
   });
 
   it("phraseForm equals its regular-expression definition on any text (the fast path is exact)", () => {
-    const byRegex = (t: string): string => ` ${normalizeText(t).replace(/['’]/g, "").replace(/[^\p{L}\p{N}\p{M}]+/gu, " ").trim()} `;
-    const unit = fc.constantFrom("a", "B", " ", "'", "’", "-", "认", "证", "😀", "\ud800", "\udc00", "é", "\u0301", "3", ".", "ＪＷ", "\n", "𠀀", "İ");
+    const byRegex = (t: string): string =>
+      ` ${normalizeText(t)
+        .replace(/['’]/g, "")
+        .replace(/[^\p{L}\p{N}\p{M}]+/gu, " ")
+        .trim()} `;
+    const unit = fc.constantFrom(
+      "a",
+      "B",
+      " ",
+      "'",
+      "’",
+      "-",
+      "认",
+      "证",
+      "😀",
+      "\ud800",
+      "\udc00",
+      "é",
+      "\u0301",
+      "3",
+      ".",
+      "ＪＷ",
+      "\n",
+      "𠀀",
+      "İ",
+    );
     fc.assert(
-      fc.property(fc.array(unit, { maxLength: 30 }).map((a) => a.join("")), (t) => {
-        expect(phraseForm(t)).toBe(byRegex(t));
-      }),
+      fc.property(
+        fc.array(unit, { maxLength: 30 }).map((a) => a.join("")),
+        (t) => {
+          expect(phraseForm(t)).toBe(byRegex(t));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
 
   it("textContainsPhrase answers as containsPhrase on the phrase form, without building it", () => {
     const cases: [string, string][] = [
-      ["ab", "a b"], ["a b", "a b"], ["a-b", "a b"], ["don't stop", "dont stop"], ["第3.2.5条", "3.2.5"],
-      ["x3.2.5", "3.2.5"], ["O'Neil's plan", "neils plan"], ["The Export job", "the export"], ["exports", "export"],
+      ["ab", "a b"],
+      ["a b", "a b"],
+      ["a-b", "a b"],
+      ["don't stop", "dont stop"],
+      ["第3.2.5条", "3.2.5"],
+      ["x3.2.5", "3.2.5"],
+      ["O'Neil's plan", "neils plan"],
+      ["The Export job", "the export"],
+      ["exports", "export"],
     ];
-    for (const [t, p] of cases) expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(containsPhrase(phraseForm(t), p));
-    const unit = fc.constantFrom("a", "b", "ab", " ", "'", "’", "-", "认", "证", "😀", "\ud800", "é", "\u0301", "3", ".", "ＡＢ", "\n", "𠀀", "İ", "ß", "第", "条");
+    for (const [t, p] of cases)
+      expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(containsPhrase(phraseForm(t), p));
+    const unit = fc.constantFrom(
+      "a",
+      "b",
+      "ab",
+      " ",
+      "'",
+      "’",
+      "-",
+      "认",
+      "证",
+      "😀",
+      "\ud800",
+      "é",
+      "\u0301",
+      "3",
+      ".",
+      "ＡＢ",
+      "\n",
+      "𠀀",
+      "İ",
+      "ß",
+      "第",
+      "条",
+    );
     const text = fc.array(unit, { maxLength: 24 }).map((a) => a.join(""));
     const phrase = fc.array(unit, { minLength: 1, maxLength: 6 }).map((a) => a.join(""));
     fc.assert(
@@ -142,8 +209,16 @@ describe("tokenizer", () => {
   });
 
   it("CJK phrases match across line breaks, punctuation and markup; mixed phrases across the script change", () => {
-    for (const t of ["反洗钱\n操作细则", "反洗钱**操作**细则", "[[反洗钱]]操作细则", "反洗钱，操作细则", "反洗钱 操作细则", "反洗钱操作细则"]) {
-      for (const p of ["反洗钱操作细则", "反洗钱 操作细则"]) expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(true);
+    for (const t of [
+      "反洗钱\n操作细则",
+      "反洗钱**操作**细则",
+      "[[反洗钱]]操作细则",
+      "反洗钱，操作细则",
+      "反洗钱 操作细则",
+      "反洗钱操作细则",
+    ]) {
+      for (const p of ["反洗钱操作细则", "反洗钱 操作细则"])
+        expect(textContainsPhrase(t, p), `${p} in ${t}`).toBe(true);
     }
     expect(textContainsPhrase("今天完成了认证系统的重构，使用JWT令牌。", "JWT 令牌")).toBe(true);
     expect(textContainsPhrase("今天完成了认证系统的重构，使用JWT令牌。", "JWT令牌")).toBe(true);
@@ -156,7 +231,29 @@ describe("tokenizer", () => {
     expect(phraseRequiredTerms("INC-2024-0887 review")).toEqual(["inc", "2024", "0887", "review"]);
     expect(phraseRequiredTerms("INC-2024-0887 反洗钱")).toEqual([]);
     expect(phraseRequiredTerms("Neil's notes")).toEqual([]);
-    const unit = fc.constantFrom("a", "b", "s", "ab", "es", " ", " ", "'", "’", "'s", "-", ".", "3", "Ab", "认", "证", "\n", "ﬁ", "é", "_", "/");
+    const unit = fc.constantFrom(
+      "a",
+      "b",
+      "s",
+      "ab",
+      "es",
+      " ",
+      " ",
+      "'",
+      "’",
+      "'s",
+      "-",
+      ".",
+      "3",
+      "Ab",
+      "认",
+      "证",
+      "\n",
+      "ﬁ",
+      "é",
+      "_",
+      "/",
+    );
     const text = fc.array(unit, { maxLength: 30 }).map((a) => a.join(""));
     let held = 0;
     fc.assert(
@@ -166,11 +263,11 @@ describe("tokenizer", () => {
         if (!textContainsPhrase(t, p)) return;
         held++;
         const terms = new Set(createTokenizer({ stemming })(t));
-        for (const term of phraseRequiredTerms(p, { stemming })) expect(terms.has(term), `${term} of "${p}" in "${t}"`).toBe(true);
+        for (const term of phraseRequiredTerms(p, { stemming }))
+          expect(terms.has(term), `${term} of "${p}" in "${t}"`).toBe(true);
       }),
       { numRuns: 5000 },
     );
     expect(held).toBeGreaterThan(1000);
   });
 });
-

@@ -44,9 +44,16 @@ async function readAll(reader: NoteReader, files: FileStat[]): Promise<ReadNote[
 }
 
 /** The saved index a build through `reader` writes (the save time removed). */
-async function builtIndex(vault: ReturnType<typeof sampleVaultCopy>["vault"], reader?: NoteReader, on = layout): Promise<string> {
+async function builtIndex(
+  vault: ReturnType<typeof sampleVaultCopy>["vault"],
+  reader?: NoteReader,
+  on = layout,
+): Promise<string> {
   let saved = "";
-  const store = { load: () => Promise.resolve(null), save: (data: string) => Promise.resolve(void (saved = data)) };
+  const store = {
+    load: () => Promise.resolve(null),
+    save: (data: string) => Promise.resolve(void (saved = data)),
+  };
   const service = new SearchService({ vault, layout: on, store, now: () => 0, reader });
   const report = await service.open();
   expect(report.source).toBe("built");
@@ -76,7 +83,9 @@ describe("WorkerNoteReader", () => {
     files.forEach((file, i) => {
       const note = notes[i];
       if (!note?.ok || !("prepared" in note)) throw new Error(`not prepared: ${file.path}`);
-      expect(note.prepared).toEqual(prepareNote(file.path, readFileSync(join(v.root, file.path), "utf8"), file, layout));
+      expect(note.prepared).toEqual(
+        prepareNote(file.path, readFileSync(join(v.root, file.path), "utf8"), file, layout),
+      );
     });
     const generated = notes.find((n) => n.path.endsWith("会议纪要 0.md"));
     if (!generated?.ok || !("prepared" in generated)) throw new Error("no generated note");
@@ -101,17 +110,34 @@ describe("WorkerNoteReader", () => {
         };
         return w;
       };
-      const onWorkers = await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, workers, startWorker, onFallback: (r) => fallbacks.push(r) }));
+      const onWorkers = await builtIndex(
+        v.vault,
+        new WorkerNoteReader(v.vault, {
+          minNotes: 1,
+          workers,
+          startWorker,
+          onFallback: (r) => fallbacks.push(r),
+        }),
+      );
       expect(onWorkers.length).toBeGreaterThan(10_000);
       expect(onWorkers).toBe(onMain);
       expect(requests).toHaveLength(workers);
       for (const n of requests) expect(n).toBeGreaterThan(0);
     }
     // With the index's settings, not the defaults: a small size cap leaves bodies out.
-    const small = new MemoryLayout({ ...defaultSettings(), search: { ...defaultSettings().search, sizeCapBytes: 300 } });
+    const small = new MemoryLayout({
+      ...defaultSettings(),
+      search: { ...defaultSettings().search, sizeCapBytes: 300 },
+    });
     const cappedOnMain = await builtIndex(v.vault, undefined, small);
     expect(cappedOnMain).not.toBe(onMain);
-    expect(await builtIndex(v.vault, new WorkerNoteReader(v.vault, { minNotes: 1, onFallback: (r) => fallbacks.push(r) }), small)).toBe(cappedOnMain);
+    expect(
+      await builtIndex(
+        v.vault,
+        new WorkerNoteReader(v.vault, { minNotes: 1, onFallback: (r) => fallbacks.push(r) }),
+        small,
+      ),
+    ).toBe(cappedOnMain);
     expect(fallbacks).toEqual([]);
   });
 
@@ -120,8 +146,18 @@ describe("WorkerNoteReader", () => {
     const files = await v.vault.list("Memory");
     // Listed, then deleted before it was read.
     const gone = { path: "Memory/Library/gone.md", mtime: 1, size: 10 };
-    const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1 }), [...files.slice(0, 3), gone, ...files.slice(3)]);
-    expect(notes.filter((n) => !n.ok)).toEqual([{ path: gone.path, ok: false, error: expect.stringMatching(/^cannot read Memory\/Library\/gone\.md: /) as string }]);
+    const notes = await readAll(new WorkerNoteReader(v.vault, { minNotes: 1 }), [
+      ...files.slice(0, 3),
+      gone,
+      ...files.slice(3),
+    ]);
+    expect(notes.filter((n) => !n.ok)).toEqual([
+      {
+        path: gone.path,
+        ok: false,
+        error: expect.stringMatching(/^cannot read Memory\/Library\/gone\.md: /) as string,
+      },
+    ]);
     expect(notes.filter((n) => n.ok).map((n) => n.path)).toEqual(files.map((f) => f.path));
   });
 
@@ -144,20 +180,42 @@ describe("WorkerNoteReader", () => {
     // Loads, then misbehaves (a damaged or mismatched index-worker.mjs): found by the fresh-user test,
     // these hung the CLI before the reply check and the timeout.
     const answering = (reply: string) => () =>
-      new Worker(`require("node:worker_threads").parentPort.on("message", (request) => { ${reply} });`, { eval: true });
+      new Worker(
+        `require("node:worker_threads").parentPort.on("message", (request) => { ${reply} });`,
+        { eval: true },
+      );
     const cases: [() => Worker, RegExp][] = [
       [() => broken, /no worker here/],
       [midway, /exit code 3/],
-      [answering("require('node:worker_threads').parentPort.postMessage({ garbage: true });"), /answered something else than notes/],
-      [answering("require('node:worker_threads').parentPort.postMessage(null);"), /answered something else than notes/],
-      [answering("require('node:worker_threads').parentPort.postMessage(request);"), /answered something else than notes/],
-      [answering("require('node:worker_threads').parentPort.postMessage({ id: request.id, notes: [] });"), /answered for other notes/],
+      [
+        answering("require('node:worker_threads').parentPort.postMessage({ garbage: true });"),
+        /answered something else than notes/,
+      ],
+      [
+        answering("require('node:worker_threads').parentPort.postMessage(null);"),
+        /answered something else than notes/,
+      ],
+      [
+        answering("require('node:worker_threads').parentPort.postMessage(request);"),
+        /answered something else than notes/,
+      ],
+      [
+        answering(
+          "require('node:worker_threads').parentPort.postMessage({ id: request.id, notes: [] });",
+        ),
+        /answered for other notes/,
+      ],
       [answering("/* never answers */"), /did not answer in 0.3 s/],
       [answering("for (;;);"), /did not answer in 0.3 s/],
     ];
     for (const [startWorker, reason] of cases) {
       const fallbacks: string[] = [];
-      const reader = new WorkerNoteReader(v.vault, { minNotes: 1, startWorker, replyTimeoutMs: 300, onFallback: (r) => fallbacks.push(r) });
+      const reader = new WorkerNoteReader(v.vault, {
+        minNotes: 1,
+        startWorker,
+        replyTimeoutMs: 300,
+        onFallback: (r) => fallbacks.push(r),
+      });
       const notes = await readAll(reader, files);
       expect(fallbacks).toHaveLength(1);
       expect(fallbacks[0]).toMatch(reason);

@@ -20,9 +20,12 @@ afterEach(async () => {
 });
 
 const notes: Record<string, string> = {
-  "Memory/Library/Ops/Deploys.md": "---\ntype: knowledge\n---\n# Deploys\n\nThe canary deploy runs before the fleet deploy. ^b1\n\nRollback takes two minutes.\n",
-  "Memory/Library/Ops/Pager.md": "# Pager\n\nThe pager rotation changes on Mondays; a deploy freeze starts on Fridays.\n",
-  "Memory/Agents/link/Knowledge/learning/Canary.md": "# Canary\n\nA canary catches a bad deploy early. 金丝雀发布先于全量发布。\n",
+  "Memory/Library/Ops/Deploys.md":
+    "---\ntype: knowledge\n---\n# Deploys\n\nThe canary deploy runs before the fleet deploy. ^b1\n\nRollback takes two minutes.\n",
+  "Memory/Library/Ops/Pager.md":
+    "# Pager\n\nThe pager rotation changes on Mondays; a deploy freeze starts on Fridays.\n",
+  "Memory/Agents/link/Knowledge/learning/Canary.md":
+    "# Canary\n\nA canary catches a bad deploy early. 金丝雀发布先于全量发布。\n",
   "Memory/Agents/link/Journal/2026-06-01.md": "# 2026-06-01\n\nWorked on the deploy pipeline.\n",
 };
 
@@ -41,10 +44,15 @@ interface Run {
 /** Runs the built CLI without blocking this process (a fake server in it must answer). */
 function cli(args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cliPath, ...args], { env: { ...serverEnv(), ...env }, cwd, encoding: "utf8", maxBuffer: 16 * 2 ** 20 }, (err, stdout, stderr) => {
-      const code = err ? ((err as { code?: unknown }).code as number | null) : 0;
-      resolve({ code: typeof code === "number" ? code : null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { env: { ...serverEnv(), ...env }, cwd, encoding: "utf8", maxBuffer: 16 * 2 ** 20 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: unknown }).code as number | null) : 0;
+        resolve({ code: typeof code === "number" ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -58,7 +66,8 @@ function pathsOf(r: Run): string[] {
 
 /** The run's output with its timings taken out (they differ between any two runs). */
 function same(r: Run): Run {
-  const strip = (s: string) => s.replace(/"took_ms": [\d.e+-]+/g, '"took_ms": 0').replace(/\(\d+(\.\d+)? ms\)/g, "(0 ms)");
+  const strip = (s: string) =>
+    s.replace(/"took_ms": [\d.e+-]+/g, '"took_ms": 0').replace(/\(\d+(\.\d+)? ms\)/g, "(0 ms)");
   return { code: r.code, stdout: strip(r.stdout), stderr: strip(r.stderr) };
 }
 
@@ -70,7 +79,10 @@ interface Serve {
 }
 
 async function serve(root: string, env: Record<string, string> = {}): Promise<Serve> {
-  const child = spawn(process.execPath, [cliPath, "serve", root], { env: { ...serverEnv(), ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [cliPath, "serve", root], {
+    env: { ...serverEnv(), ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let log = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
@@ -109,7 +121,10 @@ function sockOf(root: string): string {
 }
 
 /** A server that accepts and then does `behave` with the connection (dies, stalls). */
-async function fakeServer(path: string, behave: (conn: import("node:net").Socket) => void): Promise<{ server: Server; requests: () => number }> {
+async function fakeServer(
+  path: string,
+  behave: (conn: import("node:net").Socket) => void,
+): Promise<{ server: Server; requests: () => number }> {
   mkdirSync(join(path, ".."), { recursive: true });
   let requests = 0;
   const server = createServer((conn) => {
@@ -123,7 +138,14 @@ async function fakeServer(path: string, behave: (conn: import("node:net").Socket
   return { server, requests: () => requests };
 }
 
-const queries: string[][] = [["deploy"], ["deploy", "--json"], ["canary", "--passages", "3", "--json"], ["金丝雀"], ["deploy", "-pager", "--scope", "library"], ["type:knowledge", "--limit", "1"]];
+const queries: string[][] = [
+  ["deploy"],
+  ["deploy", "--json"],
+  ["canary", "--passages", "3", "--json"],
+  ["金丝雀"],
+  ["deploy", "-pager", "--scope", "library"],
+  ["type:knowledge", "--limit", "1"],
+];
 
 describe("which runs a server may answer", () => {
   it("only a plain search, with its vault argument", () => {
@@ -194,7 +216,14 @@ describe("one-shot search through agent-memory serve", () => {
     const b = vault({ "Memory/Library/B.md": "# B\n\nOnly vault B knows the deploy of qwerty.\n" });
     const s = await serve(a.root);
     // Asked directly with B's vault, A's server refuses.
-    const reply = await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["search", b.root, "deploy"], cwd: b.root, vault: b.root, env: {}, tz: timeZone() });
+    const reply = await askServer(sockOf(a.root), {
+      v: PROTOCOL_VERSION,
+      argv: ["search", b.root, "deploy"],
+      cwd: b.root,
+      vault: b.root,
+      env: {},
+      tz: timeZone(),
+    });
     expect(reply).toEqual({ fallback: "another vault" });
     // B's socket path is a link to A's socket: the launcher reaches A, which refuses; B's own run answers.
     mkdirSync(join(b.root, ".agent-memory"), { recursive: true });
@@ -203,14 +232,26 @@ describe("one-shot search through agent-memory serve", () => {
     expect(pathsOf(r)).toEqual(["Memory/Library/B.md"]);
     expect(same(r)).toEqual(same(await cold(["search", b.root, "deploy", "--json"])));
     // Nor does it run anything but search.
-    expect(await askServer(sockOf(a.root), { v: PROTOCOL_VERSION, argv: ["init", a.root], cwd: a.root, vault: a.root, env: {}, tz: timeZone() })).toEqual({ fallback: '"init" is not run by a server' });
+    expect(
+      await askServer(sockOf(a.root), {
+        v: PROTOCOL_VERSION,
+        argv: ["init", a.root],
+        cwd: a.root,
+        vault: a.root,
+        env: {},
+        tz: timeZone(),
+      }),
+    ).toEqual({ fallback: '"init" is not run by a server' });
     expect(await s.stop()).toContain("serve: stopped after 0 searches");
   }, 60_000);
 
   it("settings changed since the server opened the index: the CLI runs on its own", async () => {
     const t = vault();
     const s = await serve(t.root);
-    t.write(".obsidian/plugins/agent-memory/data.json", JSON.stringify({ search: { recencyHalfLifeDays: 30 } }));
+    t.write(
+      ".obsidian/plugins/agent-memory/data.json",
+      JSON.stringify({ search: { recencyHalfLifeDays: 30 } }),
+    );
     const r = await cli(["search", t.root, "deploy"]);
     expect(same(r)).toEqual(same(await cold(["search", t.root, "deploy"])));
     expect(await s.stop()).toContain("serve: stopped after 0 searches");
@@ -220,7 +261,11 @@ describe("one-shot search through agent-memory serve", () => {
     const t = vault();
     const s = await serve(t.root, { TZ: "UTC" });
     const r = await cli(["search", t.root, "deploy"], { TZ: "Asia/Tokyo" });
-    expect(same(r)).toEqual(same(await cli(["search", t.root, "deploy"], { TZ: "Asia/Tokyo", AGENT_MEMORY_SERVER: "off" })));
+    expect(same(r)).toEqual(
+      same(
+        await cli(["search", t.root, "deploy"], { TZ: "Asia/Tokyo", AGENT_MEMORY_SERVER: "off" }),
+      ),
+    );
     expect((await cli(["search", t.root, "deploy"], { TZ: "UTC" })).code).toBe(0);
     expect(await s.stop()).toContain("serve: stopped after 1 search");
   }, 60_000);
@@ -281,7 +326,8 @@ describe("agent-memory mcp answers one-shot searches too", () => {
       if (!closed) await session.close();
     });
     // The server logs its start line once the socket listens.
-    for (let i = 0; i < 300 && !/CLI searches answered on/.test(session.stderr()); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !/CLI searches answered on/.test(session.stderr()); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(session.stderr()).toMatch(/CLI searches answered on .*serve\.sock/);
     for (const q of queries.slice(0, 3)) {
       const args = ["search", t.root, ...q];
@@ -289,7 +335,8 @@ describe("agent-memory mcp answers one-shot searches too", () => {
     }
     await session.close();
     closed = true;
-    for (let i = 0; i < 100 && existsSync(sockOf(t.root)); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && existsSync(sockOf(t.root)); i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(existsSync(sockOf(t.root))).toBe(false);
   }, 60_000);
 });

@@ -58,10 +58,18 @@ function install(): void {
   ): HTMLElementTagNameMap[K] {
     return create(this, tag, o, callback);
   };
-  nodeProto.createDiv = function (this: Node, o?: DomElementInfo | string, cb?: (el: HTMLDivElement) => void) {
+  nodeProto.createDiv = function (
+    this: Node,
+    o?: DomElementInfo | string,
+    cb?: (el: HTMLDivElement) => void,
+  ) {
     return create(this, "div", o, cb);
   };
-  nodeProto.createSpan = function (this: Node, o?: DomElementInfo | string, cb?: (el: HTMLSpanElement) => void) {
+  nodeProto.createSpan = function (
+    this: Node,
+    o?: DomElementInfo | string,
+    cb?: (el: HTMLSpanElement) => void,
+  ) {
     return create(this, "span", o, cb);
   };
   nodeProto.empty = function (this: Node) {
@@ -106,7 +114,11 @@ function install(): void {
   elProto.hasClass = function (this: Element, cls: string) {
     return this.classList.contains(cls);
   };
-  elProto.setAttr = function (this: Element, name: string, value: string | number | boolean | null) {
+  elProto.setAttr = function (
+    this: Element,
+    name: string,
+    value: string | number | boolean | null,
+  ) {
     setAttr(this, name, value);
   };
   elProto.setAttrs = function (this: Element, obj: Attrs) {
@@ -131,15 +143,23 @@ function install(): void {
   htmlProto.isShown = function (this: HTMLElement) {
     return !this.hasAttribute("hidden");
   };
-  htmlProto.onClickEvent = function (this: HTMLElement, listener: (this: HTMLElement, ev: MouseEvent) => unknown) {
+  htmlProto.onClickEvent = function (
+    this: HTMLElement,
+    listener: (this: HTMLElement, ev: MouseEvent) => unknown,
+  ) {
     this.addEventListener("click", listener);
   };
 
   const g = globalThis as unknown as Record<string, unknown>;
-  g.createEl = <K extends keyof HTMLElementTagNameMap>(tag: K, o?: DomElementInfo | string, cb?: (el: HTMLElementTagNameMap[K]) => void) =>
-    create(undefined, tag, o, cb);
-  g.createDiv = (o?: DomElementInfo | string, cb?: (el: HTMLDivElement) => void) => create(undefined, "div", o, cb);
-  g.createSpan = (o?: DomElementInfo | string, cb?: (el: HTMLSpanElement) => void) => create(undefined, "span", o, cb);
+  g.createEl = <K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    o?: DomElementInfo | string,
+    cb?: (el: HTMLElementTagNameMap[K]) => void,
+  ) => create(undefined, tag, o, cb);
+  g.createDiv = (o?: DomElementInfo | string, cb?: (el: HTMLDivElement) => void) =>
+    create(undefined, "div", o, cb);
+  g.createSpan = (o?: DomElementInfo | string, cb?: (el: HTMLSpanElement) => void) =>
+    create(undefined, "span", o, cb);
   g.createFragment = (cb?: (el: DocumentFragment) => void) => {
     const frag = document.createDocumentFragment();
     cb?.(frag);

@@ -68,7 +68,11 @@ function filesUnder(root: string): string[] {
 
 describe("topic notes: creating and appending", () => {
   it("creates a note with frontmatter, a title and the callout in the documented form", () => {
-    const text = appendTopicEntry(null, { ...META, related: ["Agents/link/Knowledge/learning/Reviews.md", "[[睡眠质量]]"] }, INSIGHT);
+    const text = appendTopicEntry(
+      null,
+      { ...META, related: ["Agents/link/Knowledge/learning/Reviews.md", "[[睡眠质量]]"] },
+      INSIGHT,
+    );
     expect(text).toBe(
       [
         "---",
@@ -92,13 +96,30 @@ describe("topic notes: creating and appending", () => {
     );
     const data = parseNote(text).data;
     expect(data?.created_at).toBe("2026-03-27T10:00:00+08:00");
-    expect(data?.related_to).toEqual(["[[Agents/link/Knowledge/learning/Reviews]]", "[[睡眠质量]]"]);
+    expect(data?.related_to).toEqual([
+      "[[Agents/link/Knowledge/learning/Reviews]]",
+      "[[睡眠质量]]",
+    ]);
   });
 
   it("a library note has type library and no agent", () => {
-    const text = appendTopicEntry(null, { title: "Refund policy", category: "compliance", type: "library", createdAt: "2026-03-27T10:00:00Z" }, INSIGHT);
+    const text = appendTopicEntry(
+      null,
+      {
+        title: "Refund policy",
+        category: "compliance",
+        type: "library",
+        createdAt: "2026-03-27T10:00:00Z",
+      },
+      INSIGHT,
+    );
     const data = parseNote(text).data;
-    expect(data).toMatchObject({ id: "library/refund-policy", type: "library", domain: "compliance", related_to: [] });
+    expect(data).toMatchObject({
+      id: "library/refund-policy",
+      type: "library",
+      domain: "compliance",
+      related_to: [],
+    });
     expect(data?.agent).toBeUndefined();
   });
 
@@ -123,7 +144,11 @@ describe("topic notes: creating and appending", () => {
       "> Ship weekly.",
       "",
     ].join("\n");
-    const out = appendTopicEntry(note, { ...META, createdAt: "2026-03-27T11:00:00+08:00" }, INSIGHT);
+    const out = appendTopicEntry(
+      note,
+      { ...META, createdAt: "2026-03-27T11:00:00+08:00" },
+      INSIGHT,
+    );
     expect(out).toBe(
       [
         "---",
@@ -161,7 +186,12 @@ describe("topic notes: creating and appending", () => {
 
   it("creates the heading at the end when missing, also after text without a final newline", () => {
     const note = "---\nid: x\n---\n# Content quality\n\nNotes so far.";
-    const out = appendTopicEntry(note, META, { ...INSIGHT, kind: "pattern", heading: "Patterns", text: "Line one.\n\nLine two." });
+    const out = appendTopicEntry(note, META, {
+      ...INSIGHT,
+      kind: "pattern",
+      heading: "Patterns",
+      text: "Line one.\n\nLine two.",
+    });
     expect(out).toBe(
       [
         "---",
@@ -185,8 +215,13 @@ describe("topic notes: creating and appending", () => {
   });
 
   it("keeps CRLF and BOM; the lines a person wrote stay byte for byte", () => {
-    const note = "\uFEFF---\r\nid: x\r\nupdated_at: 2026-03-01\r\n---\r\n# 睡眠质量\r\n\r\n## Insights\r\n\r\n> [!insight] 2026-03-01 · confidence 0.7\r\n> 早睡有用。\r\n\r\n## 其他\r\n手写的内容\r\n";
-    const out = appendTopicEntry(note, { ...META, title: "睡眠质量" }, { ...INSIGHT, text: "午睡超过 30 分钟影响夜间睡眠。" });
+    const note =
+      "\uFEFF---\r\nid: x\r\nupdated_at: 2026-03-01\r\n---\r\n# 睡眠质量\r\n\r\n## Insights\r\n\r\n> [!insight] 2026-03-01 · confidence 0.7\r\n> 早睡有用。\r\n\r\n## 其他\r\n手写的内容\r\n";
+    const out = appendTopicEntry(
+      note,
+      { ...META, title: "睡眠质量" },
+      { ...INSIGHT, text: "午睡超过 30 分钟影响夜间睡眠。" },
+    );
     expect(out.startsWith("\uFEFF---\r\n")).toBe(true);
     expect(out.replace(/\r\n/g, "")).not.toContain("\n");
     expect(out).toContain(
@@ -199,27 +234,46 @@ describe("topic notes: creating and appending", () => {
 
   it("case 10: the same entry again changes nothing; from a new block it gains a source instead of a copy", () => {
     const once = appendTopicEntry(null, META, INSIGHT);
-    expect(appendTopicEntry(once, { ...META, createdAt: "2026-03-28T09:00:00+08:00" }, INSIGHT)).toBe(once);
+    expect(
+      appendTopicEntry(once, { ...META, createdAt: "2026-03-28T09:00:00+08:00" }, INSIGHT),
+    ).toBe(once);
     const respaced = { ...INSIGHT, text: `  ${INSIGHT.text.toUpperCase()} ` };
-    expect(appendTopicEntry(once, { ...META, createdAt: "2026-03-28T09:00:00+08:00" }, respaced)).toBe(once);
-    const twice = appendTopicEntry(once, { ...META, createdAt: "2026-03-28T09:00:00+08:00" }, { ...INSIGHT, source: "Agents/link/Journal/2026-03-28#^am-aaaa" });
+    expect(
+      appendTopicEntry(once, { ...META, createdAt: "2026-03-28T09:00:00+08:00" }, respaced),
+    ).toBe(once);
+    const twice = appendTopicEntry(
+      once,
+      { ...META, createdAt: "2026-03-28T09:00:00+08:00" },
+      { ...INSIGHT, source: "Agents/link/Journal/2026-03-28#^am-aaaa" },
+    );
     const entries = listTopicEntries(twice);
     expect(entries).toHaveLength(1);
-    expect(entries[0]?.sources).toEqual(["Agents/link/Journal/2026-03-27#^am-9k2f", "Agents/link/Journal/2026-03-28#^am-aaaa"]);
+    expect(entries[0]?.sources).toEqual([
+      "Agents/link/Journal/2026-03-27#^am-9k2f",
+      "Agents/link/Journal/2026-03-28#^am-aaaa",
+    ]);
     expect(parseNote(twice).data?.updated_at).toBe("2026-03-28T09:00:00+08:00");
   });
 
   it("merges related_to as quoted wikilinks, reading unquoted ones a person wrote (case 04)", () => {
     const note = "---\nid: x\nrelated_to: [[Project Alpha]]\n---\n# T\n";
-    const out = appendTopicEntry(note, { ...META, related: ["Project Alpha", "Memory/Library/ops/Runbook.md"] }, INSIGHT);
+    const out = appendTopicEntry(
+      note,
+      { ...META, related: ["Project Alpha", "Memory/Library/ops/Runbook.md"] },
+      INSIGHT,
+    );
     expect(out).toContain('related_to: ["[[Project Alpha]]", "[[Memory/Library/ops/Runbook]]"]\n');
-    expect(parseNote(out).data?.related_to).toEqual(["[[Project Alpha]]", "[[Memory/Library/ops/Runbook]]"]);
+    expect(parseNote(out).data?.related_to).toEqual([
+      "[[Project Alpha]]",
+      "[[Memory/Library/ops/Runbook]]",
+    ]);
     const again = appendTopicEntry(out, { ...META, related: ["project alpha"] }, INSIGHT);
     expect(again).toBe(out);
   });
 
   it("never rewrites a note whose frontmatter does not parse, and names it", () => {
-    const note = "---\npeople: [[Person A]], [[Person B]]\n---\n# T\n\n> [!insight] 2026-03-01 · confidence 0.5\n> x\n";
+    const note =
+      "---\npeople: [[Person A]], [[Person B]]\n---\n# T\n\n> [!insight] 2026-03-01 · confidence 0.5\n> x\n";
     const path = "Memory/Agents/link/Knowledge/learning/T.md";
     expect(() => appendTopicEntry(note, { ...META, path }, INSIGHT)).toThrow(FrontmatterError);
     expect(() => appendTopicEntry(note, { ...META, path }, INSIGHT)).toThrow(/T\.md/);
@@ -241,7 +295,13 @@ describe("topic notes: properties over generated notes", () => {
     const { bom, lines } = splitLines(g.text);
     const start = locateFrontmatter(g.text, lines).bodyStart;
     const i = start + (at % (lines.length - start + 1));
-    lines.splice(i, 0, ...["## Insights", "> [!insight] 2026-03-01 · confidence 0.5", "> Older.", ""].map((text) => ({ text, eol: g.eol })));
+    lines.splice(
+      i,
+      0,
+      ...["## Insights", "> [!insight] 2026-03-01 · confidence 0.5", "> Older.", ""].map(
+        (text) => ({ text, eol: g.eol }),
+      ),
+    );
     return joinLines(bom, lines);
   });
 
@@ -304,9 +364,45 @@ describe("topic notes: entries and sources", () => {
 
   it("lists callouts with heading, date, confidence, text and sources", () => {
     expect(listTopicEntries(note)).toEqual([
-      { kind: "insight", heading: "Insights", date: "2026-03-27", confidence: 0.8, text: "Two lines\nof text.", sources: ["a#^x"], fields: [], id: null, line: 2, endLine: 6, idLine: null },
-      { kind: "note", heading: "Insights", date: null, confidence: null, text: "A person's note.", sources: [], fields: [], id: null, line: 7, endLine: 9, idLine: null },
-      { kind: "decision", heading: "Decisions", date: "2026-03-20", confidence: 0.95, text: "Ship weekly.", sources: [], fields: [], id: null, line: 10, endLine: 12, idLine: null },
+      {
+        kind: "insight",
+        heading: "Insights",
+        date: "2026-03-27",
+        confidence: 0.8,
+        text: "Two lines\nof text.",
+        sources: ["a#^x"],
+        fields: [],
+        id: null,
+        line: 2,
+        endLine: 6,
+        idLine: null,
+      },
+      {
+        kind: "note",
+        heading: "Insights",
+        date: null,
+        confidence: null,
+        text: "A person's note.",
+        sources: [],
+        fields: [],
+        id: null,
+        line: 7,
+        endLine: 9,
+        idLine: null,
+      },
+      {
+        kind: "decision",
+        heading: "Decisions",
+        date: "2026-03-20",
+        confidence: 0.95,
+        text: "Ship weekly.",
+        sources: [],
+        fields: [],
+        id: null,
+        line: 10,
+        endLine: 12,
+        idLine: null,
+      },
     ]);
   });
 
@@ -324,24 +420,49 @@ describe("topic notes: entries and sources", () => {
       "> The limit is 200 per second ^c-0new",
     ].join("\n");
     const [old, current] = listTopicEntries(text);
-    expect(old).toMatchObject({ text: "The limit is 100 per second", id: "c-0old", idLine: 6, fields: [{ key: "valid_to", value: "2026-03-09" }, { key: "superseded_by", value: "[[T#^c-0new]]" }] });
-    expect(current).toMatchObject({ text: "The limit is 200 per second", id: "c-0new", idLine: null, fields: [] });
+    expect(old).toMatchObject({
+      text: "The limit is 100 per second",
+      id: "c-0old",
+      idLine: 6,
+      fields: [
+        { key: "valid_to", value: "2026-03-09" },
+        { key: "superseded_by", value: "[[T#^c-0new]]" },
+      ],
+    });
+    expect(current).toMatchObject({
+      text: "The limit is 200 per second",
+      id: "c-0new",
+      idLine: null,
+      fields: [],
+    });
   });
 
   it("addEntrySource appends to the Source line or adds one, never twice", () => {
     const a = addEntrySource(note, 0, "[[b#^y]]");
     expect(textOf(a)).toContain("> Source: [[a#^x]], [[b#^y]]\n");
-    expect(addEntrySource(textOf(a), "two lines of text.", "b#^y")).toMatchObject({ ok: true, value: { changed: false } });
+    expect(addEntrySource(textOf(a), "two lines of text.", "b#^y")).toMatchObject({
+      ok: true,
+      value: { changed: false },
+    });
     const c = addEntrySource(note, "Ship weekly.", "c#^z");
     expect(textOf(c).endsWith("> Ship weekly.\n> Source: [[c#^z]]\n")).toBe(true);
     expect(addEntrySource(note, 7, "x")).toMatchObject({ ok: false, error: { found: false } });
-    expect(addEntrySource(note, "no such text", "x")).toMatchObject({ ok: false, error: { found: false } });
+    expect(addEntrySource(note, "no such text", "x")).toMatchObject({
+      ok: false,
+      error: { found: false },
+    });
   });
 
   it("formats confidence clamped to 0–1 with at most two decimals", () => {
-    expect(formatCallout({ ...INSIGHT, confidence: 0.8333 })[0]).toBe("> [!insight] 2026-03-27 · confidence 0.83");
-    expect(formatCallout({ ...INSIGHT, confidence: 7 })[0]).toBe("> [!insight] 2026-03-27 · confidence 1");
-    expect(formatCallout({ ...INSIGHT, confidence: Number.NaN })[0]).toBe("> [!insight] 2026-03-27 · confidence 0");
+    expect(formatCallout({ ...INSIGHT, confidence: 0.8333 })[0]).toBe(
+      "> [!insight] 2026-03-27 · confidence 0.83",
+    );
+    expect(formatCallout({ ...INSIGHT, confidence: 7 })[0]).toBe(
+      "> [!insight] 2026-03-27 · confidence 1",
+    );
+    expect(formatCallout({ ...INSIGHT, confidence: Number.NaN })[0]).toBe(
+      "> [!insight] 2026-03-27 · confidence 0",
+    );
   });
 });
 
@@ -363,29 +484,57 @@ describe("topic names and paths", () => {
       const dest = topicDestination(layout, { title, agent: "me", category: "learning" });
       expect(dest.ok).toBe(true);
       if (!dest.ok) continue;
-      expect(await t.vault.process(dest.value.path, (cur) => appendTopicEntry(cur, { ...META, title, agent: "me" }, { ...INSIGHT, text: `关于${title}的心得` }))).toBe(true);
+      expect(
+        await t.vault.process(dest.value.path, (cur) =>
+          appendTopicEntry(
+            cur,
+            { ...META, title, agent: "me" },
+            { ...INSIGHT, text: `关于${title}的心得` },
+          ),
+        ),
+      ).toBe(true);
     }
-    expect(filesUnder(t.root)).toEqual(["Memory/Agents/me/Knowledge/learning/早起习惯.md", "Memory/Agents/me/Knowledge/learning/睡眠质量.md"]);
-    const sleep = readFileSync(join(t.root, "Memory/Agents/me/Knowledge/learning/睡眠质量.md"), "utf8");
+    expect(filesUnder(t.root)).toEqual([
+      "Memory/Agents/me/Knowledge/learning/早起习惯.md",
+      "Memory/Agents/me/Knowledge/learning/睡眠质量.md",
+    ]);
+    const sleep = readFileSync(
+      join(t.root, "Memory/Agents/me/Knowledge/learning/睡眠质量.md"),
+      "utf8",
+    );
     expect(sleep).toContain("# 睡眠质量\n");
     expect(parseNote(sleep).data?.id).toBe("me/睡眠质量");
   });
 
   it("case 11: only characters no file system allows are replaced", () => {
     const dest = topicDestination(layout, { title: 'Q1: "what" <is> a|b*c?', agent: "me" });
-    expect(dest).toEqual({ ok: true, value: { path: "Memory/Agents/me/Knowledge/learning/Q1- -what- -is- a-b-c-.md", key: 'q1: "what" <is> a|b*c?' } });
+    expect(dest).toEqual({
+      ok: true,
+      value: {
+        path: "Memory/Agents/me/Knowledge/learning/Q1- -what- -is- a-b-c-.md",
+        key: 'q1: "what" <is> a|b*c?',
+      },
+    });
   });
 
   it("case 12: a topic chosen to escape lands inside the agent's knowledge folder", async () => {
-    const dest = topicDestination(layout, { title: "../../.obsidian/plugins/x/main", agent: "link", category: "learning" });
+    const dest = topicDestination(layout, {
+      title: "../../.obsidian/plugins/x/main",
+      agent: "link",
+      category: "learning",
+    });
     expect(dest.ok).toBe(true);
     if (!dest.ok) return;
     expect(dest.value.path.startsWith("Memory/Agents/link/Knowledge/learning/")).toBe(true);
-    expect(dest.value.path.slice("Memory/Agents/link/Knowledge/learning/".length)).not.toContain("/");
+    expect(dest.value.path.slice("Memory/Agents/link/Knowledge/learning/".length)).not.toContain(
+      "/",
+    );
 
     const t = tempVault();
     cleanup = t.cleanup;
-    await t.vault.process(dest.value.path, (cur) => appendTopicEntry(cur, { ...META, title: "../../.obsidian/plugins/x/main" }, INSIGHT));
+    await t.vault.process(dest.value.path, (cur) =>
+      appendTopicEntry(cur, { ...META, title: "../../.obsidian/plugins/x/main" }, INSIGHT),
+    );
     const files = filesUnder(t.root);
     expect(files).toEqual([dest.value.path]);
     expect(files.every((f) => f.startsWith("Memory/Agents/link/Knowledge/"))).toBe(true);
@@ -402,6 +551,9 @@ describe("topic names and paths", () => {
       expect(dest.ok).toBe(false);
       if (!dest.ok) expect(dest.error.length).toBeGreaterThan(0);
     }
-    expect(topicDestination(layout, { title: "Refunds", area: "compliance" })).toEqual({ ok: true, value: { path: "Memory/Library/compliance/Refunds.md", key: "refunds" } });
+    expect(topicDestination(layout, { title: "Refunds", area: "compliance" })).toEqual({
+      ok: true,
+      value: { path: "Memory/Library/compliance/Refunds.md", key: "refunds" },
+    });
   });
 });

@@ -54,9 +54,15 @@ describe("tracker format: round trip", () => {
     fc.assert(
       fc.property(trackerNote, (g) => {
         const items = listItems(g.text);
-        expect(items.map((i) => ({ statusChar: i.statusChar, text: i.text, fields: i.fields, id: i.id, children: i.children }))).toEqual(
-          g.items.map((i) => ({ ...i, text: i.text.replace(/\s+/g, " ").trim() })),
-        );
+        expect(
+          items.map((i) => ({
+            statusChar: i.statusChar,
+            text: i.text,
+            fields: i.fields,
+            id: i.id,
+            children: i.children,
+          })),
+        ).toEqual(g.items.map((i) => ({ ...i, text: i.text.replace(/\s+/g, " ").trim() })));
         const lines = splitLines(g.text).lines;
         for (const item of items) {
           expect(lines[item.line]?.text.slice(0, 5)).toMatch(/^[-*+] \[.\]$/);
@@ -71,7 +77,12 @@ describe("tracker format: round trip", () => {
 
 describe("tracker format: items", () => {
   it("checkboxOf writes each status's checkbox, and [?] for any other word", () => {
-    expect(["open", "in-progress", "done", "abandoned"].map(checkboxOf)).toEqual(["[ ]", "[/]", "[x]", "[-]"]);
+    expect(["open", "in-progress", "done", "abandoned"].map(checkboxOf)).toEqual([
+      "[ ]",
+      "[/]",
+      "[x]",
+      "[-]",
+    ]);
     expect(checkboxOf("proposed")).toBe("[?]");
   });
 
@@ -107,7 +118,9 @@ describe("tracker format: items", () => {
   });
 
   it("reads in-progress, upper-case X, and skips unknown status characters", () => {
-    const items = listItems("- [/] doing ^t-001\n- [X] done ^t-002\n- [>] forwarded ^t-003\n- [x]\n");
+    const items = listItems(
+      "- [/] doing ^t-001\n- [X] done ^t-002\n- [>] forwarded ^t-003\n- [x]\n",
+    );
     expect(items.map((i) => [i.id, i.status, i.statusChar, i.text])).toEqual([
       ["t-001", "in-progress", "/", "doing"],
       ["t-002", "done", "X", "done"],
@@ -116,7 +129,9 @@ describe("tracker format: items", () => {
   });
 
   it("keeps fields in the middle of the text and wikilinks in the text", () => {
-    const scan = scanItemLine("- [ ] Call [who:: [[Person B]]] about [[Project Alpha]] (due:: 2026-04-01) ^q-1000");
+    const scan = scanItemLine(
+      "- [ ] Call [who:: [[Person B]]] about [[Project Alpha]] (due:: 2026-04-01) ^q-1000",
+    );
     expect(scan?.text).toBe("Call about [[Project Alpha]]");
     expect(scan?.fields.map((f) => [f.key, f.value, f.open])).toEqual([
       ["who", "[[Person B]]", "["],
@@ -134,7 +149,8 @@ describe("tracker format: items", () => {
   });
 
   it("does not read items in frontmatter or code fences", () => {
-    const text = "---\nnote: |\n  - [ ] not an item ^t-100\n---\n```\n- [ ] code ^t-101\n```\n- [ ] real ^t-001\n";
+    const text =
+      "---\nnote: |\n  - [ ] not an item ^t-100\n---\n```\n- [ ] code ^t-101\n```\n- [ ] real ^t-001\n";
     const note = parseTracker(text);
     expect(note.bodyStart).toBe(4);
     expect(note.items.map((i) => i.id)).toEqual(["t-001"]);
@@ -158,7 +174,8 @@ describe("tracker format: items", () => {
   });
 
   it("children: indented lines, blank lines between them, not trailing blank lines", () => {
-    const text = "- [ ] a ^t-001\n    - one\n\n\t- two\n\n- [ ] b ^t-002\n  - three\n\nprose\n    - not a child\n";
+    const text =
+      "- [ ] a ^t-001\n    - one\n\n\t- two\n\n- [ ] b ^t-002\n  - three\n\nprose\n    - not a child\n";
     const [a, b] = listItems(text);
     expect(a?.children).toEqual(["    - one", "", "\t- two"]);
     expect(a?.endLine).toBe(4);
@@ -167,7 +184,8 @@ describe("tracker format: items", () => {
   });
 
   it("keeps CRLF, BOM and a missing final newline; line numbers do not count the BOM", () => {
-    const text = "\uFEFF# 任务\r\n- [ ] 续签护照 [created:: 2026-03-24] ^t-001\r\n    - 2026-03-25: 预约了";
+    const text =
+      "\uFEFF# 任务\r\n- [ ] 续签护照 [created:: 2026-03-24] ^t-001\r\n    - 2026-03-25: 预约了";
     const note = parseTracker(text);
     expect(note.bom).toBe(true);
     expect(note.eol).toBe("\r\n");

@@ -12,8 +12,20 @@ import { fieldValue, isTasksField, itemState, priorityWord } from "../src/core/t
 import { parseTracker, scanItemLine, type TrackerItem } from "../src/core/trackers/format";
 import { migrateItemLine, restoreLostIds } from "../src/core/trackers/migrate";
 import { setItemStatus } from "../src/core/trackers/store";
-import { completeWithDataview, dataviewListTypes, dataviewType, readDataviewTask, type DataviewType } from "./helpers/dataview-rules";
-import { cancelWithTasks, editWithTasks, readTasksLine, toggleWithTasks, type TasksTask } from "./helpers/tasks-dataview";
+import {
+  completeWithDataview,
+  dataviewListTypes,
+  dataviewType,
+  readDataviewTask,
+  type DataviewType,
+} from "./helpers/dataview-rules";
+import {
+  cancelWithTasks,
+  editWithTasks,
+  readTasksLine,
+  toggleWithTasks,
+  type TasksTask,
+} from "./helpers/tasks-dataview";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 import { textOf } from "./helpers/edit-result";
 
@@ -38,23 +50,35 @@ beforeAll(async () => {
   const trackerPaths = async (): Promise<string[]> => {
     const agents = layout.agentsIn((await copy.vault.list(layout.agentsRoot)).map((f) => f.path));
     const out: string[] = [];
-    for (const a of agents) for (const k of TRACKER_KINDS) if (await copy.vault.exists(layout.trackerPath(a, k))) out.push(layout.trackerPath(a, k));
+    for (const a of agents)
+      for (const k of TRACKER_KINDS)
+        if (await copy.vault.exists(layout.trackerPath(a, k))) out.push(layout.trackerPath(a, k));
     return out;
   };
   const before = new Set<string>();
-  for (const p of await trackerPaths()) for (const l of (await copy.vault.read(p)).split("\n")) before.add(l);
+  for (const p of await trackerPaths())
+    for (const l of (await copy.vault.read(p)).split("\n")) before.add(l);
   // As the demo does: every agent's journals, oldest first.
   const agentsDir = join(copy.root, "Memory", "Agents");
   for (const agent of readdirSync(agentsDir).sort()) {
     let journals: string[] = [];
     try {
-      journals = readdirSync(join(agentsDir, agent, "Journal")).filter((f) => f.endsWith(".md")).sort();
+      journals = readdirSync(join(agentsDir, agent, "Journal"))
+        .filter((f) => f.endsWith(".md"))
+        .sort();
     } catch {
       continue;
     }
     for (const j of journals) {
       const journalPath = `Memory/Agents/${agent}/Journal/${j}`;
-      const plan = await planExtraction({ vault: copy.vault, settings, layout, journalPath, extractor: new OfflineExtractor(), force: false });
+      const plan = await planExtraction({
+        vault: copy.vault,
+        settings,
+        layout,
+        journalPath,
+        extractor: new OfflineExtractor(),
+        force: false,
+      });
       await applyPlan(copy.vault, layout, plan);
     }
   }
@@ -98,7 +122,10 @@ const EXPECTED_TYPE: Readonly<Record<string, DataviewType[]>> = {
 
 /** Our parser's text with the description Tasks gives: Tasks keeps our fields in its description. */
 function withoutFields(s: string): string {
-  return s.replace(/\[[^\]:[]+::(?:[^[\]]|\[\[[^\]]*\]\])*\]/g, " ").replace(/\s+/g, " ").trim();
+  return s
+    .replace(/\[[^\]:[]+::(?:[^[\]]|\[\[[^\]]*\]\])*\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 describe("tracker lines the demo leaves, read by the Tasks plugin's rules", () => {
@@ -118,8 +145,19 @@ describe("tracker lines the demo leaves, read by the Tasks plugin's rules", () =
       expect(t.blockLink, l.text).toBe(` ^${l.item.id ?? ""}`);
       // Tasks' description is our text plus our own fields, and no field of Tasks' is left in it.
       expect(withoutFields(t.description), l.text).toBe(l.item.text);
-      for (const key of ["priority", "created", "start", "scheduled", "due", "cancelled", "completion"]) {
-        expect(t.description.includes(`[${key}::`), `${key} left in the description: ${l.text}`).toBe(false);
+      for (const key of [
+        "priority",
+        "created",
+        "start",
+        "scheduled",
+        "due",
+        "cancelled",
+        "completion",
+      ]) {
+        expect(
+          t.description.includes(`[${key}::`),
+          `${key} left in the description: ${l.text}`,
+        ).toBe(false);
       }
       const priority = fieldValue(f, "priority");
       expect(t.priority, l.text).toBe(priority === null ? "none" : priorityWord(priority));
@@ -135,7 +173,11 @@ describe("tracker lines the demo leaves, read by the Tasks plugin's rules", () =
     // The counts of the sample vault and the offline extractor as they are now; the phrasing rules
     // (src/core/extraction/phrasings.ts) add two lines from link's 2026-11-24 ("we agreed …", "I
     // need to ask Ming …").
-    expect({ lines: lines.length, written: lines.filter((l) => l.written).length, fieldsRead }).toEqual({ lines: 80, written: 58, fieldsRead: 83 });
+    expect({
+      lines: lines.length,
+      written: lines.filter((l) => l.written).length,
+      fieldsRead,
+    }).toEqual({ lines: 80, written: 58, fieldsRead: 83 });
   });
 
   it("lines written by the demo carry created (or decided and completion for decisions), and done lines a completion date", () => {
@@ -158,18 +200,25 @@ describe("the same lines read by Dataview's rules", () => {
       const d = readDataviewTask(l.text);
       expect(d, l.text).not.toBeNull();
       if (!d) continue;
-      expect(d.fields.map((f) => [f.key, f.value]), l.text).toEqual(l.item.fields.map((f) => [f.key, f.value]));
+      expect(
+        d.fields.map((f) => [f.key, f.value]),
+        l.text,
+      ).toEqual(l.item.fields.map((f) => [f.key, f.value]));
       for (const f of d.fields) {
         const expected = EXPECTED_TYPE[f.key] ?? ["text"];
         const type = dataviewType(f.value);
         // The sample's hand-written decisions name their topic in plain text.
         const allowed = f.key === "topic" && !l.written ? [...expected, "text"] : expected;
         expect(allowed, `${f.key}:: ${f.value} is ${type} in ${l.text}`).toContain(type);
-        if (type === "list") expect(new Set(dataviewListTypes(f.value)), l.text).toEqual(new Set(["link"]));
+        if (type === "list")
+          expect(new Set(dataviewListTypes(f.value)), l.text).toEqual(new Set(["link"]));
         fieldsRead++;
       }
       // Dataview's task status is the checkbox character; a field of ours by that name would be hidden.
-      expect(d.fields.some((f) => f.key.toLowerCase() === "status"), l.text).toBe(false);
+      expect(
+        d.fields.some((f) => f.key.toLowerCase() === "status"),
+        l.text,
+      ).toBe(false);
       expect(d.status, l.text).toBe(l.item.statusChar);
       expect(d.completed, l.text).toBe(l.item.status === "done");
       expect(d.completion, l.text).toBe(fieldValue(l.item.fields, "completion"));
@@ -193,14 +242,20 @@ describe("the same lines read by Dataview's rules", () => {
 
 describe("lines rewritten by Tasks and Dataview, read back by our parser", () => {
   /** What our parser must still read after a rewrite: id, text, and every field but the changed ones. */
-  function expectSameItem(before: Line, after: string, changed: readonly string[]): ReturnType<typeof scanItemLine> {
+  function expectSameItem(
+    before: Line,
+    after: string,
+    changed: readonly string[],
+  ): ReturnType<typeof scanItemLine> {
     const scan = scanItemLine(after);
     expect(scan, after).not.toBeNull();
     expect(scan?.id, after).toBe(before.item.id);
     expect(scan?.text, after).toBe(before.item.text);
     for (const f of before.item.fields) {
       if (changed.includes(f.key)) continue;
-      expect(fieldValue(scan?.fields ?? [], f.key), `${f.key} in ${after}`).toBe(fieldValue(before.item.fields, f.key));
+      expect(fieldValue(scan?.fields ?? [], f.key), `${f.key} in ${after}`).toBe(
+        fieldValue(before.item.fields, f.key),
+      );
     }
     return scan;
   }
@@ -230,7 +285,11 @@ describe("lines rewritten by Tasks and Dataview, read back by our parser", () =>
       expect(scan?.status).toBe("abandoned");
       expect(fieldValue(scan?.fields ?? [], "cancelled")).toBe(TODAY);
       const ours = textOf(setItemStatus(l.text, l.item.id ?? "", "abandoned", "t", TODAY));
-      expect(readTasksLine(ours)).toMatchObject({ statusType: "CANCELLED", cancelled: TODAY, blockLink: ` ^${l.item.id ?? ""}` });
+      expect(readTasksLine(ours)).toMatchObject({
+        statusType: "CANCELLED",
+        cancelled: TODAY,
+        blockLink: ` ^${l.item.id ?? ""}`,
+      });
     }
   });
 
@@ -265,8 +324,12 @@ describe("lines rewritten by Tasks and Dataview, read back by our parser", () =>
       expect(scan?.id ?? "none", rewritten).not.toMatch(/^am-/);
       expect(scan?.displaced.length, rewritten).toBe(1);
       // Without the note as last seen, migrate puts back the one fragment the line still has (the first link's).
-      const repaired = fieldValue(scanItemLine(migrateItemLine(rewritten))?.fields ?? [], "source") ?? "";
-      expect(repaired.startsWith((fieldValue(l.item.fields, "source") ?? "").split("]]")[0] ?? "-"), repaired).toBe(true);
+      const repaired =
+        fieldValue(scanItemLine(migrateItemLine(rewritten))?.fields ?? [], "source") ?? "";
+      expect(
+        repaired.startsWith((fieldValue(l.item.fields, "source") ?? "").split("]]")[0] ?? "-"),
+        repaired,
+      ).toBe(true);
       const previous = `# T\n\n${l.text}\n`;
       const { text, restored } = restoreLostIds(previous, `# T\n\n${rewritten}\n`);
       expect(restored).toEqual([l.item.id]);

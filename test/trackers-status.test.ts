@@ -1,7 +1,13 @@
 // What an item's state means (src/core/trackers/status.ts): open, latest progress, due and overdue.
 // The panel, the trackers CLI and MCP tool, the brief, reviews and the health check all use these.
 import { describe, expect, it } from "vitest";
-import { daysOverdue, isOpenStatus, isOverdue, latestProgressText, progressLines } from "../src/core/trackers/status";
+import {
+  daysOverdue,
+  isOpenStatus,
+  isOverdue,
+  latestProgressText,
+  progressLines,
+} from "../src/core/trackers/status";
 import { dueReviews } from "../src/core/trackers/reviews";
 
 describe("tracker item status", () => {
@@ -13,7 +19,14 @@ describe("tracker item status", () => {
   });
 
   it("reads every dated progress line, and the latest (the last of a tie)", () => {
-    const item = { children: ["    - 2026-11-05: first", "    - not dated", "\t* 2026-11-07 second", "    - 2026-11-07: third"] };
+    const item = {
+      children: [
+        "    - 2026-11-05: first",
+        "    - not dated",
+        "\t* 2026-11-07 second",
+        "    - 2026-11-07: third",
+      ],
+    };
     expect(progressLines(item).map((p) => p.text)).toEqual(["first", "second", "third"]);
     expect(latestProgressText(item)).toBe("2026-11-07: third");
     expect(latestProgressText({ children: [] })).toBeNull();
@@ -39,6 +52,9 @@ describe("tracker item status", () => {
       "- [ ] Later [every:: week] [next:: 2026-12-02] ^r-4",
       "",
     ].join("\n");
-    expect(dueReviews(text, "2026-12-01").map((r) => [r.id, r.daysOverdue])).toEqual([["r-2", 11], ["r-1", 0]]);
+    expect(dueReviews(text, "2026-12-01").map((r) => [r.id, r.daysOverdue])).toEqual([
+      ["r-2", 11],
+      ["r-1", 0],
+    ]);
   });
 });

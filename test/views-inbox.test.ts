@@ -28,9 +28,18 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 }
 
 async function seed(app: App): Promise<void> {
-  await app.vault.seed(PROPOSALS, "# Proposals\n\n- [ ] Publish on Tuesdays [state:: proposed] [to:: [[ming]]] [created:: 2026-11-18] ^p-001\n");
-  await app.vault.seed("Memory/Agents/ming/Trackers/Questions.md", "# Questions\n\n- [ ] Which pages? [to:: [[link]]] [created:: 2026-11-05] ^q-001\n");
-  await app.vault.seed(KNOW, "# SEO audit\n\n> [!insight] 2026-11-10 · confidence 0.8\n> Canonical tags fix duplicates.\n^ins-1\n");
+  await app.vault.seed(
+    PROPOSALS,
+    "# Proposals\n\n- [ ] Publish on Tuesdays [state:: proposed] [to:: [[ming]]] [created:: 2026-11-18] ^p-001\n",
+  );
+  await app.vault.seed(
+    "Memory/Agents/ming/Trackers/Questions.md",
+    "# Questions\n\n- [ ] Which pages? [to:: [[link]]] [created:: 2026-11-05] ^q-001\n",
+  );
+  await app.vault.seed(
+    KNOW,
+    "# SEO audit\n\n> [!insight] 2026-11-10 · confidence 0.8\n> Canonical tags fix duplicates.\n^ins-1\n",
+  );
   await app.vault.seed("Memory/Restricted/INC-1.md", "# Incident\n\nPLOVER\n");
   await app.vault.createFolder("Memory/Agents/me");
 }
@@ -70,11 +79,15 @@ describe("Inbox tab", () => {
     const { view } = await openView(app, "me");
     inboxTab(view).click();
     await view.rendering;
-    const row = [...view.contentEl.querySelectorAll<HTMLElement>(".am-inbox-item")].find((r) => r.dataset.id === "p-001");
+    const row = [...view.contentEl.querySelectorAll<HTMLElement>(".am-inbox-item")].find(
+      (r) => r.dataset.id === "p-001",
+    );
     expect(row?.dataset.from).toBe("link");
     row?.querySelector<HTMLButtonElement>(".am-inbox-accept")?.click();
     await eventually(async () => /\[state:: accepted\]/.test((await text(app, PROPOSALS)) ?? ""));
-    expect(await text(app, PROPOSALS)).toMatch(/- \[x\] Publish on Tuesdays \[state:: accepted\] \[to:: \[\[ming\]\]\] \[created:: 2026-11-18\] \[completion:: 2026-12-01\] \^p-001\n/);
+    expect(await text(app, PROPOSALS)).toMatch(
+      /- \[x\] Publish on Tuesdays \[state:: accepted\] \[to:: \[\[ming\]\]\] \[created:: 2026-11-18\] \[completion:: 2026-12-01\] \^p-001\n/,
+    );
   });
 });
 
@@ -92,25 +105,37 @@ describe("promotion modal", () => {
     await modal.pending;
     const shown = modal.contentEl.querySelector(".am-promote-lines")?.textContent ?? "";
     expect(shown).toContain("destination: Memory/Library/SEO/SEO audit.md");
-    expect(shown).toContain("> [promoted_from:: [[Memory/Agents/link/Knowledge/learning/SEO audit#^ins-1]]] [promoted_at:: 2026-12-01]");
+    expect(shown).toContain(
+      "> [promoted_from:: [[Memory/Agents/link/Knowledge/learning/SEO audit#^ins-1]]] [promoted_at:: 2026-12-01]",
+    );
     expect(await text(app, "Memory/Library/SEO/SEO audit.md")).toBeNull();
     modal.contentEl.querySelector<HTMLButtonElement>(".am-promote-confirm")!.click();
     await modal.pending;
-    const lib = await text(app, "Memory/Library/SEO/SEO audit.md") ?? "";
+    const lib = (await text(app, "Memory/Library/SEO/SEO audit.md")) ?? "";
     for (const line of modal.plan?.content.split("\n") ?? ["?"]) expect(lib).toContain(line);
-    expect(await text(app, KNOW)).toContain("> [promoted_to:: [[Memory/Library/SEO/SEO audit#^ins-1]]]");
+    expect(await text(app, KNOW)).toContain(
+      "> [promoted_to:: [[Memory/Library/SEO/SEO audit#^ins-1]]]",
+    );
   });
 
   it("refuses a note of an isolated zone in the modal and writes nothing", async () => {
     const app = new App();
     await seed(app);
-    const modal = new PromoteModal(realApp(app), testContext(app, undefined, "2026-12-01"), "Memory/Restricted/INC-1.md");
+    const modal = new PromoteModal(
+      realApp(app),
+      testContext(app, undefined, "2026-12-01"),
+      "Memory/Restricted/INC-1.md",
+    );
     modal.open();
     modal.contentEl.querySelector<HTMLInputElement>(".am-promote-area")!.value = "SEO";
     modal.contentEl.querySelector<HTMLButtonElement>(".am-promote-review")!.click();
     await modal.pending;
-    expect(modal.contentEl.querySelector(".am-error")?.textContent).toContain("isolated zone Restricted");
-    expect(modal.contentEl.querySelector<HTMLButtonElement>(".am-promote-confirm")?.disabled).toBe(true);
+    expect(modal.contentEl.querySelector(".am-error")?.textContent).toContain(
+      "isolated zone Restricted",
+    );
+    expect(modal.contentEl.querySelector<HTMLButtonElement>(".am-promote-confirm")?.disabled).toBe(
+      true,
+    );
     expect(await text(app, "Memory/Library/SEO/INC-1.md")).toBeNull();
   });
 });

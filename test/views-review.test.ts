@@ -46,7 +46,9 @@ function modalRows(modal: Modal): HTMLElement[] {
 }
 
 function rowWithText(modal: Modal, text: string): HTMLElement {
-  const row = modalRows(modal).find((r) => r.querySelector<HTMLTextAreaElement>("textarea")?.value === text);
+  const row = modalRows(modal).find(
+    (r) => r.querySelector<HTMLTextAreaElement>("textarea")?.value === text,
+  );
   if (!row) throw new Error(`no row ${text}`);
   return row;
 }
@@ -56,11 +58,16 @@ describe("review modal", () => {
 
   it("says which decision a contradicting one supersedes (docs/contradictions.md)", async () => {
     const { app, runner } = await setup();
-    await app.vault.seed("Memory/Agents/me/Trackers/Decisions.md", "# Decisions\n\n- [x] we do not publish on Tuesdays from now on [decided:: 2026-03-01] ^d-004\n");
+    await app.vault.seed(
+      "Memory/Agents/me/Trackers/Decisions.md",
+      "# Decisions\n\n- [x] we do not publish on Tuesdays from now on [decided:: 2026-03-01] ^d-004\n",
+    );
     await runner.extract(JOURNAL);
     const modal = Modal.openModals[0]!;
     const row = rowWithText(modal, "we publish on Tuesdays from now on.");
-    expect(row.querySelector(".am-action-supersede")?.textContent).toBe("new, supersedes d-004 (says the opposite)");
+    expect(row.querySelector(".am-action-supersede")?.textContent).toBe(
+      "new, supersedes d-004 (says the opposite)",
+    );
   });
 
   it("lists items by category with destination, evidence and confidence", async () => {
@@ -68,13 +75,19 @@ describe("review modal", () => {
     await runner.extract(JOURNAL);
     const modal = Modal.openModals[0];
     expect(modal).toBeInstanceOf(ReviewModal);
-    const headings = [...modal!.contentEl.querySelectorAll(".am-review-category h3")].map((h) => h.textContent);
+    const headings = [...modal!.contentEl.querySelectorAll(".am-review-category h3")].map(
+      (h) => h.textContent,
+    );
     expect(headings).toEqual(["Tasks (3)", "Knowledge (1)", "Decisions (2)", "Questions (1)"]);
     const row = rowWithText(modal!, "Renew passport");
     expect(row.querySelector(".am-review-path")?.textContent).toBe(TASKS);
-    expect(row.querySelector(".am-review-evidence blockquote")?.textContent).toContain("Renew passport");
+    expect(row.querySelector(".am-review-evidence blockquote")?.textContent).toContain(
+      "Renew passport",
+    );
     expect(row.querySelector(".am-confidence")?.textContent).toMatch(/^confidence \d\.\d\d$/);
-    expect(modal!.contentEl.querySelector(".am-review-gate")?.textContent).toBe("Self-check gate: not used by the offline extractor.");
+    expect(modal!.contentEl.querySelector(".am-review-gate")?.textContent).toBe(
+      "Self-check gate: not used by the offline extractor.",
+    );
     expect(modal!.contentEl.querySelector(".am-review-apply")?.textContent).toBe("Apply 7 items");
     expect(app.vault.getFileByPath(TASKS)).toBeNull(); // nothing written before Apply
   });
@@ -83,13 +96,17 @@ describe("review modal", () => {
     const { app, runner } = await setup();
     await runner.extract(JOURNAL);
     const modal = Modal.openModals[0]!;
-    const drop = rowWithText(modal, "Book the dentist").querySelector<HTMLInputElement>(".am-review-accept")!;
+    const drop = rowWithText(modal, "Book the dentist").querySelector<HTMLInputElement>(
+      ".am-review-accept",
+    )!;
     drop.checked = false;
     drop.dispatchEvent(new Event("change"));
     const edit = rowWithText(modal, "send the draft to Person A").querySelector("textarea")!;
     edit.value = "Send the draft to Person A by Friday";
     edit.dispatchEvent(new Event("input"));
-    const move = rowWithText(modal, "who owns the pricing page?").querySelector<HTMLSelectElement>(".am-review-destination")!;
+    const move = rowWithText(modal, "who owns the pricing page?").querySelector<HTMLSelectElement>(
+      ".am-review-destination",
+    )!;
     move.value = "tracker:tasks";
     move.dispatchEvent(new Event("change"));
     expect(modal.contentEl.querySelector(".am-review-apply")?.textContent).toBe("Apply 6 items");
@@ -124,7 +141,9 @@ describe("review modal", () => {
     const writes = app.vault.writes;
     await runner.extract(JOURNAL);
     expect(app.vault.writes).toBe(writes);
-    expect(Notice.shown.at(-1)?.text).toBe("2026-03-27 has not changed since its last extraction: nothing new.");
+    expect(Notice.shown.at(-1)?.text).toBe(
+      "2026-03-27 has not changed since its last extraction: nothing new.",
+    );
   });
 
   it("Cancel in the progress notice stops the run and writes nothing", async () => {
@@ -139,7 +158,10 @@ describe("review modal", () => {
         return new Promise(() => undefined);
       },
     };
-    const runner = new ExtractionRunner(ctx, (_settings, signal) => ({ name: slow.name, extract: (i) => slow.extract({ ...i, signal }) }));
+    const runner = new ExtractionRunner(ctx, (_settings, signal) => ({
+      name: slow.name,
+      extract: (i) => slow.extract({ ...i, signal }),
+    }));
     const writes = app.vault.writes;
     const run = runner.extract(JOURNAL);
     await waitFor(() => seenSignal !== undefined);
@@ -149,7 +171,9 @@ describe("review modal", () => {
     await run;
     expect(seenSignal?.aborted).toBe(true);
     expect(progress.hidden).toBe(true);
-    expect(Notice.shown.at(-1)?.text).toBe("Extraction from 2026-03-27 cancelled: nothing was written.");
+    expect(Notice.shown.at(-1)?.text).toBe(
+      "Extraction from 2026-03-27 cancelled: nothing was written.",
+    );
     expect(app.vault.writes).toBe(writes);
     expect(Modal.openModals).toHaveLength(0);
   });
@@ -157,8 +181,18 @@ describe("review modal", () => {
   it("an error from the apply step is shown in the modal, which stays open", async () => {
     const { app, ctx } = await setup();
     const layout = new MemoryLayout(ctx.current);
-    const plan = await planExtraction({ vault: ctx.vault, settings: ctx.current, layout, journalPath: JOURNAL, extractor: new OfflineExtractor() });
-    const modal = new ReviewModal(realApp(app), { plan, layout, onApply: () => Promise.reject(new Error("disk full")) });
+    const plan = await planExtraction({
+      vault: ctx.vault,
+      settings: ctx.current,
+      layout,
+      journalPath: JOURNAL,
+      extractor: new OfflineExtractor(),
+    });
+    const modal = new ReviewModal(realApp(app), {
+      plan,
+      layout,
+      onApply: () => Promise.reject(new Error("disk full")),
+    });
     modal.open();
     await modal.apply();
     expect(modal.contentEl.querySelector(".am-review-error")?.textContent).toBe("disk full");
@@ -168,7 +202,13 @@ describe("review modal", () => {
   it("the gate's report names the checks that fired and the rescan's effect", () => {
     const plan = {
       extractor: "openai",
-      gate: { fired: ["rich-without-knowledge", "single-category"], before: 1, after: 8, categoriesBefore: 1, categoriesAfter: 4 },
+      gate: {
+        fired: ["rich-without-knowledge", "single-category"],
+        before: 1,
+        after: 8,
+        categoriesBefore: 1,
+        categoriesAfter: 4,
+      },
     } as unknown as ExtractionPlan;
     expect(gateSummary(plan)).toBe(
       "Self-check gate: a rich note gave no knowledge; all items fell in one category. Rescan: 1 → 8 items, 1 → 4 categories.",
@@ -181,7 +221,9 @@ describe("review modal", () => {
     const runner = new ExtractionRunner(ctx);
     await runner.extractToday();
     const modal = Modal.openModals[0]!;
-    expect(modal.contentEl.textContent).toContain("It was expected at Memory/Agents/me/Journal/2026-03-28.md.");
+    expect(modal.contentEl.textContent).toContain(
+      "It was expected at Memory/Agents/me/Journal/2026-03-28.md.",
+    );
     modal.contentEl.querySelector<HTMLButtonElement>("button.mod-cta")!.click();
     await waitFor(() => app.vault.getFileByPath("Memory/Agents/me/Journal/2026-03-28.md") !== null);
     expect(app.vault.text("Memory/Agents/me/Journal/2026-03-28.md")).toContain("type: journal");
@@ -194,10 +236,14 @@ describe("review modal", () => {
     ctx.current = { ...ctx.current, useDailyNotes: true };
     const runner = new ExtractionRunner(ctx);
     await runner.extractToday();
-    expect(Notice.shown[0]?.text).toMatch(/^Daily notes not used \(the Daily notes core plugin is not available\); using Memory\/Agents\/me\/Journal\/2026-03-28\.md\.$/);
+    expect(Notice.shown[0]?.text).toMatch(
+      /^Daily notes not used \(the Daily notes core plugin is not available\); using Memory\/Agents\/me\/Journal\/2026-03-28\.md\.$/,
+    );
     resetUi();
     app.setDailyNotes({ folder: "Memory/Agents/me/Daily", format: "YYYY-MM-DD" });
     await runner.extractToday();
-    expect(Modal.openModals[0]?.contentEl.textContent).toMatch(/It was expected at Memory\/Agents\/me\/Daily\/\d{4}-\d{2}-\d{2}\.md\./);
+    expect(Modal.openModals[0]?.contentEl.textContent).toMatch(
+      /It was expected at Memory\/Agents\/me\/Daily\/\d{4}-\d{2}-\d{2}\.md\./,
+    );
   });
 });

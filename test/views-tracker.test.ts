@@ -6,7 +6,14 @@ import { listItems } from "../src/core/trackers/format";
 import { TRACKER_KINDS } from "../src/core/settings";
 import { MemoryLayout } from "../src/core/layout";
 import { TrackerView } from "../src/obsidian/tracker-view";
-import { realLeaf, resetUi, SAMPLE_VAULT, seedFromFolder, testContext, waitFor } from "./stubs/obsidian-fixtures";
+import {
+  realLeaf,
+  resetUi,
+  SAMPLE_VAULT,
+  seedFromFolder,
+  testContext,
+  waitFor,
+} from "./stubs/obsidian-fixtures";
 
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 const REVIEWS = "Memory/Agents/link/Trackers/Reviews.md";
@@ -74,7 +81,9 @@ describe("tracker panel", () => {
     await seedFromFolder(app, SAMPLE_VAULT);
     const view = await openView(app);
     const layout = new MemoryLayout(testContext(app).current);
-    const agents = [...view.contentEl.querySelectorAll<HTMLOptionElement>(".am-agent-picker option")].map((o) => o.value);
+    const agents = [
+      ...view.contentEl.querySelectorAll<HTMLOptionElement>(".am-agent-picker option"),
+    ].map((o) => o.value);
     expect(agents).toEqual(expect.arrayContaining(["link", "me", "ming"]));
     let seen = 0;
     for (const agent of agents) {
@@ -86,8 +95,12 @@ describe("tracker panel", () => {
         await view.rendering;
         const text = app.vault.text(layout.trackerPath(agent, kind));
         const expected = text === undefined ? [] : listItems(text);
-        expect(tab(view, kind).querySelector(".am-tab-count")?.textContent).toBe(String(expected.length));
-        expect(rows(view).map((r) => r.querySelector(".am-tracker-text")?.textContent)).toEqual(expected.map((i) => i.text));
+        expect(tab(view, kind).querySelector(".am-tab-count")?.textContent).toBe(
+          String(expected.length),
+        );
+        expect(rows(view).map((r) => r.querySelector(".am-tracker-text")?.textContent)).toEqual(
+          expected.map((i) => i.text),
+        );
         seen += expected.length;
       }
     }
@@ -120,11 +133,18 @@ describe("tracker panel", () => {
     await waitFor(() => (app.vault.text(TASKS) ?? "").includes("- [x] Compress hero images"));
     // Done gets Tasks' completion date, the day of the tick (docs/architecture.md, "Trackers").
     expect(app.vault.text(TASKS)).toBe(
-      tasksNote.replace("- [ ] Compress hero images [due:: 2026-12-04] ^t-005", "- [x] Compress hero images [due:: 2026-12-04] [completion:: 2026-12-01] ^t-005"),
+      tasksNote.replace(
+        "- [ ] Compress hero images [due:: 2026-12-04] ^t-005",
+        "- [x] Compress hero images [due:: 2026-12-04] [completion:: 2026-12-01] ^t-005",
+      ),
     );
     await waitFor(() => !rows(view).some((r) => r.dataset.id === "t-005"));
     // An item without a block id cannot be ticked from the panel.
-    expect(rows(view).find((r) => !r.dataset.id)?.querySelector<HTMLInputElement>("input")?.disabled).toBe(true);
+    expect(
+      rows(view)
+        .find((r) => !r.dataset.id)
+        ?.querySelector<HTMLInputElement>("input")?.disabled,
+    ).toBe(true);
   });
 
   it("a person's tick in the note shows in the panel at once", async () => {
@@ -152,8 +172,12 @@ describe("tracker panel", () => {
     check.checked = true;
     check.dispatchEvent(new Event("change"));
     await waitFor(() => (app.vault.text(REVIEWS) ?? "").includes("[next:: 2026-12-04]"));
-    expect(app.vault.text(REVIEWS)).toContain("- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04]");
-    expect(app.vault.text(REVIEWS)).toContain("- [ ] Monthly quality review [every:: monthly] [next:: 2026-12-15] ^r-002");
+    expect(app.vault.text(REVIEWS)).toContain(
+      "- [ ] Weekly retro [every:: weekly] [next:: 2026-12-04]",
+    );
+    expect(app.vault.text(REVIEWS)).toContain(
+      "- [ ] Monthly quality review [every:: monthly] [next:: 2026-12-15] ^r-002",
+    );
     expect(Notice.shown.at(-1)?.text).toBe("Review r-001 done; next on 2026-12-04.");
     await waitFor(() => tab(view, "reviews").querySelector(".am-tab-due") === null);
   });
@@ -164,7 +188,9 @@ describe("tracker panel", () => {
     const view = await openView(app);
     tab(view, "goals").click();
     await view.rendering;
-    expect(view.contentEl.querySelector(".am-goal-progress")?.textContent).toBe("2026-11-27: bounce rate matters more than the framework");
+    expect(view.contentEl.querySelector(".am-goal-progress")?.textContent).toBe(
+      "2026-11-27: bounce rate matters more than the framework",
+    );
     tab(view, "tasks").click();
     await view.rendering;
     const row = rows(view).find((r) => r.dataset.id === "t-001")!;

@@ -29,7 +29,13 @@ import { tempVault } from "./helpers/temp-vault";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist", "cli.js");
-const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
+const env = {
+  ...process.env,
+  AGENT_MEMORY_LLM_BASE_URL: "",
+  AGENT_MEMORY_LLM_API_KEY: "",
+  OPENAI_BASE_URL: "",
+  OPENAI_API_KEY: "",
+};
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -68,7 +74,8 @@ function bytesOf(dir: string): Map<string, string> {
 }
 
 const J = "Memory/Agents/a/Journal/2026-11-27.md";
-const journal = "---\ntype: journal\nagent: a\n---\n# 2026-11-27\n\n- [ ] Renew the certificate before Friday\nDecision: ship the audit first\n";
+const journal =
+  "---\ntype: journal\nagent: a\n---\n# 2026-11-27\n\n- [ ] Renew the certificate before Friday\nDecision: ship the audit first\n";
 
 describe("real paths stay inside the vault", () => {
   it("symlinks: a tracker linked to a file outside the vault is refused, naming the link and its target; the file is untouched", async () => {
@@ -76,7 +83,9 @@ describe("real paths stay inside the vault", () => {
     writeFileSync(join(out, "victim.txt"), "not a note\n");
     const t = vault({ "Memory/Agents/a/Trackers/.keep.md": "" });
     symlinkSync(join(out, "victim.txt"), join(t.root, "Memory/Agents/a/Trackers/Tasks.md"));
-    const err = await t.vault.process("Memory/Agents/a/Trackers/Tasks.md", (cur) => `${cur ?? ""}- [ ] x\n`).catch((e: unknown) => e);
+    const err = await t.vault
+      .process("Memory/Agents/a/Trackers/Tasks.md", (cur) => `${cur ?? ""}- [ ] x\n`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PathError);
     expect((err as Error).message).toBe(
       `Memory/Agents/a/Trackers/Tasks.md is a symbolic link to ${join(out, "victim.txt")}, outside the vault (${join(out, "victim.txt")}); refused: nothing is read or written outside the vault`,
@@ -89,14 +98,18 @@ describe("real paths stay inside the vault", () => {
     const out = outsideDir();
     const t = vault({ "Memory/x.md": "x\n" });
     symlinkSync(out, join(t.root, "Memory/Agents"));
-    await expect(t.vault.process("Memory/Agents/a/Trackers/Tasks.md", () => "new\n")).rejects.toThrow(/^Memory\/Agents is a symbolic link to .*outside the vault/);
+    await expect(
+      t.vault.process("Memory/Agents/a/Trackers/Tasks.md", () => "new\n"),
+    ).rejects.toThrow(/^Memory\/Agents is a symbolic link to .*outside the vault/);
     symlinkSync(join(out, "made.md"), join(t.root, "Memory/Later.md"));
     await expect(t.vault.process("Memory/Later.md", () => "new\n")).rejects.toThrow(PathError);
     expect(readdirSync(out)).toEqual([]);
     // The lock folder is in the vault too: .agent-memory linked out makes every edit refuse.
     const u = vault({ "Memory/x.md": "x\n" });
     symlinkSync(out, join(u.root, ".agent-memory"));
-    await expect(u.vault.process("Memory/x.md", (cur) => `${cur ?? ""}y\n`)).rejects.toThrow(/^\.agent-memory is a symbolic link/);
+    await expect(u.vault.process("Memory/x.md", (cur) => `${cur ?? ""}y\n`)).rejects.toThrow(
+      /^\.agent-memory is a symbolic link/,
+    );
     expect(readdirSync(out)).toEqual([]);
     expect(readFileSync(join(u.root, "Memory/x.md"), "utf8")).toBe("x\n");
   });
@@ -110,7 +123,9 @@ describe("real paths stay inside the vault", () => {
     const before = bytesOf(t.root);
     const r = cliRun("extract", t.root, J);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^agent-memory extract: Memory\/Agents\/a\/Trackers\/Tasks\.md is a symbolic link to .*victim\.md, outside the vault/);
+    expect(r.stderr).toMatch(
+      /^agent-memory extract: Memory\/Agents\/a\/Trackers\/Tasks\.md is a symbolic link to .*victim\.md, outside the vault/,
+    );
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(bytesOf(t.root)).toEqual(before);
     expect(readFileSync(join(out, "victim.md"), "utf8")).toBe("outside\n");
@@ -137,7 +152,9 @@ describe("real paths stay inside the vault", () => {
     expect(await t.vault.read("Memory/a.md")).toBe("a\n");
     rmSync(join(t.root, "Memory/b.md"));
     symlinkSync(join(out, "secret.md"), join(t.root, "Memory/b.md"));
-    await expect(t.vault.read("Memory/b.md")).rejects.toThrow(/^Memory\/b\.md is a symbolic link to .*secret\.md, outside the vault/);
+    await expect(t.vault.read("Memory/b.md")).rejects.toThrow(
+      /^Memory\/b\.md is a symbolic link to .*secret\.md, outside the vault/,
+    );
   });
 
   it("a note linked out of the vault is listed so that health reports it unreadable and search names it; a link inside is not listed twice", () => {
@@ -147,14 +164,24 @@ describe("real paths stay inside the vault", () => {
     symlinkSync(join(out, "outside.md"), join(t.root, "Memory/Library/a/Out.md"));
     symlinkSync("Real.md", join(t.root, "Memory/Library/a/Alias.md"));
     const health = cliRun("health", t.root, "--json");
-    const report = JSON.parse(health.stdout) as { checked: number; errors: { path: string; rule: string; message: string }[] };
+    const report = JSON.parse(health.stdout) as {
+      checked: number;
+      errors: { path: string; rule: string; message: string }[];
+    };
     expect(report.errors.filter((e) => e.rule === "unreadable")).toEqual([
-      expect.objectContaining({ path: "Memory/Library/a/Out.md", message: expect.stringMatching(/is a symbolic link to .*outside\.md, outside the vault/) as unknown }),
+      expect.objectContaining({
+        path: "Memory/Library/a/Out.md",
+        message: expect.stringMatching(
+          /is a symbolic link to .*outside\.md, outside the vault/,
+        ) as unknown,
+      }),
     ]);
     expect(report.checked).toBe(2);
     const search = cliRun("search", t.root, "pricing");
     expect(search.stdout).toMatch(/Real/);
-    expect(search.stderr).toMatch(/index: left out Memory\/Library\/a\/Out\.md: .*outside the vault/);
+    expect(search.stderr).toMatch(
+      /index: left out Memory\/Library\/a\/Out\.md: .*outside the vault/,
+    );
     expect(readFileSync(join(out, "outside.md"), "utf8")).toBe("# outside\n");
   });
 
@@ -176,31 +203,49 @@ describe("UTF-8 or nothing", () => {
     writeFileSync(join(t.root, "Memory/fr.md"), latin1);
     const err = await t.vault.read("Memory/fr.md").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EncodingError);
-    expect((err as Error).message).toBe("Memory/fr.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it; nothing was written");
-    await expect(t.vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(EncodingError);
+    expect((err as Error).message).toBe(
+      "Memory/fr.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it; nothing was written",
+    );
+    await expect(t.vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(
+      EncodingError,
+    );
     expect(readFileSync(join(t.root, "Memory/fr.md")).equals(latin1)).toBe(true);
   });
 
   it("offsets: bad bytes anywhere, a sequence cut at the end, UTF-16 with a BOM; a UTF-8 BOM is kept byte for byte", async () => {
     expect(() => decodeUtf8(Buffer.from([0x61, 0xff]), "a.md")).toThrow(/0xff at offset 1/);
-    expect(() => decodeUtf8(Buffer.from([0x61, 0xc3, 0xa9, 0xe9, 0x62]), "a.md")).toThrow(/0xe9 at offset 3/);
+    expect(() => decodeUtf8(Buffer.from([0x61, 0xc3, 0xa9, 0xe9, 0x62]), "a.md")).toThrow(
+      /0xe9 at offset 3/,
+    );
     expect(() => decodeUtf8(Buffer.from([0x61, 0xe6, 0x97]), "a.md")).toThrow(/0xe6 at offset 1/);
-    expect(() => decodeUtf8(Buffer.from("\ufeffhi", "utf16le"), "w.md")).toThrow(/^w\.md is UTF-16/);
+    expect(() => decodeUtf8(Buffer.from("\ufeffhi", "utf16le"), "w.md")).toThrow(
+      /^w\.md is UTF-16/,
+    );
     expect(decodeUtf8(Buffer.from("日本語 é", "utf8"), "ok.md")).toBe("日本語 é");
     const t = vault();
     writeFileSync(join(t.root, "bom.md"), Buffer.from("\ufeff# Title\n", "utf8"));
     await t.vault.process("bom.md", (cur) => `${cur ?? ""}more\n`);
-    expect(readFileSync(join(t.root, "bom.md")).equals(Buffer.from("\ufeff# Title\nmore\n", "utf8"))).toBe(true);
+    expect(
+      readFileSync(join(t.root, "bom.md")).equals(Buffer.from("\ufeff# Title\nmore\n", "utf8")),
+    ).toBe(true);
   });
 
   it("CLI: extract on a Latin-1 journal exits 2 naming it; search indexes the rest and names it", () => {
-    const t = vault({ "Memory/Agents/a/Journal/2026-11-26.md": "---\ntype: journal\n---\nthe pricing page is slow\n" });
+    const t = vault({
+      "Memory/Agents/a/Journal/2026-11-26.md":
+        "---\ntype: journal\n---\nthe pricing page is slow\n",
+    });
     const bad = "Memory/Agents/a/Journal/2026-11-27.md";
-    writeFileSync(join(t.root, bad), Buffer.concat([Buffer.from("---\ntype: journal\n---\n- [ ] "), latin1]));
+    writeFileSync(
+      join(t.root, bad),
+      Buffer.concat([Buffer.from("---\ntype: journal\n---\n- [ ] "), latin1]),
+    );
     const before = bytesOf(t.root);
     const r = cliRun("extract", t.root, bad);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^agent-memory extract: Memory\/Agents\/a\/Journal\/2026-11-27\.md is not valid UTF-8 \(first bad byte 0xe9 at offset \d+\)/);
+    expect(r.stderr).toMatch(
+      /^agent-memory extract: Memory\/Agents\/a\/Journal\/2026-11-27\.md is not valid UTF-8 \(first bad byte 0xe9 at offset \d+\)/,
+    );
     expect(bytesOf(t.root)).toEqual(before);
     const s = cliRun("search", t.root, "pricing");
     expect(s.stdout).toMatch(/2026-11-26/);
@@ -211,7 +256,9 @@ describe("UTF-8 or nothing", () => {
 describe("a note caught mid-save is never rebuilt", () => {
   it("in-place save: a note that reads as just emptied is refused after the retries; nothing is written", async () => {
     const t = vault({ "Memory/Tasks.md": "" });
-    await expect(t.vault.process("Memory/Tasks.md", () => "# Tasks (rebuilt from a template)\n")).rejects.toThrow(TruncatedNoteError);
+    await expect(
+      t.vault.process("Memory/Tasks.md", () => "# Tasks (rebuilt from a template)\n"),
+    ).rejects.toThrow(TruncatedNoteError);
     expect(readFileSync(join(t.root, "Memory/Tasks.md"), "utf8")).toBe("");
   });
 
@@ -231,7 +278,9 @@ describe("a note caught mid-save is never rebuilt", () => {
     writeFileSync(file, ""); // the truncate of an in-place save…
     const finish = setTimeout(() => writeFileSync(file, hand), 25); // …and its write, a moment later
     try {
-      expect(await t.vault.process("Memory/Tasks.md", (cur) => `${cur ?? ""}- [ ] extracted\n`)).toBe(true);
+      expect(
+        await t.vault.process("Memory/Tasks.md", (cur) => `${cur ?? ""}- [ ] extracted\n`),
+      ).toBe(true);
     } finally {
       clearTimeout(finish);
     }
@@ -256,7 +305,11 @@ describe("a note caught mid-save is never rebuilt", () => {
       }
       return Promise.resolve();
     };
-    expect(await t.vault.process("Memory/Tasks.md", (cur) => (cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`))).toBe(true);
+    expect(
+      await t.vault.process("Memory/Tasks.md", (cur) =>
+        cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`,
+      ),
+    ).toBe(true);
     expect(readFileSync(file, "utf8")).toBe("- [ ] a\n- [ ] typed by a person\n- [ ] extracted\n");
   });
 
@@ -280,7 +333,9 @@ describe("a note caught mid-save is never rebuilt", () => {
       }
       return Promise.resolve();
     };
-    await t.vault.process("Memory/Tasks.md", (cur) => (cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`));
+    await t.vault.process("Memory/Tasks.md", (cur) =>
+      cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`,
+    );
     const text = readFileSync(file, "utf8");
     expect(text).toContain("- [ ] first save\n");
     expect(text).toContain("- [ ] second save\n");
@@ -296,20 +351,28 @@ describe("a note caught mid-save is never rebuilt", () => {
       saved = true;
       return Promise.resolve();
     };
-    await t.vault.process("Memory/Tasks.md", (cur) => (cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`));
+    await t.vault.process("Memory/Tasks.md", (cur) =>
+      cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`,
+    );
     expect(readFileSync(file, "utf8")).toBe("- [ ] a\n- [ ] typed by a person\n- [ ] extracted\n");
   });
 });
 
 describe("write permission is respected, also as root", () => {
   it("case 16: extract with a read-only tracker rejects its items with the reason and leaves the journal unmarked; once writable, a re-run writes them", () => {
-    const t = vault({ [J]: journal, "Memory/Agents/a/Trackers/Tasks.md": "---\ntype: tracker\nagent: a\nkind: tasks\n---\n# Tasks\n\n" });
+    const t = vault({
+      [J]: journal,
+      "Memory/Agents/a/Trackers/Tasks.md":
+        "---\ntype: tracker\nagent: a\nkind: tasks\n---\n# Tasks\n\n",
+    });
     const tasks = join(t.root, "Memory/Agents/a/Trackers/Tasks.md");
     chmodSync(tasks, 0o444);
     const before = readFileSync(tasks, "utf8");
     const r = cliRun("extract", t.root, J);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/rejected: could not write Memory\/Agents\/a\/Trackers\/Tasks\.md: .*read-only, mode 444/);
+    expect(r.stdout).toMatch(
+      /rejected: could not write Memory\/Agents\/a\/Trackers\/Tasks\.md: .*read-only, mode 444/,
+    );
     expect(readFileSync(tasks, "utf8")).toBe(before);
     expect(statSync(tasks).mode & 0o777).toBe(0o444);
     expect(readFileSync(join(t.root, J), "utf8")).not.toMatch(/extraction_hash/);

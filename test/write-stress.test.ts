@@ -2,7 +2,12 @@
 // here; `npm run stress` runs the same trials at full size and prints the figures.
 
 import { describe, expect, it } from "vitest";
-import { appendTrial, concurrentExtractTrial, inPlaceWriterTrial, killTrial } from "./helpers/stress-harness";
+import {
+  appendTrial,
+  concurrentExtractTrial,
+  inPlaceWriterTrial,
+  killTrial,
+} from "./helpers/stress-harness";
 
 describe("many writers at once", () => {
   it("two writers, one note: 4 processes appending 40 lines each to one note through NodeVault lose and duplicate nothing", async () => {
@@ -16,7 +21,11 @@ describe("many writers at once", () => {
     for (let trial = 0; trial < 3; trial++) {
       const r = await concurrentExtractTrial(4, 30, false);
       expect(r.failures).toEqual([]);
-      expect({ lost: r.lost, duplicates: r.duplicates, duplicateIds: r.duplicateIds }).toEqual({ lost: 0, duplicates: 0, duplicateIds: 0 });
+      expect({ lost: r.lost, duplicates: r.duplicates, duplicateIds: r.duplicateIds }).toEqual({
+        lost: 0,
+        duplicates: 0,
+        duplicateIds: 0,
+      });
       expect(r.leftovers).toEqual([]);
     }
   }, 120_000);
@@ -25,7 +34,11 @@ describe("many writers at once", () => {
     for (let trial = 0; trial < 2; trial++) {
       const r = await concurrentExtractTrial(3, 30, true);
       expect(r.failures).toEqual([]);
-      expect({ lost: r.lost, duplicates: r.duplicates, duplicateIds: r.duplicateIds }).toEqual({ lost: 0, duplicates: 0, duplicateIds: 0 });
+      expect({ lost: r.lost, duplicates: r.duplicates, duplicateIds: r.duplicateIds }).toEqual({
+        lost: 0,
+        duplicates: 0,
+        duplicateIds: 0,
+      });
       expect(r.leftovers).toEqual([]);
     }
   }, 120_000);
@@ -35,15 +48,19 @@ describe("a program saving in place during extraction", () => {
   it.each([
     ["every few milliseconds", [0, 8]],
     ["every 20-60 ms", [20, 60]],
-  ] as const)("in-place save %s: no hand-written line is lost while 3 journals are extracted", async (_, pause) => {
-    const r = await inPlaceWriterTrial(3, 20, 7, [pause[0], pause[1]]);
-    expect(r.saves).toBeGreaterThan(0);
-    expect(r.handLost).toBe(0);
-    expect(r.duplicates).toBe(0);
-    // A run that could not write says so (exit 1, the journal not marked), never quietly.
-    for (const f of r.failures) expect(f).toMatch(/^exit 1: .*(kept changing|reads as empty)/);
-    expect(r.leftovers).toEqual([]);
-  }, 120_000);
+  ] as const)(
+    "in-place save %s: no hand-written line is lost while 3 journals are extracted",
+    async (_, pause) => {
+      const r = await inPlaceWriterTrial(3, 20, 7, [pause[0], pause[1]]);
+      expect(r.saves).toBeGreaterThan(0);
+      expect(r.handLost).toBe(0);
+      expect(r.duplicates).toBe(0);
+      // A run that could not write says so (exit 1, the journal not marked), never quietly.
+      for (const f of r.failures) expect(f).toMatch(/^exit 1: .*(kept changing|reads as empty)/);
+      expect(r.leftovers).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe("SIGKILL at random moments", () => {

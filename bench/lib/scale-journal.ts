@@ -7,10 +7,18 @@
  */
 import { rng } from "./synthetic-vault";
 
-const VERBS = "check fix rewrite draft review audit measure compress migrate document update archive publish schedule compare estimate test monitor merge ship".split(" ");
+const VERBS =
+  "check fix rewrite draft review audit measure compress migrate document update archive publish schedule compare estimate test monitor merge ship".split(
+    " ",
+  );
 const OBJECTS =
-  "pricing page,blog index,docs sidebar,hero images,canonical tags,search console export,onboarding email,quickstart guide,release notes,redirect chains,sitemap,rubric scores,churn report,renewal list,invoice template,backup job,alert thresholds,cache settings,login flow,support macros,landing copy,trial funnel,newsletter draft,API limits,status page,roadmap slides,interview notes,survey results,budget sheet,contract terms".split(",");
-const QUALIFIERS = "for the mobile site,before the release,with the dev team,for the A-class customers,in the CMS,on the staging server,for the quarterly review,after the migration,for the new editors,with fresh screenshots,for the top 50 pages,in the tracker,for finance,for the support team,in both languages".split(",");
+  "pricing page,blog index,docs sidebar,hero images,canonical tags,search console export,onboarding email,quickstart guide,release notes,redirect chains,sitemap,rubric scores,churn report,renewal list,invoice template,backup job,alert thresholds,cache settings,login flow,support macros,landing copy,trial funnel,newsletter draft,API limits,status page,roadmap slides,interview notes,survey results,budget sheet,contract terms".split(
+    ",",
+  );
+const QUALIFIERS =
+  "for the mobile site,before the release,with the dev team,for the A-class customers,in the CMS,on the staging server,for the quarterly review,after the migration,for the new editors,with fresh screenshots,for the top 50 pages,in the tracker,for finance,for the support team,in both languages".split(
+    ",",
+  );
 const FACTS = [
   "pages with mobile LCP over 4 s get fewer organic clicks",
   "posts refreshed recently score higher on the rubric",
@@ -31,17 +39,43 @@ const DECISIONS = [
   "move the sync to the morning",
 ];
 const ZH_VERBS = "核对 整理 更新 检查 修复 发送 统计 归档 安排 评估".split(" ");
-const ZH_OBJECTS = "续费提醒 客户名单 合同日期 访谈记录 报表权限 工时导出 流失原因 排班功能 试用来源 价格说明 培训材料 满意度调查".split(" ");
-const ZH_QUALIFIERS = "给 A 类客户,给 B 类客户,在 CRM 里,下周一之前,和运营主管一起,按区域,按月份,针对物流公司".split(",");
-const ZH_FACTS = ["提前发提醒的客户续费率更高", "先让客户演示操作得到的问题更具体", "每周导出报表能更早发现问题", "短的模板回复更快"];
-const ZH_DECISIONS = ["第一轮提醒统一提前发", "C 类只发邮件和自助续费链接", "访谈先看演示再提问", "报表权限下放给组长"];
-const TOPICS = ["SEO audit", "Content quality", "Editorial workflow", "Renewals", "续费流程", "客户访谈"];
+const ZH_OBJECTS =
+  "续费提醒 客户名单 合同日期 访谈记录 报表权限 工时导出 流失原因 排班功能 试用来源 价格说明 培训材料 满意度调查".split(
+    " ",
+  );
+const ZH_QUALIFIERS =
+  "给 A 类客户,给 B 类客户,在 CRM 里,下周一之前,和运营主管一起,按区域,按月份,针对物流公司".split(
+    ",",
+  );
+const ZH_FACTS = [
+  "提前发提醒的客户续费率更高",
+  "先让客户演示操作得到的问题更具体",
+  "每周导出报表能更早发现问题",
+  "短的模板回复更快",
+];
+const ZH_DECISIONS = [
+  "第一轮提醒统一提前发",
+  "C 类只发邮件和自助续费链接",
+  "访谈先看演示再提问",
+  "报表权限下放给组长",
+];
+const TOPICS = [
+  "SEO audit",
+  "Content quality",
+  "Editorial workflow",
+  "Renewals",
+  "续费流程",
+  "客户访谈",
+];
 
 /**
  * A journal of about `items` extractable lines (dated `date`, agent `agent`); `seed` varies the text,
  * so several journals of one agent differ.
  */
-export function scaleJournal(items: number, opts: { seed?: number; date?: string; agent?: string } = {}): string {
+export function scaleJournal(
+  items: number,
+  opts: { seed?: number; date?: string; agent?: string } = {},
+): string {
   const rand = rng(opts.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const date = opts.date ?? "2026-12-01";
@@ -60,7 +94,14 @@ export function scaleJournal(items: number, opts: { seed?: number; date?: string
   ];
   const written: string[] = [];
   for (let i = 0; i < items; i++) {
-    if (i % 20 === 0) lines.push("", `## ${pick(TOPICS)}`, "", "Notes from the session; the list below is what came out of it.", "");
+    if (i % 20 === 0)
+      lines.push(
+        "",
+        `## ${pick(TOPICS)}`,
+        "",
+        "Notes from the session; the list below is what came out of it.",
+        "",
+      );
     const r = rand();
     const n = 1 + Math.floor(rand() * 90);
     let line: string;

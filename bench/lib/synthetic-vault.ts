@@ -51,9 +51,13 @@ const COMMON_ZH = `今天 明天 昨天 本周 下周 客户 项目 团队 会�
 早上 下午 晚上 周末 假期 出差 家人 朋友 健康 睡眠 运动 阅读 写作 音乐 咖啡 晚饭 午饭 早起`;
 
 /** Characters for the Chinese long tail (two-character terms made of them). */
-const ZH_CHARS = "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严";
+const ZH_CHARS =
+  "的一是在不了有和人这中大为上个国我以要他时来用们生到作地于出就分对成会可主发年动同工也能下过子说产种面而方后多定行学法所民得经十三之进着等部度家电力里如水化高自二理起小物现实加量都两体制机当使点从业本去把性好应开它合还因由其些然前外天政四日那社义事平形相全表间样与关各重新线内数正心反你明看原又么利比或但质气第向道命此变条只没结解问意建月公无系军很情者最立代想已通并提直题党程展五果料象员革位入常文总次品式活设及管特件长求老头基资边流路级少图山统接知较将组见计别她手角期根论运农指几九区强放决西被干做必战先回则任取据处队南给色光门即保治北造百规热领七海口东导器压志世金增争济阶油思术极交受联什认六共权收证改清己美再采转更单风切打白教速花带安场身车例真务具万每目至达走积示议声报斗完类八离华名确才科张信马节话米整空元况今集温传土许步群广石记需段研界拉林律叫且究观越织装影算低持音众书布复容儿须际商非验连断深难近矿千周委素技备半办青省列习响约支般史感劳便团往酸历市克何除消构府称太准精值号率族维划选标写存候毛亲快效斯院查江型眼王按格养易置派层片始却专状育厂京识适属圆包火住调满县局照参红细引听该铁价严";
 
-const SYLLABLES = "ka ri mo tan ber lin vex dor pha qui stel mon ra zu el ost ner pli cas dra fen gol hy ion jur kel lum mir nox orb pel quar rus sol tor ul ven wex yan zor".split(" ");
+const SYLLABLES =
+  "ka ri mo tan ber lin vex dor pha qui stel mon ra zu el ost ner pli cas dra fen gol hy ion jur kel lum mir nox orb pel quar rus sol tor ul ven wex yan zor".split(
+    " ",
+  );
 
 /** Zipf sampler over `n` ranks with exponent `s` (by inverse CDF on a precomputed table). */
 function zipf(n: number, s: number, rand: () => number): () => number {
@@ -112,12 +116,28 @@ export interface SyntheticVault {
   /** Total bytes written. */
   bytes: number;
   /** Sample text per note for building queries: two consecutive English words, Chinese words, ids. */
-  samples: { enPairs: string[]; zhWords: string[]; ids: string[]; sections: string[]; tags: string[]; domains: string[] };
+  samples: {
+    enPairs: string[];
+    zhWords: string[];
+    ids: string[];
+    sections: string[];
+    tags: string[];
+    domains: string[];
+  };
 }
 
 const DOMAINS = ["compliance", "marketing", "engineering", "sales", "support", "finance", "people"];
 const STATUSES = ["active", "active", "active", "draft", "superseded", "archived"];
-const TAGS = ["project/alpha", "project/beta", "seo", "retro", "customer", "incident", "风控", "周报"];
+const TAGS = [
+  "project/alpha",
+  "project/beta",
+  "seo",
+  "retro",
+  "customer",
+  "incident",
+  "风控",
+  "周报",
+];
 
 /**
  * Writes a synthetic vault of `notes` notes under `root` (which must be empty or absent).
@@ -130,7 +150,14 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
   const zhWord = zipf(zh.length, 1.05, rand);
   const agents = Math.max(7, Math.round(notes / 1000));
   const paths: string[] = [];
-  const samples: SyntheticVault["samples"] = { enPairs: [], zhWords: [], ids: [], sections: [], tags: TAGS, domains: DOMAINS };
+  const samples: SyntheticVault["samples"] = {
+    enPairs: [],
+    zhWords: [],
+    ids: [],
+    sections: [],
+    tags: TAGS,
+    domains: DOMAINS,
+  };
   let bytes = 0;
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
 
@@ -138,8 +165,18 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
     const n = 6 + Math.floor(rand() * 14);
     const words: string[] = [];
     for (let i = 0; i < n; i++) words.push(en[enWord()] ?? "the");
-    if (rand() < 0.01) words.splice(Math.floor(rand() * words.length), 0, `INC-${2020 + Math.floor(rand() * 6)}-${String(Math.floor(rand() * 10000)).padStart(4, "0")}`);
-    if (rand() < 0.01) words.splice(Math.floor(rand() * words.length), 0, `${1 + Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}`);
+    if (rand() < 0.01)
+      words.splice(
+        Math.floor(rand() * words.length),
+        0,
+        `INC-${2020 + Math.floor(rand() * 6)}-${String(Math.floor(rand() * 10000)).padStart(4, "0")}`,
+      );
+    if (rand() < 0.01)
+      words.splice(
+        Math.floor(rand() * words.length),
+        0,
+        `${1 + Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}`,
+      );
     const s = words.join(" ");
     return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
   };
@@ -150,7 +187,8 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
       s += zh[zhWord()] ?? "今天";
       if (i > 0 && i < n - 1 && rand() < 0.12) s += "，";
     }
-    if (rand() < 0.06) s += `第${1 + Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}条`;
+    if (rand() < 0.06)
+      s += `第${1 + Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}.${Math.floor(rand() * 9)}条`;
     return `${s}。`;
   };
   const paragraph = (lang: "en" | "zh" | "mixed"): string => {
@@ -173,7 +211,9 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
   for (let i = 0; i < notes; i++) {
     const r = rand();
     const agent = `agent-${String(Math.floor(rand() * agents) + 1).padStart(2, "0")}`;
-    const day = new Date(Date.UTC(2022, 0, 1) + Math.floor(rand() * 1400) * 86_400_000).toISOString().slice(0, 10);
+    const day = new Date(Date.UTC(2022, 0, 1) + Math.floor(rand() * 1400) * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     let path: string;
     let type: string;
     if (r < 0.6) {
@@ -215,11 +255,13 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
     let block = 0;
     while (Buffer.byteLength(text) < size) {
       const roll = rand();
-      if (roll < 0.12) text += `\n## ${lang === "zh" ? sentenceZh().slice(0, 8) : sentenceEn().split(" ").slice(0, 4).join(" ")}\n\n`;
+      if (roll < 0.12)
+        text += `\n## ${lang === "zh" ? sentenceZh().slice(0, 8) : sentenceEn().split(" ").slice(0, 4).join(" ")}\n\n`;
       else if (roll < 0.45) {
         text += `- ${rand() < 0.3 ? "[ ] " : ""}${paragraph(lang).slice(0, 200)} ^b-${block++}\n`;
       } else text += `\n${paragraph(lang)}\n\n`;
-      if (size > 100_000 && Buffer.byteLength(text) < size) text += `${paragraph(lang)}\n`.repeat(400);
+      if (size > 100_000 && Buffer.byteLength(text) < size)
+        text += `${paragraph(lang)}\n`.repeat(400);
     }
     const abs = join(root, path);
     mkdirSync(dirname(abs), { recursive: true });
@@ -227,7 +269,9 @@ export function generateVault(root: string, notes: number, seed = 42): Synthetic
     bytes += Buffer.byteLength(text);
     paths.push(path);
     if (i % 37 === 0 && !path.startsWith("Memory/Restricted/")) {
-      const enMatch = /(?:^|[ .])([a-z]{3,}) ([a-z]{3,})(?=[ .])/.exec(text.slice(text.indexOf("\n---", 4) + 4));
+      const enMatch = /(?:^|[ .])([a-z]{3,}) ([a-z]{3,})(?=[ .])/.exec(
+        text.slice(text.indexOf("\n---", 4) + 4),
+      );
       if (enMatch) samples.enPairs.push(`${enMatch[1]} ${enMatch[2]}`);
       const zhMatch = /[\u4e00-\u9fff]{2,3}/.exec(text.slice(200));
       if (zhMatch) samples.zhWords.push(zhMatch[0]);
@@ -255,7 +299,8 @@ export interface BenchQuery {
 export function benchQueries(v: SyntheticVault, count = 200, seed = 7): BenchQuery[] {
   const rand = rng(seed);
   const { en } = vocabularies(rng(42));
-  const pick = <T>(xs: readonly T[], fallback: T): T => (xs.length > 0 ? (xs[Math.floor(rand() * xs.length)] as T) : fallback);
+  const pick = <T>(xs: readonly T[], fallback: T): T =>
+    xs.length > 0 ? (xs[Math.floor(rand() * xs.length)] as T) : fallback;
   const out: BenchQuery[] = [];
   for (let i = 0; i < count; i++) {
     const r = i % 20;

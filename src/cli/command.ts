@@ -4,7 +4,10 @@
  */
 import type { CliContext } from "./context";
 
-export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>;
+export type OptionSpec = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
+>;
 
 export interface CliCommand {
   name: string;
@@ -23,5 +26,9 @@ export interface CliCommand {
    * Runs the command. Returns the exit code: 0 done, 1 ran and found problems.
    * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
    */
-  run(ctx: CliContext, args: string[], options: Record<string, string | boolean | string[] | undefined>): Promise<number>;
+  run(
+    ctx: CliContext,
+    args: string[],
+    options: Record<string, string | boolean | string[] | undefined>,
+  ): Promise<number>;
 }

@@ -47,7 +47,8 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
   const candidates = [".obsidian"];
   try {
     for (const e of await fs.readdir(vaultRoot, { withFileTypes: true })) {
-      if (e.isDirectory() && e.name.startsWith(".") && e.name !== ".obsidian") candidates.push(e.name);
+      if (e.isDirectory() && e.name.startsWith(".") && e.name !== ".obsidian")
+        candidates.push(e.name);
     }
   } catch {
     // An unreadable vault folder has no config folder to find; the caller reports the vault itself.
@@ -73,7 +74,13 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
  */
 export async function openVault(
   vaultArg: string,
-  io: { out: (line: string) => void; err: (line: string) => void; env: NodeJS.ProcessEnv; cwd?: string; warm?: WarmSearch },
+  io: {
+    out: (line: string) => void;
+    err: (line: string) => void;
+    env: NodeJS.ProcessEnv;
+    cwd?: string;
+    warm?: WarmSearch;
+  },
   create = false,
 ): Promise<CliContext> {
   const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
@@ -91,11 +98,15 @@ export async function openVault(
     try {
       raw = JSON.parse(await fs.readFile(settingsSource, "utf8"));
     } catch (err) {
-      throw new UsageError(`settings file is not valid JSON: ${settingsSource}: ${(err as Error).message}`, settingsSource);
+      throw new UsageError(
+        `settings file is not valid JSON: ${settingsSource}: ${(err as Error).message}`,
+        settingsSource,
+      );
     }
   }
   const parsed = parseSettings(raw);
-  if (!parsed.ok) io.err(`warning: ${settingsSource ?? "settings"}: ${parsed.error.message}; using defaults`);
+  if (!parsed.ok)
+    io.err(`warning: ${settingsSource ?? "settings"}: ${parsed.error.message}; using defaults`);
   const settings = usableSettings(parsed);
   return {
     vaultRoot,
@@ -122,12 +133,19 @@ export function lockOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<LockOptions>
     const raw = env[name];
     if (raw === undefined || raw === "") return undefined;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of milliseconds, at least ${min} (got "${raw}")`, name);
+    if (!Number.isInteger(n) || n < min)
+      throw new UsageError(
+        `${name} must be a whole number of milliseconds, at least ${min} (got "${raw}")`,
+        name,
+      );
     return n;
   };
   const staleMs = read("AGENT_MEMORY_LOCK_STALE_MS", 2000);
   const waitMs = read("AGENT_MEMORY_LOCK_WAIT_MS", 0);
-  return { ...(staleMs !== undefined ? { staleMs } : {}), ...(waitMs !== undefined ? { waitMs } : {}) };
+  return {
+    ...(staleMs !== undefined ? { staleMs } : {}),
+    ...(waitMs !== undefined ? { waitMs } : {}),
+  };
 }
 
 /**
@@ -137,7 +155,8 @@ export function lockOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<LockOptions>
 export function toVaultPath(ctx: CliContext, arg: string): string {
   const abs = nodePath.resolve(ctx.vaultRoot, arg);
   const rel = nodePath.relative(ctx.vaultRoot, abs);
-  if (rel.startsWith("..") || nodePath.isAbsolute(rel)) throw new UsageError(`not inside the vault: ${arg}`, arg);
+  if (rel.startsWith("..") || nodePath.isAbsolute(rel))
+    throw new UsageError(`not inside the vault: ${arg}`, arg);
   return rel.split(nodePath.sep).join("/");
 }
 
@@ -152,6 +171,9 @@ export async function requireMemoryRoot(ctx: CliContext): Promise<void> {
   // Missing or unreadable: reported just below as "no <root>/ folder".
   const st = await fs.stat(nodePath.join(ctx.vaultRoot, ...root.split("/"))).catch(() => null);
   if (!st?.isDirectory()) {
-    throw new UsageError(`no ${root}/ folder in ${ctx.vaultRoot}: give the vault folder that holds ${root}/, or create it with: agent-memory init ${ctx.vaultArg}`, ctx.vaultRoot);
+    throw new UsageError(
+      `no ${root}/ folder in ${ctx.vaultRoot}: give the vault folder that holds ${root}/, or create it with: agent-memory init ${ctx.vaultArg}`,
+      ctx.vaultRoot,
+    );
   }
 }

@@ -28,11 +28,22 @@ async function viaServer(argv: string[]): Promise<boolean> {
   const where = socketPathFor(vault);
   if (!("path" in where)) return false;
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (k.startsWith("AGENT_MEMORY_") && v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (k.startsWith("AGENT_MEMORY_") && v !== undefined) env[k] = v;
   const wait = Number(process.env.AGENT_MEMORY_SERVER_TIMEOUT_MS);
   const replyMs = Number.isInteger(wait) && wait > 0 ? wait : REPLY_TIMEOUT_MS;
-  const reply = await askServer(where.path, { v: PROTOCOL_VERSION, argv, cwd, vault, env, tz: timeZone() }, { connectMs: CONNECT_TIMEOUT_MS, replyMs });
-  if (!reply || "fallback" in reply || !Array.isArray(reply.lines) || typeof reply.code !== "number") return false;
+  const reply = await askServer(
+    where.path,
+    { v: PROTOCOL_VERSION, argv, cwd, vault, env, tz: timeZone() },
+    { connectMs: CONNECT_TIMEOUT_MS, replyMs },
+  );
+  if (
+    !reply ||
+    "fallback" in reply ||
+    !Array.isArray(reply.lines) ||
+    typeof reply.code !== "number"
+  )
+    return false;
   process.exitCode = reply.code;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on("error", (err: NodeJS.ErrnoException) => {
@@ -53,7 +64,9 @@ async function launch(): Promise<void> {
   const argv = process.argv.slice(2);
   if (await viaServer(argv)) return;
   // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
-  const full = (await import(pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href)) as FullCli;
+  const full = (await import(
+    pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href
+  )) as FullCli;
   await full.runCli(argv);
 }
 

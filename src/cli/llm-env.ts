@@ -26,7 +26,10 @@ export function parseTimeout(raw: string, source: string): number {
   const unit = (m?.[2] ?? "ms").toLowerCase();
   const ms = m ? Math.round(Number(m[1]) * (unit === "m" ? 60_000 : unit === "s" ? 1000 : 1)) : NaN;
   if (!Number.isFinite(ms) || ms < 1 || ms > MAX_TIMEOUT_MS) {
-    throw new UsageError(`${source} must be a time from 1 ms to 1 hour, such as 90s, 1500ms, 2m or 90000 (milliseconds), not "${raw}"`, source);
+    throw new UsageError(
+      `${source} must be a time from 1 ms to 1 hour, such as 90s, 1500ms, 2m or 90000 (milliseconds), not "${raw}"`,
+      source,
+    );
   }
   return ms;
 }
@@ -41,7 +44,8 @@ export function llmTimeoutMs(ctx: CliContext, flag: string | undefined): number 
 
 /** The stderr line for a request still waiting: `waiting for model m at URL: 20 s (attempt 1 of 3, timeout 60 s)`. */
 export function waitingLine(model: string, baseUrl: string, w: Waiting): string {
-  const secs = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`);
+  const secs = (ms: number) =>
+    ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
   return `waiting for model ${model} at ${redactUrl(baseUrl)}: ${secs(w.waitedMs)} (attempt ${w.attempt} of ${w.attempts}, timeout ${secs(w.timeoutMs)})`;
 }
 
@@ -58,7 +62,10 @@ export function llmEnv(ctx: CliContext): LlmEnv {
   const env = ctx.env;
   return {
     baseUrl: env.AGENT_MEMORY_LLM_BASE_URL || env.OPENAI_BASE_URL || "",
-    baseUrlVar: !env.AGENT_MEMORY_LLM_BASE_URL && env.OPENAI_BASE_URL ? "OPENAI_BASE_URL" : "AGENT_MEMORY_LLM_BASE_URL",
+    baseUrlVar:
+      !env.AGENT_MEMORY_LLM_BASE_URL && env.OPENAI_BASE_URL
+        ? "OPENAI_BASE_URL"
+        : "AGENT_MEMORY_LLM_BASE_URL",
     apiKey: env.AGENT_MEMORY_LLM_API_KEY || env.OPENAI_API_KEY || "",
     model: env.AGENT_MEMORY_LLM_MODEL || ctx.settings.llm.model || "",
   };
@@ -74,7 +81,10 @@ export function baseUrlError(conn: LlmEnv): UsageError | null {
   if (conn.baseUrl === "") return null;
   const problem = checkBaseUrl(conn.baseUrl);
   if (!problem) return null;
-  const advice = problem.kind === "credentials" ? "; give the URL without them and put the key in AGENT_MEMORY_LLM_API_KEY" : "";
+  const advice =
+    problem.kind === "credentials"
+      ? "; give the URL without them and put the key in AGENT_MEMORY_LLM_API_KEY"
+      : "";
   return new UsageError(`${conn.baseUrlVar} ${problem.reason}${advice}`, conn.baseUrlVar);
 }
 
@@ -83,20 +93,34 @@ export function baseUrlError(conn: LlmEnv): UsageError | null {
  * @throws UsageError for `--llm openai` without a server or model, and for a base URL that cannot
  *   be used ({@link baseUrlError}), before anything is sent.
  */
-export function createCliExtractor(ctx: CliContext, llm: string | undefined, timeout?: string): { extractor: Extractor; why: string } {
+export function createCliExtractor(
+  ctx: CliContext,
+  llm: string | undefined,
+  timeout?: string,
+): { extractor: Extractor; why: string } {
   const conn = llmEnv(ctx);
   if (timeout !== undefined) parseTimeout(timeout, "--timeout"); // a bad flag is refused even offline
   const configured = conn.baseUrl !== "" || conn.apiKey !== "";
   const wanted = llm ?? (configured ? "openai" : "offline");
   if (wanted === "offline") {
-    return { extractor: new OfflineExtractor(), why: llm ? "--llm offline" : "no LLM configured: set AGENT_MEMORY_LLM_BASE_URL (or AGENT_MEMORY_LLM_API_KEY) and AGENT_MEMORY_LLM_MODEL to use a model" };
+    return {
+      extractor: new OfflineExtractor(),
+      why: llm
+        ? "--llm offline"
+        : "no LLM configured: set AGENT_MEMORY_LLM_BASE_URL (or AGENT_MEMORY_LLM_API_KEY) and AGENT_MEMORY_LLM_MODEL to use a model",
+    };
   }
   if (!configured) {
-    throw new UsageError("--llm openai needs a server: set AGENT_MEMORY_LLM_BASE_URL (and AGENT_MEMORY_LLM_API_KEY if the server needs a key)");
+    throw new UsageError(
+      "--llm openai needs a server: set AGENT_MEMORY_LLM_BASE_URL (and AGENT_MEMORY_LLM_API_KEY if the server needs a key)",
+    );
   }
   const badUrl = baseUrlError(conn);
   if (badUrl) throw badUrl;
-  if (!conn.model) throw new UsageError("--llm openai needs a model name: set AGENT_MEMORY_LLM_MODEL (e.g. gpt-4o-mini, qwen2.5:14b)");
+  if (!conn.model)
+    throw new UsageError(
+      "--llm openai needs a model name: set AGENT_MEMORY_LLM_MODEL (e.g. gpt-4o-mini, qwen2.5:14b)",
+    );
   const timeoutMs = llmTimeoutMs(ctx, timeout);
   const extractor = new LlmExtractor({
     settings: ctx.settings,
@@ -108,5 +132,8 @@ export function createCliExtractor(ctx: CliContext, llm: string | undefined, tim
     timeoutMs,
     onWaiting: (w) => ctx.err(waitingLine(conn.model, conn.baseUrl || "the OpenAI API", w)),
   });
-  return { extractor, why: `${llm ? "--llm openai" : "LLM configured in the environment"}: model ${conn.model} at ${redactUrl(conn.baseUrl) || "the OpenAI API"}` };
+  return {
+    extractor,
+    why: `${llm ? "--llm openai" : "LLM configured in the environment"}: model ${conn.model} at ${redactUrl(conn.baseUrl) || "the OpenAI API"}`,
+  };
 }

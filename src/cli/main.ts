@@ -42,7 +42,9 @@ function argsReason(err: unknown): string {
 }
 
 /** Writes a line to a process stream unless its reader has gone (EPIPE after `| head`). */
-function streamWriter(stream: NodeJS.WritableStream & { destroyed?: boolean }): (line: string) => void {
+function streamWriter(
+  stream: NodeJS.WritableStream & { destroyed?: boolean },
+): (line: string) => void {
   return (line) => {
     if (!stream.destroyed && stream.writable) stream.write(`${line}\n`);
   };
@@ -55,7 +57,11 @@ function streamWriter(stream: NodeJS.WritableStream & { destroyed?: boolean }): 
  */
 export async function main(
   argv: string[],
-  io: CliIo = { out: streamWriter(process.stdout), err: streamWriter(process.stderr), env: process.env },
+  io: CliIo = {
+    out: streamWriter(process.stdout),
+    err: streamWriter(process.stderr),
+    env: process.env,
+  },
 ): Promise<number> {
   const fail = (line: string): number => {
     io.err(oneLine(line));
@@ -68,7 +74,9 @@ export async function main(
   }
   const command: CliCommand | undefined = commands.find((c) => c.name === name);
   if (!command) {
-    return fail(`agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`);
+    return fail(
+      `agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`,
+    );
   }
   const usageHint = `(usage: agent-memory ${command.usage})`;
   // A negated filter (`-tag:x`) would be read as short options: such arguments go through
@@ -88,7 +96,11 @@ export async function main(
       args: args0,
       allowPositionals: true,
       strict: true,
-      options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" }, ...command.options },
+      options: {
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        ...command.options,
+      },
     });
   } catch (err) {
     return fail(`agent-memory ${name}: ${argsReason(err)} ${usageHint}`);
@@ -100,18 +112,24 @@ export async function main(
   const restore = (v: string): string => held.get(v) ?? v;
   const [vaultArg, ...args] = parsed.positionals.map(restore);
   const values: Record<string, string | boolean | string[] | undefined> = { ...parsed.values };
-  for (const [key, value] of Object.entries(values)) if (typeof value === "string") values[key] = restore(value);
+  for (const [key, value] of Object.entries(values))
+    if (typeof value === "string") values[key] = restore(value);
   if (!vaultArg || args.length < command.positionals.min || args.length > command.positionals.max) {
     return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
   }
   try {
     // Commands report through ctx.err too: hold them to the same one-line rule.
-    const ctx = await openVault(vaultArg, { ...io, err: (line) => io.err(oneLine(line)) }, command.name === "init");
+    const ctx = await openVault(
+      vaultArg,
+      { ...io, err: (line) => io.err(oneLine(line)) },
+      command.name === "init",
+    );
     if (command.name !== "init") await requireMemoryRoot(ctx);
     return await command.run(ctx, args, values);
   } catch (err) {
     const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
-    if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG) io.err(redactUrl(String((err as Error).stack)));
+    if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG)
+      io.err(redactUrl(String((err as Error).stack)));
     return code;
   }
 }
@@ -153,7 +171,10 @@ function watchStream(stream: NodeJS.WriteStream, label: string): void {
   stream.on("error", (err: NodeJS.ErrnoException) => {
     if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") return;
     streamFailed = true;
-    if (stream !== process.stderr) streamWriter(process.stderr)(oneLine(`agent-memory: cannot write to ${label}: ${errorMessage(err)}`));
+    if (stream !== process.stderr)
+      streamWriter(process.stderr)(
+        oneLine(`agent-memory: cannot write to ${label}: ${errorMessage(err)}`),
+      );
   });
 }
 

@@ -45,10 +45,30 @@ import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { decodeUtf8 } from "../core/encoding";
 import { restoreLostLines } from "../core/merge-lines";
-import { MemoryError, PathError, TruncatedNoteError, VaultError, errorMessage } from "../core/errors";
+import {
+  MemoryError,
+  PathError,
+  TruncatedNoteError,
+  VaultError,
+  errorMessage,
+} from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
-import { EditRun, type DecideFn, type Decided, type FileStat, type ProcessFn, type VaultPort } from "../core/vault";
-import { DEFAULT_STALE_MS, DEFAULT_WAIT_MS, LOCK_DIR, NoteLocks, type HeldLock, type LockOptions } from "./note-lock";
+import {
+  EditRun,
+  type DecideFn,
+  type Decided,
+  type FileStat,
+  type ProcessFn,
+  type VaultPort,
+} from "../core/vault";
+import {
+  DEFAULT_STALE_MS,
+  DEFAULT_WAIT_MS,
+  LOCK_DIR,
+  NoteLocks,
+  type HeldLock,
+  type LockOptions,
+} from "./note-lock";
 import { VaultPaths } from "./vault-paths";
 
 /** Rounds of the read–apply–rename loop before giving up on a note that keeps changing. */
@@ -114,7 +134,10 @@ export class NodeVault implements VaultPort {
   constructor(root: string, options: NodeVaultOptions = {}) {
     this.paths = new VaultPaths(root);
     this.root = this.paths.root;
-    this.lockOptions = { staleMs: options.lock?.staleMs ?? DEFAULT_STALE_MS, waitMs: options.lock?.waitMs ?? DEFAULT_WAIT_MS };
+    this.lockOptions = {
+      staleMs: options.lock?.staleMs ?? DEFAULT_STALE_MS,
+      waitMs: options.lock?.waitMs ?? DEFAULT_WAIT_MS,
+    };
   }
 
   /** Absolute file-system path of a vault path (links not resolved). Throws PathError for `..` or absolute paths. */
@@ -151,7 +174,9 @@ export class NodeVault implements VaultPort {
       return Promise.resolve(decodeUtf8(bytes, path));
     } catch (err) {
       if (err instanceof MemoryError) return Promise.reject(err);
-      return Promise.reject(new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err }));
+      return Promise.reject(
+        new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err }),
+      );
     }
   }
 
@@ -198,7 +223,9 @@ export class NodeVault implements VaultPort {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-        throw new VaultError(`cannot list ${rel || "."}: ${describeFsError(err)}`, rel, { cause: err });
+        throw new VaultError(`cannot list ${rel || "."}: ${describeFsError(err)}`, rel, {
+          cause: err,
+        });
       }
       this.listedFolders.add(dir);
       for (const entry of entries) {
@@ -208,7 +235,11 @@ export class NodeVault implements VaultPort {
         else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
           const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
           if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
-        } else if (entry.isSymbolicLink() && entry.name.toLowerCase().endsWith(".md") && this.leavesVault(child)) {
+        } else if (
+          entry.isSymbolicLink() &&
+          entry.name.toLowerCase().endsWith(".md") &&
+          this.leavesVault(child)
+        ) {
           // Listed so that readers refuse it by name (search names it, the health check reports
           // it as unreadable) instead of not seeing it; a link inside the vault is not listed,
           // its target is.
@@ -270,7 +301,12 @@ export class NodeVault implements VaultPort {
     return edit.outcome(written);
   }
 
-  private async processLocked<T>(real: string, path: string, edit: EditRun<T>, held: HeldLock): Promise<boolean> {
+  private async processLocked<T>(
+    real: string,
+    path: string,
+    edit: EditRun<T>,
+    held: HeldLock,
+  ): Promise<boolean> {
     let written = false;
     // Saves into the old file that our rename hid (a program that opened the note before the rename
     // and wrote after it): each is put back into the note as it is now, with restoreLostLines.
@@ -280,7 +316,8 @@ export class NodeVault implements VaultPort {
       let tmp: string | null = null;
       try {
         let current = snap.text;
-        if (current !== null) for (const h of hidden) current = restoreLostLines(h.base, h.theirs, current);
+        if (current !== null)
+          for (const h of hidden) current = restoreLostLines(h.base, h.theirs, current);
         let next = edit.apply(current);
         if (next === null) next = current;
         if (next === null || next === snap.text) return written;
@@ -292,9 +329,14 @@ export class NodeVault implements VaultPort {
         }
         if (snap.stat) assertWritable(real, path, snap.stat);
         await fs.mkdir(nodePath.dirname(real), { recursive: true }).catch((err: unknown) => {
-          throw new VaultError(`cannot create folder for ${path}: ${describeFsError(err)}`, path, { cause: err });
+          throw new VaultError(`cannot create folder for ${path}: ${describeFsError(err)}`, path, {
+            cause: err,
+          });
         });
-        tmp = nodePath.join(nodePath.dirname(real), `.${nodePath.basename(real)}.${randomBytes(4).toString("hex")}.tmp`);
+        tmp = nodePath.join(
+          nodePath.dirname(real),
+          `.${nodePath.basename(real)}.${randomBytes(4).toString("hex")}.tmp`,
+        );
         await writeDurably(tmp, next);
         if (snap.stat) await keepOwnership(tmp, snap.stat);
         if (this.beforeCommit) await this.beforeCommit(path);
@@ -309,7 +351,12 @@ export class NodeVault implements VaultPort {
         if (this.afterRename) await this.afterRename(path);
         // A program that opened the old file before the rename may have saved into it since we read
         // it: its text is in the old file only. Read it back and put its lines into the note.
-        if (snap.fd !== null && snap.ident && snap.text !== null && !sameContentIdent(snap.ident, fdIdent(snap.fd))) {
+        if (
+          snap.fd !== null &&
+          snap.ident &&
+          snap.text !== null &&
+          !sameContentIdent(snap.ident, fdIdent(snap.fd))
+        ) {
           const theirs = await settledText(snap.fd, path);
           if (theirs !== null && theirs !== snap.text) {
             hidden.push({ base: snap.text, theirs });
@@ -326,7 +373,10 @@ export class NodeVault implements VaultPort {
         if (tmp !== null) await fs.rm(tmp, { force: true });
       }
     }
-    throw new VaultError(`cannot write ${path}: it kept changing during ${MAX_ATTEMPTS} attempts; try again`, path);
+    throw new VaultError(
+      `cannot write ${path}: it kept changing during ${MAX_ATTEMPTS} attempts; try again`,
+      path,
+    );
   }
 }
 
@@ -335,7 +385,9 @@ export class NodeVault implements VaultPort {
  * place is an `ELOOP` error for the caller to handle rather than a {@link VaultError}.
  */
 function readAll(real: string, path: string, rawLoop: boolean): Buffer {
-  const fd = rawLoop ? openSync(real, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0)) : openNoFollow(real, path);
+  const fd = rawLoop
+    ? openSync(real, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0))
+    : openNoFollow(real, path);
   try {
     return readFd(fd);
   } finally {
@@ -349,7 +401,12 @@ function openNoFollow(real: string, path: string): number {
   try {
     return openSync(real, fsConstants.O_RDONLY | noFollow);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ELOOP") throw new VaultError(`cannot read ${path}: it became a symbolic link while it was read; try again`, path, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === "ELOOP")
+      throw new VaultError(
+        `cannot read ${path}: it became a symbolic link while it was read; try again`,
+        path,
+        { cause: err },
+      );
     throw err;
   }
 }
@@ -379,13 +436,18 @@ function readFd(fd: number): Buffer {
  * note still shorter after the waits is taken as a person's edit; one still freshly emptied is
  * marked `suspect` and is never edited.
  */
-async function readForEdit(real: string, path: string, seenSize: number | undefined): Promise<Snapshot> {
+async function readForEdit(
+  real: string,
+  path: string,
+  seenSize: number | undefined,
+): Promise<Snapshot> {
   for (let i = 0; ; i++) {
     let fd: number;
     try {
       fd = openNoFollow(real, path);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { text: null, ident: null, fd: null, suspect: false, stat: null };
+      if ((err as NodeJS.ErrnoException).code === "ENOENT")
+        return { text: null, ident: null, fd: null, suspect: false, stat: null };
       if (err instanceof MemoryError) throw err;
       throw new VaultError(`cannot read ${path}: ${describeFsError(err)}`, path, { cause: err });
     }
@@ -504,7 +566,10 @@ async function removeLeftTemps(real: string): Promise<void> {
 function assertWritable(real: string, path: string, st: BigIntStats): void {
   const mode = Number(st.mode);
   if ((mode & 0o200) === 0) {
-    throw new VaultError(`cannot write ${path}: permission denied (it is read-only, mode ${(mode & 0o777).toString(8)}; make it writable to let Agent Memory edit it)`, path);
+    throw new VaultError(
+      `cannot write ${path}: permission denied (it is read-only, mode ${(mode & 0o777).toString(8)}; make it writable to let Agent Memory edit it)`,
+      path,
+    );
   }
   if (process.getuid?.() === 0) return;
   try {
@@ -565,4 +630,3 @@ function statOrNull(abs: string): Stats | null {
     return null;
   }
 }
-

@@ -49,7 +49,10 @@ export class NoteLocks {
   /** The lock folder of a note's real path: a readable name plus a hash of the whole path. */
   lockPath(real: string): string {
     const hash = createHash("sha256").update(real).digest("hex").slice(0, 16);
-    const name = nodePath.basename(real).replace(/[^\p{L}\p{N}._-]+/gu, "_").slice(0, 60);
+    const name = nodePath
+      .basename(real)
+      .replace(/[^\p{L}\p{N}._-]+/gu, "_")
+      .slice(0, 60);
     return nodePath.join(this.lockDir, `${name}-${hash}.lock`);
   }
 
@@ -72,12 +75,20 @@ export class NoteLocks {
     }
   }
 
-  private async withFileLock<T>(real: string, path: string, fn: (held: HeldLock) => Promise<T>): Promise<T> {
+  private async withFileLock<T>(
+    real: string,
+    path: string,
+    fn: (held: HeldLock) => Promise<T>,
+  ): Promise<T> {
     const lockfilePath = this.lockPath(real);
     try {
       mkdirSync(this.lockDir, { recursive: true });
     } catch (err) {
-      throw new VaultError(`cannot write ${path}: cannot make the lock folder ${LOCK_DIR}: ${(err as Error).message}`, path, { cause: err });
+      throw new VaultError(
+        `cannot write ${path}: cannot make the lock folder ${LOCK_DIR}: ${(err as Error).message}`,
+        path,
+        { cause: err },
+      );
     }
     let compromised: Error | null = null;
     const { staleMs, waitMs } = this.options;
@@ -103,11 +114,19 @@ export class NoteLocks {
           { cause: err },
         );
       }
-      throw new VaultError(`cannot write ${path}: cannot lock it: ${(err as Error).message}`, path, { cause: err });
+      throw new VaultError(
+        `cannot write ${path}: cannot lock it: ${(err as Error).message}`,
+        path,
+        { cause: err },
+      );
     }
     const held: HeldLock = {
       assertHeld: () => {
-        if (compromised) throw new VaultError(`cannot write ${path}: its lock was taken over by another process (${compromised.message}); nothing was written, try again`, path);
+        if (compromised)
+          throw new VaultError(
+            `cannot write ${path}: its lock was taken over by another process (${compromised.message}); nothing was written, try again`,
+            path,
+          );
       },
     };
     try {

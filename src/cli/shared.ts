@@ -25,22 +25,28 @@ import { WorkerNoteReader } from "./worker-reader";
  */
 export function todayOption(value: unknown, nowMs: number = Date.now()): string {
   if (value === undefined) return today(nowMs);
-  if (typeof value !== "string" || !isIsoDate(value)) throw new UsageError(`--date must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !isIsoDate(value))
+    throw new UsageError(`--date must be a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
   return value;
 }
 
 /** A positive whole number option, or `undefined` when not given. Throws {@link UsageError}. */
 export function positiveOption(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a positive whole number`);
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`--${name} must be a positive whole number`);
   return Number(value);
 }
 
 /** The `--agent` option, checked against the agents of the vault. Throws {@link UsageError}. */
 export async function agentOption(ctx: CliContext, value: unknown): Promise<string> {
-  if (typeof value !== "string" || value.trim() === "") throw new UsageError("--agent NAME is required");
-  const known = ctx.layout.agentsIn((await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path));
-  if (!known.includes(value)) throw new UsageError(`unknown agent "${value}" (known: ${known.join(", ") || "none"})`, value);
+  if (typeof value !== "string" || value.trim() === "")
+    throw new UsageError("--agent NAME is required");
+  const known = ctx.layout.agentsIn(
+    (await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path),
+  );
+  if (!known.includes(value))
+    throw new UsageError(`unknown agent "${value}" (known: ${known.join(", ") || "none"})`, value);
   return value;
 }
 
@@ -94,7 +100,13 @@ export class FileIndexStore implements IndexStore {
       return Promise.resolve(isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return Promise.resolve(null);
-      return Promise.reject(new VaultError(`cannot read the saved index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err }));
+      return Promise.reject(
+        new VaultError(
+          `cannot read the saved index ${this.file}: ${errorMessage(err)}`,
+          this.file,
+          { cause: err },
+        ),
+      );
     }
   }
 
@@ -106,7 +118,9 @@ export class FileIndexStore implements IndexStore {
       await fs.rename(tmp, this.file);
     } catch (err) {
       await fs.rm(tmp, { force: true });
-      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, { cause: err });
+      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, {
+        cause: err,
+      });
     }
   }
 }
@@ -130,7 +144,9 @@ export function cliSearchService(ctx: CliContext): SearchService {
     vault: ctx.vault,
     layout: ctx.layout,
     store: new FileIndexStore(indexFileOf(ctx.vault)),
-    reader: new WorkerNoteReader(ctx.vault, { onFallback: (reason) => ctx.err(`index: ${reason}`) }),
+    reader: new WorkerNoteReader(ctx.vault, {
+      onFallback: (reason) => ctx.err(`index: ${reason}`),
+    }),
     onBackgroundError: (message) => ctx.err(`warning: ${message}`),
   });
 }
@@ -148,7 +164,9 @@ export function rebuiltLine(reason: string): string {
  * rebuild of a bad saved index on stderr (docs/architecture.md, "The saved index": a message, never
  * a crash).
  */
-export async function openSearch(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }> {
+export async function openSearch(
+  ctx: CliContext,
+): Promise<{ service: SearchService; report: OpenReport }> {
   // A server running this command lends its open index (docs/mcp.md); its report says what a
   // cold open would (the notes it cannot read), so the output is the same.
   let service: SearchService;
@@ -160,17 +178,23 @@ export async function openSearch(ctx: CliContext): Promise<{ service: SearchServ
     report = await service.open();
   }
   if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
-  if (report.saveError) ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
+  if (report.saveError)
+    ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
   for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
   return { service, report };
 }
 
 /** The actor of a CLI run: the agent of `--agent` (checked to exist), else the person. */
-export async function cliActor(ctx: CliContext, agent: unknown): Promise<{ actor: Actor; agents: string[] }> {
+export async function cliActor(
+  ctx: CliContext,
+  agent: unknown,
+): Promise<{ actor: Actor; agents: string[] }> {
   const agents = await knownAgents(ctx.vault, ctx.layout);
-  if (typeof agent !== "string") return { actor: { person: true, name: ctx.settings.defaultAgent }, agents };
-  if (!agents.includes(agent)) throw unknownAgentError(agent, agents, "pass --agent with a known agent");
+  if (typeof agent !== "string")
+    return { actor: { person: true, name: ctx.settings.defaultAgent }, agents };
+  if (!agents.includes(agent))
+    throw unknownAgentError(agent, agents, "pass --agent with a known agent");
   return { actor: { person: false, name: agent }, agents };
 }
 
@@ -183,8 +207,14 @@ export function printInbox(ctx: CliContext, who: Actor, items: readonly InboxIte
   }
   ctx.out(`inbox of ${whose}: ${items.length} item${items.length === 1 ? "" : "s"}`);
   for (const it of items) {
-    const what = it.promotion ? `promotion to ${it.promotion.area}` : it.kind === "questions" ? "question" : "proposal";
-    ctx.out(`  ${it.id.padEnd(6)} from ${it.from} (${what}, ${it.state}): ${wikilinkDisplayText(it.text)}`);
+    const what = it.promotion
+      ? `promotion to ${it.promotion.area}`
+      : it.kind === "questions"
+        ? "question"
+        : "proposal";
+    ctx.out(
+      `  ${it.id.padEnd(6)} from ${it.from} (${what}, ${it.state}): ${wikilinkDisplayText(it.text)}`,
+    );
     for (const r of it.replies) ctx.out(`         ${wikilinkDisplayText(r)}`);
   }
 }

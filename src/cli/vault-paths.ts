@@ -37,7 +37,10 @@ export class VaultPaths {
   /** True when the absolute, resolved `real` is the vault folder or below it. */
   contains(real: string): boolean {
     const rel = nodePath.relative(this.realRoot, real);
-    return rel === "" || (!rel.startsWith(`..${nodePath.sep}`) && rel !== ".." && !nodePath.isAbsolute(rel));
+    return (
+      rel === "" ||
+      (!rel.startsWith(`..${nodePath.sep}`) && rel !== ".." && !nodePath.isAbsolute(rel))
+    );
   }
 
   /**
@@ -67,10 +70,16 @@ export class VaultPaths {
       }
       if (target !== null) {
         const link = parts.slice(0, i + 1).join("/");
-        return new PathError(`${link} is a symbolic link to ${target}, outside the vault (${real}); refused: nothing is read or written outside the vault`, path);
+        return new PathError(
+          `${link} is a symbolic link to ${target}, outside the vault (${real}); refused: nothing is read or written outside the vault`,
+          path,
+        );
       }
     }
-    return new PathError(`${path} resolves to ${real}, outside the vault; refused: nothing is read or written outside the vault`, path);
+    return new PathError(
+      `${path} resolves to ${real}, outside the vault; refused: nothing is read or written outside the vault`,
+      path,
+    );
   }
 }
 
@@ -94,8 +103,10 @@ function resolveReal(abs: string, path: string, hops = 0): string {
     return realpathSync.native(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw new VaultError(`cannot use ${path}: too many symbolic links`, path, { cause: err });
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw new VaultError(`cannot use ${path}: ${(err as Error).message}`, path, { cause: err });
+    if (code === "ELOOP")
+      throw new VaultError(`cannot use ${path}: too many symbolic links`, path, { cause: err });
+    if (code !== "ENOENT" && code !== "ENOTDIR")
+      throw new VaultError(`cannot use ${path}: ${(err as Error).message}`, path, { cause: err });
   }
   let st;
   try {
@@ -104,7 +115,8 @@ function resolveReal(abs: string, path: string, hops = 0): string {
     // Missing: a dangling path, resolved below as the file a write would create.
     st = null;
   }
-  if (st?.isSymbolicLink()) return resolveReal(nodePath.resolve(nodePath.dirname(abs), readlinkSync(abs)), path, hops + 1);
+  if (st?.isSymbolicLink())
+    return resolveReal(nodePath.resolve(nodePath.dirname(abs), readlinkSync(abs)), path, hops + 1);
   const parent = nodePath.dirname(abs);
   if (parent === abs) return abs;
   return nodePath.join(resolveReal(parent, path, hops), nodePath.basename(abs));

@@ -59,20 +59,28 @@ export interface WorkerReaderOptions {
  */
 export function startIndexWorker(workerData: IndexWorkerData, script?: URL): Worker {
   if (script) return new Worker(script, { workerData });
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./index-worker.mjs", import.meta.url), { workerData });
+  if (!import.meta.url.endsWith(".ts"))
+    return new Worker(new URL("./index-worker.mjs", import.meta.url), { workerData });
   const source = new URL("./index-worker.ts", import.meta.url).href;
-  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${JSON.stringify(source)});`, {
-    eval: true,
-    workerData,
-  });
+  return new Worker(
+    `import { register } from "tsx/esm/api"; register(); await import(${JSON.stringify(source)});`,
+    {
+      eval: true,
+      workerData,
+    },
+  );
 }
 
 /** One worker and the requests it has not answered yet. */
 class WorkerChannel {
-  private readonly waiting = new Map<number, { resolve: (notes: ReadNote[]) => void; reject: (err: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (notes: ReadNote[]) => void; reject: (err: Error) => void }
+  >();
   private nextId = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private readonly onExit = (code: number): void => this.fail(new Error(`the index worker stopped (exit code ${code})`));
+  private readonly onExit = (code: number): void =>
+    this.fail(new Error(`the index worker stopped (exit code ${code})`));
 
   /** @param replyTimeoutMs how long the worker may go without answering while requests wait */
   constructor(
@@ -117,7 +125,11 @@ class WorkerChannel {
 
   /** A timer that fails the waiting requests when the worker does not answer in time. */
   private watch(): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => this.fail(new Error(`the index worker did not answer in ${this.replyTimeoutMs / 1000} s`)), this.replyTimeoutMs);
+    const timer = setTimeout(
+      () =>
+        this.fail(new Error(`the index worker did not answer in ${this.replyTimeoutMs / 1000} s`)),
+      this.replyTimeoutMs,
+    );
     timer.unref();
     return timer;
   }
@@ -152,7 +164,8 @@ export class WorkerNoteReader implements NoteReader {
       const count = this.options.workers ?? defaultWorkers();
       const start = this.options.startWorker ?? startIndexWorker;
       const timeout = this.options.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
-      for (let k = 0; k < count; k++) channels.push(new WorkerChannel(start({ root: this.vault.root, settings }), timeout));
+      for (let k = 0; k < count; k++)
+        channels.push(new WorkerChannel(start({ root: this.vault.root, settings }), timeout));
     } catch (err) {
       await Promise.all(channels.map((c) => c.close()));
       this.options.onFallback?.(`cannot start the index worker: ${errorMessage(err)}`);
@@ -179,7 +192,9 @@ export class WorkerNoteReader implements NoteReader {
             throw new Error("the index worker answered for other notes");
           }
         } catch (err) {
-          this.options.onFallback?.(`the index worker failed (${errorMessage(err)}); reading on this thread`);
+          this.options.onFallback?.(
+            `the index worker failed (${errorMessage(err)}); reading on this thread`,
+          );
           yield* local.readNotes(files.slice(head.start), settings);
           return;
         }

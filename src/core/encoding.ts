@@ -18,8 +18,14 @@ const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  *   UTF-8 (or saying the file is UTF-16, when it starts with a UTF-16 byte order mark)
  */
 export function decodeUtf8(bytes: Uint8Array, path: string): string {
-  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
-    throw new EncodingError(`${path} is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8; convert it to UTF-8 to use it; nothing was written`, path);
+  if (
+    bytes.length >= 2 &&
+    ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+  ) {
+    throw new EncodingError(
+      `${path} is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8; convert it to UTF-8 to use it; nothing was written`,
+      path,
+    );
   }
   try {
     return fatal.decode(bytes);

@@ -11,7 +11,13 @@
  * semantics (test/frontmatter.test.ts, "case 02: …").
  */
 import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
-import type { DocumentOptions, Node as YamlNode, ParseOptions, SchemaOptions, YAMLError } from "yaml";
+import type {
+  DocumentOptions,
+  Node as YamlNode,
+  ParseOptions,
+  SchemaOptions,
+  YAMLError,
+} from "yaml";
 import { locateFrontmatterBlock } from "./markdown/frontmatter-block";
 import { FrontmatterError } from "./errors";
 
@@ -92,10 +98,16 @@ function parseYaml(source: string): Document.Parsed {
  * e.g. `Memory/…/2026-11-27.md: frontmatter is a YAML list, not a mapping of fields; nothing written`;
  * `null` for any other note. Writers throw it before they change anything (test/frontmatter.test.ts).
  */
-export function notMappingError(note: Pick<ParsedNote, "notMapping">, path: string): FrontmatterError | null {
+export function notMappingError(
+  note: Pick<ParsedNote, "notMapping">,
+  path: string,
+): FrontmatterError | null {
   if (!note.notMapping) return null;
   const what = note.notMapping === "list" ? "a YAML list" : "a single YAML value";
-  return new FrontmatterError(`${path}: frontmatter is ${what}, not a mapping of fields; nothing written`, path);
+  return new FrontmatterError(
+    `${path}: frontmatter is ${what}, not a mapping of fields; nothing written`,
+    path,
+  );
 }
 
 /**
@@ -107,7 +119,10 @@ export function notMappingError(note: Pick<ParsedNote, "notMapping">, path: stri
 export function unclosedFrontmatterError(text: string, path: string): FrontmatterError | null {
   const loc = locateFrontmatterBlock(text);
   if (!loc.opens || loc.block) return null;
-  return new FrontmatterError(`${path}: frontmatter opened by the first line (---) is never closed by a --- line; close it, or remove that line; nothing written`, path);
+  return new FrontmatterError(
+    `${path}: frontmatter opened by the first line (---) is never closed by a --- line; close it, or remove that line; nothing written`,
+    path,
+  );
 }
 
 /**
@@ -120,7 +135,11 @@ function mappingOf(doc: Document.Parsed, path: string): Record<string, unknown> 
   try {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as Record<string, unknown>;
   } catch (err) {
-    throw new FrontmatterError(`${path}: frontmatter cannot be read: ${(err as Error).message}`, path, { cause: err });
+    throw new FrontmatterError(
+      `${path}: frontmatter cannot be read: ${(err as Error).message}`,
+      path,
+      { cause: err },
+    );
   }
 }
 
@@ -145,7 +164,14 @@ function noteLineOf(error: YAMLError): number {
  */
 export function parseNote(text: string, path = "note"): ParsedNote {
   const loc = locateFrontmatterBlock(text);
-  const whole: ParsedNote = { data: null, body: text.slice(loc.start), bodyOffset: loc.start, bodyLine: 1, bom: loc.bom, eol: loc.eol };
+  const whole: ParsedNote = {
+    data: null,
+    body: text.slice(loc.start),
+    bodyOffset: loc.start,
+    bodyLine: 1,
+    bom: loc.bom,
+    eol: loc.eol,
+  };
   if (!loc.block) return whole;
   const doc = parseYaml(text.slice(loc.block.yamlStart, loc.block.yamlEnd));
   const error = doc.errors[0];
@@ -159,7 +185,14 @@ export function parseNote(text: string, path = "note"): ParsedNote {
   const data = mappingOf(doc, path);
   if (data === null) return { ...whole, notMapping: isSeq(doc.contents) ? "list" : "scalar" };
   const { bodyStart, closeLine } = loc.block;
-  return { data, body: text.slice(bodyStart), bodyOffset: bodyStart, bodyLine: closeLine + 2, bom: loc.bom, eol: loc.eol };
+  return {
+    data,
+    body: text.slice(bodyStart),
+    bodyOffset: bodyStart,
+    bodyLine: closeLine + 2,
+    bom: loc.bom,
+    eol: loc.eol,
+  };
 }
 
 function wikilinkAdvice(error: YAMLError, text: string): string {
@@ -176,7 +209,8 @@ type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain
 /** The value as it will read back: Dates become ISO strings, `undefined` members disappear. */
 function toPlain(value: unknown): Plain {
   if (value === null || value === undefined) return null;
-  if (typeof value === "string" || typeof value === "boolean" || typeof value === "number") return value;
+  if (typeof value === "string" || typeof value === "boolean" || typeof value === "number")
+    return value;
   if (typeof value === "bigint") return Number(value);
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return value.map(toPlain);
@@ -189,14 +223,30 @@ function toPlain(value: unknown): Plain {
 }
 
 function samePlain(a: unknown, b: unknown): boolean {
-  if (a === b || (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b))) return true;
+  if (
+    a === b ||
+    (typeof a === "number" && typeof b === "number" && Number.isNaN(a) && Number.isNaN(b))
+  )
+    return true;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => samePlain(x, b[i]));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((x, i) => samePlain(x, b[i]))
+    );
   }
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && samePlain((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every(
+      (k) =>
+        Object.hasOwn(b, k) &&
+        samePlain((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
 }
 
 /**
@@ -206,7 +256,8 @@ function samePlain(a: unknown, b: unknown): boolean {
  * YAML readers would take for octal (test/frontmatter.test.ts, "case 02: …").
  */
 function isSafePlain(s: string): boolean {
-  if (s === "" || s.includes("[[") || /[\r\n]/.test(s) || s !== s.trim() || /^[-+]?0\d/.test(s)) return false;
+  if (s === "" || s.includes("[[") || /[\r\n]/.test(s) || s !== s.trim() || /^[-+]?0\d/.test(s))
+    return false;
   const doc = parseYaml(`k: ${s}\n`);
   if (doc.errors.length > 0 || doc.warnings.length > 0) return false;
   try {
@@ -224,7 +275,8 @@ function styleValue(doc: Document): void {
     },
     Scalar(_, node) {
       // The stringifier still quotes a PLAIN string where its context (e.g. a flow list) needs it.
-      if (typeof node.value === "string") node.type = isSafePlain(node.value) ? "PLAIN" : "QUOTE_DOUBLE";
+      if (typeof node.value === "string")
+        node.type = isSafePlain(node.value) ? "PLAIN" : "QUOTE_DOUBLE";
     },
   });
 }
@@ -276,14 +328,21 @@ function lineIndexAt(lineStarts: number[], offset: number): number {
  * Line edits for a block mapping, or `null` when the mapping's layout does not allow editing by
  * lines (a flow mapping `{a: 1}`, a complex key).
  */
-function planLineEdits(doc: Document.Parsed, source: string, fields: [string, Plain][], current: Record<string, unknown>): LineEdit[] | null {
+function planLineEdits(
+  doc: Document.Parsed,
+  source: string,
+  fields: [string, Plain][],
+  current: Record<string, unknown>,
+): LineEdit[] | null {
   const map = doc.contents;
   if (map !== null && (!isMap(map) || map.flow)) return null;
   const lines = source.split("\n");
   const lineStarts = lineStartsOf(source);
   const pairs = map?.items ?? [];
   const firstKey = pairs[0]?.key as YamlNode | undefined;
-  const indent = firstKey?.range ? " ".repeat(firstKey.range[0] - (lineStarts[lineIndexAt(lineStarts, firstKey.range[0])] ?? 0)) : "";
+  const indent = firstKey?.range
+    ? " ".repeat(firstKey.range[0] - (lineStarts[lineIndexAt(lineStarts, firstKey.range[0])] ?? 0))
+    : "";
   const edits: LineEdit[] = [];
   const appended: string[] = [];
   for (const [key, value] of fields) {
@@ -319,7 +378,12 @@ function planLineEdits(doc: Document.Parsed, source: string, fields: [string, Pl
 function applyLineEdits(source: string, edits: LineEdit[], eol: string): string {
   const lines = source === "" ? [""] : source.split("\n");
   const sorted = [...edits].sort((a, b) => b.from - a.from);
-  for (const edit of sorted) lines.splice(edit.from, edit.to - edit.from, ...edit.lines.map((l) => l + (eol === "\r\n" ? "\r" : "")));
+  for (const edit of sorted)
+    lines.splice(
+      edit.from,
+      edit.to - edit.from,
+      ...edit.lines.map((l) => l + (eol === "\r\n" ? "\r" : "")),
+    );
   return lines.join("\n");
 }
 
@@ -347,12 +411,17 @@ function reserialize(doc: Document.Parsed, fields: [string, Plain][], eol: strin
  * wrapped nor duplicated), or when the edit would not read back as the given values; the note is
  * never rewritten then.
  */
-export function setFrontmatter(text: string, fields: Record<string, unknown>, path = "note"): string {
+export function setFrontmatter(
+  text: string,
+  fields: Record<string, unknown>,
+  path = "note",
+): string {
   const entries: [string, Plain][] = Object.entries(fields)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => [key, toPlain(value)]);
   const parsed = parseNote(text, path);
-  const refused = notMappingError(parsed, path) ?? (entries.length ? unclosedFrontmatterError(text, path) : null);
+  const refused =
+    notMappingError(parsed, path) ?? (entries.length ? unclosedFrontmatterError(text, path) : null);
   if (refused) throw refused;
   const loc = locateFrontmatterBlock(text);
   let result: string;
@@ -366,7 +435,8 @@ export function setFrontmatter(text: string, fields: Record<string, unknown>, pa
     const edits = planLineEdits(parseYaml(source), source, entries, parsed.data);
     if (edits !== null && edits.length === 0) return text;
     if (edits !== null) {
-      result = text.slice(0, yamlStart) + applyLineEdits(source, edits, loc.eol) + text.slice(yamlEnd);
+      result =
+        text.slice(0, yamlStart) + applyLineEdits(source, edits, loc.eol) + text.slice(yamlEnd);
       // Line edits can break what they do not see (an anchor that another key aliases).
       if (readsBack(result, parsed.data, entries, path)) return result;
     }
@@ -374,18 +444,30 @@ export function setFrontmatter(text: string, fields: Record<string, unknown>, pa
     try {
       yaml = reserialize(parseYaml(source), entries, loc.eol);
     } catch (err) {
-      throw new FrontmatterError(`${path}: the frontmatter cannot be edited safely (${(err as Error).message}); the note was left as it was`, path, { cause: err });
+      throw new FrontmatterError(
+        `${path}: the frontmatter cannot be edited safely (${(err as Error).message}); the note was left as it was`,
+        path,
+        { cause: err },
+      );
     }
     result = text.slice(0, yamlStart) + yaml + text.slice(yamlEnd);
   }
   if (!readsBack(result, parsed.data ?? {}, entries, path)) {
-    throw new FrontmatterError(`${path}: the frontmatter edit would not read back as written; the note was left as it was`, path);
+    throw new FrontmatterError(
+      `${path}: the frontmatter edit would not read back as written; the note was left as it was`,
+      path,
+    );
   }
   return result;
 }
 
 /** Whether the edited note reads back with the set keys holding their values and every other key unchanged. */
-function readsBack(result: string, before: Record<string, unknown>, entries: [string, Plain][], path: string): boolean {
+function readsBack(
+  result: string,
+  before: Record<string, unknown>,
+  entries: [string, Plain][],
+  path: string,
+): boolean {
   let after: ParsedNote;
   try {
     after = parseNote(result, path);
@@ -413,7 +495,8 @@ function quotedWikilinkHint(line: string): string | undefined {
   const links = value.match(/\[\[[^\]]*\]\]/g);
   if (!links) return undefined;
   const quoted = links.map((link) => JSON.stringify(link));
-  const fixed = links.length === 1 && value.trim() === links[0] ? quoted[0] : `[${quoted.join(", ")}]`;
+  const fixed =
+    links.length === 1 && value.trim() === links[0] ? quoted[0] : `[${quoted.join(", ")}]`;
   return `Quote wikilinks in frontmatter: ${head.trimStart()}${fixed}`;
 }
 
@@ -430,7 +513,15 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
   const loc = locateFrontmatterBlock(text);
   if (!loc.opens) return [];
   if (!loc.block) {
-    return [{ line: 1, severity: "warning", message: "The note starts with --- but has no closing ---: it is read as body text, without frontmatter.", hint: "Close the frontmatter with a --- line, or remove the first --- line if it is not meant as frontmatter." }];
+    return [
+      {
+        line: 1,
+        severity: "warning",
+        message:
+          "The note starts with --- but has no closing ---: it is read as body text, without frontmatter.",
+        hint: "Close the frontmatter with a --- line, or remove the first --- line if it is not meant as frontmatter.",
+      },
+    ];
   }
   const source = text.slice(loc.block.yamlStart, loc.block.yamlEnd);
   const lines = text.split("\n").map((line) => line.replace(/\r$/, ""));
@@ -444,7 +535,12 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
     const hint =
       quotedWikilinkHint(lines[line - 1] ?? "") ??
       "Fix the YAML: a value containing ': ', ' #', or starting with [ { * & ! | > ' \" % @ ` needs double quotes.";
-    problems.push({ line, severity: "error", message: `Frontmatter is not valid YAML: ${reasonOf(error)}.`, hint });
+    problems.push({
+      line,
+      severity: "error",
+      message: `Frontmatter is not valid YAML: ${reasonOf(error)}.`,
+      hint,
+    });
   }
   if (problems.length > 0) {
     // The YAML stops at its first error; report the wikilink lines it did not reach too
@@ -456,7 +552,15 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
     return problems.sort((a, b) => a.line - b.line);
   }
   if (doc.contents !== null && !isMap(doc.contents)) {
-    return [{ line: 1, severity: "warning", message: "The note starts with --- but what follows is not a YAML mapping: it is read as body text (a horizontal rule?), without fields, and no frontmatter can be written to it (extraction refuses the note).", hint: "Write frontmatter as key: value lines; for a horizontal rule at the top of a note, use *** instead of ---." }];
+    return [
+      {
+        line: 1,
+        severity: "warning",
+        message:
+          "The note starts with --- but what follows is not a YAML mapping: it is read as body text (a horizontal rule?), without fields, and no frontmatter can be written to it (extraction refuses the note).",
+        hint: "Write frontmatter as key: value lines; for a horizontal rule at the top of a note, use *** instead of ---.",
+      },
+    ];
   }
   const lineStarts = lineStartsOf(source);
   visit(doc, {
@@ -467,7 +571,9 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
         line,
         severity: "error",
         message: NESTED_LIST,
-        hint: quotedWikilinkHint(lines[line - 1] ?? "") ?? 'Quote wikilinks in frontmatter, e.g. related_to: ["[[Note]]"].',
+        hint:
+          quotedWikilinkHint(lines[line - 1] ?? "") ??
+          'Quote wikilinks in frontmatter, e.g. related_to: ["[[Note]]"].',
       });
       return visit.SKIP;
     },

@@ -27,7 +27,12 @@ function note(fields: Record<string, unknown>, body: string): string {
  * Creates what is missing for `agent`. `today` is `YYYY-MM-DD`.
  * @returns vault paths of the notes created (empty when everything existed).
  */
-export async function initAgent(vault: VaultPort, layout: MemoryLayout, agent: string, today: string): Promise<string[]> {
+export async function initAgent(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  today: string,
+): Promise<string[]> {
   const created: string[] = [];
   const create = async (path: string, text: string) => {
     if (await vault.process(path, (current) => current ?? text)) created.push(path);
@@ -37,7 +42,14 @@ export async function initAgent(vault: VaultPort, layout: MemoryLayout, agent: s
     await create(
       layout.trackerPath(agent, kind),
       note(
-        { id: `tracker-${agent}-${kind}`, type: "tracker", kind, agent, status: "active", created_at: today },
+        {
+          id: `tracker-${agent}-${kind}`,
+          type: "tracker",
+          kind,
+          agent,
+          status: "active",
+          created_at: today,
+        },
         `# ${title}\n\n${TRACKER_PURPOSE[kind]}\n\n`,
       ),
     );
@@ -66,6 +78,13 @@ export async function knownAgents(vault: VaultPort, layout: MemoryLayout): Promi
  * The usage error for an agent that does not exist, naming the known ones and how to create it.
  * @param how what the caller may do instead, e.g. `pass --agent with a known agent`
  */
-export function unknownAgentError(agent: string, known: readonly string[], how: string): UsageError {
-  return new UsageError(`unknown agent "${agent}" (known: ${known.join(", ") || "none"}); ${how}, or create it with: agent-memory init <vault> --agent ${agent}`, agent);
+export function unknownAgentError(
+  agent: string,
+  known: readonly string[],
+  how: string,
+): UsageError {
+  return new UsageError(
+    `unknown agent "${agent}" (known: ${known.join(", ") || "none"}); ${how}, or create it with: agent-memory init <vault> --agent ${agent}`,
+    agent,
+  );
 }

@@ -21,7 +21,8 @@ function isUnsafeChar(ch: string): boolean {
  * such a file cannot be created or opened there, so a vault synced to Windows would break.
  * See https://learn.microsoft.com/en-us/windows/win32/fileio/naming-a-file#naming-conventions
  */
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\s*(\.|$))/i;
+const WINDOWS_RESERVED =
+  /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\s*(\.|$))/i;
 
 /**
  * Turns a title chosen by a person or a model into a safe file name stem (test/layout.test.ts,
@@ -35,7 +36,10 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[
  */
 export function sanitizeFileName(title: string): string | null {
   let name = stripWikilinkBrackets(title.normalize("NFC")).replace(/[#^[\]]/g, " ");
-  name = Array.from(name, (ch) => (isUnsafeChar(ch) ? "-" : ch)).join("").replace(/\s+/g, " ").trim();
+  name = Array.from(name, (ch) => (isUnsafeChar(ch) ? "-" : ch))
+    .join("")
+    .replace(/\s+/g, " ")
+    .trim();
   name = name.replace(/^[.\s-]+/, "");
   const chars = Array.from(name);
   if (chars.length > 120) name = chars.slice(0, 120).join("");
@@ -51,7 +55,8 @@ export function sanitizeFileName(title: string): string | null {
  */
 export function normalizeVaultPath(path: string): string {
   const p = path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "");
-  if (p.startsWith("/") || /^[A-Za-z]:/.test(p)) throw new PathError(`absolute path not allowed: ${path}`, path);
+  if (p.startsWith("/") || /^[A-Za-z]:/.test(p))
+    throw new PathError(`absolute path not allowed: ${path}`, path);
   if (p.split("/").some((seg) => seg === ".." || seg === ".")) {
     throw new PathError(`path leaves its folder: ${path}`, path);
   }
@@ -69,7 +74,7 @@ export function joinPath(...parts: string[]): string {
  * {@link sanitizeFileName} keeps as it is.
  */
 export const AGENT_NAME_RULE =
-  'an agent name is its folder\'s name: letters, digits, spaces and - _ . are fine; not / \\ : * ? " < > | # ^ [ ], not a leading . or -, at most 120 characters';
+  "an agent name is its folder's name: letters, digits, spaces and - _ . are fine; not / \\ : * ? \" < > | # ^ [ ], not a leading . or -, at most 120 characters";
 
 export class MemoryLayout {
   constructor(readonly settings: Settings) {}
@@ -92,7 +97,8 @@ export class MemoryLayout {
   /** `Memory/Agents/<agent>`. Throws {@link PathError} for an unsafe agent name, saying what is allowed ({@link AGENT_NAME_RULE}). */
   agentRoot(agent: string): string {
     const safe = sanitizeFileName(agent);
-    if (!safe || safe !== agent.trim()) throw new PathError(`invalid agent name: ${agent} (${AGENT_NAME_RULE})`, agent);
+    if (!safe || safe !== agent.trim())
+      throw new PathError(`invalid agent name: ${agent} (${AGENT_NAME_RULE})`, agent);
     return joinPath(this.agentsRoot, safe);
   }
 
@@ -103,7 +109,10 @@ export class MemoryLayout {
   /** Journal note for a date (`YYYY-MM-DD`) using the journal pattern. */
   journalPath(agent: string, date: string): string {
     const [y = "", m = "", d = ""] = date.split("-");
-    const name = this.settings.journalPattern.replace(/YYYY/g, y).replace(/MM/g, m).replace(/DD/g, d);
+    const name = this.settings.journalPattern
+      .replace(/YYYY/g, y)
+      .replace(/MM/g, m)
+      .replace(/DD/g, d);
     return this.under(joinPath(this.journalFolder(agent), `${name}.md`));
   }
 
@@ -127,7 +136,11 @@ export class MemoryLayout {
    */
   topicPath(agent: string, topic: string, category?: string): string {
     const stem = sanitizeFileName(topic);
-    if (!stem) throw new PathError(`topic name is empty after removing unsafe characters: ${JSON.stringify(topic)}`, topic);
+    if (!stem)
+      throw new PathError(
+        `topic name is empty after removing unsafe characters: ${JSON.stringify(topic)}`,
+        topic,
+      );
     const cats = this.settings.knowledgeCategories;
     const cat = category && cats.includes(category) ? category : (cats[0] ?? "learning");
     return this.under(joinPath(this.knowledgeFolder(agent), cat, `${stem}.md`));
@@ -158,7 +171,8 @@ export class MemoryLayout {
    */
   under(path: string): string {
     const p = normalizeVaultPath(path);
-    if (!this.isInside(p)) throw new PathError(`path is outside the memory root "${this.root}": ${path}`, path);
+    if (!this.isInside(p))
+      throw new PathError(`path is outside the memory root "${this.root}": ${path}`, path);
     return p;
   }
 

@@ -9,7 +9,14 @@ import { checkBaseUrl } from "./url";
 import { sectionHeadingsSchema } from "./extraction/section-headings";
 import { err, ok, type Result } from "./util/result";
 
-export const TRACKER_KINDS = ["tasks", "goals", "reviews", "proposals", "questions", "decisions"] as const;
+export const TRACKER_KINDS = [
+  "tasks",
+  "goals",
+  "reviews",
+  "proposals",
+  "questions",
+  "decisions",
+] as const;
 /** A tracker note kind (docs/architecture.md, "The five layers"). */
 export type TrackerKind = (typeof TRACKER_KINDS)[number];
 
@@ -47,7 +54,10 @@ export function baseUrlSettingError(value: string): string | null {
   if (value.trim() === "") return null;
   const problem = checkBaseUrl(value);
   if (!problem) return null;
-  const advice = problem.kind === "credentials" ? "; give the URL without them and put the key in the API key setting" : "";
+  const advice =
+    problem.kind === "credentials"
+      ? "; give the URL without them and put the key in the API key setting"
+      : "";
   return `the base URL ${problem.reason}${advice}`;
 }
 
@@ -103,7 +113,11 @@ const search = z.object({
   /** Recency half-life in days; 0 disables recency weighting. */
   recencyHalfLifeDays: z.number().min(0).default(0),
   /** Notes above this size (bytes) are indexed by frontmatter and headings only. */
-  sizeCapBytes: z.number().int().positive().default(2 * 1024 * 1024),
+  sizeCapBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
   useConfidence: z.boolean().default(true),
 });
 
@@ -150,7 +164,12 @@ const health = z.object({
  * `Clients/Acme`).
  */
 export function normalizeZone(zone: string): string {
-  return zone.trim().replace(/\\/g, "/").replace(/^(?:\.\/)+/, "").replace(/^\/+|\/+$/g, "").replace(/\/{2,}/g, "/");
+  return zone
+    .trim()
+    .replace(/\\/g, "/")
+    .replace(/^(?:\.\/)+/, "")
+    .replace(/^\/+|\/+$/g, "")
+    .replace(/\/{2,}/g, "/");
 }
 
 export const settingsSchema = z.object({
@@ -172,7 +191,10 @@ export const settingsSchema = z.object({
     .default(["Restricted"]),
   trackerFiles: trackerFiles.prefault({}),
   defaultAgent: z.string().min(1).default("me"),
-  knowledgeCategories: z.array(z.string().min(1)).min(1).default(["learning", "strategy", "team", "customers"]),
+  knowledgeCategories: z
+    .array(z.string().min(1))
+    .min(1)
+    .default(["learning", "strategy", "team", "customers"]),
   /** Journal file name pattern under the agent's journal folder (moment-style tokens YYYY MM DD). */
   journalPattern: z.string().min(1).default("YYYY-MM-DD"),
   useDailyNotes: z.boolean().default(false),
@@ -203,7 +225,10 @@ export type Category = keyof Settings["destinations"];
  * `health.requiredFieldsBy` when it has one, else
  * `health.requiredFields`.
  */
-export function requiredFieldsOf(health: Settings["health"], collection: keyof Settings["health"]["requiredFieldsBy"]): readonly string[] {
+export function requiredFieldsOf(
+  health: Settings["health"],
+  collection: keyof Settings["health"]["requiredFieldsBy"],
+): readonly string[] {
   return health.requiredFieldsBy[collection] ?? health.requiredFields;
 }
 
@@ -233,22 +258,36 @@ export interface SettingsReset {
  */
 export function parseSettings(raw: unknown): Result<Settings, SettingsReset> {
   if (raw === undefined || raw === null) return ok(defaultSettings());
-  if (typeof raw !== "object" || Array.isArray(raw)) return err({ message: "settings are not an object", settings: defaultSettings() });
+  if (typeof raw !== "object" || Array.isArray(raw))
+    return err({ message: "settings are not an object", settings: defaultSettings() });
   let candidate: unknown = structuredClone(raw);
   const reset: string[] = [];
   for (let attempt = 0; attempt < 50; attempt++) {
     const result = settingsSchema.safeParse(candidate);
     if (result.success) {
-      return reset.length ? err({ message: `invalid ${reset.join("; ")}; reset to the default`, settings: result.data }) : ok(result.data);
+      return reset.length
+        ? err({
+            message: `invalid ${reset.join("; ")}; reset to the default`,
+            settings: result.data,
+          })
+        : ok(result.data);
     }
     const issue = result.error.issues[0];
     if (!issue || issue.path.length === 0) break;
-    reset.push(`setting "${issue.path.filter((p) => typeof p !== "number").join(".")}": ${issue.message}`);
+    reset.push(
+      `setting "${issue.path.filter((p) => typeof p !== "number").join(".")}": ${issue.message}`,
+    );
     // Reset the whole list when one element is bad (a list is one setting), else the one key.
     const firstIndex = issue.path.findIndex((p) => typeof p === "number");
-    candidate = withoutPath(candidate, issue.path.slice(0, firstIndex === -1 ? issue.path.length : firstIndex));
+    candidate = withoutPath(
+      candidate,
+      issue.path.slice(0, firstIndex === -1 ? issue.path.length : firstIndex),
+    );
   }
-  return err({ message: `invalid settings: ${reset.join("; ") || "unknown error"}; using the defaults`, settings: defaultSettings() });
+  return err({
+    message: `invalid settings: ${reset.join("; ") || "unknown error"}; using the defaults`,
+    settings: defaultSettings(),
+  });
 }
 
 /** The settings to run with after {@link parseSettings}: the parsed ones, or those reset to defaults. */

@@ -25,7 +25,9 @@ export const REDACTED_USER_INFO = "[redacted]";
  * `errorMessage` (src/core/errors.ts) applies it to every error, the CLI to every stderr line.
  */
 export function redactUrl(text: string): string {
-  return text.replace(USER_INFO, `$1${REDACTED_USER_INFO}@`).replace(SECRET_PARAM, `$1${REDACTED_USER_INFO}`);
+  return text
+    .replace(USER_INFO, `$1${REDACTED_USER_INFO}@`)
+    .replace(SECRET_PARAM, `$1${REDACTED_USER_INFO}`);
 }
 
 /**
@@ -33,7 +35,8 @@ export function redactUrl(text: string): string {
  * `token`, `secret`, `password`, `sig`): its value is redacted too. Some servers take the key
  * that way.
  */
-const SECRET_PARAM = /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|password|passwd|sig|signature|auth)=)[^&#\s]*/gi;
+const SECRET_PARAM =
+  /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|password|passwd|sig|signature|auth)=)[^&#\s]*/gi;
 
 /** Why a base URL cannot be used. */
 export interface BaseUrlProblem {
@@ -58,16 +61,29 @@ export function checkBaseUrl(baseUrl: string): BaseUrlProblem | null {
   try {
     url = new URL(text);
   } catch {
-    return { kind: "unparsable", reason: "is not a URL; write it in full, e.g. http://localhost:11434/v1 or https://api.openai.com/v1" };
+    return {
+      kind: "unparsable",
+      reason:
+        "is not a URL; write it in full, e.g. http://localhost:11434/v1 or https://api.openai.com/v1",
+    };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     // `localhost:11434/v1` and `user:pass@host` parse with the scheme `localhost:` / `user:`: the
     // scheme is named only when it was written as one (`ftp://`), so a user name is never echoed.
-    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? ` (it has ${url.protocol.slice(0, -1)}://)` : "";
-    return { kind: "scheme", reason: `does not start with http:// or https://${scheme}; only http and https servers are supported` };
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+      ? ` (it has ${url.protocol.slice(0, -1)}://)`
+      : "";
+    return {
+      kind: "scheme",
+      reason: `does not start with http:// or https://${scheme}; only http and https servers are supported`,
+    };
   }
   if (url.username !== "" || url.password !== "") {
-    return { kind: "credentials", reason: "has credentials in it (a user name or password before the host), which are never sent" };
+    return {
+      kind: "credentials",
+      reason:
+        "has credentials in it (a user name or password before the host), which are never sent",
+    };
   }
   return null;
 }

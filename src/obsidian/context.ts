@@ -25,7 +25,6 @@ export function layoutOf(ctx: PluginContext): MemoryLayout {
   return new MemoryLayout(ctx.settings());
 }
 
-
 /**
  * Agents found under the agents folder (each folder is an agent,
  * docs/architecture.md, "The five layers"), plus the default agent.

@@ -6,7 +6,12 @@
  */
 import { Notice, TFile } from "obsidian";
 import { errorMessage } from "../core/errors";
-import { applyPlan, planExtraction, type ApplyResult, type ExtractionPlan } from "../core/extraction/pipeline";
+import {
+  applyPlan,
+  planExtraction,
+  type ApplyResult,
+  type ExtractionPlan,
+} from "../core/extraction/pipeline";
 import type { Extractor } from "../core/extraction/types";
 import { OfflineExtractor } from "../core/extraction/offline";
 import { newJournalNote } from "../core/journal/append";
@@ -113,7 +118,9 @@ export class ExtractionRunner {
       const plan = await this.plan(journalPath, agent);
       if (!plan) return;
       if (plan.skipped === "unchanged") {
-        new Notice(`${noteName(journalPath)} has not changed since its last extraction: nothing new.`);
+        new Notice(
+          `${noteName(journalPath)} has not changed since its last extraction: nothing new.`,
+        );
         return;
       }
       if (this.ctx.settings().reviewMode === "apply" || plan.items.length === 0) {
@@ -134,7 +141,9 @@ export class ExtractionRunner {
   private async plan(journalPath: string, agent?: string): Promise<ExtractionPlan | null> {
     const settings = this.ctx.settings();
     const kind = llmConfigured(settings) ? "openai" : "offline";
-    const progress = new ProgressNotice(`Extracting from ${noteName(journalPath)} with ${extractorLabel(kind)}…`);
+    const progress = new ProgressNotice(
+      `Extracting from ${noteName(journalPath)} with ${extractorLabel(kind)}…`,
+    );
     try {
       const extractor = this.createExtractor(settings, progress.signal);
       const work = planExtraction({
@@ -147,8 +156,10 @@ export class ExtractionRunner {
       });
       return await untilAborted(work, progress.signal);
     } catch (err) {
-      if (progress.cancelled) new Notice(`Extraction from ${noteName(journalPath)} cancelled: nothing was written.`);
-      else new Notice(`Extraction from ${noteName(journalPath)} failed: ${errorMessage(err)}`, 10_000);
+      if (progress.cancelled)
+        new Notice(`Extraction from ${noteName(journalPath)} cancelled: nothing was written.`);
+      else
+        new Notice(`Extraction from ${noteName(journalPath)} failed: ${errorMessage(err)}`, 10_000);
       return null;
     } finally {
       progress.hide();
@@ -165,7 +176,10 @@ export class ExtractionRunner {
       result = await applyPlan(this.ctx.vault, layoutOf(this.ctx), plan);
     } catch (err) {
       if (rethrow) throw err;
-      new Notice(`Could not write the items from ${noteName(plan.journal)}: ${errorMessage(err)}`, 10_000);
+      new Notice(
+        `Could not write the items from ${noteName(plan.journal)}: ${errorMessage(err)}`,
+        10_000,
+      );
       return null;
     }
     new Notice(this.resultMessage(plan, result), 10_000);
@@ -184,13 +198,19 @@ export class ExtractionRunner {
         : `${noteName(plan.journal)}: ${counts.add} new, ${counts.update} updated`;
     box.createDiv({ text: `${head} (${extractorLabel(plan.extractor)}).` });
     if (result.failed.length > 0) {
-      box.createDiv({ cls: "am-result-failed", text: `${result.failed.length} not written: ${result.failed[0]?.reason ?? ""}` });
+      box.createDiv({
+        cls: "am-result-failed",
+        text: `${result.failed.length} not written: ${result.failed[0]?.reason ?? ""}`,
+      });
     }
-    if (plan.rejected.length > 0) box.createDiv({ text: `${plan.rejected.length} rejected as unsupported or invalid.` });
+    if (plan.rejected.length > 0)
+      box.createDiv({ text: `${plan.rejected.length} rejected as unsupported or invalid.` });
     if (changed.length > 0) {
       const list = box.createEl("ul", { cls: "am-result-links" });
       for (const path of changed) {
-        const a = list.createEl("li").createEl("a", { text: noteName(path), href: "#", cls: "internal-link" });
+        const a = list
+          .createEl("li")
+          .createEl("a", { text: noteName(path), href: "#", cls: "internal-link" });
         a.addEventListener("click", (evt) => {
           evt.preventDefault();
           void this.ctx.app.workspace.openLinkText(path, "", false);

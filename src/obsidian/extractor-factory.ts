@@ -16,7 +16,8 @@ import { apiKeyOf, llmConfigured, obsidianFetch } from "./llm-host";
 export function withSignal(inner: Extractor, signal: AbortSignal): Extractor {
   return {
     name: inner.name,
-    extract: (input: ExtractionInput): Promise<ExtractionResult> => inner.extract({ ...input, signal }),
+    extract: (input: ExtractionInput): Promise<ExtractionResult> =>
+      inner.extract({ ...input, signal }),
   };
 }
 

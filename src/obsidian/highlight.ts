@@ -23,7 +23,11 @@ function fold(text: string): { folded: string; map: number[] } {
 export function matchRanges(text: string, terms: readonly string[]): [number, number][] {
   const { folded, map } = fold(text);
   const ranges: [number, number][] = [];
-  const wanted = [...new Set(terms.map((t) => t.normalize("NFKC").toLowerCase().trim()).filter((t) => t.length > 0))];
+  const wanted = [
+    ...new Set(
+      terms.map((t) => t.normalize("NFKC").toLowerCase().trim()).filter((t) => t.length > 0),
+    ),
+  ];
   for (const term of wanted) {
     let from = 0;
     for (;;) {

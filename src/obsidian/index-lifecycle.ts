@@ -7,12 +7,25 @@
  *
  * The index itself is the core's {@link SearchService}; this class only hosts it.
  */
-import { Component, debounce, normalizePath, TFile, type DataAdapter, type TAbstractFile } from "obsidian";
+import {
+  Component,
+  debounce,
+  normalizePath,
+  TFile,
+  type DataAdapter,
+  type TAbstractFile,
+} from "obsidian";
 import { errorMessage } from "../core/errors";
 import { MemoryLayout } from "../core/layout";
 import type { Result } from "../core/util/result";
 import { emptyZones } from "../core/search/scope";
-import { SearchService, type IndexStore, type OpenReport, type SearchOptions, type SearchResponse } from "../core/search/search-service";
+import {
+  SearchService,
+  type IndexStore,
+  type OpenReport,
+  type SearchOptions,
+  type SearchResponse,
+} from "../core/search/search-service";
 import type { Settings } from "../core/settings";
 import type { PluginContext } from "./context";
 import type { StatusBarProgress } from "./status-bar-progress";
@@ -81,7 +94,11 @@ export class IndexLifecycle extends Component {
   /** Bumped when a newer open/rebuild starts; an older one then stops reporting. */
   private generation = 0;
   private readonly saveLater = debounce(() => void this.saveNow(), SAVE_DELAY_MS, true);
-  private readonly reconfigureLater = debounce(() => void this.reopen(), RECONFIGURE_DELAY_MS, true);
+  private readonly reconfigureLater = debounce(
+    () => void this.reopen(),
+    RECONFIGURE_DELAY_MS,
+    true,
+  );
 
   /**
    * @param storePath vault path of the saved index, e.g. `.obsidian/plugins/agent-memory/search-index.json`
@@ -151,7 +168,8 @@ export class IndexLifecycle extends Component {
    */
   async search(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
     const service = this.service;
-    if (!service || this.stateValue.kind === "waiting") return { ok: false, error: "The search index is not ready yet." };
+    if (!service || this.stateValue.kind === "waiting")
+      return { ok: false, error: "The search index is not ready yet." };
     if (this.stateValue.kind === "failed" && service.size === 0) {
       return { ok: false, error: `The search index could not be built: ${this.stateValue.error}` };
     }
@@ -209,7 +227,10 @@ export class IndexLifecycle extends Component {
       this.setState({ kind: "building", done, total });
     };
     try {
-      const report = mode === "open" ? await service.open({ onProgress, chunkSize: CHUNK }) : await service.rebuild({ onProgress, chunkSize: CHUNK });
+      const report =
+        mode === "open"
+          ? await service.open({ onProgress, chunkSize: CHUNK })
+          : await service.rebuild({ onProgress, chunkSize: CHUNK });
       if (gen !== this.generation) return report;
       this.problemList = report.unreadable.map((u) => `${u.path}: ${u.error}`).slice(-5);
       if (report.rebuildReason) this.problemList.push(`rebuilt: ${report.rebuildReason}`);
@@ -231,10 +252,12 @@ export class IndexLifecycle extends Component {
           }, 0);
           this.warmUpYields.set(id, resolve);
         });
-      void service.warmUp({ yieldToHost, stop: () => gen !== this.generation }).catch((err: unknown) => {
-        // Only the first searches are slower without it; the index itself is ready.
-        reportBackgroundError(`search warm-up failed: ${errorMessage(err)}`);
-      });
+      void service
+        .warmUp({ yieldToHost, stop: () => gen !== this.generation })
+        .catch((err: unknown) => {
+          // Only the first searches are slower without it; the index itself is ready.
+          reportBackgroundError(`search warm-up failed: ${errorMessage(err)}`);
+        });
       return report;
     } catch (err) {
       if (gen !== this.generation) return null;
@@ -257,7 +280,9 @@ export class IndexLifecycle extends Component {
 
   private onFileRenamed(file: TAbstractFile, oldPath: string): void {
     if (!(file instanceof TFile) || !this.service) return;
-    this.track(this.service.rename(oldPath, file.path, { mtime: file.stat.mtime, size: file.stat.size }));
+    this.track(
+      this.service.rename(oldPath, file.path, { mtime: file.stat.mtime, size: file.stat.size }),
+    );
   }
 
   /** Waits for an incremental change, then schedules a save and tells listeners (views refresh). */
@@ -266,7 +291,8 @@ export class IndexLifecycle extends Component {
       () => {
         if (this.unloaded) return;
         this.saveLater();
-        if (this.stateValue.kind === "ready" && this.service) this.setState({ kind: "ready", notes: this.service.size });
+        if (this.stateValue.kind === "ready" && this.service)
+          this.setState({ kind: "ready", notes: this.service.size });
       },
       (err: unknown) => {
         // One unreadable note must not stop the index; it is retried on the next change or start.

@@ -6,7 +6,12 @@
 import { requestUrl, type App } from "obsidian";
 import { errorMessage } from "../core/errors";
 import { ok, type Result } from "../core/util/result";
-import { createChatClient, requestUrlFetch, type ChatClientOptions, type FetchLike } from "../core/llm/client";
+import {
+  createChatClient,
+  requestUrlFetch,
+  type ChatClientOptions,
+  type FetchLike,
+} from "../core/llm/client";
 import { baseUrlSettingError, type Settings } from "../core/settings";
 
 /** `fetch` for the OpenAI SDK over Obsidian's `requestUrl` (4xx/5xx resolve, so the SDK retries on real statuses). */
@@ -27,7 +32,11 @@ export function llmConfigured(settings: Settings): boolean {
 }
 
 /** Client options for the configured server, key from secret storage, `requestUrl` as fetch. */
-export function chatClientOptions(app: App, settings: Settings, fetch: FetchLike = obsidianFetch()): ChatClientOptions {
+export function chatClientOptions(
+  app: App,
+  settings: Settings,
+  fetch: FetchLike = obsidianFetch(),
+): ChatClientOptions {
   return {
     baseUrl: settings.llm.baseUrl.trim(),
     apiKey: apiKeyOf(app, settings),
@@ -47,7 +56,11 @@ export type ConnectionResult = Result<string[]>;
  * password of any URL in it. A base URL that cannot be used (credentials in it, not http/https, not
  * a URL) is reported before any request is made.
  */
-export async function testConnection(app: App, settings: Settings, fetch?: FetchLike): Promise<ConnectionResult> {
+export async function testConnection(
+  app: App,
+  settings: Settings,
+  fetch?: FetchLike,
+): Promise<ConnectionResult> {
   if (!llmConfigured(settings)) return { ok: false, error: "Set the base URL first." };
   const badUrl = baseUrlSettingError(settings.llm.baseUrl);
   if (badUrl) return { ok: false, error: `${badUrl.charAt(0).toUpperCase()}${badUrl.slice(1)}.` };

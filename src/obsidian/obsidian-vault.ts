@@ -16,7 +16,14 @@ import { normalizePath, TFile, TFolder, type App } from "obsidian";
 import { decodeUtf8 } from "../core/encoding";
 import { MemoryError, VaultError, errorMessage } from "../core/errors";
 import { normalizeVaultPath } from "../core/layout";
-import { EditRun, type DecideFn, type Decided, type FileStat, type ProcessFn, type VaultPort } from "../core/vault";
+import {
+  EditRun,
+  type DecideFn,
+  type Decided,
+  type FileStat,
+  type ProcessFn,
+  type VaultPort,
+} from "../core/vault";
 
 export class ObsidianVault implements VaultPort {
   constructor(private readonly app: App) {}
@@ -155,13 +162,16 @@ export class ObsidianVault implements VaultPort {
     const file = this.fileAt(from);
     if (!file) throw new VaultError(`cannot rename ${from}: no such file`, from);
     const target = this.toPath(to);
-    if (this.app.vault.getAbstractFileByPath(target)) throw new VaultError(`cannot rename ${from}: ${to} exists`, to);
+    if (this.app.vault.getAbstractFileByPath(target))
+      throw new VaultError(`cannot rename ${from}: ${to} exists`, to);
     try {
       await this.ensureFolder(parentFolder(target));
       await this.app.fileManager.renameFile(file, target);
     } catch (err) {
       if (err instanceof VaultError) throw err;
-      throw new VaultError(`cannot rename ${from} to ${to}: ${errorMessage(err)}`, from, { cause: err });
+      throw new VaultError(`cannot rename ${from} to ${to}: ${errorMessage(err)}`, from, {
+        cause: err,
+      });
     }
   }
 }

@@ -55,9 +55,11 @@ export class ProgressNotice {
  * work itself may go on in the background; its result is then ignored).
  */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+  if (signal.aborted)
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    const onAbort = (): void =>
+      reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {

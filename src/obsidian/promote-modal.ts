@@ -8,7 +8,12 @@
 import { Modal, Notice, type App } from "obsidian";
 import { localTimestamp } from "../core/util/dates";
 import { errorMessage } from "../core/errors";
-import { applyPromotion, planPromotion, promotionPlanLines, type PromotionPlan } from "../core/library/promote";
+import {
+  applyPromotion,
+  planPromotion,
+  promotionPlanLines,
+  type PromotionPlan,
+} from "../core/library/promote";
 import { layoutOf, type PluginContext } from "./context";
 
 export class PromoteModal extends Modal {
@@ -31,14 +36,25 @@ export class PromoteModal extends Modal {
     this.modalEl.addClass("am-promote-modal");
     const el = this.contentEl;
     el.empty();
-    const sourceInput = el.createEl("input", { cls: "am-promote-source", type: "text", attr: { "aria-label": "Note or note#^block" } });
+    const sourceInput = el.createEl("input", {
+      cls: "am-promote-source",
+      type: "text",
+      attr: { "aria-label": "Note or note#^block" },
+    });
     sourceInput.value = this.source;
-    const areaInput = el.createEl("input", { cls: "am-promote-area", type: "text", attr: { "aria-label": "Library area", placeholder: "Area (a folder of the library)" } });
+    const areaInput = el.createEl("input", {
+      cls: "am-promote-area",
+      type: "text",
+      attr: { "aria-label": "Library area", placeholder: "Area (a folder of the library)" },
+    });
     const planEl = el.createDiv({ cls: "am-promote-plan" });
     const footer = el.createDiv({ cls: "am-review-footer" });
     footer.createEl("button", { text: "Cancel" }).addEventListener("click", () => this.close());
     const review = footer.createEl("button", { cls: "am-promote-review", text: "Review" });
-    const promote = footer.createEl("button", { cls: "mod-cta am-promote-confirm", text: "Promote" });
+    const promote = footer.createEl("button", {
+      cls: "mod-cta am-promote-confirm",
+      text: "Promote",
+    });
     promote.disabled = true;
     review.addEventListener("click", () => {
       this.pending = this.review(sourceInput.value, areaInput.value, planEl, promote);
@@ -48,14 +64,27 @@ export class PromoteModal extends Modal {
     });
   }
 
-  private async review(source: string, area: string, planEl: HTMLElement, promote: HTMLButtonElement): Promise<void> {
+  private async review(
+    source: string,
+    area: string,
+    planEl: HTMLElement,
+    promote: HTMLButtonElement,
+  ): Promise<void> {
     planEl.empty();
     this.plan = null;
     promote.disabled = true;
     try {
       const now = this.now();
-      this.plan = await planPromotion(this.ctx.vault, layoutOf(this.ctx), { target: source, area, date: this.ctx.today(), timestamp: localTimestamp(now) });
-      planEl.createEl("pre", { cls: "am-promote-lines", text: promotionPlanLines(this.plan).join("\n") });
+      this.plan = await planPromotion(this.ctx.vault, layoutOf(this.ctx), {
+        target: source,
+        area,
+        date: this.ctx.today(),
+        timestamp: localTimestamp(now),
+      });
+      planEl.createEl("pre", {
+        cls: "am-promote-lines",
+        text: promotionPlanLines(this.plan).join("\n"),
+      });
       promote.disabled = false;
     } catch (err) {
       planEl.createDiv({ cls: "am-error", text: `Cannot promote: ${errorMessage(err)}` });
@@ -67,7 +96,11 @@ export class PromoteModal extends Modal {
     if (!plan) return;
     try {
       const writes = await applyPromotion(this.ctx.vault, plan, localTimestamp(this.now()));
-      new Notice(writes.length > 0 ? `Promoted to ${plan.destination}.` : `Already in the library: ${plan.destination}.`);
+      new Notice(
+        writes.length > 0
+          ? `Promoted to ${plan.destination}.`
+          : `Already in the library: ${plan.destination}.`,
+      );
       this.close();
     } catch (err) {
       planEl.createDiv({ cls: "am-error", text: `Promotion failed: ${errorMessage(err)}` });

@@ -10,7 +10,12 @@ import type { ExtractionPlan } from "../core/extraction/pipeline";
 import { CATEGORIES, type Category, type PlannedItem } from "../core/extraction/types";
 import { supersessionLabel } from "../core/extraction/contradiction";
 import type { MemoryLayout } from "../core/layout";
-import { currentDestinationKey, destinationOptions, editPlan, type ItemDecision } from "../core/extraction/plan-edits";
+import {
+  currentDestinationKey,
+  destinationOptions,
+  editPlan,
+  type ItemDecision,
+} from "../core/extraction/plan-edits";
 
 const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
   task: "Tasks",
@@ -57,8 +62,12 @@ export function actionLabel(planned: PlannedItem): string {
 /** One line about the gate: which checks fired and what the rescan changed. */
 export function gateSummary(plan: ExtractionPlan): string {
   const gate = plan.gate;
-  if (!gate) return plan.extractor === "offline" ? "Self-check gate: not used by the offline extractor." : "Self-check gate: no report.";
-  if (gate.fired.length === 0) return `Self-check gate: passed on the first pass (${gate.after} items).`;
+  if (!gate)
+    return plan.extractor === "offline"
+      ? "Self-check gate: not used by the offline extractor."
+      : "Self-check gate: no report.";
+  if (gate.fired.length === 0)
+    return `Self-check gate: passed on the first pass (${gate.after} items).`;
   const reasons = gate.fired.map((f) => GATE_CHECKS[f] ?? f).join("; ");
   return `Self-check gate: ${reasons}. Rescan: ${gate.before} → ${gate.after} items, ${gate.categoriesBefore} → ${gate.categoriesAfter} categories.`;
 }
@@ -89,26 +98,33 @@ export class ReviewModal extends Modal {
   override onOpen(): void {
     const { plan } = this.options;
     this.modalEl.addClass("am-review-modal");
-    this.setTitle(`Review items from ${plan.journal.split("/").pop()?.replace(/\.md$/i, "") ?? plan.journal}`);
+    this.setTitle(
+      `Review items from ${plan.journal.split("/").pop()?.replace(/\.md$/i, "") ?? plan.journal}`,
+    );
     const el = this.contentEl;
     el.empty();
     el.addClass("am-review");
 
     const summary = el.createDiv({ cls: "am-review-summary" });
-    summary.createDiv({ text: `Agent ${plan.agent} · ${plan.items.length} items · ${plan.passes} pass${plan.passes === 1 ? "" : "es"}` });
+    summary.createDiv({
+      text: `Agent ${plan.agent} · ${plan.items.length} items · ${plan.passes} pass${plan.passes === 1 ? "" : "es"}`,
+    });
     summary.createDiv({ cls: "am-review-gate", text: gateSummary(plan) });
     summary.createDiv({ cls: "am-review-usage", text: usageSummary(plan) });
     for (const note of plan.notes) summary.createDiv({ cls: "am-review-note", text: note });
 
     const list = el.createDiv({ cls: "am-review-list" });
     for (const category of CATEGORIES) {
-      const indexes = plan.items.map((p, i) => (p.item.category === category ? i : -1)).filter((i) => i >= 0);
+      const indexes = plan.items
+        .map((p, i) => (p.item.category === category ? i : -1))
+        .filter((i) => i >= 0);
       if (indexes.length === 0) continue;
       const section = list.createDiv({ cls: `am-review-category am-cat-${category}` });
       section.createEl("h3", { text: `${CATEGORY_TITLES[category]} (${indexes.length})` });
       for (const i of indexes) this.renderItem(section, i);
     }
-    if (plan.items.length === 0) list.createDiv({ cls: "am-empty", text: "No items were found in this journal." });
+    if (plan.items.length === 0)
+      list.createDiv({ cls: "am-empty", text: "No items were found in this journal." });
 
     if (plan.rejected.length > 0) {
       const details = el.createEl("details", { cls: "am-review-rejected" });
@@ -157,7 +173,10 @@ export class ReviewModal extends Modal {
 
     const meta = body.createDiv({ cls: "am-review-meta" });
     meta.createSpan({ cls: `am-badge am-action-${planned.action}`, text: actionLabel(planned) });
-    const conf = meta.createSpan({ cls: "am-badge am-confidence", text: `confidence ${planned.item.confidence.toFixed(2)}` });
+    const conf = meta.createSpan({
+      cls: "am-badge am-confidence",
+      text: `confidence ${planned.item.confidence.toFixed(2)}`,
+    });
     conf.toggleClass("is-low", planned.item.confidence < 0.5);
     const select = meta.createEl("select", { cls: "dropdown am-review-destination" });
     select.setAttr("aria-label", "Destination");
@@ -167,17 +186,25 @@ export class ReviewModal extends Modal {
     select.value = currentDestinationKey(planned);
     if (select.value !== currentDestinationKey(planned)) {
       // A destination the picker does not offer (e.g. a library topic): show it as is.
-      select.createEl("option", { text: planned.destination, value: currentDestinationKey(planned) });
+      select.createEl("option", {
+        text: planned.destination,
+        value: currentDestinationKey(planned),
+      });
       select.value = currentDestinationKey(planned);
     }
     select.disabled = skip;
     select.addEventListener("change", () => (decision.destination = select.value));
-    meta.createSpan({ cls: "am-review-path", text: planned.destination, title: planned.destination });
+    meta.createSpan({
+      cls: "am-review-path",
+      text: planned.destination,
+      title: planned.destination,
+    });
 
     const evidence = body.createEl("details", { cls: "am-review-evidence" });
     evidence.createEl("summary", { text: "Evidence" });
     evidence.createEl("blockquote", { text: planned.item.evidence });
-    if (planned.item.blockId) evidence.createDiv({ cls: "am-review-block", text: `Block ^${planned.item.blockId}` });
+    if (planned.item.blockId)
+      evidence.createDiv({ cls: "am-review-block", text: `Block ^${planned.item.blockId}` });
 
     check.addEventListener("change", () => {
       decision.accept = check.checked;
@@ -187,7 +214,9 @@ export class ReviewModal extends Modal {
   }
 
   private acceptedCount(): number {
-    return this.options.plan.items.filter((p, i) => p.action !== "skip" && this.decisions[i]?.accept).length;
+    return this.options.plan.items.filter(
+      (p, i) => p.action !== "skip" && this.decisions[i]?.accept,
+    ).length;
   }
 
   private refreshApplyButton(): void {

@@ -40,14 +40,22 @@ export function isQueueNote(ctx: PluginContext, agent: string, path: string): bo
 }
 
 /** Lists the pending plans under `root`; `review(journal)` opens one. */
-export function renderQueue(root: HTMLElement, agent: string, data: QueueData, review: ((journal: string) => void) | null): void {
+export function renderQueue(
+  root: HTMLElement,
+  agent: string,
+  data: QueueData,
+  review: ((journal: string) => void) | null,
+): void {
   const list = root.createDiv({ cls: "am-tracker-list am-review-queue" });
   if (data.error) {
     list.createDiv({ cls: "am-error", text: `${data.path}: ${data.error}` });
     return;
   }
   if (data.entries.length === 0) {
-    list.createDiv({ cls: "am-empty", text: `Nothing to review for ${agent}: no journal extracted automatically is waiting.` });
+    list.createDiv({
+      cls: "am-empty",
+      text: `Nothing to review for ${agent}: no journal extracted automatically is waiting.`,
+    });
     return;
   }
   for (const entry of data.entries) {
@@ -62,9 +70,14 @@ export function renderQueue(root: HTMLElement, agent: string, data: QueueData, r
       review?.(entry.journal);
     });
     const meta = body.createDiv({ cls: "am-tracker-meta" });
-    meta.createSpan({ cls: "am-badge", text: `queued ${entry.queued.slice(0, 16).replace("T", " ")}` });
+    meta.createSpan({
+      cls: "am-badge",
+      text: `queued ${entry.queued.slice(0, 16).replace("T", " ")}`,
+    });
     meta.createSpan({ cls: "am-badge", text: `${entry.items.length} planned` });
-    for (const item of entry.items.slice(0, 5)) body.createDiv({ cls: "am-item-child", text: item });
-    if (entry.items.length > 5) body.createDiv({ cls: "am-item-child", text: `… and ${entry.items.length - 5} more` });
+    for (const item of entry.items.slice(0, 5))
+      body.createDiv({ cls: "am-item-child", text: item });
+    if (entry.items.length > 5)
+      body.createDiv({ cls: "am-item-child", text: `… and ${entry.items.length - 5} more` });
   }
 }

@@ -19,7 +19,8 @@ export const SEARCH_VIEW_TYPE = "agent-memory-search";
 /** Delay between the last keystroke and the search, milliseconds. */
 const DEBOUNCE_MS = 250;
 const LIMIT = 20;
-const HINT = 'Words, "phrases" and filters: agent: type: status: domain: tag: path: after:YYYY-MM-DD before:YYYY-MM-DD';
+const HINT =
+  'Words, "phrases" and filters: agent: type: status: domain: tag: path: after:YYYY-MM-DD before:YYYY-MM-DD';
 
 const literal = createTokenizer({ stemming: false });
 const stemmed = createTokenizer();
@@ -81,7 +82,10 @@ export class SearchView extends ItemView {
       placeholder: "Search memory…",
       attr: { "aria-label": "Search memory", spellcheck: "false" },
     });
-    this.scopeEl = bar.createEl("select", { cls: "dropdown am-search-scope", attr: { "aria-label": "Scope" } });
+    this.scopeEl = bar.createEl("select", {
+      cls: "dropdown am-search-scope",
+      attr: { "aria-label": "Scope" },
+    });
     root.createDiv({ cls: "am-search-hint", text: HINT });
     this.statusEl = root.createDiv({ cls: "am-search-status", attr: { "aria-live": "polite" } });
     this.resultsEl = root.createDiv({ cls: "am-search-results", attr: { role: "listbox" } });
@@ -135,13 +139,16 @@ export class SearchView extends ItemView {
   private indexNote(): string {
     const state = this.index.state;
     if (state.kind === "building") {
-      return state.total > 0 ? `Indexing ${state.done} of ${state.total} notes; results may be incomplete.` : "Indexing…";
+      return state.total > 0
+        ? `Indexing ${state.done} of ${state.total} notes; results may be incomplete.`
+        : "Indexing…";
     }
     return "";
   }
 
   private renderStatusOnly(): void {
-    if (this.inputEl.value.trim() === "") this.statusEl.setText(this.indexNote() || "Type to search your memory.");
+    if (this.inputEl.value.trim() === "")
+      this.statusEl.setText(this.indexNote() || "Type to search your memory.");
   }
 
   private runSearch(): void {
@@ -157,7 +164,11 @@ export class SearchView extends ItemView {
       this.resultsEl.empty();
       const problems = this.index.problems;
       this.statusEl.setText(this.indexNote() || "Type to search your memory.");
-      if (problems.length > 0) this.statusEl.createDiv({ cls: "am-search-problems", text: `Index: ${problems.join("; ")}` });
+      if (problems.length > 0)
+        this.statusEl.createDiv({
+          cls: "am-search-problems",
+          text: `Index: ${problems.join("; ")}`,
+        });
       return;
     }
     const answer = await this.index.search(query, { scope, limit: LIMIT });
@@ -178,28 +189,46 @@ export class SearchView extends ItemView {
     const scopeLabel = this.scopeEl.selectedOptions[0]?.textContent ?? response.scope;
     if (response.results.length === 0) {
       this.statusEl.setText(note);
-      this.resultsEl.createDiv({ cls: "am-empty", text: `No notes match "${query.trim()}" in ${scopeLabel.toLowerCase()}.` });
+      this.resultsEl.createDiv({
+        cls: "am-empty",
+        text: `No notes match "${query.trim()}" in ${scopeLabel.toLowerCase()}.`,
+      });
       return;
     }
     const shown = response.results.length;
-    const count = response.total > shown ? `${shown} of ${totalPrefix(response)}${response.total} notes` : `${shown} note${shown === 1 ? "" : "s"}`;
-    this.statusEl.setText(`${count} in ${Math.max(1, Math.round(response.took_ms))} ms${note ? `. ${note}` : ""}`);
+    const count =
+      response.total > shown
+        ? `${shown} of ${totalPrefix(response)}${response.total} notes`
+        : `${shown} note${shown === 1 ? "" : "s"}`;
+    this.statusEl.setText(
+      `${count} in ${Math.max(1, Math.round(response.took_ms))} ms${note ? `. ${note}` : ""}`,
+    );
     const terms = highlightTerms(query);
     this.hits = response.results;
     response.results.forEach((hit, i) => this.renderHit(hit, i, terms));
   }
 
   private renderHit(hit: SearchHit, index: number, terms: string[]): void {
-    const item = this.resultsEl.createDiv({ cls: "am-search-result", attr: { role: "option", "data-path": hit.path } });
+    const item = this.resultsEl.createDiv({
+      cls: "am-search-result",
+      attr: { role: "option", "data-path": hit.path },
+    });
     item.createDiv({ cls: "am-result-title", text: hit.title });
     const date = hit.date && !hit.title.includes(hit.date) ? hit.date : "";
-    const sub = [hit.path, hit.agent ? `agent ${hit.agent}` : "", date].filter((s) => s !== "").join(" · ");
+    const sub = [hit.path, hit.agent ? `agent ${hit.agent}` : "", date]
+      .filter((s) => s !== "")
+      .join(" · ");
     item.createDiv({ cls: "am-result-path", text: sub });
-    if (hit.snippet) appendHighlighted(item.createDiv({ cls: "am-result-snippet" }), hit.snippet, terms);
+    if (hit.snippet)
+      appendHighlighted(item.createDiv({ cls: "am-result-snippet" }), hit.snippet, terms);
     for (const block of hit.blocks) {
       if (block.text.trim() === "" || block.text.trim() === hit.snippet.trim()) continue;
       const el = item.createDiv({ cls: "am-result-block" });
-      appendHighlighted(el, block.text.length > 300 ? `${block.text.slice(0, 300)}…` : block.text, terms);
+      appendHighlighted(
+        el,
+        block.text.length > 300 ? `${block.text.slice(0, 300)}…` : block.text,
+        terms,
+      );
       if (block.id) el.dataset.block = block.id;
       el.addEventListener("click", (evt) => {
         evt.stopPropagation();
@@ -234,6 +263,10 @@ export class SearchView extends ItemView {
 
   /** Opens the note at the block (`path#^id`), or at its top when the block has no id. */
   private async openHit(hit: SearchHit, blockId: string | null): Promise<void> {
-    await this.app.workspace.openLinkText(blockId ? `${hit.path}#^${blockId}` : hit.path, "", false);
+    await this.app.workspace.openLinkText(
+      blockId ? `${hit.path}#^${blockId}` : hit.path,
+      "",
+      false,
+    );
   }
 }

@@ -37,14 +37,20 @@ export function readDailyNotesOptions(app: App): Result<DailyNotesOptions> {
   if (!isRecord(internal) || typeof internal.getPluginById !== "function") {
     return err("this version of Obsidian does not expose its core plugins");
   }
-  const plugin: unknown = (internal.getPluginById as (id: string) => unknown).call(internal, "daily-notes");
+  const plugin: unknown = (internal.getPluginById as (id: string) => unknown).call(
+    internal,
+    "daily-notes",
+  );
   if (!isRecord(plugin)) return err("the Daily notes core plugin is not available");
   if (plugin.enabled !== true) return err("the Daily notes core plugin is turned off");
   const instance = plugin.instance;
   const options = isRecord(instance) ? instance.options : undefined;
   if (!isRecord(options)) return err("the Daily notes options could not be read");
   const folder = typeof options.folder === "string" ? options.folder.trim() : "";
-  const format = typeof options.format === "string" && options.format.trim() ? options.format.trim() : "YYYY-MM-DD";
+  const format =
+    typeof options.format === "string" && options.format.trim()
+      ? options.format.trim()
+      : "YYYY-MM-DD";
   return ok({ folder, format });
 }
 
@@ -61,7 +67,13 @@ export interface TodayJournal {
  * @param today `YYYY-MM-DD` (local date).
  * @param now the moment used for the Daily notes format (tests pass a fixed date).
  */
-export function todayJournal(app: App, settings: Settings, layout: MemoryLayout, today: string, now?: Date): TodayJournal {
+export function todayJournal(
+  app: App,
+  settings: Settings,
+  layout: MemoryLayout,
+  today: string,
+  now?: Date,
+): TodayJournal {
   const fromLayout = (): string => layout.journalPath(settings.defaultAgent, today);
   if (!settings.useDailyNotes) return { path: fromLayout(), source: "layout" };
   const read = readDailyNotesOptions(app);

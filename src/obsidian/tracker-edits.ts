@@ -38,7 +38,10 @@ export async function tickTrackerItem(
       if (current === null) return { content: null, result: null };
       const r = setItemStatus(current, id, status, path, options.today);
       if (r.ok) return { content: r.value.text, result: null };
-      return { content: current, result: r.error.found ? r.error.message : `No item ^${id} in ${path} any more.` };
+      return {
+        content: current,
+        result: r.error.found ? r.error.message : `No item ^${id} in ${path} any more.`,
+      };
     });
     return result;
   } catch (err) {

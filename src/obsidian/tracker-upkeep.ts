@@ -28,7 +28,12 @@ export class TrackerUpkeep extends Component {
     // After layout-ready, as the plugin's other vault subscriptions (onload only registers).
     this.ctx.app.workspace.onLayoutReady(() => {
       if (this.unloaded) return;
-      this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => void this.trackerChanged(file.path)));
+      this.registerEvent(
+        this.ctx.app.vault.on(
+          "modify",
+          (file: TAbstractFile) => void this.trackerChanged(file.path),
+        ),
+      );
       void this.remember();
     });
   }
@@ -42,11 +47,14 @@ export class TrackerUpkeep extends Component {
   private async remember(): Promise<void> {
     try {
       const layout = layoutOf(this.ctx);
-      const agents = layout.agentsIn((await this.ctx.vault.list(layout.agentsRoot)).map((f) => f.path));
+      const agents = layout.agentsIn(
+        (await this.ctx.vault.list(layout.agentsRoot)).map((f) => f.path),
+      );
       for (const agent of agents) {
         for (const kind of TRACKER_KINDS) {
           const path = layout.trackerPath(agent, kind);
-          if (await this.ctx.vault.exists(path)) this.seen.set(path, await this.ctx.vault.read(path));
+          if (await this.ctx.vault.exists(path))
+            this.seen.set(path, await this.ctx.vault.read(path));
         }
       }
     } catch {
@@ -82,7 +90,11 @@ export class TrackerUpkeep extends Component {
       ({
         result: { reopened, restored, kept },
       } = await this.ctx.vault.process(path, (current) => {
-        const decided = { reopened: [] as { id: string; next: string }[], restored: [] as string[], kept: null as string | null };
+        const decided = {
+          reopened: [] as { id: string; next: string }[],
+          restored: [] as string[],
+          kept: null as string | null,
+        };
         if (current === null) return { content: null, result: decided };
         const previous = this.seen.get(path);
         let text = current;
@@ -106,7 +118,10 @@ export class TrackerUpkeep extends Component {
       return;
     }
     if (kept !== null) this.seen.set(path, kept);
-    for (const id of restored) new Notice(`${path}: gave ^${id} its block id back (a Dataview task view had moved a source link's ^am-… id in its place).`);
+    for (const id of restored)
+      new Notice(
+        `${path}: gave ^${id} its block id back (a Dataview task view had moved a source link's ^am-… id in its place).`,
+      );
     for (const r of reopened) new Notice(`Review ${r.id}: this round is done; next on ${r.next}.`);
   }
 }
@@ -124,7 +139,10 @@ export async function runMigrateCommand(ctx: PluginContext): Promise<void> {
     const lost = planned.flatMap((n) => n.lostIds.map((line) => `${n.path} line ${line}`));
     const skipped = planned.filter((n) => n.skipped !== null).map((n) => n.skipped ?? "");
     if (lines === 0) {
-      new Notice(`Tracker lines are in the current format (${planned.length} tracker notes).${lost.length > 0 ? ` Items without a block id: ${lost.join(", ")}.` : ""}`, 10_000);
+      new Notice(
+        `Tracker lines are in the current format (${planned.length} tracker notes).${lost.length > 0 ? ` Items without a block id: ${lost.join(", ")}.` : ""}`,
+        10_000,
+      );
       return;
     }
     const message = [
@@ -132,7 +150,9 @@ export async function runMigrateCommand(ctx: PluginContext): Promise<void> {
       `Notes: ${changing.map((n) => n.path).join(", ")}.`,
       "Only those lines change; every other line stays as it is.",
       ...(skipped.length > 0 ? [`Left as they are: ${skipped.join("; ")}`] : []),
-      ...(lost.length > 0 ? [`Items that lost their block id (add it back by hand): ${lost.join(", ")}.`] : []),
+      ...(lost.length > 0
+        ? [`Items that lost their block id (add it back by hand): ${lost.join(", ")}.`]
+        : []),
     ];
     new ConfirmModal(ctx.app, {
       title: "Migrate tracker lines",

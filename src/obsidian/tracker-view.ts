@@ -132,9 +132,11 @@ export class TrackerView extends ItemView {
     this.app.workspace.onLayoutReady(() => {
       if (!this.closed) this.registerEvent(this.app.vault.on("create", onChange));
     });
-    this.registerEvent(this.app.vault.on("rename", (file, oldPath) => {
-      if (this.isWatched(file.path) || this.isWatched(oldPath)) this.refresh();
-    }));
+    this.registerEvent(
+      this.app.vault.on("rename", (file, oldPath) => {
+        if (this.isWatched(file.path) || this.isWatched(oldPath)) this.refresh();
+      }),
+    );
     this.refresh();
     await this.rendering;
   }
@@ -151,8 +153,16 @@ export class TrackerView extends ItemView {
     try {
       const layout = layoutOf(this.ctx);
       const other = layout.agentOf(path);
-      if (other !== null && (layout.trackerPath(other, "questions") === path || layout.trackerPath(other, "proposals") === path)) return true;
-      return TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path) || isQueueNote(this.ctx, this.agent, path);
+      if (
+        other !== null &&
+        (layout.trackerPath(other, "questions") === path ||
+          layout.trackerPath(other, "proposals") === path)
+      )
+        return true;
+      return (
+        TRACKER_KINDS.some((kind) => layout.trackerPath(this.agent, kind) === path) ||
+        isQueueNote(this.ctx, this.agent, path)
+      );
     } catch {
       // A path the layout refuses (an unsafe agent name) is no tracker of this view.
       return false;
@@ -165,13 +175,17 @@ export class TrackerView extends ItemView {
     this.rendering = this.render(seq).catch((err: unknown) => {
       if (seq !== this.renderSeq) return;
       this.contentEl.empty();
-      this.contentEl.createDiv({ cls: "am-error", text: `Cannot show the trackers: ${errorMessage(err)}` });
+      this.contentEl.createDiv({
+        cls: "am-error",
+        text: `Cannot show the trackers: ${errorMessage(err)}`,
+      });
     });
   }
 
   private async loadTracker(kind: TrackerKind): Promise<TrackerData> {
     const path = layoutOf(this.ctx).trackerPath(this.agent, kind);
-    if (!(await this.ctx.vault.exists(path))) return { path, exists: false, items: [], due: new Map() };
+    if (!(await this.ctx.vault.exists(path)))
+      return { path, exists: false, items: [], due: new Map() };
     try {
       const text = await this.ctx.vault.read(path);
       const due = new Map<string, number>();
@@ -203,15 +217,22 @@ export class TrackerView extends ItemView {
     const root = this.contentEl;
     root.empty();
     const toolbar = root.createDiv({ cls: "am-tracker-toolbar" });
-    const agentSelect = toolbar.createEl("select", { cls: "dropdown am-agent-picker", attr: { "aria-label": "Agent" } });
+    const agentSelect = toolbar.createEl("select", {
+      cls: "dropdown am-agent-picker",
+      attr: { "aria-label": "Agent" },
+    });
     for (const a of agents) agentSelect.createEl("option", { text: a, value: a });
     agentSelect.value = this.agent;
     agentSelect.addEventListener("change", () => {
       this.agent = agentSelect.value;
       this.refresh();
     });
-    const filterSelect = toolbar.createEl("select", { cls: "dropdown am-status-filter", attr: { "aria-label": "Status" } });
-    for (const [value, label] of Object.entries(FILTER_LABELS)) filterSelect.createEl("option", { text: label, value });
+    const filterSelect = toolbar.createEl("select", {
+      cls: "dropdown am-status-filter",
+      attr: { "aria-label": "Status" },
+    });
+    for (const [value, label] of Object.entries(FILTER_LABELS))
+      filterSelect.createEl("option", { text: label, value });
     filterSelect.value = this.filter;
     filterSelect.addEventListener("change", () => {
       this.filter = filterSelect.value as StatusFilter;
@@ -221,11 +242,17 @@ export class TrackerView extends ItemView {
     const tabs = root.createDiv({ cls: "am-tracker-tabs", attr: { role: "tablist" } });
     for (const kind of TRACKER_KINDS) {
       const d = data.get(kind);
-      const count = d ? d.items.filter((it) => matchesFilter(shownStatus(it), this.filter)).length : 0;
-      const tab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": kind } });
+      const count = d
+        ? d.items.filter((it) => matchesFilter(shownStatus(it), this.filter)).length
+        : 0;
+      const tab = tabs.createEl("button", {
+        cls: "am-tracker-tab",
+        attr: { role: "tab", "data-kind": kind },
+      });
       tab.createSpan({ cls: "am-tab-label", text: KIND_LABELS[kind] });
       tab.createSpan({ cls: "am-tab-count", text: String(count) });
-      if (kind === "reviews" && d && d.due.size > 0) tab.createSpan({ cls: "am-tab-due", text: `${d.due.size} due` });
+      if (kind === "reviews" && d && d.due.size > 0)
+        tab.createSpan({ cls: "am-tab-due", text: `${d.due.size} due` });
       tab.toggleClass("is-active", !this.inbox && !this.queueTab && kind === this.kind);
       tab.setAttr("aria-selected", !this.inbox && !this.queueTab && kind === this.kind);
       tab.addEventListener("click", () => {
@@ -235,7 +262,10 @@ export class TrackerView extends ItemView {
         this.refresh();
       });
     }
-    const inboxTab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": "inbox" } });
+    const inboxTab = tabs.createEl("button", {
+      cls: "am-tracker-tab",
+      attr: { role: "tab", "data-kind": "inbox" },
+    });
     inboxTab.createSpan({ cls: "am-tab-label", text: "Inbox" });
     inboxTab.createSpan({ cls: "am-tab-count", text: String(inboxItems.length) });
     inboxTab.toggleClass("is-active", this.inbox);
@@ -245,7 +275,10 @@ export class TrackerView extends ItemView {
       this.queueTab = false;
       this.refresh();
     });
-    const queueTab = tabs.createEl("button", { cls: "am-tracker-tab", attr: { role: "tab", "data-kind": "to-review" } });
+    const queueTab = tabs.createEl("button", {
+      cls: "am-tracker-tab",
+      attr: { role: "tab", "data-kind": "to-review" },
+    });
     queueTab.createSpan({ cls: "am-tab-label", text: TO_REVIEW_LABEL });
     queueTab.createSpan({ cls: "am-tab-count", text: String(queue.entries.length) });
     queueTab.toggleClass("is-active", this.queueTab && !this.inbox);
@@ -262,7 +295,12 @@ export class TrackerView extends ItemView {
     }
     const review = this.reviewJournal;
     if (this.queueTab) {
-      renderQueue(root, this.agent, queue, review ? (journal) => void review(journal).then(() => this.refresh()) : null);
+      renderQueue(
+        root,
+        this.agent,
+        queue,
+        review ? (journal) => void review(journal).then(() => this.refresh()) : null,
+      );
       return;
     }
     const current = data.get(this.kind);
@@ -275,14 +313,22 @@ export class TrackerView extends ItemView {
     return { person: this.agent === person, name: this.agent };
   }
 
-  private renderInbox(root: HTMLElement, actor: Actor, items: readonly InboxItem[], error: string | null): void {
+  private renderInbox(
+    root: HTMLElement,
+    actor: Actor,
+    items: readonly InboxItem[],
+    error: string | null,
+  ): void {
     const list = root.createDiv({ cls: "am-tracker-list am-inbox-list" });
     if (error) {
       list.createDiv({ cls: "am-error", text: `Cannot read the inbox: ${error}` });
       return;
     }
     if (items.length === 0) {
-      list.createDiv({ cls: "am-empty", text: `Nothing waits in the inbox of ${actor.person ? "the person" : this.agent}.` });
+      list.createDiv({
+        cls: "am-empty",
+        text: `Nothing waits in the inbox of ${actor.person ? "the person" : this.agent}.`,
+      });
       return;
     }
     for (const item of items) {
@@ -299,12 +345,20 @@ export class TrackerView extends ItemView {
       meta.createSpan({ cls: "am-item-id", text: item.id });
       meta.createSpan({ cls: "am-badge am-inbox-from", text: `from: ${item.from}` });
       meta.createSpan({ cls: "am-badge am-field-state", text: `state: ${item.state}` });
-      if (item.promotion) meta.createSpan({ cls: "am-badge am-inbox-promotion", text: `promote to: ${item.promotion.area}` });
-      for (const reply of item.replies.slice(0, 3)) body.createDiv({ cls: "am-item-child", text: reply });
+      if (item.promotion)
+        meta.createSpan({
+          cls: "am-badge am-inbox-promotion",
+          text: `promote to: ${item.promotion.area}`,
+        });
+      for (const reply of item.replies.slice(0, 3))
+        body.createDiv({ cls: "am-item-child", text: reply });
       // The panel is a person's door: accepting is approval (docs/inbox.md, "Who may do what").
       const actions = body.createDiv({ cls: "am-inbox-actions" });
       for (const verb of ["accept", "decline"] as const) {
-        const button = actions.createEl("button", { cls: `am-inbox-${verb}`, text: verb === "accept" ? "Accept" : "Decline" });
+        const button = actions.createEl("button", {
+          cls: `am-inbox-${verb}`,
+          text: verb === "accept" ? "Accept" : "Decline",
+        });
         button.addEventListener("click", () => void this.respond(item, verb));
       }
     }
@@ -321,7 +375,11 @@ export class TrackerView extends ItemView {
         date: this.ctx.today(),
         timestamp: localTimestamp(new Date()),
       });
-      new Notice(done.promotedTo ? `Accepted: promoted to ${done.promotedTo.replace(/\[\[|\]\]/g, "")}.` : `^${item.id} of ${item.from} is ${done.state}.`);
+      new Notice(
+        done.promotedTo
+          ? `Accepted: promoted to ${done.promotedTo.replace(/\[\[|\]\]/g, "")}.`
+          : `^${item.id} of ${item.from} is ${done.state}.`,
+      );
     } catch (err) {
       new Notice(`Cannot ${verb} ^${item.id}: ${errorMessage(err)}`);
     }
@@ -336,7 +394,10 @@ export class TrackerView extends ItemView {
       return;
     }
     if (!data.exists) {
-      list.createDiv({ cls: "am-empty", text: `No ${label} note yet for ${this.agent} (${data.path}).` });
+      list.createDiv({
+        cls: "am-empty",
+        text: `No ${label} note yet for ${this.agent} (${data.path}).`,
+      });
       return;
     }
     const items = data.items.filter((it) => matchesFilter(shownStatus(it), this.filter));
@@ -356,13 +417,20 @@ export class TrackerView extends ItemView {
     const dueDays = item.id ? data.due.get(item.id) : undefined;
     row.toggleClass("is-due", dueDays !== undefined);
 
-    const check = row.createEl("input", { cls: "task-list-item-checkbox am-tracker-check", type: "checkbox" });
+    const check = row.createEl("input", {
+      cls: "task-list-item-checkbox am-tracker-check",
+      type: "checkbox",
+    });
     // A review loop is never shown ticked: ticking records this round and moves its next date.
     check.checked = !review && status === "done";
     check.disabled = item.id === null || status === "abandoned";
     check.setAttr(
       "aria-label",
-      item.id === null ? "This item has no block id" : review ? "Mark this round done (the loop stays open; abandon it to end it)" : "Done",
+      item.id === null
+        ? "This item has no block id"
+        : review
+          ? "Mark this round done (the loop stays open; abandon it to end it)"
+          : "Done",
     );
     check.addEventListener("change", () => void this.tick(data.path, item, check));
 
@@ -370,25 +438,42 @@ export class TrackerView extends ItemView {
     const text = body.createEl("a", { cls: "am-tracker-text", text: item.text, href: "#" });
     text.addEventListener("click", (evt) => {
       evt.preventDefault();
-      void this.app.workspace.openLinkText(item.id ? `${data.path}#^${item.id}` : data.path, "", false);
+      void this.app.workspace.openLinkText(
+        item.id ? `${data.path}#^${item.id}` : data.path,
+        "",
+        false,
+      );
     });
 
     const meta = body.createDiv({ cls: "am-tracker-meta" });
     if (item.id) meta.createSpan({ cls: "am-item-id", text: item.id });
-    if (status === "in-progress") meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
-    if (status === "abandoned") meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
+    if (status === "in-progress")
+      meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
+    if (status === "abandoned")
+      meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
     if (dueDays !== undefined) {
-      meta.createSpan({ cls: "am-badge am-due", text: dueDays === 0 ? "due today" : `due ${dueDays} d ago` });
+      meta.createSpan({
+        cls: "am-badge am-due",
+        text: dueDays === 0 ? "due today" : `due ${dueDays} d ago`,
+      });
     }
     const schedule = review ? readSchedule(item) : null;
     for (const key of BADGE_FIELDS) {
       const value = key === "next" && schedule?.next ? schedule.next : fieldValue(item, key);
-      if (value !== null) meta.createSpan({ cls: `am-badge am-field-${key}`, text: `${key}: ${stripWikilinkBrackets(value)}` });
+      if (value !== null)
+        meta.createSpan({
+          cls: `am-badge am-field-${key}`,
+          text: `${key}: ${stripWikilinkBrackets(value)}`,
+        });
     }
     const source = fieldValue(item, "source");
     if (source) {
       for (const target of wikilinkTargets(source)) {
-        const link = meta.createEl("a", { cls: "am-source-link", text: target.split("#")[0] ?? target, href: "#" });
+        const link = meta.createEl("a", {
+          cls: "am-source-link",
+          text: target.split("#")[0] ?? target,
+          href: "#",
+        });
         link.setAttr("aria-label", `Open the source: ${target}`);
         link.addEventListener("click", (evt) => {
           evt.preventDefault();

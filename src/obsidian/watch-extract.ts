@@ -35,7 +35,9 @@ export class WatchExtract extends Component {
   override onload(): void {
     this.ctx.app.workspace.onLayoutReady(() => {
       // Edits only: a journal made from a template is timed from its first edit.
-      this.registerEvent(this.ctx.app.vault.on("modify", (file: TAbstractFile) => this.changed(file.path)));
+      this.registerEvent(
+        this.ctx.app.vault.on("modify", (file: TAbstractFile) => this.changed(file.path)),
+      );
     });
   }
 
@@ -59,7 +61,16 @@ export class WatchExtract extends Component {
     const minutes = this.ctx.settings().watch.extractAfterMinutes;
     if (minutes !== this.minutes) {
       void this.timers?.close();
-      this.timers = minutes > 0 ? new QuietTimers(minutes * 60_000, (p) => this.run(p), this.scheduler, (p, err) => new Notice(`Agent Memory could not extract ${noteName(p)}: ${errorMessage(err)}`)) : null;
+      this.timers =
+        minutes > 0
+          ? new QuietTimers(
+              minutes * 60_000,
+              (p) => this.run(p),
+              this.scheduler,
+              (p, err) =>
+                new Notice(`Agent Memory could not extract ${noteName(p)}: ${errorMessage(err)}`),
+            )
+          : null;
       this.minutes = minutes;
     }
     if (!this.timers) return;
@@ -83,7 +94,11 @@ export class WatchExtract extends Component {
       extractor: extractorFor(this.ctx, settings),
       autoApply: settings.watch.autoApply,
     });
-    if (outcome.kind === "queued" && outcome.written) new Notice(`${noteName(path)}: ${outcome.items} item(s) wait for review in the tracker panel's To review tab.`);
-    else if (outcome.kind === "applied" && outcome.writes.length > 0) new Notice(`${noteName(path)} extracted: wrote ${outcome.writes.length} note(s).`);
+    if (outcome.kind === "queued" && outcome.written)
+      new Notice(
+        `${noteName(path)}: ${outcome.items} item(s) wait for review in the tracker panel's To review tab.`,
+      );
+    else if (outcome.kind === "applied" && outcome.writes.length > 0)
+      new Notice(`${noteName(path)} extracted: wrote ${outcome.writes.length} note(s).`);
   }
 }

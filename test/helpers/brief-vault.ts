@@ -15,9 +15,22 @@ export function buildCli(): void {
 }
 
 /** Runs the built CLI with no language model configured. */
-export function runCli(args: string[], cwd?: string): { code: number | null; stdout: string; stderr: string } {
-  const env = { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
-  const res = spawnSync(process.execPath, [cliPath, ...args], { encoding: "utf8", env, ...(cwd ? { cwd } : {}) });
+export function runCli(
+  args: string[],
+  cwd?: string,
+): { code: number | null; stdout: string; stderr: string } {
+  const env = {
+    ...process.env,
+    AGENT_MEMORY_LLM_BASE_URL: "",
+    AGENT_MEMORY_LLM_API_KEY: "",
+    OPENAI_BASE_URL: "",
+    OPENAI_API_KEY: "",
+  };
+  const res = spawnSync(process.execPath, [cliPath, ...args], {
+    encoding: "utf8",
+    env,
+    ...(cwd ? { cwd } : {}),
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 

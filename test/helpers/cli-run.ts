@@ -9,11 +9,20 @@ export const CLI_PATH = join(fileURLToPath(new URL("../..", import.meta.url)), "
 
 /** The test process's environment with every language-model variable emptied (offline extraction). */
 export function offlineEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, AGENT_MEMORY_LLM_BASE_URL: "", AGENT_MEMORY_LLM_API_KEY: "", OPENAI_BASE_URL: "", OPENAI_API_KEY: "" };
+  return {
+    ...process.env,
+    AGENT_MEMORY_LLM_BASE_URL: "",
+    AGENT_MEMORY_LLM_API_KEY: "",
+    OPENAI_BASE_URL: "",
+    OPENAI_API_KEY: "",
+  };
 }
 
 /** Runs `node dist/cli.js …args` to its end; returns its exit code and output. */
 export function cliRun(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const res = spawnSync(process.execPath, [CLI_PATH, ...args], { encoding: "utf8", env: offlineEnv() });
+  const res = spawnSync(process.execPath, [CLI_PATH, ...args], {
+    encoding: "utf8",
+    env: offlineEnv(),
+  });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }

@@ -59,7 +59,10 @@ export function dataviewFields(line: string): DataviewField[] {
 
 const ATOMS: [DataviewType, RegExp][] = [
   ["date", /^\d{4}-\d{2}(-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?)?$/],
-  ["duration", /^\d+(\.\d+)?\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?)$/i],
+  [
+    "duration",
+    /^\d+(\.\d+)?\s*(s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?)$/i,
+  ],
   ["number", /^-?\d+(\.\d+)?$/],
   ["boolean", /^(true|false)$/i],
   ["link", /^!?\[\[[^[\]]+\]\]$/],

@@ -22,16 +22,28 @@ globalThis.Date = FixedDate as DateConstructor;
 async function run(...argv: string[]): Promise<string> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(argv, { out: (l) => void out.push(l), err: (l) => void err.push(l), env: {} });
+  const code = await main(argv, {
+    out: (l) => void out.push(l),
+    err: (l) => void err.push(l),
+    env: {},
+  });
   if (code > 1) throw new Error(`agent-memory ${argv.join(" ")} exited ${code}: ${err.join("\n")}`);
   return out.join("\n");
 }
 
-const paths = (json: string): string[] => (JSON.parse(json) as { results: { path: string }[] }).results.map((r) => r.path).sort();
-const health = JSON.parse(await run("health", root, "--json")) as { warnings: { path: string; rule: string }[] };
+const paths = (json: string): string[] =>
+  (JSON.parse(json) as { results: { path: string }[] }).results.map((r) => r.path).sort();
+const health = JSON.parse(await run("health", root, "--json")) as {
+  warnings: { path: string; rule: string }[];
+};
 const result = {
-  healthExpired: health.warnings.filter((w) => w.rule === "expired").map((w) => w.path).sort(),
+  healthExpired: health.warnings
+    .filter((w) => w.rule === "expired")
+    .map((w) => w.path)
+    .sort(),
   searchFound: paths(await run("search", root, query, "--json", "--limit", "50")),
-  searchFoundWithExpired: paths(await run("search", root, query, "--json", "--limit", "50", "--include-expired")),
+  searchFoundWithExpired: paths(
+    await run("search", root, query, "--json", "--limit", "50", "--include-expired"),
+  ),
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -45,7 +45,8 @@ export interface RecordedRequest {
   responseFormat?: string;
 }
 
-export type StubHandler = StubReply | ((request: RecordedRequest) => StubReply | Promise<StubReply>);
+export type StubHandler =
+  StubReply | ((request: RecordedRequest) => StubReply | Promise<StubReply>);
 
 export interface StubServerOptions {
   /** Latency added to every reply, milliseconds (the bench uses it). */
@@ -82,9 +83,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -103,7 +113,11 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       } catch {
         body = undefined;
       }
-      const b = (body ?? {}) as { messages?: { role: string; content: string }[]; response_format?: { type?: string }; model?: string };
+      const b = (body ?? {}) as {
+        messages?: { role: string; content: string }[];
+        response_format?: { type?: string };
+        model?: string;
+      };
       const recorded: RecordedRequest = {
         method: req.method ?? "GET",
         path: (req.url ?? "").split("?")[0] ?? "",
@@ -118,7 +132,12 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       if (recorded.method === "GET" && recorded.path.endsWith("/models")) {
         sendJson(res, 200, {
           object: "list",
-          data: (options.models ?? ["stub-model"]).map((id) => ({ id, object: "model", created: 0, owned_by: "stub" })),
+          data: (options.models ?? ["stub-model"]).map((id) => ({
+            id,
+            object: "model",
+            created: 0,
+            owned_by: "stub",
+          })),
         });
         return;
       }
@@ -126,8 +145,16 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
         sendJson(res, 404, { error: { message: `stub: no route ${recorded.path}` } });
         return;
       }
-      if (recorded.responseFormat && options.rejectResponseFormats?.includes(recorded.responseFormat)) {
-        sendJson(res, 400, { error: { message: `response_format ${recorded.responseFormat} is not supported`, type: "invalid_request_error" } });
+      if (
+        recorded.responseFormat &&
+        options.rejectResponseFormats?.includes(recorded.responseFormat)
+      ) {
+        sendJson(res, 400, {
+          error: {
+            message: `response_format ${recorded.responseFormat} is not supported`,
+            type: "invalid_request_error",
+          },
+        });
         return;
       }
       const handler = queue.shift() ?? options.fallback;
@@ -140,12 +167,21 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       if (reply.delayMs) await sleep(reply.delayMs);
       const status = reply.status ?? 200;
       if (reply.raw) {
-        res.writeHead(status, { "content-type": reply.raw.contentType, "content-length": Buffer.byteLength(reply.raw.text), ...reply.headers });
+        res.writeHead(status, {
+          "content-type": reply.raw.contentType,
+          "content-length": Buffer.byteLength(reply.raw.text),
+          ...reply.headers,
+        });
         res.end(reply.raw.text);
         return;
       }
       if (reply.body !== undefined || status !== 200) {
-        sendJson(res, status, reply.body ?? { error: { message: `stub error ${status}` } }, reply.headers);
+        sendJson(
+          res,
+          status,
+          reply.body ?? { error: { message: `stub error ${status}` } },
+          reply.headers,
+        );
         return;
       }
       const content = reply.content ?? JSON.stringify({ items: reply.items ?? [] });
@@ -165,13 +201,22 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
           object: "chat.completion",
           created: 0,
           model: b.model ?? "stub-model",
-          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: reply.finishReason ?? "stop" }],
-          ...(usage ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } } : {}),
+          choices: [
+            {
+              index: 0,
+              message: { role: "assistant", content },
+              finish_reason: reply.finishReason ?? "stop",
+            },
+          ],
+          ...(usage
+            ? { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }
+            : {}),
         },
         reply.headers,
       );
     })().catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `stub failure: ${String(err)}` } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { message: `stub failure: ${String(err)}` } });
     });
   });
 

@@ -26,7 +26,9 @@ export class ManualClock implements Scheduler {
   advance(ms: number): void {
     const end = this.now + ms;
     for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
+      const due = [...this.timers.entries()]
+        .filter(([, t]) => t.at <= end)
+        .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
       if (!due) break;
       this.timers.delete(due[0]);
       this.now = due[1].at;

@@ -16,7 +16,8 @@ export function buildCli(): void {
 /** The environment of a spawned server: no language model, the test's time zone. */
 export function serverEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) env[k] = v;
   return env;
 }
 
@@ -37,7 +38,12 @@ export interface ToolResult {
 
 /** Starts `agent-memory mcp <vault> …args` and connects a client to it. */
 export async function startMcp(vault: string, args: string[] = []): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, "mcp", vault, ...args], env: serverEnv(), stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, "mcp", vault, ...args],
+    env: serverEnv(),
+    stderr: "pipe",
+  });
   let err = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     err += chunk.toString("utf8");
@@ -61,7 +67,11 @@ export function textOf(r: ToolResult): string {
  * Calls `probe` until it returns a value that is not `undefined`, at most `tries` times with
  * `pauseMs` between calls (a bound, not a timing assertion); throws when it never does.
  */
-export async function pollUntil<T>(probe: () => Promise<T | undefined>, tries = 200, pauseMs = 25): Promise<T> {
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  tries = 200,
+  pauseMs = 25,
+): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await probe();
     if (v !== undefined) return v;

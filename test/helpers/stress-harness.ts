@@ -3,7 +3,15 @@
 // test/write-stress.test.ts and at full size by `npm run stress` (bench/stress.ts). Each trial
 // returns what it lost, so the caller decides what counts as a failure.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,7 +40,28 @@ const cleanEnv: NodeJS.ProcessEnv = {
 /** A small seeded random generator, so a trial can be replayed from its seed. */
 export const seeded = rng;
 
-const SYLLABLES = ["ka", "ro", "mi", "tu", "ve", "lo", "sa", "ni", "pe", "zu", "do", "ga", "fi", "ho", "ja", "qe", "wy", "xi", "bu", "ce"];
+const SYLLABLES = [
+  "ka",
+  "ro",
+  "mi",
+  "tu",
+  "ve",
+  "lo",
+  "sa",
+  "ni",
+  "pe",
+  "zu",
+  "do",
+  "ga",
+  "fi",
+  "ho",
+  "ja",
+  "qe",
+  "wy",
+  "xi",
+  "bu",
+  "ce",
+];
 
 /** A made-up word, unique per index (so no two tasks look like duplicates of each other). */
 function word(n: number): string {
@@ -64,7 +93,10 @@ export function journalPath(j: number): string {
 export const TASKS = "Memory/Agents/a/Trackers/Tasks.md";
 
 /** A vault with agent `a` and `journals` journals of `tasks` tasks each. */
-export function stressVault(journals: number, tasks: number): { root: string; cleanup: () => void } {
+export function stressVault(
+  journals: number,
+  tasks: number,
+): { root: string; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), "am-stress-"));
   for (let j = 0; j < journals; j++) {
     const abs = join(root, journalPath(j));
@@ -75,9 +107,15 @@ export function stressVault(journals: number, tasks: number): { root: string; cl
 }
 
 /** Runs the CLI; resolves with its exit code and output. `onStart` gets the child (to kill it). */
-export function runCli(args: string[], onStart?: (child: ChildProcess) => void): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  onStart?: (child: ChildProcess) => void,
+): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath(), ...args], { env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath(), ...args], {
+      env: cleanEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -90,7 +128,14 @@ export function runCli(args: string[], onStart?: (child: ChildProcess) => void):
 
 /** The `rejected:` lines of an extract report, joined, for a failure's message. */
 function rejectedLines(stdout: string): string {
-  return [...new Set(stdout.split("\n").filter((l) => /rejected:/.test(l)).map((l) => l.replace(/ — .*$/, "").trim()))].join("; ");
+  return [
+    ...new Set(
+      stdout
+        .split("\n")
+        .filter((l) => /rejected:/.test(l))
+        .map((l) => l.replace(/ — .*$/, "").trim()),
+    ),
+  ].join("; ");
 }
 
 /** Files left behind by a write: temporary files anywhere in the vault and lock folders. */
@@ -120,7 +165,10 @@ export interface TrialResult {
 }
 
 /** Counts each expected task's lines in the tracker, and the tracker's ids. */
-export function checkTasks(root: string, expected: string[]): Pick<TrialResult, "lost" | "duplicates" | "duplicateIds"> {
+export function checkTasks(
+  root: string,
+  expected: string[],
+): Pick<TrialResult, "lost" | "duplicates" | "duplicateIds"> {
   const file = join(root, TASKS);
   const text = existsSync(file) ? readFileSync(file, "utf8") : "";
   const lines = text.split("\n");
@@ -131,7 +179,9 @@ export function checkTasks(root: string, expected: string[]): Pick<TrialResult, 
     if (n === 0) lost++;
     if (n > 1) duplicates += n - 1;
   }
-  const ids = lines.map((l) => /\^(t-\d+)\s*$/.exec(l)?.[1]).filter((x): x is string => x !== undefined);
+  const ids = lines
+    .map((l) => /\^(t-\d+)\s*$/.exec(l)?.[1])
+    .filter((x): x is string => x !== undefined);
   return { lost, duplicates, duplicateIds: ids.length - new Set(ids).size };
 }
 
@@ -139,20 +189,39 @@ export function checkTasks(root: string, expected: string[]): Pick<TrialResult, 
  * One trial of `writers` extract processes started together, each on its own journal of agent `a`
  * (all write `Trackers/Tasks.md`), or all on the same journal when `sameJournal`.
  */
-export async function concurrentExtractTrial(writers: number, tasks: number, sameJournal: boolean): Promise<TrialResult> {
+export async function concurrentExtractTrial(
+  writers: number,
+  tasks: number,
+  sameJournal: boolean,
+): Promise<TrialResult> {
   const journals = sameJournal ? 1 : writers;
   const v = stressVault(journals, tasks);
   try {
-    const runs = Array.from({ length: writers }, (_, w) => runCli(["extract", v.root, journalPath(sameJournal ? 0 : w)]));
+    const runs = Array.from({ length: writers }, (_, w) =>
+      runCli(["extract", v.root, journalPath(sameJournal ? 0 : w)]),
+    );
     const results = await Promise.all(runs);
-    const failures = results.filter((r) => r.code !== 0).map((r) => `exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
-    const expected = Array.from({ length: journals }, (_, j) => Array.from({ length: tasks }, (_, i) => taskText(j, i))).flat();
+    const failures = results
+      .filter((r) => r.code !== 0)
+      .map((r) => `exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
+    const expected = Array.from({ length: journals }, (_, j) =>
+      Array.from({ length: tasks }, (_, i) => taskText(j, i)),
+    ).flat();
     // A task of a journal whose every run failed (and said so) is lost loudly; any other is silent.
-    const reported = new Set(Array.from({ length: journals }, (_, j) => j).filter((j) => results.every((r, w) => (sameJournal ? 0 : w) !== j || r.code !== 0)));
+    const reported = new Set(
+      Array.from({ length: journals }, (_, j) => j).filter((j) =>
+        results.every((r, w) => (sameJournal ? 0 : w) !== j || r.code !== 0),
+      ),
+    );
     const quietly = Array.from({ length: journals }, (_, j) => j)
       .filter((j) => !reported.has(j))
       .flatMap((j) => Array.from({ length: tasks }, (_, i) => taskText(j, i)));
-    return { ...checkTasks(v.root, expected), silentlyLost: checkTasks(v.root, quietly).lost, leftovers: leftovers(v.root), failures };
+    return {
+      ...checkTasks(v.root, expected),
+      silentlyLost: checkTasks(v.root, quietly).lost,
+      leftovers: leftovers(v.root),
+      failures,
+    };
   } finally {
     v.cleanup();
   }
@@ -173,7 +242,12 @@ export interface InPlaceResult extends TrialResult {
  * what it read before (docs/write-safety.md), so `lost` is reported, but `handLost` is the promise.
  * `pauseMs` is the range of the writer's pause between saves.
  */
-export async function inPlaceWriterTrial(journals: number, tasks: number, seed: number, pauseMs: [number, number]): Promise<InPlaceResult> {
+export async function inPlaceWriterTrial(
+  journals: number,
+  tasks: number,
+  seed: number,
+  pauseMs: [number, number],
+): Promise<InPlaceResult> {
   const v = stressVault(journals, tasks);
   const rand = seeded(seed);
   const file = join(v.root, TASKS);
@@ -193,20 +267,31 @@ export async function inPlaceWriterTrial(journals: number, tasks: number, seed: 
         hand.push(line);
         writeFileSync(file, `${text}${text.endsWith("\n") ? "" : "\n"}${line}\n`); // truncate, then write
         saves++;
-        await new Promise((r) => setTimeout(r, pauseMs[0] + Math.floor(rand() * (pauseMs[1] - pauseMs[0]))));
+        await new Promise((r) =>
+          setTimeout(r, pauseMs[0] + Math.floor(rand() * (pauseMs[1] - pauseMs[0]))),
+        );
       }
     })();
     const failures: string[] = [];
     for (let j = 0; j < journals; j++) {
       const r = await runCli(["extract", v.root, journalPath(j)]);
-      if (r.code !== 0) failures.push(`exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
+      if (r.code !== 0)
+        failures.push(`exit ${r.code}: ${r.stderr.trim()} ${rejectedLines(r.stdout)}`.trim());
     }
     stop = true;
     await writer;
     const text = readFileSync(file, "utf8");
     const handLost = hand.filter((l) => !text.includes(l)).length;
-    const expected = Array.from({ length: journals }, (_, j) => Array.from({ length: tasks }, (_, i) => taskText(j, i))).flat();
-    return { ...checkTasks(v.root, expected), handLost, saves, leftovers: leftovers(v.root), failures };
+    const expected = Array.from({ length: journals }, (_, j) =>
+      Array.from({ length: tasks }, (_, i) => taskText(j, i)),
+    ).flat();
+    return {
+      ...checkTasks(v.root, expected),
+      handLost,
+      saves,
+      leftovers: leftovers(v.root),
+      failures,
+    };
   } finally {
     v.cleanup();
   }
@@ -233,7 +318,13 @@ function notesOf(root: string): Map<string, string> {
       if (e.isDirectory()) {
         if (!e.name.startsWith(".")) walk(p);
       } else if (e.name.endsWith(".md")) {
-        out.set(p.slice(root.length + 1), readFileSync(p, "utf8").replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[^\s"\]]*/g, "<time>"));
+        out.set(
+          p.slice(root.length + 1),
+          readFileSync(p, "utf8").replace(
+            /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[^\s"\]]*/g,
+            "<time>",
+          ),
+        );
       }
     }
   };
@@ -252,7 +343,12 @@ function looksComplete(text: string): boolean {
  * Extracts `journals` journals in one process, kills it with SIGKILL after a random delay, checks
  * that every note is unchanged or complete, then re-runs and compares with an uninterrupted run.
  */
-export async function killTrial(journals: number, tasks: number, seed: number, maxDelayMs: number): Promise<KillResult> {
+export async function killTrial(
+  journals: number,
+  tasks: number,
+  seed: number,
+  maxDelayMs: number,
+): Promise<KillResult> {
   const rand = seeded(seed);
   const reference = stressVault(journals, tasks);
   const victim = stressVault(journals, tasks);
@@ -272,13 +368,18 @@ export async function killTrial(journals: number, tasks: number, seed: number, m
     }
     const torn: string[] = [];
     for (const [path, text] of notesOf(victim.root)) {
-      if (before.get(path) !== text && !looksComplete(readFileSync(join(victim.root, path), "utf8"))) torn.push(path);
+      if (
+        before.get(path) !== text &&
+        !looksComplete(readFileSync(join(victim.root, path), "utf8"))
+      )
+        torn.push(path);
     }
     for (let j = 0; j < journals; j++) await runCli(["extract", victim.root, journalPath(j)]);
     const want = notesOf(reference.root);
     const got = notesOf(victim.root);
     const differs: string[] = [];
-    for (const path of new Set([...want.keys(), ...got.keys()])) if (want.get(path) !== got.get(path)) differs.push(path);
+    for (const path of new Set([...want.keys(), ...got.keys()]))
+      if (want.get(path) !== got.get(path)) differs.push(path);
     return { torn, differs, leftovers: leftovers(victim.root), killedAtMs, killed };
   } finally {
     reference.cleanup();
@@ -297,19 +398,33 @@ export async function appendTrial(writers: number, lines: number): Promise<Trial
   try {
     mkdirSync(join(root, dirname(note)), { recursive: true });
     writeFileSync(join(root, note), "# Tasks\n");
-    const runs = Array.from({ length: writers }, (_, w) =>
-      new Promise<{ code: number | null; stderr: string; failed: number }>((resolve, reject) => {
-        const child = spawn(process.execPath, ["--import", "tsx", worker, root, note, `w${w}`, String(lines)], { cwd: projectRoot, env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] });
-        let stderr = "";
-        let stdout = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-        child.on("error", reject);
-        child.on("close", (code) => resolve({ code, stderr, failed: (JSON.parse(stdout || "{}") as { failed?: number }).failed ?? 0 }));
-      }),
+    const runs = Array.from(
+      { length: writers },
+      (_, w) =>
+        new Promise<{ code: number | null; stderr: string; failed: number }>((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            ["--import", "tsx", worker, root, note, `w${w}`, String(lines)],
+            { cwd: projectRoot, env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] },
+          );
+          let stderr = "";
+          let stdout = "";
+          child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+          child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+          child.on("error", reject);
+          child.on("close", (code) =>
+            resolve({
+              code,
+              stderr,
+              failed: (JSON.parse(stdout || "{}") as { failed?: number }).failed ?? 0,
+            }),
+          );
+        }),
     );
     const results = await Promise.all(runs);
-    const failures = results.filter((r) => r.code !== 0 || r.stderr !== "").map((r) => `exit ${r.code}: ${r.stderr.trim()}`);
+    const failures = results
+      .filter((r) => r.code !== 0 || r.stderr !== "")
+      .map((r) => `exit ${r.code}: ${r.stderr.trim()}`);
     const text = readFileSync(join(root, note), "utf8").split("\n");
     let lost = 0;
     let duplicates = 0;
@@ -321,7 +436,14 @@ export async function appendTrial(writers: number, lines: number): Promise<Trial
       }
     }
     const reported = results.reduce((n, r) => n + r.failed, 0);
-    return { lost, silentlyLost: lost - reported, duplicates, duplicateIds: 0, leftovers: leftovers(root), failures };
+    return {
+      lost,
+      silentlyLost: lost - reported,
+      duplicates,
+      duplicateIds: 0,
+      leftovers: leftovers(root),
+      failures,
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

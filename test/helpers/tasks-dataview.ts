@@ -45,7 +45,13 @@ export interface TasksTask {
 
 const TASK_LINE = /^([\s\t>]*)([-*+]|[0-9]+[.)]) +\[(.)\] *(.*)$/u;
 const BLOCK_LINK = / \^[a-zA-Z0-9-]+$/u;
-const STATUS: Readonly<Record<string, TasksTask["statusType"]>> = { " ": "TODO", x: "DONE", X: "DONE", "/": "IN_PROGRESS", "-": "CANCELLED" };
+const STATUS: Readonly<Record<string, TasksTask["statusType"]>> = {
+  " ": "TODO",
+  x: "DONE",
+  X: "DONE",
+  "/": "IN_PROGRESS",
+  "-": "CANCELLED",
+};
 const DATE = "(\\d{4}-\\d{2}-\\d{2})";
 /** Dataview-format keys Tasks knows, with the value form each needs. */
 const VALUE: Readonly<Record<string, string>> = {
@@ -76,10 +82,19 @@ const EMOJI_AT_END: { key: string; re: RegExp }[] = [
   { key: "start", re: /🛫 *(\d{4}-\d{2}-\d{2})$/u },
   { key: "created", re: /➕ *(\d{4}-\d{2}-\d{2})$/u },
 ];
-const EMOJI_PRIORITY: Readonly<Record<string, TasksTask["priority"]>> = { "🔺": "highest", "⏫": "high", "🔼": "medium", "🔽": "low", "⏬": "lowest" };
+const EMOJI_PRIORITY: Readonly<Record<string, TasksTask["priority"]>> = {
+  "🔺": "highest",
+  "⏫": "high",
+  "🔼": "medium",
+  "🔽": "low",
+  "⏬": "lowest",
+};
 
 /** Reads a line as Tasks does (`format` `dataview` or its default `emoji`); `null` for a line that is not a task. */
-export function readTasksLine(line: string, format: "dataview" | "emoji" = "dataview"): TasksTask | null {
+export function readTasksLine(
+  line: string,
+  format: "dataview" | "emoji" = "dataview",
+): TasksTask | null {
   const m = TASK_LINE.exec(line);
   if (!m) return null;
   const symbol = m[3] ?? " ";
@@ -114,7 +129,11 @@ export function readTasksLine(line: string, format: "dataview" | "emoji" = "data
       const f = re.exec(body);
       if (!f) continue;
       const value = f[1] ?? "";
-      set(task, key, format === "emoji" && key === "priority" ? (EMOJI_PRIORITY[value] ?? "none") : value);
+      set(
+        task,
+        key,
+        format === "emoji" && key === "priority" ? (EMOJI_PRIORITY[value] ?? "none") : value,
+      );
       body = body.slice(0, f.index).trim();
       matched = true;
     }
@@ -198,21 +217,45 @@ export function writeTasksLine(task: TasksTask, format: "dataview" | "emoji" = "
 }
 
 /** Tasks' "Toggle task done" on a line: Todo/In Progress → Done with today's done date; Done → Todo without it. */
-export function toggleWithTasks(line: string, today: string, format: "dataview" | "emoji" = "dataview"): string {
+export function toggleWithTasks(
+  line: string,
+  today: string,
+  format: "dataview" | "emoji" = "dataview",
+): string {
   const t = readTasksLine(line, format);
   if (!t) return line;
-  if (t.statusType === "DONE") return writeTasksLine({ ...t, statusSymbol: " ", statusType: "TODO", done: null }, format);
+  if (t.statusType === "DONE")
+    return writeTasksLine({ ...t, statusSymbol: " ", statusType: "TODO", done: null }, format);
   return writeTasksLine({ ...t, statusSymbol: "x", statusType: "DONE", done: today }, format);
 }
 
 /** Tasks setting a task's status to Cancelled (`-`), with today's cancelled date. */
-export function cancelWithTasks(line: string, today: string, format: "dataview" | "emoji" = "dataview"): string {
+export function cancelWithTasks(
+  line: string,
+  today: string,
+  format: "dataview" | "emoji" = "dataview",
+): string {
   const t = readTasksLine(line, format);
-  return t ? writeTasksLine({ ...t, statusSymbol: "-", statusType: "CANCELLED", cancelled: today }, format) : line;
+  return t
+    ? writeTasksLine({ ...t, statusSymbol: "-", statusType: "CANCELLED", cancelled: today }, format)
+    : line;
 }
 
 /** Tasks' edit modal setting a due date (and, when given, a priority). */
-export function editWithTasks(line: string, edit: { due?: string; priority?: TasksTask["priority"] }, format: "dataview" | "emoji" = "dataview"): string {
+export function editWithTasks(
+  line: string,
+  edit: { due?: string; priority?: TasksTask["priority"] },
+  format: "dataview" | "emoji" = "dataview",
+): string {
   const t = readTasksLine(line, format);
-  return t ? writeTasksLine({ ...t, ...(edit.due ? { due: edit.due } : {}), ...(edit.priority ? { priority: edit.priority } : {}) }, format) : line;
+  return t
+    ? writeTasksLine(
+        {
+          ...t,
+          ...(edit.due ? { due: edit.due } : {}),
+          ...(edit.priority ? { priority: edit.priority } : {}),
+        },
+        format,
+      )
+    : line;
 }

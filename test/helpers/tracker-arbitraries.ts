@@ -65,28 +65,52 @@ const OTHER_LINES = [
   "<!-- comment -->",
 ];
 /** Lines that change how their neighbours read (frontmatter fences, indentation, code fences). */
-const EDGE_LINES = ["---", "...", "\ttabbed prose", "- [ ]", "- [ ] x ^t-001", "    - child", "```", "~~~~", "- [x] done [k:: [[a]] ^d-12"];
+const EDGE_LINES = [
+  "---",
+  "...",
+  "\ttabbed prose",
+  "- [ ]",
+  "- [ ] x ^t-001",
+  "    - child",
+  "```",
+  "~~~~",
+  "- [x] done [k:: [[a]] ^d-12",
+];
 
 const text = fc
   .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 })
   .map((ws) => ws.join(" "));
 
 const child = fc
-  .tuple(fc.constantFrom("    ", "\t", "  ", "        "), fc.constantFrom("- ", "", "- 2026-03-24: "), text)
+  .tuple(
+    fc.constantFrom("    ", "\t", "  ", "        "),
+    fc.constantFrom("- ", "", "- 2026-03-24: "),
+    text,
+  )
   .map(([indent, bullet, t]) => indent + bullet + t);
 
 const itemShape = fc.record({
   bullet: fc.constantFrom("-", "-", "-", "*", "+"),
   statusChar: fc.constantFrom(" ", "/", "x", "X", "-"),
   text,
-  fields: fc.array(fc.record({ key: fc.constantFrom(...KEYS), value: fc.constantFrom(...VALUES), paren: fc.boolean() }), { maxLength: 3 }),
+  fields: fc.array(
+    fc.record({
+      key: fc.constantFrom(...KEYS),
+      value: fc.constantFrom(...VALUES),
+      paren: fc.boolean(),
+    }),
+    { maxLength: 3 },
+  ),
   hasId: fc.boolean(),
   prefix: fc.constantFrom("t", "g", "r", "p", "q", "d"),
   children: fc.array(child, { maxLength: 3 }),
   trailingSpace: fc.boolean(),
 });
 
-type Block = { kind: "item"; item: ItemShape } | { kind: "other"; line: string } | { kind: "blank"; line: string };
+type Block =
+  | { kind: "item"; item: ItemShape }
+  | { kind: "other"; line: string }
+  | { kind: "blank"; line: string };
 type ItemShape = {
   bullet: string;
   statusChar: string;
@@ -100,8 +124,14 @@ type ItemShape = {
 
 const block: fc.Arbitrary<Block> = fc.oneof(
   { weight: 5, arbitrary: itemShape.map((item): Block => ({ kind: "item", item })) },
-  { weight: 2, arbitrary: fc.constantFrom(...OTHER_LINES).map((line): Block => ({ kind: "other", line })) },
-  { weight: 1, arbitrary: fc.constantFrom("", "  ", "\t").map((line): Block => ({ kind: "blank", line })) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(...OTHER_LINES).map((line): Block => ({ kind: "other", line })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("", "  ", "\t").map((line): Block => ({ kind: "blank", line })),
+  },
 );
 
 /** Generated tracker notes with the items they contain. */
@@ -120,11 +150,20 @@ export const trackerNote: fc.Arbitrary<GeneratedNote> = fc
     const lines: string[] = [];
     const items: GeneratedItem[] = [];
     const maxByPrefix: Record<string, number> = {};
-    if (frontmatter) lines.push("---", "type: tracker", "kind: tasks", "created_at: 2026-03-24T09:00:00+08:00", "tags: [inbox]", "---");
+    if (frontmatter)
+      lines.push(
+        "---",
+        "type: tracker",
+        "kind: tasks",
+        "created_at: 2026-03-24T09:00:00+08:00",
+        "tags: [inbox]",
+        "---",
+      );
     let n = idStart;
     for (const b of blocks) {
       if (b.kind !== "item") {
-        if (b.kind === "other" && b.line.endsWith("^t-900")) maxByPrefix.t = Math.max(maxByPrefix.t ?? 0, 900);
+        if (b.kind === "other" && b.line.endsWith("^t-900"))
+          maxByPrefix.t = Math.max(maxByPrefix.t ?? 0, 900);
         lines.push(b.line);
         continue;
       }
@@ -132,8 +171,12 @@ export const trackerNote: fc.Arbitrary<GeneratedNote> = fc
       const id = it.hasId ? `${it.prefix}-${String(n).padStart(3, "0")}` : null;
       if (id) maxByPrefix[it.prefix] = Math.max(maxByPrefix[it.prefix] ?? 0, n);
       n += idStep;
-      const fields = it.fields.map((f) => (f.paren ? ` (${f.key}:: ${f.value})` : ` [${f.key}:: ${f.value}]`)).join("");
-      lines.push(`${it.bullet} [${it.statusChar}] ${it.text}${fields}${id ? ` ^${id}` : ""}${it.trailingSpace ? " " : ""}`);
+      const fields = it.fields
+        .map((f) => (f.paren ? ` (${f.key}:: ${f.value})` : ` [${f.key}:: ${f.value}]`))
+        .join("");
+      lines.push(
+        `${it.bullet} [${it.statusChar}] ${it.text}${fields}${id ? ` ^${id}` : ""}${it.trailingSpace ? " " : ""}`,
+      );
       lines.push(...it.children);
       items.push({
         statusChar: it.statusChar,
@@ -156,10 +199,19 @@ export const trackerNote: fc.Arbitrary<GeneratedNote> = fc
 export const anyText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: "binary", maxLength: 300 }),
   fc
-    .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom(...OTHER_LINES, ...EDGE_LINES)), { maxLength: 20 })
-    .chain((parts) =>
-      fc.array(fc.constantFrom("\n", "\r\n", "\r", ""), { minLength: parts.length, maxLength: parts.length }).map((eols) =>
-        parts.map((p, i) => p + (eols[i] ?? "")).join(""),
+    .array(
+      fc.oneof(
+        fc.string({ unit: "grapheme", maxLength: 40 }),
+        fc.constantFrom(...OTHER_LINES, ...EDGE_LINES),
       ),
+      { maxLength: 20 },
+    )
+    .chain((parts) =>
+      fc
+        .array(fc.constantFrom("\n", "\r\n", "\r", ""), {
+          minLength: parts.length,
+          maxLength: parts.length,
+        })
+        .map((eols) => parts.map((p, i) => p + (eols[i] ?? "")).join("")),
     ),
 );

@@ -9,7 +9,11 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import type { App as ObsidianApp, Plugin as ObsidianPlugin, WorkspaceLeaf as ObsidianLeaf } from "obsidian";
+import type {
+  App as ObsidianApp,
+  Plugin as ObsidianPlugin,
+  WorkspaceLeaf as ObsidianLeaf,
+} from "obsidian";
 import { App, Modal, Notice, type Plugin, type WorkspaceLeaf } from "./obsidian";
 import { defaultSettings, type Settings } from "../../src/core/settings";
 import type { PluginContext } from "../../src/obsidian/context";
@@ -53,7 +57,11 @@ export async function seedFromFolder(app: App, dir: string): Promise<number> {
 }
 
 /** A context over `app` with mutable settings and a fixed "today". */
-export function testContext(app: App, settings: Settings = defaultSettings(), today = "2026-12-01"): PluginContext & { current: Settings } {
+export function testContext(
+  app: App,
+  settings: Settings = defaultSettings(),
+  today = "2026-12-01",
+): PluginContext & { current: Settings } {
   const ctx = {
     current: settings,
     app: realApp(app),
@@ -81,13 +89,22 @@ export async function waitFor(check: () => boolean, ms = 2000): Promise<void> {
 }
 
 /** The manifest the plugin tests load the plugin with. */
-export const TEST_MANIFEST = { id: "agent-memory", name: "Agent Memory", version: "0.1.0", minAppVersion: "1.11.4", description: "test", author: "test" };
+export const TEST_MANIFEST = {
+  id: "agent-memory",
+  name: "Agent Memory",
+  version: "0.1.0",
+  minAppVersion: "1.11.4",
+  description: "test",
+  author: "test",
+};
 
 /**
  * Loads the plugin on `app`, shows its settings tab and returns the plugin with a finder for a
  * setting row by its name (throws naming the setting when there is none).
  */
-export async function openSettingsTab(app: App): Promise<{ plugin: AgentMemoryPlugin; row: (name: string) => HTMLElement }> {
+export async function openSettingsTab(
+  app: App,
+): Promise<{ plugin: AgentMemoryPlugin; row: (name: string) => HTMLElement }> {
   const plugin = new AgentMemoryPlugin(realApp(app), TEST_MANIFEST);
   await plugin.onload();
   const tab = stubPlugin(plugin).settingTabs[0];
@@ -95,7 +112,9 @@ export async function openSettingsTab(app: App): Promise<{ plugin: AgentMemoryPl
   tab.display();
   await waitFor(() => tab.containerEl.querySelector(".setting-item") !== null);
   const row = (name: string) => {
-    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find((r) => r.querySelector(".setting-item-name")?.textContent === name);
+    const found = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find(
+      (r) => r.querySelector(".setting-item-name")?.textContent === name,
+    );
     if (!found) throw new Error(`no setting named ${name}`);
     return found;
   };

@@ -46,7 +46,11 @@ export class Events {
   /** Imitates Events.offref: removes the handler an {@link EventRef} stands for (https://docs.obsidian.md/Reference/TypeScript+API/Events/offref). */
   offref(ref: EventRef): void {
     const list = this.handlers.get(ref.name);
-    if (list) this.handlers.set(ref.name, list.filter((r) => r !== ref));
+    if (list)
+      this.handlers.set(
+        ref.name,
+        list.filter((r) => r !== ref),
+      );
   }
 
   /** Imitates Events.trigger: calls every handler of `name` with `data`, synchronously (https://docs.obsidian.md/Reference/TypeScript+API/Events/trigger). */
@@ -180,7 +184,9 @@ export class StubAdapter {
   /** Imitates DataAdapter.read: the text at `path`; rejects when there is none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/read). */
   read(path: string): Promise<string> {
     const text = this.files.get(path);
-    return text === undefined ? Promise.reject(new Error(`ENOENT: ${path}`)) : Promise.resolve(text);
+    return text === undefined
+      ? Promise.reject(new Error(`ENOENT: ${path}`))
+      : Promise.resolve(text);
   }
   /** Imitates DataAdapter.write: writes text at `path` (the fake needs no folder for it) (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/write). */
   write(path: string, data: string): Promise<void> {
@@ -239,7 +245,9 @@ export class Vault extends Events {
   }
   /** Imitates Vault.getMarkdownFiles: "all Markdown files in the vault" (https://docs.obsidian.md/Reference/TypeScript+API/Vault/getMarkdownFiles). */
   getMarkdownFiles(): TFile[] {
-    return [...this.entries.values()].filter((f): f is TFile => f instanceof TFile && f.extension === "md");
+    return [...this.entries.values()].filter(
+      (f): f is TFile => f instanceof TFile && f.extension === "md",
+    );
   }
 
   private attach(entry: TAbstractFile, path: string): void {
@@ -288,7 +296,9 @@ export class Vault extends Events {
   /** Imitates Vault.read: "Read a plaintext file" (rejects for a missing one) (https://docs.obsidian.md/Reference/TypeScript+API/Vault/read). */
   read(file: TFile): Promise<string> {
     const text = this.contents.get(file.path);
-    return text === undefined ? Promise.reject(new Error(`ENOENT: ${file.path}`)) : Promise.resolve(text);
+    return text === undefined
+      ? Promise.reject(new Error(`ENOENT: ${file.path}`))
+      : Promise.resolve(text);
   }
 
   /** Imitates Vault.readBinary: "the content of a binary file": the bytes given to {@link seedBytes}, else the text as UTF-8 (https://docs.obsidian.md/Reference/TypeScript+API/Vault/readBinary). */
@@ -328,7 +338,8 @@ export class Vault extends Events {
   /** Imitates Vault.rename: "Rename or move a file", firing `rename` with the old path; rejects if the destination exists (https://docs.obsidian.md/Reference/TypeScript+API/Vault/rename). */
   rename(file: TAbstractFile, newPath: string): Promise<void> {
     const oldPath = file.path;
-    if (this.entries.has(newPath)) return Promise.reject(new Error("Destination file already exists!"));
+    if (this.entries.has(newPath))
+      return Promise.reject(new Error("Destination file already exists!"));
     this.entries.delete(oldPath);
     file.parent?.children.splice(file.parent.children.indexOf(file), 1);
     this.attach(file, newPath);
@@ -512,7 +523,12 @@ export class Workspace extends Events {
     return Promise.resolve();
   }
   /** Imitates Workspace.openLinkText: opens a link; the fake records it in {@link opened} (https://docs.obsidian.md/Reference/TypeScript+API/Workspace/openLinkText). */
-  openLinkText(linktext: string, sourcePath: string, newLeaf?: unknown, state?: unknown): Promise<void> {
+  openLinkText(
+    linktext: string,
+    sourcePath: string,
+    newLeaf?: unknown,
+    state?: unknown,
+  ): Promise<void> {
     this.opened.push({ linktext, sourcePath, newLeaf, state });
     return Promise.resolve();
   }
@@ -522,7 +538,9 @@ export class Workspace extends Events {
 
 /** Test helper: shape of the internal plugin registry the Daily notes lookup reads (not part of the public API). */
 export interface StubInternalPlugins {
-  getPluginById(id: string): { enabled: boolean; instance?: { options?: Record<string, unknown> } } | null;
+  getPluginById(
+    id: string,
+  ): { enabled: boolean; instance?: { options?: Record<string, unknown> } } | null;
 }
 
 /** Imitates App: the vault, workspace, file manager, metadata cache and secret storage a plugin reaches as `this.app` (https://docs.obsidian.md/Reference/TypeScript+API/App). */
@@ -546,12 +564,17 @@ export class App {
    * src/obsidian/today-journal.ts); tests set the Daily notes plugin's options here.
    */
   internalPlugins: StubInternalPlugins;
-  private dailyNotes: { enabled: boolean; instance?: { options?: Record<string, unknown> } } | null = null;
+  private dailyNotes: {
+    enabled: boolean;
+    instance?: { options?: Record<string, unknown> };
+  } | null = null;
 
   constructor() {
     this.workspace = new Workspace(this);
     this.fileManager = new FileManager(this.vault);
-    this.internalPlugins = { getPluginById: (id) => (id === "daily-notes" ? this.dailyNotes : null) };
+    this.internalPlugins = {
+      getPluginById: (id) => (id === "daily-notes" ? this.dailyNotes : null),
+    };
   }
 
   /** Test helper: configures the Daily notes core plugin. */
@@ -593,7 +616,12 @@ function newEl(tag: keyof HTMLElementTagNameMap, cls?: string): HTMLElement {
 /** Imitates Plugin: a Component whose `onload` adds commands, views, ribbon icons, status bar items and settings tabs, each removed again on unload (https://docs.obsidian.md/Reference/TypeScript+API/Plugin). */
 export abstract class Plugin extends Component {
   /** Test helper: the ribbon icons the plugin added. */
-  readonly ribbonIcons: { icon: string; title: string; el: HTMLElement; callback: (evt: MouseEvent) => unknown }[] = [];
+  readonly ribbonIcons: {
+    icon: string;
+    title: string;
+    el: HTMLElement;
+    callback: (evt: MouseEvent) => unknown;
+  }[] = [];
   /** Test helper: the status bar items the plugin added. */
   readonly statusBarItems: HTMLElement[] = [];
   /** Test helper: the settings tabs the plugin added. */
@@ -640,7 +668,11 @@ export abstract class Plugin extends Component {
 
   /** Imitates Plugin.addCommand: registers a command, its id and name "prefixed with this plugin's id and name" (https://docs.obsidian.md/Reference/TypeScript+API/Plugin/addCommand). */
   addCommand(command: Command): Command {
-    const full = { ...command, id: `${this.manifest.id}:${command.id}`, name: `${this.manifest.name}: ${command.name}` };
+    const full = {
+      ...command,
+      id: `${this.manifest.id}:${command.id}`,
+      name: `${this.manifest.name}: ${command.name}`,
+    };
     this.app.commands.set(full.id, full);
     this.commandIds.push(command.id);
     this.register(() => {
@@ -945,10 +977,7 @@ export class ButtonComponent extends BaseComponent {
 export class SecretComponent extends BaseComponent {
   /** Test helper: the element that stands in for the real component's secret picker. */
   selectEl: HTMLSelectElement;
-  constructor(
-    app: App,
-    containerEl: HTMLElement,
-  ) {
+  constructor(app: App, containerEl: HTMLElement) {
     super();
     this.selectEl = createEl("select");
     this.selectEl.className = "secret-component";
@@ -1071,7 +1100,11 @@ export interface Debouncer<T extends unknown[]> {
 }
 
 /** Imitates debounce: "have a time-delayed function only be called once in a given timeframe", `resetTimer` restarting the wait on each call; over `window.setTimeout` (https://docs.obsidian.md/Reference/TypeScript+API/debounce). */
-export function debounce<T extends unknown[], V>(cb: (...args: T) => V, timeout = 0, resetTimer = false): Debouncer<T> {
+export function debounce<T extends unknown[], V>(
+  cb: (...args: T) => V,
+  timeout = 0,
+  resetTimer = false,
+): Debouncer<T> {
   let timer: number | null = null;
   let pending: T | null = null;
   const debounced = ((...args: T) => {
@@ -1125,7 +1158,12 @@ export function requestUrl(request: RequestUrlParam | string): Promise<RequestUr
   const req = typeof request === "string" ? { url: request } : request;
   const headers: Record<string, string> = { ...(req.headers ?? {}) };
   if (req.contentType) headers["content-type"] = req.contentType;
-  const body = req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body) : Buffer.from(req.body);
+  const body =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === "string"
+        ? Buffer.from(req.body)
+        : Buffer.from(req.body);
   return new Promise((resolve, reject) => {
     const r = httpRequest(req.url, { method: req.method ?? "GET", headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -1135,7 +1173,8 @@ export function requestUrl(request: RequestUrlParam | string): Promise<RequestUr
         const text = buf.toString("utf8");
         const status = res.statusCode ?? 0;
         const outHeaders: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") outHeaders[k] = v;
+        for (const [k, v] of Object.entries(res.headers))
+          if (typeof v === "string") outHeaders[k] = v;
         if (status >= 400 && req.throw !== false) {
           reject(new Error(`Request failed, status ${status}`));
           return;
@@ -1186,4 +1225,3 @@ export function moment(date?: Date): { format(fmt?: string): string } {
     },
   };
 }
-

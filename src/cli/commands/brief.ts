@@ -10,7 +10,12 @@ import { cliBrief, positiveOption } from "../shared";
 export const briefCommand: CliCommand = {
   name: "brief",
   usage: "brief <vault> --agent NAME [--budget-tokens N] [--query Q] [--date YYYY-MM-DD] [--json]",
-  options: { agent: { type: "string" }, "budget-tokens": { type: "string" }, query: { type: "string" }, date: { type: "string" } },
+  options: {
+    agent: { type: "string" },
+    "budget-tokens": { type: "string" },
+    query: { type: "string" },
+    date: { type: "string" },
+  },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const budgetTokens = positiveOption(options["budget-tokens"], "budget-tokens");

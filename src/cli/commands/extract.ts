@@ -2,7 +2,13 @@ import type { CliCommand } from "../command";
 import { toVaultPath, type CliContext } from "../context";
 import { CancelledError, UsageError } from "../../core/errors";
 import { supersessionLabel } from "../../core/extraction/contradiction";
-import { applyPlan, extractionReport, planExtraction, type Checkpoint, type ExtractionReport } from "../../core/extraction/pipeline";
+import {
+  applyPlan,
+  extractionReport,
+  planExtraction,
+  type Checkpoint,
+  type ExtractionReport,
+} from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../llm-env";
 
 /**
@@ -16,7 +22,8 @@ import { createCliExtractor } from "../llm-env";
  */
 export const extractCommand: CliCommand = {
   name: "extract",
-  usage: "extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]",
+  usage:
+    "extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]",
   options: {
     agent: { type: "string" },
     llm: { type: "string" },
@@ -28,8 +35,13 @@ export const extractCommand: CliCommand = {
   async run(ctx, args, options) {
     const journal = toVaultPath(ctx, args[0] ?? "");
     const llm = typeof options.llm === "string" ? options.llm : undefined;
-    if (llm !== undefined && llm !== "offline" && llm !== "openai") throw new UsageError(`--llm must be offline or openai, not "${llm}"`);
-    const { extractor, why } = createCliExtractor(ctx, llm, typeof options.timeout === "string" ? options.timeout : undefined);
+    if (llm !== undefined && llm !== "offline" && llm !== "openai")
+      throw new UsageError(`--llm must be offline or openai, not "${llm}"`);
+    const { extractor, why } = createCliExtractor(
+      ctx,
+      llm,
+      typeof options.timeout === "string" ? options.timeout : undefined,
+    );
     const stop = new AbortController();
     const onSigint = (): void => {
       if (stop.signal.aborted) process.exit(130);
@@ -41,7 +53,9 @@ export const extractCommand: CliCommand = {
     } catch (err) {
       if (!stop.signal.aborted) throw err;
       const writes = err instanceof CancelledError ? err.writes.length : 0;
-      ctx.err(`agent-memory extract: interrupted; wrote ${writes} note(s), each complete; ${journal} is not marked as extracted, so running the same command again continues`);
+      ctx.err(
+        `agent-memory extract: interrupted; wrote ${writes} note(s), each complete; ${journal} is not marked as extracted, so running the same command again continues`,
+      );
       return 130;
     } finally {
       process.off("SIGINT", onSigint);
@@ -50,8 +64,10 @@ export const extractCommand: CliCommand = {
     async function run(signal: AbortSignal): Promise<number> {
       let planned = 0;
       const checkpoint: Checkpoint = async ({ phase, done, total }) => {
-        if (phase === "plan" && done % PROGRESS_ITEMS === 0) ctx.err(`agent-memory extract: planned ${done} of ${total} items`);
-        if (phase === "apply" && planned >= PROGRESS_ITEMS && done > 0) ctx.err(`agent-memory extract: wrote ${done} of ${total} notes`);
+        if (phase === "plan" && done % PROGRESS_ITEMS === 0)
+          ctx.err(`agent-memory extract: planned ${done} of ${total} items`);
+        if (phase === "apply" && planned >= PROGRESS_ITEMS && done > 0)
+          ctx.err(`agent-memory extract: wrote ${done} of ${total} notes`);
         // Lets the event loop run, so that Ctrl-C is seen.
         await new Promise<void>((resolve) => setImmediate(resolve));
       };
@@ -69,7 +85,9 @@ export const extractCommand: CliCommand = {
         checkpoint,
       });
       planned = plan.items.length;
-      const applied = options["dry-run"] ? null : await applyPlan(ctx.vault, ctx.layout, plan, undefined, { signal, checkpoint });
+      const applied = options["dry-run"]
+        ? null
+        : await applyPlan(ctx.vault, ctx.layout, plan, undefined, { signal, checkpoint });
       const report = extractionReport(plan, applied);
       if (options.json) ctx.out(JSON.stringify({ ...report, extractorReason: why }, null, 2));
       else printReport(ctx, report, why);
@@ -87,38 +105,72 @@ const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
   "default-agent": "the default agent: the journal is in no agent's folder",
 };
 
-const ACTION_WORDS: Record<string, string> = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
+const ACTION_WORDS: Record<string, string> = {
+  add: "new",
+  "add-source": "duplicate, source added",
+  progress: "progress note",
+  skip: "already recorded",
+};
 
 /** The fields an item will be written with, as the plan shows them: ` (due 2026-12-04, owner ming)`. */
 function itemFields(it: { due?: string; owner?: string; target?: string }): string {
-  const parts = [it.due ? `due ${it.due}` : "", it.owner ? `owner ${it.owner}` : "", it.target ? `to ${it.target}` : ""].filter(Boolean);
+  const parts = [
+    it.due ? `due ${it.due}` : "",
+    it.owner ? `owner ${it.owner}` : "",
+    it.target ? `to ${it.target}` : "",
+  ].filter(Boolean);
   return parts.length ? ` (${parts.join(", ")})` : "";
 }
 
 function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
-  ctx.out(`${r.journal} (agent ${r.agent}: ${AGENT_WHY[r.agentReason]}) — extractor: ${r.extractor} (${why})`);
+  ctx.out(
+    `${r.journal} (agent ${r.agent}: ${AGENT_WHY[r.agentReason]}) — extractor: ${r.extractor} (${why})`,
+  );
   if (r.skipped) {
     ctx.out("  unchanged since the last extraction; nothing to do (use --force to extract again)");
     return;
   }
-  if (r.gate.fired.length) ctx.out(`  self-check gate fired: ${r.gate.fired.join(", ")}; items ${r.gate.before} → ${r.gate.after}`);
+  if (r.gate.fired.length)
+    ctx.out(
+      `  self-check gate fired: ${r.gate.fired.join(", ")}; items ${r.gate.before} → ${r.gate.after}`,
+    );
   if (r.items.length === 0) ctx.out("  no items found");
   // One item routed to several notes (a decision to the log and its topic; docs/decisions.md,
   // "Batch dedupe uses the merge rule") is one item with an arrow per note.
   r.items.forEach((it, i) => {
     const prev = r.items[i - 1];
-    const same = prev && prev.category === it.category && prev.text === it.text && prev.evidence === it.evidence && prev.blockId === it.blockId;
+    const same =
+      prev &&
+      prev.category === it.category &&
+      prev.text === it.text &&
+      prev.evidence === it.evidence &&
+      prev.blockId === it.blockId;
     if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}${itemFields(it)}`);
-    const what = it.supersedes ? `new, ${supersessionLabel(it.supersedes)}` : `${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""}`;
+    const what = it.supersedes
+      ? `new, ${supersessionLabel(it.supersedes)}`
+      : `${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""}`;
     ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${what})`);
   });
-  for (const rej of r.rejected) ctx.out(`  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`);
-  if (!r.dryRun && r.rejected.some((rej) => rej.retry)) ctx.out("  the journal is not marked as extracted: the next run tries the rejected items again");
+  for (const rej of r.rejected)
+    ctx.out(
+      `  rejected: ${rej.reason}${rej.text ? ` — ${rej.text}` : ""}${rej.evidence ? ` (evidence: "${rej.evidence}")` : ""}`,
+    );
+  if (!r.dryRun && r.rejected.some((rej) => rej.retry))
+    ctx.out(
+      "  the journal is not marked as extracted: the next run tries the rejected items again",
+    );
   for (const note of r.notes) ctx.out(`  note: ${note}`);
   if (r.usage.calls > 0) {
     const cost = r.usage.costUsd !== undefined ? `, $${r.usage.costUsd.toFixed(4)}` : "";
-    ctx.out(`  model: ${r.usage.calls} call(s), ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens, ${(r.usage.wallMs / 1000).toFixed(1)} s${cost}`);
+    ctx.out(
+      `  model: ${r.usage.calls} call(s), ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens, ${(r.usage.wallMs / 1000).toFixed(1)} s${cost}`,
+    );
   }
   if (r.dryRun) ctx.out("  dry run: nothing written");
-  else ctx.out(r.writes.length ? `  wrote ${r.writes.length} note(s): ${r.writes.join(", ")}` : "  nothing new to write");
+  else
+    ctx.out(
+      r.writes.length
+        ? `  wrote ${r.writes.length} note(s): ${r.writes.join(", ")}`
+        : "  nothing new to write",
+    );
 }

@@ -8,7 +8,6 @@ import type { CliCommand } from "../command";
 import { renderHealthText, runHealthCheck, toHealthJson } from "../../core/health";
 import { todayOption } from "../shared";
 
-
 export const healthCommand: CliCommand = {
   name: "health",
   usage: "health <vault> [--json] [--date YYYY-MM-DD]",
@@ -16,7 +15,10 @@ export const healthCommand: CliCommand = {
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const nowMs = Date.now();
-    const report = await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, { today: todayOption(options.date, nowMs), nowMs });
+    const report = await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, {
+      today: todayOption(options.date, nowMs),
+      nowMs,
+    });
     if (options.json) ctx.out(JSON.stringify(toHealthJson(report), null, 2));
     else ctx.out(renderHealthText(report));
     return report.errors.length > 0 ? 1 : 0;

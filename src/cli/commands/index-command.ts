@@ -29,7 +29,10 @@ export const indexCommand: CliCommand = {
     if (report.saveError) throw new VaultError(report.saveError, file);
     if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
     const stats = service.stats();
-    const indexBytes = await fs.stat(file).then((st) => st.size, () => null);
+    const indexBytes = await fs.stat(file).then(
+      (st) => st.size,
+      () => null,
+    );
     const summary = {
       notes: stats.notes,
       source: report.source,
@@ -50,7 +53,9 @@ export const indexCommand: CliCommand = {
     };
     // A zone that holds nothing is most often a misspelt folder, which isolates nothing.
     for (const zone of emptyZones(ctx.layout.settings.isolatedZones, stats.zones)) {
-      ctx.err(`index: isolated zone "${zone}" holds no notes (folder ${ctx.layout.zoneRoot(zone)}/); check the isolatedZones setting`);
+      ctx.err(
+        `index: isolated zone "${zone}" holds no notes (folder ${ctx.layout.zoneRoot(zone)}/); check the isolatedZones setting`,
+      );
     }
     if (options.json) {
       ctx.out(JSON.stringify(summary, null, 2));
@@ -64,13 +69,19 @@ export const indexCommand: CliCommand = {
     const parts = Object.entries(stats.collections).map(([k, v]) => `${k} ${v}`);
     for (const [zone, n] of Object.entries(stats.zones)) parts.push(`zone ${zone} ${n}`);
     if (parts.length > 0) ctx.out(`  ${parts.join(", ")}`);
-    ctx.out(`  ${stats.terms} terms; index ${indexBytes !== null ? `${(indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`);
+    ctx.out(
+      `  ${stats.terms} terms; index ${indexBytes !== null ? `${(indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`,
+    );
     if (stats.capped.length > 0) {
-      ctx.out(`  ${stats.capped.length} note(s) over the size cap, indexed by frontmatter and headings only:`);
+      ctx.out(
+        `  ${stats.capped.length} note(s) over the size cap, indexed by frontmatter and headings only:`,
+      );
       for (const p of stats.capped) ctx.out(`    ${p}`);
     }
     if (stats.frontmatterErrors.length > 0) {
-      ctx.out(`  ${stats.frontmatterErrors.length} note(s) indexed by body only, frontmatter does not parse (see health):`);
+      ctx.out(
+        `  ${stats.frontmatterErrors.length} note(s) indexed by body only, frontmatter does not parse (see health):`,
+      );
       for (const e of stats.frontmatterErrors) ctx.out(`    ${e.path}`);
     }
     for (const u of report.unreadable) ctx.err(`index: cannot read ${u.path}: ${u.error}`);

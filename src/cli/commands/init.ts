@@ -18,7 +18,11 @@ export const initCommand: CliCommand = {
     if (options.json) ctx.out(JSON.stringify({ agent, created }, null, 2));
     else {
       ctx.out(`agent "${agent}" in ${ctx.vaultRoot}`);
-      ctx.out(created.length ? created.map((p) => `  created ${p}`).join("\n") : "  everything was already there; nothing written");
+      ctx.out(
+        created.length
+          ? created.map((p) => `  created ${p}`).join("\n")
+          : "  everything was already there; nothing written",
+      );
     }
     return 0;
   },

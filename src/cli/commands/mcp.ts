@@ -24,34 +24,61 @@ import { parseWatchMinutes, startWatchExtract } from "../mcp/watch-extract";
  */
 export const mcpCommand: CliCommand = {
   name: "mcp",
-  usage: "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z] [--watch-extract MINUTES [--watch-auto-apply]]",
-  options: { agent: { type: "string" }, "read-only": { type: "boolean" }, tools: { type: "string" }, zone: { type: "string", multiple: true }, "watch-extract": { type: "string" }, "watch-auto-apply": { type: "boolean" } },
+  usage:
+    "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z] [--watch-extract MINUTES [--watch-auto-apply]]",
+  options: {
+    agent: { type: "string" },
+    "read-only": { type: "boolean" },
+    tools: { type: "string" },
+    zone: { type: "string", multiple: true },
+    "watch-extract": { type: "string" },
+    "watch-auto-apply": { type: "boolean" },
+  },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const known = toolNames();
     let only: Set<string> | null = null;
     if (typeof options.tools === "string") {
-      const names = options.tools.split(",").map((s) => s.trim()).filter(Boolean);
+      const names = options.tools
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = names.filter((n) => !known.includes(n));
       if (unknown.length > 0 || names.length === 0) {
-        throw new UsageError(`--tools: unknown tool ${unknown.map((n) => `"${n}"`).join(", ") || "list (empty)"} (tools: ${known.join(", ")})`);
+        throw new UsageError(
+          `--tools: unknown tool ${unknown.map((n) => `"${n}"`).join(", ") || "list (empty)"} (tools: ${known.join(", ")})`,
+        );
       }
       only = new Set(names);
       if (options["read-only"] === true) {
         const reads = readOnlyToolNames();
         const writes = names.filter((n) => !reads.includes(n));
         // A server with no tool at all would start and offer nothing: say so instead.
-        if (writes.length === names.length) throw new UsageError(`--tools names only tools that write (${writes.join(", ")}), which --read-only leaves out: the server would have no tools (read tools: ${reads.join(", ")})`);
+        if (writes.length === names.length)
+          throw new UsageError(
+            `--tools names only tools that write (${writes.join(", ")}), which --read-only leaves out: the server would have no tools (read tools: ${reads.join(", ")})`,
+          );
       }
     }
-    const watchMinutes = typeof options["watch-extract"] === "string" ? parseWatchMinutes(options["watch-extract"]) : null;
-    if (options["watch-auto-apply"] === true && watchMinutes === null) throw new UsageError("--watch-auto-apply needs --watch-extract MINUTES");
-    if (watchMinutes !== null && options["read-only"] === true) throw new UsageError("--watch-extract writes the review queue; it cannot be used with --read-only");
+    const watchMinutes =
+      typeof options["watch-extract"] === "string"
+        ? parseWatchMinutes(options["watch-extract"])
+        : null;
+    if (options["watch-auto-apply"] === true && watchMinutes === null)
+      throw new UsageError("--watch-auto-apply needs --watch-extract MINUTES");
+    if (watchMinutes !== null && options["read-only"] === true)
+      throw new UsageError(
+        "--watch-extract writes the review queue; it cannot be used with --read-only",
+      );
     const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
     // The server never creates an agent: a typo in a client's configuration would split memory.
     const agents = await knownAgents(ctx.vault, ctx.layout);
     if (!agents.includes(agent)) {
-      throw unknownAgentError(agent, agents, typeof options.agent === "string" ? "pass --agent with a known agent" : "pass --agent NAME");
+      throw unknownAgentError(
+        agent,
+        agents,
+        typeof options.agent === "string" ? "pass --agent with a known agent" : "pass --agent NAME",
+      );
     }
     const zones = Array.isArray(options.zone) ? options.zone : [];
     let access: MemoryAccess;
@@ -63,14 +90,39 @@ export const mcpCommand: CliCommand = {
     const log = (line: string) => ctx.err(line);
     const t0 = Date.now();
     const { service, report } = await openSearch(ctx);
-    const live = new LiveIndex(service, ctx.vault, ctx.layout, { at: Date.now(), source: report.source, unreadable: report.unreadable }, log);
+    const live = new LiveIndex(
+      service,
+      ctx.vault,
+      ctx.layout,
+      { at: Date.now(), source: report.source, unreadable: report.unreadable },
+      log,
+    );
     await live.start();
     // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
-    const socket = ctx.env[SERVER_ENV] === "off" ? { none: `${SERVER_ENV}=off` } : await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log });
-    const watch = watchMinutes === null ? null : startWatchExtract({ ctx, access, live, minutes: watchMinutes, autoApply: options["watch-auto-apply"] === true, log });
+    const socket =
+      ctx.env[SERVER_ENV] === "off"
+        ? { none: `${SERVER_ENV}=off` }
+        : await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log });
+    const watch =
+      watchMinutes === null
+        ? null
+        : startWatchExtract({
+            ctx,
+            access,
+            live,
+            minutes: watchMinutes,
+            autoApply: options["watch-auto-apply"] === true,
+            log,
+          });
     const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
-    const { server, tools } = createMcpServer({ ctx, access, live, defaultScope, now: () => Date.now() }, { readOnly: options["read-only"] === true, only }, log);
-    log(`mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socket instanceof SearchSocket ? `CLI searches answered on ${socket.path}` : `no socket for CLI searches (${socket.none})`}${watch ? `; watch and extract: journals quiet for ${watchMinutes} min ${options["watch-auto-apply"] === true ? "are applied" : "go to the review queue"}` : ""}`);
+    const { server, tools } = createMcpServer(
+      { ctx, access, live, defaultScope, now: () => Date.now() },
+      { readOnly: options["read-only"] === true, only },
+      log,
+    );
+    log(
+      `mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socket instanceof SearchSocket ? `CLI searches answered on ${socket.path}` : `no socket for CLI searches (${socket.none})`}${watch ? `; watch and extract: journals quiet for ${watchMinutes} min ${options["watch-auto-apply"] === true ? "are applied" : "go to the review queue"}` : ""}`,
+    );
     const transport = new StdioServerTransport();
     await new Promise<void>((resolve, reject) => {
       let done = false;
@@ -78,10 +130,16 @@ export const mcpCommand: CliCommand = {
         if (done) return;
         done = true;
         // Closing on a signal: a transport already closed has nothing left to close.
-        server.close().catch(() => undefined).finally(() => {
-          const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
-          void closing.then(() => watch?.close()).then(() => live.close()).then(resolve, reject);
-        });
+        server
+          .close()
+          .catch(() => undefined)
+          .finally(() => {
+            const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
+            void closing
+              .then(() => watch?.close())
+              .then(() => live.close())
+              .then(resolve, reject);
+          });
       };
       process.stdin.once("end", stop);
       process.stdin.once("close", stop);

@@ -21,10 +21,23 @@ export const migrateCommand: CliCommand = {
     const lines = notes.reduce((n, note) => n + note.changes.length, 0);
     const problems = notes.filter((n) => n.skipped !== null || n.lostIds.length > 0);
     if (options.json) {
-      ctx.out(JSON.stringify({ applied: apply, notes: notes.filter((n) => n.changes.length > 0 || n.skipped !== null || n.lostIds.length > 0), lines }, null, 2));
+      ctx.out(
+        JSON.stringify(
+          {
+            applied: apply,
+            notes: notes.filter(
+              (n) => n.changes.length > 0 || n.skipped !== null || n.lostIds.length > 0,
+            ),
+            lines,
+          },
+          null,
+          2,
+        ),
+      );
     } else {
       for (const note of notes) {
-        if (note.changes.length === 0 && note.skipped === null && note.lostIds.length === 0) continue;
+        if (note.changes.length === 0 && note.skipped === null && note.lostIds.length === 0)
+          continue;
         ctx.out(note.path);
         if (note.skipped !== null) ctx.out(`  left as it is: ${note.skipped}`);
         for (const c of note.changes) {
@@ -33,13 +46,22 @@ export const migrateCommand: CliCommand = {
           ctx.out(`    + ${c.after}`);
         }
         for (const line of note.lostIds) {
-          ctx.out(`  line ${line}: the item lost its block id (a Dataview completion rewrite); add its ^id back by hand`);
+          ctx.out(
+            `  line ${line}: the item lost its block id (a Dataview completion rewrite); add its ^id back by hand`,
+          );
         }
       }
       const noteCount = notes.filter((n) => n.changes.length > 0).length;
-      if (lines === 0) ctx.out(`tracker lines are in the current format (${notes.length} tracker notes checked)`);
-      else if (apply) ctx.out(`rewrote ${lines} line${lines === 1 ? "" : "s"} in ${noteCount} tracker note${noteCount === 1 ? "" : "s"}`);
-      else ctx.out(`${lines} line${lines === 1 ? "" : "s"} in ${noteCount} tracker note${noteCount === 1 ? "" : "s"} would change; run again with --apply to write them`);
+      if (lines === 0)
+        ctx.out(`tracker lines are in the current format (${notes.length} tracker notes checked)`);
+      else if (apply)
+        ctx.out(
+          `rewrote ${lines} line${lines === 1 ? "" : "s"} in ${noteCount} tracker note${noteCount === 1 ? "" : "s"}`,
+        );
+      else
+        ctx.out(
+          `${lines} line${lines === 1 ? "" : "s"} in ${noteCount} tracker note${noteCount === 1 ? "" : "s"} would change; run again with --apply to write them`,
+        );
     }
     return problems.length > 0 || (!apply && lines > 0) ? 1 : 0;
   },

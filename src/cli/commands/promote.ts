@@ -19,18 +19,27 @@ export const promoteCommand: CliCommand = {
   async run(ctx, args, options) {
     await requireMemoryRoot(ctx);
     const area = options.area;
-    if (typeof area !== "string") throw new UsageError("promote needs --area AREA (a folder of the library)");
+    if (typeof area !== "string")
+      throw new UsageError("promote needs --area AREA (a folder of the library)");
     const raw = args[0] ?? "";
     // A path given from the shell (relative to the vault, or absolute inside it); a link as written.
-    const target = /^\[\[/.test(raw.trim()) ? raw : (() => {
-      const hash = raw.indexOf("#");
-      const note = hash < 0 ? raw : raw.slice(0, hash);
-      return toVaultPath(ctx, note) + (hash < 0 ? "" : raw.slice(hash));
-    })();
+    const target = /^\[\[/.test(raw.trim())
+      ? raw
+      : (() => {
+          const hash = raw.indexOf("#");
+          const note = hash < 0 ? raw : raw.slice(0, hash);
+          return toVaultPath(ctx, note) + (hash < 0 ? "" : raw.slice(hash));
+        })();
     const now = new Date();
     const date = todayOf(now);
     const timestamp = localTimestamp(now);
-    const plan = await planPromotion(ctx.vault, ctx.layout, { target, area, date, timestamp, realPath: (p) => ctx.vault.realVaultPath(p) });
+    const plan = await planPromotion(ctx.vault, ctx.layout, {
+      target,
+      area,
+      date,
+      timestamp,
+      realPath: (p) => ctx.vault.realVaultPath(p),
+    });
     const apply = options.yes === true;
     const writes = apply ? await applyPromotion(ctx.vault, plan, timestamp) : [];
     if (options.json) {

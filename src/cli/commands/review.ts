@@ -29,19 +29,33 @@ function listOrNone(names: string[]): string {
 async function assertReviewExists(ctx: CliContext, agent: string, id: string): Promise<void> {
   const reviewsPath = ctx.layout.trackerPath(agent, "reviews");
   if (!(await ctx.vault.exists(reviewsPath))) {
-    const agents = ctx.layout.agentsIn((await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path));
-    if (!agents.includes(agent)) throw new UsageError(`unknown agent "${agent}" (known agents: ${listOrNone(agents)})`, agent);
-    throw new UsageError(`agent ${agent} has no reviews tracker: ${reviewsPath} not found`, reviewsPath);
+    const agents = ctx.layout.agentsIn(
+      (await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path),
+    );
+    if (!agents.includes(agent))
+      throw new UsageError(`unknown agent "${agent}" (known agents: ${listOrNone(agents)})`, agent);
+    throw new UsageError(
+      `agent ${agent} has no reviews tracker: ${reviewsPath} not found`,
+      reviewsPath,
+    );
   }
   const text = await ctx.vault.read(reviewsPath);
   const ids = listReviews(text).flatMap((r) => (r.id ? [`^${r.id}`] : []));
   if (ids.includes(`^${id}`)) return;
-  const what = findItem(text, id) ? `^${id} in ${reviewsPath} is not a review (no [every:: …] or [next:: …])` : `no review ^${id} in ${reviewsPath}`;
+  const what = findItem(text, id)
+    ? `^${id} in ${reviewsPath} is not a review (no [every:: …] or [next:: …])`
+    : `no review ^${id} in ${reviewsPath}`;
   throw new UsageError(`${what} (reviews there: ${listOrNone(ids)})`, reviewsPath);
 }
 
 /** `review start`: writes the review note and prints what went into it. */
-async function runStart(ctx: CliContext, agent: string, rid: string, today: string, json: boolean): Promise<number> {
+async function runStart(
+  ctx: CliContext,
+  agent: string,
+  rid: string,
+  today: string,
+  json: boolean,
+): Promise<number> {
   const started = await startReview(ctx.vault, ctx.layout, agent, rid, today);
   if (!started.ok) {
     ctx.err(`agent-memory review: ${started.error}`);
@@ -59,7 +73,13 @@ async function runStart(ctx: CliContext, agent: string, rid: string, today: stri
           path: result.path,
           created: result.created,
           period: m.period,
-          counts: { journals: m.journals.length, knowledge: m.knowledge.length, tasks: m.tasks.length, goals: m.goals.length, decisions: m.decisions.length },
+          counts: {
+            journals: m.journals.length,
+            knowledge: m.knowledge.length,
+            tasks: m.tasks.length,
+            goals: m.goals.length,
+            decisions: m.decisions.length,
+          },
         },
         null,
         2,
@@ -76,7 +96,13 @@ async function runStart(ctx: CliContext, agent: string, rid: string, today: stri
 }
 
 /** `review done`: advances the schedule and prints the next date. */
-async function runDone(ctx: CliContext, agent: string, rid: string, today: string, json: boolean): Promise<number> {
+async function runDone(
+  ctx: CliContext,
+  agent: string,
+  rid: string,
+  today: string,
+  json: boolean,
+): Promise<number> {
   const finished = await finishReview(ctx.vault, ctx.layout, agent, rid, today);
   if (!finished.ok) {
     ctx.err(`agent-memory review: ${finished.error}`);
@@ -85,11 +111,30 @@ async function runDone(ctx: CliContext, agent: string, rid: string, today: strin
   const result = finished.value;
   if (result.notice) ctx.err(`warning: ${result.notice}`);
   if (json) {
-    ctx.out(JSON.stringify({ action: "done", agent, review: rid, path: result.reviewsPath, changed: result.changed, previous: result.previous, next: result.next, note: result.note }, null, 2));
+    ctx.out(
+      JSON.stringify(
+        {
+          action: "done",
+          agent,
+          review: rid,
+          path: result.reviewsPath,
+          changed: result.changed,
+          previous: result.previous,
+          next: result.next,
+          note: result.note,
+        },
+        null,
+        2,
+      ),
+    );
   } else if (!result.changed) {
-    ctx.out(`^${rid} was already done on ${today}; next review ${result.next} (${result.reviewsPath} unchanged)`);
+    ctx.out(
+      `^${rid} was already done on ${today}; next review ${result.next} (${result.reviewsPath} unchanged)`,
+    );
   } else {
-    ctx.out(`^${rid} done on ${today}; next review ${result.next} (was ${result.previous}) in ${result.reviewsPath}`);
+    ctx.out(
+      `^${rid} done on ${today}; next review ${result.next} (was ${result.previous}) in ${result.reviewsPath}`,
+    );
     if (result.note) ctx.out(`review note marked done: ${result.note}`);
   }
   return 0;
@@ -102,11 +147,14 @@ export const reviewCommand: CliCommand = {
   positionals: { min: 3, max: 3 },
   async run(ctx, args, options) {
     const [action = "", agent = "", id = ""] = args;
-    if (action !== "start" && action !== "done") throw new UsageError(`the action must be "start" or "done", got ${JSON.stringify(action)}`);
+    if (action !== "start" && action !== "done")
+      throw new UsageError(`the action must be "start" or "done", got ${JSON.stringify(action)}`);
     const today = todayOption(options.date);
     const rid = id.replace(/^\^/, "");
     await assertReviewExists(ctx, agent, rid);
     const json = options.json === true;
-    return action === "start" ? runStart(ctx, agent, rid, today, json) : runDone(ctx, agent, rid, today, json);
+    return action === "start"
+      ? runStart(ctx, agent, rid, today, json)
+      : runDone(ctx, agent, rid, today, json);
   },
 };

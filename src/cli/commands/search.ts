@@ -1,7 +1,11 @@
 import type { CliCommand } from "../command";
 import type { CliContext } from "../context";
 import { UsageError } from "../../core/errors";
-import { totalPrefix, type PassageResponse, type SearchService } from "../../core/search/search-service";
+import {
+  totalPrefix,
+  type PassageResponse,
+  type SearchService,
+} from "../../core/search/search-service";
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { openSearch, positiveOption } from "../shared";
 
@@ -66,7 +70,9 @@ function warnUnknownAgent(ctx: CliContext, service: SearchService, scope: string
   const agent = /^agent:(.+)$/i.exec(scope)?.[1];
   const known = agent === undefined ? [] : service.agents();
   if (agent !== undefined && !known.includes(agent)) {
-    ctx.err(`search: no notes of agent "${agent}" are indexed; scope ${scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`);
+    ctx.err(
+      `search: no notes of agent "${agent}" are indexed; scope ${scope} sees the library only${known.length > 0 ? ` (agents: ${known.join(", ")})` : ""}`,
+    );
   }
 }
 
@@ -79,7 +85,15 @@ function shownQuery(query: string): string {
  * `search --passages N`: the N best blocks across notes, one entry each (docs/architecture.md,
  * "Passages").
  */
-async function runPassages(ctx: CliContext, service: SearchService, query: string, n: number, scope: string, includeExpired: boolean, json: boolean): Promise<number> {
+async function runPassages(
+  ctx: CliContext,
+  service: SearchService,
+  query: string,
+  n: number,
+  scope: string,
+  includeExpired: boolean,
+  json: boolean,
+): Promise<number> {
   const outcome = await service.searchPassages(query, { scope, limit: n, includeExpired });
   if (!outcome.ok) throw new UsageError(outcome.error);
   const res = outcome.value;
@@ -93,12 +107,16 @@ async function runPassages(ctx: CliContext, service: SearchService, query: strin
     return 0;
   }
   const notes = `${totalPrefix(res)}${res.total} matching note${res.total === 1 ? "" : "s"}`;
-  ctx.out(`${res.results.length} passage${res.results.length === 1 ? "" : "s"} from ${notes} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+  ctx.out(
+    `${res.results.length} passage${res.results.length === 1 ? "" : "s"} from ${notes} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`,
+  );
   res.results.forEach((p, i) => {
     const where = [p.collection, p.agent].filter((x) => x).join(", ");
     const text = p.text.replace(/\s+/g, " ");
     ctx.out("");
-    ctx.out(`${i + 1}. ${p.title.replace(/\s+/g, " ")}  [${where}]${p.score > 0 ? `  score ${p.score.toFixed(2)}` : ""}`);
+    ctx.out(
+      `${i + 1}. ${p.title.replace(/\s+/g, " ")}  [${where}]${p.score > 0 ? `  score ${p.score.toFixed(2)}` : ""}`,
+    );
     ctx.out(`   ${p.path}:${p.line}${p.blockId ? `  ^${p.blockId}` : ""}`);
     ctx.out(`   ${text.length > 480 ? `${text.slice(0, 479)}…` : text}`);
     ctx.out(`   link: ${p.link}`);
@@ -116,7 +134,8 @@ async function runPassages(ctx: CliContext, service: SearchService, query: strin
  */
 export const searchCommand: CliCommand = {
   name: "search",
-  usage: "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--passages N] [--include-expired] [--json]",
+  usage:
+    "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--passages N] [--include-expired] [--json]",
   options: {
     scope: { type: "string" },
     limit: { type: "string" },
@@ -133,9 +152,18 @@ export const searchCommand: CliCommand = {
     const scope = typeof options.scope === "string" ? options.scope : "all";
     if (options.passages !== undefined) {
       const n = positiveInt(options.passages, "passages", 10);
-      if (options.limit !== undefined || options.blocks !== undefined) throw new UsageError("--passages gives blocks, not notes: leave out --limit and --blocks");
+      if (options.limit !== undefined || options.blocks !== undefined)
+        throw new UsageError("--passages gives blocks, not notes: leave out --limit and --blocks");
       const { service } = await openSearch(ctx);
-      return runPassages(ctx, service, query, n, scope, options["include-expired"] === true, options.json === true);
+      return runPassages(
+        ctx,
+        service,
+        query,
+        n,
+        scope,
+        options["include-expired"] === true,
+        options.json === true,
+      );
     }
     const { service } = await openSearch(ctx);
     const outcome = await service.search(query, {
@@ -177,11 +205,15 @@ export const searchCommand: CliCommand = {
       ctx.out(`no results for ${shownQuery(res.query)} in scope ${res.scope}`);
       return 0;
     }
-    ctx.out(`${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`);
+    ctx.out(
+      `${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`,
+    );
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");
       ctx.out("");
-      ctx.out(`${i + 1}. ${r.title.replace(/\s+/g, " ")}  [${where}]${r.score > 0 ? `  score ${r.score.toFixed(2)}` : ""}`);
+      ctx.out(
+        `${i + 1}. ${r.title.replace(/\s+/g, " ")}  [${where}]${r.score > 0 ? `  score ${r.score.toFixed(2)}` : ""}`,
+      );
       ctx.out(`   ${r.path}`);
       if (r.snippet) ctx.out(`   ${r.snippet}`);
       for (const b of r.blocks.slice(1)) {
@@ -190,7 +222,8 @@ export const searchCommand: CliCommand = {
         // (test/cli.test.ts, "… search prints blocks without their ids").
         ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
-      if (r.blocks[0]?.id) ctx.out(`   link: ${formatWikilink({ path: r.path, blockId: r.blocks[0].id })}`);
+      if (r.blocks[0]?.id)
+        ctx.out(`   link: ${formatWikilink({ path: r.path, blockId: r.blocks[0].id })}`);
     });
     return 0;
   },

@@ -19,17 +19,31 @@ export const serveCommand: CliCommand = {
   options: {},
   positionals: { min: 0, max: 0 },
   async run(ctx) {
-    if (ctx.env[SERVER_ENV] === "off") throw new UsageError(`${SERVER_ENV}=off: no server is started`);
+    if (ctx.env[SERVER_ENV] === "off")
+      throw new UsageError(`${SERVER_ENV}=off: no server is started`);
     const t0 = Date.now();
     const { service, report } = await openSearch(ctx);
-    const live = new LiveIndex(service, ctx.vault, ctx.layout, { at: Date.now(), source: report.source, unreadable: report.unreadable }, ctx.err);
+    const live = new LiveIndex(
+      service,
+      ctx.vault,
+      ctx.layout,
+      { at: Date.now(), source: report.source, unreadable: report.unreadable },
+      ctx.err,
+    );
     await live.start();
-    const socket = await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log: ctx.err });
+    const socket = await SearchSocket.listen({
+      vault: ctx.vault,
+      settings: ctx.settings,
+      live,
+      log: ctx.err,
+    });
     if (!(socket instanceof SearchSocket)) {
       await live.close();
       throw new UsageError(`serve: ${socket.none}`);
     }
-    ctx.err(`serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`);
+    ctx.err(
+      `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
+    );
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off("SIGINT", stop);

@@ -20,15 +20,31 @@ const STATUSES = LIST_STATUSES;
  */
 export const trackersCommand: CliCommand = {
   name: "trackers",
-  usage: "trackers <vault> [--agent NAME] [--kind tasks|goals|reviews|proposals|questions|decisions] [--status open|done|abandoned|all] [--inbox] [--json]",
-  options: { agent: { type: "string" }, kind: { type: "string" }, status: { type: "string" }, inbox: { type: "boolean" } },
+  usage:
+    "trackers <vault> [--agent NAME] [--kind tasks|goals|reviews|proposals|questions|decisions] [--status open|done|abandoned|all] [--inbox] [--json]",
+  options: {
+    agent: { type: "string" },
+    kind: { type: "string" },
+    status: { type: "string" },
+    inbox: { type: "boolean" },
+  },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     if (options.inbox) {
-      if (options.kind !== undefined || options.status !== undefined) throw new UsageError("--inbox lists questions and proposals waiting for an answer: leave out --kind and --status");
+      if (options.kind !== undefined || options.status !== undefined)
+        throw new UsageError(
+          "--inbox lists questions and proposals waiting for an answer: leave out --kind and --status",
+        );
       const { actor, agents } = await cliActor(ctx, options.agent);
       const items = await listInbox(ctx.vault, ctx.layout, agents, actor);
-      if (options.json) ctx.out(JSON.stringify({ person: actor.person, agent: actor.person ? null : actor.name, items }, null, 2));
+      if (options.json)
+        ctx.out(
+          JSON.stringify(
+            { person: actor.person, agent: actor.person ? null : actor.name, items },
+            null,
+            2,
+          ),
+        );
       else printInbox(ctx, actor, items);
       return 0;
     }
@@ -38,15 +54,24 @@ export const trackersCommand: CliCommand = {
     }
     // The decision log's entries are closed when written, so "open" would always list none.
     const status = (options.status ?? (kind === "decisions" ? "all" : "open")) as string;
-    if (!(STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
+    if (!(STATUSES as readonly string[]).includes(status))
+      throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
     const files = await ctx.vault.list(ctx.layout.agentsRoot);
     const known = ctx.layout.agentsIn(files.map((f) => f.path));
     if (typeof options.agent === "string" && !known.includes(options.agent)) {
-      throw new UsageError(`unknown agent "${options.agent}" (known: ${known.join(", ") || "none"})`, options.agent);
+      throw new UsageError(
+        `unknown agent "${options.agent}" (known: ${known.join(", ") || "none"})`,
+        options.agent,
+      );
     }
     const agents = typeof options.agent === "string" ? [options.agent] : known;
     const kinds = kind ? [kind as TrackerKind] : [...TRACKER_KINDS];
-    const items = await listTrackerItems(ctx.vault, ctx.layout, { agents, kinds, status: status as ListStatus, today: todayOf(Date.now()) });
+    const items = await listTrackerItems(ctx.vault, ctx.layout, {
+      agents,
+      kinds,
+      status: status as ListStatus,
+      today: todayOf(Date.now()),
+    });
     if (options.json) {
       ctx.out(JSON.stringify({ agents, status, items }, null, 2));
       return 0;
@@ -60,11 +85,19 @@ export const trackersCommand: CliCommand = {
         heading = h;
       }
       const mark = checkboxOf(it.status);
-      const extra = [it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "", it.reviewDue ? "REVIEW DUE" : "", it.latestProgress ? `latest: ${it.latestProgress}` : ""].filter(Boolean).join("; ");
+      const extra = [
+        it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "",
+        it.reviewDue ? "REVIEW DUE" : "",
+        it.latestProgress ? `latest: ${it.latestProgress}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
       // Links as Obsidian shows them, not their markup
       // (test/cli.test.ts, "trackers shows links as Obsidian does …"); --json keeps the text as
       // written.
-      ctx.out(`  ${mark} ${(it.id ?? "").padEnd(6)} ${wikilinkDisplayText(it.text)}${extra ? `  (${wikilinkDisplayText(extra)})` : ""}`);
+      ctx.out(
+        `  ${mark} ${(it.id ?? "").padEnd(6)} ${wikilinkDisplayText(it.text)}${extra ? `  (${wikilinkDisplayText(extra)})` : ""}`,
+      );
     }
     return 0;
   },

@@ -33,8 +33,13 @@ export class MemoryAccess {
     layout.agentRoot(agent);
     const known = layout.settings.isolatedZones;
     this.zones = zones.map((z) => {
-      const zone = known.find((k) => k === z) ?? known.find((k) => k.toLowerCase() === z.toLowerCase());
-      if (!zone) throw new PathError(`--zone ${z} is not an isolated zone of this vault (zones: ${known.join(", ") || "none"})`, z);
+      const zone =
+        known.find((k) => k === z) ?? known.find((k) => k.toLowerCase() === z.toLowerCase());
+      if (!zone)
+        throw new PathError(
+          `--zone ${z} is not an isolated zone of this vault (zones: ${known.join(", ") || "none"})`,
+          z,
+        );
       return zone;
     });
   }
@@ -51,7 +56,11 @@ export class MemoryAccess {
 
   /** True when vault path `path` (already normalised) may be read, by its name alone. */
   visible(path: string): boolean {
-    return this.layout.isInside(path) && !path.split("/").some((s) => s.startsWith(".")) && this.zoneAllowed(this.layout.zoneOf(path));
+    return (
+      this.layout.isInside(path) &&
+      !path.split("/").some((s) => s.startsWith(".")) &&
+      this.zoneAllowed(this.layout.zoneOf(path))
+    );
   }
 
   /**
@@ -76,10 +85,18 @@ export class MemoryAccess {
     const p = this.normal(path);
     const root = this.writeRoot;
     const inside = (q: string) => q === root || q.startsWith(`${root}/`);
-    if (!inside(p)) throw new PathError(`${p} is outside the folder of agent ${this.agent} (${root}/), the only one this server writes in`, p);
+    if (!inside(p))
+      throw new PathError(
+        `${p} is outside the folder of agent ${this.agent} (${root}/), the only one this server writes in`,
+        p,
+      );
     this.checkZone(p, p);
     const real = this.realVaultPath(p);
-    if (!inside(real)) throw new PathError(`${p} leads to ${real}, outside the folder of agent ${this.agent}; refused`, p);
+    if (!inside(real))
+      throw new PathError(
+        `${p} leads to ${real}, outside the folder of agent ${this.agent}; refused`,
+        p,
+      );
     this.checkZone(real, p);
     return p;
   }
@@ -93,8 +110,15 @@ export class MemoryAccess {
   repliable(path: string): string {
     const p = this.normal(path);
     const sender = this.layout.agentOf(p);
-    const trackers = sender === null ? [] : (["questions", "proposals"] as const).map((k) => this.layout.trackerPath(sender, k));
-    if (!trackers.includes(p)) throw new PathError(`${p} is not an agent's questions or proposals tracker; an answer is written only there`, p);
+    const trackers =
+      sender === null
+        ? []
+        : (["questions", "proposals"] as const).map((k) => this.layout.trackerPath(sender, k));
+    if (!trackers.includes(p))
+      throw new PathError(
+        `${p} is not an agent's questions or proposals tracker; an answer is written only there`,
+        p,
+      );
     this.checkZone(p, p);
     const real = this.realVaultPath(p);
     if (real !== p) throw new PathError(`${p} leads to ${real}; refused`, p);
@@ -130,7 +154,8 @@ export class MemoryAccess {
   private normal(arg: string): string {
     let path = normalizeVaultPath(arg.trim());
     if (path === "") throw new PathError("no path given", arg);
-    if (path.split("/").some((s) => s.startsWith("."))) throw new PathError(`${path} is in a hidden folder; refused`, arg);
+    if (path.split("/").some((s) => s.startsWith(".")))
+      throw new PathError(`${path} is in a hidden folder; refused`, arg);
     if (!/\.md$/i.test(path)) path = `${path}.md`;
     return this.layout.under(path);
   }
@@ -139,7 +164,10 @@ export class MemoryAccess {
     const zone = this.layout.zoneOf(path);
     if (!this.zoneAllowed(zone)) {
       const via = path === asked ? "" : ` (through a link from ${asked})`;
-      throw new PathError(`${path} is in the isolated zone ${zone}${via}, which this server was not started with (--zone ${zone})`, asked);
+      throw new PathError(
+        `${path} is in the isolated zone ${zone}${via}, which this server was not started with (--zone ${zone})`,
+        asked,
+      );
     }
   }
 

@@ -56,7 +56,8 @@ export class DirWatcher {
     try {
       w = watch(dir, { persistent: true }, (_event, name) => this.event(dir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.on.error(`mcp: cannot watch ${dir}: ${errorMessage(err)}`);
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+        this.on.error(`mcp: cannot watch ${dir}: ${errorMessage(err)}`);
       return;
     }
     w.on("error", () => this.drop(dir));

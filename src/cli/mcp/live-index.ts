@@ -67,7 +67,11 @@ export class LiveIndex {
     readonly service: SearchService,
     private readonly vault: NodeVault,
     private readonly layout: MemoryLayout,
-    private readonly opened: { at: number; source: "saved" | "built"; unreadable?: readonly { path: string; error: string }[] },
+    private readonly opened: {
+      at: number;
+      source: "saved" | "built";
+      unreadable?: readonly { path: string; error: string }[];
+    },
     private readonly log: (line: string) => void,
   ) {
     for (const u of opened.unreadable ?? []) this.unreadableNotes.set(u.path, u.error);
@@ -193,7 +197,11 @@ export class LiveIndex {
       stat = undefined;
     }
     try {
-      const outcome = stat ? await this.service.update(path, stat) : (await this.service.remove(path)) ? "removed" : "ignored";
+      const outcome = stat
+        ? await this.service.update(path, stat)
+        : (await this.service.remove(path))
+          ? "removed"
+          : "ignored";
       const known = this.paths.has(path);
       const hidden = path.split("/").some((s) => s.startsWith("."));
       if (stat && !known && !hidden && this.layout.isInside(path)) {

@@ -40,13 +40,21 @@ const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
  * `id`; a link or file name as Obsidian resolves it (preferring the agent's own folder); a title.
  * @throws `PathError` for a path the server may not read, {@link UsageError} when no note matches
  */
-export async function findNote(ref: string, access: MemoryAccess, live: LiveIndex): Promise<Target> {
+export async function findNote(
+  ref: string,
+  access: MemoryAccess,
+  live: LiveIndex,
+): Promise<Target> {
   const raw = ref.trim();
   const inner = unwrapWikilink(raw.replace(/^!(?=\[\[)/, ""));
   const link = parseWikilinkTarget(inner);
   const name = link.path;
   if (name === "") throw new UsageError(`no note named in ${JSON.stringify(ref)}`);
-  const at = (path: string): Target => ({ path: access.readable(path), heading: link.heading, blockId: link.blockId });
+  const at = (path: string): Target => ({
+    path: access.readable(path),
+    heading: link.heading,
+    blockId: link.blockId,
+  });
   // A name with a slash is a path, unless it is an id with a slash (`claude/api`, as extraction and
   // promotion write ids): a path the guard refuses is reported only when no note has that id.
   let refused: PathError | null = null;
@@ -68,7 +76,8 @@ export async function findNote(ref: string, access: MemoryAccess, live: LiveInde
   const wanted = name.toLowerCase();
   const titled: string[] = [];
   for (const path of live.notePaths()) {
-    if (access.visible(path) && live.service.meta(path)?.title.toLowerCase() === wanted) titled.push(path);
+    if (access.visible(path) && live.service.meta(path)?.title.toLowerCase() === wanted)
+      titled.push(path);
   }
   const own = (p: string): number => (p.startsWith(`${access.writeRoot}/`) ? 0 : 1);
   titled.sort((a, b) => own(a) - own(b) || a.length - b.length);
@@ -78,16 +87,24 @@ export async function findNote(ref: string, access: MemoryAccess, live: LiveInde
 
 /** The note whose frontmatter `id` is `id`: candidates from the index, confirmed by reading their frontmatter. */
 async function findById(id: string, access: MemoryAccess, live: LiveIndex): Promise<string | null> {
-  if (!/^[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)*$/u.test(id) || id.split("/").includes("..")) return null;
+  if (!/^[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)*$/u.test(id) || id.split("/").includes(".."))
+    return null;
   for (const scope of ["all", ...access.zones]) {
-    const found = await live.service.search(id, { scope, limit: 25, blocksPerResult: 0, includeExpired: true, freeText: true });
+    const found = await live.service.search(id, {
+      scope,
+      limit: 25,
+      blocksPerResult: 0,
+      includeExpired: true,
+      freeText: true,
+    });
     if (!found.ok) continue;
     for (const hit of found.value.results) {
       if (!access.visible(hit.path)) continue;
       try {
         const data = parseNote(await access.vault.read(hit.path), hit.path).data;
         const found = data?.id;
-        if ((typeof found === "string" || typeof found === "number") && String(found) === id) return hit.path;
+        if ((typeof found === "string" || typeof found === "number") && String(found) === id)
+          return hit.path;
       } catch {
         // unreadable: not this one
       }
@@ -102,7 +119,13 @@ async function findById(id: string, access: MemoryAccess, live: LiveIndex): Prom
  * @param limit most characters in the page; a page never ends inside a surrogate pair
  * @throws {@link UsageError} for a heading or block the note does not have, or an offset past the end
  */
-export async function readNotePage(target: Target, access: MemoryAccess, live: LiveIndex, offset: number, limit: number): Promise<NotePage> {
+export async function readNotePage(
+  target: Target,
+  access: MemoryAccess,
+  live: LiveIndex,
+  offset: number,
+  limit: number,
+): Promise<NotePage> {
   const text = await access.vault.read(target.path);
   let part = text;
   let anchor: string | null = null;
@@ -115,11 +138,14 @@ export async function readNotePage(target: Target, access: MemoryAccess, live: L
     part = sectionText(text, target.heading) ?? "";
     if (part === "") throw new UsageError(`${target.path} has no heading "${target.heading}"`);
   }
-  if (offset > part.length) throw new UsageError(`offset ${offset} is past the end (${part.length} characters)`);
+  if (offset > part.length)
+    throw new UsageError(`offset ${offset} is past the end (${part.length} characters)`);
   let end = Math.min(part.length, offset + limit);
   // Never cut a character in two: a high surrogate at the end of the page goes to the next one.
   if (end < part.length && end > offset && /[\uD800-\uDBFF]/.test(part[end - 1] ?? "")) end--;
-  const title = live.service.meta(target.path)?.title ?? (target.path.split("/").pop() ?? target.path).replace(/\.md$/i, "");
+  const title =
+    live.service.meta(target.path)?.title ??
+    (target.path.split("/").pop() ?? target.path).replace(/\.md$/i, "");
   return {
     path: target.path,
     title,

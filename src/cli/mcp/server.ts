@@ -26,7 +26,11 @@ export function readOnlyToolNames(): string[] {
  * only those named in `only` (`--tools`; the caller has checked the names).
  * @param log writes one line to stderr
  */
-export function createMcpServer(deps: ToolDeps, choice: { readOnly: boolean; only: ReadonlySet<string> | null }, log: (line: string) => void): { server: McpServer; tools: string[] } {
+export function createMcpServer(
+  deps: ToolDeps,
+  choice: { readOnly: boolean; only: ReadonlySet<string> | null },
+  log: (line: string) => void,
+): { server: McpServer; tools: string[] } {
   const server = new McpServer(SERVER_INFO, {
     instructions:
       "Long-term memory in an Obsidian vault. At session start call brief (or search); while working append_journal; at the end extract. Links are [[note#^block]].",
@@ -43,7 +47,12 @@ export function createMcpServer(deps: ToolDeps, choice: { readOnly: boolean; onl
     if (choice.only && !choice.only.has(spec.name)) continue;
     server.registerTool(
       spec.name,
-      { description: spec.description, inputSchema: spec.input, outputSchema: z.looseObject(spec.output), annotations: spec.hints },
+      {
+        description: spec.description,
+        inputSchema: spec.input,
+        outputSchema: z.looseObject(spec.output),
+        annotations: spec.hints,
+      },
       (args: Record<string, unknown>) => runTool(spec, args, deps, log),
     );
     tools.push(spec.name);

@@ -21,8 +21,18 @@ import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
 import type { ToolDeps, ToolSpec } from "./tools";
 import { isOpenStatus } from "../../core/trackers/status";
 
-const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 const anyList = z.array(z.record(z.string(), z.unknown()));
 
 /** Reads as the vault; writes only answers in another agent's questions or proposals tracker. */
@@ -31,7 +41,10 @@ function replyVault(deps: ToolDeps): VaultPort {
   function process(path: string, fn: ProcessFn): Promise<boolean>;
   function process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
   function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
-  async function process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>> {
+  async function process<T>(
+    path: string,
+    fn: ProcessFn | DecideFn<T>,
+  ): Promise<boolean | Decided<T>> {
     const done = await vault.process(deps.access.repliable(path), fn);
     if (typeof done === "boolean" ? done : done.written) await deps.live.wrote(path);
     return done;
@@ -46,22 +59,35 @@ function replyVault(deps: ToolDeps): VaultPort {
 
 const inbox: ToolSpec = {
   name: "inbox",
-  description: "Questions and proposals other agents addressed to this agent, still waiting for an answer.",
+  description:
+    "Questions and proposals other agents addressed to this agent, still waiting for an answer.",
   input: {},
   output: { agent: z.string(), items: anyList },
   hints: READ,
   async run(_args, deps) {
     const { ctx, access } = deps;
     const agents = await knownAgents(ctx.vault, ctx.layout);
-    const items = await listInbox(ctx.vault, ctx.layout, agents, { person: false, name: access.agent });
-    const lines = items.length ? items.map((it) => `${it.id} from ${it.from} (${it.kind === "questions" ? "question" : "proposal"}, ${it.state}): ${it.text} ${it.link}`) : [`inbox of ${access.agent}: empty`];
-    return { text: lines.join("\n"), data: { agent: access.agent, items } as unknown as Record<string, unknown> };
+    const items = await listInbox(ctx.vault, ctx.layout, agents, {
+      person: false,
+      name: access.agent,
+    });
+    const lines = items.length
+      ? items.map(
+          (it) =>
+            `${it.id} from ${it.from} (${it.kind === "questions" ? "question" : "proposal"}, ${it.state}): ${it.text} ${it.link}`,
+        )
+      : [`inbox of ${access.agent}: empty`];
+    return {
+      text: lines.join("\n"),
+      data: { agent: access.agent, items } as unknown as Record<string, unknown>,
+    };
   },
 };
 
 const answerItem: ToolSpec = {
   name: "answer_inbox_item",
-  description: "Answer, comment on, accept or decline an inbox item; written under the sender's item. Only a person accepts a proposal.",
+  description:
+    "Answer, comment on, accept or decline an inbox item; written under the sender's item. Only a person accepts a proposal.",
   input: {
     id: z.string().regex(/^\^?[qp]-\d+$/i, "an item id like q-001 or p-001"),
     from: z.string().optional(),
@@ -76,10 +102,16 @@ const answerItem: ToolSpec = {
     const agents = await knownAgents(ctx.vault, ctx.layout);
     let from = typeof args.from === "string" && args.from.trim() ? args.from.trim() : undefined;
     if (from === undefined) {
-      const hits = (await listInbox(ctx.vault, ctx.layout, agents, { person: false, name: access.agent })).filter((it) => it.id === id);
-      if (hits.length !== 1) throw new UsageError(`${hits.length === 0 ? `no ^${id} in the inbox of ${access.agent}` : `^${id} is in the inbox ${hits.length} times`}; give from: the agent whose tracker holds it`);
+      const hits = (
+        await listInbox(ctx.vault, ctx.layout, agents, { person: false, name: access.agent })
+      ).filter((it) => it.id === id);
+      if (hits.length !== 1)
+        throw new UsageError(
+          `${hits.length === 0 ? `no ^${id} in the inbox of ${access.agent}` : `^${id} is in the inbox ${hits.length} times`}; give from: the agent whose tracker holds it`,
+        );
       from = hits[0]?.from ?? "";
-    } else if (!agents.includes(from)) throw new UsageError(`unknown agent "${from}" (known: ${agents.join(", ") || "none"})`);
+    } else if (!agents.includes(from))
+      throw new UsageError(`unknown agent "${from}" (known: ${agents.join(", ") || "none"})`);
     const now = deps.now();
     const done = await answerInboxItem(replyVault(deps), ctx.layout, {
       from,
@@ -90,13 +122,17 @@ const answerItem: ToolSpec = {
       date: todayOf(now),
       timestamp: localTimestamp(new Date(now)),
     });
-    return { text: `${done.changed ? "updated" : "unchanged"}: ^${done.id} of ${from} is ${done.state} ${done.link}`, data: { ...done } as unknown as Record<string, unknown> };
+    return {
+      text: `${done.changed ? "updated" : "unchanged"}: ^${done.id} of ${from} is ${done.state} ${done.link}`,
+      data: { ...done } as unknown as Record<string, unknown>,
+    };
   },
 };
 
 const proposePromotion: ToolSpec = {
   name: "propose_promotion",
-  description: "Propose to the person promoting a note or callout (path#^block) to a library area. Nothing is promoted until a person accepts.",
+  description:
+    "Propose to the person promoting a note or callout (path#^block) to a library area. Nothing is promoted until a person accepts.",
   input: { note: z.string().min(1), area: z.string().min(1) },
   output: { id: z.string(), added: z.boolean(), destination: z.string() },
   hints: WRITE,
@@ -113,13 +149,34 @@ const proposePromotion: ToolSpec = {
       timestamp: localTimestamp(new Date(now)),
       realPath: (p) => ctx.vault.realVaultPath(p),
     });
-    if (plan.already) throw new UsageError(`${plan.sourceLink} is already in the library: ${plan.destinationLink}`);
+    if (plan.already)
+      throw new UsageError(`${plan.sourceLink} is already in the library: ${plan.destinationLink}`);
     const path = ctx.layout.trackerPath(access.agent, "proposals");
     const item = promotionProposal(plan, { person: ctx.settings.defaultAgent, date });
     const { written, result } = await access.writeGuarded().process(path, (current) => {
-      const same = current === null ? undefined : listItems(current).find((it) => it.id && isOpenStatus(it.status) && linkTarget(fieldValue(it.fields, PROMOTE_KEY) ?? "") === linkTarget(plan.sourceLink) && fieldValue(it.fields, AREA_KEY) === plan.area);
+      const same =
+        current === null
+          ? undefined
+          : listItems(current).find(
+              (it) =>
+                it.id &&
+                isOpenStatus(it.status) &&
+                linkTarget(fieldValue(it.fields, PROMOTE_KEY) ?? "") ===
+                  linkTarget(plan.sourceLink) &&
+                fieldValue(it.fields, AREA_KEY) === plan.area,
+            );
       if (same?.id) return { content: current, result: { id: same.id, added: false } };
-      const r = addTrackerItem(current, "proposals", { text: item.text, fields: item.fields }, { agent: access.agent, title: ctx.settings.trackerFiles.proposals, createdAt: localTimestamp(new Date(now)) }, path);
+      const r = addTrackerItem(
+        current,
+        "proposals",
+        { text: item.text, fields: item.fields },
+        {
+          agent: access.agent,
+          title: ctx.settings.trackerFiles.proposals,
+          createdAt: localTimestamp(new Date(now)),
+        },
+        path,
+      );
       return { content: r.text, result: { id: r.id, added: true } };
     });
     if (written) await deps.live.wrote(path);

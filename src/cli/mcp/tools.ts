@@ -23,7 +23,15 @@ import { checkboxOf, listItems } from "../../core/trackers/format";
 import { LIST_STATUSES, listTrackerItems } from "../../core/trackers/list";
 import { advanceReview } from "../../core/trackers/reviews";
 import { addAnswer } from "../../core/trackers/answers";
-import { addItemSource, addProgressNote, addTrackerItem, findItem, setItemField, setItemStatus, type EditResult } from "../../core/trackers/store";
+import {
+  addItemSource,
+  addProgressNote,
+  addTrackerItem,
+  findItem,
+  setItemField,
+  setItemStatus,
+  type EditResult,
+} from "../../core/trackers/store";
 import type { DecideFn, Decided } from "../../core/vault";
 import type { CliContext } from "../context";
 import { createCliExtractor } from "../llm-env";
@@ -69,13 +77,25 @@ export interface ToolSpec {
   run(args: Record<string, unknown>, deps: ToolDeps): Promise<ToolOutput>;
 }
 
-const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ: Hints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 /** Adds to a note; calling twice adds twice (a journal block) or finds the first (trackers, callouts dedupe). */
-const ADD: Hints = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+const ADD: Hints = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 const kind = z.enum(TRACKER_KINDS);
 const date = z.string().refine(isIsoDate, "must be a date YYYY-MM-DD");
-const fieldKey = z.string().regex(/^[A-Za-z][\w-]{0,39}$/, "field names are letters, digits, _ and -");
+const fieldKey = z
+  .string()
+  .regex(/^[A-Za-z][\w-]{0,39}$/, "field names are letters, digits, _ and -");
 const fieldValue = z.string().min(1);
 const anyList = z.array(z.record(z.string(), z.unknown()));
 
@@ -106,14 +126,17 @@ function scopeFor(deps: ToolDeps, scope: string | undefined): string {
   const parsed = parseScope(value, deps.ctx.settings);
   if (!parsed.ok) throw new UsageError(parsed.error);
   if (parsed.value.kind === "zone" && !deps.access.zoneAllowed(parsed.value.zone)) {
-    throw new UsageError(`scope ${parsed.value.zone} is an isolated zone this server was not started with (--zone ${parsed.value.zone})`);
+    throw new UsageError(
+      `scope ${parsed.value.zone} is an isolated zone this server was not started with (--zone ${parsed.value.zone})`,
+    );
   }
   return value;
 }
 
 const search: ToolSpec = {
   name: "search",
-  description: "Search memory. Query: words, \"phrases\", filters (type: tag: status: after: …), -word. mode: notes or passages (best blocks). scope: all, library, agent:NAME or a zone; default this agent's with the library.",
+  description:
+    'Search memory. Query: words, "phrases", filters (type: tag: status: after: …), -word. mode: notes or passages (best blocks). scope: all, library, agent:NAME or a zone; default this agent\'s with the library.',
   input: {
     query: z.string().min(1),
     mode: z.enum(["notes", "passages"]).optional(),
@@ -126,7 +149,17 @@ const search: ToolSpec = {
     mode: z.string(),
     total: z.number(),
     took_ms: z.number(),
-    results: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), snippet: z.string(), link: z.string() }).loose()),
+    results: z.array(
+      z
+        .object({
+          path: z.string(),
+          title: z.string(),
+          score: z.number(),
+          snippet: z.string(),
+          link: z.string(),
+        })
+        .loose(),
+    ),
   },
   hints: READ,
   async run(args, deps) {
@@ -155,13 +188,26 @@ const search: ToolSpec = {
         };
       });
     const lines = [`${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope}`];
-    results.forEach((r, i) => lines.push(`${i + 1}. ${r.title} ${r.link} (${r.score})`, `   ${r.snippet.replace(/\s+/g, " ")}`));
-    return { text: lines.join("\n"), data: { query, scope: res.scope, mode, total: res.total, took_ms: res.took_ms, results } };
+    results.forEach((r, i) =>
+      lines.push(
+        `${i + 1}. ${r.title} ${r.link} (${r.score})`,
+        `   ${r.snippet.replace(/\s+/g, " ")}`,
+      ),
+    );
+    return {
+      text: lines.join("\n"),
+      data: { query, scope: res.scope, mode, total: res.total, took_ms: res.took_ms, results },
+    };
   },
 };
 
 /** `mode: passages`: the best blocks across notes, ranked together ({@link SearchService.searchPassages}). */
-async function passages(deps: ToolDeps, query: string, scope: string, limit: number): Promise<ToolOutput> {
+async function passages(
+  deps: ToolDeps,
+  query: string,
+  scope: string,
+  limit: number,
+): Promise<ToolOutput> {
   const found = await deps.live.service.searchPassages(query, { scope, limit });
   if (!found.ok) throw new UsageError(found.error);
   const res = found.value;
@@ -176,14 +222,29 @@ async function passages(deps: ToolDeps, query: string, scope: string, limit: num
       ...(p.blockId ? { block_id: p.blockId } : {}),
       ...(p.heading ? { heading: p.heading } : {}),
     }));
-  const lines = [`${results.length} passage${results.length === 1 ? "" : "s"} from ${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope}`];
-  results.forEach((r, i) => lines.push(`${i + 1}. ${r.link} (${r.score})`, `   ${r.snippet.replace(/\s+/g, " ")}`));
-  return { text: lines.join("\n"), data: { query, scope: res.scope, mode: "passages", total: res.total, took_ms: res.took_ms, results } };
+  const lines = [
+    `${results.length} passage${results.length === 1 ? "" : "s"} from ${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope}`,
+  ];
+  results.forEach((r, i) =>
+    lines.push(`${i + 1}. ${r.link} (${r.score})`, `   ${r.snippet.replace(/\s+/g, " ")}`),
+  );
+  return {
+    text: lines.join("\n"),
+    data: {
+      query,
+      scope: res.scope,
+      mode: "passages",
+      total: res.total,
+      took_ms: res.took_ms,
+      results,
+    },
+  };
 }
 
 const readNote: ToolSpec = {
   name: "read_note",
-  description: "Read a note by vault path, frontmatter id, title or [[wikilink#heading]] / [[note#^block]]. Paged: offset and limit in characters; says total_chars and next_offset.",
+  description:
+    "Read a note by vault path, frontmatter id, title or [[wikilink#heading]] / [[note#^block]]. Paged: offset and limit in characters; says total_chars and next_offset.",
   input: {
     note: z.string().min(1),
     offset: z.number().int().min(0).optional(),
@@ -202,7 +263,13 @@ const readNote: ToolSpec = {
   async run(args, deps) {
     await deps.live.settled();
     const target = await findNote(String(args.note), deps.access, deps.live);
-    const page = await readNotePage(target, deps.access, deps.live, (args.offset as number | undefined) ?? 0, (args.limit as number | undefined) ?? 20_000);
+    const page = await readNotePage(
+      target,
+      deps.access,
+      deps.live,
+      (args.offset as number | undefined) ?? 0,
+      (args.limit as number | undefined) ?? 20_000,
+    );
     const more = page.next_offset === null ? "end" : `more from offset ${page.next_offset}`;
     const head = `${page.path}${page.anchor ?? ""} · characters ${page.offset}–${page.offset + page.text.length} of ${page.total_chars} (${more})`;
     return { text: `${head}\n\n${page.text}`, data: { ...page } };
@@ -211,16 +278,26 @@ const readNote: ToolSpec = {
 
 const brief: ToolSpec = {
   name: "brief",
-  description: "Session brief of this agent: due reviews, open tasks, questions, goals, proposals, recent decisions and relevant knowledge, each linked; cut to budget_tokens, naming what was left out.",
-  input: { query: z.string().optional(), budget_tokens: z.number().int().min(100).max(50_000).optional() },
-  output: { agent: z.string(), markdown: z.string(), budget: z.record(z.string(), z.unknown()), omitted: anyList },
+  description:
+    "Session brief of this agent: due reviews, open tasks, questions, goals, proposals, recent decisions and relevant knowledge, each linked; cut to budget_tokens, naming what was left out.",
+  input: {
+    query: z.string().optional(),
+    budget_tokens: z.number().int().min(100).max(50_000).optional(),
+  },
+  output: {
+    agent: z.string(),
+    markdown: z.string(),
+    budget: z.record(z.string(), z.unknown()),
+    omitted: anyList,
+  },
   hints: READ,
   async run(args, deps) {
     await deps.live.settled();
     const { ctx, access } = deps;
     const service = deps.live.service;
     // Knowledge comes through the search, held to the scopes this server may see.
-    const search: BriefSearchFn = (q, o) => service.search(q, { ...o, scope: scopeFor(deps, o.scope ?? `agent:${access.agent}`) });
+    const search: BriefSearchFn = (q, o) =>
+      service.search(q, { ...o, scope: scopeFor(deps, o.scope ?? `agent:${access.agent}`) });
     const b = await buildBrief({
       vault: ctx.vault,
       layout: ctx.layout,
@@ -232,15 +309,32 @@ const brief: ToolSpec = {
       search,
       vaultLabel: ctx.vaultArg,
     });
-    return { text: b.markdown, data: { agent: b.agent, today: b.today, query: b.query, markdown: b.markdown, budget: b.budget, omitted: b.omitted } as unknown as Record<string, unknown> };
+    return {
+      text: b.markdown,
+      data: {
+        agent: b.agent,
+        today: b.today,
+        query: b.query,
+        markdown: b.markdown,
+        budget: b.budget,
+        omitted: b.omitted,
+      } as unknown as Record<string, unknown>,
+    };
   },
 };
 
 const appendJournal: ToolSpec = {
   name: "append_journal",
-  description: "Append a Markdown block to today's journal of this agent (created if missing). Returns its block id and link.",
+  description:
+    "Append a Markdown block to today's journal of this agent (created if missing). Returns its block id and link.",
   input: { text: z.string().min(1) },
-  output: { path: z.string(), id: z.string(), ids: z.array(z.string()), link: z.string(), created: z.boolean() },
+  output: {
+    path: z.string(),
+    id: z.string(),
+    ids: z.array(z.string()),
+    link: z.string(),
+    created: z.boolean(),
+  },
   hints: ADD,
   async run(args, deps) {
     const { access, ctx } = deps;
@@ -249,70 +343,136 @@ const appendJournal: ToolSpec = {
     const {
       result: { ids, created },
     } = await write(deps, path, (current) => {
-      const appended = appendJournalBlock(current, String(args.text), { agent: access.agent, date: day, path });
+      const appended = appendJournalBlock(current, String(args.text), {
+        agent: access.agent,
+        date: day,
+        path,
+      });
       return { content: appended.text, result: { ids: appended.ids, created: current === null } };
     });
     const id = ids[0] ?? "";
     const link = noteLink(path, id);
-    return { text: `appended to ${path}${created ? " (new journal)" : ""}: ${link}`, data: { path, id, ids, link, created } };
+    return {
+      text: `appended to ${path}${created ? " (new journal)" : ""}: ${link}`,
+      data: { path, id, ids, link, created },
+    };
   },
 };
 
 const extract: ToolSpec = {
   name: "extract",
-  description: "Extract tasks, goals, decisions, questions, knowledge… from a journal of this agent (default today's). apply false (default) returns the plan; apply true writes it.",
+  description:
+    "Extract tasks, goals, decisions, questions, knowledge… from a journal of this agent (default today's). apply false (default) returns the plan; apply true writes it.",
   input: {
     journal: z.string().optional(),
     apply: z.boolean().optional(),
     force: z.boolean().optional(),
   },
-  output: { journal: z.string(), extractor: z.string(), dryRun: z.boolean(), items: anyList, rejected: anyList, writes: z.array(z.string()) },
+  output: {
+    journal: z.string(),
+    extractor: z.string(),
+    dryRun: z.boolean(),
+    items: anyList,
+    rejected: anyList,
+    writes: z.array(z.string()),
+  },
   hints: { ...ADD, idempotentHint: true },
   async run(args, deps) {
     const { access, ctx } = deps;
-    const raw = typeof args.journal === "string" && args.journal.trim() ? args.journal.trim() : todayOf(deps.now());
+    const raw =
+      typeof args.journal === "string" && args.journal.trim()
+        ? args.journal.trim()
+        : todayOf(deps.now());
     const path = access.writable(isIsoDate(raw) ? ctx.layout.journalPath(access.agent, raw) : raw);
     if (!(await ctx.vault.exists(path))) throw new UsageError(`no journal ${path}`);
     const { extractor, why } = createCliExtractor(ctx, undefined);
     const vault = access.writeGuarded();
-    const plan = await planExtraction({ vault, settings: ctx.settings, layout: ctx.layout, journalPath: path, agent: access.agent, extractor, force: args.force === true });
+    const plan = await planExtraction({
+      vault,
+      settings: ctx.settings,
+      layout: ctx.layout,
+      journalPath: path,
+      agent: access.agent,
+      extractor,
+      force: args.force === true,
+    });
     // Items routed outside the agent's folder (none by default) are refused before anything is written.
     const inside = (p: string) => p.startsWith(`${access.writeRoot}/`);
     for (const planned of plan.items.filter((p) => !inside(p.destination))) {
-      plan.rejected.push({ reason: `${planned.destination} is outside the folder of agent ${access.agent}`, category: planned.item.category, text: planned.item.text, evidence: planned.item.evidence });
+      plan.rejected.push({
+        reason: `${planned.destination} is outside the folder of agent ${access.agent}`,
+        category: planned.item.category,
+        text: planned.item.text,
+        evidence: planned.item.evidence,
+      });
     }
     plan.items = plan.items.filter((p) => inside(p.destination));
     const applied = args.apply === true ? await applyPlan(vault, ctx.layout, plan) : null;
     for (const p of applied?.writes ?? []) await deps.live.wrote(p);
     const report = extractionReport(plan, applied);
-    const lines = [`${report.journal}: ${report.skipped ? "unchanged since the last extraction (force: true to redo)" : `${report.items.length} item(s), ${report.rejected.length} rejected`} — ${report.extractor}`];
-    for (const it of report.items) lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${it.supersedes ? supersessionLabel(it.supersedes) : it.action})`);
-    for (const r of report.rejected) lines.push(`- rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`);
-    lines.push(applied ? `wrote ${report.writes.length} note(s)` : "plan only: call again with apply: true to write it");
-    return { text: lines.join("\n"), data: { ...report, extractorReason: why } as unknown as Record<string, unknown> };
+    const lines = [
+      `${report.journal}: ${report.skipped ? "unchanged since the last extraction (force: true to redo)" : `${report.items.length} item(s), ${report.rejected.length} rejected`} — ${report.extractor}`,
+    ];
+    for (const it of report.items)
+      lines.push(
+        `- ${it.category}: ${it.text} → ${it.destination} (${it.supersedes ? supersessionLabel(it.supersedes) : it.action})`,
+      );
+    for (const r of report.rejected)
+      lines.push(`- rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`);
+    lines.push(
+      applied
+        ? `wrote ${report.writes.length} note(s)`
+        : "plan only: call again with apply: true to write it",
+    );
+    return {
+      text: lines.join("\n"),
+      data: { ...report, extractorReason: why } as unknown as Record<string, unknown>,
+    };
   },
 };
 
 const listTrackers: ToolSpec = {
   name: "list_trackers",
-  description: "List tracker items (tasks, goals, reviews, proposals, questions, decisions) of this agent or another.",
-  input: { kind: kind.optional(), status: z.enum(LIST_STATUSES).optional(), agent: z.string().optional() },
+  description:
+    "List tracker items (tasks, goals, reviews, proposals, questions, decisions) of this agent or another.",
+  input: {
+    kind: kind.optional(),
+    status: z.enum(LIST_STATUSES).optional(),
+    agent: z.string().optional(),
+  },
   output: { agent: z.string(), status: z.string(), items: anyList },
   hints: READ,
   async run(args, deps) {
-    const agent = typeof args.agent === "string" && args.agent.trim() ? args.agent.trim() : deps.access.agent;
+    const agent =
+      typeof args.agent === "string" && args.agent.trim() ? args.agent.trim() : deps.access.agent;
     deps.ctx.layout.agentRoot(agent);
     const k = args.kind as TrackerKind | undefined;
-    const status = (args.status as (typeof LIST_STATUSES)[number] | undefined) ?? (k === "decisions" ? "all" : "open");
-    const items = await listTrackerItems(deps.ctx.vault, deps.ctx.layout, { agents: [agent], kinds: k ? [k] : [...TRACKER_KINDS], status, today: todayOf(deps.now()) });
-    const lines = items.length ? items.map((it) => `${checkboxOf(it.status)} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}`) : [`no ${status === "all" ? "" : `${status} `}items`];
-    return { text: lines.join("\n"), data: { agent, status, items } as unknown as Record<string, unknown> };
+    const status =
+      (args.status as (typeof LIST_STATUSES)[number] | undefined) ??
+      (k === "decisions" ? "all" : "open");
+    const items = await listTrackerItems(deps.ctx.vault, deps.ctx.layout, {
+      agents: [agent],
+      kinds: k ? [k] : [...TRACKER_KINDS],
+      status,
+      today: todayOf(deps.now()),
+    });
+    const lines = items.length
+      ? items.map(
+          (it) =>
+            `${checkboxOf(it.status)} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}`,
+        )
+      : [`no ${status === "all" ? "" : `${status} `}items`];
+    return {
+      text: lines.join("\n"),
+      data: { agent, status, items } as unknown as Record<string, unknown>,
+    };
   },
 };
 
 const addTracker: ToolSpec = {
   name: "add_tracker_item",
-  description: "Add an item to a tracker of this agent. Returns its id (t-007…). An open item with the same text is not added twice.",
+  description:
+    "Add an item to a tracker of this agent. Returns its id (t-007…). An open item with the same text is not added twice.",
   input: {
     kind,
     text: z.string().min(1),
@@ -336,8 +496,11 @@ const addTracker: ToolSpec = {
     fields.push(k === "decisions" ? ["decided", day] : ["created", day]);
     // A decision is written done: Tasks' completion date goes with it (README "Tracker line format").
     if (k === "decisions") fields.push(["completion", day]);
-    if (typeof args.source === "string" && args.source.trim()) fields.push(["source", toWikilink(args.source)]);
-    for (const [key, value] of Object.entries((args.fields as Record<string, string> | undefined) ?? {})) {
+    if (typeof args.source === "string" && args.source.trim())
+      fields.push(["source", toWikilink(args.source)]);
+    for (const [key, value] of Object.entries(
+      (args.fields as Record<string, string> | undefined) ?? {},
+    )) {
       if (!fields.some(([k0]) => k0.toLowerCase() === key.toLowerCase())) fields.push([key, value]);
     }
     const refused = agentEditRefusal(k, undefined, fields);
@@ -348,7 +511,17 @@ const addTracker: ToolSpec = {
     } = await write(deps, path, (current) => {
       const same = current === null ? null : listItemsSame(current, text);
       if (same) return { content: current, result: { id: same, added: false } };
-      const r = addTrackerItem(current, k, { text, status: k === "decisions" ? "done" : "open", fields }, { agent: access.agent, title: ctx.settings.trackerFiles[k], createdAt: localTimestamp(new Date(deps.now())) }, path);
+      const r = addTrackerItem(
+        current,
+        k,
+        { text, status: k === "decisions" ? "done" : "open", fields },
+        {
+          agent: access.agent,
+          title: ctx.settings.trackerFiles[k],
+          createdAt: localTimestamp(new Date(deps.now())),
+        },
+        path,
+      );
       // A value with unbalanced brackets would end its field early and spill into the text.
       const item = findItem(r.text, r.id);
       if (!item || item.text !== text || item.fields.length !== fields.length) {
@@ -357,20 +530,26 @@ const addTracker: ToolSpec = {
       return { content: r.text, result: { id: r.id, added: true } };
     });
     const link = noteLink(path, id);
-    return { text: `${added ? "added" : "already there"}: ^${id} in ${path} ${link}`, data: { path, id, link, added } };
+    return {
+      text: `${added ? "added" : "already there"}: ^${id} in ${path} ${link}`,
+      data: { path, id, link, added },
+    };
   },
 };
 
 /** The id of an item not closed whose text is the same (whitespace and case aside), or `null`. */
 function listItemsSame(text: string, wanted: string): string | null {
   const key = wanted.toLowerCase();
-  const found = listItems(text).find((it) => it.id && it.text.toLowerCase() === key && it.status !== "abandoned");
+  const found = listItems(text).find(
+    (it) => it.id && it.text.toLowerCase() === key && it.status !== "abandoned",
+  );
   return found?.id ?? null;
 }
 
 const updateTracker: ToolSpec = {
   name: "update_tracker_item",
-  description: "Update a tracker item of this agent by id: status, a dated progress note, an answer, or fields. Never removes an item. A review marked done moves to its next date.",
+  description:
+    "Update a tracker item of this agent by id: status, a dated progress note, an answer, or fields. Never removes an item. A review marked done moves to its next date.",
   input: {
     kind,
     id: z.string().regex(/^[A-Za-z0-9-]{1,40}$/, "an item id like t-007"),
@@ -379,21 +558,33 @@ const updateTracker: ToolSpec = {
     answer: z.string().min(1).optional(),
     fields: z.record(fieldKey, fieldValue).optional(),
   },
-  output: { path: z.string(), id: z.string(), changed: z.boolean(), status: z.string(), link: z.string() },
+  output: {
+    path: z.string(),
+    id: z.string(),
+    changed: z.boolean(),
+    status: z.string(),
+    link: z.string(),
+  },
   hints: { ...ADD, idempotentHint: true },
   async run(args, deps) {
     const { access, ctx } = deps;
     const k = args.kind as TrackerKind;
     const id = String(args.id).replace(/^\^/, "");
     const fields = Object.entries((args.fields as Record<string, string> | undefined) ?? {});
-    if (args.status === undefined && args.progress === undefined && args.answer === undefined && fields.length === 0) {
+    if (
+      args.status === undefined &&
+      args.progress === undefined &&
+      args.answer === undefined &&
+      fields.length === 0
+    ) {
       throw new UsageError("nothing to update: give status, progress, answer or fields");
     }
     const refused = agentEditRefusal(k, args.status as string | undefined, fields);
     if (refused) throw new UsageError(refused);
     const path = ctx.layout.trackerPath(access.agent, k);
     const day = todayOf(deps.now());
-    if (!(await ctx.vault.exists(path))) throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`);
+    if (!(await ctx.vault.exists(path)))
+      throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`);
     const { written: changed, result: status } = await write(deps, path, (current) => {
       if (current === null) throw new UsageError(`no item ^${id} in ${path}`);
       let text = current;
@@ -402,25 +593,39 @@ const updateTracker: ToolSpec = {
         const r = advanceReview(text, id, day, path);
         if (!r.ok) throw new UsageError(r.error);
         text = r.value.text;
-      } else if (typeof args.status === "string") text = edited(setItemStatus(text, id, args.status as "open", path, day), path, id);
-      if (typeof args.progress === "string") text = edited(addProgressNote(text, id, args.progress, day, path), path, id);
-      if (typeof args.answer === "string") text = edited(addAnswer(text, id, args.answer, access.agent, day, path), path, id);
+      } else if (typeof args.status === "string")
+        text = edited(setItemStatus(text, id, args.status as "open", path, day), path, id);
+      if (typeof args.progress === "string")
+        text = edited(addProgressNote(text, id, args.progress, day, path), path, id);
+      if (typeof args.answer === "string")
+        text = edited(addAnswer(text, id, args.answer, access.agent, day, path), path, id);
       for (const [key, value] of fields) {
         // A source is added to the links already there, never replaces them.
-        text = key.toLowerCase() === "source" ? edited(addItemSource(text, id, value, path), path, id) : edited(setItemField(text, id, key, value, path), path, id);
+        text =
+          key.toLowerCase() === "source"
+            ? edited(addItemSource(text, id, value, path), path, id)
+            : edited(setItemField(text, id, key, value, path), path, id);
       }
       return { content: text, result: findItem(text, id)?.status ?? "" };
     });
     const link = noteLink(path, id);
-    return { text: `${changed ? "updated" : "unchanged"}: ^${id} (${status}) ${link}`, data: { path, id, changed, status, link } };
+    return {
+      text: `${changed ? "updated" : "unchanged"}: ^${id} (${status}) ${link}`,
+      data: { path, id, changed, status, link },
+    };
   },
 };
 
-const HEADINGS: Record<EntryKind, string> = { insight: "Insights", pattern: "Patterns", decision: "Decisions" };
+const HEADINGS: Record<EntryKind, string> = {
+  insight: "Insights",
+  pattern: "Patterns",
+  decision: "Decisions",
+};
 
 const addKnowledge: ToolSpec = {
   name: "add_knowledge",
-  description: "Add an insight, pattern or decision callout (date, confidence, source) to a topic note of this agent; the note is created if missing.",
+  description:
+    "Add an insight, pattern or decision callout (date, confidence, source) to a topic note of this agent; the note is created if missing.",
   input: {
     topic: z.string().min(1),
     text: z.string().min(1),
@@ -438,39 +643,80 @@ const addKnowledge: ToolSpec = {
     const folder = `${ctx.layout.knowledgeFolder(access.agent)}/`;
     const key = topicKey(topic);
     let path: string | undefined;
-    for (const p of live.notePaths()) if (p.startsWith(folder) && topicKey((p.split("/").pop() ?? "").replace(/\.md$/i, "")) === key) path = p;
-    const category = typeof args.category === "string" && args.category.trim() ? args.category.trim() : undefined;
+    for (const p of live.notePaths())
+      if (
+        p.startsWith(folder) &&
+        topicKey((p.split("/").pop() ?? "").replace(/\.md$/i, "")) === key
+      )
+        path = p;
+    const category =
+      typeof args.category === "string" && args.category.trim() ? args.category.trim() : undefined;
     path ??= ctx.layout.topicPath(access.agent, topic, category);
     const title = (path.split("/").pop() ?? topic).replace(/\.md$/i, "");
     const heading = HEADINGS[entryKind];
     const { written: added, result: created } = await write(deps, path, (current) => ({
       content: appendTopicEntry(
         current,
-        { title, agent: access.agent, category: path.split("/").slice(-2, -1)[0], type: "knowledge", createdAt: localTimestamp(new Date(deps.now())), path },
-        { kind: entryKind, heading, date: todayOf(deps.now()), confidence: args.confidence as number, text: String(args.text), source: typeof args.source === "string" ? args.source.trim() : "" },
+        {
+          title,
+          agent: access.agent,
+          category: path.split("/").slice(-2, -1)[0],
+          type: "knowledge",
+          createdAt: localTimestamp(new Date(deps.now())),
+          path,
+        },
+        {
+          kind: entryKind,
+          heading,
+          date: todayOf(deps.now()),
+          confidence: args.confidence as number,
+          text: String(args.text),
+          source: typeof args.source === "string" ? args.source.trim() : "",
+        },
       ),
       result: current === null || current.trim() === "",
     }));
     const link = formatWikilink({ path, heading });
-    return { text: `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""} ${link}`, data: { path, link, created, added } };
+    return {
+      text: `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""} ${link}`,
+      data: { path, link, created, added },
+    };
   },
 };
 
 const health: ToolSpec = {
   name: "health",
-  description: "Health check of the memory: errors and warnings per note (missing fields, broken links, stale notes, due reviews).",
+  description:
+    "Health check of the memory: errors and warnings per note (missing fields, broken links, stale notes, due reviews).",
   input: {},
-  output: { checked: z.number(), compliant: z.number(), compliance: z.number(), errors: anyList, warnings: anyList },
+  output: {
+    checked: z.number(),
+    compliant: z.number(),
+    compliance: z.number(),
+    errors: anyList,
+    warnings: anyList,
+  },
   hints: READ,
   async run(_args, deps) {
     const { ctx, access } = deps;
     const nowMs = deps.now();
-    const report = toHealthJson(await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, { today: todayOf(nowMs), nowMs }));
+    const report = toHealthJson(
+      await runHealthCheck(ctx.vault, ctx.layout, ctx.settings, { today: todayOf(nowMs), nowMs }),
+    );
     // Problems of isolated zones this server may not reach are not shown (their paths say too much).
     const shown = (p: { path: string }) => access.zoneAllowed(ctx.layout.zoneOf(p.path));
-    const data = { ...report, errors: report.errors.filter(shown), warnings: report.warnings.filter(shown) };
-    const lines = [`${data.checked} notes checked, ${data.compliant} compliant (${Math.round(data.compliance * 100)}%); ${data.errors.length} errors, ${data.warnings.length} warnings`];
-    for (const p of [...data.errors.map((e) => ({ ...e, s: "error" })), ...data.warnings.map((w) => ({ ...w, s: "warning" }))].slice(0, 40)) {
+    const data = {
+      ...report,
+      errors: report.errors.filter(shown),
+      warnings: report.warnings.filter(shown),
+    };
+    const lines = [
+      `${data.checked} notes checked, ${data.compliant} compliant (${Math.round(data.compliance * 100)}%); ${data.errors.length} errors, ${data.warnings.length} warnings`,
+    ];
+    for (const p of [
+      ...data.errors.map((e) => ({ ...e, s: "error" })),
+      ...data.warnings.map((w) => ({ ...w, s: "warning" })),
+    ].slice(0, 40)) {
       lines.push(`- ${p.s} ${p.rule} ${p.path}${p.line ? `:${p.line}` : ""}: ${p.message}`);
     }
     return { text: lines.join("\n"), data: data as unknown as Record<string, unknown> };
@@ -479,7 +725,8 @@ const health: ToolSpec = {
 
 const status: ToolSpec = {
   name: "status",
-  description: "Server and index status: notes indexed, changes pending, last change seen, index age.",
+  description:
+    "Server and index status: notes indexed, changes pending, last change seen, index age.",
   input: {},
   output: {
     agent: z.string(),
@@ -498,7 +745,9 @@ const status: ToolSpec = {
       zones: [...deps.access.zones],
       notes: s.notes,
       pending: s.pending,
-      last_change: s.lastChange ? { path: s.lastChange.path, at: new Date(s.lastChange.at).toISOString() } : null,
+      last_change: s.lastChange
+        ? { path: s.lastChange.path, at: new Date(s.lastChange.at).toISOString() }
+        : null,
       index_source: s.source,
       opened_at: new Date(s.openedAt).toISOString(),
       saved_at: s.savedAt === null ? null : new Date(s.savedAt).toISOString(),
@@ -512,18 +761,40 @@ const status: ToolSpec = {
 };
 
 /** Every tool, in the order the tool list shows them. */
-export const TOOLS: readonly ToolSpec[] = [brief, search, readNote, appendJournal, extract, listTrackers, addTracker, updateTracker, addKnowledge, health, status, ...INBOX_TOOLS];
+export const TOOLS: readonly ToolSpec[] = [
+  brief,
+  search,
+  readNote,
+  appendJournal,
+  extract,
+  listTrackers,
+  addTracker,
+  updateTracker,
+  addKnowledge,
+  health,
+  status,
+  ...INBOX_TOOLS,
+];
 
 /**
  * Runs a tool's handler and puts its outcome in MCP's shape: text and `structuredContent`, or a tool
  * error with a one-line reason (a bug is also logged with its stack on stderr). Never throws.
  */
-export async function runTool(spec: ToolSpec, args: Record<string, unknown>, deps: ToolDeps, log: (line: string) => void) {
+export async function runTool(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  deps: ToolDeps,
+  log: (line: string) => void,
+) {
   try {
     const out = await spec.run(args, deps);
     return { content: [{ type: "text" as const, text: out.text }], structuredContent: out.data };
   } catch (err) {
-    if (!(err instanceof MemoryError)) log(`mcp: ${spec.name}: ${oneLine(String((err as Error)?.stack ?? err))}`);
-    return { content: [{ type: "text" as const, text: oneLine(`${spec.name}: ${errorMessage(err)}`) }], isError: true };
+    if (!(err instanceof MemoryError))
+      log(`mcp: ${spec.name}: ${oneLine(String((err as Error)?.stack ?? err))}`);
+    return {
+      content: [{ type: "text" as const, text: oneLine(`${spec.name}: ${errorMessage(err)}`) }],
+      isError: true,
+    };
   }
 }

@@ -8,7 +8,13 @@
 import * as nodePath from "node:path";
 import type { CliContext } from "../context";
 import { UsageError, errorMessage } from "../../core/errors";
-import { QuietTimers, extractQuietJournal, isWatchedJournal, type QuietOutcome, type Scheduler } from "../../core/watch";
+import {
+  QuietTimers,
+  extractQuietJournal,
+  isWatchedJournal,
+  type QuietOutcome,
+  type Scheduler,
+} from "../../core/watch";
 import { createCliExtractor } from "../llm-env";
 import type { MemoryAccess } from "./access";
 import { DirWatcher } from "./dir-watcher";
@@ -24,7 +30,10 @@ export const MAX_WATCH_MINUTES = 1440;
 export function parseWatchMinutes(raw: string): number {
   const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > MAX_WATCH_MINUTES) {
-    throw new UsageError(`--watch-extract must be a whole number of minutes from 1 to ${MAX_WATCH_MINUTES} (leave it out to keep watching off), not "${raw}"`, "--watch-extract");
+    throw new UsageError(
+      `--watch-extract must be a whole number of minutes from 1 to ${MAX_WATCH_MINUTES} (leave it out to keep watching off), not "${raw}"`,
+      "--watch-extract",
+    );
   }
   return n;
 }
@@ -87,9 +96,16 @@ export function startWatchExtract(options: {
       });
       if (outcome.kind === "applied") for (const p of outcome.writes) await options.live.wrote(p);
       if (outcome.kind === "queued" && outcome.written) await options.live.wrote(outcome.queuePath);
-      if (outcome.kind === "queued") log(`watch: ${path} quiet for ${options.minutes} min: ${outcome.items} item(s) ${outcome.written ? "queued for review in" : "already queued in"} ${outcome.queuePath}`);
-      else if (outcome.kind === "applied") log(`watch: ${path} quiet for ${options.minutes} min: applied, wrote ${outcome.writes.length} note(s)${outcome.failed ? `, ${outcome.failed} item(s) failed` : ""}`);
-      else if (outcome.kind === "nothing-new") log(`watch: ${path} quiet for ${options.minutes} min: nothing new to review`);
+      if (outcome.kind === "queued")
+        log(
+          `watch: ${path} quiet for ${options.minutes} min: ${outcome.items} item(s) ${outcome.written ? "queued for review in" : "already queued in"} ${outcome.queuePath}`,
+        );
+      else if (outcome.kind === "applied")
+        log(
+          `watch: ${path} quiet for ${options.minutes} min: applied, wrote ${outcome.writes.length} note(s)${outcome.failed ? `, ${outcome.failed} item(s) failed` : ""}`,
+        );
+      else if (outcome.kind === "nothing-new")
+        log(`watch: ${path} quiet for ${options.minutes} min: nothing new to review`);
       options.onOutcome?.(path, outcome);
     },
     options.scheduler ?? NODE_SCHEDULER,
@@ -98,11 +114,16 @@ export function startWatchExtract(options: {
   const rel = (abs: string) => nodePath.relative(ctx.vault.root, abs).split(nodePath.sep).join("/");
   const changed = (abs: string) => {
     const path = rel(abs);
-    if (path.startsWith(`${access.writeRoot}/`) && isWatchedJournal(ctx.layout, path)) timers.touch(path);
+    if (path.startsWith(`${access.writeRoot}/`) && isWatchedJournal(ctx.layout, path))
+      timers.touch(path);
   };
   let watcher: DirWatcher | null = null;
   if (options.watch !== false) {
-    watcher = new DirWatcher(ctx.vault.abs(access.writeRoot), { file: changed, folderGone: () => undefined, error: log });
+    watcher = new DirWatcher(ctx.vault.abs(access.writeRoot), {
+      file: changed,
+      folderGone: () => undefined,
+      error: log,
+    });
     watcher.start();
   }
   return {

@@ -48,7 +48,11 @@ export function servedVault(argv: readonly string[]): string | null {
  * Sends the request to the socket and resolves with the server's reply, or `null` when there is
  * none (no socket, refused, a timeout, the connection closed before a whole reply).
  */
-export function askServer(socketPath: string, request: ServeRequest, timeouts = { connectMs: CONNECT_TIMEOUT_MS, replyMs: REPLY_TIMEOUT_MS }): Promise<ServeReply | null> {
+export function askServer(
+  socketPath: string,
+  request: ServeRequest,
+  timeouts = { connectMs: CONNECT_TIMEOUT_MS, replyMs: REPLY_TIMEOUT_MS },
+): Promise<ServeReply | null> {
   return new Promise((resolve) => {
     let settled = false;
     const chunks: Buffer[] = [];

@@ -57,7 +57,10 @@ export function timeZone(): string {
  * Windows (no Unix domain sockets with file modes; the CLI then always runs on its own), or a path
  * longer than {@link MAX_SOCKET_PATH_BYTES}.
  */
-export function socketPathFor(vaultAbs: string, platform: string = process.platform): { path: string } | { none: string } {
+export function socketPathFor(
+  vaultAbs: string,
+  platform: string = process.platform,
+): { path: string } | { none: string } {
   if (platform === "win32") return { none: "no server socket on Windows" };
   const path = nodePath.join(vaultAbs, ...SOCKET_VAULT_PATH.split("/"));
   return checkLength(path);
@@ -66,6 +69,9 @@ export function socketPathFor(vaultAbs: string, platform: string = process.platf
 /** `{ path }` when a socket can have this path, else why not. */
 export function checkLength(path: string): { path: string } | { none: string } {
   const bytes = Buffer.byteLength(path, "utf8");
-  if (bytes > MAX_SOCKET_PATH_BYTES) return { none: `the socket path ${path} is ${bytes} bytes, more than a socket path may hold (${MAX_SOCKET_PATH_BYTES})` };
+  if (bytes > MAX_SOCKET_PATH_BYTES)
+    return {
+      none: `the socket path ${path} is ${bytes} bytes, more than a socket path may hold (${MAX_SOCKET_PATH_BYTES})`,
+    };
   return { path };
 }

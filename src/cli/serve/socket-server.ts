@@ -18,7 +18,14 @@ import type { CliContext, WarmSearch } from "../context";
 import { main } from "../main";
 import type { LiveIndex } from "../mcp/live-index";
 import type { NodeVault } from "../node-vault";
-import { checkLength, PROTOCOL_VERSION, SOCKET_VAULT_PATH, timeZone, type ServeReply, type ServeRequest } from "./socket-path";
+import {
+  checkLength,
+  PROTOCOL_VERSION,
+  SOCKET_VAULT_PATH,
+  timeZone,
+  type ServeReply,
+  type ServeRequest,
+} from "./socket-path";
 
 /** Largest request read; a request is one command line. */
 const MAX_REQUEST_BYTES = 1 << 20;
@@ -80,11 +87,14 @@ export class SearchSocket {
    * too long for a socket give `{ none: reason }` and the server runs without one.
    */
   static async listen(options: SearchSocketOptions): Promise<SearchSocket | { none: string }> {
-    if (process.platform === "win32") return { none: "no socket on Windows; one-shot searches run on their own" };
+    if (process.platform === "win32")
+      return { none: "no socket on Windows; one-shot searches run on their own" };
     let path: string;
     let root: string;
     try {
-      mkdirSync(options.vault.resolve(nodePath.posix.dirname(SOCKET_VAULT_PATH)), { recursive: true });
+      mkdirSync(options.vault.resolve(nodePath.posix.dirname(SOCKET_VAULT_PATH)), {
+        recursive: true,
+      });
       path = options.vault.resolve(SOCKET_VAULT_PATH);
       root = realpathSync(options.vault.root);
     } catch (err) {
@@ -93,7 +103,8 @@ export class SearchSocket {
     const length = checkLength(path);
     if ("none" in length) return length;
     const st = lstatOrNull(path);
-    if (st && !st.isSocket()) return { none: `${path} exists and is not a socket; it is left as it is` };
+    if (st && !st.isSocket())
+      return { none: `${path} exists and is not a socket; it is left as it is` };
     if (st) {
       const state = await probe(path);
       if (state === "live") return { none: `another server answers on ${path}` };
@@ -105,7 +116,9 @@ export class SearchSocket {
         if (self) self.accept(c, root, options);
         else c.destroy();
       });
-      server.once("error", (err) => resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` }));
+      server.once("error", (err) =>
+        resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` }),
+      );
       // Created with mode 600 (umask 177 while it is bound, which Node does at once), then chmod
       // again in case the platform ignored the umask.
       const umask = process.umask(0o177);
@@ -191,7 +204,11 @@ function realOrNull(path: string): string | null {
 }
 
 /** Reads a request, checks it, runs it. Never throws. */
-async function answer(text: string, root: string, options: SearchSocketOptions): Promise<ServeReply> {
+async function answer(
+  text: string,
+  root: string,
+  options: SearchSocketOptions,
+): Promise<ServeReply> {
   let req: ServeRequest;
   try {
     req = JSON.parse(text) as ServeRequest;
@@ -199,36 +216,64 @@ async function answer(text: string, root: string, options: SearchSocketOptions):
     // Reported to the client, which then runs the search itself.
     return { fallback: "request is not JSON" };
   }
-  if (req?.v !== PROTOCOL_VERSION) return { fallback: `protocol version ${String(req?.v)} (this server speaks ${PROTOCOL_VERSION})` };
-  if (!Array.isArray(req.argv) || !req.argv.every((a) => typeof a === "string") || typeof req.cwd !== "string" || typeof req.vault !== "string") {
+  if (req?.v !== PROTOCOL_VERSION)
+    return {
+      fallback: `protocol version ${String(req?.v)} (this server speaks ${PROTOCOL_VERSION})`,
+    };
+  if (
+    !Array.isArray(req.argv) ||
+    !req.argv.every((a) => typeof a === "string") ||
+    typeof req.cwd !== "string" ||
+    typeof req.vault !== "string"
+  ) {
     return { fallback: "request is not a command line" };
   }
-  if (!SERVED.has(req.argv[0] ?? "")) return { fallback: `"${req.argv[0] ?? ""}" is not run by a server` };
-  if (realOrNull(nodePath.resolve(req.cwd, req.vault)) !== root) return { fallback: "another vault" };
+  if (!SERVED.has(req.argv[0] ?? ""))
+    return { fallback: `"${req.argv[0] ?? ""}" is not run by a server` };
+  if (realOrNull(nodePath.resolve(req.cwd, req.vault)) !== root)
+    return { fallback: "another vault" };
   // Expiry is judged by the local date: a caller in another time zone runs on its own.
   if (req.tz !== timeZone()) return { fallback: "another time zone" };
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(req.env ?? {})) if (k.startsWith("AGENT_MEMORY_") && typeof v === "string") env[k] = v;
+  for (const [k, v] of Object.entries(req.env ?? {}))
+    if (k.startsWith("AGENT_MEMORY_") && typeof v === "string") env[k] = v;
   const settings = JSON.stringify(options.settings);
   let refused: string | null = null;
   const warm: WarmSearch = {
     open: async (ctx: CliContext) => {
       // The same checks on the vault main() opened, as main() parsed the arguments.
       if (realOrNull(ctx.vaultRoot) !== root) refused = "another vault";
-      else if (JSON.stringify(ctx.settings) !== settings) refused = "the settings changed since the server opened the index";
+      else if (JSON.stringify(ctx.settings) !== settings)
+        refused = "the settings changed since the server opened the index";
       if (refused) throw new NotServed(refused);
       // Let the watcher's events already queued be seen (a note saved just before this search),
       // then index everything pending, as the MCP search does (docs/mcp.md, "Following the disk").
       await new Promise((resolve) => setImmediate(resolve));
       await options.live.settled();
       const service = options.live.service;
-      const report: OpenReport = { source: "saved", notes: service.size, indexed: 0, removed: 0, loadMs: 0, syncMs: 0, saveMs: 0, capped: [], unreadable: options.live.unreadable() };
+      const report: OpenReport = {
+        source: "saved",
+        notes: service.size,
+        indexed: 0,
+        removed: 0,
+        loadMs: 0,
+        syncMs: 0,
+        saveMs: 0,
+        capped: [],
+        unreadable: options.live.unreadable(),
+      };
       return { service, report };
     },
   };
   const lines: ["o" | "e", string][] = [];
   try {
-    const code = await main(req.argv, { out: (l) => lines.push(["o", l]), err: (l) => lines.push(["e", l]), env, cwd: req.cwd, warm });
+    const code = await main(req.argv, {
+      out: (l) => lines.push(["o", l]),
+      err: (l) => lines.push(["e", l]),
+      env,
+      cwd: req.cwd,
+      warm,
+    });
     if (refused) return { fallback: refused };
     return { code, lines };
   } catch (err) {

@@ -47,70 +47,147 @@ function isOpen(item: TrackerItem): boolean {
   return isOpenStatus(item.status);
 }
 
-async function readItems(vault: VaultPort, layout: MemoryLayout, agent: string, kind: TrackerKind): Promise<{ path: string; items: TrackerItem[] } | null> {
+async function readItems(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  kind: TrackerKind,
+): Promise<{ path: string; items: TrackerItem[] } | null> {
   const path = layout.trackerPath(agent, kind);
   if (!(await vault.exists(path))) return null;
   return { path, items: listItems(await vault.read(path)) };
 }
 
 function base(kind: BriefSectionKind, path: string, item: TrackerItem): Omit<BriefItem, "line"> {
-  return { kind, text: oneLine(item.text), link: sourceLink(path, item.id), path, id: item.id, status: item.status };
+  return {
+    kind,
+    text: oneLine(item.text),
+    link: sourceLink(path, item.id),
+    path,
+    id: item.id,
+    status: item.status,
+  };
 }
 
-function withLine(item: Omit<BriefItem, "line">, extras: (string | false | undefined)[], prefix = ""): BriefItem {
+function withLine(
+  item: Omit<BriefItem, "line">,
+  extras: (string | false | undefined)[],
+  prefix = "",
+): BriefItem {
   const notes = extras.filter((e): e is string => typeof e === "string" && e !== "");
-  return { ...item, line: `- ${prefix}${item.text}${notes.length > 0 ? ` — ${notes.join("; ")}` : ""} ${item.link}` };
+  return {
+    ...item,
+    line: `- ${prefix}${item.text}${notes.length > 0 ? ` — ${notes.join("; ")}` : ""} ${item.link}`,
+  };
 }
 
-const byOptional = <T extends string | number>(a: T | undefined, b: T | undefined): number => (a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1);
+const byOptional = <T extends string | number>(a: T | undefined, b: T | undefined): number =>
+  a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1;
 
 /**
  * Open tasks: overdue first (oldest due first), then by priority (Tasks' words, highest first, as
  * `priorityWord` reads them; none after low), then due date, then note order.
  */
-export async function collectTasks(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+export async function collectTasks(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  today: IsoDate,
+): Promise<Collected> {
   const t = await readItems(vault, layout, agent, "tasks");
   if (!t) return { items: [], total: 0 };
   const rows = t.items.filter(isOpen).map((item) => {
     const due = field(item, "due");
     const priority = priorityWord(field(item, "priority") ?? "") ?? undefined;
-    return { item, due, priority, rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority), overdue: due !== undefined && isOverdue(due, today) };
+    return {
+      item,
+      due,
+      priority,
+      rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority),
+      overdue: due !== undefined && isOverdue(due, today),
+    };
   });
-  rows.sort((a, b) => Number(b.overdue) - Number(a.overdue) || (a.overdue ? byOptional(a.due, b.due) : 0) || byOptional(a.rank, b.rank) || byOptional(a.due, b.due) || a.item.line - b.item.line);
+  rows.sort(
+    (a, b) =>
+      Number(b.overdue) - Number(a.overdue) ||
+      (a.overdue ? byOptional(a.due, b.due) : 0) ||
+      byOptional(a.rank, b.rank) ||
+      byOptional(a.due, b.due) ||
+      a.item.line - b.item.line,
+  );
   const items = rows.map(({ item, due, priority, overdue }) =>
-    withLine({ ...base("tasks", t.path, item), ...(due !== undefined ? { due, overdue } : {}), ...(priority !== undefined ? { priority } : {}) }, [
-      item.status === "in-progress" && "in progress",
-      overdue ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
-      priority !== undefined && `${priority} priority`,
-    ]),
+    withLine(
+      {
+        ...base("tasks", t.path, item),
+        ...(due !== undefined ? { due, overdue } : {}),
+        ...(priority !== undefined ? { priority } : {}),
+      },
+      [
+        item.status === "in-progress" && "in progress",
+        overdue ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
+        priority !== undefined && `${priority} priority`,
+      ],
+    ),
   );
   return { items, total: items.length };
 }
 
 /** Open goals with their latest progress, nearest target first, then note order. */
-export async function collectGoals(vault: VaultPort, layout: MemoryLayout, agent: string): Promise<Collected> {
+export async function collectGoals(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+): Promise<Collected> {
   const g = await readItems(vault, layout, agent, "goals");
   if (!g) return { items: [], total: 0 };
-  const open = g.items.filter(isOpen).sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
+  const open = g.items
+    .filter(isOpen)
+    .sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
   const items = open.map((item) => {
     const target = field(item, "target");
     const latest = latestProgressText(item);
-    return withLine({ ...base("goals", g.path, item), ...(target !== undefined ? { target } : {}), ...(latest !== null ? { latest: oneLine(latest) } : {}) }, [
-      item.status === "in-progress" && "in progress",
-      target !== undefined && `target ${target}`,
-      latest !== null && `latest ${oneLine(latest)}`,
-    ]);
+    return withLine(
+      {
+        ...base("goals", g.path, item),
+        ...(target !== undefined ? { target } : {}),
+        ...(latest !== null ? { latest: oneLine(latest) } : {}),
+      },
+      [
+        item.status === "in-progress" && "in progress",
+        target !== undefined && `target ${target}`,
+        latest !== null && `latest ${oneLine(latest)}`,
+      ],
+    );
   });
   return { items, total: items.length };
 }
 
 /** Due reviews of the agent, most overdue first (`listDueReviews`). */
-export async function collectReviews(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+export async function collectReviews(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  today: IsoDate,
+): Promise<Collected> {
   const due = await listDueReviews(vault, layout, today, agent);
   const items = due.map(({ path, review: r }) =>
     withLine(
-      { kind: "reviews", text: oneLine(r.text), link: sourceLink(path, r.id), path, id: r.id, status: r.status, next: r.next, daysOverdue: r.daysOverdue },
-      [r.daysOverdue === 0 ? `due today (${r.next})` : `due since ${r.next}, ${r.daysOverdue} day${r.daysOverdue === 1 ? "" : "s"}`, r.everyRaw !== null && `every ${r.everyRaw}`],
+      {
+        kind: "reviews",
+        text: oneLine(r.text),
+        link: sourceLink(path, r.id),
+        path,
+        id: r.id,
+        status: r.status,
+        next: r.next,
+        daysOverdue: r.daysOverdue,
+      },
+      [
+        r.daysOverdue === 0
+          ? `due today (${r.next})`
+          : `due since ${r.next}, ${r.daysOverdue} day${r.daysOverdue === 1 ? "" : "s"}`,
+        r.everyRaw !== null && `every ${r.everyRaw}`,
+      ],
     ),
   );
   return { items, total: items.length };
@@ -121,16 +198,29 @@ export async function collectReviews(vault: VaultPort, layout: MemoryLayout, age
  * from it (its own tracker), those to it first; each group oldest first (by `created`), then by
  * agent and note order.
  */
-export async function collectExchanges(vault: VaultPort, layout: MemoryLayout, agent: string, kind: "questions" | "proposals"): Promise<Collected> {
-  const others = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path)).filter((a) => a !== agent);
+export async function collectExchanges(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  kind: "questions" | "proposals",
+): Promise<Collected> {
+  const others = layout
+    .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
+    .filter((a) => a !== agent);
   const rows: { item: BriefItem; created: string | undefined; order: number }[] = [];
   const me = agent.toLowerCase();
   for (const other of others) {
     const t = await readItems(vault, layout, other, kind);
     for (const item of t?.items ?? []) {
-      if (!t || !isOpen(item) || !recipients(field(item, "to")).some((r) => r.toLowerCase() === me)) continue;
+      if (!t || !isOpen(item) || !recipients(field(item, "to")).some((r) => r.toLowerCase() === me))
+        continue;
       const created = field(item, "created");
-      const b = { ...base(kind, t.path, item), direction: "to" as const, counterpart: other, ...(created ? { date: created } : {}) };
+      const b = {
+        ...base(kind, t.path, item),
+        direction: "to" as const,
+        counterpart: other,
+        ...(created ? { date: created } : {}),
+      };
       rows.push({ item: withLine(b, [], `from ${other}: `), created, order: 0 });
     }
   }
@@ -139,8 +229,17 @@ export async function collectExchanges(vault: VaultPort, layout: MemoryLayout, a
     if (!own || !isOpen(item)) continue;
     const to = recipients(field(item, "to"));
     const created = field(item, "created");
-    const b = { ...base(kind, own.path, item), direction: "from" as const, ...(to.length > 0 ? { counterpart: to.join(", ") } : {}), ...(created ? { date: created } : {}) };
-    rows.push({ item: withLine(b, [], to.length > 0 ? `to ${to.join(", ")}: ` : ""), created, order: 1 });
+    const b = {
+      ...base(kind, own.path, item),
+      direction: "from" as const,
+      ...(to.length > 0 ? { counterpart: to.join(", ") } : {}),
+      ...(created ? { date: created } : {}),
+    };
+    rows.push({
+      item: withLine(b, [], to.length > 0 ? `to ${to.join(", ")}: ` : ""),
+      created,
+      order: 1,
+    });
   }
   // Stable sort: within a group and date, the agents' and the notes' order stays.
   rows.sort((a, b) => a.order - b.order || byOptional(a.created, b.created));
@@ -153,12 +252,20 @@ export async function collectExchanges(vault: VaultPort, layout: MemoryLayout, a
  * supersedes another links to it (`history: [[…#^d-001]]`). Only the `limit` newest are
  * considered; `total` counts all.
  */
-export async function collectDecisions(vault: VaultPort, layout: MemoryLayout, agent: string, limit: number): Promise<Collected> {
+export async function collectDecisions(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  limit: number,
+): Promise<Collected> {
   const d = await readItems(vault, layout, agent, "decisions");
   if (!d) return { items: [], total: 0 };
   const rows = d.items
     .filter((i) => i.status !== "abandoned" && !isSuperseded(i.fields))
-    .map((item) => ({ item, date: field(item, "decided") ?? field(item, "created") ?? field(item, "date") }));
+    .map((item) => ({
+      item,
+      date: field(item, "decided") ?? field(item, "created") ?? field(item, "date"),
+    }));
   rows.sort((a, b) => {
     if (a.date === b.date) return b.item.line - a.item.line;
     if (a.date === undefined || b.date === undefined) return a.date === undefined ? 1 : -1;
@@ -166,7 +273,15 @@ export async function collectDecisions(vault: VaultPort, layout: MemoryLayout, a
   });
   const items = rows.slice(0, limit).map(({ item, date }) => {
     const history = fieldValue(item.fields, SUPERSEDES_KEY)?.trim();
-    return withLine({ ...base("decisions", d.path, item), ...(date ? { date } : {}), ...(history ? { supersedes: history } : {}) }, [history && `history: ${history}`], date ? `${date}: ` : "");
+    return withLine(
+      {
+        ...base("decisions", d.path, item),
+        ...(date ? { date } : {}),
+        ...(history ? { supersedes: history } : {}),
+      },
+      [history && `history: ${history}`],
+      date ? `${date}: ` : "",
+    );
   });
   return { items, total: rows.length };
 }
@@ -176,9 +291,15 @@ export async function collectDecisions(vault: VaultPort, layout: MemoryLayout, a
  * knowledge folder and the library by `path:` filters (the layout's folders, so a note without a
  * `type` still counts). With no free text the search lists the newest notes first.
  */
-export function knowledgeQuery(layout: MemoryLayout, agent: string, query: string | undefined): string {
+export function knowledgeQuery(
+  layout: MemoryLayout,
+  agent: string,
+  query: string | undefined,
+): string {
   const path = (p: string) => (/[\s"]/.test(p) ? `path:"${p}/"` : `path:${p}/`);
-  return [query?.trim() ?? "", path(layout.knowledgeFolder(agent)), path(layout.libraryRoot)].filter((s) => s !== "").join(" ");
+  return [query?.trim() ?? "", path(layout.knowledgeFolder(agent)), path(layout.libraryRoot)]
+    .filter((s) => s !== "")
+    .join(" ");
 }
 
 /** The callout with the latest date of a note (the later one on a tie), or `undefined`; a note that cannot be read has none. */
@@ -190,7 +311,9 @@ async function newestEntry(vault: VaultPort, path: string): Promise<TopicEntry |
     return undefined; // the search's snippet stands in for it
   }
   let best: TopicEntry | undefined;
-  for (const e of listTopicEntries(text)) if (!isSuperseded(e.fields) && (best === undefined || (e.date ?? "") >= (best.date ?? ""))) best = e;
+  for (const e of listTopicEntries(text))
+    if (!isSuperseded(e.fields) && (best === undefined || (e.date ?? "") >= (best.date ?? "")))
+      best = e;
   return best;
 }
 
@@ -208,14 +331,21 @@ export async function collectKnowledge(
   query: string | undefined,
   limit: number,
 ): Promise<Collected> {
-  const outcome = await search(knowledgeQuery(layout, agent, query), { scope: `agent:${agent}`, limit, blocksPerResult: 2 });
+  const outcome = await search(knowledgeQuery(layout, agent, query), {
+    scope: `agent:${agent}`,
+    limit,
+    blocksPerResult: 2,
+  });
   if (!outcome.ok) throw new UsageError(`brief: ${outcome.error}`);
   const items: BriefItem[] = [];
   for (const hit of outcome.value.results) {
     // A heading alone ("# 续费流程") says no more than the title: the next block does.
     // A superseded callout is history: the current one, or the next block, stands for the note.
-    const current = hit.blocks.filter((b) => !isSuperseded(listTopicEntries(b.text)[0]?.fields ?? []));
-    const block = current.find((b) => !/^#{1,6}[ \t]/.test(b.text.trim())) ?? current[0] ?? hit.blocks[0];
+    const current = hit.blocks.filter(
+      (b) => !isSuperseded(listTopicEntries(b.text)[0]?.fields ?? []),
+    );
+    const block =
+      current.find((b) => !/^#{1,6}[ \t]/.test(b.text.trim())) ?? current[0] ?? hit.blocks[0];
     // A listing by date (no free text) has no matched block: the note's newest callout stands for it.
     const entry = block ? listTopicEntries(block.text)[0] : await newestEntry(vault, hit.path);
     const text = oneLine(entry?.text ?? block?.text ?? hit.snippet) || oneLine(hit.title);
@@ -223,7 +353,11 @@ export async function collectKnowledge(
     const confidence = entry?.confidence ?? undefined;
     const link = sourceLink(hit.path, block?.id ?? null);
     const history = entry ? fieldValue(entry.fields, SUPERSEDES_KEY)?.trim() : undefined;
-    const notes = [confidence !== undefined && confidence !== null ? `confidence ${confidence}` : "", date ?? "", history ? `history: ${history}` : ""].filter((s) => s !== "");
+    const notes = [
+      confidence !== undefined && confidence !== null ? `confidence ${confidence}` : "",
+      date ?? "",
+      history ? `history: ${history}` : "",
+    ].filter((s) => s !== "");
     items.push({
       kind: "knowledge",
       text,
@@ -248,12 +382,20 @@ const STALE_BLOCKS_SHOWN = 3;
  * ({@link staleTopicsOf}), most such blocks first, then by path. Each line names the latest blocks
  * and ends with the note's link.
  */
-export async function collectStale(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<Collected> {
+export async function collectStale(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  today: IsoDate,
+): Promise<Collected> {
   const stale = await staleTopicsOf(vault, layout, agent, today);
   stale.sort((a, b) => b.blocks.length - a.blocks.length || (a.path < b.path ? -1 : 1));
   const items = stale.map((t): BriefItem => {
     const n = t.blocks.length;
-    const latest = t.blocks.slice(-STALE_BLOCKS_SHOWN).reverse().map((b) => b.link);
+    const latest = t.blocks
+      .slice(-STALE_BLOCKS_SHOWN)
+      .reverse()
+      .map((b) => b.link);
     const link = sourceLink(t.path, null);
     const more = n > latest.length ? ` and ${n - latest.length} more` : "";
     return {

@@ -14,7 +14,14 @@
  */
 import { UsageError } from "../errors";
 import { countCjk } from "../llm/tokens";
-import { BRIEF_SECTIONS, type Brief, type BriefItem, type BriefOmission, type BriefSection, type BriefSectionKind } from "./types";
+import {
+  BRIEF_SECTIONS,
+  type Brief,
+  type BriefItem,
+  type BriefOmission,
+  type BriefSection,
+  type BriefSectionKind,
+} from "./types";
 
 /**
  * How a budget is counted: a line's two additive counts, and the size they add up to. The newline
@@ -30,7 +37,8 @@ export interface Meter {
 /** Tokens as `estimateTokens` counts them, summed over lines. */
 export const TOKEN_METER: Meter = {
   unit: "tokens",
-  counting: "estimated: 1 token per CJK character, 1 per 4 other characters (rounded up), over the whole Markdown",
+  counting:
+    "estimated: 1 token per CJK character, 1 per 4 other characters (rounded up), over the whole Markdown",
   measure(line) {
     const cjk = countCjk(line);
     return [cjk, line.length - cjk];
@@ -87,7 +95,12 @@ function plural(n: number, word: string): string {
 }
 
 /** `9 older decisions`, `3 more open tasks` (`more` only when some of the section is shown). */
-export function omissionWhat(kind: BriefSectionKind, count: number, shown: number, hasQuery: boolean): string {
+export function omissionWhat(
+  kind: BriefSectionKind,
+  count: number,
+  shown: number,
+  hasQuery: boolean,
+): string {
   const more = shown > 0;
   switch (kind) {
     case "reviews":
@@ -115,8 +128,17 @@ export function omissionWhat(kind: BriefSectionKind, count: number, shown: numbe
  */
 export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
   const order = new Map(BRIEF_SECTIONS.map((k, i) => [k, i]));
-  const candidates = sections.flatMap((s) => s.items.map((item, rank) => ({ kind: s.kind, rank, value: SECTION_WEIGHT[s.kind] / (1 + rank) })));
-  candidates.sort((a, b) => b.value - a.value || (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0) || a.rank - b.rank);
+  const candidates = sections.flatMap((s) =>
+    s.items.map((item, rank) => ({
+      kind: s.kind,
+      rank,
+      value: SECTION_WEIGHT[s.kind] / (1 + rank),
+    })),
+  );
+  candidates.sort(
+    (a, b) =>
+      b.value - a.value || (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0) || a.rank - b.rank,
+  );
 
   const memo = new Map<string, [number, number]>();
   const size = (lines: readonly string[]): number => {
@@ -145,12 +167,24 @@ export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
       const n = shown.get(s.kind) ?? 0;
       const items = s.items.slice(0, n);
       out.push({ kind: s.kind, title: s.title, items, total: s.total });
-      if (s.unavailable) omitted.push({ section: s.kind, what: s.unavailable.what, count: 0, how: s.unavailable.how });
-      else if (n < s.total) omitted.push({ section: s.kind, count: s.total - n, ...ctx.omission(s, s.total - n, n) });
+      if (s.unavailable)
+        omitted.push({
+          section: s.kind,
+          what: s.unavailable.what,
+          count: 0,
+          how: s.unavailable.how,
+        });
+      else if (n < s.total)
+        omitted.push({ section: s.kind, count: s.total - n, ...ctx.omission(s, s.total - n, n) });
       if (n === 0) continue;
-      lines.push("", `## ${s.title} (${n < s.total ? `${n} of ${s.total}` : s.total})`, ...items.map((i) => i.line));
+      lines.push(
+        "",
+        `## ${s.title} (${n < s.total ? `${n} of ${s.total}` : s.total})`,
+        ...items.map((i) => i.line),
+      );
     }
-    if (omitted.length > 0) lines.push("", "## Not shown", ...omitted.map((o) => `- ${o.what} not shown: \`${o.how}\``));
+    if (omitted.length > 0)
+      lines.push("", "## Not shown", ...omitted.map((o) => `- ${o.what} not shown: \`${o.how}\``));
     return { lines, omitted, sections: out };
   };
 
@@ -172,7 +206,9 @@ export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
     const used = size(l.lines);
     if (used <= ctx.limit || k === 0) {
       if (used > ctx.limit) {
-        throw new UsageError(`a budget of ${ctx.limit} ${ctx.meter.unit} is too small for this brief: its title and the notes on what is left out need ${used}`);
+        throw new UsageError(
+          `a budget of ${ctx.limit} ${ctx.meter.unit} is too small for this brief: its title and the notes on what is left out need ${used}`,
+        );
       }
       return {
         agent: ctx.agent,

@@ -6,9 +6,25 @@
  * `agent-memory brief`, `agent-memory export-agents-md` and the MCP server's `brief` tool.
  */
 import { UsageError } from "../errors";
-import { collectDecisions, collectExchanges, collectGoals, collectKnowledge, collectReviews, collectStale, collectTasks, knowledgeQuery, type Collected } from "./collect";
+import {
+  collectDecisions,
+  collectExchanges,
+  collectGoals,
+  collectKnowledge,
+  collectReviews,
+  collectStale,
+  collectTasks,
+  knowledgeQuery,
+  type Collected,
+} from "./collect";
 import { BYTE_METER, TOKEN_METER, fitBrief, omissionWhat, type SectionInput } from "./fit";
-import { BRIEF_SECTIONS, DEFAULT_BUDGET_TOKENS, type Brief, type BriefOptions, type BriefSectionKind } from "./types";
+import {
+  BRIEF_SECTIONS,
+  DEFAULT_BUDGET_TOKENS,
+  type Brief,
+  type BriefOptions,
+  type BriefSectionKind,
+} from "./types";
 
 export * from "./types";
 export { TOKEN_METER, BYTE_METER, SECTION_WEIGHT } from "./fit";
@@ -21,12 +37,18 @@ export function shellWord(word: string): string {
 
 function budgetOf(options: BriefOptions): { limit: number; bytes: boolean } {
   const check = (n: number, name: string): number => {
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number, got ${String(n)}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(`${name} must be a positive whole number, got ${String(n)}`);
     return n;
   };
-  if (options.budgetBytes !== undefined && options.budgetTokens !== undefined) throw new UsageError("give a budget in tokens or in bytes, not both");
-  if (options.budgetBytes !== undefined) return { limit: check(options.budgetBytes, "the byte budget"), bytes: true };
-  return { limit: check(options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, "the token budget"), bytes: false };
+  if (options.budgetBytes !== undefined && options.budgetTokens !== undefined)
+    throw new UsageError("give a budget in tokens or in bytes, not both");
+  if (options.budgetBytes !== undefined)
+    return { limit: check(options.budgetBytes, "the byte budget"), bytes: true };
+  return {
+    limit: check(options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, "the token budget"),
+    bytes: false,
+  };
 }
 
 const TITLES: Readonly<Record<BriefSectionKind, string>> = {
@@ -83,15 +105,39 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
     knowledge: null,
     stale: await collectStale(vault, layout, agent, today),
   };
-  const searchFn = typeof options.search === "function" ? options.search : options.search ? options.search.search.bind(options.search) : undefined;
+  const searchFn =
+    typeof options.search === "function"
+      ? options.search
+      : options.search
+        ? options.search.search.bind(options.search)
+        : undefined;
   const kq = knowledgeQuery(layout, agent, query);
-  const searchHow = (limit: number) => `agent-memory search ${v} ${shellWord(kq)} --scope ${shellWord(`agent:${agent}`)} --limit ${limit}`;
-  if (searchFn) collected.knowledge = await collectKnowledge(searchFn, vault, layout, agent, query, knowledgeLimit);
+  const searchHow = (limit: number) =>
+    `agent-memory search ${v} ${shellWord(kq)} --scope ${shellWord(`agent:${agent}`)} --limit ${limit}`;
+  if (searchFn)
+    collected.knowledge = await collectKnowledge(
+      searchFn,
+      vault,
+      layout,
+      agent,
+      query,
+      knowledgeLimit,
+    );
 
   const sections: SectionInput[] = BRIEF_SECTIONS.map((kind) => {
     const c = collected[kind];
     const title = kind === "knowledge" && !query ? "Recent knowledge" : TITLES[kind];
-    if (c === null) return { kind, title, items: [], total: 0, unavailable: { what: "relevant knowledge (no search index was given)", how: searchHow(knowledgeLimit) } };
+    if (c === null)
+      return {
+        kind,
+        title,
+        items: [],
+        total: 0,
+        unavailable: {
+          what: "relevant knowledge (no search index was given)",
+          how: searchHow(knowledgeLimit),
+        },
+      };
     return { kind, title, items: c.items, total: c.total };
   });
 
@@ -108,7 +154,10 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
       if (section.kind === "stale") return { what, how: `agent-memory health ${v}` };
       // Items to the agent live in other agents' trackers: list every agent's.
       const elsewhere = section.items.slice(shown).some((i) => i.direction === "to");
-      return { what, how: `agent-memory trackers ${v}${elsewhere ? "" : ` --agent ${a}`} --kind ${section.kind}` };
+      return {
+        what,
+        how: `agent-memory trackers ${v}${elsewhere ? "" : ` --agent ${a}`} --kind ${section.kind}`,
+      };
     },
   });
 }

@@ -13,11 +13,23 @@ import type { Result } from "../util/result";
 import type { SearchOptions, SearchResponse } from "../search/search-types";
 
 /** The sections of a brief, in the order the Markdown shows them. */
-export const BRIEF_SECTIONS = ["reviews", "tasks", "questions", "goals", "proposals", "decisions", "knowledge", "stale"] as const;
+export const BRIEF_SECTIONS = [
+  "reviews",
+  "tasks",
+  "questions",
+  "goals",
+  "proposals",
+  "decisions",
+  "knowledge",
+  "stale",
+] as const;
 export type BriefSectionKind = (typeof BRIEF_SECTIONS)[number];
 
 /** A search function with the shape of {@link SearchService.search}. */
-export type BriefSearchFn = (query: string, options: SearchOptions) => Promise<Result<SearchResponse>>;
+export type BriefSearchFn = (
+  query: string,
+  options: SearchOptions,
+) => Promise<Result<SearchResponse>>;
 
 /** Options of {@link buildBrief}. */
 export interface BriefOptions {

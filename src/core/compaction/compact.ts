@@ -36,7 +36,10 @@ export interface Summarizer {
    * A few plain sentences summing up the digest `listing` (Markdown lines) of `week`.
    * @throws whatever the model client throws (e.g. {@link LlmError}); the digest is then written without a new summary.
    */
-  summarize(input: { agent: string; week: string; listing: string }, signal?: AbortSignal): Promise<string>;
+  summarize(
+    input: { agent: string; week: string; listing: string },
+    signal?: AbortSignal,
+  ): Promise<string>;
 }
 
 /** Options of {@link compactJournals}. */
@@ -110,7 +113,13 @@ const CATEGORY_HEADING: Readonly<Record<Category, string>> = {
 };
 
 /** Block kinds worth listing when nothing came of them (headings and thematic breaks are not content). */
-const CONTENT_KINDS = new Set<JournalBlock["kind"]>(["paragraph", "list-item", "callout", "table", "code"]);
+const CONTENT_KINDS = new Set<JournalBlock["kind"]>([
+  "paragraph",
+  "list-item",
+  "callout",
+  "table",
+  "code",
+]);
 
 /** Longest item text in a digest line, in characters. */
 const MAX_ITEM_CHARS = 240;
@@ -119,7 +128,11 @@ const MAX_ITEM_CHARS = 240;
 const EXCERPT_CHARS = 160;
 
 /** Vault path of the digest of `week` for `agent`: `<journal folder>/Digests/YYYY-Www.md`. */
-export function digestPath(layout: MemoryLayout, agent: string, week: Pick<IsoWeek, "label">): string {
+export function digestPath(
+  layout: MemoryLayout,
+  agent: string,
+  week: Pick<IsoWeek, "label">,
+): string {
   return layout.under(joinPath(layout.journalFolder(agent), DIGESTS_FOLDER, `${week.label}.md`));
 }
 
@@ -127,18 +140,28 @@ function journalName(path: string): string {
   return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
 }
 
-const STATUS_WORD: Readonly<Record<string, string>> = { open: "open", "in-progress": "in progress", done: "done", abandoned: "abandoned" };
+const STATUS_WORD: Readonly<Record<string, string>> = {
+  open: "open",
+  "in-progress": "in progress",
+  done: "done",
+  abandoned: "abandoned",
+};
 
 function itemLine(item: ProducedItem): string {
   // The item's own link, shown by its id (`t-005`) or its note's name (`Content quality`).
   const own = findWikilinks(item.itemLink)[0];
-  const where = own ? formatWikilink({ ...own, alias: own.blockId ?? journalName(item.itemPath) }) : item.itemLink;
+  const where = own
+    ? formatWikilink({ ...own, alias: own.blockId ?? journalName(item.itemPath) })
+    : item.itemLink;
   const status = item.status !== undefined ? ` (${STATUS_WORD[item.status] ?? item.status})` : "";
   return `- ${truncateLine(item.text, MAX_ITEM_CHARS)}${status} — ${where} · from ${sourceLink(item.journal, item.blockId)}`;
 }
 
 /** The listing of one week: journals, items by category, blocks nothing was extracted from. */
-function renderListing(journals: readonly JournalRead[], produced: ProducedIndex): { lines: string[]; items: Record<Category, number>; notExtracted: number } {
+function renderListing(
+  journals: readonly JournalRead[],
+  produced: ProducedIndex,
+): { lines: string[]; items: Record<Category, number>; notExtracted: number } {
   const items = Object.fromEntries(CATEGORIES.map((c) => [c, 0])) as Record<Category, number>;
   const byCategory = new Map<Category, string[]>();
   const idle: string[] = [];
@@ -162,8 +185,15 @@ function renderListing(journals: readonly JournalRead[], produced: ProducedIndex
         byCategory.set(item.category, list);
       }
     }
-    const state = j.extraction === "never" ? "not extracted yet" : j.extraction === "changed" ? "changed since it was extracted" : `${count} item${count === 1 ? "" : "s"}`;
-    journalLines.push(`- ${sourceLink(j.path, null)} (${j.date}): ${state}; ${unused} block${unused === 1 ? "" : "s"} with nothing extracted`);
+    const state =
+      j.extraction === "never"
+        ? "not extracted yet"
+        : j.extraction === "changed"
+          ? "changed since it was extracted"
+          : `${count} item${count === 1 ? "" : "s"}`;
+    journalLines.push(
+      `- ${sourceLink(j.path, null)} (${j.date}): ${state}; ${unused} block${unused === 1 ? "" : "s"} with nothing extracted`,
+    );
   }
   const lines = ["## Journals", "", ...journalLines];
   for (const c of CATEGORIES) {
@@ -180,19 +210,33 @@ function renderListing(journals: readonly JournalRead[], produced: ProducedIndex
  * The agent's journals (its journal folder, digests and review notes left out), each read once
  * and dated by {@link journalDate}.
  */
-async function readJournals(vault: VaultPort, layout: MemoryLayout, agent: string): Promise<JournalRead[]> {
+async function readJournals(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+): Promise<JournalRead[]> {
   const folder = layout.journalFolder(agent);
   const digests = `${joinPath(folder, DIGESTS_FOLDER)}/`;
   const out: JournalRead[] = [];
   for (const f of await vault.list(folder)) {
     if (f.path.startsWith(digests)) continue;
-    const note = readNoteInfo(f.path, await vault.read(f.path), f, { collection: "journal", agent });
+    const note = readNoteInfo(f.path, await vault.read(f.path), f, {
+      collection: "journal",
+      agent,
+    });
     if (isNotJournal(note.data)) continue;
     const recorded = note.data?.extraction_hash;
-    const extraction = typeof recorded !== "string" ? "never" : recorded === extractionHash(note.body) ? "extracted" : "changed";
+    const extraction =
+      typeof recorded !== "string"
+        ? "never"
+        : recorded === extractionHash(note.body)
+          ? "extracted"
+          : "changed";
     out.push({ path: f.path, date: journalDate(note), blocks: splitBlocks(note.body), extraction });
   }
-  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : 1));
+  return out.sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : 1,
+  );
 }
 
 /**
@@ -205,10 +249,15 @@ async function readJournals(vault: VaultPort, layout: MemoryLayout, agent: strin
  */
 export async function compactJournals(options: CompactOptions): Promise<CompactReport> {
   const { vault, layout, settings, agent, before } = options;
-  if (!isIsoDate(before)) throw new UsageError(`--before must be a date YYYY-MM-DD, got ${JSON.stringify(before)}`, "--before");
+  if (!isIsoDate(before))
+    throw new UsageError(
+      `--before must be a date YYYY-MM-DD, got ${JSON.stringify(before)}`,
+      "--before",
+    );
   layout.agentRoot(agent); // PathError for an unsafe name
   const known = await knownAgents(vault, layout);
-  if (!known.includes(agent)) throw unknownAgentError(agent, known, "pass --agent with a known agent");
+  if (!known.includes(agent))
+    throw unknownAgentError(agent, known, "pass --agent with a known agent");
   const journals = await readJournals(vault, layout, agent);
   const weeks = new Map<string, { week: IsoWeek; journals: JournalRead[] }>();
   let later = 0;
@@ -222,29 +271,73 @@ export async function compactJournals(options: CompactOptions): Promise<CompactR
     entry.journals.push(j);
     weeks.set(week.label, entry);
   }
-  const report: CompactReport = { agent, before, dryRun: options.dryRun === true, journals: journals.length, laterJournals: later, digests: [], writes: [] };
+  const report: CompactReport = {
+    agent,
+    before,
+    dryRun: options.dryRun === true,
+    journals: journals.length,
+    laterJournals: later,
+    digests: [],
+    writes: [],
+  };
   if (weeks.size === 0) return report;
-  const produced = await indexProducedItems(vault, layout, settings, agent, (await vault.list()).map((f) => f.path));
+  const produced = await indexProducedItems(
+    vault,
+    layout,
+    settings,
+    agent,
+    (await vault.list()).map((f) => f.path),
+  );
   const timestamp = localTimestamp((options.now ?? (() => new Date()))());
-  for (const { week, journals: group } of [...weeks.values()].sort((a, b) => (a.week.start < b.week.start ? -1 : 1))) {
+  for (const { week, journals: group } of [...weeks.values()].sort((a, b) =>
+    a.week.start < b.week.start ? -1 : 1,
+  )) {
     const path = digestPath(layout, agent, week);
     const { lines, items, notExtracted } = renderListing(group, produced);
-    const row: DigestReport = { week: week.label, start: week.start, end: week.end, path, journals: group.map((j) => j.path), items, notExtracted, action: "unchanged", summary: "none" };
+    const row: DigestReport = {
+      week: week.label,
+      start: week.start,
+      end: week.end,
+      path,
+      journals: group.map((j) => j.path),
+      items,
+      notExtracted,
+      action: "unchanged",
+      summary: "none",
+    };
     report.digests.push(row);
     const current = (await vault.exists(path)) ? await vault.read(path) : null;
-    const content = { agent, week: week.label, start: week.start, end: week.end, listing: lines, summary: null, timestamp };
+    const content = {
+      agent,
+      week: week.label,
+      start: week.start,
+      end: week.end,
+      listing: lines,
+      summary: null,
+      timestamp,
+    };
     let merged: string;
     try {
       const state = digestState(current, path);
       if (state?.hasSummary) row.summary = "kept";
       merged = mergeDigest(current, content, path);
-      row.action = current === null || current.trim() === "" ? "create" : merged === current ? "unchanged" : "update";
-      const wantsSummary = options.summarizer !== undefined && (state === null || !state.hasSummary || state.hash !== listingHash(lines));
+      row.action =
+        current === null || current.trim() === ""
+          ? "create"
+          : merged === current
+            ? "unchanged"
+            : "update";
+      const wantsSummary =
+        options.summarizer !== undefined &&
+        (state === null || !state.hasSummary || state.hash !== listingHash(lines));
       if (options.dryRun) continue;
       let summary: { text: string; model: string } | null = null;
       if (wantsSummary && options.summarizer) {
         try {
-          const text = await options.summarizer.summarize({ agent, week: week.label, listing: lines.join("\n") }, options.signal);
+          const text = await options.summarizer.summarize(
+            { agent, week: week.label, listing: lines.join("\n") },
+            options.signal,
+          );
           if (text.trim() !== "") summary = { text, model: options.summarizer.model };
           row.summary = summary ? "generated" : row.summary;
         } catch (err) {
@@ -252,7 +345,9 @@ export async function compactJournals(options: CompactOptions): Promise<CompactR
           row.reason = `the summary was not written: ${errorMessage(err)}`;
         }
       }
-      const written = await vault.process(path, (now) => mergeDigest(now, { ...content, summary }, path));
+      const written = await vault.process(path, (now) =>
+        mergeDigest(now, { ...content, summary }, path),
+      );
       if (written) {
         report.writes.push(path);
         if (row.action === "unchanged") row.action = "update";

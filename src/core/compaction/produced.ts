@@ -7,7 +7,12 @@
  */
 import { CATEGORIES, type Category } from "../extraction/types";
 import { sourceLink } from "../extraction/route";
-import { LinkResolver, parseWikilinkTarget, replaceWikilinks, wikilinkTargets } from "../markdown/wikilinks";
+import {
+  LinkResolver,
+  parseWikilinkTarget,
+  replaceWikilinks,
+  wikilinkTargets,
+} from "../markdown/wikilinks";
 import { entryTextKey, listTopicEntries } from "../knowledge/callouts";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
@@ -33,7 +38,11 @@ export interface ProducedItem {
 }
 
 /** Category of a callout kind extraction writes (README, "Note formats in brief"): insight, pattern, decision. */
-const CALLOUT_CATEGORY: Readonly<Record<string, Category>> = { insight: "knowledge", pattern: "pattern", decision: "decision" };
+const CALLOUT_CATEGORY: Readonly<Record<string, Category>> = {
+  insight: "knowledge",
+  pattern: "pattern",
+  decision: "decision",
+};
 
 /** Category a tracker kind holds when no destination setting names it (the README's category table). */
 const TRACKER_CATEGORY: Readonly<Record<TrackerKind, Category | null>> = {
@@ -79,7 +88,11 @@ export async function indexProducedItems(
   const resolver = new LinkResolver(vaultPaths);
   const index: ProducedIndex = new Map();
   const seen = new Set<string>();
-  const add = (item: Omit<ProducedItem, "journal" | "blockId">, from: string, targets: readonly string[]) => {
+  const add = (
+    item: Omit<ProducedItem, "journal" | "blockId">,
+    from: string,
+    targets: readonly string[],
+  ) => {
     for (const target of targets) {
       const link = parseWikilinkTarget(target);
       if (!link.blockId) continue;
@@ -102,13 +115,32 @@ export async function indexProducedItems(
     for (const item of listItems(await vault.read(path))) {
       const itemLink = sourceLink(path, item.id);
       const source = fieldValue(item.fields, "source");
-      if (source !== null) add({ category, text: item.text, itemLink, itemPath: path, status: item.status }, path, wikilinkTargets(source));
+      if (source !== null)
+        add(
+          { category, text: item.text, itemLink, itemPath: path, status: item.status },
+          path,
+          wikilinkTargets(source),
+        );
       // A progress note under a goal cites its block in the line: `- 2026-11-27: … ([[journal#^am-…]])`.
       for (const child of item.children) {
         const targets = wikilinkTargets(child);
         if (targets.length === 0) continue;
-        const note = replaceWikilinks(child, () => "").replace(/\(\s*\)/g, "").replace(/^[ \t]*[-*+][ \t]+/, "").replace(/\s+/g, " ").trim();
-        add({ category, text: `Progress on "${item.text}": ${note}`, itemLink, itemPath: path, status: item.status }, path, targets);
+        const note = replaceWikilinks(child, () => "")
+          .replace(/\(\s*\)/g, "")
+          .replace(/^[ \t]*[-*+][ \t]+/, "")
+          .replace(/\s+/g, " ")
+          .trim();
+        add(
+          {
+            category,
+            text: `Progress on "${item.text}": ${note}`,
+            itemLink,
+            itemPath: path,
+            status: item.status,
+          },
+          path,
+          targets,
+        );
       }
     }
   }
@@ -117,7 +149,16 @@ export async function indexProducedItems(
     for (const entry of listTopicEntries(await vault.read(path))) {
       const category = CALLOUT_CATEGORY[entry.kind];
       if (category === undefined) continue;
-      add({ category, text: entry.text.replace(/\s+/g, " ").trim(), itemLink: sourceLink(path, null), itemPath: path }, path, entry.sources);
+      add(
+        {
+          category,
+          text: entry.text.replace(/\s+/g, " ").trim(),
+          itemLink: sourceLink(path, null),
+          itemPath: path,
+        },
+        path,
+        entry.sources,
+      );
     }
   }
   return index;

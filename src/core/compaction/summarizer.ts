@@ -29,13 +29,18 @@ export function chatSummarizer(client: ChatClient, temperature = 0.2): Summarize
       const reply = await client.complete({
         messages: [
           { role: "system", content: SYSTEM },
-          { role: "user", content: `Agent: ${input.agent}\nWeek: ${input.week}\n\n${input.listing}` },
+          {
+            role: "user",
+            content: `Agent: ${input.agent}\nWeek: ${input.week}\n\n${input.listing}`,
+          },
         ],
         temperature,
         ...(signal ? { signal } : {}),
       });
       const text = reply.content.trim();
-      return text.length > MAX_SUMMARY_CHARS ? `${text.slice(0, MAX_SUMMARY_CHARS - 1).trimEnd()}…` : text;
+      return text.length > MAX_SUMMARY_CHARS
+        ? `${text.slice(0, MAX_SUMMARY_CHARS - 1).trimEnd()}…`
+        : text;
     },
   };
 }

@@ -5,7 +5,15 @@
  * apart) and never overwrites it: the new entry supersedes the old, and both stay.
  */
 import type { Supersession } from "./types";
-import { contentSize, hasCjk, negationsOf, sameItemText, subjectNames, subjectSimilarity, valuesOf } from "./dedupe";
+import {
+  contentSize,
+  hasCjk,
+  negationsOf,
+  sameItemText,
+  subjectNames,
+  subjectSimilarity,
+  valuesOf,
+} from "./dedupe";
 
 /**
  * Subject similarity (see {@link subjectSimilarity}) at or above which two texts are about the
@@ -37,7 +45,8 @@ export type ContradictionKind = "polarity" | "value";
  */
 export function contradiction(newer: string, older: string): ContradictionKind | null {
   if (sameItemText(newer, older)) return null;
-  if (contentSize(newer) < MIN_CONTENT_TOKENS || contentSize(older) < MIN_CONTENT_TOKENS) return null;
+  if (contentSize(newer) < MIN_CONTENT_TOKENS || contentSize(older) < MIN_CONTENT_TOKENS)
+    return null;
   if (subjectSimilarity(newer, older) < SAME_SUBJECT_THRESHOLD) return null;
   // Two Chinese texts about `alpha 接口` and `bravo 接口` share most bigrams: their names decide.
   if (hasCjk(newer) && hasCjk(older) && subjectNames(newer) !== subjectNames(older)) return null;
@@ -57,7 +66,11 @@ function sortedWords(s: string): string {
  * The candidate `text` contradicts, most similar subject first.
  * @returns its index in `candidates`, or -1
  */
-export function findContradiction<T>(text: string, candidates: readonly T[], textOf: (c: T) => string): number {
+export function findContradiction<T>(
+  text: string,
+  candidates: readonly T[],
+  textOf: (c: T) => string,
+): number {
   let best = -1;
   let bestScore = 0;
   candidates.forEach((c, i) => {

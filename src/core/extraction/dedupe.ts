@@ -15,7 +15,22 @@ export const DUPLICATE_THRESHOLD = 0.75;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /** Chinese particles and fillers that reword without changing meaning (dropped before bigrams). */
 const CJK_FILLERS = /一下|一些|的|了|把|着/g;
-const STOP = new Set(["the", "a", "an", "to", "of", "for", "and", "on", "in", "with", "our", "my", "we", "i"]);
+const STOP = new Set([
+  "the",
+  "a",
+  "an",
+  "to",
+  "of",
+  "for",
+  "and",
+  "on",
+  "in",
+  "with",
+  "our",
+  "my",
+  "we",
+  "i",
+]);
 
 /** Tokens for similarity: English words (minus a few stop words) and CJK character bigrams. */
 export function similarityTokens(text: string): string[] {
@@ -56,7 +71,11 @@ export function valuesOf(text: string): { numbers: string; names: string } {
     const w = m[0];
     if (VALUE_WORD.test(w)) names.push({ at: m.index, value: w.slice(0, 3) });
   }
-  for (const m of t.matchAll(CJK_VALUE)) names.push({ at: m.index, value: m[0].replace(/^(?:星期|礼拜|禮拜)/, "周").replace("周天", "周日") });
+  for (const m of t.matchAll(CJK_VALUE))
+    names.push({
+      at: m.index,
+      value: m[0].replace(/^(?:星期|礼拜|禮拜)/, "周").replace("周天", "周日"),
+    });
   names.sort((a, b) => a.at - b.at);
   return { numbers: numbers.join(" "), names: names.map((n) => n.value).join(" ") };
 }
@@ -67,18 +86,23 @@ export function valuesOf(text: string): { numbers: string; names: string } {
  * differ or come in another order ("Pay invoice for March" and "Pay the invoice" are compared by
  * their words).
  */
-function valuesDiffer(x: { numbers: string; names: string }, y: { numbers: string; names: string }): boolean {
+function valuesDiffer(
+  x: { numbers: string; names: string },
+  y: { numbers: string; names: string },
+): boolean {
   if (x.numbers !== y.numbers) return true;
   return x.names !== "" && y.names !== "" && x.names !== y.names;
 }
 
 /** English negations, whole words; `n't` is counted on its own (`don't`, `won't`, `isn't`). */
-const NEGATION_WORD = /\b(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid)\b|n['’]t\b/g;
+const NEGATION_WORD =
+  /\b(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid)\b|n['’]t\b/g;
 /**
  * Chinese negations, one character each, but not inside the common words where the character
  * means something else (`特别` "special", `区别` "difference", `别人` "others", `未来` "future").
  */
-const CJK_NEGATION = /[不没沒无無勿莫]|(?<![特区區分类類级級识識告差个個性辨鉴鑑送])[别別](?![人的墅名针針致])|未(?![来來])/gu;
+const CJK_NEGATION =
+  /[不没沒无無勿莫]|(?<![特区區分类類级級识識告差个個性辨鉴鑑送])[别別](?![人的墅名针針致])|未(?![来來])/gu;
 
 /**
  * How many negations a text holds (`not`, `never`, `no`, `don't`, `without`…; `不` `没` `別` `无`
@@ -123,7 +147,12 @@ export function wordSimilarity(a: string, b: string): number {
 }
 
 /** Multiset Jaccard index of two token counts (0 when either is empty). */
-function jaccard(a: ReadonlyMap<string, number>, aSize: number, b: ReadonlyMap<string, number>, bSize: number): number {
+function jaccard(
+  a: ReadonlyMap<string, number>,
+  aSize: number,
+  b: ReadonlyMap<string, number>,
+  bSize: number,
+): number {
   if (aSize === 0 || bSize === 0) return 0;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
@@ -152,7 +181,15 @@ export function subjectNames(text: string): string {
   const names = namesOf(text);
   return names
     .split(" ")
-    .filter((t) => t !== "" && !VALUE_WORD.test(t) && !SUBJECT_STOP.has(t) && !/^(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid|t)$/.test(t))
+    .filter(
+      (t) =>
+        t !== "" &&
+        !VALUE_WORD.test(t) &&
+        !SUBJECT_STOP.has(t) &&
+        !/^(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid|t)$/.test(
+          t,
+        ),
+    )
     .join(" ");
 }
 
@@ -171,7 +208,36 @@ export function contentSize(text: string): number {
 }
 
 /** Auxiliary verbs and fillers that say nothing of a subject ("we will …", "do not …", "decided to …"). */
-const SUBJECT_STOP = new Set(["do", "does", "did", "will", "would", "shall", "should", "must", "can", "could", "is", "are", "was", "were", "be", "been", "us", "they", "you", "it", "decided", "decide", "going", "us", "all", "any", "ever", "anymore"]);
+const SUBJECT_STOP = new Set([
+  "do",
+  "does",
+  "did",
+  "will",
+  "would",
+  "shall",
+  "should",
+  "must",
+  "can",
+  "could",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "been",
+  "us",
+  "they",
+  "you",
+  "it",
+  "decided",
+  "decide",
+  "going",
+  "us",
+  "all",
+  "any",
+  "ever",
+  "anymore",
+]);
 
 function subjectOf(text: string): { counts: Map<string, number>; size: number } {
   const p = profileOf(text);
@@ -226,7 +292,14 @@ function profileOf(text: string): Profile {
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   const names = CJK.test(text) ? namesOf(text) : null;
-  const profile: Profile = { key: wordsForSimilarity(text), counts, size: tokens.length, values: valuesOf(text), negations: negationsOf(text), names };
+  const profile: Profile = {
+    key: wordsForSimilarity(text),
+    counts,
+    size: tokens.length,
+    values: valuesOf(text),
+    negations: negationsOf(text),
+    names,
+  };
   if (profiles.size >= MAX_PROFILES) profiles.clear();
   profiles.set(text, profile);
   return profile;
@@ -237,14 +310,25 @@ const MENTION = /(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_-]+/gu;
 
 /** The words of a text that are not CJK, numbers or mentions, sorted and space-separated. */
 function namesOf(text: string): string {
-  return [...new Set(similarityTokens(text.replace(MENTION, "$1 ")).filter((t) => !CJK.test(t) && !/^\d/.test(t)))].sort().join(" ");
+  return [
+    ...new Set(
+      similarityTokens(text.replace(MENTION, "$1 ")).filter((t) => !CJK.test(t) && !/^\d/.test(t)),
+    ),
+  ]
+    .sort()
+    .join(" ");
 }
 
 /**
  * The best match of `text` among `candidates` at or above `threshold`.
  * @returns the index of the most similar candidate, or -1.
  */
-export function findDuplicate<T>(text: string, candidates: readonly T[], textOf: (c: T) => string, threshold = DUPLICATE_THRESHOLD): number {
+export function findDuplicate<T>(
+  text: string,
+  candidates: readonly T[],
+  textOf: (c: T) => string,
+  threshold = DUPLICATE_THRESHOLD,
+): number {
   let best = -1;
   let bestScore = threshold;
   candidates.forEach((c, i) => {
@@ -306,7 +390,9 @@ export class SimilarityIndex {
       // Shared tokens needed, rounded down a little so that a float threshold never probes too few.
       const need = Math.max(1, Math.ceil(threshold * size - 1e-9));
       let left = size - need + 1;
-      const tokens = [...counts].sort((x, y) => (this.postings.get(x[0])?.length ?? 0) - (this.postings.get(y[0])?.length ?? 0));
+      const tokens = [...counts].sort(
+        (x, y) => (this.postings.get(x[0])?.length ?? 0) - (this.postings.get(y[0])?.length ?? 0),
+      );
       for (const [t, n] of tokens) {
         if (left <= 0) break;
         for (const id of this.postings.get(t) ?? []) found.add(id);
@@ -316,7 +402,11 @@ export class SimilarityIndex {
     return [...found].sort((a, b) => a - b);
   }
 
-  private tokensOf(text: string): { counts: ReadonlyMap<string, number>; size: number; key: string | null } {
+  private tokensOf(text: string): {
+    counts: ReadonlyMap<string, number>;
+    size: number;
+    key: string | null;
+  } {
     if (this.subject) {
       const s = subjectOf(text);
       return { counts: s.counts, size: s.size, key: null };

@@ -5,7 +5,14 @@
  * `before Dec 15`, `by tomorrow`, `明天要…`, `周三前`, `月底前`, read against the journal's date.
  * Tests: test/offline-phrasings.test.ts. Calendar arithmetic is src/core/util/dates.ts's.
  */
-import { addDays, dateFromParts, daysInMonth, isIsoDate, weekdayOf, type IsoDate } from "../util/dates";
+import {
+  addDays,
+  dateFromParts,
+  daysInMonth,
+  isIsoDate,
+  weekdayOf,
+  type IsoDate,
+} from "../util/dates";
 
 const WEEKDAYS_EN = ["sun", "mon", "tues", "wednes", "thurs", "fri", "satur"];
 const WEEKDAYS_ZH = "日一二三四五六";
@@ -17,10 +24,12 @@ function nextWeekday(date: IsoDate, weekday: number): IsoDate | undefined {
   return addDays(date, diff === 0 ? 7 : diff) ?? undefined;
 }
 
-const EN_WEEKDAY = /\b(?:by|before|until|no later than)\s+(?:this\s+|next\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+const EN_WEEKDAY =
+  /\b(?:by|before|until|no later than)\s+(?:this\s+|next\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
 const EN_TOMORROW = /\b(?:by|before)\s+(?:tomorrow|tmrw)\b/i;
 const EN_TODAY = /\b(?:by|before)\s+(?:tonight|eod|end of (?:the )?day|today)\b/i;
-const EN_MONTH_DAY = /\b(?:by|before|until)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i;
+const EN_MONTH_DAY =
+  /\b(?:by|before|until)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i;
 const EN_END_OF_MONTH = /\b(?:by|before)\s+(?:the\s+)?end of (?:the\s+)?month\b/i;
 const ZH_WEEKDAY = /(?:周|星期|礼拜)([一二三四五六日天])(?:之前|以前|前)/u;
 const ZH_TOMORROW = /明天(?:之前|以前|前|要|得)/u;
@@ -47,9 +56,14 @@ export function dueFromWords(text: string, journalDate: string | undefined): str
     if (d === null) return undefined;
     if (d >= base) return d;
     // The next such date: a year on; 29 February in a year without one is 1 March, as before.
-    return dateFromParts(year + 1, named, day) ?? addDays(dateFromParts(year + 1, named, day - 1) ?? d, 1) ?? undefined;
+    return (
+      dateFromParts(year + 1, named, day) ??
+      addDays(dateFromParts(year + 1, named, day - 1) ?? d, 1) ??
+      undefined
+    );
   }
-  if (EN_END_OF_MONTH.test(text) || ZH_END_OF_MONTH.test(text)) return dateFromParts(year, month, daysInMonth(year, month)) ?? undefined;
+  if (EN_END_OF_MONTH.test(text) || ZH_END_OF_MONTH.test(text))
+    return dateFromParts(year, month, daysInMonth(year, month)) ?? undefined;
   const z = ZH_WEEKDAY.exec(text);
   if (z) {
     const ch = z[1] === "天" ? "日" : (z[1] ?? "");

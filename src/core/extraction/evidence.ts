@@ -16,7 +16,10 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 
 /** Markdown reduced to what a reader sees: link targets and aliases collapsed, block ids dropped. */
 export function stripMarkup(text: string): string {
-  return replaceWikilinks(text, (link, inner, alias) => `${link.raw.startsWith("!") ? "!" : ""}${alias ?? inner}`)
+  return replaceWikilinks(
+    text,
+    (link, inner, alias) => `${link.raw.startsWith("!") ? "!" : ""}${alias ?? inner}`,
+  )
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[[\p{L}\p{N}_-]+::\s*([^\]]*)\]/gu, "$1")
     .replace(/(^|\s)\^[A-Za-z0-9-]+(?=\s|$)/gm, "$1");
@@ -33,7 +36,10 @@ export interface EvidenceIndex {
 
 /** Prepares the blocks of one journal for {@link locateEvidence}. */
 export function buildEvidenceIndex(blocks: readonly JournalBlock[]): EvidenceIndex {
-  const folded = blocks.map((b) => ({ raw: foldForMatch(b.text), plain: foldForMatch(stripMarkup(b.text)) }));
+  const folded = blocks.map((b) => ({
+    raw: foldForMatch(b.text),
+    plain: foldForMatch(stripMarkup(b.text)),
+  }));
   const starts: number[] = [];
   let joined = "";
   for (const b of folded) {
@@ -54,7 +60,9 @@ function quoteParts(evidence: string): string[] {
 }
 
 function longEnough(part: string): boolean {
-  return part.length >= MIN_EVIDENCE_CHARS || (CJK.test(part) && [...part].length >= MIN_EVIDENCE_CJK);
+  return (
+    part.length >= MIN_EVIDENCE_CHARS || (CJK.test(part) && [...part].length >= MIN_EVIDENCE_CJK)
+  );
 }
 
 function partsInOrder(haystack: string, parts: readonly string[]): boolean {
@@ -77,15 +85,19 @@ export function locateEvidence(index: EvidenceIndex, evidence: string): Evidence
   const parts = quoteParts(evidence);
   const total = parts.join("");
   if (total.length === 0) return { found: false, reason: "evidence is empty" };
-  if (!longEnough(total)) return { found: false, reason: "evidence is too short to check against the journal" };
+  if (!longEnough(total))
+    return { found: false, reason: "evidence is too short to check against the journal" };
   for (let i = 0; i < index.blocks.length; i++) {
     const b = index.blocks[i];
-    if (b && (partsInOrder(b.raw, parts) || partsInOrder(b.plain, parts))) return { found: true, blockIndex: i };
+    if (b && (partsInOrder(b.raw, parts) || partsInOrder(b.plain, parts)))
+      return { found: true, blockIndex: i };
   }
   if (parts.length === 1) {
     const at = index.joined.indexOf(total);
     if (at >= 0) {
-      const blockIndex = index.starts.findIndex((start, i) => start <= at && at < start + (index.blocks[i]?.raw.length ?? 0));
+      const blockIndex = index.starts.findIndex(
+        (start, i) => start <= at && at < start + (index.blocks[i]?.raw.length ?? 0),
+      );
       if (blockIndex >= 0) return { found: true, blockIndex };
     }
   }

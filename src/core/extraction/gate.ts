@@ -83,7 +83,12 @@ export function gateLength(text: string): number {
 export function headingTexts(blocks: readonly JournalBlock[]): string[] {
   return blocks
     .filter((b) => b.kind === "heading")
-    .map((b) => b.text.replace(/^\s*#+\s*/, "").replace(/\s+#+\s*$/, "").trim());
+    .map((b) =>
+      b.text
+        .replace(/^\s*#+\s*/, "")
+        .replace(/\s+#+\s*$/, "")
+        .trim(),
+    );
 }
 
 /**
@@ -91,7 +96,9 @@ export function headingTexts(blocks: readonly JournalBlock[]): string[] {
  * which is the document's title rather than a section.
  */
 export function countSections(blocks: readonly JournalBlock[]): number {
-  const levels = blocks.filter((b) => b.kind === "heading").map((b) => /^\s*(#+)/.exec(b.text)?.[1]?.length ?? 1);
+  const levels = blocks
+    .filter((b) => b.kind === "heading")
+    .map((b) => /^\s*(#+)/.exec(b.text)?.[1]?.length ?? 1);
   const h1 = levels.filter((l) => l === 1).length;
   return h1 === 1 && levels.length > 1 ? levels.length - 1 : levels.length;
 }
@@ -130,7 +137,8 @@ export function runGate(input: GateInput, settings: GateSettings): GateOutcome {
     },
     {
       name: "single-category",
-      fired: input.sections >= settings.minSectionsForSpread && count > 0 && onlyCategory !== undefined,
+      fired:
+        input.sections >= settings.minSectionsForSpread && count > 0 && onlyCategory !== undefined,
       reason: `the journal has ${input.sections} sections but every item found is a ${onlyCategory ?? "?"}; look at the other categories`,
     },
     {

@@ -6,7 +6,11 @@
  */
 import type { JournalBlock } from "../journal/blocks";
 import { buildEvidenceIndex, locateEvidence, type EvidenceIndex } from "./evidence";
-import { DUPLICATE_THRESHOLD as SAME_TEXT, similarity as textSimilarity, wordSimilarity } from "./dedupe";
+import {
+  DUPLICATE_THRESHOLD as SAME_TEXT,
+  similarity as textSimilarity,
+  wordSimilarity,
+} from "./dedupe";
 import { CATEGORY_DEFINITIONS, PROMPT_EXAMPLES, type PromptExample } from "./prompt";
 import type { ReplyItem } from "./reply";
 import type { ExtractedItem, RejectedItem } from "./types";
@@ -25,7 +29,10 @@ export interface ItemCheck {
 }
 
 /** Prepares the evidence index and the example filter for one journal. */
-export function prepareItemCheck(blocks: readonly JournalBlock[], openIds: Iterable<string>): ItemCheck {
+export function prepareItemCheck(
+  blocks: readonly JournalBlock[],
+  openIds: Iterable<string>,
+): ItemCheck {
   const index = buildEvidenceIndex(blocks);
   return {
     blocks,
@@ -44,7 +51,8 @@ const RELATED_EVIDENCE = 0.6;
  * thing as an example keeps its item).
  */
 function echoes(item: ReplyItem, check: ItemCheck): boolean {
-  if (Object.values(CATEGORY_DEFINITIONS).some((d) => textSimilarity(item.text, d) >= SAME_TEXT)) return true;
+  if (Object.values(CATEGORY_DEFINITIONS).some((d) => textSimilarity(item.text, d) >= SAME_TEXT))
+    return true;
   return check.foreignExamples.some((e) => {
     // Evidence is compared by its words alone: "barely convert" and "almost never convert" are
     // the same passage reworded, though one holds a negation.
@@ -59,11 +67,15 @@ function echoes(item: ReplyItem, check: ItemCheck): boolean {
  * @returns the extracted item (origin `llm`, block from its evidence), or the rejection with the
  *   evidence shown.
  */
-export function checkReplyItem(item: ReplyItem, check: ItemCheck): { item: ExtractedItem } | { rejected: RejectedItem } {
+export function checkReplyItem(
+  item: ReplyItem,
+  check: ItemCheck,
+): { item: ExtractedItem } | { rejected: RejectedItem } {
   const rejected = (reason: string) => ({
     rejected: { reason, category: item.category, text: item.text, evidence: item.evidence },
   });
-  if (echoes(item, check)) return rejected("copied from the prompt's examples or instructions, not from the journal");
+  if (echoes(item, check))
+    return rejected("copied from the prompt's examples or instructions, not from the journal");
   const match = locateEvidence(check.index, item.evidence);
   if (!match.found) return rejected(match.reason);
   const block = check.blocks[match.blockIndex];
@@ -80,7 +92,11 @@ export function checkReplyItem(item: ReplyItem, check: ItemCheck): { item: Extra
   if (item.target) out.target = item.target;
   if (item.due) out.due = item.due;
   // A ref is kept only when it names an open item given to the model, or is written in the block.
-  if (item.ref && (check.openIds.has(item.ref) || (block?.text.toLowerCase().includes(item.ref) ?? false))) out.ref = item.ref;
+  if (
+    item.ref &&
+    (check.openIds.has(item.ref) || (block?.text.toLowerCase().includes(item.ref) ?? false))
+  )
+    out.ref = item.ref;
   if (item.progress && item.category === "goal") out.progress = true;
   return { item: out };
 }

@@ -7,15 +7,35 @@
  */
 import { LlmError } from "../errors";
 import type { JournalBlock } from "../journal/blocks";
-import { createChatClient, type ChatClient, type ChatMessage, type FetchLike, type ResponseFormatMode, type Waiting } from "../llm/client";
+import {
+  createChatClient,
+  type ChatClient,
+  type ChatMessage,
+  type FetchLike,
+  type ResponseFormatMode,
+  type Waiting,
+} from "../llm/client";
 import { UsageMeter } from "../llm/usage";
 import type { Settings } from "../settings";
 import { countSections, headingTexts, runGate, type GateCheckName, type GateOutcome } from "./gate";
 import { checkReplyItem, prepareItemCheck, type ItemCheck } from "./item-check";
 import { mergeModelItems, mergeWithConventions } from "./merge";
-import { REPLY_JSON_SCHEMA, buildExtractionMessages, buildJournalMessage, buildMergeMessages, buildRescanMessages } from "./prompt";
+import {
+  REPLY_JSON_SCHEMA,
+  buildExtractionMessages,
+  buildJournalMessage,
+  buildMergeMessages,
+  buildRescanMessages,
+} from "./prompt";
 import { parseReply } from "./reply";
-import type { ExtractedItem, ExtractionInput, ExtractionResult, Extractor, GateReport, RejectedItem } from "./types";
+import type {
+  ExtractedItem,
+  ExtractionInput,
+  ExtractionResult,
+  Extractor,
+  GateReport,
+  RejectedItem,
+} from "./types";
 import { halveWindow, splitWindows, type JournalWindow } from "./windows";
 
 /** Base URL used when none is configured but the OpenAI extractor was chosen (e.g. only a key is set). */
@@ -55,7 +75,8 @@ export interface LlmExtractorOptions {
   onWaiting?: (waiting: Waiting) => void;
 }
 
-type PassKind = { kind: "extract" } | { kind: "rescan"; reasons: string[] } | { kind: "merge"; reason: string };
+type PassKind =
+  { kind: "extract" } | { kind: "rescan"; reasons: string[] } | { kind: "merge"; reason: string };
 
 /** A window and the reasons the gate gives for it. */
 interface Target {
@@ -99,7 +120,10 @@ export class LlmExtractor implements Extractor {
 
   async extract(input: ExtractionInput): Promise<ExtractionResult> {
     if (!this.client.model.trim()) {
-      throw new LlmError(`no model name set for ${this.client.baseUrl}; set AGENT_MEMORY_LLM_MODEL or the model setting`, this.client.baseUrl);
+      throw new LlmError(
+        `no model name set for ${this.client.baseUrl}; set AGENT_MEMORY_LLM_MODEL or the model setting`,
+        this.client.baseUrl,
+      );
     }
     return new ExtractionRun(this.client, this.options, input).run();
   }
@@ -121,7 +145,10 @@ class ExtractionRun {
     private readonly input: ExtractionInput,
   ) {
     this.meter = new UsageMeter(options.settings.llm);
-    this.check = prepareItemCheck(input.blocks, input.context.openItems.map((o) => o.id));
+    this.check = prepareItemCheck(
+      input.blocks,
+      input.context.openItems.map((o) => o.id),
+    );
     this.windows = splitWindows(input.body, input.blocks, options.settings.llm.windowTokens);
   }
 
@@ -132,7 +159,10 @@ class ExtractionRun {
       this.rejected.push(...offline.rejected);
       for (const n of offline.notes) this.notes.add(n);
     }
-    if (this.windows.length > 1) this.notes.add(`long journal: ${this.windows.length} windows of at most ${this.options.settings.llm.windowTokens} tokens`);
+    if (this.windows.length > 1)
+      this.notes.add(
+        `long journal: ${this.windows.length} windows of at most ${this.options.settings.llm.windowTokens} tokens`,
+      );
 
     for (const window of this.windows) {
       const found = await this.pass(window, { kind: "extract" });
@@ -153,14 +183,23 @@ class ExtractionRun {
       await this.mergeRequest(outcome);
       outcome = this.gate(this.all(), this.input.body, this.input.blocks);
     }
-    for (let rescan = 1; outcome.action === "rescan" && rescan <= this.options.settings.gate.maxRescans && this.windows.length; rescan++) {
+    for (
+      let rescan = 1;
+      outcome.action === "rescan" &&
+      rescan <= this.options.settings.gate.maxRescans &&
+      this.windows.length;
+      rescan++
+    ) {
       for (const target of this.targets(outcome, "rescan")) {
         const found = await this.pass(target.window, { kind: "rescan", reasons: target.reasons });
         this.modelItems = mergeModelItems(this.modelItems, found ?? []).merged;
       }
       passes++;
       outcome = this.gate(this.all(), this.input.body, this.input.blocks);
-      if (outcome.fired.length) this.notes.add(`after rescan ${rescan} the self-check still fired: ${outcome.fired.join(", ")}`);
+      if (outcome.fired.length)
+        this.notes.add(
+          `after rescan ${rescan} the self-check still fired: ${outcome.fired.join(", ")}`,
+        );
     }
 
     const items = this.all();
@@ -189,14 +228,27 @@ class ExtractionRun {
       .map((x) => x.item);
   }
 
-  private gate(items: readonly ExtractedItem[], text: string, blocks: readonly JournalBlock[]): GateOutcome {
+  private gate(
+    items: readonly ExtractedItem[],
+    text: string,
+    blocks: readonly JournalBlock[],
+  ): GateOutcome {
     return runGate(
-      { title: this.input.title, text, headings: headingTexts(blocks), sections: countSections(blocks), items },
+      {
+        title: this.input.title,
+        text,
+        headings: headingTexts(blocks),
+        sections: countSections(blocks),
+        items,
+      },
       this.options.settings.gate,
     );
   }
 
-  private itemsIn(window: JournalWindow, items: readonly ExtractedItem[] = this.all()): ExtractedItem[] {
+  private itemsIn(
+    window: JournalWindow,
+    items: readonly ExtractedItem[] = this.all(),
+  ): ExtractedItem[] {
     return items.filter((i) => i.blockIndex >= window.blockStart && i.blockIndex < window.blockEnd);
   }
 
@@ -207,10 +259,12 @@ class ExtractionRun {
    */
   private targets(outcome: GateOutcome, action: "rescan" | "merge"): Target[] {
     const reasonsOf = (o: GateOutcome) => o.checks.filter((c) => c.fired).map((c) => c.reason);
-    if (this.windows.length === 1 && this.windows[0]) return [{ window: this.windows[0], reasons: reasonsOf(outcome) }];
+    if (this.windows.length === 1 && this.windows[0])
+      return [{ window: this.windows[0], reasons: reasonsOf(outcome) }];
     const perWindow: Target[] = [];
     const all = this.all();
-    const wanted = (name: GateCheckName) => outcome.fired.includes(name) && (action === "merge") === (name === "above-band");
+    const wanted = (name: GateCheckName) =>
+      outcome.fired.includes(name) && (action === "merge") === (name === "above-band");
     for (const window of this.windows) {
       const blocks = this.input.blocks.slice(window.blockStart, window.blockEnd);
       const local = this.gate(this.itemsIn(window, all), window.text, blocks);
@@ -218,7 +272,9 @@ class ExtractionRun {
       const reasons = local.checks.filter((c) => c.fired && wanted(c.name)).map((c) => c.reason);
       if (reasons.length) perWindow.push({ window, reasons });
     }
-    return perWindow.length ? perWindow : this.windows.map((window) => ({ window, reasons: reasonsOf(outcome) }));
+    return perWindow.length
+      ? perWindow
+      : this.windows.map((window) => ({ window, reasons: reasonsOf(outcome) }));
   }
 
   /** Asks the model to merge a list far above the band; the merged list replaces the model's items. */
@@ -248,8 +304,10 @@ class ExtractionRun {
       contextTokens: llm.contextTokens,
       ...(index >= 0 ? { part: { index, count: this.windows.length } } : {}),
     });
-    if (pass.kind === "rescan") return buildRescanMessages(journal, this.itemsIn(window), pass.reasons);
-    if (pass.kind === "merge") return buildMergeMessages(journal, this.itemsIn(window, this.modelItems), pass.reason);
+    if (pass.kind === "rescan")
+      return buildRescanMessages(journal, this.itemsIn(window), pass.reasons);
+    if (pass.kind === "merge")
+      return buildMergeMessages(journal, this.itemsIn(window, this.modelItems), pass.reason);
     return buildExtractionMessages(journal);
   }
 
@@ -261,7 +319,11 @@ class ExtractionRun {
    * and the list is kept.
    * @returns the accepted items, or `null` for a merge request that gave nothing usable.
    */
-  private async pass(window: JournalWindow, pass: PassKind, split = false): Promise<ExtractedItem[] | null> {
+  private async pass(
+    window: JournalWindow,
+    pass: PassKind,
+    split = false,
+  ): Promise<ExtractedItem[] | null> {
     const llm = this.options.settings.llm;
     for (let attempt = 1; ; attempt++) {
       const reply = await this.client.complete({
@@ -272,11 +334,14 @@ class ExtractionRun {
       });
       this.meter.add(reply);
       for (const n of reply.notes) this.notes.add(n);
-      if (reply.estimatedUsage) this.notes.add("the server reported no token usage; token counts are estimates");
+      if (reply.estimatedUsage)
+        this.notes.add("the server reported no token usage; token counts are estimates");
 
       if (reply.finishReason === "length") {
         if (pass.kind === "merge") {
-          this.notes.add("the merge reply was cut off by the output limit; the items were kept as found");
+          this.notes.add(
+            "the merge reply was cut off by the output limit; the items were kept as found",
+          );
           return null;
         }
         const halves = split ? null : halveWindow(window, this.input.body, this.input.blocks);
@@ -286,7 +351,9 @@ class ExtractionRun {
             this.client.baseUrl,
           );
         }
-        this.notes.add("a reply was cut off by the output limit; its window was split in two and asked again");
+        this.notes.add(
+          "a reply was cut off by the output limit; its window was split in two and asked again",
+        );
         const out: ExtractedItem[] = [];
         for (const half of halves) out.push(...((await this.pass(half, pass, true)) ?? []));
         return out;
@@ -297,10 +364,15 @@ class ExtractionRun {
         if (attempt < 2) continue;
         if (pass.kind === "merge") return null;
         if (pass.kind === "rescan") {
-          this.notes.add(`a rescan reply could not be read (${parsed.error}); the first pass's items were kept`);
+          this.notes.add(
+            `a rescan reply could not be read (${parsed.error}); the first pass's items were kept`,
+          );
           return [];
         }
-        throw new LlmError(`the model's reply at ${this.client.baseUrl} could not be read twice: ${parsed.error}; check that the model "${this.client.model}" can follow JSON instructions`, this.client.baseUrl);
+        throw new LlmError(
+          `the model's reply at ${this.client.baseUrl} could not be read twice: ${parsed.error}; check that the model "${this.client.model}" can follow JSON instructions`,
+          this.client.baseUrl,
+        );
       }
       this.rejected.push(...parsed.value.rejected);
       const accepted: ExtractedItem[] = [];

@@ -27,7 +27,11 @@ export function textSimilarity(a: string, b: string): number {
 /** Two model items are the same: the same text, or same category and evidence with related text. */
 export function sameModelItem(a: ExtractedItem, b: ExtractedItem): boolean {
   if (sameText(a.text, b.text)) return true;
-  return a.category === b.category && foldForMatch(a.evidence) === foldForMatch(b.evidence) && textSimilarity(a.text, b.text) >= SAME_EVIDENCE_TEXT;
+  return (
+    a.category === b.category &&
+    foldForMatch(a.evidence) === foldForMatch(b.evidence) &&
+    textSimilarity(a.text, b.text) >= SAME_EVIDENCE_TEXT
+  );
 }
 
 /**
@@ -69,7 +73,10 @@ export function mergeModelItems(
  * item that restates it, which keeps the offline owner and due date when it gives none.
  * @returns offline items first, then the remaining model items, each list in its own order.
  */
-export function mergeWithConventions(offline: readonly ExtractedItem[], model: readonly ExtractedItem[]): ExtractedItem[] {
+export function mergeWithConventions(
+  offline: readonly ExtractedItem[],
+  model: readonly ExtractedItem[],
+): ExtractedItem[] {
   const kept = offline.map((i) => ({ ...i }));
   const rest: ExtractedItem[] = [];
   for (const item of model) {
@@ -81,7 +88,8 @@ export function mergeWithConventions(offline: readonly ExtractedItem[], model: r
     }
     if (twin.cue) {
       const replaced: ExtractedItem = { ...item };
-      if (replaced.owner === undefined && twin.owner !== undefined && replaced.category === "task") replaced.owner = twin.owner;
+      if (replaced.owner === undefined && twin.owner !== undefined && replaced.category === "task")
+        replaced.owner = twin.owner;
       if (replaced.due === undefined && twin.due !== undefined) replaced.due = twin.due;
       kept[at] = replaced;
       continue;

@@ -21,8 +21,20 @@
 import type { JournalBlock } from "../journal/blocks";
 import { scanInlineFields, withoutInlineFields } from "../trackers/format";
 import { indentWidth } from "../journal/split";
-import type { Category, ExtractedItem, ExtractionInput, ExtractionResult, Extractor } from "./types";
-import { DEFAULT_SECTION_HEADINGS, PROGRESS_HEADINGS, headingIndex, sectionHeadingKey, type SectionHeadings } from "./section-headings";
+import type {
+  Category,
+  ExtractedItem,
+  ExtractionInput,
+  ExtractionResult,
+  Extractor,
+} from "./types";
+import {
+  DEFAULT_SECTION_HEADINGS,
+  PROGRESS_HEADINGS,
+  headingIndex,
+  sectionHeadingKey,
+  type SectionHeadings,
+} from "./section-headings";
 import { matchPhrasing, splitSentences } from "./phrasings";
 import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
@@ -35,7 +47,18 @@ export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> 
   goal: ["Goal", "Objective", "Progress", "目标", "进展", "进度"],
   pattern: ["Pattern", "Recurring", "模式", "规律"],
   improvement: ["Proposal", "Improvement", "Suggestion", "建议", "改进", "提议"],
-  knowledge: ["Learned", "Lesson", "Insight", "TIL", "Note to self", "心得", "收获", "经验", "教训", "洞察"],
+  knowledge: [
+    "Learned",
+    "Lesson",
+    "Insight",
+    "TIL",
+    "Note to self",
+    "心得",
+    "收获",
+    "经验",
+    "教训",
+    "洞察",
+  ],
   decision: ["Decision", "Decided", "决定", "决策"],
   question: ["Question", "Open question", "Ask", "问题", "疑问", "待确认"],
 };
@@ -61,11 +84,52 @@ const PROGRESS_KEYWORDS = new Set(["progress", "进展", "进度"]);
 /** Headings too generic to name a topic; the pipeline's fallback topic is used instead. */
 const GENERIC_HEADINGS = new Set(
   [
-    "notes", "note", "log", "today", "journal", "daily", "misc", "other", "tasks", "todo", "todos",
-    "summary", "retro", "retrospective", "review", "weekly review", "next", "next steps", "open questions",
-    "questions", "decisions", "learnings", "insights", "patterns", "proposals", "goals",
-    "笔记", "日志", "今天", "今日", "杂项", "其他", "任务", "待办", "总结", "复盘", "回顾", "下一步",
-    "问题", "决定", "决策", "心得", "收获", "模式", "建议", "目标",
+    "notes",
+    "note",
+    "log",
+    "today",
+    "journal",
+    "daily",
+    "misc",
+    "other",
+    "tasks",
+    "todo",
+    "todos",
+    "summary",
+    "retro",
+    "retrospective",
+    "review",
+    "weekly review",
+    "next",
+    "next steps",
+    "open questions",
+    "questions",
+    "decisions",
+    "learnings",
+    "insights",
+    "patterns",
+    "proposals",
+    "goals",
+    "笔记",
+    "日志",
+    "今天",
+    "今日",
+    "杂项",
+    "其他",
+    "任务",
+    "待办",
+    "总结",
+    "复盘",
+    "回顾",
+    "下一步",
+    "问题",
+    "决定",
+    "决策",
+    "心得",
+    "收获",
+    "模式",
+    "建议",
+    "目标",
   ].map((h) => h.toLowerCase()),
 );
 
@@ -86,7 +150,9 @@ const KEYWORD_LINE = new RegExp(
     .flat()
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
-    .join("|")})(?:\\*\\*|__)?\\s*(?:[(（]([^)）]*)[)）])?\\s*(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s*(.+)$`,
+    .join(
+      "|",
+    )})(?:\\*\\*|__)?\\s*(?:[(（]([^)）]*)[)）])?\\s*(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s*(.+)$`,
   "iu",
 );
 
@@ -125,7 +191,8 @@ function stripLine(line: string): { content: string; checkbox: string | null } {
 }
 
 /** `due 2026-12-01`, `截止 2026-12-05`, `📅 2026-12-01` written in the text (the Tasks plugin's emoji too). */
-const DUE_PHRASE = /[\s(（]*(?:\bdue(?:\s+by|\s+on)?|截止(?:日期)?|📅)\s*[:：]?\s*(\d{4}-\d{2}-\d{2})[)）]?/iu;
+const DUE_PHRASE =
+  /[\s(（]*(?:\bdue(?:\s+by|\s+on)?|截止(?:日期)?|📅)\s*[:：]?\s*(\d{4}-\d{2}-\d{2})[)）]?/iu;
 
 /**
  * The text without its due phrase, and without the separator it leaves doubled or trailing
@@ -145,7 +212,11 @@ function dueOf(content: string, fields: Record<string, string>): string | undefi
   return DUE_PHRASE.exec(content)?.[1];
 }
 
-function targetOf(content: string, fields: Record<string, string>, agents: readonly string[]): string | undefined {
+function targetOf(
+  content: string,
+  fields: Record<string, string>,
+  agents: readonly string[],
+): string | undefined {
   const to = fields.to ?? fields.for;
   if (to) return unwrapWikilink(to).trim() || undefined;
   for (const m of content.matchAll(/@([\p{L}\p{N}_-]+)/gu)) {
@@ -169,8 +240,12 @@ export function topicOf(
   const explicit = fields.topic ?? qualifier;
   if (explicit?.trim()) return unwrapWikilink(explicit).trim();
   for (let i = block.headings.length - 1; i >= 0; i--) {
-    const h = (block.headings[i] ?? "").replace(/^\d+[.)]\s*/, "").replace(/[#*_`]/g, "").trim();
-    if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h)) continue;
+    const h = (block.headings[i] ?? "")
+      .replace(/^\d+[.)]\s*/, "")
+      .replace(/[#*_`]/g, "")
+      .trim();
+    if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h))
+      continue;
     if (sections.has(sectionHeadingKey(h))) continue;
     if (i === 0 && block.headings.length > 1) continue; // the H1 is the journal's title
     if (/\b(retro|retrospective|weekly|journal|daily)\b|复盘|回顾|周报|日记/iu.test(h)) continue;
@@ -223,7 +298,9 @@ function makeItem(
     const topic = topicOf(block, fields, extras.qualifier, run.sections);
     if (topic) item.topic = topic;
   }
-  const due = dueOf(rawText, fields) ?? (category === "task" ? dueFromWords(extras.dueText ?? evidence, run.date) : undefined);
+  const due =
+    dueOf(rawText, fields) ??
+    (category === "task" ? dueFromWords(extras.dueText ?? evidence, run.date) : undefined);
   if (due) item.due = due;
   if (category === "improvement" || category === "question") {
     const target = targetOf(rawText, fields, run.agents);
@@ -254,7 +331,11 @@ function sectionOf(block: JournalBlock, run: Run): Section | null {
   const key = sectionHeadingKey(h);
   const category = run.sections.get(key);
   if (!category) return null;
-  return { category, progress: category === "goal" && PROGRESS_HEADINGS.has(key), askOnly: category === "question" && ASK_ONLY_HEADINGS.has(key) };
+  return {
+    category,
+    progress: category === "goal" && PROGRESS_HEADINGS.has(key),
+    askOnly: category === "question" && ASK_ONLY_HEADINGS.has(key),
+  };
 }
 
 /** One line of a list block: its list item, or a continuation line of the item before it. */
@@ -280,7 +361,14 @@ function listNodes(text: string): ListNode[] {
       // A `Keyword: …` line right after a list is a line of its own as written, not part of the item.
       const own = stripLine(raw);
       if (KEYWORD_LINE.test(own.content)) {
-        nodes.push({ indent: indentWidth(raw), content: own.content, checkbox: own.checkbox, line: raw.trim(), parent: null, hasChildren: false });
+        nodes.push({
+          indent: indentWidth(raw),
+          content: own.content,
+          checkbox: own.checkbox,
+          line: raw.trim(),
+          parent: null,
+          hasChildren: false,
+        });
         continue;
       }
       const last = nodes.at(-1);
@@ -291,7 +379,14 @@ function listNodes(text: string): ListNode[] {
     while (stack.length && (stack.at(-1)?.indent ?? 0) >= indent) stack.pop();
     const parent = stack.at(-1) ?? null;
     const { content, checkbox } = stripLine(raw);
-    const node: ListNode = { indent, content, checkbox, line: raw.trim(), parent, hasChildren: false };
+    const node: ListNode = {
+      indent,
+      content,
+      checkbox,
+      line: raw.trim(),
+      parent,
+      hasChildren: false,
+    };
     if (parent) parent.hasChildren = true;
     nodes.push(node);
     stack.push(node);
@@ -316,7 +411,14 @@ function withContext(node: ListNode, text: string): string {
 }
 
 /** A `Keyword: …` line as an item (the explicit conventions), or `null` when the line is none. */
-function keywordItem(content: string, evidence: string, block: JournalBlock, index: number, run: Run, node?: ListNode): ExtractedItem | null {
+function keywordItem(
+  content: string,
+  evidence: string,
+  block: JournalBlock,
+  index: number,
+  run: Run,
+  node?: ListNode,
+): ExtractedItem | null {
   const m = KEYWORD_LINE.exec(content);
   if (!m) return null;
   const keyword = (m[1] ?? "").toLowerCase();
@@ -326,11 +428,21 @@ function keywordItem(content: string, evidence: string, block: JournalBlock, ind
   let owner: string | undefined;
   if (category === "task") ({ text, owner } = ownerOf(text));
   if (node) text = withContext(node, text);
-  return makeItem(category, text, evidence, block, index, run, { ...(owner ? { owner } : {}), ...(m[2] ? { qualifier: m[2] } : {}), progress: PROGRESS_KEYWORDS.has(keyword) });
+  return makeItem(category, text, evidence, block, index, run, {
+    ...(owner ? { owner } : {}),
+    ...(m[2] ? { qualifier: m[2] } : {}),
+    progress: PROGRESS_KEYWORDS.has(keyword),
+  });
 }
 
 /** Items a phrasing rule finds in a line of prose, one at most per sentence. */
-function phrasingItems(line: string, block: JournalBlock, index: number, run: Run, node?: ListNode): ExtractedItem[] {
+function phrasingItems(
+  line: string,
+  block: JournalBlock,
+  index: number,
+  run: Run,
+  node?: ListNode,
+): ExtractedItem[] {
   const out: ExtractedItem[] = [];
   for (const sentence of splitSentences(line)) {
     const found = matchPhrasing(sentence);
@@ -339,21 +451,33 @@ function phrasingItems(line: string, block: JournalBlock, index: number, run: Ru
     let owner: string | undefined;
     if (found.category === "task") ({ text, owner } = ownerOf(text));
     if (node) text = withContext(node, text);
-    const item = makeItem(found.category, text, sentence, block, index, run, { ...(owner ? { owner } : {}), dueText: found.span });
+    const item = makeItem(found.category, text, sentence, block, index, run, {
+      ...(owner ? { owner } : {}),
+      dueText: found.span,
+    });
     if (item) out.push({ ...item, cue: "phrasing" });
   }
   return out;
 }
 
 /** The item of one list line: a convention, its section's category, or a phrasing. */
-function listNodeItems(node: ListNode, block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+function listNodeItems(
+  node: ListNode,
+  block: JournalBlock,
+  index: number,
+  run: Run,
+  section: Section | null,
+): ExtractedItem[] {
   const { content, checkbox } = node;
   if (!content) return [];
   if (checkbox !== null && checkbox !== " " && checkbox !== "/") return []; // done, abandoned, other states
   const keyword = keywordItem(content, node.line, block, index, run, node);
   if (keyword) return checkbox !== null && keyword.category === "task" ? [keyword] : [keyword];
   if (checkbox !== null) {
-    const category: Category = section && ["goal", "question", "improvement"].includes(section.category) ? section.category : "task";
+    const category: Category =
+      section && ["goal", "question", "improvement"].includes(section.category)
+        ? section.category
+        : "task";
     return oneItem(category, content, node, block, index, run, section);
   }
   if (section) {
@@ -365,29 +489,51 @@ function listNodeItems(node: ListNode, block: JournalBlock, index: number, run: 
   return phrasingItems(content, block, index, run, node);
 }
 
-function oneItem(category: Category, content: string, node: ListNode | null, block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+function oneItem(
+  category: Category,
+  content: string,
+  node: ListNode | null,
+  block: JournalBlock,
+  index: number,
+  run: Run,
+  section: Section | null,
+): ExtractedItem[] {
   let text = content;
   let owner: string | undefined;
   if (category === "task") ({ text, owner } = ownerOf(text));
   if (node) text = withContext(node, text);
-  const item = makeItem(category, text, node?.line ?? content, block, index, run, { ...(owner ? { owner } : {}), progress: section?.progress ?? false });
+  const item = makeItem(category, text, node?.line ?? content, block, index, run, {
+    ...(owner ? { owner } : {}),
+    progress: section?.progress ?? false,
+  });
   if (!item) return [];
   // A checkbox is a convention; an item that is one only because of its heading was inferred.
   return [section && node?.checkbox == null ? { ...item, cue: "section" } : item];
 }
 
 /** Categories whose section paragraphs are items (see {@link paragraphItems}). */
-const PARAGRAPH_SECTIONS: ReadonlySet<Category> = new Set(["knowledge", "improvement", "pattern", "decision"]);
+const PARAGRAPH_SECTIONS: ReadonlySet<Category> = new Set([
+  "knowledge",
+  "improvement",
+  "pattern",
+  "decision",
+]);
 
 /** Items of a paragraph (or plain quote): conventions line by line, then its section or phrasings. */
-function paragraphItems(block: JournalBlock, index: number, run: Run, section: Section | null): ExtractedItem[] {
+function paragraphItems(
+  block: JournalBlock,
+  index: number,
+  run: Run,
+  section: Section | null,
+): ExtractedItem[] {
   const out: ExtractedItem[] = [];
   const prose: string[] = [];
   for (const line of block.text.split(/\r?\n/)) {
     const { content, checkbox } = stripLine(line);
     if (!content) continue;
     if (checkbox !== null) {
-      if (checkbox === " " || checkbox === "/") out.push(...oneItem("task", content, null, block, index, run, null));
+      if (checkbox === " " || checkbox === "/")
+        out.push(...oneItem("task", content, null, block, index, run, null));
       continue;
     }
     const keyword = keywordItem(content, content, block, index, run);
@@ -400,7 +546,13 @@ function paragraphItems(block: JournalBlock, index: number, run: Run, section: S
   // lessons, reflections or decisions a paragraph is often the item itself.
   if (section && PARAGRAPH_SECTIONS.has(section.category)) {
     const text = prose.join(" ");
-    if (!section.askOnly || QUESTION_FORM.test(text)) out.push(...oneItem(section.category, text, null, block, index, run, section).map((i) => ({ ...i, evidence: prose[0] ?? i.evidence })));
+    if (!section.askOnly || QUESTION_FORM.test(text))
+      out.push(
+        ...oneItem(section.category, text, null, block, index, run, section).map((i) => ({
+          ...i,
+          evidence: prose[0] ?? i.evidence,
+        })),
+      );
     return out;
   }
   for (const line of prose) out.push(...phrasingItems(line, block, index, run));
@@ -440,7 +592,11 @@ export interface ConventionOptions {
  * Reads the conventions, sections and phrasings of one journal. Pure and deterministic.
  * @returns items in document order; evidence is always a verbatim line (or sentence) of the journal.
  */
-export function extractConventions(blocks: readonly JournalBlock[], agents: readonly string[] = [], options: ConventionOptions = {}): ExtractedItem[] {
+export function extractConventions(
+  blocks: readonly JournalBlock[],
+  agents: readonly string[] = [],
+  options: ConventionOptions = {},
+): ExtractedItem[] {
   const run: Run = {
     agents,
     sections: options.sectionHeadings ? headingIndex(options.sectionHeadings) : DEFAULT_INDEX,
@@ -448,7 +604,13 @@ export function extractConventions(blocks: readonly JournalBlock[], agents: read
   };
   const items: ExtractedItem[] = [];
   blocks.forEach((block, index) => {
-    if (block.kind === "heading" || block.kind === "code" || block.kind === "table" || block.kind === "other") return;
+    if (
+      block.kind === "heading" ||
+      block.kind === "code" ||
+      block.kind === "table" ||
+      block.kind === "other"
+    )
+      return;
     if (block.kind === "callout" && /^>\s*\[!/.test(block.text)) {
       const found = calloutItems(block, index, run);
       if (found.length) {
@@ -458,7 +620,8 @@ export function extractConventions(blocks: readonly JournalBlock[], agents: read
     }
     const section = sectionOf(block, run);
     if (block.kind === "list-item") {
-      for (const node of listNodes(block.text)) items.push(...listNodeItems(node, block, index, run, section));
+      for (const node of listNodes(block.text))
+        items.push(...listNodeItems(node, block, index, run, section));
       return;
     }
     items.push(...paragraphItems(block, index, run, section));
@@ -477,10 +640,17 @@ export const WHAT_OFFLINE_READS =
 
 /** Why a journal gave no items, and what would help. */
 export function nothingFoundNotes(blocks: readonly JournalBlock[]): string[] {
-  const all = blocks.filter((b) => b.kind === "heading").map((b) => b.text.replace(/^#+\s*/, "").trim());
-  const below = blocks.filter((b) => b.kind === "heading" && b.headings.length > 0).map((b) => b.text.replace(/^#+\s*/, "").trim());
+  const all = blocks
+    .filter((b) => b.kind === "heading")
+    .map((b) => b.text.replace(/^#+\s*/, "").trim());
+  const below = blocks
+    .filter((b) => b.kind === "heading" && b.headings.length > 0)
+    .map((b) => b.text.replace(/^#+\s*/, "").trim());
   const named = [...new Set(below.length ? below : all)];
-  const shown = named.slice(0, 4).map((h) => `"${h}"`).join(", ");
+  const shown = named
+    .slice(0, 4)
+    .map((h) => `"${h}"`)
+    .join(", ");
   const why =
     named.length === 0
       ? "nothing found: the journal has no headings, and no line uses a convention or one of the phrasings."
@@ -488,10 +658,9 @@ export function nothingFoundNotes(blocks: readonly JournalBlock[]): string[] {
   return [
     why,
     WHAT_OFFLINE_READS,
-    "Prose without these needs a language model: set AGENT_MEMORY_LLM_BASE_URL and AGENT_MEMORY_LLM_MODEL (CLI) or the language model settings (plugin); or put items under a heading such as \"Next steps\" or \"学到的\".",
+    'Prose without these needs a language model: set AGENT_MEMORY_LLM_BASE_URL and AGENT_MEMORY_LLM_MODEL (CLI) or the language model settings (plugin); or put items under a heading such as "Next steps" or "学到的".',
   ];
 }
-
 
 /**
  * The deterministic offline extractor (docs/architecture.md, "An extraction run"). One pass, no

@@ -9,9 +9,28 @@
  * (test/extraction-pipeline.test.ts, "case 07: …") and running twice adds nothing
  * (test/extraction-pipeline.test.ts, "case 10: …").
  */
-import { CancelledError, EncodingError, MemoryError, PathError, TruncatedNoteError, UsageError, errorMessage } from "../errors";
-import { notMappingError, parseNote, setFrontmatter, unclosedFrontmatterError } from "../frontmatter";
-import { addBlockIds, existingBlockIds, extractionHash, newBlockId, splitBlocks } from "../journal/blocks";
+import {
+  CancelledError,
+  EncodingError,
+  MemoryError,
+  PathError,
+  TruncatedNoteError,
+  UsageError,
+  errorMessage,
+} from "../errors";
+import {
+  notMappingError,
+  parseNote,
+  setFrontmatter,
+  unclosedFrontmatterError,
+} from "../frontmatter";
+import {
+  addBlockIds,
+  existingBlockIds,
+  extractionHash,
+  newBlockId,
+  splitBlocks,
+} from "../journal/blocks";
 import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
 import { dateTitle, localTimestamp, today } from "../util/dates";
@@ -66,7 +85,11 @@ export interface ExtractionOptions {
  * before each note while applying. A host may report progress there and let its event loop run (the
  * CLI handles Ctrl-C only then; a run of many items is otherwise one long synchronous stretch).
  */
-export type Checkpoint = (at: { phase: "plan" | "apply"; done: number; total: number }) => Promise<void> | void;
+export type Checkpoint = (at: {
+  phase: "plan" | "apply";
+  done: number;
+  total: number;
+}) => Promise<void> | void;
 
 /** Items routed between two checkpoints while planning. */
 export const CHECKPOINT_ITEMS = 50;
@@ -127,8 +150,16 @@ function baseName(path: string): string {
  * What an extractor is told about the agent's memory (docs/architecture.md, "The checklist"): its
  * topics, its open goals and questions, and the other agents.
  */
-export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent: string, state: PlanReadCache): Promise<ExtractionContext> {
-  const [agentFiles, libraryFiles] = await Promise.all([vault.list(layout.agentsRoot), vault.list(layout.libraryRoot)]);
+export async function loadContext(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  state: PlanReadCache,
+): Promise<ExtractionContext> {
+  const [agentFiles, libraryFiles] = await Promise.all([
+    vault.list(layout.agentsRoot),
+    vault.list(layout.libraryRoot),
+  ]);
   const agentTopics = await state.topics(layout, agent, agentFiles);
   const topics = [
     ...[...agentTopics.values()].map(baseName),
@@ -150,7 +181,11 @@ export async function loadContext(vault: VaultPort, layout: MemoryLayout, agent:
  */
 export type AgentReason = "named" | "journal-folder" | "default-agent";
 
-function chooseAgent(path: string, layout: MemoryLayout, options: ExtractionOptions): { agent: string; agentReason: AgentReason } {
+function chooseAgent(
+  path: string,
+  layout: MemoryLayout,
+  options: ExtractionOptions,
+): { agent: string; agentReason: AgentReason } {
   if (options.agent !== undefined) return { agent: options.agent, agentReason: "named" };
   const owner = layout.agentOf(path);
   if (owner !== null) return { agent: owner, agentReason: "journal-folder" };
@@ -178,26 +213,42 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   if (notMapping) throw notMapping;
   const breaking = linkBreakingCharacters(path);
   if (breaking.length) {
-    throw new UsageError(`${path}: its name holds ${breaking.map((c) => `"${c}"`).join(", ")}, which no wikilink to it can hold, so the items' source links would be broken; rename the journal first`, path);
+    throw new UsageError(
+      `${path}: its name holds ${breaking.map((c) => `"${c}"`).join(", ")}, which no wikilink to it can hold, so the items' source links would be broken; rename the journal first`,
+      path,
+    );
   }
   const collection = layout.collectionOf(path);
   if (collection === "isolated") {
-    throw new UsageError(`${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`, path);
+    throw new UsageError(
+      `${path} is in the isolated zone "${layout.zoneOf(path) ?? ""}"; its content is never extracted into shared memory`,
+      path,
+    );
   }
   if (isDigestNote(note.data)) {
-    throw new UsageError(`${path} is a weekly digest written by compact (type: digest), not a journal; extraction reads journals`, path);
+    throw new UsageError(
+      `${path} is a weekly digest written by compact (type: digest), not a journal; extraction reads journals`,
+      path,
+    );
   }
   if (collection === "tracker" || collection === "knowledge" || collection === "library") {
-    throw new UsageError(`${path} is a ${collection} note, not a journal; extraction reads journals`, path);
+    throw new UsageError(
+      `${path} is a ${collection} note, not a journal; extraction reads journals`,
+      path,
+    );
   }
   const { agent, agentReason } = chooseAgent(path, layout, options);
   layout.agentRoot(agent); // throws PathError for an unsafe agent name
-  if (agent !== layout.agentOf(path) && (options.agent !== undefined || options.newAgent === "refuse")) {
+  if (
+    agent !== layout.agentOf(path) &&
+    (options.agent !== undefined || options.newAgent === "refuse")
+  ) {
     const known = await knownAgents(vault, layout);
     if (!known.includes(agent)) {
       const knownList = `known: ${known.join(", ") || "none"}`;
       const create = `create it with: agent-memory init <vault> --agent ${agent}`;
-      if (options.agent !== undefined) throw unknownAgentError(agent, known, "pass --agent with a known agent");
+      if (options.agent !== undefined)
+        throw unknownAgentError(agent, known, "pass --agent with a known agent");
       throw new UsageError(
         `${path} is in no agent's folder, and the default agent "${agent}" does not exist yet (${knownList}); pass --agent NAME to choose one, or ${create}`,
         agent,
@@ -221,7 +272,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     newBlockIds: [],
     date,
   };
-  if (!options.force && note.data?.extraction_hash === hash) return { ...base, skipped: "unchanged" };
+  if (!options.force && note.data?.extraction_hash === hash)
+    return { ...base, skipped: "unchanged" };
 
   const blocks = splitBlocks(note.body);
   const state = new PlanReadCache(vault);
@@ -258,15 +310,23 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     item.blockId = id;
   }
 
-  const fallbackTopic = typeof note.data?.domain === "string" && note.data.domain.trim() ? note.data.domain.trim() : "General";
+  const fallbackTopic =
+    typeof note.data?.domain === "string" && note.data.domain.trim()
+      ? note.data.domain.trim()
+      : "General";
   const items: PlannedItem[] = [];
   const rejected: RejectedItem[] = [...result.rejected];
   const blockTexts = new Map<string, string[]>();
-  for (const item of result.items) if (item.blockId) blockTexts.set(item.blockId, [...(blockTexts.get(item.blockId) ?? []), item.text]);
+  for (const item of result.items)
+    if (item.blockId)
+      blockTexts.set(item.blockId, [...(blockTexts.get(item.blockId) ?? []), item.text]);
   for (const [i, item] of result.items.entries()) {
     if (i > 0 && i % CHECKPOINT_ITEMS === 0) {
       await options.checkpoint?.({ phase: "plan", done: i, total: result.items.length });
-      if (options.signal?.aborted) throw new CancelledError(`extraction of ${path} cancelled while planning; nothing was written`);
+      if (options.signal?.aborted)
+        throw new CancelledError(
+          `extraction of ${path} cancelled while planning; nothing was written`,
+        );
     }
     const routed = await resolveRoute(item, {
       settings: options.settings,
@@ -318,7 +378,13 @@ export async function applyPlan(
     groups.set(planned.destination, list);
   }
   const usedBlocks = new Set<string>();
-  const ctx = { agent: plan.agent, journal: plan.journal, date: plan.date, timestamp: localTimestamp(now()), layout };
+  const ctx = {
+    agent: plan.agent,
+    journal: plan.journal,
+    date: plan.date,
+    timestamp: localTimestamp(now()),
+    layout,
+  };
   let cancelled = false;
   let done = 0;
   for (const [destination, group] of groups) {
@@ -343,7 +409,12 @@ export async function applyPlan(
       // stops the run: the journal is not marked as extracted.
       if (stopsRun(err)) throw err;
       for (const planned of group) {
-        failed.push({ reason: `could not write ${destination}: ${errorMessage(err)}`, category: planned.item.category, text: planned.item.text, evidence: planned.item.evidence });
+        failed.push({
+          reason: `could not write ${destination}: ${errorMessage(err)}`,
+          category: planned.item.category,
+          text: planned.item.text,
+          evidence: planned.item.evidence,
+        });
       }
     }
   }
@@ -352,24 +423,35 @@ export async function applyPlan(
   // extracted, so the next run tries the failed items again.
   // A cancelled run gives the journal all its planned ids, so that the next run numbers blocks as
   // this one did and ends as an uninterrupted run would have.
-  if (failed.length === 0) for (const planned of plan.items) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
+  if (failed.length === 0)
+    for (const planned of plan.items)
+      if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
   const wanted = plan.newBlockIds.filter((b) => usedBlocks.has(b.id));
   // An item a later run could accept (an id that names nothing yet) keeps the journal unmarked too;
   // so does a cancelled run, which still gives the journal the block ids its written notes cite.
   const complete = failed.length === 0 && !cancelled && !plan.rejected.some((r) => r.retry);
   const extractedAt = ctx.timestamp;
   const journalWritten = await vault.process(plan.journal, (current) => {
-    if (current === null) throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
+    if (current === null)
+      throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
     const note = parseNote(current, plan.journal);
     const head = current.slice(0, note.bodyOffset);
     const { body } = addBlockIds(note.body, wanted);
     const withIds = head + body;
     if (!complete) return withIds;
     if (note.data?.extraction_hash === plan.extractionHash && withIds === current) return current;
-    return setFrontmatter(withIds, { extracted_at: extractedAt, extraction_hash: plan.extractionHash }, plan.journal);
+    return setFrontmatter(
+      withIds,
+      { extracted_at: extractedAt, extraction_hash: plan.extractionHash },
+      plan.journal,
+    );
   });
   if (journalWritten) writes.push(plan.journal);
-  if (cancelled) throw new CancelledError(`extraction of ${plan.journal} cancelled after ${writes.length} of its notes were written; the journal is not marked as extracted`, writes);
+  if (cancelled)
+    throw new CancelledError(
+      `extraction of ${plan.journal} cancelled after ${writes.length} of its notes were written; the journal is not marked as extracted`,
+      writes,
+    );
   return { writes, failed };
 }
 
@@ -380,7 +462,9 @@ export async function applyPlan(
  * that does not parse) only fails its items.
  */
 function stopsRun(err: unknown): boolean {
-  return err instanceof PathError || err instanceof EncodingError || err instanceof TruncatedNoteError;
+  return (
+    err instanceof PathError || err instanceof EncodingError || err instanceof TruncatedNoteError
+  );
 }
 
 /**
@@ -422,7 +506,10 @@ export interface ExtractionReport {
 }
 
 /** Builds the report of a plan and (unless a dry run) its apply result. */
-export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | null): ExtractionReport {
+export function extractionReport(
+  plan: ExtractionPlan,
+  applied: ApplyResult | null,
+): ExtractionReport {
   return {
     journal: plan.journal,
     agent: plan.agent,
@@ -430,7 +517,11 @@ export function extractionReport(plan: ExtractionPlan, applied: ApplyResult | nu
     extractor: plan.extractor,
     ...(plan.skipped ? { skipped: plan.skipped } : {}),
     passes: plan.passes,
-    gate: { fired: plan.gate?.fired ?? [], before: plan.gate?.before ?? plan.items.length, after: plan.gate?.after ?? plan.items.length },
+    gate: {
+      fired: plan.gate?.fired ?? [],
+      before: plan.gate?.before ?? plan.items.length,
+      after: plan.gate?.after ?? plan.items.length,
+    },
     items: plan.items.map((p) => ({
       category: p.item.category,
       text: p.item.text,

@@ -44,7 +44,9 @@ const DEFAULT_TOPIC_HEADING: Readonly<Record<Category, string>> = {
 /** The `## Heading` a category's callout goes under in a topic note (from the destination setting). */
 export function topicHeading(settings: Settings, category: Category): string {
   const spec = settings.destinations[category];
-  return spec.startsWith("topic:") && spec.length > 6 ? spec.slice(6) : DEFAULT_TOPIC_HEADING[category];
+  return spec.startsWith("topic:") && spec.length > 6
+    ? spec.slice(6)
+    : DEFAULT_TOPIC_HEADING[category];
 }
 
 function trackerLabel(settings: Settings, kind: TrackerKind): string {
@@ -63,7 +65,11 @@ export function currentDestinationKey(planned: PlannedItem): string {
  * the memory root (test/topic-notes.test.ts, "case 12: …"); a topic that leaves no usable name
  * offers no topic option.
  */
-export function destinationOptions(planned: PlannedItem, plan: ExtractionPlan, layout: MemoryLayout): DestinationOption[] {
+export function destinationOptions(
+  planned: PlannedItem,
+  plan: ExtractionPlan,
+  layout: MemoryLayout,
+): DestinationOption[] {
   const settings = layout.settings;
   const out: DestinationOption[] = TRACKER_KINDS.map((kind) => ({
     key: `tracker:${kind}`,
@@ -95,14 +101,29 @@ export function destinationOptions(planned: PlannedItem, plan: ExtractionPlan, l
 }
 
 /** The planned item sent to `choice`: a new entry there (dedupe runs again when applied). */
-export function retarget(planned: PlannedItem, choice: DestinationChoice, plan: ExtractionPlan, layout: MemoryLayout): PlannedItem {
+export function retarget(
+  planned: PlannedItem,
+  choice: DestinationChoice,
+  plan: ExtractionPlan,
+  layout: MemoryLayout,
+): PlannedItem {
   const item = { ...planned.item };
   if (choice.kind === "tracker") {
     if (planned.tracker === choice.tracker) return { ...planned, item };
-    return { item, destination: layout.trackerPath(plan.agent, choice.tracker), action: "add", tracker: choice.tracker };
+    return {
+      item,
+      destination: layout.trackerPath(plan.agent, choice.tracker),
+      action: "add",
+      tracker: choice.tracker,
+    };
   }
   if (planned.topic && planned.destination === choice.path) return { ...planned, item };
-  return { item, destination: layout.under(choice.path), action: "add", topic: { title: choice.title, heading: choice.heading } };
+  return {
+    item,
+    destination: layout.under(choice.path),
+    action: "add",
+    topic: { title: choice.title, heading: choice.heading },
+  };
 }
 
 /**
@@ -110,7 +131,11 @@ export function retarget(planned: PlannedItem, choice: DestinationChoice, plan: 
  * text and destination. `decisions[i]` belongs to `plan.items[i]`; a missing decision keeps the item.
  * Items already recorded (`skip`) stay in the plan so their journal block ids are still written.
  */
-export function editPlan(plan: ExtractionPlan, decisions: readonly (ItemDecision | undefined)[], layout: MemoryLayout): ExtractionPlan {
+export function editPlan(
+  plan: ExtractionPlan,
+  decisions: readonly (ItemDecision | undefined)[],
+  layout: MemoryLayout,
+): ExtractionPlan {
   const items: PlannedItem[] = [];
   plan.items.forEach((planned, i) => {
     const decision = decisions[i];
@@ -123,7 +148,9 @@ export function editPlan(plan: ExtractionPlan, decisions: readonly (ItemDecision
     const text = decision?.text?.replace(/\s+/g, " ").trim();
     if (text && text !== planned.item.text) next.item.text = text;
     if (decision?.destination && decision.destination !== currentDestinationKey(planned)) {
-      const option = destinationOptions(planned, plan, layout).find((o) => o.key === decision.destination);
+      const option = destinationOptions(planned, plan, layout).find(
+        (o) => o.key === decision.destination,
+      );
       if (option) next = retarget(next, option.choice, plan, layout);
     }
     items.push(next);

@@ -34,20 +34,87 @@ export const CATEGORY_DEFINITIONS: Readonly<Record<Category, string>> = {
 
 /** An English and a Chinese example per category (docs/architecture.md, "The checklist"). */
 export const PROMPT_EXAMPLES: readonly PromptExample[] = [
-  { category: "task", evidence: "Need to send the revised budget to Person A before Friday.", text: "Send the revised budget to Person A before Friday" },
-  { category: "task", evidence: "明天上午要把合同初稿发给乙方确认。", text: "把合同初稿发给乙方确认" },
-  { category: "goal", evidence: "By the end of the quarter the onboarding guide should cover every product.", text: "Onboarding guide covers every product by the end of the quarter" },
-  { category: "goal", evidence: "这个季度的目标是把客户流失率降到百分之五以下。", text: "本季度把客户流失率降到百分之五以下" },
-  { category: "pattern", evidence: "Again the deploy broke because the staging config had drifted from production.", text: "Deploys break when the staging config drifts from production", topic: "Deployments" },
-  { category: "pattern", evidence: "又是周五下午临时加需求，结果周末全员加班。", text: "周五下午临时加需求总会导致周末加班", topic: "需求管理" },
-  { category: "improvement", evidence: "The editor should run a checklist before publishing; nothing checks the metrics today.", text: "Add a pre-publishing checklist to the editor's review", target: "editor" },
-  { category: "improvement", evidence: "建议客服转交工单前先附上复现步骤。", text: "客服转交工单前附上复现步骤", target: "客服" },
-  { category: "knowledge", evidence: "Pages with a bounce rate above 70% almost never convert, whatever their traffic.", text: "Pages with a bounce rate above 70% rarely convert", topic: "Conversion" },
-  { category: "knowledge", evidence: "实测发现缓存命中率低于六成时，接口延迟会翻倍。", text: "缓存命中率低于六成时接口延迟翻倍", topic: "接口性能" },
-  { category: "decision", evidence: "We settled on weekly releases instead of daily ones.", text: "Release weekly instead of daily", topic: "Releases" },
-  { category: "decision", evidence: "最终决定先做移动端，网页版推迟到下个月。", text: "先做移动端，网页版推迟到下个月", topic: "产品路线" },
-  { category: "question", evidence: "Not sure whether Person B can approve the budget alone; need to ask.", text: "Can Person B approve the budget alone?", target: "Person B" },
-  { category: "question", evidence: "需要问一下法务：用户数据能不能存放在海外服务器？", text: "用户数据能否存放在海外服务器？", target: "法务" },
+  {
+    category: "task",
+    evidence: "Need to send the revised budget to Person A before Friday.",
+    text: "Send the revised budget to Person A before Friday",
+  },
+  {
+    category: "task",
+    evidence: "明天上午要把合同初稿发给乙方确认。",
+    text: "把合同初稿发给乙方确认",
+  },
+  {
+    category: "goal",
+    evidence: "By the end of the quarter the onboarding guide should cover every product.",
+    text: "Onboarding guide covers every product by the end of the quarter",
+  },
+  {
+    category: "goal",
+    evidence: "这个季度的目标是把客户流失率降到百分之五以下。",
+    text: "本季度把客户流失率降到百分之五以下",
+  },
+  {
+    category: "pattern",
+    evidence: "Again the deploy broke because the staging config had drifted from production.",
+    text: "Deploys break when the staging config drifts from production",
+    topic: "Deployments",
+  },
+  {
+    category: "pattern",
+    evidence: "又是周五下午临时加需求，结果周末全员加班。",
+    text: "周五下午临时加需求总会导致周末加班",
+    topic: "需求管理",
+  },
+  {
+    category: "improvement",
+    evidence:
+      "The editor should run a checklist before publishing; nothing checks the metrics today.",
+    text: "Add a pre-publishing checklist to the editor's review",
+    target: "editor",
+  },
+  {
+    category: "improvement",
+    evidence: "建议客服转交工单前先附上复现步骤。",
+    text: "客服转交工单前附上复现步骤",
+    target: "客服",
+  },
+  {
+    category: "knowledge",
+    evidence: "Pages with a bounce rate above 70% almost never convert, whatever their traffic.",
+    text: "Pages with a bounce rate above 70% rarely convert",
+    topic: "Conversion",
+  },
+  {
+    category: "knowledge",
+    evidence: "实测发现缓存命中率低于六成时，接口延迟会翻倍。",
+    text: "缓存命中率低于六成时接口延迟翻倍",
+    topic: "接口性能",
+  },
+  {
+    category: "decision",
+    evidence: "We settled on weekly releases instead of daily ones.",
+    text: "Release weekly instead of daily",
+    topic: "Releases",
+  },
+  {
+    category: "decision",
+    evidence: "最终决定先做移动端，网页版推迟到下个月。",
+    text: "先做移动端，网页版推迟到下个月",
+    topic: "产品路线",
+  },
+  {
+    category: "question",
+    evidence: "Not sure whether Person B can approve the budget alone; need to ask.",
+    text: "Can Person B approve the budget alone?",
+    target: "Person B",
+  },
+  {
+    category: "question",
+    evidence: "需要问一下法务：用户数据能不能存放在海外服务器？",
+    text: "用户数据能否存放在海外服务器？",
+    target: "法务",
+  },
 ];
 
 /** JSON schema of the reply, for structured outputs (strict mode: every key required, nullable). */
@@ -63,7 +130,17 @@ export const REPLY_JSON_SCHEMA: { name: string; schema: Record<string, unknown> 
         items: {
           type: "object",
           additionalProperties: false,
-          required: ["category", "text", "evidence", "confidence", "topic", "target", "due", "ref", "progress"],
+          required: [
+            "category",
+            "text",
+            "evidence",
+            "confidence",
+            "topic",
+            "target",
+            "due",
+            "ref",
+            "progress",
+          ],
           properties: {
             category: { type: "string", enum: Object.keys(CATEGORY_DEFINITIONS) },
             text: { type: "string" },
@@ -86,7 +163,9 @@ export const REPLY_JSON_SCHEMA: { name: string; schema: Record<string, unknown> 
  * characters are between 10% and 70% of the letters (a journal switching between Chinese and
  * English), `null` when there are fewer (an English journal quoting a Chinese name).
  */
-export function journalLanguage(text: string): { name: "Chinese" | "Japanese" | "Korean"; mixed: boolean } | null {
+export function journalLanguage(
+  text: string,
+): { name: "Chinese" | "Japanese" | "Korean"; mixed: boolean } | null {
   const letters = text.match(/\p{L}/gu)?.length ?? 0;
   const share = letters === 0 ? 0 : countCjk(text) / letters;
   if (share < 0.1) return null;
@@ -98,7 +177,8 @@ export function journalLanguage(text: string): { name: "Chinese" | "Japanese" | 
 
 function languageRule(text: string): string {
   const language = journalLanguage(text);
-  if (!language) return 'Write every "text" in the journal\'s language, and copy "evidence" exactly as written.';
+  if (!language)
+    return 'Write every "text" in the journal\'s language, and copy "evidence" exactly as written.';
   if (language.mixed) {
     return `The journal mixes ${language.name} and other languages: write each "text" in the language of the passage it comes from, and copy "evidence" exactly as written.`;
   }
@@ -106,7 +186,10 @@ function languageRule(text: string): string {
 }
 
 function exampleLine(e: PromptExample): string {
-  const extra = [e.topic ? `"topic": "${e.topic}"` : "", e.target ? `"target": "${e.target}"` : ""].filter(Boolean);
+  const extra = [
+    e.topic ? `"topic": "${e.topic}"` : "",
+    e.target ? `"target": "${e.target}"` : "",
+  ].filter(Boolean);
   return `    evidence "${e.evidence}" → {"category": "${e.category}", "text": "${e.text}"${extra.length ? `, ${extra.join(", ")}` : ""}}`;
 }
 
@@ -115,7 +198,11 @@ export function buildSystemPrompt(): string {
   const checklist = (Object.keys(CATEGORY_DEFINITIONS) as Category[])
     .map((c) => {
       const examples = PROMPT_EXAMPLES.filter((e) => e.category === c).map(exampleLine);
-      return [`- ${c}: ${CATEGORY_DEFINITIONS[c]}.`, "  Examples (from other journals, for illustration only):", ...examples].join("\n");
+      return [
+        `- ${c}: ${CATEGORY_DEFINITIONS[c]}.`,
+        "  Examples (from other journals, for illustration only):",
+        ...examples,
+      ].join("\n");
     })
     .join("\n");
   return [
@@ -125,13 +212,13 @@ export function buildSystemPrompt(): string {
     checklist,
     "",
     "Rules:",
-    "- \"evidence\" is a verbatim quote from the journal: copy one sentence or line character for character, without changing words or punctuation. Never invent or paraphrase evidence.",
-    "- \"text\" states the item in one short sentence, in the same language as the journal (a Chinese journal gives Chinese items).",
+    '- "evidence" is a verbatim quote from the journal: copy one sentence or line character for character, without changing words or punctuation. Never invent or paraphrase evidence.',
+    '- "text" states the item in one short sentence, in the same language as the journal (a Chinese journal gives Chinese items).',
     "- The examples above are not in the journal. Never return them, and never return these instructions as items.",
-    "- Prefer the existing topic names listed with the journal for \"topic\"; name a new topic only when none fits.",
-    "- Progress on an open goal: category \"goal\", \"ref\" set to the goal's id, \"progress\": true. An answer to an open question: the item that answers it, with \"ref\" set to the question's id.",
-    "- \"target\" names the agent or person an improvement or question is addressed to. \"due\" is a date YYYY-MM-DD when the journal gives one.",
-    "- \"confidence\" is 0–1: how clearly the journal supports the item.",
+    '- Prefer the existing topic names listed with the journal for "topic"; name a new topic only when none fits.',
+    '- Progress on an open goal: category "goal", "ref" set to the goal\'s id, "progress": true. An answer to an open question: the item that answers it, with "ref" set to the question\'s id.',
+    '- "target" names the agent or person an improvement or question is addressed to. "due" is a date YYYY-MM-DD when the journal gives one.',
+    '- "confidence" is 0–1: how clearly the journal supports the item.',
     "- Do not repeat an item; one item per distinct fact, task or decision.",
     "",
     "Reply with JSON only, in this shape:",
@@ -162,16 +249,27 @@ function withinBudget(lines: readonly string[], budget: number): string[] {
  */
 export function buildContext(context: ExtractionContext, contextTokens: number): string {
   const parts = [`Agent: ${context.agent}`];
-  if (context.agents.length) parts.push(`Other agents (for "target"): ${context.agents.filter((a) => a !== context.agent).join(", ")}`);
+  if (context.agents.length)
+    parts.push(
+      `Other agents (for "target"): ${context.agents.filter((a) => a !== context.agent).join(", ")}`,
+    );
   const rank = (kind: string) => (/goal/i.test(kind) ? 0 : /question/i.test(kind) ? 1 : 2);
-  const open = [...context.openItems].sort((a, b) => rank(a.kind) - rank(b.kind)).map((o) => `- ${o.id} (${o.kind}): ${o.text}`);
+  const open = [...context.openItems]
+    .sort((a, b) => rank(a.kind) - rank(b.kind))
+    .map((o) => `- ${o.id} (${o.kind}): ${o.text}`);
   const topics = context.topics.map((t) => `- ${t}`);
   const half = Math.floor(contextTokens / 2);
   if (open.length) {
-    parts.push("Open items (for progress on a goal or an answer to a question, set \"ref\" to the id):", ...withinBudget(open, half));
+    parts.push(
+      'Open items (for progress on a goal or an answer to a question, set "ref" to the id):',
+      ...withinBudget(open, half),
+    );
   }
   if (topics.length) {
-    parts.push("Existing topic names (reuse one when it fits):", ...withinBudget(topics, contextTokens - half));
+    parts.push(
+      "Existing topic names (reuse one when it fits):",
+      ...withinBudget(topics, contextTokens - half),
+    );
   }
   return parts.join("\n");
 }
@@ -179,14 +277,21 @@ export function buildContext(context: ExtractionContext, contextTokens: number):
 /** The user message holding the journal window. */
 export function buildJournalMessage(
   window: JournalWindow,
-  meta: { title: string; path: string; context: ExtractionContext; contextTokens: number; part?: { index: number; count: number } },
+  meta: {
+    title: string;
+    path: string;
+    context: ExtractionContext;
+    contextTokens: number;
+    part?: { index: number; count: number };
+  },
 ): string {
   const lines = [
     buildContext(meta.context, meta.contextTokens),
     "",
     `Journal: ${meta.title} (${meta.path})${meta.part && meta.part.count > 1 ? `, part ${meta.part.index + 1} of ${meta.part.count}` : ""}`,
   ];
-  if (window.headings.length) lines.push(`This part starts under the heading: ${window.headings.join(" > ")}`);
+  if (window.headings.length)
+    lines.push(`This part starts under the heading: ${window.headings.join(" > ")}`);
   lines.push(languageRule(window.text));
   lines.push("", "<journal>", window.text, "</journal>");
   return lines.join("\n");
@@ -221,7 +326,11 @@ export function buildExtractionMessages(journalMessage: string): ChatMessage[] {
  * already found as the previous answer, then the reasons the self-check gave and a request for what
  * is missing only.
  */
-export function buildRescanMessages(journalMessage: string, found: readonly ExtractedItem[], reasons: readonly string[]): ChatMessage[] {
+export function buildRescanMessages(
+  journalMessage: string,
+  found: readonly ExtractedItem[],
+  reasons: readonly string[],
+): ChatMessage[] {
   return [
     ...buildExtractionMessages(journalMessage),
     { role: "assistant", content: itemsAsReply(found) },
@@ -238,7 +347,11 @@ export function buildRescanMessages(journalMessage: string, found: readonly Extr
 }
 
 /** Messages asking the model to merge a list that is far longer than the journal warrants. */
-export function buildMergeMessages(journalMessage: string, items: readonly ExtractedItem[], reason: string): ChatMessage[] {
+export function buildMergeMessages(
+  journalMessage: string,
+  items: readonly ExtractedItem[],
+  reason: string,
+): ChatMessage[] {
   return [
     ...buildExtractionMessages(journalMessage),
     { role: "assistant", content: itemsAsReply(items) },

@@ -114,7 +114,8 @@ function itemsOf(value: unknown): unknown[] | null {
   if (isRecord(value)) {
     const items = field(value, "items");
     if (isList(items)) return items;
-    if (field(value, "category") !== undefined && field(value, "text") !== undefined) return [value];
+    if (field(value, "category") !== undefined && field(value, "text") !== undefined)
+      return [value];
   }
   return null;
 }
@@ -126,7 +127,8 @@ function itemsOf(value: unknown): unknown[] | null {
 export function findItemsJson(reply: string): unknown[] | null {
   const text = reply.replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
   const candidates: string[] = [text];
-  for (const m of text.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g)) candidates.push(m[2] ?? "");
+  for (const m of text.matchAll(/(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n?\1/g))
+    candidates.push(m[2] ?? "");
   let tried = 0;
   for (let i = 0; i < text.length && tried < MAX_CANDIDATES; i++) {
     const ch = text[i];
@@ -151,24 +153,37 @@ function lenient<T>(read: (value: unknown) => T | undefined) {
   return z.unknown().optional().transform(read);
 }
 
-const optionalText = lenient((v) => (typeof v === "string" && v.trim() ? v.trim() : typeof v === "number" ? String(v) : undefined));
+const optionalText = lenient((v) =>
+  typeof v === "string" && v.trim() ? v.trim() : typeof v === "number" ? String(v) : undefined,
+);
 
 /** Zod schema of one reply item. Optional fields that do not fit are dropped, not the item. */
 export const replyItemSchema = z.object({
   category: z
     .string({ error: "category is missing" })
     .transform((s) => s.trim().toLowerCase())
-    .pipe(z.enum(CATEGORIES as [Category, ...Category[]], { error: (iss) => `category "${String(iss.input)}" is not one of ${categoryList}` })),
+    .pipe(
+      z.enum(CATEGORIES as [Category, ...Category[]], {
+        error: (iss) => `category "${String(iss.input)}" is not one of ${categoryList}`,
+      }),
+    ),
   text: z.string({ error: "text is missing" }).trim().min(1, { error: "text is empty" }),
-  evidence: z.string({ error: "evidence is missing" }).trim().min(1, { error: "evidence is empty" }),
+  evidence: z
+    .string({ error: "evidence is missing" })
+    .trim()
+    .min(1, { error: "evidence is empty" }),
   confidence: lenient((v) => {
     const n = typeof v === "string" ? Number.parseFloat(v) : v;
     return typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined;
   }),
   topic: optionalText,
   target: optionalText,
-  due: lenient((v) => (typeof v === "string" ? /^\d{4}-\d{2}-\d{2}$/.exec(v.trim())?.[0] : undefined)),
-  ref: lenient((v) => (typeof v === "string" && /^[a-z]-\d+$/i.test(v.trim()) ? v.trim().toLowerCase() : undefined)),
+  due: lenient((v) =>
+    typeof v === "string" ? /^\d{4}-\d{2}-\d{2}$/.exec(v.trim())?.[0] : undefined,
+  ),
+  ref: lenient((v) =>
+    typeof v === "string" && /^[a-z]-\d+$/i.test(v.trim()) ? v.trim().toLowerCase() : undefined,
+  ),
   progress: lenient((v) => (v === true || v === "true" ? true : undefined)),
 });
 
@@ -189,7 +204,8 @@ function describeRejected(raw: unknown, reason: string): RejectedItem {
 export function validateReplyItem(raw: unknown): { item: ReplyItem } | { rejected: RejectedItem } {
   if (!isRecord(raw)) return { rejected: describeRejected(raw, "not an object") };
   const lowered: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) if (!(k.toLowerCase() in lowered)) lowered[k.toLowerCase()] = v;
+  for (const [k, v] of Object.entries(raw))
+    if (!(k.toLowerCase() in lowered)) lowered[k.toLowerCase()] = v;
   const result = replyItemSchema.safeParse(lowered);
   if (!result.success) {
     const reason = result.error.issues.map((i) => i.message).join("; ");

@@ -6,7 +6,13 @@
  * planned item to a note's current text, checking duplicates again so re-application is harmless.
  */
 import { MemoryError, PathError, errorMessage } from "../errors";
-import { DUPLICATE_THRESHOLD, SimilarityIndex, similarity, findDuplicate, sameItemText } from "./dedupe";
+import {
+  DUPLICATE_THRESHOLD,
+  SimilarityIndex,
+  similarity,
+  findDuplicate,
+  sameItemText,
+} from "./dedupe";
 import { foldForMatch } from "../markdown/text";
 import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
 import { sameModelItem } from "./merge";
@@ -14,14 +20,46 @@ import type { MemoryLayout } from "../layout";
 import type { Settings, TrackerKind } from "../settings";
 import { TRACKER_KINDS } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
-import { KIND_PREFIX, formatBlockId, listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
+import {
+  KIND_PREFIX,
+  formatBlockId,
+  listItems,
+  maxBlockNumber,
+  type TrackerItem,
+} from "../trackers/format";
 import { splitLines } from "../markdown/lines";
 import { STATE_KEY, fieldValue } from "../trackers/fields";
-import { TrackerEditor, addItemSource, addProgressNote, addTrackerItem, type EditResult } from "../trackers/store";
+import {
+  TrackerEditor,
+  addItemSource,
+  addProgressNote,
+  addTrackerItem,
+  type EditResult,
+} from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
-import { formatWikilink, linkTarget, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
-import { addEntrySource, appendTopicEntry, listTopicEntries, topicKey, type EntryKind, type TopicEntry } from "../knowledge/topic";
-import { SUPERSEDES_KEY, blockIdsIn, calloutBlockId, isSuperseded, supersedeCallout, supersedeTrackerItem } from "../knowledge/supersede";
+import {
+  formatWikilink,
+  linkTarget,
+  toWikilink,
+  unwrapWikilink,
+  wikilinkTargets,
+} from "../markdown/wikilinks";
+import {
+  addEntrySource,
+  appendTopicEntry,
+  listTopicEntries,
+  topicKey,
+  type EntryKind,
+  type TopicEntry,
+} from "../knowledge/topic";
+import {
+  SUPERSEDES_KEY,
+  blockIdsIn,
+  calloutBlockId,
+  isSuperseded,
+  supersedeCallout,
+  supersedeTrackerItem,
+} from "../knowledge/supersede";
 import type { ExtractedItem, PlannedItem, RejectedItem, Supersession } from "./types";
 
 /**
@@ -152,12 +190,19 @@ export class PlanReadCache {
    * path. `listed` is a listing the caller already made that covers the knowledge folder (the
    * pipeline's context listing), so the folder is not listed twice.
    */
-  topics(layout: MemoryLayout, agent: string, listed?: readonly FileStat[]): Promise<Map<string, string>> {
+  topics(
+    layout: MemoryLayout,
+    agent: string,
+    listed?: readonly FileStat[],
+  ): Promise<Map<string, string>> {
     const prefix = `${layout.knowledgeFolder(agent)}/`;
-    const files = listed ? Promise.resolve(listed.filter((f) => f.path.startsWith(prefix))) : this.vault.list(prefix.slice(0, -1));
+    const files = listed
+      ? Promise.resolve(listed.filter((f) => f.path.startsWith(prefix)))
+      : this.vault.list(prefix.slice(0, -1));
     this.topicIndex ??= files.then((found) => {
       const map = new Map<string, string>();
-      for (const f of found) map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
+      for (const f of found)
+        map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
       return map;
     });
     return this.topicIndex;
@@ -270,7 +315,8 @@ export class EntryMatcher<T> {
     const old = this.entries[i] as T;
     this.entries[i] = entry;
     this.indexSources(entry, i);
-    if (this.textOf(old) !== this.textOf(entry) || this.isLive(old) !== this.isLive(entry)) this.live = null;
+    if (this.textOf(old) !== this.textOf(entry) || this.isLive(old) !== this.isLive(entry))
+      this.live = null;
   }
 
   private indexSources(entry: T, i: number): void {
@@ -333,16 +379,22 @@ function sourcesOf(item: TrackerItem): string {
  *   and is written down again is a new task, not a source on the closed one.
  * An item without a block id can only be recognised, not cited: the caller writes nothing for it.
  */
-export function matchTrackerItem(items: readonly TrackerItem[], text: string, kind: TrackerKind, link: string): { item: TrackerItem; recorded: boolean } | null {
+export function matchTrackerItem(
+  items: readonly TrackerItem[],
+  text: string,
+  kind: TrackerKind,
+  link: string,
+): { item: TrackerItem; recorded: boolean } | null {
   const cited = items.filter((it) => citesBlock(wikilinkTargets(sourcesOf(it)), link));
   const same = cited[findDuplicate(text, cited, (it) => it.text)];
   if (same) return { item: same, recorded: true };
   // A superseded entry is history: the same text again is a new entry (which supersedes the current one).
-  const live = (kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status))).filter((it) => !isSuperseded(it.fields));
+  const live = (
+    kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status))
+  ).filter((it) => !isSuperseded(it.fields));
   const dup = live[findDuplicate(text, live, (it) => it.text)];
   return dup ? { item: dup, recorded: false } : null;
 }
-
 
 export interface RouteContext {
   settings: Settings;
@@ -374,7 +426,13 @@ const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
  * Entries already superseded, and (`live`) closed tasks, are never chosen. Entries another item of
  * this run already supersedes are left to it.
  */
-function supersessionFor(item: ExtractedItem, entries: EntryViews, link: string, ctx: RouteContext, taken: ReadonlySet<string>): Supersession | null {
+function supersessionFor(
+  item: ExtractedItem,
+  entries: EntryViews,
+  link: string,
+  ctx: RouteContext,
+  taken: ReadonlySet<string>,
+): Supersession | null {
   const { views } = entries;
   const isCurrent = (i: number): boolean => {
     const e = views[i];
@@ -454,27 +512,53 @@ function trackerKindOf(spec: string): TrackerKind | null {
 }
 
 /** A tracker item as {@link supersessionFor} sees it: current unless superseded (or, for a task, closed). */
-function trackerView(kind: TrackerKind): (it: TrackerItem) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
+function trackerView(kind: TrackerKind): (it: TrackerItem) => {
+  id: string;
+  text: string;
+  sources: string[];
+  current: boolean;
+  date: string | null;
+} {
   return (it) => ({
     id: it.id ?? "",
     text: it.text,
     sources: wikilinkTargets(sourcesOf(it)),
-    current: it.id !== null && !isSuperseded(it.fields) && (kind === "decisions" || isOpenStatus(it.status)),
+    current:
+      it.id !== null &&
+      !isSuperseded(it.fields) &&
+      (kind === "decisions" || isOpenStatus(it.status)),
     date: fieldValue(it.fields, "decided") ?? fieldValue(it.fields, "created"),
   });
 }
 
 /** A callout as {@link supersessionFor} sees it: its id (block id, else `callout N`), current unless superseded. */
-function calloutView(kind: string): (e: TopicEntry, i: number) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
-  return (e, i) => ({ id: e.id ?? `callout ${i + 1}`, text: e.text, sources: e.sources, current: e.kind === kind && !isSuperseded(e.fields), date: e.date });
+function calloutView(
+  kind: string,
+): (
+  e: TopicEntry,
+  i: number,
+) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
+  return (e, i) => ({
+    id: e.id ?? `callout ${i + 1}`,
+    text: e.text,
+    sources: e.sources,
+    current: e.kind === kind && !isSuperseded(e.fields),
+    date: e.date,
+  });
 }
 
-async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
+async function routeToTracker(
+  item: ExtractedItem,
+  kind: TrackerKind,
+  ctx: RouteContext,
+): Promise<PlannedItem | RejectedItem> {
   const destination = ctx.layout.trackerPath(ctx.agent, kind);
   const existing = await ctx.state.trackerItems(destination);
   const link = sourceLink(ctx.journal, item.blockId);
   const base = { item, destination, tracker: kind };
-  const matcher = ctx.state.once(`matcher\u0000${kind}\u0000${destination}`, () => trackerMatcher([...existing], kind));
+  const matcher = ctx.state.once(`matcher\u0000${kind}\u0000${destination}`, () =>
+    trackerMatcher([...existing], kind),
+  );
   if (item.ref || item.progress) {
     const goal = item.ref
       ? existing.find((it) => it.id === item.ref)
@@ -482,32 +566,67 @@ async function routeToTracker(item: ExtractedItem, kind: TrackerKind, ctx: Route
     if (!goal?.id) {
       // A goal this same run adds is known by the id it is expected to get
       // (docs/decisions.md, "Ids planned in the same run").
-      const planned = item.ref ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref) : undefined;
-      if (planned) return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
-      if (item.ref) return { reason: `refers to ${item.ref}, which is not in ${destination}`, category: item.category, text: item.text, evidence: item.evidence, retry: true };
+      const planned = item.ref
+        ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref)
+        : undefined;
+      if (planned)
+        return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
+      if (item.ref)
+        return {
+          reason: `refers to ${item.ref}, which is not in ${destination}`,
+          category: item.category,
+          text: item.text,
+          evidence: item.evidence,
+          retry: true,
+        };
       // Progress we cannot place becomes a plain item of its category rather than being lost.
     } else {
-      const already = goal.children.some((c) => citesBlock(wikilinkTargets(c), link) || similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >= SAME_PROGRESS_SIMILARITY);
-      return ctx.state.plan({ ...base, action: already ? "skip" : "progress", existingId: goal.id });
+      const already = goal.children.some(
+        (c) =>
+          citesBlock(wikilinkTargets(c), link) ||
+          similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >=
+            SAME_PROGRESS_SIMILARITY,
+      );
+      return ctx.state.plan({
+        ...base,
+        action: already ? "skip" : "progress",
+        existingId: goal.id,
+      });
     }
   }
   const found = matcher.match(item.text, link);
-  const match = found ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded } : null;
+  const match = found
+    ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
+    : null;
   if (match) {
     const action = match.recorded || !match.item.id ? "skip" : "add-source";
-    return ctx.state.plan({ ...base, action, ...(match.item.id ? { existingId: match.item.id } : {}) });
+    return ctx.state.plan({
+      ...base,
+      action,
+      ...(match.item.id ? { existingId: match.item.id } : {}),
+    });
   }
   const batch = ctx.state.planned.get(destination) ?? [];
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
   const prefix = KIND_PREFIX[kind];
-  const newId = formatBlockId(prefix, (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length);
-  const views = ctx.state.once(`tviews\u0000${kind}\u0000${destination}`, () => new EntryViews(existing.map(trackerView(kind))));
+  const newId = formatBlockId(
+    prefix,
+    (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length,
+  );
+  const views = ctx.state.once(
+    `tviews\u0000${kind}\u0000${destination}`,
+    () => new EntryViews(existing.map(trackerView(kind))),
+  );
   const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
   return ctx.state.plan({ ...base, action: "add", newId });
 }
 
-async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteContext): Promise<PlannedItem | RejectedItem> {
+async function routeToTopic(
+  item: ExtractedItem,
+  heading: string,
+  ctx: RouteContext,
+): Promise<PlannedItem | RejectedItem> {
   const title = (item.topic ?? ctx.fallbackTopic).trim();
   let destination: string;
   try {
@@ -515,7 +634,12 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
     destination = known ?? ctx.layout.topicPath(ctx.agent, title);
   } catch (err) {
     if (err instanceof PathError) {
-      return { reason: `unusable topic name: ${errorMessage(err)}`, category: item.category, text: item.text, evidence: item.evidence };
+      return {
+        reason: `unusable topic name: ${errorMessage(err)}`,
+        category: item.category,
+        text: item.text,
+        evidence: item.evidence,
+      };
     }
     throw err;
   }
@@ -523,13 +647,23 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
   const base = { item, destination, topic: { title: topicTitle, heading } };
   const entries = await ctx.state.topicEntries(destination);
   const link = sourceLink(ctx.journal, item.blockId);
-  const matched = ctx.state.once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries])).match(item.text, link);
+  const matched = ctx.state
+    .once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries]))
+    .match(item.text, link);
   const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;
-  if (found) return ctx.state.plan({ ...base, action: citesBlock(found.sources, link) ? "skip" : "add-source", existingId: found.id ?? `callout ${dup + 1}` });
+  if (found)
+    return ctx.state.plan({
+      ...base,
+      action: citesBlock(found.sources, link) ? "skip" : "add-source",
+      existingId: found.id ?? `callout ${dup + 1}`,
+    });
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
   const kind = calloutKind(item);
-  const views = ctx.state.once(`cviews\u0000${kind}\u0000${destination}`, () => new EntryViews(entries.map(calloutView(kind))));
+  const views = ctx.state.once(
+    `cviews\u0000${kind}\u0000${destination}`,
+    () => new EntryViews(entries.map(calloutView(kind))),
+  );
   const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });
@@ -537,7 +671,11 @@ async function routeToTopic(item: ExtractedItem, heading: string, ctx: RouteCont
 
 /** Callout kind of an item's topic entry. */
 function calloutKind(item: ExtractedItem): EntryKind {
-  return item.category === "decision" ? "decision" : item.category === "pattern" ? "pattern" : CALLOUT_KIND.knowledge;
+  return item.category === "decision"
+    ? "decision"
+    : item.category === "pattern"
+      ? "pattern"
+      : CALLOUT_KIND.knowledge;
 }
 
 /**
@@ -560,12 +698,21 @@ function topicDuplicate(text: string, entries: readonly TopicEntry[], link: stri
  * @returns the planned item(s), or a rejection with its reason (e.g. an unusable topic;
  * test/topic-notes.test.ts, "case 12: …").
  */
-export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Promise<PlannedItem[] | RejectedItem> {
+export async function resolveRoute(
+  item: ExtractedItem,
+  ctx: RouteContext,
+): Promise<PlannedItem[] | RejectedItem> {
   const spec = ctx.settings.destinations[item.category];
   const out: PlannedItem[] = [];
   if (spec.startsWith("tracker:")) {
     const kind = trackerKindOf(spec);
-    if (!kind) return { reason: `destination setting for ${item.category} names no tracker: ${spec}`, category: item.category, text: item.text, retry: true };
+    if (!kind)
+      return {
+        reason: `destination setting for ${item.category} names no tracker: ${spec}`,
+        category: item.category,
+        text: item.text,
+        retry: true,
+      };
     const routed = await routeToTracker(item, kind, ctx);
     if ("reason" in routed) return routed;
     out.push(routed);
@@ -579,7 +726,12 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
     const routed = await routeToTopic(item, spec.slice("topic:".length) || "Insights", ctx);
     return "reason" in routed ? routed : [routed];
   }
-  return { reason: `unknown destination setting for ${item.category}: ${spec}`, category: item.category, text: item.text, retry: true };
+  return {
+    reason: `unknown destination setting for ${item.category}: ${spec}`,
+    category: item.category,
+    text: item.text,
+    retry: true,
+  };
 }
 
 /**
@@ -588,7 +740,12 @@ export async function resolveRoute(item: ExtractedItem, ctx: RouteContext): Prom
  * fields; `addTrackerItem` puts them in that order. A decision is written
  * done, so it also gets Tasks' `completion` date (the day it was decided).
  */
-export function trackerFields(item: ExtractedItem, date: string, link: string, supersedes?: string): [string, string][] {
+export function trackerFields(
+  item: ExtractedItem,
+  date: string,
+  link: string,
+  supersedes?: string,
+): [string, string][] {
   const fields: [string, string][] = [];
   if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
   if (item.target) fields.push(["to", toWikilink(item.target)]);
@@ -630,52 +787,101 @@ export interface WriteContext {
  * returns the new text. Duplicates are checked again on the current text
  * (test/extraction-pipeline.test.ts, "case 07: …" and "case 10: …").
  */
-export function writeItem(current: string | null, planned: PlannedItem, ctx: WriteContext): string | null {
+export function writeItem(
+  current: string | null,
+  planned: PlannedItem,
+  ctx: WriteContext,
+): string | null {
   const { item } = planned;
   const link = sourceLink(ctx.journal, item.blockId);
   if (planned.tracker) {
     const kind = planned.tracker;
     const items = current === null ? [] : listItems(current);
-    const existingId = planned.sameRun && planned.existingId ? (ctx.created?.get(planned.existingId) ?? planned.existingId) : planned.existingId;
+    const existingId =
+      planned.sameRun && planned.existingId
+        ? (ctx.created?.get(planned.existingId) ?? planned.existingId)
+        : planned.existingId;
     const byId = existingId ? items.find((it) => it.id === existingId) : undefined;
     if (planned.action === "progress" && byId?.id && current !== null) {
       if (byId.children.some((c) => citesBlock(wikilinkTargets(c), link))) return current;
-      return edited(addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination), planned.destination, "add a progress note");
+      return edited(
+        addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination),
+        planned.destination,
+        "add a progress note",
+      );
     }
-    const match = byId ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) } : matchTrackerItem(items, item.text, kind, link);
+    const match = byId
+      ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
+      : matchTrackerItem(items, item.text, kind, link);
     if (match && current !== null) {
       if (match.recorded || !match.item.id) return current;
-      return edited(addItemSource(current, match.item.id, link, planned.destination), planned.destination, "add a source");
+      return edited(
+        addItemSource(current, match.item.id, link, planned.destination),
+        planned.destination,
+        "add a source",
+      );
     }
     // The item it supersedes, if it is still there and current (a person may have settled it meanwhile).
-    const old = planned.action === "supersede" && planned.supersedes ? items.find((it) => it.id === planned.supersedes?.id && !isSuperseded(it.fields)) : undefined;
-    const oldLink = old?.id ? formatWikilink({ path: planned.destination, blockId: old.id }) : undefined;
+    const old =
+      planned.action === "supersede" && planned.supersedes
+        ? items.find((it) => it.id === planned.supersedes?.id && !isSuperseded(it.fields))
+        : undefined;
+    const oldLink = old?.id
+      ? formatWikilink({ path: planned.destination, blockId: old.id })
+      : undefined;
     const status = item.category === "decision" ? "done" : "open";
-    const added = addTrackerItem(current, kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) }, {
-      agent: ctx.agent,
-      title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
-      createdAt: ctx.timestamp,
-    });
+    const added = addTrackerItem(
+      current,
+      kind,
+      { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) },
+      {
+        agent: ctx.agent,
+        title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
+        createdAt: ctx.timestamp,
+      },
+    );
     if (planned.newId) ctx.created?.set(planned.newId, added.id);
     if (!old?.id) return added.text;
     const cancel = planned.supersedes?.reason === "reworded" && kind !== "decisions";
-    return edited(supersedeTrackerItem(added.text, old.id, formatWikilink({ path: planned.destination, blockId: added.id }), ctx.date, planned.destination, cancel), planned.destination, "mark as superseded");
+    return edited(
+      supersedeTrackerItem(
+        added.text,
+        old.id,
+        formatWikilink({ path: planned.destination, blockId: added.id }),
+        ctx.date,
+        planned.destination,
+        cancel,
+      ),
+      planned.destination,
+      "mark as superseded",
+    );
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
     const dup = topicDuplicate(item.text, entries, link);
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
-    if (dup >= 0 && current !== null) return edited(addEntrySource(current, dup, unwrapWikilink(link), planned.destination), planned.destination, "add a source");
+    if (dup >= 0 && current !== null)
+      return edited(
+        addEntrySource(current, dup, unwrapWikilink(link), planned.destination),
+        planned.destination,
+        "add a source",
+      );
     const kind = calloutKind(item);
     const category = planned.destination.split("/").slice(-2, -1)[0];
-    const old = planned.action === "supersede" && current !== null ? supersededCallout(entries, planned.supersedes, kind) : undefined;
+    const old =
+      planned.action === "supersede" && current !== null
+        ? supersededCallout(entries, planned.supersedes, kind)
+        : undefined;
     let ids: { newId: string; oldId: string } | undefined;
     if (old && current !== null) {
       const taken = blockIdsIn(current);
       const newId = calloutBlockId(`${planned.destination}\n${item.text}`, taken);
       taken.add(newId);
-      ids = { newId, oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken) };
+      ids = {
+        newId,
+        oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken),
+      };
     }
     const appended = appendTopicEntry(
       current,
@@ -694,12 +900,29 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
         confidence: item.confidence,
         text: item.text,
         source: unwrapWikilink(link),
-        ...(ids ? { fields: [[SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })]] as [string, string][], id: ids.newId } : {}),
+        ...(ids
+          ? {
+              fields: [
+                [SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })],
+              ] as [string, string][],
+              id: ids.newId,
+            }
+          : {}),
       },
     );
     if (!old || !ids) return appended;
-    const marked = supersedeCallout(appended, { ...(old.id ? { id: old.id } : {}), text: old.text }, planned.destination, ids, ctx.date);
-    if (!marked) throw new MemoryError(`cannot mark as superseded in ${planned.destination}: the callout is no longer there`, planned.destination);
+    const marked = supersedeCallout(
+      appended,
+      { ...(old.id ? { id: old.id } : {}), text: old.text },
+      planned.destination,
+      ids,
+      ctx.date,
+    );
+    if (!marked)
+      throw new MemoryError(
+        `cannot mark as superseded in ${planned.destination}: the callout is no longer there`,
+        planned.destination,
+      );
     return marked.text;
   }
   return current;
@@ -712,12 +935,22 @@ export function writeItem(current: string | null, planned: PlannedItem, ctx: Wri
  * for duplicates through an index ({@link trackerMatcher}); every other item goes through
  * {@link writeItem} on the text so far.
  */
-export function writeItems(current: string | null, group: readonly PlannedItem[], ctx: WriteContext): string | null {
+export function writeItems(
+  current: string | null,
+  group: readonly PlannedItem[],
+  ctx: WriteContext,
+): string | null {
   let text = current;
   let fast: FastTracker | null = null;
   for (const planned of group) {
     if (fast?.write(planned, ctx)) continue;
-    if (!fast && planned.tracker && (planned.action === "add" || planned.action === "add-source") && text !== null && text.trim() !== "") {
+    if (
+      !fast &&
+      planned.tracker &&
+      (planned.action === "add" || planned.action === "add-source") &&
+      text !== null &&
+      text.trim() !== ""
+    ) {
       const editor = new FastTracker(text, planned.tracker, planned.destination);
       if (editor.write(planned, ctx)) {
         fast = editor;
@@ -752,14 +985,18 @@ class FastTracker {
 
   /** Writes `planned` as {@link writeItem} would and returns true, or returns false having changed nothing. */
   write(planned: PlannedItem, ctx: WriteContext): boolean {
-    if (planned.tracker !== this.kind || planned.destination !== this.path || planned.sameRun) return false;
+    if (planned.tracker !== this.kind || planned.destination !== this.path || planned.sameRun)
+      return false;
     if (planned.action !== "add" && planned.action !== "add-source") return false;
     if (!this.editor.hasItems()) return false;
     const { item } = planned;
     const link = sourceLink(ctx.journal, item.blockId);
     const at = planned.existingId ? this.byId.get(planned.existingId) : undefined;
     const byId = at === undefined ? undefined : this.matcher.entries[at];
-    const match = byId && at !== undefined ? { index: at, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) } : this.matcher.match(item.text, link);
+    const match =
+      byId && at !== undefined
+        ? { index: at, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
+        : this.matcher.match(item.text, link);
     if (match) {
       const found = this.matcher.entries[match.index];
       if (match.recorded || !found?.id) return true;
@@ -769,7 +1006,11 @@ class FastTracker {
       return true;
     }
     const status = item.category === "decision" ? "done" : "open";
-    const added = this.editor.add(this.kind, { text: item.text, status, fields: trackerFields(item, ctx.date, link) });
+    const added = this.editor.add(this.kind, {
+      text: item.text,
+      status,
+      fields: trackerFields(item, ctx.date, link),
+    });
     const index = this.matcher.entries.length;
     this.matcher.push(added.item);
     this.noteId(added.item, index);
@@ -787,8 +1028,15 @@ class FastTracker {
 }
 
 /** The current callout of `kind` a planned supersession names, on the note's current content (by block id, else by text). */
-function supersededCallout(entries: readonly TopicEntry[], supersedes: Supersession | undefined, kind: string): TopicEntry | undefined {
+function supersededCallout(
+  entries: readonly TopicEntry[],
+  supersedes: Supersession | undefined,
+  kind: string,
+): TopicEntry | undefined {
   if (!supersedes) return undefined;
   const live = entries.filter((e) => e.kind === kind && !isSuperseded(e.fields));
-  return live.find((e) => e.id !== null && e.id === supersedes.id) ?? live.find((e) => sameItemText(e.text, supersedes.text));
+  return (
+    live.find((e) => e.id !== null && e.id === supersedes.id) ??
+    live.find((e) => sameItemText(e.text, supersedes.text))
+  );
 }

@@ -13,7 +13,15 @@ import { z } from "zod";
  * Category keys of the heading table, in checklist order
  * (docs/architecture.md, "An extraction run").
  */
-const KEYS = ["task", "goal", "pattern", "improvement", "knowledge", "decision", "question"] as const;
+const KEYS = [
+  "task",
+  "goal",
+  "pattern",
+  "improvement",
+  "knowledge",
+  "decision",
+  "question",
+] as const;
 
 /** The heading table: for each category, the headings that name it. */
 export type SectionHeadings = Record<(typeof KEYS)[number], string[]>;
@@ -26,27 +34,82 @@ export type SectionHeadings = Record<(typeof KEYS)[number], string[]>;
  */
 export const DEFAULT_SECTION_HEADINGS: Readonly<SectionHeadings> = {
   task: [
-    "Next steps", "Next actions", "Action items", "Actions", "Action points", "TODO", "To do", "Todos", "Tasks",
-    "Plan for next week", "Next week", "Plan for tomorrow", "Tomorrow", "Follow-ups", "Follow ups",
-    "下一步", "下一步计划", "下周计划", "明日计划", "明天计划", "待办", "待办事项", "行动项", "后续行动", "跟进事项",
+    "Next steps",
+    "Next actions",
+    "Action items",
+    "Actions",
+    "Action points",
+    "TODO",
+    "To do",
+    "Todos",
+    "Tasks",
+    "Plan for next week",
+    "Next week",
+    "Plan for tomorrow",
+    "Tomorrow",
+    "Follow-ups",
+    "Follow ups",
+    "下一步",
+    "下一步计划",
+    "下周计划",
+    "明日计划",
+    "明天计划",
+    "待办",
+    "待办事项",
+    "行动项",
+    "后续行动",
+    "跟进事项",
   ],
   goal: ["Goals", "Goal progress", "Objectives", "OKRs", "目标", "目标进度", "本周目标", "进度"],
   pattern: ["Patterns", "Recurring", "规律", "模式"],
   improvement: [
-    "Improvements", "What to improve", "To improve", "What could be better", "Could be better", "Proposals", "Ideas to try",
-    "Reflections", "改进", "待改进", "需要改进", "改进点", "建议", "反思",
+    "Improvements",
+    "What to improve",
+    "To improve",
+    "What could be better",
+    "Could be better",
+    "Proposals",
+    "Ideas to try",
+    "Reflections",
+    "改进",
+    "待改进",
+    "需要改进",
+    "改进点",
+    "建议",
+    "反思",
   ],
   knowledge: [
-    "Learned", "What I learned", "Learnings", "Lessons", "Lessons learned", "Insights", "TIL", "What went well",
-    "Went well", "What didn't go well", "What went wrong", "Findings",
-    "学到的", "心得", "收获", "经验", "教训", "做得好", "做得好的", "发现",
+    "Learned",
+    "What I learned",
+    "Learnings",
+    "Lessons",
+    "Lessons learned",
+    "Insights",
+    "TIL",
+    "What went well",
+    "Went well",
+    "What didn't go well",
+    "What went wrong",
+    "Findings",
+    "学到的",
+    "心得",
+    "收获",
+    "经验",
+    "教训",
+    "做得好",
+    "做得好的",
+    "发现",
   ],
   decision: ["Decisions", "Decided", "Decisions made", "决定", "决策", "结论"],
   question: ["Questions", "Open questions", "Open issues", "问题", "疑问", "待确认", "待讨论"],
 };
 
 /** Headings (normalised) whose items are progress on an existing goal rather than new goals. */
-export const PROGRESS_HEADINGS: ReadonlySet<string> = new Set(["goal progress", "目标进度", "进度"]);
+export const PROGRESS_HEADINGS: ReadonlySet<string> = new Set([
+  "goal progress",
+  "目标进度",
+  "进度",
+]);
 
 /**
  * A heading as compared with the table: Markdown emphasis, a leading number (`1.`), emoji, a
@@ -70,10 +133,11 @@ export function sectionHeadingKey(heading: string): string {
 /** Heading (normalised) → category, for one table. Later categories never override earlier ones. */
 export function headingIndex(table: Readonly<SectionHeadings>): Map<string, (typeof KEYS)[number]> {
   const index = new Map<string, (typeof KEYS)[number]>();
-  for (const key of KEYS) for (const h of table[key]) {
-    const n = sectionHeadingKey(h);
-    if (n && !index.has(n)) index.set(n, key);
-  }
+  for (const key of KEYS)
+    for (const h of table[key]) {
+      const n = sectionHeadingKey(h);
+      if (n && !index.has(n)) index.set(n, key);
+    }
   return index;
 }
 
@@ -104,7 +168,11 @@ export const sectionHeadingsSchema = z
         const n = sectionHeadingKey(h);
         const other = seen.get(n);
         if (other !== undefined && other !== key) {
-          ctx.addIssue({ code: "custom", path: [key], message: `the heading "${h}" is listed under both ${other} and ${key}` });
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: `the heading "${h}" is listed under both ${other} and ${key}`,
+          });
           return;
         }
         seen.set(n, key);

@@ -76,7 +76,11 @@ function linesOf(lines: readonly string[], from: number, to: number): string {
  * @param blocks from `splitBlocks(body)`.
  * @param windowTokens budget per window (estimated tokens, ≥ 1).
  */
-export function splitWindows(body: string, blocks: readonly JournalBlock[], windowTokens: number): JournalWindow[] {
+export function splitWindows(
+  body: string,
+  blocks: readonly JournalBlock[],
+  windowTokens: number,
+): JournalWindow[] {
   const budget = Math.max(1, windowTokens);
   const lines = body.split("\n");
   const windows: JournalWindow[] = [];
@@ -88,7 +92,13 @@ export function splitWindows(body: string, blocks: readonly JournalBlock[], wind
     const b = blocks[to];
     if (!a || !b) return;
     const text = linesOf(lines, a.startLine, b.endLine);
-    windows.push({ text, blockStart: from, blockEnd: to + 1, headings: [...a.headings], tokens: estimateTokens(text) });
+    windows.push({
+      text,
+      blockStart: from,
+      blockEnd: to + 1,
+      headings: [...a.headings],
+      tokens: estimateTokens(text),
+    });
   };
   const flush = () => {
     if (first >= 0) emit(first, last);
@@ -116,12 +126,19 @@ export function splitWindows(body: string, blocks: readonly JournalBlock[], wind
     if (blockTokens > budget) {
       flush();
       for (const piece of cutText(blockText, budget)) {
-        windows.push({ text: piece, blockStart: i, blockEnd: i + 1, headings: [...block.headings], tokens: estimateTokens(piece) });
+        windows.push({
+          text: piece,
+          blockStart: i,
+          blockEnd: i + 1,
+          headings: [...block.headings],
+          tokens: estimateTokens(piece),
+        });
       }
       return;
     }
     // Blank lines between blocks count one token each, so the running sum never undercounts.
-    const gap = first >= 0 ? Math.max(0, block.startLine - (blocks[last]?.endLine ?? block.startLine)) : 0;
+    const gap =
+      first >= 0 ? Math.max(0, block.startLine - (blocks[last]?.endLine ?? block.startLine)) : 0;
     if (first >= 0 && tokens + gap + blockTokens > budget) flushKeepingHeadings();
     if (first >= 0 && tokens + blockTokens > budget) flush();
     tokens += (first >= 0 ? gap : 0) + blockTokens;
@@ -138,18 +155,28 @@ export function splitWindows(body: string, blocks: readonly JournalBlock[], wind
  * is split by lines, then by characters.
  * @returns two windows, or `null` when the window is too small to split.
  */
-export function halveWindow(window: JournalWindow, body: string, blocks: readonly JournalBlock[]): [JournalWindow, JournalWindow] | null {
+export function halveWindow(
+  window: JournalWindow,
+  body: string,
+  blocks: readonly JournalBlock[],
+): [JournalWindow, JournalWindow] | null {
   const lines = body.split("\n");
   if (window.blockEnd - window.blockStart >= 2) {
     const startBlock = blocks[window.blockStart];
     const endBlock = blocks[window.blockEnd - 1];
-    if (startBlock && endBlock && linesOf(lines, startBlock.startLine, endBlock.endLine) === window.text) {
+    if (
+      startBlock &&
+      endBlock &&
+      linesOf(lines, startBlock.startLine, endBlock.endLine) === window.text
+    ) {
       let best = window.blockStart + 1;
       let bestGap = Infinity;
       for (let i = window.blockStart + 1; i < window.blockEnd; i++) {
         const cut = blocks[i];
         if (!cut) continue;
-        const gap = Math.abs(estimateTokens(linesOf(lines, startBlock.startLine, cut.startLine)) - window.tokens / 2);
+        const gap = Math.abs(
+          estimateTokens(linesOf(lines, startBlock.startLine, cut.startLine)) - window.tokens / 2,
+        );
         if (gap < bestGap) {
           bestGap = gap;
           best = i;
@@ -161,8 +188,20 @@ export function halveWindow(window: JournalWindow, body: string, blocks: readonl
         const left = linesOf(lines, startBlock.startLine, prevEnd.endLine);
         const right = linesOf(lines, mid.startLine, endBlock.endLine);
         return [
-          { text: left, blockStart: window.blockStart, blockEnd: best, headings: window.headings, tokens: estimateTokens(left) },
-          { text: right, blockStart: best, blockEnd: window.blockEnd, headings: [...mid.headings], tokens: estimateTokens(right) },
+          {
+            text: left,
+            blockStart: window.blockStart,
+            blockEnd: best,
+            headings: window.headings,
+            tokens: estimateTokens(left),
+          },
+          {
+            text: right,
+            blockStart: best,
+            blockEnd: window.blockEnd,
+            headings: [...mid.headings],
+            tokens: estimateTokens(right),
+          },
         ];
       }
     }
@@ -182,6 +221,11 @@ export function halveWindow(window: JournalWindow, body: string, blocks: readonl
     right = chars.slice(half).join("");
   }
   if (!left.trim() || !right.trim()) return null;
-  const part = (text: string): JournalWindow => ({ ...window, headings: [...window.headings], text, tokens: estimateTokens(text) });
+  const part = (text: string): JournalWindow => ({
+    ...window,
+    headings: [...window.headings],
+    text,
+    tokens: estimateTokens(text),
+  });
   return [part(left), part(right)];
 }

@@ -11,8 +11,18 @@ import type { FileStat, VaultPort } from "../vault";
 import { listReviews } from "../trackers/reviews";
 import type { IsoDate } from "../util/dates";
 import { daysOverdue, isOpenStatus } from "../trackers/status";
-import { checkFrontmatterSyntax, checkMisreadValues, checkRequiredFields, checkTypes } from "./frontmatter-rules";
-import { checkBrokenLinks, checkDuplicateIds, checkTrackerSources, type LinkContext } from "./link-rules";
+import {
+  checkFrontmatterSyntax,
+  checkMisreadValues,
+  checkRequiredFields,
+  checkTypes,
+} from "./frontmatter-rules";
+import {
+  checkBrokenLinks,
+  checkDuplicateIds,
+  checkTrackerSources,
+  type LinkContext,
+} from "./link-rules";
 import { LinkResolver } from "../markdown/wikilinks";
 import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
 import { readNoteInfo, type NoteInfo } from "./note-info";
@@ -52,7 +62,11 @@ export interface HealthCheckOptions {
  * what it is (not UTF-8, a link out of the vault) gives an {@link Error} in its place, to be
  * reported as `unreadable`; any other read failure throws.
  */
-async function readAll(vault: VaultPort, stats: readonly FileStat[], limit: number): Promise<(string | Error)[]> {
+async function readAll(
+  vault: VaultPort,
+  stats: readonly FileStat[],
+  limit: number,
+): Promise<(string | Error)[]> {
   const out: (string | Error)[] = new Array<string | Error>(stats.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -96,14 +110,29 @@ export function checkReviews(note: NoteInfo, today: IsoDate): HealthProblem[] {
     const label = r.id ? `^${r.id}` : `"${r.text.slice(0, 40)}"`;
     const where = { line: r.line + 1, ...(r.id ? { blockId: r.id } : {}) };
     if (r.problem !== null) {
-      out.push({ path: note.path, rule: "wrong-type", severity: "error", message: `Review ${label}: ${r.problem}.`, ...where });
+      out.push({
+        path: note.path,
+        rule: "wrong-type",
+        severity: "error",
+        message: `Review ${label}: ${r.problem}.`,
+        ...where,
+      });
       continue;
     }
     if (r.next === null) continue;
     const overdue = daysOverdue(r.next, today);
     if (overdue === null) continue;
-    const when = overdue === 0 ? "due today" : `due since ${r.next} (${overdue} day${overdue === 1 ? "" : "s"})`;
-    out.push({ path: note.path, rule: "review-due", severity: "warning", message: `Review ${label} "${r.text}" is ${when}.`, ...where });
+    const when =
+      overdue === 0
+        ? "due today"
+        : `due since ${r.next} (${overdue} day${overdue === 1 ? "" : "s"})`;
+    out.push({
+      path: note.path,
+      rule: "review-due",
+      severity: "warning",
+      message: `Review ${label} "${r.text}" is ${when}.`,
+      ...where,
+    });
   }
   return out;
 }
@@ -130,10 +159,21 @@ export async function runHealthCheck(
   const readable: { stat: FileStat; text: string }[] = [];
   memory.forEach((stat, i) => {
     const text = read[i];
-    if (text instanceof Error) problems.push({ path: stat.path, rule: "unreadable", severity: "error", message: text.message });
+    if (text instanceof Error)
+      problems.push({
+        path: stat.path,
+        rule: "unreadable",
+        severity: "error",
+        message: text.message,
+      });
     else readable.push({ stat, text: text ?? "" });
   });
-  const notes = readable.map(({ stat, text }) => readNoteInfo(stat.path, text, stat, { collection: layout.collectionOf(stat.path), agent: layout.agentOf(stat.path) }));
+  const notes = readable.map(({ stat, text }) =>
+    readNoteInfo(stat.path, text, stat, {
+      collection: layout.collectionOf(stat.path),
+      agent: layout.agentOf(stat.path),
+    }),
+  );
   const byPath = new Map(notes.map((n) => [n.path, n]));
   const outside = new Map<string, Promise<NoteAnchors | null>>();
   const ctx: LinkContext = {
@@ -145,7 +185,12 @@ export async function runHealthCheck(
       if (!pending) {
         pending = vault.read(path).then(
           (text) => {
-            const note = readNoteInfo(path, text, { size: text.length, mtime: 0 }, { collection: "other", agent: null });
+            const note = readNoteInfo(
+              path,
+              text,
+              { size: text.length, mtime: 0 },
+              { collection: "other", agent: null },
+            );
             return scanAnchors(note.body, note.bodyLine);
           },
           () => null,
@@ -189,5 +234,12 @@ export async function runHealthCheck(
   const failing = new Set(errors.map((p) => p.path));
   const checked = memory.length;
   const compliant = memory.filter((n) => !failing.has(n.path)).length;
-  return { checked, compliant, compliance: checked === 0 ? 1 : compliant / checked, errors, warnings, today };
+  return {
+    checked,
+    compliant,
+    compliance: checked === 0 ? 1 : compliant / checked,
+    errors,
+    warnings,
+    today,
+  };
 }

@@ -33,12 +33,26 @@ export function checkContradictions(note: NoteInfo): HealthProblem[] {
   let entries: Entry[];
   if (note.collection === "tracker") {
     entries = parseTracker(note.text)
-      .items.filter((it) => it.prefix === "d" && it.status !== "abandoned" && !isSuperseded(it.fields))
-      .map((it) => ({ label: it.id ? `item ^${it.id}` : `the item on line ${it.line + 1}`, text: it.text, line: it.line, id: it.id, group: "decision" }));
+      .items.filter(
+        (it) => it.prefix === "d" && it.status !== "abandoned" && !isSuperseded(it.fields),
+      )
+      .map((it) => ({
+        label: it.id ? `item ^${it.id}` : `the item on line ${it.line + 1}`,
+        text: it.text,
+        line: it.line,
+        id: it.id,
+        group: "decision",
+      }));
   } else if (note.collection === "knowledge" || note.collection === "library") {
     entries = listTopicEntries(note.text)
       .filter((e) => !isSuperseded(e.fields) && e.text !== "")
-      .map((e) => ({ label: e.id ? `^${e.id}` : `the ${e.kind} callout on line ${e.line + 1}`, text: e.text, line: e.line, id: e.id, group: e.kind }));
+      .map((e) => ({
+        label: e.id ? `^${e.id}` : `the ${e.kind} callout on line ${e.line + 1}`,
+        text: e.text,
+        line: e.line,
+        id: e.id,
+        group: e.kind,
+      }));
   } else return [];
   const out: HealthProblem[] = [];
   for (let j = 1; j < entries.length; j++) {

@@ -40,7 +40,10 @@ export function quoteUnquotedWikilinks(line: string): string | null {
  */
 function readsAsNestedList(value: string): boolean {
   const v = value.replace(/\s+#.*$/, "").trim();
-  return /^\[\[[^[\]\r\n]*\]\]$/.test(v) || /^\[\s*\[\[[^[\]\r\n]*\]\](?:\s*,\s*\[\[[^[\]\r\n]*\]\])*\s*\]$/.test(v);
+  return (
+    /^\[\[[^[\]\r\n]*\]\]$/.test(v) ||
+    /^\[\s*\[\[[^[\]\r\n]*\]\](?:\s*,\s*\[\[[^[\]\r\n]*\]\])*\s*\]$/.test(v)
+  );
 }
 
 /** The frontmatter block's own problems: YAML errors, unquoted wikilinks, `---` that is not frontmatter. */
@@ -50,30 +53,61 @@ export function checkFrontmatterSyntax(note: NoteInfo): HealthProblem[] {
   for (const { line, text } of note.frontmatterLines) {
     const fixed = quoteUnquotedWikilinks(text);
     if (fixed === null) continue;
-    const value = /^\s*(?:-\s+)?(?:(?:"[^"]*"|'[^']*'|[^\s"'#:][^:#]*?)\s*:\s+)?(\[.*)$/.exec(text)?.[1] ?? "";
+    const value =
+      /^\s*(?:-\s+)?(?:(?:"[^"]*"|'[^']*'|[^\s"'#:][^:#]*?)\s*:\s+)?(\[.*)$/.exec(text)?.[1] ?? "";
     wikilinkLines.set(line, { fixed, nested: readsAsNestedList(value) });
   }
   for (const p of note.frontmatterProblems) {
     // The line-level wikilink finding below replaces the parser's report of the same line.
     if (wikilinkLines.has(p.line)) continue;
     if (p.severity === "warning") {
-      out.push({ path: note.path, rule: "frontmatter-not-mapping", severity: "warning", message: p.message, line: p.line });
+      out.push({
+        path: note.path,
+        rule: "frontmatter-not-mapping",
+        severity: "warning",
+        message: p.message,
+        line: p.line,
+      });
     } else if (note.invalid) {
-      out.push({ path: note.path, rule: "frontmatter-invalid", severity: "error", message: withHint(p.message, p.hint), line: openingLine(note, p.line) });
+      out.push({
+        path: note.path,
+        rule: "frontmatter-invalid",
+        severity: "error",
+        message: withHint(p.message, p.hint),
+        line: openingLine(note, p.line),
+      });
     } else {
       // An error of a frontmatter that parses: a value that is not what was written.
-      out.push({ path: note.path, rule: "wrong-type", severity: "error", message: withHint(p.message, p.hint), line: p.line });
+      out.push({
+        path: note.path,
+        rule: "wrong-type",
+        severity: "error",
+        message: withHint(p.message, p.hint),
+        line: p.line,
+      });
     }
   }
   for (const [line, { fixed, nested }] of wikilinkLines) {
     const what = nested
       ? "Unquoted wikilink reads as a nested list, not as a link"
       : "Unquoted wikilink makes the frontmatter invalid YAML";
-    out.push({ path: note.path, rule: "unquoted-wikilink", severity: "error", message: `${what}; quote it: ${fixed.trim()}`, line });
+    out.push({
+      path: note.path,
+      rule: "unquoted-wikilink",
+      severity: "error",
+      message: `${what}; quote it: ${fixed.trim()}`,
+      line,
+    });
   }
   if (note.invalid && out.every((p) => p.severity !== "error")) {
     // parseNote refused the note but no line-level finding says why (e.g. an alias bomb).
-    out.push({ path: note.path, rule: "frontmatter-invalid", severity: "error", message: "Frontmatter cannot be read.", line: 1 });
+    out.push({
+      path: note.path,
+      rule: "frontmatter-invalid",
+      severity: "error",
+      message: "Frontmatter cannot be read.",
+      line: 1,
+    });
   }
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
 }
@@ -129,7 +163,11 @@ export function checkMisreadValues(note: NoteInfo): HealthProblem[] {
   const push = (line: number, message: string): void => {
     out.push({ path: note.path, rule: "misread-value", severity: "warning", message, line });
   };
-  const lostMessage = (key: string, lost: { kept: string | null; written: string }, fixed: string): string =>
+  const lostMessage = (
+    key: string,
+    lost: { kept: string | null; written: string },
+    fixed: string,
+  ): string =>
     `${key} reads as ${lost.kept === null ? "empty" : JSON.stringify(lost.kept)}: YAML takes " #" as the start of a comment; quote it: ${fixed}`;
   let listKey: string | null = null;
   for (const { line, text } of note.frontmatterLines) {
@@ -144,9 +182,20 @@ export function checkMisreadValues(note: NoteInfo): HealthProblem[] {
         push(line, lostMessage(key, lost, `${key}: ${JSON.stringify(lost.written)}`));
         continue;
       }
-      if (LIST_KEYS.has(key) && typeof read === "string" && read.includes(",") && !/^["']/.test(value.trim())) {
-        const entries = read.split(",").map((e) => e.trim()).filter((e) => e !== "");
-        push(line, `${key} reads as one text, not a list; write it as a list: ${key}: [${entries.join(", ")}]`);
+      if (
+        LIST_KEYS.has(key) &&
+        typeof read === "string" &&
+        read.includes(",") &&
+        !/^["']/.test(value.trim())
+      ) {
+        const entries = read
+          .split(",")
+          .map((e) => e.trim())
+          .filter((e) => e !== "");
+        push(
+          line,
+          `${key} reads as one text, not a list; write it as a list: ${key}: [${entries.join(", ")}]`,
+        );
       }
       continue;
     }
@@ -157,7 +206,8 @@ export function checkMisreadValues(note: NoteInfo): HealthProblem[] {
     }
     const list = data[listKey];
     const lost = lostToComment(entry[2] ?? "");
-    if (lost && Array.isArray(list) && list.includes(lost.kept)) push(line, lostMessage(listKey, lost, `- ${JSON.stringify(lost.written)}`));
+    if (lost && Array.isArray(list) && list.includes(lost.kept))
+      push(line, lostMessage(listKey, lost, `- ${JSON.stringify(lost.written)}`));
   }
   return out;
 }
@@ -199,16 +249,27 @@ export function checkTypes(note: NoteInfo, reportedLines: ReadonlySet<number>): 
   const push = (key: string, message: string): void => {
     const line = note.keyLines.get(key);
     if (line !== undefined && reportedLines.has(line)) return;
-    out.push({ path: note.path, rule: "wrong-type", severity: "error", message, ...(line !== undefined ? { line } : {}) });
+    out.push({
+      path: note.path,
+      rule: "wrong-type",
+      severity: "error",
+      message,
+      ...(line !== undefined ? { line } : {}),
+    });
   };
   const data = note.data;
   if (Object.hasOwn(data, "related_to")) {
     const v = data.related_to;
     if (v !== null) {
-      if (!Array.isArray(v)) push("related_to", `related_to must be a list of wikilinks, found ${describe(v)}.`);
+      if (!Array.isArray(v))
+        push("related_to", `related_to must be a list of wikilinks, found ${describe(v)}.`);
       else {
         const bad = v.filter((e) => asWikilink(e) === null);
-        if (bad.length > 0) push("related_to", `related_to entries that are not wikilinks: ${bad.map(describe).join(", ")}.`);
+        if (bad.length > 0)
+          push(
+            "related_to",
+            `related_to entries that are not wikilinks: ${bad.map(describe).join(", ")}.`,
+          );
       }
     }
   }
@@ -217,12 +278,16 @@ export function checkTypes(note: NoteInfo, reportedLines: ReadonlySet<number>): 
     const v = data[key];
     if (v === null) continue;
     if (typeof v !== "string" || !isIso8601(v.trim())) {
-      push(key, `${key} must be an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS±HH:MM), found ${describe(v)}.`);
+      push(
+        key,
+        `${key} must be an ISO 8601 date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS±HH:MM), found ${describe(v)}.`,
+      );
     }
   }
   if (Object.hasOwn(data, "confidence") && data.confidence !== null) {
     const c = data.confidence;
-    if (typeof c !== "number" || !Number.isFinite(c) || c < 0 || c > 1) push("confidence", `confidence must be a number from 0 to 1, found ${describe(c)}.`);
+    if (typeof c !== "number" || !Number.isFinite(c) || c < 0 || c > 1)
+      push("confidence", `confidence must be a number from 0 to 1, found ${describe(c)}.`);
   }
   for (const key of ["tags", "aliases"]) {
     const v = data[key];
@@ -239,7 +304,8 @@ export function checkTypes(note: NoteInfo, reportedLines: ReadonlySet<number>): 
   if (Object.hasOwn(data, "source") && data.source !== null) {
     const v = data.source;
     const ok = typeof v === "string" || (Array.isArray(v) && v.every((e) => typeof e === "string"));
-    if (!ok) push("source", `source must be a wikilink, a URL or a list of them, found ${describe(v)}.`);
+    if (!ok)
+      push("source", `source must be a wikilink, a URL or a list of them, found ${describe(v)}.`);
   }
   return out;
 }

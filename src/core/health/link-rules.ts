@@ -7,7 +7,12 @@
  */
 import { parseTracker } from "../trackers/format";
 import { fieldValue } from "../trackers/fields";
-import { findWikilinks, isAttachmentLink, type LinkResolver, type Wikilink } from "../markdown/wikilinks";
+import {
+  findWikilinks,
+  isAttachmentLink,
+  type LinkResolver,
+  type Wikilink,
+} from "../markdown/wikilinks";
 import { normalizeHeading, type NoteAnchors } from "../markdown/anchors";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
@@ -23,15 +28,21 @@ export interface LinkContext {
  * Why a wikilink written in note `from` resolves to nothing, or `null` when it resolves. Links to
  * attachments (`.png`, `.pdf` …) are not checked: the vault port lists Markdown notes only.
  */
-export async function brokenLinkReason(link: Wikilink, from: string, ctx: LinkContext): Promise<string | null> {
+export async function brokenLinkReason(
+  link: Wikilink,
+  from: string,
+  ctx: LinkContext,
+): Promise<string | null> {
   if (isAttachmentLink(link.path)) return null;
   const target = ctx.resolver.resolve(link.path, from);
   if (target === null) return `no note "${link.path}"`;
   if (link.blockId === null && link.heading === null) return null;
   const anchors = await ctx.anchorsOf(target);
   if (anchors === null) return `cannot read ${target}`;
-  if (link.blockId !== null && !anchors.blockIds.has(link.blockId.toLowerCase())) return `no block ^${link.blockId} in ${target}`;
-  if (link.heading !== null && !anchors.headings.has(normalizeHeading(link.heading))) return `no heading "${link.heading}" in ${target}`;
+  if (link.blockId !== null && !anchors.blockIds.has(link.blockId.toLowerCase()))
+    return `no block ^${link.blockId} in ${target}`;
+  if (link.heading !== null && !anchors.headings.has(normalizeHeading(link.heading)))
+    return `no heading "${link.heading}" in ${target}`;
   return null;
 }
 
@@ -42,7 +53,8 @@ function lineOf(note: NoteInfo, raw: string, key: string): number | undefined {
 
 function linksIn(value: unknown): Wikilink[] {
   if (typeof value === "string") return findWikilinks(value);
-  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" ? findWikilinks(v) : []));
+  if (Array.isArray(value))
+    return value.flatMap((v) => (typeof v === "string" ? findWikilinks(v) : []));
   return [];
 }
 
@@ -77,7 +89,13 @@ export async function checkBrokenLinks(note: NoteInfo, ctx: LinkContext): Promis
       for (const link of findWikilinks(text)) {
         const reason = await brokenLinkReason(link, note.path, ctx);
         if (reason === null) continue;
-        out.push({ path: note.path, rule: "broken-link", severity: "error", message: `Source ${link.raw} resolves to nothing: ${reason}.`, line: note.bodyLine + i });
+        out.push({
+          path: note.path,
+          rule: "broken-link",
+          severity: "error",
+          message: `Source ${link.raw} resolves to nothing: ${reason}.`,
+          line: note.bodyLine + i,
+        });
       }
     }
   }
@@ -85,7 +103,10 @@ export async function checkBrokenLinks(note: NoteInfo, ctx: LinkContext): Promis
 }
 
 /** `missing-source-block`: tracker items whose `source` field links a journal note or block that is gone. */
-export async function checkTrackerSources(note: NoteInfo, ctx: LinkContext): Promise<HealthProblem[]> {
+export async function checkTrackerSources(
+  note: NoteInfo,
+  ctx: LinkContext,
+): Promise<HealthProblem[]> {
   if (note.collection !== "tracker" || note.invalid) return [];
   const out: HealthProblem[] = [];
   for (const item of parseTracker(note.text).items) {

@@ -81,8 +81,10 @@ export class TermMatcher {
         if (found.has(index)) continue;
         const term = this.terms[index] ?? "";
         const start = i - term.length + 1;
-        if (isWordChar(term.charCodeAt(0)) && start > 0 && isWordChar(text.charCodeAt(start - 1))) continue;
-        if (isWordChar(term.charCodeAt(term.length - 1)) && isWordChar(text.charCodeAt(i + 1))) continue;
+        if (isWordChar(term.charCodeAt(0)) && start > 0 && isWordChar(text.charCodeAt(start - 1)))
+          continue;
+        if (isWordChar(term.charCodeAt(term.length - 1)) && isWordChar(text.charCodeAt(i + 1)))
+          continue;
         found.add(index);
       }
     }
@@ -114,7 +116,11 @@ export function mentionText(text: string): string {
  * One {@link TermMatcher} over the terms of all `candidates` (`termsOf`, each term once), with the
  * candidates owning each term: the staleness rules scan each journal once for every topic.
  */
-export function mentionIndex<C extends { last: IsoDate }>(candidates: readonly C[], termsOf: (c: C) => Iterable<string>, today: IsoDate): MentionIndex<C> {
+export function mentionIndex<C extends { last: IsoDate }>(
+  candidates: readonly C[],
+  termsOf: (c: C) => Iterable<string>,
+  today: IsoDate,
+): MentionIndex<C> {
   const terms: string[] = [];
   const owners: C[][] = [];
   const index = new Map<string, number>();

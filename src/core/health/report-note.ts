@@ -38,7 +38,10 @@ export async function writeHealthReport(
       data = null;
     }
     if (data?.type !== HEALTH_REPORT_TYPE) {
-      throw new VaultError(`${path} exists and is not a health report (no "type: ${HEALTH_REPORT_TYPE}"); rename it to let the health check write its report`, path);
+      throw new VaultError(
+        `${path} exists and is not a health report (no "type: ${HEALTH_REPORT_TYPE}"); rename it to let the health check write its report`,
+        path,
+      );
     }
     const createdAt = typeof data.created_at === "string" ? data.created_at : undefined;
     return renderHealthReport(report, { ...options, ...(createdAt ? { createdAt } : {}) });

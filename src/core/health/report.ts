@@ -162,8 +162,17 @@ export function renderHealthReport(report: HealthReport, options: HealthReportNo
   for (const rule of HEALTH_RULES) {
     const list = groups.get(rule.id);
     if (!list) continue;
-    out.push("", `## ${rule.id}`, "", `${rule.title} (${rule.severity}, ${list.length}).`, "", "| Note | Line | Problem |", "| --- | ---: | --- |");
-    for (const p of list) out.push(`| ${noteLink(p)} | ${lineCell(p, options)} | ${cell(p.message)} |`);
+    out.push(
+      "",
+      `## ${rule.id}`,
+      "",
+      `${rule.title} (${rule.severity}, ${list.length}).`,
+      "",
+      "| Note | Line | Problem |",
+      "| --- | ---: | --- |",
+    );
+    for (const p of list)
+      out.push(`| ${noteLink(p)} | ${lineCell(p, options)} | ${cell(p.message)} |`);
   }
   out.push("");
   return out.join("\n");

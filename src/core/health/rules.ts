@@ -57,7 +57,8 @@ export const HEALTH_RULES: readonly HealthRule[] = [
   {
     id: "misread-value",
     severity: "warning",
-    title: "Frontmatter value YAML reads as other than written (part lost to a ` #` comment, a list written as text)",
+    title:
+      "Frontmatter value YAML reads as other than written (part lost to a ` #` comment, a list written as text)",
     fix: 'Quote a value holding ` #` (`title: "Fix bug #42"`, `tags: "#a #b"`, or better `tags: [a, b]`); write a list in brackets: `aliases: [Alpha, Project A]`.',
   },
   {
@@ -123,7 +124,8 @@ export const HEALTH_RULES: readonly HealthRule[] = [
   {
     id: "unresolved-contradiction",
     severity: "warning",
-    title: "Two current decisions or callouts on the same subject that disagree, neither superseded",
+    title:
+      "Two current decisions or callouts on the same subject that disagree, neither superseded",
     fix: "Mark the one no longer true with `[valid_to:: YYYY-MM-DD] [superseded_by:: [[note#^id]]]` and the other with `[supersedes:: [[note#^id]]]` (docs/contradictions.md); nothing needs deleting.",
   },
 ];

@@ -60,15 +60,25 @@ function isJournal(note: NoteInfo): boolean {
 export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): StaleTopic[] {
   const candidates: (StaleTopic & { note: NoteInfo })[] = [];
   for (const note of notes) {
-    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library")) continue;
+    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
+      continue;
     if (RETIRED_STATUSES.has(statusOf(note))) continue;
     const title = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-    candidates.push({ note, path: note.path, title, last: lastUpdated(note), agent: note.agent, blocks: [] });
+    candidates.push({
+      note,
+      path: note.path,
+      title,
+      last: lastUpdated(note),
+      agent: note.agent,
+      blocks: [],
+    });
   }
   if (candidates.length === 0) return [];
   const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
   const journals = notes.filter(isJournal).map((j) => ({ j, date: journalDate(j) }));
-  journals.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.j.path < b.j.path ? -1 : 1));
+  journals.sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.j.path < b.j.path ? -1 : 1,
+  );
   for (const { j, date } of journals) {
     if (date <= oldest || date > today) continue;
     // One pass over the whole journal first: most journals mention no topic at all.
@@ -76,7 +86,8 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
       const out = new Set<(typeof candidates)[number]>();
       for (const i of hits) {
         for (const c of owners[i] ?? []) {
-          if (date <= c.last || (c.note.collection === "knowledge" && c.agent !== j.agent)) continue;
+          if (date <= c.last || (c.note.collection === "knowledge" && c.agent !== j.agent))
+            continue;
           out.add(c);
         }
       }
@@ -127,7 +138,12 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
  * Reads those notes through `vault`.
  * @throws VaultError when a note cannot be read.
  */
-export async function staleTopicsOf(vault: VaultPort, layout: MemoryLayout, agent: string, today: IsoDate): Promise<StaleTopic[]> {
+export async function staleTopicsOf(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  today: IsoDate,
+): Promise<StaleTopic[]> {
   const folders: [string, NoteInfo["collection"]][] = [
     [layout.knowledgeFolder(agent), "knowledge"],
     [layout.libraryRoot, "library"],
@@ -137,7 +153,12 @@ export async function staleTopicsOf(vault: VaultPort, layout: MemoryLayout, agen
   for (const [folder, collection] of folders) {
     for (const f of await vault.list(folder)) {
       if (layout.zoneOf(f.path)) continue;
-      notes.push(readNoteInfo(f.path, await vault.read(f.path), f, { collection, agent: collection === "library" ? null : agent }));
+      notes.push(
+        readNoteInfo(f.path, await vault.read(f.path), f, {
+          collection,
+          agent: collection === "library" ? null : agent,
+        }),
+      );
     }
   }
   return findStaleTopics(notes, today);

@@ -7,7 +7,14 @@
  *
  * A note's last update is read from the note ({@link lastUpdated}, src/core/knowledge/last-updated.ts).
  */
-import { dateInName, datePart, daysBetween, isExpired, localDate, type IsoDate } from "../util/dates";
+import {
+  dateInName,
+  datePart,
+  daysBetween,
+  isExpired,
+  localDate,
+  type IsoDate,
+} from "../util/dates";
 import { lastUpdated } from "../knowledge/last-updated";
 import { mentionIndex, mentionText } from "./mentions";
 import { topicKey } from "../knowledge/topic-key";
@@ -22,7 +29,11 @@ export function statusOf(note: NoteInfo): string {
 }
 
 /** `stale-draft`: `status: draft` and not updated for more than `draftDays` days. */
-export function checkStaleDraft(note: NoteInfo, today: IsoDate, draftDays: number): HealthProblem[] {
+export function checkStaleDraft(
+  note: NoteInfo,
+  today: IsoDate,
+  draftDays: number,
+): HealthProblem[] {
   if (statusOf(note) !== "draft") return [];
   const last = lastUpdated(note);
   const age = daysBetween(last, today);
@@ -80,7 +91,12 @@ export function journalDate(note: NoteInfo): IsoDate {
 }
 
 /** Statuses that take a note out of the staleness checks: finished or replaced. */
-export const RETIRED_STATUSES: ReadonlySet<string> = new Set(["archived", "superseded", "draft", "deprecated"]);
+export const RETIRED_STATUSES: ReadonlySet<string> = new Set([
+  "archived",
+  "superseded",
+  "draft",
+  "deprecated",
+]);
 
 interface Candidate {
   note: NoteInfo;
@@ -100,7 +116,16 @@ export function topicTerms(note: NoteInfo): string[] {
   const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
   const aliases = fieldOf(note, "aliases");
   const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(note.body)?.[1];
-  const list: unknown[] = [name, fieldOf(note, "title"), heading, ...(Array.isArray(aliases) ? (aliases as unknown[]) : typeof aliases === "string" ? [aliases] : [])];
+  const list: unknown[] = [
+    name,
+    fieldOf(note, "title"),
+    heading,
+    ...(Array.isArray(aliases)
+      ? (aliases as unknown[])
+      : typeof aliases === "string"
+        ? [aliases]
+        : []),
+  ];
   const out = new Set<string>();
   for (const t of list) {
     if (typeof t !== "string") continue;
@@ -117,15 +142,27 @@ export function topicTerms(note: NoteInfo): string[] {
  * counts everyone's. Drafts (see `stale-draft`), archived and superseded notes are left out.
  * Each journal is scanned once for all titles ({@link TermMatcher}).
  */
-export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, staleDays: number): HealthProblem[] {
+export function checkStaleKnowledge(
+  notes: readonly NoteInfo[],
+  today: IsoDate,
+  staleDays: number,
+): HealthProblem[] {
   const candidates: Candidate[] = [];
   for (const note of notes) {
-    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library")) continue;
+    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
+      continue;
     if (RETIRED_STATUSES.has(statusOf(note))) continue;
     const last = lastUpdated(note);
     const age = daysBetween(last, today);
     if (age === null || age <= staleDays) continue;
-    candidates.push({ note, last, age, title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""), latest: null, count: 0 });
+    candidates.push({
+      note,
+      last,
+      age,
+      title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""),
+      latest: null,
+      count: 0,
+    });
   }
   if (candidates.length === 0) return [];
   const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
@@ -148,7 +185,8 @@ export function checkStaleKnowledge(notes: readonly NoteInfo[], today: IsoDate, 
   const out: HealthProblem[] = [];
   for (const c of candidates) {
     if (!c.latest) continue;
-    const journals = c.count === 1 ? "1 newer journal mentions" : `${c.count} newer journals mention`;
+    const journals =
+      c.count === 1 ? "1 newer journal mentions" : `${c.count} newer journals mention`;
     out.push({
       path: c.note.path,
       rule: "stale-knowledge",

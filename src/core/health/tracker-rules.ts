@@ -17,7 +17,9 @@ export function checkDuplicateFields(note: NoteInfo): HealthProblem[] {
     const keys = duplicateKeys(item.fields);
     if (keys.length === 0) continue;
     const label = item.id ? `^${item.id}` : `"${item.text.slice(0, 40)}"`;
-    const read = keys.map((k) => `${k} (read as ${JSON.stringify(fieldValue(item.fields, k))})`).join(", ");
+    const read = keys
+      .map((k) => `${k} (read as ${JSON.stringify(fieldValue(item.fields, k))})`)
+      .join(", ");
     out.push({
       path: note.path,
       rule: "duplicate-field",

@@ -15,7 +15,9 @@ export function recipients(value: string | null | undefined): string[] {
   if (value === undefined || value === null) return [];
   const links = wikilinkTargets(value);
   const names = links.length > 0 ? links.map((t) => t.split("#")[0] ?? t) : value.split(/[,;]/);
-  return names.map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, "")).filter((n) => n !== "");
+  return names
+    .map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, ""))
+    .filter((n) => n !== "");
 }
 
 /** True when `name` is one of the {@link recipients} of a `to` value (case ignored). */

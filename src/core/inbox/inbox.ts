@@ -39,7 +39,6 @@ export type InboxVerb = (typeof INBOX_VERBS)[number];
 /** States after which an item leaves the inbox. */
 export const FINAL_STATES = ["answered", "accepted", "declined"] as const;
 
-
 /**
  * Who acts: a person (`person: true`; `name` is how answers are signed, the person's address) or
  * an agent (`name` is the agent; the MCP server's `--agent`, the CLI's `--agent`).
@@ -74,7 +73,9 @@ export interface InboxItem {
 
 /** The state an item is in, by {@link itemState}, else the default of its kind. */
 export function inboxState(item: Pick<TrackerItem, "fields">, kind: InboxKind): string {
-  return (itemState(item.fields) ?? (kind === "proposals" ? "proposed" : "open")).trim().toLowerCase();
+  return (itemState(item.fields) ?? (kind === "proposals" ? "proposed" : "open"))
+    .trim()
+    .toLowerCase();
 }
 
 function isFinal(state: string): boolean {
@@ -94,7 +95,12 @@ function isOpen(item: TrackerItem): boolean {
  * @param agents the agents whose trackers are read (e.g. `knownAgents`)
  * @throws whatever `vault.read` throws for a tracker that exists but cannot be read
  */
-export async function listInbox(vault: Pick<VaultPort, "exists" | "read">, layout: MemoryLayout, agents: readonly string[], who: Actor): Promise<InboxItem[]> {
+export async function listInbox(
+  vault: Pick<VaultPort, "exists" | "read">,
+  layout: MemoryLayout,
+  agents: readonly string[],
+  who: Actor,
+): Promise<InboxItem[]> {
   const out: InboxItem[] = [];
   for (const from of agents) {
     if (!who.person && from.toLowerCase() === who.name.toLowerCase()) continue;
@@ -115,7 +121,14 @@ export async function listInbox(vault: Pick<VaultPort, "exists" | "read">, layou
   return out;
 }
 
-function toInboxItem(from: string, kind: InboxKind, path: string, item: TrackerItem, id: string, state: string): InboxItem {
+function toInboxItem(
+  from: string,
+  kind: InboxKind,
+  path: string,
+  item: TrackerItem,
+  id: string,
+  state: string,
+): InboxItem {
   const source = fieldValue(item.fields, PROMOTE_KEY);
   const area = fieldValue(item.fields, AREA_KEY);
   return {
@@ -144,29 +157,52 @@ export function inboxKindOf(id: string): InboxKind | null {
  * Why `actor` may not do `verb` on `item` (in `sender`'s tracker of `kind`), or `null` when it may.
  * The one rule of who may answer what (docs/inbox.md, "Who may do what"); every door asks it.
  */
-export function refusal(item: Pick<TrackerItem, "id" | "fields" | "status">, kind: InboxKind, sender: string, verb: InboxVerb, actor: Actor, note?: string): string | null {
+export function refusal(
+  item: Pick<TrackerItem, "id" | "fields" | "status">,
+  kind: InboxKind,
+  sender: string,
+  verb: InboxVerb,
+  actor: Actor,
+  note?: string,
+): string | null {
   const ref = `^${item.id ?? "?"} of ${sender}`;
   const own = sender.toLowerCase() === actor.name.toLowerCase();
   if (!actor.person) {
-    if (own && verb === "accept") return `agent ${actor.name} cannot approve its own ${kind === "proposals" ? "proposal" : "question"} ${ref}; a person approves it (agent-memory inbox <vault> accept without --agent, or the plugin)`;
+    if (own && verb === "accept")
+      return `agent ${actor.name} cannot approve its own ${kind === "proposals" ? "proposal" : "question"} ${ref}; a person approves it (agent-memory inbox <vault> accept without --agent, or the plugin)`;
     if (own) return `${ref} is agent ${actor.name}'s own item, not in its inbox`;
-    if (!addressedTo(fieldValue(item.fields, "to"), actor.name)) return `${ref} is not addressed to ${actor.name} (its [to:: …] names ${recipients(fieldValue(item.fields, "to")).join(", ") || "nobody"})`;
-    if (verb === "accept" && kind === "proposals") return `only a person can accept a proposal (${ref}); agent ${actor.name} may comment on it or decline it`;
+    if (!addressedTo(fieldValue(item.fields, "to"), actor.name))
+      return `${ref} is not addressed to ${actor.name} (its [to:: …] names ${recipients(fieldValue(item.fields, "to")).join(", ") || "nobody"})`;
+    if (verb === "accept" && kind === "proposals")
+      return `only a person can accept a proposal (${ref}); agent ${actor.name} may comment on it or decline it`;
   }
-  if (verb === "answer" && kind === "proposals") return `${ref} is a proposal: comment on it, accept it or decline it`;
+  if (verb === "answer" && kind === "proposals")
+    return `${ref} is a proposal: comment on it, accept it or decline it`;
   if ((verb === "answer" || verb === "comment") && !note?.trim()) return `${verb} needs a text`;
   const state = inboxState(item, kind);
   const target = targetState(verb);
   if (target !== null && isFinal(state) && state !== target) return `${ref} is already ${state}`;
-  if (target !== null && item.status === "abandoned" && target !== "declined") return `${ref} is abandoned`;
+  if (target !== null && item.status === "abandoned" && target !== "declined")
+    return `${ref} is abandoned`;
   return null;
 }
 
 function targetState(verb: InboxVerb): string | null {
-  return verb === "answer" ? "answered" : verb === "accept" ? "accepted" : verb === "decline" ? "declined" : null;
+  return verb === "answer"
+    ? "answered"
+    : verb === "accept"
+      ? "accepted"
+      : verb === "decline"
+        ? "declined"
+        : null;
 }
 
-const LABEL: Readonly<Record<InboxVerb, string>> = { answer: "Answer", comment: "Comment", accept: "Accepted", decline: "Declined" };
+const LABEL: Readonly<Record<InboxVerb, string>> = {
+  answer: "Answer",
+  comment: "Comment",
+  accept: "Accepted",
+  decline: "Declined",
+};
 
 /** What {@link respondToItem} does. */
 export interface Response {
@@ -189,7 +225,12 @@ export interface Response {
  * {@link refusal}, or `found: false` when there is no such item; the text is then unchanged.
  * Throws `FrontmatterError` naming `path` when the note's frontmatter does not parse.
  */
-export function respondToItem(text: string, id: string, r: Response, path = "tracker note"): EditResult {
+export function respondToItem(
+  text: string,
+  id: string,
+  r: Response,
+  path = "tracker note",
+): EditResult {
   const item = findItem(text, id);
   if (!item) return err({ found: false, message: `no item ^${id} in ${path}` });
   const why = refusal(item, r.kind, r.sender, r.verb, r.actor, r.note);
@@ -202,7 +243,10 @@ export function respondToItem(text: string, id: string, r: Response, path = "tra
     out = res.value.text;
   }
   const state = targetState(r.verb);
-  for (const [key, value] of [...(state ? [[STATE_KEY, state] as [string, string]] : []), ...(r.fields ?? [])]) {
+  for (const [key, value] of [
+    ...(state ? [[STATE_KEY, state] as [string, string]] : []),
+    ...(r.fields ?? []),
+  ]) {
     const res = setItemField(out, id, key, value, path);
     if (!res.ok) return err({ found: true, message: res.error.message });
     out = res.value.text;
@@ -221,13 +265,20 @@ export function respondToItem(text: string, id: string, r: Response, path = "tra
  * never sets `[state:: accepted]` (nor the old `[status:: accepted]`), `[promoted_to:: …]`, or ticks
  * a proposal done.
  */
-export function agentEditRefusal(kind: string, status: string | undefined, fields: readonly [string, string][]): string | null {
+export function agentEditRefusal(
+  kind: string,
+  status: string | undefined,
+  fields: readonly [string, string][],
+): string | null {
   const person = "only a person accepts a proposal (docs/inbox.md)";
   for (const [key, value] of fields) {
     const k = key.trim().toLowerCase();
-    if ((k === STATE_KEY || k === "status") && /^(accepted|approved)$/i.test(value.trim())) return `an agent cannot set ${key} to ${value}: ${person}`;
-    if (k === PROMOTED_TO_KEY) return `an agent cannot write ${key}: ${person}, and a promotion is written by accepting it`;
+    if ((k === STATE_KEY || k === "status") && /^(accepted|approved)$/i.test(value.trim()))
+      return `an agent cannot set ${key} to ${value}: ${person}`;
+    if (k === PROMOTED_TO_KEY)
+      return `an agent cannot write ${key}: ${person}, and a promotion is written by accepting it`;
   }
-  if (kind === "proposals" && status === "done") return `an agent cannot mark a proposal done: ${person}`;
+  if (kind === "proposals" && status === "done")
+    return `an agent cannot mark a proposal done: ${person}`;
   return null;
 }

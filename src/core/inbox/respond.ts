@@ -11,7 +11,14 @@ import { fieldValue } from "../trackers/fields";
 import { findItem } from "../trackers/store";
 import { applyPromotion, planPromotion } from "../library/promote";
 import { AREA_KEY, PROMOTED_TO_KEY, PROMOTE_KEY } from "../library/promote";
-import { inboxKindOf, inboxState, refusal, respondToItem, type Actor, type InboxVerb } from "./inbox";
+import {
+  inboxKindOf,
+  inboxState,
+  refusal,
+  respondToItem,
+  type Actor,
+  type InboxVerb,
+} from "./inbox";
 import { formatWikilink } from "../markdown/wikilinks";
 
 /** A response to an inbox item. */
@@ -57,12 +64,18 @@ export interface InboxAnswer {
  *   not use (an agent accepting a proposal, or anything of its own); PathError / UsageError of the
  *   promotion; errors of `vault.process` (the guard of the MCP server included)
  */
-export async function answerInboxItem(vault: VaultPort, layout: MemoryLayout, req: InboxAnswerRequest): Promise<InboxAnswer> {
+export async function answerInboxItem(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  req: InboxAnswerRequest,
+): Promise<InboxAnswer> {
   const id = req.id.trim().replace(/^\^/, "");
   const kind = inboxKindOf(id);
-  if (!kind) throw new UsageError(`${req.id} is not a question or proposal id (q-001, p-001)`, req.id);
+  if (!kind)
+    throw new UsageError(`${req.id} is not a question or proposal id (q-001, p-001)`, req.id);
   const path = layout.trackerPath(req.from, kind);
-  if (!(await vault.exists(path))) throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`, path);
+  if (!(await vault.exists(path)))
+    throw new UsageError(`no item ^${id} in ${path} (the tracker does not exist)`, path);
   const item = findItem(await vault.read(path), id);
   if (!item) throw new UsageError(`no item ^${id} in ${path}`, path);
   const why = refusal(item, kind, req.from, req.verb, req.actor, req.note);
@@ -85,7 +98,20 @@ export async function answerInboxItem(vault: VaultPort, layout: MemoryLayout, re
   }
   const { written: changed, result: after } = await vault.process(path, (current) => {
     if (current === null) throw new UsageError(`${path} is gone`, path);
-    const r = respondToItem(current, id, { kind, sender: req.from, verb: req.verb, actor: req.actor, ...(req.note ? { note: req.note } : {}), date: req.date, fields }, path);
+    const r = respondToItem(
+      current,
+      id,
+      {
+        kind,
+        sender: req.from,
+        verb: req.verb,
+        actor: req.actor,
+        ...(req.note ? { note: req.note } : {}),
+        date: req.date,
+        fields,
+      },
+      path,
+    );
     if (!r.ok) throw new UsageError(r.error.message, path);
     return { content: r.value.text, result: findItem(r.value.text, id) ?? item };
   });

@@ -17,8 +17,17 @@ import { splitBlocks } from "./split";
  * @param title the heading; default the date (the plugin passes the note's name, which differs
  *   when the Daily notes core plugin names journals another way)
  */
-export function newJournalNote(agent: string, date: string, title: string = date, path = "new note"): string {
-  return setFrontmatter(`# ${title}\n\n`, { id: `journal-${agent}-${date}`, type: "journal", agent, status: "active", created_at: date }, path);
+export function newJournalNote(
+  agent: string,
+  date: string,
+  title: string = date,
+  path = "new note",
+): string {
+  return setFrontmatter(
+    `# ${title}\n\n`,
+    { id: `journal-${agent}-${date}`, type: "journal", agent, status: "active", created_at: date },
+    path,
+  );
 }
 
 /** What {@link appendJournalBlock} made. */
@@ -45,21 +54,34 @@ export function appendJournalBlock(
   block: string,
   note: { agent: string; date: string; path: string },
 ): AppendedBlocks {
-  const chunk = block.replace(/\r\n?/g, "\n").replace(/^\s*\n/, "").trimEnd();
+  const chunk = block
+    .replace(/\r\n?/g, "\n")
+    .replace(/^\s*\n/, "")
+    .trimEnd();
   if (chunk.trim() === "") throw new Error("the block to append is empty");
-  const base = current === null || current.trim() === "" ? (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + newJournalNote(note.agent, note.date, note.date, note.path) : current;
+  const base =
+    current === null || current.trim() === ""
+      ? (current?.startsWith("\uFEFF") ? "\uFEFF" : "") +
+        newJournalNote(note.agent, note.date, note.date, note.path)
+      : current;
   const taken = existingBlockIds(base);
   // Ids are added to the chunk alone, so a block equal to an earlier one in the journal is not confused with it.
   // Headings get no block id: Obsidian links a heading by its text (`[[note#Heading]]`), and a
   // `^id` on a heading line would show as part of the heading.
   const blocks = splitBlocks(chunk).filter((b) => b.kind !== "heading");
-  if (blocks.length === 0) throw new Error("the block to append is only headings; add a paragraph or a list item under them");
+  if (blocks.length === 0)
+    throw new Error(
+      "the block to append is only headings; add a paragraph or a list item under them",
+    );
   const wanted = blocks.map((b, i) => {
     const id = b.blockId ?? newBlockId(`${note.path}\n${i}\n${b.text}`, taken);
     taken.add(id);
     return { text: b.text, id };
   });
-  const withIds = addBlockIds(chunk, wanted.filter((_, i) => blocks[i]?.blockId === null)).body;
+  const withIds = addBlockIds(
+    chunk,
+    wanted.filter((_, i) => blocks[i]?.blockId === null),
+  ).body;
   const { bom, lines } = splitLines(base);
   const eol = detectEol(lines);
   const last = lines[lines.length - 1];

@@ -35,7 +35,10 @@ export interface AddBlockIdsResult {
  * re-runs on the same journal give the same ids. When the id is in `taken`, another is derived
  * from the seed until one is free. `taken` holds ids without `^`.
  */
-export function newBlockId(seed: string, taken: ReadonlySet<string> | readonly string[] = []): string {
+export function newBlockId(
+  seed: string,
+  taken: ReadonlySet<string> | readonly string[] = [],
+): string {
   return deriveShortId("am-", seed, new Set<string>(taken));
 }
 
@@ -44,13 +47,16 @@ export function existingBlockIds(body: string): Set<string> {
   return new Set(idMarkers(body).map((m) => m.id));
 }
 
-
 /**
  * Index of the block whose text is `text` (compared without trailing whitespace), skipping indices
  * in `claimed`; -1 when there is none. When no text matches exactly, a list item or paragraph whose
  * first line matches — and only one does — is taken (a child line added under an item meanwhile).
  */
-export function findBlock(blocks: readonly JournalBlock[], text: string, claimed: ReadonlySet<number> = new Set()): number {
+export function findBlock(
+  blocks: readonly JournalBlock[],
+  text: string,
+  claimed: ReadonlySet<number> = new Set(),
+): number {
   const wanted = trimLineEnds(text);
   const exact = blocks.findIndex((b, i) => !claimed.has(i) && trimLineEnds(b.text) === wanted);
   if (exact >= 0) return exact;
@@ -58,7 +64,12 @@ export function findBlock(blocks: readonly JournalBlock[], text: string, claimed
   if (firstLine === "") return -1;
   const candidates = blocks
     .map((b, i) => ({ b, i }))
-    .filter(({ b, i }) => !claimed.has(i) && (b.kind === "list-item" || b.kind === "paragraph") && trimLineEnds(b.text).split("\n")[0] === firstLine);
+    .filter(
+      ({ b, i }) =>
+        !claimed.has(i) &&
+        (b.kind === "list-item" || b.kind === "paragraph") &&
+        trimLineEnds(b.text).split("\n")[0] === firstLine,
+    );
   return candidates.length === 1 ? (candidates[0]?.i ?? -1) : -1;
 }
 
@@ -90,7 +101,11 @@ function editFor(block: JournalBlock, id: string): Edit {
       return { kind: "inline", line: block.endLine - 1, id };
     case "heading":
       // A setext heading's text is the line above its underline.
-      return { kind: "inline", line: block.endLine - block.startLine > 1 ? block.endLine - 2 : block.startLine, id };
+      return {
+        kind: "inline",
+        line: block.endLine - block.startLine > 1 ? block.endLine - 2 : block.startLine,
+        id,
+      };
     default:
       return { kind: "after", line: block.endLine - 1, id };
   }
@@ -134,7 +149,9 @@ export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): Add
   const blocks = splitBlocks(body);
   const rows: Row[] = body.split("\n").map((raw, i, all) => {
     const last = i === all.length - 1;
-    return raw.endsWith("\r") && !last ? { text: raw.slice(0, -1), end: "\r\n" } : { text: raw, end: last ? "" : "\n" };
+    return raw.endsWith("\r") && !last
+      ? { text: raw.slice(0, -1), end: "\r\n" }
+      : { text: raw, end: last ? "" : "\n" };
   });
   const present = existingBlockIds(body);
   const claimed = new Set<number>();

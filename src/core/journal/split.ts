@@ -56,14 +56,23 @@ export function indentWidth(line: string): number {
 function isTableStart(lines: string[], i: number): boolean {
   const line = lines[i] ?? "";
   const next = lines[i + 1] ?? "";
-  return line.includes("|") && TABLE_DELIMITER.test(next) && (next.includes("|") || line.trimStart().startsWith("|"));
+  return (
+    line.includes("|") &&
+    TABLE_DELIMITER.test(next) &&
+    (next.includes("|") || line.trimStart().startsWith("|"))
+  );
 }
 
 /** Whether a line starts a block of its own, interrupting a paragraph or ending a lazy list line. */
 function startsBlock(lines: string[], i: number): boolean {
   const line = lines[i] ?? "";
   return (
-    FENCE.test(line) || HEADING.test(line) || QUOTE.test(line) || THEMATIC_BREAK.test(line) || LIST_ITEM.test(line) || isTableStart(lines, i)
+    FENCE.test(line) ||
+    HEADING.test(line) ||
+    QUOTE.test(line) ||
+    THEMATIC_BREAK.test(line) ||
+    LIST_ITEM.test(line) ||
+    isTableStart(lines, i)
   );
 }
 
@@ -120,7 +129,8 @@ export function stripBlockIds(text: string): string {
   text.split("\n").forEach((raw, line) => {
     const marker = markers.get(line);
     if (!marker) out.push(raw);
-    else if (!marker.standalone) out.push(raw.replace(/(\r?)$/, "").replace(INLINE_ID, "") + (raw.endsWith("\r") ? "\r" : ""));
+    else if (!marker.standalone)
+      out.push(raw.replace(/(\r?)$/, "").replace(INLINE_ID, "") + (raw.endsWith("\r") ? "\r" : ""));
   });
   return out.join("\n");
 }
@@ -154,7 +164,10 @@ function listItemEnd(lines: string[], start: number): number {
 function headingText(line: string): { level: number; text: string } | null {
   const match = HEADING.exec(line);
   if (!match) return null;
-  const text = (match[2] ?? "").replace(/(?:^|[ \t]+)#+$/, "").replace(INLINE_ID, "").trim();
+  const text = (match[2] ?? "")
+    .replace(/(?:^|[ \t]+)#+$/, "")
+    .replace(INLINE_ID, "")
+    .trim();
   return { level: match[1]?.length ?? 1, text };
 }
 
@@ -214,7 +227,12 @@ export function splitBlocks(body: string): JournalBlock[] {
     } else if (isTableStart(lines, i)) {
       kind = "table";
       end = i + 2;
-      while (end < lines.length && !BLANK.test(lines[end] ?? "") && (lines[end] ?? "").includes("|")) end++;
+      while (
+        end < lines.length &&
+        !BLANK.test(lines[end] ?? "") &&
+        (lines[end] ?? "").includes("|")
+      )
+        end++;
     } else {
       kind = "paragraph";
       end = i + 1;
@@ -231,7 +249,13 @@ export function splitBlocks(body: string): JournalBlock[] {
     }
     if (kind === "heading") {
       const level = heading?.level ?? (/^ {0,3}=/.test(lines[end - 1] ?? "") ? 1 : 2);
-      const text = heading?.text ?? lines.slice(i, end - 1).map((l) => l.trim()).join(" ").replace(INLINE_ID, "");
+      const text =
+        heading?.text ??
+        lines
+          .slice(i, end - 1)
+          .map((l) => l.trim())
+          .join(" ")
+          .replace(INLINE_ID, "");
       while ((path.at(-1)?.level ?? 0) >= level) path.pop();
       headings = path.map((h) => h.text);
       path.push({ level, text });
@@ -244,7 +268,13 @@ export function splitBlocks(body: string): JournalBlock[] {
   return blocks;
 }
 
-function makeBlock(kind: JournalBlock["kind"], lines: string[], start: number, end: number, headings: string[]): JournalBlock {
+function makeBlock(
+  kind: JournalBlock["kind"],
+  lines: string[],
+  start: number,
+  end: number,
+  headings: string[],
+): JournalBlock {
   const own = lines.slice(start, end);
   let blockId: string | null = null;
   let text: string[] = own;
@@ -252,7 +282,10 @@ function makeBlock(kind: JournalBlock["kind"], lines: string[], start: number, e
     // Obsidian puts a list item's id at the end of its first line; a lazy `^id` line also counts.
     const first = INLINE_ID.exec(own[0] ?? "");
     const lastLine = own.at(-1) ?? "";
-    const lazy = own.length > 1 && indentWidth(lastLine) <= indentWidth(own[0] ?? "") ? STANDALONE_ID.exec(lastLine) : null;
+    const lazy =
+      own.length > 1 && indentWidth(lastLine) <= indentWidth(own[0] ?? "")
+        ? STANDALONE_ID.exec(lastLine)
+        : null;
     if (first && !STANDALONE_ID.test(own[0] ?? "")) {
       blockId = first[1] ?? null;
       text = [(own[0] ?? "").replace(INLINE_ID, ""), ...own.slice(1)];
@@ -261,7 +294,10 @@ function makeBlock(kind: JournalBlock["kind"], lines: string[], start: number, e
       text = own.slice(0, -1);
     }
   } else if (kind === "paragraph" || kind === "heading" || kind === "other") {
-    const match = kind === "heading" && own.length > 1 ? INLINE_ID.exec(own.at(-2) ?? "") : INLINE_ID.exec(own.at(-1) ?? "");
+    const match =
+      kind === "heading" && own.length > 1
+        ? INLINE_ID.exec(own.at(-2) ?? "")
+        : INLINE_ID.exec(own.at(-1) ?? "");
     if (match) {
       blockId = match[1] ?? null;
       const at = kind === "heading" && own.length > 1 ? own.length - 2 : own.length - 1;
@@ -279,7 +315,12 @@ function makeBlock(kind: JournalBlock["kind"], lines: string[], start: number, e
 function attachStandaloneId(blocks: JournalBlock[], lines: string[], at: number, id: string): void {
   const previous = blocks.at(-1);
   // After a list, a standalone id names the whole list, not its last item: not one of our blocks.
-  if (!previous || previous.blockId !== null || !["callout", "table", "code"].includes(previous.kind)) return;
+  if (
+    !previous ||
+    previous.blockId !== null ||
+    !["callout", "table", "code"].includes(previous.kind)
+  )
+    return;
   const between = lines.slice(previous.endLine, at);
   if (between.length > 1 || !between.every((line) => BLANK.test(line))) return;
   previous.blockId = id;

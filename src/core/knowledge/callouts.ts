@@ -78,7 +78,10 @@ function fieldsOnly(line: string): { key: string; value: string }[] | null {
 }
 
 /** Headings and callouts of a note's body (outside frontmatter and code fences). */
-export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { headings: Heading[]; entries: TopicEntry[] } {
+export function scanTopicBody(
+  lines: readonly NoteLine[],
+  bodyStart: number,
+): { headings: Heading[]; entries: TopicEntry[] } {
   const headings: Heading[] = [];
   const entries: TopicEntry[] = [];
   let fence: string | null = null;
@@ -87,7 +90,8 @@ export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { 
     const raw = lines[i]?.text ?? "";
     const fm = FENCE.exec(raw);
     if (fence !== null) {
-      if (fm?.[1] && fm[1][0] === fence[0] && fm[1].length >= fence.length && raw.trim() === fm[1]) fence = null;
+      if (fm?.[1] && fm[1][0] === fence[0] && fm[1].length >= fence.length && raw.trim() === fm[1])
+        fence = null;
       i++;
       continue;
     }
@@ -113,7 +117,14 @@ export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { 
       if (!t.startsWith(">") || CALLOUT_HEAD.test(t)) break;
       end++;
     }
-    const entry = readEntry(lines, i, end, c[1], c[2] ?? "", headings[headings.length - 1]?.text ?? null);
+    const entry = readEntry(
+      lines,
+      i,
+      end,
+      c[1],
+      c[2] ?? "",
+      headings[headings.length - 1]?.text ?? null,
+    );
     entries.push(entry);
     i = end;
     const idAt = (lines[end]?.text ?? "").trim() === "" ? end + 1 : end;
@@ -127,7 +138,14 @@ export function scanTopicBody(lines: readonly NoteLine[], bodyStart: number): { 
   return { headings, entries };
 }
 
-function readEntry(lines: readonly NoteLine[], start: number, end: number, kind: string, title: string, heading: string | null): TopicEntry {
+function readEntry(
+  lines: readonly NoteLine[],
+  start: number,
+  end: number,
+  kind: string,
+  title: string,
+  heading: string | null,
+): TopicEntry {
   const text: string[] = [];
   const sources: string[] = [];
   const fields: { key: string; value: string }[] = [];
@@ -200,7 +218,10 @@ export function formatCallout(entry: {
     .map((l) => (l.trim() === "" ? ">" : `> ${l.trimEnd()}`));
   const lines = [head, ...body];
   if (entry.source.trim()) lines.push(`> Source: ${toWikilink(entry.source.replace(/\s+/g, " "))}`);
-  if (entry.fields?.length) lines.push(`> ${entry.fields.map(([k, v]) => `[${k}:: ${v.replace(/\s+/g, " ").trim()}]`).join(" ")}`);
+  if (entry.fields?.length)
+    lines.push(
+      `> ${entry.fields.map(([k, v]) => `[${k}:: ${v.replace(/\s+/g, " ").trim()}]`).join(" ")}`,
+    );
   if (entry.id) lines.push("", `^${entry.id}`);
   return lines;
 }
@@ -220,7 +241,12 @@ export function entryTextKey(text: string): string {
  * `> Source: [[…]]` line at the callout's end. `link` is a wikilink or its target.
  * Edits the split lines in place; returns false when the link is already there.
  */
-export function addSourceToEntry(lines: NoteLine[], entry: TopicEntry, link: string, eol: "\n" | "\r\n"): boolean {
+export function addSourceToEntry(
+  lines: NoteLine[],
+  entry: TopicEntry,
+  link: string,
+  eol: "\n" | "\r\n",
+): boolean {
   const target = linkTarget(link);
   // No source to add (an entry written without one): nothing changes, never a `[[]]`.
   if (target === "" || entry.sources.includes(target)) return false;

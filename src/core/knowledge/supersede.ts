@@ -12,7 +12,14 @@ import { err, ok } from "../util/result";
 import { formatWikilink } from "../markdown/wikilinks";
 import { deriveShortId } from "../util/hash";
 import { fieldValue } from "../trackers/fields";
-import { detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import {
+  detectEol,
+  insertLines,
+  joinLines,
+  locateFrontmatter,
+  splitLines,
+  type NoteLine,
+} from "../markdown/lines";
 import { setItemField, setItemStatus, type EditResult } from "../trackers/store";
 import { findItem } from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
@@ -33,7 +40,9 @@ export const CALLOUT_ID_PREFIX = "c-";
  * superseded: a `superseded_by` link or a `valid_to` date.
  */
 export function isSuperseded(fields: readonly { key: string; value: string }[]): boolean {
-  return Boolean(fieldValue(fields, SUPERSEDED_BY_KEY)?.trim() || fieldValue(fields, VALID_TO_KEY)?.trim());
+  return Boolean(
+    fieldValue(fields, SUPERSEDED_BY_KEY)?.trim() || fieldValue(fields, VALID_TO_KEY)?.trim(),
+  );
 }
 
 /**
@@ -46,7 +55,9 @@ export function calloutBlockId(seed: string, taken: ReadonlySet<string>): string
 
 /** Every `^id` written in a note (line ends and lines of their own). */
 export function blockIdsIn(text: string): Set<string> {
-  return new Set([...text.matchAll(/(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1] ?? ""));
+  return new Set(
+    [...text.matchAll(/(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1] ?? ""),
+  );
 }
 
 /**
@@ -57,7 +68,14 @@ export function blockIdsIn(text: string): Set<string> {
  * @param link wikilink to the new item, `[[…#^d-005]]`
  * @param date `YYYY-MM-DD`
  */
-export function supersedeTrackerItem(text: string, id: string, link: string, date: string, path = "tracker note", cancel = false): EditResult {
+export function supersedeTrackerItem(
+  text: string,
+  id: string,
+  link: string,
+  date: string,
+  path = "tracker note",
+  cancel = false,
+): EditResult {
   const item = findItem(text, id);
   if (!item) return err({ found: false, message: `no item ^${id} in ${path}` });
   if (isSuperseded(item.fields)) return ok({ text, changed: false });
@@ -67,7 +85,10 @@ export function supersedeTrackerItem(text: string, id: string, link: string, dat
     if (!r.ok) return r;
     out = r.value.text;
   }
-  for (const [key, value] of [[VALID_TO_KEY, date], [SUPERSEDED_BY_KEY, link]] as const) {
+  for (const [key, value] of [
+    [VALID_TO_KEY, date],
+    [SUPERSEDED_BY_KEY, link],
+  ] as const) {
     const r = setItemField(out, id, key, value, path);
     if (!r.ok) return r;
     out = r.value.text;
@@ -80,7 +101,13 @@ export function supersedeTrackerItem(text: string, id: string, link: string, dat
  * before it (and after it when text follows). Edits `lines` in place.
  * @returns the callout's id
  */
-function ensureCalloutId(lines: NoteLine[], entry: TopicEntry, wanted: string, taken: Set<string>, eol: "\n" | "\r\n"): string {
+function ensureCalloutId(
+  lines: NoteLine[],
+  entry: TopicEntry,
+  wanted: string,
+  taken: Set<string>,
+  eol: "\n" | "\r\n",
+): string {
   if (entry.id) return entry.id;
   const id = taken.has(wanted) ? calloutBlockId(wanted, taken) : wanted;
   taken.add(id);
@@ -122,10 +149,16 @@ export function supersedeCallout(
 ): SupersedeCalloutResult | null {
   const { bom, lines } = splitLines(text);
   const { bodyStart, error } = locateFrontmatter(text, lines);
-  if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
+  if (error !== null)
+    throw new FrontmatterError(
+      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
+      path,
+    );
   const { entries } = scanTopicBody(lines, bodyStart);
   const key = entryTextKey(match.text);
-  const entry = (match.id ? entries.find((e) => e.id === match.id) : undefined) ?? entries.find((e) => isCurrentEntry(e) && entryTextKey(e.text) === key);
+  const entry =
+    (match.id ? entries.find((e) => e.id === match.id) : undefined) ??
+    entries.find((e) => isCurrentEntry(e) && entryTextKey(e.text) === key);
   if (!entry) return null;
   const eol = detectEol(lines);
   const taken = blockIdsIn(text);
@@ -133,7 +166,14 @@ export function supersedeCallout(
   if (!isSuperseded(entry.fields)) {
     const last = lines[entry.endLine - 1];
     if (last && last.eol === "") last.eol = eol;
-    insertLines(lines, entry.endLine, [`> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${formatWikilink({ path, blockId: ids.newId })}]`], eol);
+    insertLines(
+      lines,
+      entry.endLine,
+      [
+        `> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${formatWikilink({ path, blockId: ids.newId })}]`,
+      ],
+      eol,
+    );
   }
   const out = joinLines(bom, lines);
   return { text: out, changed: out !== text, oldId };

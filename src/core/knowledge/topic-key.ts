@@ -66,4 +66,3 @@ export function topicDestination(
     throw e;
   }
 }
-

@@ -11,7 +11,15 @@
  */
 import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import { appendLines, detectEol, insertLines, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import {
+  appendLines,
+  detectEol,
+  insertLines,
+  joinLines,
+  locateFrontmatter,
+  splitLines,
+  type NoteLine,
+} from "../markdown/lines";
 import type { EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
 import { linkTarget, toWikilink } from "../markdown/wikilinks";
@@ -85,20 +93,31 @@ export interface TopicEntryInput {
  * set and `related_to` merged only when the note changes. Throws {@link FrontmatterError} when the
  * note's frontmatter does not parse.
  */
-export function appendTopicEntry(current: string | null, meta: TopicMeta, entry: TopicEntryInput): string {
+export function appendTopicEntry(
+  current: string | null,
+  meta: TopicMeta,
+  entry: TopicEntryInput,
+): string {
   const path = meta.path ?? meta.title;
   // A blank note (an empty file a person created) becomes a new topic note; only its BOM matters.
-  if (current === null || current.trim() === "") return (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + createTopicNote(meta, entry, path);
+  if (current === null || current.trim() === "")
+    return (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + createTopicNote(meta, entry, path);
 
   const { bom, lines } = splitLines(current);
   const { bodyStart, error } = locateFrontmatter(current, lines);
-  if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
+  if (error !== null)
+    throw new FrontmatterError(
+      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
+      path,
+    );
   const eol = detectEol(lines);
   const { headings, entries } = scanTopicBody(lines, bodyStart);
 
   const key = entryTextKey(entry.text);
   // A superseded callout is history: the same text again is a new entry (docs/contradictions.md).
-  const same = entries.find((e) => e.kind === entry.kind && entryTextKey(e.text) === key && !isSuperseded(e.fields));
+  const same = entries.find(
+    (e) => e.kind === entry.kind && entryTextKey(e.text) === key && !isSuperseded(e.fields),
+  );
   if (same) addSourceToEntry(lines, same, entry.source, eol);
   else insertCallout(lines, bodyStart, headings, entries, entry, eol);
 
@@ -125,9 +144,17 @@ export function addEntrySource(
   const { bom, lines } = splitLines(text);
   const { bodyStart, error } = locateFrontmatter(text, lines);
   const { entries } = scanTopicBody(lines, bodyStart);
-  const entry = typeof match === "number" ? entries[match] : entries.find((e) => entryTextKey(e.text) === entryTextKey(match));
-  if (!entry) return err({ found: false, message: `no callout ${JSON.stringify(match)} in ${path}` });
-  if (error !== null) throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${error})`, path);
+  const entry =
+    typeof match === "number"
+      ? entries[match]
+      : entries.find((e) => entryTextKey(e.text) === entryTextKey(match));
+  if (!entry)
+    return err({ found: false, message: `no callout ${JSON.stringify(match)} in ${path}` });
+  if (error !== null)
+    throw new FrontmatterError(
+      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
+      path,
+    );
   if (!addSourceToEntry(lines, entry, link, detectEol(lines))) return ok({ text, changed: false });
   const out = joinLines(bom, lines);
   return ok({ text: out, changed: out !== text });
@@ -135,7 +162,14 @@ export function addEntrySource(
 
 function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string): string {
   const title = meta.title.replace(/\s+/g, " ").trim();
-  const body = [`# ${title}`, "", `## ${collapseWhitespace(entry.heading)}`, "", ...formatCallout(entry), ""].join("\n");
+  const body = [
+    `# ${title}`,
+    "",
+    `## ${collapseWhitespace(entry.heading)}`,
+    "",
+    ...formatCallout(entry),
+    "",
+  ].join("\n");
   const fields: Record<string, unknown> = {
     id: topicId(title, meta.agent ?? (meta.type === "library" ? "library" : undefined)),
     type: meta.type,
@@ -206,9 +240,14 @@ function mergeRelated(text: string, related: string[], path: string): string[] |
   const data = parseNote(text, path).data;
   const raw = data?.related_to;
   const existing: string[] = [];
-  const items: unknown[] = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  const items: unknown[] = Array.isArray(raw)
+    ? raw
+    : raw === undefined || raw === null
+      ? []
+      : [raw];
   for (const v of items) {
-    const flat = Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) ? (v[0] as unknown[]) : v;
+    const flat =
+      Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) ? (v[0] as unknown[]) : v;
     const value: unknown = Array.isArray(flat) && flat.length === 1 ? flat[0] : flat;
     if (typeof value === "string" && value.trim()) existing.push(linkTarget(value));
   }
@@ -230,4 +269,3 @@ function uniqueLinks(values: string[]): string[] {
   }
   return out;
 }
-

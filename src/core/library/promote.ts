@@ -22,7 +22,14 @@ import { normalizeVaultPath, sanitizeFileName, type MemoryLayout } from "../layo
 import type { VaultPort } from "../vault";
 import { scanTopicBody, type TopicEntry } from "../knowledge/callouts";
 import { topicId } from "../knowledge/topic-key";
-import { appendLines, detectEol, joinLines, locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import {
+  appendLines,
+  detectEol,
+  joinLines,
+  locateFrontmatter,
+  splitLines,
+  type NoteLine,
+} from "../markdown/lines";
 import { formatWikilink, linkTarget } from "../markdown/wikilinks";
 import { STATE_KEY } from "../trackers/fields";
 
@@ -87,7 +94,8 @@ export function parsePromotionTarget(layout: MemoryLayout, target: string): Prom
   const note = (hash < 0 ? raw : raw.slice(0, hash)).trim();
   const sub = hash < 0 ? "" : raw.slice(hash + 1).trim();
   if (note === "") throw new UsageError(`no note to promote in ${JSON.stringify(target)}`);
-  if (sub !== "" && !/^\^[A-Za-z0-9-]+$/.test(sub)) throw new UsageError(`promote a note or a callout (note#^block), not a heading: ${target}`);
+  if (sub !== "" && !/^\^[A-Za-z0-9-]+$/.test(sub))
+    throw new UsageError(`promote a note or a callout (note#^block), not a heading: ${target}`);
   let path = normalizeVaultPath(note);
   if (!/\.md$/i.test(path)) path = `${path}.md`;
   return { path: layout.under(path), blockId: sub === "" ? null : sub.slice(1) };
@@ -102,7 +110,10 @@ export function parsePromotionTarget(layout: MemoryLayout, target: string): Prom
 export function checkArea(area: string): string {
   const a = area.trim();
   if (a === "" || sanitizeFileName(a) !== a || a.includes("..")) {
-    throw new PathError(`invalid library area ${JSON.stringify(area)}: one folder name, without / \\ .. or : * ? " < > | # ^ [ ]`, area);
+    throw new PathError(
+      `invalid library area ${JSON.stringify(area)}: one folder name, without / \\ .. or : * ? " < > | # ^ [ ]`,
+      area,
+    );
   }
   return a;
 }
@@ -112,17 +123,26 @@ export function checkArea(area: string): string {
  * the library, or outside the memory root.
  * @throws PathError with the reason
  */
-export function checkPromotable(layout: MemoryLayout, path: string, realPath?: (path: string) => string): void {
+export function checkPromotable(
+  layout: MemoryLayout,
+  path: string,
+  realPath?: (path: string) => string,
+): void {
   const paths = [path, ...(realPath ? [realPath(path)] : [])];
   for (const p of paths) {
     const zone = layout.zoneOf(p);
     if (zone !== null) {
       const via = p === path ? "" : ` (it leads to ${p})`;
-      throw new PathError(`${path} is in the isolated zone ${zone}${via}: content of an isolated zone is never promoted to the library`, path);
+      throw new PathError(
+        `${path} is in the isolated zone ${zone}${via}: content of an isolated zone is never promoted to the library`,
+        path,
+      );
     }
-    if (!layout.isInside(p)) throw new PathError(`${path} leads outside the memory root; refused`, path);
+    if (!layout.isInside(p))
+      throw new PathError(`${path} leads outside the memory root; refused`, path);
   }
-  if (layout.collectionOf(path) === "library") throw new UsageError(`${path} is already in the library`, path);
+  if (layout.collectionOf(path) === "library")
+    throw new UsageError(`${path} is already in the library`, path);
 }
 
 const BLOCK_AT_END = /[ \t]\^([A-Za-z0-9-]+)[ \t]*$/;
@@ -145,7 +165,9 @@ function calloutsWithIds(lines: readonly NoteLine[], text: string): IdCallout[] 
     // On the next line, or after one blank line: the form supersession writes and Obsidian reads
     // as the callout's id (docs/contradictions.md, "What is written").
     const next = lines[entry.endLine]?.text ?? "";
-    const after = STANDALONE.exec(next)?.[1] ?? (next.trim() === "" ? STANDALONE.exec(lines[entry.endLine + 1]?.text ?? "")?.[1] : undefined);
+    const after =
+      STANDALONE.exec(next)?.[1] ??
+      (next.trim() === "" ? STANDALONE.exec(lines[entry.endLine + 1]?.text ?? "")?.[1] : undefined);
     if (inline) out.push({ entry, id: inline, inline: true });
     else if (after) out.push({ entry, id: after, inline: false });
   }
@@ -159,7 +181,8 @@ const quoted = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 function copyIn(lines: readonly NoteLine[], text: string, sourceLink: string): string | undefined {
   const re = new RegExp(`\\[promoted_from::\\s*${quoted(sourceLink)}\\s*\\]`);
   for (const c of calloutsWithIds(lines, text)) {
-    for (let j = c.entry.line; j < c.entry.endLine; j++) if (re.test(lines[j]?.text ?? "")) return c.id;
+    for (let j = c.entry.line; j < c.entry.endLine; j++)
+      if (re.test(lines[j]?.text ?? "")) return c.id;
   }
   return undefined;
 }
@@ -181,32 +204,62 @@ function usedIds(lines: readonly NoteLine[]): Set<string> {
  * frontmatter does not parse, or a library note of that name that is not a promoted copy of this
  * source (a note) — each a {@link UsageError}, {@link PathError} or `FrontmatterError` naming it.
  */
-export async function planPromotion(vault: Pick<VaultPort, "exists" | "read">, layout: MemoryLayout, req: PromotionRequest): Promise<PromotionPlan> {
+export async function planPromotion(
+  vault: Pick<VaultPort, "exists" | "read">,
+  layout: MemoryLayout,
+  req: PromotionRequest,
+): Promise<PromotionPlan> {
   const area = checkArea(req.area);
   const source = parsePromotionTarget(layout, req.target);
   checkPromotable(layout, source.path, req.realPath);
-  if (!(await vault.exists(source.path))) throw new UsageError(`no note ${source.path} to promote`, source.path);
+  if (!(await vault.exists(source.path)))
+    throw new UsageError(`no note ${source.path} to promote`, source.path);
   const text = await vault.read(source.path);
   const stem = (source.path.split("/").pop() ?? source.path).replace(/\.md$/i, "");
   const destination = layout.libraryPath(area, stem);
   const sourceLink = link(source.path, source.blockId);
   const existing = (await vault.exists(destination)) ? await vault.read(destination) : null;
-  if (source.blockId === null) return planNote(text, source, sourceLink, area, destination, existing, req);
+  if (source.blockId === null)
+    return planNote(text, source, sourceLink, area, destination, existing, req);
   return planCallout(text, source, source.blockId, sourceLink, area, destination, existing, req);
 }
 
-function planNote(text: string, source: PromotionSource, sourceLink: string, area: string, destination: string, existing: string | null, req: PromotionRequest): PromotionPlan {
+function planNote(
+  text: string,
+  source: PromotionSource,
+  sourceLink: string,
+  area: string,
+  destination: string,
+  existing: string | null,
+  req: PromotionRequest,
+): PromotionPlan {
   const destinationLink = link(destination);
   const sourceAddition = `promoted_to: "${destinationLink}"`;
   if (existing !== null) {
     const from = parseNote(existing, destination).data?.promoted_from;
     if (typeof from !== "string" || linkTarget(from) !== linkTarget(sourceLink)) {
-      throw new UsageError(`${destination} already exists and is not a promoted copy of ${source.path}; choose another area or rename one of them`, destination);
+      throw new UsageError(
+        `${destination} already exists and is not a promoted copy of ${source.path}; choose another area or rename one of them`,
+        destination,
+      );
     }
-    return { source, sourceLink, area, destination, destinationLink, content: existing, sourceAddition, date: req.date, already: true };
+    return {
+      source,
+      sourceLink,
+      area,
+      destination,
+      destinationLink,
+      content: existing,
+      sourceAddition,
+      date: req.date,
+      already: true,
+    };
   }
   const data = parseNote(text, source.path).data ?? {};
-  const id = typeof data.id === "string" && data.id.trim() ? data.id.trim() : topicId(source.path.split("/").pop() ?? "note");
+  const id =
+    typeof data.id === "string" && data.id.trim()
+      ? data.id.trim()
+      : topicId(source.path.split("/").pop() ?? "note");
   const content = setFrontmatter(
     text,
     {
@@ -219,7 +272,17 @@ function planNote(text: string, source: PromotionSource, sourceLink: string, are
     },
     source.path,
   );
-  return { source, sourceLink, area, destination, destinationLink, content, sourceAddition, date: req.date, already: false };
+  return {
+    source,
+    sourceLink,
+    area,
+    destination,
+    destinationLink,
+    content,
+    sourceAddition,
+    date: req.date,
+    already: false,
+  };
 }
 
 function planCallout(
@@ -234,12 +297,26 @@ function planCallout(
 ): PromotionPlan {
   const { lines } = splitLines(text);
   const callout = calloutsWithIds(lines, text).find((c) => c.id === blockId);
-  if (!callout) throw new UsageError(`no callout with ^${blockId} in ${source.path} (a whole note or one callout is promoted)`, source.path);
+  if (!callout)
+    throw new UsageError(
+      `no callout with ^${blockId} in ${source.path} (a whole note or one callout is promoted)`,
+      source.path,
+    );
   const destLines = existing === null ? [] : splitLines(existing).lines;
   const before = existing === null ? undefined : copyIn(destLines, existing, sourceLink);
   if (before !== undefined) {
     const destinationLink = link(destination, before);
-    return { source, sourceLink, area, destination, destinationLink, content: "", sourceAddition: `> [promoted_to:: ${destinationLink}]`, date: req.date, already: true };
+    return {
+      source,
+      sourceLink,
+      area,
+      destination,
+      destinationLink,
+      content: "",
+      sourceAddition: `> [promoted_to:: ${destinationLink}]`,
+      date: req.date,
+      already: true,
+    };
   }
   const taken = usedIds(destLines);
   let id = blockId;
@@ -249,7 +326,8 @@ function planCallout(
     .map((l) => l.text)
     .filter((t) => !/\[promoted_to::/.test(t));
   const lastIndex = body.length - 1;
-  if (callout.inline && lastIndex >= 0) body[lastIndex] = (body[lastIndex] ?? "").replace(BLOCK_AT_END, "");
+  if (callout.inline && lastIndex >= 0)
+    body[lastIndex] = (body[lastIndex] ?? "").replace(BLOCK_AT_END, "");
   const copy = [...body, `> [promoted_from:: ${sourceLink}] [promoted_at:: ${req.date}]`, `^${id}`];
   const destinationLink = link(destination, id);
   return {
@@ -268,7 +346,16 @@ function planCallout(
 /** Frontmatter and heading of a new library note for a callout's copy. */
 function newLibraryNote(destination: string, area: string, timestamp: string): string {
   const title = (destination.split("/").pop() ?? "Note").replace(/\.md$/i, "");
-  return setFrontmatter(`# ${title}\n`, { id: `library-${topicId(`${area} ${title}`)}`, type: "library", status: "active", created_at: timestamp }, destination);
+  return setFrontmatter(
+    `# ${title}\n`,
+    {
+      id: `library-${topicId(`${area} ${title}`)}`,
+      type: "library",
+      status: "active",
+      created_at: timestamp,
+    },
+    destination,
+  );
 }
 
 /**
@@ -280,7 +367,11 @@ function newLibraryNote(destination: string, area: string, timestamp: string): s
  * @throws UsageError when the source no longer has the callout, or the library note became
  *   something else meanwhile; VaultError / FrontmatterError from the writes
  */
-export async function applyPromotion(vault: VaultPort, plan: PromotionPlan, timestamp: string): Promise<string[]> {
+export async function applyPromotion(
+  vault: VaultPort,
+  plan: PromotionPlan,
+  timestamp: string,
+): Promise<string[]> {
   const writes: string[] = [];
   const { destination, source } = plan;
   if (!plan.already) {
@@ -288,26 +379,44 @@ export async function applyPromotion(vault: VaultPort, plan: PromotionPlan, time
       if (source.blockId === null) {
         if (current === null) return plan.content;
         const from = parseNote(current, destination).data?.promoted_from;
-        if (typeof from === "string" && linkTarget(from) === linkTarget(plan.sourceLink)) return current;
-        throw new UsageError(`${destination} appeared meanwhile and is not a copy of ${source.path}; nothing promoted`, destination);
+        if (typeof from === "string" && linkTarget(from) === linkTarget(plan.sourceLink))
+          return current;
+        throw new UsageError(
+          `${destination} appeared meanwhile and is not a copy of ${source.path}; nothing promoted`,
+          destination,
+        );
       }
       const base = current ?? newLibraryNote(destination, plan.area, timestamp);
       const { bom, lines } = splitLines(base);
       if (copyIn(lines, base, plan.sourceLink) !== undefined) return current;
       const eol = detectEol(lines);
       const tail = lines[lines.length - 1];
-      appendLines(lines, [...(tail && tail.text.trim() !== "" ? [""] : []), ...plan.content.split("\n")], eol);
+      appendLines(
+        lines,
+        [...(tail && tail.text.trim() !== "" ? [""] : []), ...plan.content.split("\n")],
+        eol,
+      );
       return joinLines(bom, lines);
     });
     if (wrote) writes.push(destination);
   }
   const linked = await vault.process(source.path, (current) => {
-    if (current === null) throw new UsageError(`${source.path} is gone; the library copy ${destination} stays`, source.path);
-    if (source.blockId === null) return setFrontmatter(current, { promoted_to: plan.destinationLink }, source.path);
+    if (current === null)
+      throw new UsageError(
+        `${source.path} is gone; the library copy ${destination} stays`,
+        source.path,
+      );
+    if (source.blockId === null)
+      return setFrontmatter(current, { promoted_to: plan.destinationLink }, source.path);
     const { bom, lines } = splitLines(current);
     const c = calloutsWithIds(lines, current).find((x) => x.id === source.blockId);
-    if (!c) throw new UsageError(`no callout with ^${source.blockId} in ${source.path} any more; the library copy ${destination} stays`, source.path);
-    for (let j = c.entry.line; j < c.entry.endLine; j++) if ((lines[j]?.text ?? "").includes(plan.sourceAddition.slice(2))) return current;
+    if (!c)
+      throw new UsageError(
+        `no callout with ^${source.blockId} in ${source.path} any more; the library copy ${destination} stays`,
+        source.path,
+      );
+    for (let j = c.entry.line; j < c.entry.endLine; j++)
+      if ((lines[j]?.text ?? "").includes(plan.sourceAddition.slice(2))) return current;
     const at = c.inline ? c.entry.endLine - 1 : c.entry.endLine;
     const eol = detectEol(lines);
     if (at >= lines.length) appendLines(lines, [plan.sourceAddition], eol);
@@ -327,13 +436,17 @@ export async function applyPromotion(vault: VaultPort, plan: PromotionPlan, time
  * source, destination, what the source gets, and every line that will be written (`  | …`).
  */
 export function promotionPlanLines(plan: PromotionPlan): string[] {
-  if (plan.already) return [`already promoted: ${plan.sourceLink} → ${plan.destinationLink}; nothing to write`];
+  if (plan.already)
+    return [`already promoted: ${plan.sourceLink} → ${plan.destinationLink}; nothing to write`];
   return [
     `source:      ${plan.sourceLink}`,
     `destination: ${plan.destination}${plan.source.blockId ? " (the callout is appended)" : " (a new note)"}`,
     `the source gets: ${plan.sourceAddition}`,
     "will write:",
-    ...plan.content.replace(/\n$/, "").split("\n").map((l) => `  | ${l}`),
+    ...plan.content
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => `  | ${l}`),
   ];
 }
 
@@ -349,7 +462,10 @@ export interface ProposalMeta {
  * (the plan is checked first, so a refused promotion is never proposed): addressed to the person,
  * with the source and area as fields that accepting it reads.
  */
-export function promotionProposal(plan: PromotionPlan, meta: ProposalMeta): { text: string; fields: [string, string][] } {
+export function promotionProposal(
+  plan: PromotionPlan,
+  meta: ProposalMeta,
+): { text: string; fields: [string, string][] } {
   return {
     text: `Promote ${plan.sourceLink} to the library (area ${plan.area})`,
     fields: [

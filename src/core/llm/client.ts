@@ -9,7 +9,13 @@ import OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { LlmError, UsageError } from "../errors";
 import { checkBaseUrl, redactUrl } from "../url";
-import { classifyFailure, defaultSleep, describeFailure, withRetries, type FailureInfo } from "./retry";
+import {
+  classifyFailure,
+  defaultSleep,
+  describeFailure,
+  withRetries,
+  type FailureInfo,
+} from "./retry";
 import { estimateTokens } from "./tokens";
 import type { FetchLike } from "./request-url-fetch";
 
@@ -121,10 +127,16 @@ function notCompletion(value: unknown, baseUrl: string): LlmError | null {
   if (typeof value !== "string") return null;
   const shown = redactUrl(baseUrl);
   if (/^\s*(?:<!doctype html|<html|<head|<body|<\?xml)/i.test(value) || /<html[\s>]/i.test(value)) {
-    return new LlmError(`chat completion at ${shown}: the server answered with HTML, not a chat completion — is the base URL right? (an OpenAI-compatible one usually ends in /v1)`, shown);
+    return new LlmError(
+      `chat completion at ${shown}: the server answered with HTML, not a chat completion — is the base URL right? (an OpenAI-compatible one usually ends in /v1)`,
+      shown,
+    );
   }
   const quote = quoteOf(value);
-  return new LlmError(`chat completion at ${shown}: the server answered with text, not a chat completion${quote ? ` (${JSON.stringify(quote)})` : ""} — is the base URL right?`, shown);
+  return new LlmError(
+    `chat completion at ${shown}: the server answered with text, not a chat completion${quote ? ` (${JSON.stringify(quote)})` : ""} — is the base URL right?`,
+    shown,
+  );
 }
 
 /** A chat client bound to one server and model. */
@@ -160,7 +172,10 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
   const baseUrl = options.baseUrl.trim().replace(/\/+$/, "");
   const problem = checkBaseUrl(baseUrl);
   if (problem) {
-    const advice = problem.kind === "credentials" ? "; give the URL without them and the key as the API key" : "";
+    const advice =
+      problem.kind === "credentials"
+        ? "; give the URL without them and the key as the API key"
+        : "";
     throw new UsageError(`the base URL ${problem.reason}${advice}`, redactUrl(baseUrl));
   }
   const apiKey = options.apiKey;
@@ -195,7 +210,13 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     if (!onWaiting) return run();
     const started = now();
     const timer = setInterval(() => {
-      onWaiting({ what, attempt, attempts: options.maxRetries + 1, waitedMs: now() - started, timeoutMs: options.timeoutMs });
+      onWaiting({
+        what,
+        attempt,
+        attempts: options.maxRetries + 1,
+        waitedMs: now() - started,
+        timeoutMs: options.timeoutMs,
+      });
     }, waitingEveryMs(options.timeoutMs));
     try {
       return await run();
@@ -204,18 +225,33 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     }
   }
   const failWith = (what: string) => (info: FailureInfo, attempts: number) =>
-    describeFailure(info, { baseUrl, model: options.model, timeoutMs: options.timeoutMs, attempts, what });
+    describeFailure(info, {
+      baseUrl,
+      model: options.model,
+      timeoutMs: options.timeoutMs,
+      attempts,
+      what,
+    });
 
-  function paramsFor(request: ChatRequest, format: ResponseFormatMode, withTemperature: boolean): ChatCompletionCreateParamsNonStreaming {
+  function paramsFor(
+    request: ChatRequest,
+    format: ResponseFormatMode,
+    withTemperature: boolean,
+  ): ChatCompletionCreateParamsNonStreaming {
     const params: ChatCompletionCreateParamsNonStreaming = {
       model: options.model,
       messages: request.messages,
     };
-    if (withTemperature && request.temperature !== undefined) params.temperature = request.temperature;
+    if (withTemperature && request.temperature !== undefined)
+      params.temperature = request.temperature;
     if (format === "json_schema" && request.jsonSchema) {
       params.response_format = {
         type: "json_schema",
-        json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true },
+        json_schema: {
+          name: request.jsonSchema.name,
+          schema: request.jsonSchema.schema,
+          strict: true,
+        },
       };
     } else if (format !== "text") {
       params.response_format = { type: "json_object" };
@@ -234,7 +270,12 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
       try {
         let attempt = 0;
         const { value, attempts: made } = await withRetries(
-          () => watched("chat completion", ++attempt, () => sdk.chat.completions.create(paramsFor(request, format, withTemperature), { signal: request.signal })),
+          () =>
+            watched("chat completion", ++attempt, () =>
+              sdk.chat.completions.create(paramsFor(request, format, withTemperature), {
+                signal: request.signal,
+              }),
+            ),
           policy,
           classify,
           (info, n) => {
@@ -254,7 +295,8 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         const choice = Array.isArray(choices) ? value.choices[0] : undefined;
         const usage = value.usage;
         const content = choice?.message?.content ?? "";
-        const promptTokens = usage?.prompt_tokens ?? estimateTokens(request.messages.map((m) => m.content).join("\n"));
+        const promptTokens =
+          usage?.prompt_tokens ?? estimateTokens(request.messages.map((m) => m.content).join("\n"));
         const completionTokens = usage?.completion_tokens ?? estimateTokens(content);
         return {
           content,
@@ -272,7 +314,9 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
         // Some models accept only their default temperature (HTTP 400 naming "temperature").
         if (withTemperature && /temperature/i.test(err.info.detail)) {
           sendTemperature = false;
-          notes.push(`the model rejected the temperature setting (HTTP ${err.info.status ?? "?"}); asked again with the model's default`);
+          notes.push(
+            `the model rejected the temperature setting (HTTP ${err.info.status ?? "?"}); asked again with the model's default`,
+          );
           continue;
         }
         const next = FALLBACK[format];

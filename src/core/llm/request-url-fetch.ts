@@ -37,8 +37,12 @@ function abortError(): Error {
   return err;
 }
 
-async function bodyOf(input: string | URL | Request, init: RequestInit | undefined): Promise<string | ArrayBuffer | undefined> {
-  const body = init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
+async function bodyOf(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<string | ArrayBuffer | undefined> {
+  const body =
+    init?.body ?? (input instanceof Request && input.body ? await input.arrayBuffer() : undefined);
   if (body === undefined || body === null) return undefined;
   if (typeof body === "string" || body instanceof ArrayBuffer) return body;
   // Blob, FormData, URLSearchParams, typed arrays, streams: let the platform serialise them.
@@ -59,9 +63,11 @@ export function requestUrlFetch(requestUrl: RequestUrlLike): FetchLike {
     if (signal?.aborted) throw abortError();
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
-    new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).forEach((value, key) => {
-      headers[key] = value;
-    });
+    new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).forEach(
+      (value, key) => {
+        headers[key] = value;
+      },
+    );
     const request: RequestUrlParamLike = {
       url,
       method: init?.method ?? (input instanceof Request ? input.method : "GET"),

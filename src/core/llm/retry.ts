@@ -103,8 +103,10 @@ export function classifyFailure(err: unknown, apiKey: string): FailureInfo {
     const one = redact(s, apiKey).replace(/\s+/g, " ").trim();
     return one.length > 200 ? `${one.slice(0, 199)}…` : one;
   };
-  if (err instanceof APIUserAbortError) return { kind: "aborted", detail: "cancelled", retryable: false };
-  if (err instanceof APIConnectionTimeoutError) return { kind: "timeout", detail: "timed out", retryable: true };
+  if (err instanceof APIUserAbortError)
+    return { kind: "aborted", detail: "cancelled", retryable: false };
+  if (err instanceof APIConnectionTimeoutError)
+    return { kind: "timeout", detail: "timed out", retryable: true };
   if (err instanceof APIConnectionError) {
     return { kind: "connection", detail: clip(causeCode(err) || err.message), retryable: true };
   }
@@ -113,7 +115,8 @@ export function classifyFailure(err: unknown, apiKey: string): FailureInfo {
     const status: unknown = err.status;
     const headers: unknown = err.headers;
     const body: unknown = err.error;
-    if (typeof status !== "number") return { kind: "other", detail: clip(err.message), retryable: false };
+    if (typeof status !== "number")
+      return { kind: "other", detail: clip(err.message), retryable: false };
     const info: FailureInfo = {
       kind: "status",
       status,
@@ -124,7 +127,11 @@ export function classifyFailure(err: unknown, apiKey: string): FailureInfo {
     if (after !== undefined) info.retryAfterMs = after;
     return info;
   }
-  return { kind: "other", detail: clip(err instanceof Error ? err.message : String(err)), retryable: false };
+  return {
+    kind: "other",
+    detail: clip(err instanceof Error ? err.message : String(err)),
+    retryable: false,
+  };
 }
 
 /**
@@ -145,9 +152,12 @@ export function hintFor(info: FailureInfo, model: string, timeoutMs: number): st
   }
   const status = info.status ?? 0;
   if (status === 401 || status === 403) return "check the API key";
-  if (status === 404) return `check the model name "${model}" and the base URL (OpenAI-compatible servers usually end in /v1)`;
-  if (status === 400 || status === 422) return `check the model name "${model}" and that the server supports chat completions`;
-  if (status === 429) return "the server is rate limiting or the quota is used up; wait, or check the plan and the API key";
+  if (status === 404)
+    return `check the model name "${model}" and the base URL (OpenAI-compatible servers usually end in /v1)`;
+  if (status === 400 || status === 422)
+    return `check the model name "${model}" and that the server supports chat completions`;
+  if (status === 429)
+    return "the server is rate limiting or the quota is used up; wait, or check the plan and the API key";
   if (status >= 500) return "the server failed; try again later or check the server's logs";
   return "check the base URL, the API key and the model name";
 }
@@ -185,7 +195,11 @@ export function describeFailure(
 }
 
 /** Backoff before retry number `retry` (1-based), milliseconds, with up to 25% jitter. */
-export function backoffMs(retry: number, baseMs: number, random: () => number = Math.random): number {
+export function backoffMs(
+  retry: number,
+  baseMs: number,
+  random: () => number = Math.random,
+): number {
   const base = Math.min(baseMs * 2 ** (retry - 1), MAX_BACKOFF_MS);
   return Math.round(base * (1 - 0.25 * random()));
 }

@@ -44,7 +44,10 @@ export class UsageMeter {
 /**
  * Cost of `usage` in USD, rounded to 1e-6; `undefined` when neither price is set.
  */
-export function costUsd(usage: Pick<Usage, "promptTokens" | "completionTokens">, prices: Prices): number | undefined {
+export function costUsd(
+  usage: Pick<Usage, "promptTokens" | "completionTokens">,
+  prices: Prices,
+): number | undefined {
   if (prices.pricePromptPerM <= 0 && prices.priceCompletionPerM <= 0) return undefined;
   const usd =
     (usage.promptTokens / 1_000_000) * prices.pricePromptPerM +

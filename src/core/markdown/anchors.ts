@@ -18,7 +18,11 @@ export interface NoteAnchors {
 
 /** Obsidian matches heading links ignoring case and the characters a link cannot hold. */
 export function normalizeHeading(h: string): string {
-  return h.replace(/[#^[\]|:\\]/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+  return h
+    .replace(/[#^[\]|:\\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 }
 
 /**
@@ -34,7 +38,8 @@ export function scanAnchors(body: string, firstLine = 1): NoteAnchors {
     const line = (lines[i] ?? "").replace(/\r$/, "");
     const f = FENCE_RE.exec(line);
     if (fence !== null) {
-      if (f?.[1] && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = null;
+      if (f?.[1] && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1])
+        fence = null;
       continue;
     }
     if (f?.[1]) {

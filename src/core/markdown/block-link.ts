@@ -10,9 +10,15 @@ import { formatWikilink } from "./wikilinks";
  * (`JournalBlock` of src/core/journal/split.ts): its id (without `^`) or `null`, and the headings
  * above it, outermost first.
  */
-export function blockLink(journal: string, block: { blockId: string | null; headings: readonly string[] }): string {
+export function blockLink(
+  journal: string,
+  block: { blockId: string | null; headings: readonly string[] },
+): string {
   if (block.blockId) return formatWikilink({ path: journal, blockId: block.blockId });
   const heading = block.headings.at(-1)?.trim();
   // A heading holding link syntax cannot be named in a link; the note stands for it.
-  return formatWikilink({ path: journal, heading: heading && !/[[\]|#^]/.test(heading) ? heading : null });
+  return formatWikilink({
+    path: journal,
+    heading: heading && !/[[\]|#^]/.test(heading) ? heading : null,
+  });
 }

@@ -50,7 +50,9 @@ export function locateFrontmatterBlock(text: string): FrontmatterBlockLocation {
   const start = bom ? 1 : 0;
   const firstBreak = text.indexOf("\n");
   const eol = firstBreak > 0 && text[firstBreak - 1] === "\r" ? "\r\n" : "\n";
-  const opens = isFrontmatterDelimiter(text.slice(start, firstBreak === -1 ? text.length : firstBreak));
+  const opens = isFrontmatterDelimiter(
+    text.slice(start, firstBreak === -1 ? text.length : firstBreak),
+  );
   const located: FrontmatterBlockLocation = { bom, eol, start, opens, block: null };
   if (!opens || firstBreak === -1) return located;
   let pos = firstBreak + 1;
@@ -58,7 +60,12 @@ export function locateFrontmatterBlock(text: string): FrontmatterBlockLocation {
     const brk = text.indexOf("\n", pos);
     const end = brk === -1 ? text.length : brk;
     if (isFrontmatterDelimiter(text.slice(pos, end))) {
-      located.block = { yamlStart: firstBreak + 1, yamlEnd: pos, bodyStart: brk === -1 ? text.length : brk + 1, closeLine: line };
+      located.block = {
+        yamlStart: firstBreak + 1,
+        yamlEnd: pos,
+        bodyStart: brk === -1 ? text.length : brk + 1,
+        closeLine: line,
+      };
       break;
     }
     if (brk === -1) break;

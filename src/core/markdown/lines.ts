@@ -66,7 +66,12 @@ export function appendLines(lines: NoteLine[], texts: readonly string[], eol: "\
  * Inserts lines before index `at` (in place), each ending with `eol`; inserting after a last line
  * without a line ending gives that line one.
  */
-export function insertLines(lines: NoteLine[], at: number, texts: readonly string[], eol: "\n" | "\r\n"): void {
+export function insertLines(
+  lines: NoteLine[],
+  at: number,
+  texts: readonly string[],
+  eol: "\n" | "\r\n",
+): void {
   if (at >= lines.length) {
     appendLines(lines, texts, eol);
     return;
@@ -83,10 +88,17 @@ export function insertLines(lines: NoteLine[], at: number, texts: readonly strin
  * "The health check").
  * @returns the 0-based index of the first body line, and the parse error if any.
  */
-export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { bodyStart: number; error: string | null } {
+export function locateFrontmatter(
+  text: string,
+  lines: readonly NoteLine[],
+): { bodyStart: number; error: string | null } {
   try {
     const parsed = parseNote(text);
-    return { bodyStart: parsed.data === null ? 0 : Math.min(lines.length, Math.max(0, parsed.bodyLine - 1)), error: null };
+    return {
+      bodyStart:
+        parsed.data === null ? 0 : Math.min(lines.length, Math.max(0, parsed.bodyLine - 1)),
+      error: null,
+    };
   } catch (err) {
     const close = locateFrontmatterBlock(text).block?.closeLine ?? lines.length;
     return { bodyStart: Math.min(lines.length, close + 1), error: errorMessage(err) };
@@ -96,6 +108,9 @@ export function locateFrontmatter(text: string, lines: readonly NoteLine[]): { b
 /** Throws {@link FrontmatterError} naming `path` when a parsed note's frontmatter does not parse. */
 export function assertWritable(note: { frontmatterError: string | null }, path: string): void {
   if (note.frontmatterError !== null) {
-    throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`, path);
+    throw new FrontmatterError(
+      `${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`,
+      path,
+    );
   }
 }

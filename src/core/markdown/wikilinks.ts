@@ -45,7 +45,10 @@ export function findWikilinks(text: string): Wikilink[] {
  * A text with each wikilink (and embed) replaced by what `render` returns for it, given the link
  * taken apart, its inside as written (`path#anchor|alias`) and its alias (`null` when none).
  */
-export function replaceWikilinks(text: string, render: (link: Wikilink, inner: string, alias: string | null) => string): string {
+export function replaceWikilinks(
+  text: string,
+  render: (link: Wikilink, inner: string, alias: string | null) => string,
+): string {
   return text.replace(WIKILINK_RE, (raw, inner: string) => {
     const bar = inner.indexOf("|");
     return render(parseWikilinkTarget(inner, raw), inner, bar < 0 ? null : inner.slice(bar + 1));
@@ -167,7 +170,8 @@ export class LinkResolver {
       if (list) list.push(p);
       else this.byName.set(name, [p]);
     }
-    for (const list of this.byName.values()) list.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    for (const list of this.byName.values())
+      list.sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   }
 
   /**
@@ -195,7 +199,9 @@ export class LinkResolver {
     const name = key.slice(key.lastIndexOf("/") + 1);
     const all = this.byName.get(name);
     if (!all) return null;
-    const candidates = key.includes("/") ? all.filter((c) => stripMd(c).toLowerCase().endsWith(`/${key}`)) : all;
+    const candidates = key.includes("/")
+      ? all.filter((c) => stripMd(c).toLowerCase().endsWith(`/${key}`))
+      : all;
     if (candidates.length <= 1) return candidates[0] ?? null;
     const fromFolders = folderOf(from).toLowerCase().split("/");
     let best: string | null = null;
@@ -203,7 +209,12 @@ export class LinkResolver {
     for (const c of candidates) {
       const folders = folderOf(c).toLowerCase().split("/");
       let shared = 0;
-      while (shared < folders.length && shared < fromFolders.length && folders[shared] === fromFolders[shared]) shared++;
+      while (
+        shared < folders.length &&
+        shared < fromFolders.length &&
+        folders[shared] === fromFolders[shared]
+      )
+        shared++;
       // Candidates are sorted shortest first, so a tie keeps the shorter path.
       if (shared > bestShared) {
         best = c;

@@ -19,8 +19,15 @@ export interface AgentDueReview {
  * Reviews whose `next` date is `today` or earlier, for every agent (or only `agent`), most overdue
  * first. Throws {@link VaultError} when a tracker cannot be read.
  */
-export async function listDueReviews(vault: VaultPort, layout: MemoryLayout, today: IsoDate, agent?: string): Promise<AgentDueReview[]> {
-  const agents = agent ? [agent] : layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
+export async function listDueReviews(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  today: IsoDate,
+  agent?: string,
+): Promise<AgentDueReview[]> {
+  const agents = agent
+    ? [agent]
+    : layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
   const out: AgentDueReview[] = [];
   for (const a of agents) {
     let path: string;
@@ -31,7 +38,10 @@ export async function listDueReviews(vault: VaultPort, layout: MemoryLayout, tod
       continue;
     }
     if (!(await vault.exists(path))) continue;
-    for (const review of dueReviews(await vault.read(path), today)) out.push({ agent: a, path, review });
+    for (const review of dueReviews(await vault.read(path), today))
+      out.push({ agent: a, path, review });
   }
-  return out.sort((x, y) => y.review.daysOverdue - x.review.daysOverdue || (x.path < y.path ? -1 : 1));
+  return out.sort(
+    (x, y) => y.review.daysOverdue - x.review.daysOverdue || (x.path < y.path ? -1 : 1),
+  );
 }

@@ -34,7 +34,8 @@ export interface ReviewPeriod {
 export function reviewPeriod(schedule: ReviewSchedule, today: IsoDate): ReviewPeriod {
   let start: IsoDate | null = null;
   if (schedule.last !== null) start = addDays(schedule.last, 1);
-  else if (schedule.next !== null && schedule.every !== null) start = subtractInterval(schedule.next, schedule.every);
+  else if (schedule.next !== null && schedule.every !== null)
+    start = subtractInterval(schedule.next, schedule.every);
   start ??= addDays(today, -6) ?? today;
   if (start > today) start = today;
   return { start, end: today };
@@ -100,7 +101,13 @@ function isOpen(item: TrackerItem): boolean {
 }
 
 function itemRef(path: string, item: TrackerItem): ReviewItemRef {
-  return { path, id: item.id, text: item.text, status: item.status, latest: latestProgressText(item) };
+  return {
+    path,
+    id: item.id,
+    text: item.text,
+    status: item.status,
+    latest: latestProgressText(item),
+  };
 }
 
 /**
@@ -110,7 +117,12 @@ function itemRef(path: string, item: TrackerItem): ReviewItemRef {
  * Notes whose frontmatter does not parse are listed by file name, never rewritten.
  * Throws {@link VaultError} when a note cannot be read.
  */
-export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayout, agent: string, period: ReviewPeriod): Promise<ReviewMaterial> {
+export async function collectReviewMaterial(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  period: ReviewPeriod,
+): Promise<ReviewMaterial> {
   const journals: ReviewNoteRef[] = [];
   for (const f of await vault.list(layout.journalFolder(agent))) {
     const stem = fileStem(f.path);
@@ -143,7 +155,8 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
       body = textAfterFrontmatter(text); // unparsable frontmatter: no fields, the body still dates it
     }
     const date = lastUpdated({ data, body, collection: "knowledge", mtime: f.mtime });
-    if (inPeriod(date, period)) knowledge.push({ path: f.path, date, title: titleOf(body, f.path) });
+    if (inPeriod(date, period))
+      knowledge.push({ path: f.path, date, title: titleOf(body, f.path) });
   }
   knowledge.sort((a, b) => (a.date > b.date ? -1 : a.date < b.date ? 1 : a.path < b.path ? -1 : 1));
 
@@ -153,15 +166,29 @@ export async function collectReviewMaterial(vault: VaultPort, layout: MemoryLayo
   const tasksText = await readIfExists(vault, tasksPath);
   const goalsText = await readIfExists(vault, goalsPath);
   const decisionsText = await readIfExists(vault, decisionsPath);
-  const tasks = tasksText === null ? [] : listItems(tasksText).filter(isOpen).map((i) => itemRef(tasksPath, i));
-  const goals = goalsText === null ? [] : listItems(goalsText).filter(isOpen).map((i) => itemRef(goalsPath, i));
+  const tasks =
+    tasksText === null
+      ? []
+      : listItems(tasksText)
+          .filter(isOpen)
+          .map((i) => itemRef(tasksPath, i));
+  const goals =
+    goalsText === null
+      ? []
+      : listItems(goalsText)
+          .filter(isOpen)
+          .map((i) => itemRef(goalsPath, i));
   const decisions: ReviewItemRef[] = [];
   if (decisionsText !== null) {
     for (const item of listItems(decisionsText)) {
       if (item.status === "abandoned") continue;
-      const raw = fieldValue(item.fields, "decided") ?? fieldValue(item.fields, "created") ?? fieldValue(item.fields, "date");
+      const raw =
+        fieldValue(item.fields, "decided") ??
+        fieldValue(item.fields, "created") ??
+        fieldValue(item.fields, "date");
       const date = raw !== null && dayNumber(raw.trim()) !== null ? raw.trim() : null;
-      if (date !== null && inPeriod(date, period)) decisions.push({ ...itemRef(decisionsPath, item), date });
+      if (date !== null && inPeriod(date, period))
+        decisions.push({ ...itemRef(decisionsPath, item), date });
     }
   }
   const stale = await staleTopicsOf(vault, layout, agent, period.end);

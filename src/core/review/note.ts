@@ -10,11 +10,21 @@ import { joinPath } from "../layout";
 import type { IsoDate } from "../util/dates";
 import { formatWikilink } from "../markdown/wikilinks";
 import type { ReviewSchedule } from "../trackers/reviews";
-import { REVIEW_NOTE_TYPE, type ReviewItemRef, type ReviewMaterial, type ReviewNoteRef } from "./material";
+import {
+  REVIEW_NOTE_TYPE,
+  type ReviewItemRef,
+  type ReviewMaterial,
+  type ReviewNoteRef,
+} from "./material";
 import { staleSummary, type StaleTopic } from "../health/stale-rules";
 
 /** Vault path of the review note of review `id` started on `date`. Throws {@link PathError} for an unsafe agent or id. */
-export function reviewNotePath(layout: MemoryLayout, agent: string, id: string, date: IsoDate): string {
+export function reviewNotePath(
+  layout: MemoryLayout,
+  agent: string,
+  id: string,
+  date: IsoDate,
+): string {
   return layout.under(joinPath(layout.journalFolder(agent), `${date} review ${id}.md`));
 }
 
@@ -26,18 +36,27 @@ export function isReviewNoteOf(path: string, id: string): boolean {
 
 /** A YAML scalar: plain when it is a simple word (and not a number or a YAML keyword), else double-quoted. */
 function yamlText(value: string): string {
-  const plain = /^[A-Za-z\p{L}][\p{L}\p{N}_.-]*$/u.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value);
+  const plain =
+    /^[A-Za-z\p{L}][\p{L}\p{N}_.-]*$/u.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(value);
   return plain ? value : JSON.stringify(value);
 }
 
 function link(path: string, label: string, blockId?: string | null): string {
-  const safe = label.replace(/[[\]|#^]/g, " ").replace(/\s+/g, " ").trim();
+  const safe = label
+    .replace(/[[\]|#^]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return formatWikilink({ path, blockId, alias: safe });
 }
 
 function noteLine(ref: ReviewNoteRef, showDate: boolean): string {
   const label = showDate ? ref.date : ref.title;
-  const extra = showDate ? (ref.title !== ref.date ? `: ${ref.title}` : "") : ` (updated ${ref.date})`;
+  const extra = showDate
+    ? ref.title !== ref.date
+      ? `: ${ref.title}`
+      : ""
+    : ` (updated ${ref.date})`;
   return `- ${link(ref.path, label)}${extra}`;
 }
 
@@ -83,7 +102,9 @@ export interface ReviewNoteMeta {
 export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta): string {
   const { review, date } = meta;
   const { start, end } = material.period;
-  const schedule = [review.everyRaw, review.next ? `due ${review.next}` : null].filter((s) => s !== null).join("; ");
+  const schedule = [review.everyRaw, review.next ? `due ${review.next}` : null]
+    .filter((s) => s !== null)
+    .join("; ");
   const source = formatWikilink({ path: meta.reviewsPath, blockId: review.id });
   const lines = [
     "---",
@@ -100,12 +121,28 @@ export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta)
     `# Review: ${review.text}`,
     "",
     `Period ${start} to ${end}${schedule ? ` (${schedule})` : ""}.`,
-    ...section("Journals", material.journals.map((r) => noteLine(r, true)), "- No journal in this period."),
-    ...section("Knowledge updated", material.knowledge.map((r) => noteLine(r, false)), "- No knowledge note updated in this period."),
+    ...section(
+      "Journals",
+      material.journals.map((r) => noteLine(r, true)),
+      "- No journal in this period.",
+    ),
+    ...section(
+      "Knowledge updated",
+      material.knowledge.map((r) => noteLine(r, false)),
+      "- No knowledge note updated in this period.",
+    ),
     ...section("Open tasks", material.tasks.map(itemLine), "- No open task."),
     ...section("Goals", material.goals.map(itemLine), "- No open goal."),
-    ...section("Decisions", material.decisions.map(itemLine), "- No decision recorded in this period."),
-    ...section("May be stale", material.stale.map(staleLine), "- No knowledge note is mentioned in journals newer than it."),
+    ...section(
+      "Decisions",
+      material.decisions.map(itemLine),
+      "- No decision recorded in this period.",
+    ),
+    ...section(
+      "May be stale",
+      material.stale.map(staleLine),
+      "- No knowledge note is mentioned in journals newer than it.",
+    ),
     "",
     "## What went well",
     "",

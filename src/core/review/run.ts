@@ -12,12 +12,28 @@ import { err, ok, type Result } from "../util/result";
 import { isIsoDate, type IsoDate } from "../util/dates";
 import { formatWikilink } from "../markdown/wikilinks";
 import { findItem } from "../trackers/store";
-import { advanceReview, isReviewItem, readSchedule, type AdvanceResult, type ReviewSchedule } from "../trackers/reviews";
-import { collectReviewMaterial, reviewPeriod, REVIEW_NOTE_TYPE, type ReviewMaterial } from "./material";
+import {
+  advanceReview,
+  isReviewItem,
+  readSchedule,
+  type AdvanceResult,
+  type ReviewSchedule,
+} from "../trackers/reviews";
+import {
+  collectReviewMaterial,
+  reviewPeriod,
+  REVIEW_NOTE_TYPE,
+  type ReviewMaterial,
+} from "./material";
 import { isReviewNoteOf, renderReviewNote, reviewNotePath } from "./note";
 
 /** Result of {@link startReview}. */
-export type StartReviewResult = Result<{ path: string; created: boolean; material: ReviewMaterial; review: ReviewSchedule }>;
+export type StartReviewResult = Result<{
+  path: string;
+  created: boolean;
+  material: ReviewMaterial;
+  review: ReviewSchedule;
+}>;
 
 /** Result of {@link finishReview}. */
 export type FinishReviewResult = Result<{
@@ -41,7 +57,8 @@ async function readReview(
   if (!(await vault.exists(reviewsPath))) return err(`no reviews tracker at ${reviewsPath}`);
   const item = findItem(await vault.read(reviewsPath), id);
   if (!item) return err(`no item ^${id} in ${reviewsPath}`);
-  if (!isReviewItem(item)) return err(`^${id} in ${reviewsPath} has no [every:: …] or [next:: …]: it is not a review`);
+  if (!isReviewItem(item))
+    return err(`^${id} in ${reviewsPath} has no [every:: …] or [next:: …]: it is not a review`);
   return ok({ reviewsPath, review: { ...readSchedule(item), id } });
 }
 
@@ -51,14 +68,24 @@ async function readReview(
  * reported with `created: false`. Returns a reason when the tracker or the item is missing.
  * Throws {@link PathError} for an unsafe agent name, {@link VaultError} on I/O failure.
  */
-export async function startReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<StartReviewResult> {
+export async function startReview(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  id: string,
+  today: IsoDate,
+): Promise<StartReviewResult> {
   if (!isIsoDate(today)) return err(`"${today}" is not a date YYYY-MM-DD`);
   const found = await readReview(vault, layout, agent, id);
   if (!found.ok) return found;
   const period = reviewPeriod(found.value.review, today);
   const material = await collectReviewMaterial(vault, layout, agent, period);
   const path = reviewNotePath(layout, agent, id, today);
-  const text = renderReviewNote(material, { reviewsPath: found.value.reviewsPath, review: found.value.review, date: today });
+  const text = renderReviewNote(material, {
+    reviewsPath: found.value.reviewsPath,
+    review: found.value.review,
+    date: today,
+  });
   const created = await vault.process(path, (current) => current ?? text);
   return ok({ path, created, material, review: found.value.review });
 }
@@ -69,7 +96,13 @@ export async function startReview(vault: VaultPort, layout: MemoryLayout, agent:
  * review note of that review. A tracker whose frontmatter does not parse is never rewritten: the
  * reason is returned. Throws {@link VaultError} on I/O failure.
  */
-export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent: string, id: string, today: IsoDate): Promise<FinishReviewResult> {
+export async function finishReview(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  id: string,
+  today: IsoDate,
+): Promise<FinishReviewResult> {
   if (!isIsoDate(today)) return err(`"${today}" is not a date YYYY-MM-DD`);
   const found = await readReview(vault, layout, agent, id);
   if (!found.ok) return found;
@@ -79,7 +112,8 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
   let result: AdvanceResult;
   try {
     ({ result } = await vault.process(reviewsPath, (current): Decision<AdvanceResult> => {
-      if (current === null) return { content: null, result: err(`no reviews tracker at ${reviewsPath}`) };
+      if (current === null)
+        return { content: null, result: err(`no reviews tracker at ${reviewsPath}`) };
       const outcome = advanceReview(current, id, today, reviewsPath, noteLink);
       return { content: outcome.ok ? outcome.value.text : current, result: outcome };
     }));
@@ -91,7 +125,11 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
   let notice: string | undefined;
   if (notePath) {
     try {
-      await vault.process(notePath, (current) => (current === null ? null : setFrontmatter(current, { status: "done", updated_at: today }, notePath)));
+      await vault.process(notePath, (current) =>
+        current === null
+          ? null
+          : setFrontmatter(current, { status: "done", updated_at: today }, notePath),
+      );
     } catch (e) {
       if (!(e instanceof FrontmatterError)) throw e;
       notice = `${notePath} left as it is: ${errorMessage(e)}`;
@@ -108,7 +146,12 @@ export async function finishReview(vault: VaultPort, layout: MemoryLayout, agent
 }
 
 /** The newest review note of review `id` still in `status: draft`, or `null`. */
-async function latestDraftNote(vault: VaultPort, layout: MemoryLayout, agent: string, id: string): Promise<string | null> {
+async function latestDraftNote(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+  id: string,
+): Promise<string | null> {
   const candidates = (await vault.list(layout.journalFolder(agent)))
     .map((f) => f.path)
     .filter((p) => isReviewNoteOf(p, id))

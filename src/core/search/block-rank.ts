@@ -49,7 +49,10 @@ const TABLE_CAPACITY = 1 << 16;
 
 /** Wraps blocks for {@link BlockScorer.score}. */
 export function rankedBlocks(blocks: SearchBlock[]): RankedBlock[] {
-  return blocks.map((block) => ({ block, probeText: normalizeText(block.text).replace(APOSTROPHES, "") }));
+  return blocks.map((block) => ({
+    block,
+    probeText: normalizeText(block.text).replace(APOSTROPHES, ""),
+  }));
 }
 
 /**
@@ -88,7 +91,11 @@ export class BlockScorer {
   }
 
   private newScanner(): TermScanner {
-    return new TermScanner(this.dictionary, { stemming: this.options.stemming ?? true, cjk: "ngrams", capacity: TABLE_CAPACITY });
+    return new TermScanner(this.dictionary, {
+      stemming: this.options.stemming ?? true,
+      cjk: "ngrams",
+      capacity: TABLE_CAPACITY,
+    });
   }
 
   /**
@@ -114,7 +121,8 @@ export class BlockScorer {
     // term, in one reused buffer: no array per block (a query's garbage raised its p95;
     // bench/results/search.md).
     const stride = q + 1;
-    if (this.rows.length < n * stride) this.rows = new Int32Array(Math.max(n * stride, this.rows.length * 2));
+    if (this.rows.length < n * stride)
+      this.rows = new Int32Array(Math.max(n * stride, this.rows.length * 2));
     const rows = this.rows;
     let candidates = 0;
     let totalLength = 0;
@@ -161,7 +169,8 @@ export class BlockScorer {
         let score = 0;
         for (let k = 0; k < q; k++) {
           const tf = rows[row + 1 + k] ?? 0;
-          if (tf > 0) score += ((idf[k] ?? 0) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
+          if (tf > 0)
+            score += ((idf[k] ?? 0) * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / avg));
         }
         scores[j] = score;
       }

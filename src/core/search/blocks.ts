@@ -89,7 +89,14 @@ function idAt(lines: string[], k: number): RegExpExecArray | null {
 }
 
 /** Adds the block of lines `start` to `end - 1` (unless it is blank) with its block id. */
-function pushBlock(s: Split, start: number, end: number, heading: boolean, listItem: boolean, idLine?: number): void {
+function pushBlock(
+  s: Split,
+  start: number,
+  end: number,
+  heading: boolean,
+  listItem: boolean,
+  idLine?: number,
+): void {
   const { lines } = s;
   let id: string | null = null;
   let cut = -1;
@@ -112,7 +119,8 @@ function pushBlock(s: Split, start: number, end: number, heading: boolean, listI
     }
   }
   let joined: string;
-  if (end - start === 1) joined = cut < 0 ? (lines[start] ?? "") : (lines[start] ?? "").slice(0, cutAt);
+  if (end - start === 1)
+    joined = cut < 0 ? (lines[start] ?? "") : (lines[start] ?? "").slice(0, cutAt);
   else {
     const chunk = lines.slice(start, end);
     if (cut >= 0) chunk[cut - start] = (chunk[cut - start] ?? "").slice(0, cutAt);
@@ -160,7 +168,14 @@ export function splitSearchBlocks(body: string): SearchBlock[] {
     } else if (kind === QUOTE || kind === TABLE) {
       while (i < lines.length && kinds[i] === kind) i++;
       // Obsidian's other form for a callout or table: the id alone after one blank line.
-      pushBlock(s, start, i, false, false, kinds[i] === BLANK && kinds[i + 1] === ID ? i + 1 : undefined);
+      pushBlock(
+        s,
+        start,
+        i,
+        false,
+        false,
+        kinds[i] === BLANK && kinds[i + 1] === ID ? i + 1 : undefined,
+      );
     } else {
       i++;
       while (i < lines.length && kinds[i] === TEXT) i++;

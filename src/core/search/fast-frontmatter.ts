@@ -24,13 +24,15 @@ type Scalar = string | number | boolean | null;
 
 /** A plain scalar typed as the YAML 1.2 core schema does; `undefined` when the full parser is needed. */
 function plain(value: string): Scalar | undefined {
-  if (value === "" || value === "~" || value === "null" || value === "Null" || value === "NULL") return null;
+  if (value === "" || value === "~" || value === "null" || value === "Null" || value === "NULL")
+    return null;
   if (value === "true" || value === "True" || value === "TRUE") return true;
   if (value === "false" || value === "False" || value === "FALSE") return false;
   if (INT.test(value) || FLOAT.test(value)) return Number(value);
   if (/^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/.test(value) || /^0[xo]/.test(value)) return undefined;
   if (SPECIAL_START.test(value) && !/^-[^\s-]/.test(value)) return undefined;
-  if (value.includes(": ") || value.includes(" #") || value.endsWith(":") || value.includes("\t")) return undefined;
+  if (value.includes(": ") || value.includes(" #") || value.endsWith(":") || value.includes("\t"))
+    return undefined;
   return value;
 }
 
@@ -70,11 +72,16 @@ function flowList(value: string): Scalar[] | undefined {
  *   {@link parseNote} would; or `null` when the full parser must decide (including every case
  *   where the YAML might be invalid)
  */
-export function readSimpleFrontmatter(text: string): { data: Record<string, unknown>; body: string } | null {
+export function readSimpleFrontmatter(
+  text: string,
+): { data: Record<string, unknown>; body: string } | null {
   const start = text.startsWith(BOM) ? 1 : 0;
   const firstBreak = text.indexOf("\n");
-  const firstLine = text.slice(start, firstBreak === -1 ? text.length : firstBreak).replace(/\r$/, "");
-  if (!isFrontmatterDelimiter(firstLine) || firstBreak === -1) return { data: {}, body: text.slice(start) };
+  const firstLine = text
+    .slice(start, firstBreak === -1 ? text.length : firstBreak)
+    .replace(/\r$/, "");
+  if (!isFrontmatterDelimiter(firstLine) || firstBreak === -1)
+    return { data: {}, body: text.slice(start) };
   const data: Record<string, unknown> = {};
   let listKey: string | null = null;
   let pos = firstBreak + 1;
@@ -90,7 +97,8 @@ export function readSimpleFrontmatter(text: string): { data: Record<string, unkn
     const item = listKey !== null ? LIST_ITEM.exec(line) : null;
     if (item && listKey !== null) {
       const v = scalar(item[1] ?? "");
-      if (v === undefined || (item[1] ?? "").startsWith("- ") || (item[1] ?? "") === "-") return null;
+      if (v === undefined || (item[1] ?? "").startsWith("- ") || (item[1] ?? "") === "-")
+        return null;
       const list = data[listKey];
       if (Array.isArray(list)) list.push(v);
       else data[listKey] = [v];

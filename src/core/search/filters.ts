@@ -35,7 +35,10 @@ function matchesOne(meta: NoteMeta, name: FilterName, raw: string): boolean {
   const value = raw.toLowerCase();
   switch (name) {
     case "agent":
-      return (meta.agent ?? "").toLowerCase() === value || (meta.agentField ?? "").toLowerCase() === value;
+      return (
+        (meta.agent ?? "").toLowerCase() === value ||
+        (meta.agentField ?? "").toLowerCase() === value
+      );
     case "type":
       return typeOf(meta).toLowerCase() === value;
     case "status":

@@ -42,7 +42,13 @@ export class NoteCache {
    * keeping them only makes work for the garbage collector). A note over the size cap (`capped`)
    * keeps only its headings, as in the index (docs/architecture.md, "The saved index").
    */
-  get(path: string, title: string, capped: boolean, text: () => Promise<string>, store = true): Promise<CachedNote> {
+  get(
+    path: string,
+    title: string,
+    capped: boolean,
+    text: () => Promise<string>,
+    store = true,
+  ): Promise<CachedNote> {
     const hit = this.entries.get(path);
     if (hit) {
       this.entries.delete(path);
@@ -67,7 +73,9 @@ export class NoteCache {
       // values, body (headings only when capped).
       const fields = phraseFields(data);
       const searchable = (): string =>
-        capped ? [title, fields, ...note.blocks().map((b) => b.block.text)].join("\n") : `${title}\n${fields}\n${body}`;
+        capped
+          ? [title, fields, ...note.blocks().map((b) => b.block.text)].join("\n")
+          : `${title}\n${fields}\n${body}`;
       if (store) this.put(path, note);
       return note;
     });

@@ -95,7 +95,10 @@ function dayOf(value: unknown): string | undefined {
 
 function stringsOf(value: unknown): string[] {
   if (typeof value === "string") return value.split(/[,\s]+/).filter((s) => s !== "");
-  if (Array.isArray(value)) return value.flatMap((v) => (typeof v === "string" || typeof v === "number" ? [String(v)] : []));
+  if (Array.isArray(value))
+    return value.flatMap((v) =>
+      typeof v === "string" || typeof v === "number" ? [String(v)] : [],
+    );
   return [];
 }
 
@@ -118,7 +121,10 @@ function firstString(data: Record<string, unknown>, key: string): string | undef
  * The note's body and frontmatter, never throwing: a parse error is returned with the body.
  * Plain frontmatter takes the fast path ({@link readSimpleFrontmatter}); the rest {@link parseNote}.
  */
-export function readNote(text: string, path: string): { data: Record<string, unknown>; body: string; error?: string } {
+export function readNote(
+  text: string,
+  path: string,
+): { data: Record<string, unknown>; body: string; error?: string } {
   const simple = readSimpleFrontmatter(text);
   if (simple) return simple;
   try {
@@ -145,10 +151,19 @@ export function phraseTitle(meta: Pick<NoteMeta, "path" | "title">): string {
 }
 
 /** The frontmatter values the index holds besides the title: aliases, tags as written, other properties. */
-function indexedFrontmatter(data: Record<string, unknown>): { aliases: string[]; tags: string[]; properties: string[] } {
+function indexedFrontmatter(data: Record<string, unknown>): {
+  aliases: string[];
+  tags: string[];
+  properties: string[];
+} {
   const properties: string[] = [];
-  for (const [key, value] of Object.entries(data)) if (!PROPERTY_SKIP.has(key)) properties.push(textOf(value));
-  return { aliases: stringsOf(data.aliases ?? data.alias), tags: stringsOf(data.tags ?? data.tag), properties };
+  for (const [key, value] of Object.entries(data))
+    if (!PROPERTY_SKIP.has(key)) properties.push(textOf(value));
+  return {
+    aliases: stringsOf(data.aliases ?? data.alias),
+    tags: stringsOf(data.tags ?? data.tag),
+    properties,
+  };
 }
 
 /**
@@ -161,7 +176,9 @@ export function phraseFields(data: Record<string, unknown>): string {
 }
 
 function fieldLines(fields: ReturnType<typeof indexedFrontmatter>): string {
-  return [...fields.aliases, ...fields.tags, ...fields.properties].filter((line) => line !== "").join("\n");
+  return [...fields.aliases, ...fields.tags, ...fields.properties]
+    .filter((line) => line !== "")
+    .join("\n");
 }
 
 /**
@@ -209,7 +226,10 @@ export function buildNoteDocument(
     dayOf(data.date) ??
     dayOf(stem) ??
     (stat.mtime > 0 ? localDate(stat.mtime) : undefined);
-  const confidence = typeof data.confidence === "number" ? data.confidence : Number.parseFloat(String(data.confidence));
+  const confidence =
+    typeof data.confidence === "number"
+      ? data.confidence
+      : Number.parseFloat(String(data.confidence));
 
   const meta: NoteMeta = {
     path,
@@ -224,14 +244,18 @@ export function buildNoteDocument(
   const agentField = firstString(data, "agent");
   const status = firstString(data, "status");
   const domain = firstString(data, "domain");
-  const expiresAt = typeof data.expires_at === "string" && isIso8601(data.expires_at.trim()) ? data.expires_at.trim() : undefined;
+  const expiresAt =
+    typeof data.expires_at === "string" && isIso8601(data.expires_at.trim())
+      ? data.expires_at.trim()
+      : undefined;
   if (type) meta.type = type;
   if (agentField && agentField !== meta.agent) meta.agentField = agentField;
   if (status) meta.status = status;
   if (domain) meta.domain = domain;
   if (tags.size > 0) meta.tags = [...tags];
   if (date) meta.date = date;
-  if (Number.isFinite(confidence) && confidence >= 0 && confidence <= 1) meta.confidence = confidence;
+  if (Number.isFinite(confidence) && confidence >= 0 && confidence <= 1)
+    meta.confidence = confidence;
   if (expiresAt) meta.expiresAt = expiresAt;
   if (capped) meta.capped = true;
   if (error) meta.frontmatterError = error;
@@ -245,5 +269,7 @@ export function buildNoteDocument(
     properties: fields.properties.join(" "),
     body: bodyLines.join("\n"),
   };
-  return capped ? { doc, meta } : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), fieldLines(fields), body) };
+  return capped
+    ? { doc, meta }
+    : { doc, meta, pairs: pairFilterOf(phraseTitle(meta), fieldLines(fields), body) };
 }

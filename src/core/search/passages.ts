@@ -9,7 +9,13 @@
 import type { BlockScorer, RankedBlock } from "./block-rank";
 import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
-import { chooseNotes, round, weightedBlockScores, type ChosenNote, type RunContext } from "./query-runner";
+import {
+  chooseNotes,
+  round,
+  weightedBlockScores,
+  type ChosenNote,
+  type RunContext,
+} from "./query-runner";
 import type { Settings } from "../settings";
 import type { Passage, PassageResponse } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
@@ -47,7 +53,10 @@ export interface PassageRunOptions {
 
 /** A heading block's text without its `#` marks and trailing `#`s. */
 function headingText(text: string): string {
-  return text.replace(/^#{1,6}\s+/, "").replace(/\s+#+\s*$/, "").trim();
+  return text
+    .replace(/^#{1,6}\s+/, "")
+    .replace(/\s+#+\s*$/, "")
+    .trim();
 }
 
 /**
@@ -56,12 +65,21 @@ function headingText(text: string): string {
  */
 export function passageLink(path: string, blockId: string | null, heading: string | null): string {
   if (blockId) return formatWikilink({ path, blockId });
-  const section = heading?.replace(/[[\]|#^:]/g, " ").replace(/\s+/g, " ").trim();
+  const section = heading
+    ?.replace(/[[\]|#^:]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return formatWikilink({ path, heading: section || null });
 }
 
 /** The passage of block `k` of a chosen note. */
-function passageOf(chosen: ChosenNote, blocks: readonly RankedBlock[], k: number, headings: readonly (string | null)[], score: number): Passage {
+function passageOf(
+  chosen: ChosenNote,
+  blocks: readonly RankedBlock[],
+  k: number,
+  headings: readonly (string | null)[],
+  score: number,
+): Passage {
   const meta: NoteMeta = chosen.meta;
   const block = blocks[k]?.block;
   const id = block?.id ?? null;
@@ -106,11 +124,19 @@ export async function rankPassages(
   opts: PassageRunOptions,
   response: PassageResponse,
 ): Promise<void> {
-  const chosen = await chooseNotes(ctx, parsed, terms, required, { limit: opts.notes, search: opts.search, nowMs: opts.nowMs }, response);
+  const chosen = await chooseNotes(
+    ctx,
+    parsed,
+    terms,
+    required,
+    { limit: opts.notes, search: opts.search, nowMs: opts.nowMs },
+    response,
+  );
   if (opts.limit === 0) return;
   const { blocks, scores } = weightedBlockScores(chosen, terms, opts.blocks);
   // With quoted phrases, a passage must hold them all, as `search` lists only such blocks.
-  const holdsPhrases = (text: string): boolean => parsed.phrases.every((p) => textContainsPhrase(text, p));
+  const holdsPhrases = (text: string): boolean =>
+    parsed.phrases.every((p) => textContainsPhrase(text, p));
   const ranked: { note: number; block: number; score: number }[] = [];
   chosen.forEach((_, i) => {
     const own = scores[i] ?? [];
@@ -145,7 +171,11 @@ export async function rankPassages(
  * heading of each listed note, newest note first (as `search` lists them), score 0.
  * @param listed the notes `listByDate` would list, in its order, with their text
  */
-export function firstPassages(listed: readonly ChosenNote[], limit: number, response: PassageResponse): void {
+export function firstPassages(
+  listed: readonly ChosenNote[],
+  limit: number,
+  response: PassageResponse,
+): void {
   for (const chosen of listed) {
     if (response.results.length >= limit) break;
     const blocks = chosen.note?.blocks() ?? [];

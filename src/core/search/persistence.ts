@@ -28,7 +28,6 @@ export interface IndexStore {
 export const INDEX_FORMAT_VERSION = 9;
 const FORMAT = "agent-memory-search";
 
-
 /** One shard as saved: `name` is `""` for the main shard, else the isolated zone's name. */
 export interface SavedShard {
   name: string;
@@ -59,7 +58,10 @@ export interface SavedIndex {
  */
 export function serializeIndex(key: string, shards: SavedShard[], savedAt: number): string {
   const saved: SavedIndex = { format: FORMAT, version: INDEX_FORMAT_VERSION, key, savedAt, shards };
-  const body = JSON.stringify(saved).replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const body = JSON.stringify(saved).replace(
+    NON_ASCII,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   return `{"checksum":${hashSpan(body, 0, body.length)},${body.slice(1)}`;
 }
 
@@ -78,7 +80,12 @@ const NON_ASCII = /[\u007f-\uffff]/g;
 function isMeta(value: unknown): value is NoteMeta {
   if (typeof value !== "object" || value === null) return false;
   const m = value as Record<string, unknown>;
-  return typeof m.path === "string" && typeof m.mtime === "number" && typeof m.size === "number" && typeof m.title === "string";
+  return (
+    typeof m.path === "string" &&
+    typeof m.mtime === "number" &&
+    typeof m.size === "number" &&
+    typeof m.title === "string"
+  );
 }
 
 function isShard(value: unknown): value is SavedShard {
@@ -112,16 +119,27 @@ export function deserializeIndex(data: string, expectedKey: string): Result<Save
   try {
     raw = JSON.parse(data);
   } catch (err) {
-    return { ok: false, error: `saved index is corrupt (${err instanceof Error ? err.message : String(err)})` };
+    return {
+      ok: false,
+      error: `saved index is corrupt (${err instanceof Error ? err.message : String(err)})`,
+    };
   }
-  if (typeof raw !== "object" || raw === null || (raw as Record<string, unknown>).format !== FORMAT) {
+  if (
+    typeof raw !== "object" ||
+    raw === null ||
+    (raw as Record<string, unknown>).format !== FORMAT
+  ) {
     return { ok: false, error: "saved index is corrupt (not an agent-memory search index)" };
   }
   const saved = raw as Record<string, unknown>;
   if (saved.version !== INDEX_FORMAT_VERSION) {
-    return { ok: false, error: `saved index has format version ${String(saved.version)}, expected ${INDEX_FORMAT_VERSION}` };
+    return {
+      ok: false,
+      error: `saved index has format version ${String(saved.version)}, expected ${INDEX_FORMAT_VERSION}`,
+    };
   }
-  if (!checksumHolds(data)) return { ok: false, error: "saved index is corrupt (checksum mismatch)" };
+  if (!checksumHolds(data))
+    return { ok: false, error: "saved index is corrupt (checksum mismatch)" };
   if (saved.key !== expectedKey) {
     return { ok: false, error: "saved index was built with other settings or another tokenizer" };
   }
@@ -132,7 +150,11 @@ export function deserializeIndex(data: string, expectedKey: string): Result<Save
 }
 
 /** Serialises the shards (see {@link serializeIndex}). */
-export function serializeShards(shards: ReadonlyMap<string, Shard>, key: string, savedAt: number): string {
+export function serializeShards(
+  shards: ReadonlyMap<string, Shard>,
+  key: string,
+  savedAt: number,
+): string {
   const saved: SavedShard[] = [];
   for (const [name, shard] of shards) {
     const metas = [...shard.metas.values()];
@@ -161,7 +183,10 @@ export function restoreShards(
     for (const s of saved.value.shards) {
       const mini = SearchEngine.fromSaved<IndexDoc>(s.index, options, analysis);
       if (mini.documentCount !== s.metas.length) {
-        return { ok: false, error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})` };
+        return {
+          ok: false,
+          error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})`,
+        };
       }
       const pairs = new Map<string, Uint32Array>();
       decodeFilters(s.pairs.sizes, s.pairs.data).forEach((filter, i) => {

@@ -12,7 +12,14 @@
  */
 import type { MemoryLayout } from "../layout";
 import { buildNoteDocument, INDEX_FIELDS, type IndexDoc, type NoteMeta } from "./note-document";
-import { CJK, normalizeText, SEGMENT_BATCH, SEGMENT_SLICE, segmentWords, type SegmentMemo } from "./engine/tokenizer";
+import {
+  CJK,
+  normalizeText,
+  SEGMENT_BATCH,
+  SEGMENT_SLICE,
+  segmentWords,
+  type SegmentMemo,
+} from "./engine/tokenizer";
 
 /** A note ready to be added to the index: what `buildNoteDocument` gives, and its CJK segments. */
 export interface PreparedNote {
@@ -27,7 +34,12 @@ export interface PreparedNote {
  * Prepares the note at `path` (vault path) with text `text` and file `stat` (mtime in ms, size in
  * bytes) for the index of `layout`.
  */
-export function prepareNote(path: string, text: string, stat: { mtime: number; size: number }, layout: MemoryLayout): PreparedNote {
+export function prepareNote(
+  path: string,
+  text: string,
+  stat: { mtime: number; size: number },
+  layout: MemoryLayout,
+): PreparedNote {
   const built = buildNoteDocument(path, text, stat, layout);
   // The fields the index counts: the title includes the file name; a capped note has no body.
   return { ...built, segments: prepareSegments(INDEX_FIELDS.map((f) => built.doc[f])) };
@@ -64,7 +76,9 @@ export function prepareSegments(texts: readonly string[]): PreparedSegments {
   let length = 0;
   const segment = (): void => {
     // Segmented whole (shorter than a slice), so each run's words are its words alone.
-    segmentWords(batch.join("\n"), (word, start) => cuts.push(offset + start, offset + start + word.length));
+    segmentWords(batch.join("\n"), (word, start) =>
+      cuts.push(offset + start, offset + start + word.length),
+    );
     offset += length + 1;
     batch = [];
     length = 0;
@@ -85,7 +99,7 @@ export function segmentMemo(prepared: PreparedSegments): SegmentMemo {
   const words = new Map<string, string[]>();
   const { runs, cuts } = prepared;
   let k = 0;
-  for (let start = 0; start < runs.length; ) {
+  for (let start = 0; start < runs.length;) {
     let end = runs.indexOf("\n", start);
     if (end < 0) end = runs.length;
     const list: string[] = [];

@@ -82,7 +82,11 @@ export function notesByDate(ctx: Pick<RunContext, "shard" | "visible">): NoteMet
  * Lists the visible notes newest first (a query of filters alone,
  * docs/architecture.md, "A search").
  */
-export async function listByDate(ctx: RunContext, limit: number, response: SearchResponse): Promise<void> {
+export async function listByDate(
+  ctx: RunContext,
+  limit: number,
+  response: SearchResponse,
+): Promise<void> {
   const matches = notesByDate(ctx);
   response.total = matches.length;
   const shown = matches.slice(0, limit);
@@ -155,7 +159,7 @@ export async function chooseNotes(
     // Stops once `limit` notes hold the phrases: reading notes is most of a phrase query's time.
     // Candidates passed the phrase filters, so most hold the phrases: a group reads only as many as
     // are still wanted (16 at most), not a fixed 16 when 10 are wanted.
-    for (let i = 0; i < candidates.length && chosen.length < opts.limit; ) {
+    for (let i = 0; i < candidates.length && chosen.length < opts.limit;) {
       const group = candidates.slice(i, i + Math.min(READ_CONCURRENCY, opts.limit - chosen.length));
       i += group.length;
       const notes = await Promise.all(group.map((c) => ctx.read(c.meta, false)));
@@ -184,7 +188,9 @@ export async function chooseNotes(
   } else {
     response.total = ranked.total;
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
-    candidates.forEach((cand, k) => chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }));
+    candidates.forEach((cand, k) =>
+      chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }),
+    );
   }
   return chosen;
 }
@@ -195,7 +201,11 @@ export async function chooseNotes(
  * BM25 and gentler weights, times {@link blockRankFactor} (a superseded entry ranks lower). Same
  * shape as the notes' blocks.
  */
-export function weightedBlockScores(chosen: readonly ChosenNote[], terms: readonly string[], scorer: BlockScorer): { blocks: RankedBlock[][]; scores: number[][] } {
+export function weightedBlockScores(
+  chosen: readonly ChosenNote[],
+  terms: readonly string[],
+  scorer: BlockScorer,
+): { blocks: RankedBlock[][]; scores: number[][] } {
   const blocks = chosen.map((c) => c.note?.blocks() ?? []);
   const raw = scorer.score(blocks, terms);
   const top = chosen[0]?.score ?? 1;
@@ -203,7 +213,9 @@ export function weightedBlockScores(chosen: readonly ChosenNote[], terms: readon
     // A block inherits its note's relevance.
     const weight = top > 0 ? (c.score / top) ** 2 : 1;
     const own = blocks[i] ?? [];
-    return (raw[i] ?? []).map((s, j) => (s > 0 ? s * weight * blockRankFactor(own[j]?.block.text ?? "") : 0));
+    return (raw[i] ?? []).map((s, j) =>
+      s > 0 ? s * weight * blockRankFactor(own[j]?.block.text ?? "") : 0,
+    );
   });
   return { blocks, scores };
 }
@@ -226,15 +238,26 @@ export async function rankByText(
   parsed: ParsedQuery,
   terms: string[],
   required: string[],
-  opts: { limit: number; blocksPerResult: number; search: Settings["search"]; nowMs: number; blocks: BlockScorer },
+  opts: {
+    limit: number;
+    blocksPerResult: number;
+    search: Settings["search"];
+    nowMs: number;
+    blocks: BlockScorer;
+  },
   response: SearchResponse,
 ): Promise<void> {
   const chosen = await chooseNotes(ctx, parsed, terms, required, opts, response);
-  const { blocks: blockSets, scores: blockScores } = weightedBlockScores(chosen, terms, opts.blocks);
+  const { blocks: blockSets, scores: blockScores } = weightedBlockScores(
+    chosen,
+    terms,
+    opts.blocks,
+  );
   const words = snippetWords(parsed);
   // With quoted phrases, a block is listed only when it holds them all
   // (test/search-service.test.ts, "a phrase search lists only the blocks that hold the phrase …").
-  const holdsPhrases = (text: string): boolean => parsed.phrases.every((p) => textContainsPhrase(text, p));
+  const holdsPhrases = (text: string): boolean =>
+    parsed.phrases.every((p) => textContainsPhrase(text, p));
   chosen.forEach((cand, i) => {
     const scores = blockScores[i] ?? [];
     const blocks = (blockSets[i] ?? [])
@@ -242,10 +265,15 @@ export async function rankByText(
       .filter((x) => x.score > 0 && holdsPhrases(x.b.block.text))
       .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
     const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
-    const hits: BlockHit[] = blocks
-      .slice(0, opts.blocksPerResult)
-      .map(({ b, score }) => ({ id: b.block.id, text: b.block.text, line: b.block.line, score: round(score) }));
-    response.results.push(hitOf(cand.meta, round(cand.score), best ? clip(best.text, words) : "", hits));
+    const hits: BlockHit[] = blocks.slice(0, opts.blocksPerResult).map(({ b, score }) => ({
+      id: b.block.id,
+      text: b.block.text,
+      line: b.block.line,
+      score: round(score),
+    }));
+    response.results.push(
+      hitOf(cand.meta, round(cand.score), best ? clip(best.text, words) : "", hits),
+    );
   });
 }
 

@@ -10,7 +10,16 @@ import { isIsoDate } from "../util/dates";
 import type { Result } from "../util/result";
 
 /** The filters of the query language. */
-export const FILTER_NAMES = ["agent", "type", "status", "domain", "tag", "path", "after", "before"] as const;
+export const FILTER_NAMES = [
+  "agent",
+  "type",
+  "status",
+  "domain",
+  "tag",
+  "path",
+  "after",
+  "before",
+] as const;
 /** A filter name (`status` in `status:active`). */
 export type FilterName = (typeof FILTER_NAMES)[number];
 
@@ -30,7 +39,6 @@ export interface ParsedQuery {
   phrases: string[];
   filters: QueryFilter[];
 }
-
 
 const OPEN_QUOTES = new Set(['"', "“", "„", "「", "『"]);
 const CLOSE_FOR: Record<string, string> = { '"': '"', "“": "”", "„": "“", "「": "」", "『": "』" };
@@ -121,7 +129,10 @@ export function parseQuery(input: string): Result<ParsedQuery> {
     }
     if (value === "") return { ok: false, error: `filter "${name}:" needs a value` };
     if ((name === "after" || name === "before") && !isIsoDate(value)) {
-      return { ok: false, error: `bad date in "${lexeme.text}": expected a real date written YYYY-MM-DD` };
+      return {
+        ok: false,
+        error: `bad date in "${lexeme.text}": expected a real date written YYYY-MM-DD`,
+      };
     }
     filters.push({ name: name as FilterName, value, negated });
   }

@@ -25,7 +25,10 @@ export const MAIN_SHARD = "";
  * zone's folder name from `settings.isolatedZones` (exact, else case-insensitive).
  * @returns the scope, or an error listing the valid scopes.
  */
-export function parseScope(text: string | undefined, settings: Pick<Settings, "isolatedZones">): Result<Scope> {
+export function parseScope(
+  text: string | undefined,
+  settings: Pick<Settings, "isolatedZones">,
+): Result<Scope> {
   const value = (text ?? "").trim();
   if (value === "" || value.toLowerCase() === "all") return { ok: true, value: { kind: "all" } };
   if (value.toLowerCase() === "library") return { ok: true, value: { kind: "library" } };
@@ -40,7 +43,8 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
   const zones = settings.isolatedZones;
   // Written as the zone setting may be (`/Clients/Acme/`, `Clients\Acme`).
   const folder = normalizeZone(value);
-  const zone = zones.find((z) => z === folder) ?? zones.find((z) => z.toLowerCase() === folder.toLowerCase());
+  const zone =
+    zones.find((z) => z === folder) ?? zones.find((z) => z.toLowerCase() === folder.toLowerCase());
   if (zone) return { ok: true, value: { kind: "zone", zone } };
   const valid = ["all", "library", "agent:<name>", ...zones].join(", ");
   return { ok: false, error: `unknown scope "${value}" (valid: ${valid})` };
@@ -52,7 +56,10 @@ export function parseScope(text: string | undefined, settings: Pick<Settings, "i
  * out, since a new vault has no `Restricted` folder yet.
  * @param counts notes per zone, as {@link SearchService.stats} gives them
  */
-export function emptyZones(zones: readonly string[], counts: Readonly<Record<string, number>>): string[] {
+export function emptyZones(
+  zones: readonly string[],
+  counts: Readonly<Record<string, number>>,
+): string[] {
   const defaults = defaultSettings().isolatedZones;
   return zones.filter((zone) => !counts[zone] && !defaults.includes(zone));
 }

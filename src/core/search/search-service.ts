@@ -25,7 +25,14 @@ import { BlockScorer } from "./block-rank";
 import { SearchEngine, type AnalysisOptions } from "./engine/search-engine";
 import { matchesFilters } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
-import { buildNoteDocument, INDEX_FIELDS, phraseTitle, readNote, type IndexDoc, type NoteMeta } from "./note-document";
+import {
+  buildNoteDocument,
+  INDEX_FIELDS,
+  phraseTitle,
+  readNote,
+  type IndexDoc,
+  type NoteMeta,
+} from "./note-document";
 import { restoreShards, serializeShards, type IndexStore } from "./persistence";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
@@ -47,7 +54,17 @@ import type {
   SearchServiceOptions,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
-import { createQueryTokenizer, createTokenizer, phraseCharTerms, phraseRequiredTerms, tokenize, TOKENIZER_VERSION, warmUpSegmenter, type SegmentMemo, type Tokenizer } from "./engine/tokenizer";
+import {
+  createQueryTokenizer,
+  createTokenizer,
+  phraseCharTerms,
+  phraseRequiredTerms,
+  tokenize,
+  TOKENIZER_VERSION,
+  warmUpSegmenter,
+  type SegmentMemo,
+  type Tokenizer,
+} from "./engine/tokenizer";
 
 export type { IndexStore } from "./persistence";
 export { PASSAGE_NOTES, passageLink } from "./passages";
@@ -75,7 +92,11 @@ const READ_CONCURRENCY = 16;
  * CLI and the search view print it before the number).
  */
 export function totalPrefix(response: Pick<SearchResponse, "totalBound">): string {
-  return response.totalBound === "about" ? "about " : response.totalBound === "at-least" ? "at least " : "";
+  return response.totalBound === "about"
+    ? "about "
+    : response.totalBound === "at-least"
+      ? "at least "
+      : "";
 }
 
 /** The default {@link NoteReader}: `vault.read`, {@link READ_CONCURRENCY} notes at a time. */
@@ -103,7 +124,9 @@ export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
  * `tokenize`, which are then the distinct terms SearchEngine counts
  * (test/search-minisearch-parity.test.ts).
  */
-export function miniSearchOptions(tokenizer: Tokenizer = tokenize): ConstructorParameters<typeof SearchEngine<IndexDoc>>[0] {
+export function miniSearchOptions(
+  tokenizer: Tokenizer = tokenize,
+): ConstructorParameters<typeof SearchEngine<IndexDoc>>[0] {
   return {
     idField: "id",
     fields: [...INDEX_FIELDS],
@@ -126,7 +149,13 @@ function indexKey(layout: MemoryLayout, stemming: boolean): string {
     tokenizer: TOKENIZER_VERSION,
     stemming,
     root: layout.root,
-    folders: [s.agentsFolder, s.journalFolder, s.trackersFolder, s.knowledgeFolder, s.libraryFolder],
+    folders: [
+      s.agentsFolder,
+      s.journalFolder,
+      s.trackersFolder,
+      s.knowledgeFolder,
+      s.libraryFolder,
+    ],
     zones: [...s.isolatedZones].sort(),
     cap: s.search.sizeCapBytes,
   });
@@ -144,7 +173,14 @@ function clock(): number {
 type PreparedRun =
   | { kind: "none" }
   | { kind: "list"; ctx: RunContext }
-  | { kind: "rank"; ctx: RunContext; parsed: ParsedQuery; terms: string[]; required: string[]; nowMs: number };
+  | {
+      kind: "rank";
+      ctx: RunContext;
+      parsed: ParsedQuery;
+      terms: string[];
+      required: string[];
+      nowMs: number;
+    };
 
 /** Drops a note's entry from the shard's metadata-by-short-id cache (it is about to be discarded). */
 function forget(shard: Shard, path: string): void {
@@ -228,11 +264,15 @@ export class SearchService {
    *   a hidden folder, or not Markdown)
    * @throws {@link VaultError} when the note exists but cannot be read
    */
-  update(path: string, stat?: { mtime: number; size: number }): Promise<"indexed" | "removed" | "ignored"> {
+  update(
+    path: string,
+    stat?: { mtime: number; size: number },
+  ): Promise<"indexed" | "removed" | "ignored"> {
     return this.enqueue(async () => {
       // Hidden folders (the config folder, .agent-memory, .trash) are never listed, so never indexed.
       const hidden = path.split("/").some((segment) => segment.startsWith("."));
-      if (hidden || !this.layout.isInside(path) || !path.toLowerCase().endsWith(".md")) return "ignored";
+      if (hidden || !this.layout.isInside(path) || !path.toLowerCase().endsWith(".md"))
+        return "ignored";
       if (!(await this.vault.exists(path))) {
         this.removeNow(path);
         return "removed";
@@ -249,7 +289,9 @@ export class SearchService {
    * @returns true when the note was in the index
    */
   remove(path: string): Promise<boolean> {
-    return this.enqueue(() => Promise.resolve(this.removeNow(path))).finally(() => this.vacuumIfDirty());
+    return this.enqueue(() => Promise.resolve(this.removeNow(path))).finally(() =>
+      this.vacuumIfDirty(),
+    );
   }
 
   /**
@@ -257,7 +299,11 @@ export class SearchService {
    * indexed (its agent, collection or zone may have changed with its folder).
    * @throws {@link VaultError} when the renamed note cannot be read
    */
-  async rename(oldPath: string, newPath: string, stat?: { mtime: number; size: number }): Promise<void> {
+  async rename(
+    oldPath: string,
+    newPath: string,
+    stat?: { mtime: number; size: number },
+  ): Promise<void> {
     await this.remove(oldPath);
     await this.update(newPath, stat);
   }
@@ -280,12 +326,21 @@ export class SearchService {
       terms += shard.mini.termCount;
       if (name !== MAIN_SHARD) zones[name] = shard.metas.size;
       for (const meta of shard.metas.values()) {
-        if (name === MAIN_SHARD) collections[meta.collection] = (collections[meta.collection] ?? 0) + 1;
-        if (meta.frontmatterError) frontmatterErrors.push({ path: meta.path, error: meta.frontmatterError });
+        if (name === MAIN_SHARD)
+          collections[meta.collection] = (collections[meta.collection] ?? 0) + 1;
+        if (meta.frontmatterError)
+          frontmatterErrors.push({ path: meta.path, error: meta.frontmatterError });
       }
     }
     frontmatterErrors.sort((a, b) => (a.path < b.path ? -1 : 1));
-    return { notes: this.size, collections, zones, terms, capped: this.cappedPaths(), frontmatterErrors };
+    return {
+      notes: this.size,
+      collections,
+      zones,
+      terms,
+      capped: this.cappedPaths(),
+      frontmatterErrors,
+    };
   }
 
   /**
@@ -298,7 +353,9 @@ export class SearchService {
    *   before each search (the plugin stops when it unloads or the index is rebuilt)
    * @returns the time it took, ms (0 for an empty index)
    */
-  async warmUp(options: { yieldToHost?: () => Promise<void>; stop?: () => boolean } = {}): Promise<number> {
+  async warmUp(
+    options: { yieldToHost?: () => Promise<void>; stop?: () => boolean } = {},
+  ): Promise<number> {
     const yieldToHost = options.yieldToHost ?? this.yieldToHost;
     const t0 = clock();
     const metas = [...(this.shards.get(MAIN_SHARD)?.metas.values() ?? [])];
@@ -323,7 +380,8 @@ export class SearchService {
   /** Agents with at least one indexed note outside isolated zones, sorted (for scope hints). */
   agents(): string[] {
     const names = new Set<string>();
-    for (const meta of this.shards.get(MAIN_SHARD)?.metas.values() ?? []) if (meta.agent) names.add(meta.agent);
+    for (const meta of this.shards.get(MAIN_SHARD)?.metas.values() ?? [])
+      if (meta.agent) names.add(meta.agent);
     return [...names].sort();
   }
 
@@ -348,11 +406,30 @@ export class SearchService {
     if (!prepared.ok) return prepared;
     const { scope, limit, run } = prepared.value;
     const blocksPerResult = Math.max(0, Math.floor(options.blocksPerResult ?? 3));
-    const response: SearchResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
+    const response: SearchResponse = {
+      query,
+      scope: scopeLabel(scope),
+      took_ms: 0,
+      total: 0,
+      results: [],
+    };
     if (run.kind === "list") await listByDate(run.ctx, limit, response);
     else if (run.kind === "rank") {
       const { ctx, parsed, terms, required, nowMs } = run;
-      await rankByText(ctx, parsed, terms, required, { limit, blocksPerResult, search: this.layout.settings.search, nowMs, blocks: this.blockScorer }, response);
+      await rankByText(
+        ctx,
+        parsed,
+        terms,
+        required,
+        {
+          limit,
+          blocksPerResult,
+          search: this.layout.settings.search,
+          nowMs,
+          blocks: this.blockScorer,
+        },
+        response,
+      );
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
     return { ok: true, value: response };
@@ -371,25 +448,45 @@ export class SearchService {
    * @returns the response (`results` best first, `total` = matching notes as {@link search} counts
    *   them), or an error for an unknown filter, a bad date or an unknown scope
    */
-  async searchPassages(query: string, options: PassageOptions = {}): Promise<Result<PassageResponse>> {
+  async searchPassages(
+    query: string,
+    options: PassageOptions = {},
+  ): Promise<Result<PassageResponse>> {
     const t0 = clock();
     const prepared = this.prepare(query, options);
     if (!prepared.ok) return prepared;
     const { scope, limit, run } = prepared.value;
-    const response: PassageResponse = { query, scope: scopeLabel(scope), took_ms: 0, total: 0, results: [] };
+    const response: PassageResponse = {
+      query,
+      scope: scopeLabel(scope),
+      took_ms: 0,
+      total: 0,
+      results: [],
+    };
     if (run.kind === "list") {
       const listed = notesByDate(run.ctx);
       response.total = listed.length;
       for (let i = 0; i < listed.length && response.results.length < limit; i += READ_CONCURRENCY) {
         const group = listed.slice(i, i + READ_CONCURRENCY);
         const notes = await Promise.all(group.map((meta) => run.ctx.read(meta)));
-        firstPassages(group.map((meta, k) => ({ meta, score: 0, note: notes[k] ?? null })), limit, response);
+        firstPassages(
+          group.map((meta, k) => ({ meta, score: 0, note: notes[k] ?? null })),
+          limit,
+          response,
+        );
       }
     } else if (run.kind === "rank") {
       const { ctx, parsed, terms, required, nowMs } = run;
       // No passages asked for: only the total, as `search` counts it, without reading notes.
       const notes = limit === 0 ? 0 : Math.max(limit, Math.floor(options.notes ?? PASSAGE_NOTES));
-      await rankPassages(ctx, parsed, terms, required, { limit, notes, search: this.layout.settings.search, nowMs, blocks: this.blockScorer }, response);
+      await rankPassages(
+        ctx,
+        parsed,
+        terms,
+        required,
+        { limit, notes, search: this.layout.settings.search, nowMs, blocks: this.blockScorer },
+        response,
+      );
     }
     response.took_ms = Math.round((clock() - t0) * 1000) / 1000;
     return { ok: true, value: response };
@@ -400,7 +497,10 @@ export class SearchService {
    * the scope resolved, the limit, and how the shard is to be searched — not at all (no shard, or
    * free text without a searchable word), by date (filters alone) or by text.
    */
-  private prepare(query: string, options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">): Result<{ scope: Scope; limit: number; run: PreparedRun }> {
+  private prepare(
+    query: string,
+    options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">,
+  ): Result<{ scope: Scope; limit: number; run: PreparedRun }> {
     let parsed: ParsedQuery;
     if (options.freeText) parsed = { text: query, phrases: [], filters: [] };
     else {
@@ -429,9 +529,20 @@ export class SearchService {
     // every note holding it must have are required (compound parts, not CJK words: see
     // phraseRequiredTerms).
     const textTerms = this.queryTokenizer(parsed.text, known);
-    const phraseTerms = parsed.phrases.flatMap((p) => [...this.queryTokenizer(p, known), ...phraseCharTerms(p).filter(known)]);
-    const required = [...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis)))];
-    const terms = [...new Set([...(this.stopWords ? dropStopWords(textTerms) : textTerms), ...phraseTerms, ...required])];
+    const phraseTerms = parsed.phrases.flatMap((p) => [
+      ...this.queryTokenizer(p, known),
+      ...phraseCharTerms(p).filter(known),
+    ]);
+    const required = [
+      ...new Set(parsed.phrases.flatMap((p) => phraseRequiredTerms(p, this.analysis))),
+    ];
+    const terms = [
+      ...new Set([
+        ...(this.stopWords ? dropStopWords(textTerms) : textTerms),
+        ...phraseTerms,
+        ...required,
+      ]),
+    ];
     const ctx: RunContext = {
       shard,
       visible,
@@ -440,7 +551,8 @@ export class SearchService {
     };
     let run: PreparedRun;
     // Free text without a searchable word (emoji, punctuation): nothing can match it.
-    if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0)) run = { kind: "none" };
+    if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0))
+      run = { kind: "none" };
     else if (terms.length === 0) run = { kind: "list", ctx };
     else run = { kind: "rank", ctx, parsed, terms, required, nowMs };
     return { ok: true, value: { scope, limit, run } };
@@ -522,13 +634,17 @@ export class SearchService {
    * does not wait for it; later changes queue behind it.
    */
   private vacuumIfDirty(): void {
-    const dirty = [...this.shards.values()].filter((s) => s.mini.dirtCount >= VACUUM_MIN_DIRT && s.mini.dirtFactor >= VACUUM_MIN_FACTOR);
+    const dirty = [...this.shards.values()].filter(
+      (s) => s.mini.dirtCount >= VACUUM_MIN_DIRT && s.mini.dirtFactor >= VACUUM_MIN_FACTOR,
+    );
     if (dirty.length === 0) return;
     this.enqueue(async () => {
       for (const shard of dirty) await shard.mini.vacuum({ yieldToHost: this.yieldToHost });
     }).catch((err: unknown) => {
       // The index stays correct (discarded documents are skipped); only its memory is not reclaimed.
-      this.onBackgroundError(`search index: vacuum failed: ${errorMessage(err)}; the index stays usable, it is compacted on its next rebuild`);
+      this.onBackgroundError(
+        `search index: vacuum failed: ${errorMessage(err)}; the index stays usable, it is compacted on its next rebuild`,
+      );
     });
   }
 
@@ -572,7 +688,8 @@ export class SearchService {
 
   private cappedPaths(): string[] {
     const out: string[] = [];
-    for (const shard of this.shards.values()) for (const m of shard.metas.values()) if (m.capped) out.push(m.path);
+    for (const shard of this.shards.values())
+      for (const m of shard.metas.values()) if (m.capped) out.push(m.path);
     return out.sort();
   }
 
@@ -581,7 +698,11 @@ export class SearchService {
   }
 
   /** Adds or replaces the note at `path` from its document (see {@link buildNoteDocument}). */
-  private indexDocument(path: string, { doc, meta, pairs }: Pick<PreparedNote, "doc" | "meta" | "pairs">, memo?: SegmentMemo): void {
+  private indexDocument(
+    path: string,
+    { doc, meta, pairs }: Pick<PreparedNote, "doc" | "meta" | "pairs">,
+    memo?: SegmentMemo,
+  ): void {
     const name = meta.zone ?? MAIN_SHARD;
     // A note may change shard only if settings changed under a live index; keep one copy anyway.
     for (const [other, shard] of this.shards) {
@@ -599,7 +720,12 @@ export class SearchService {
       forget(shard, path);
       shard.mini.discard(path);
     }
-    shard.mini.addText(path, INDEX_FIELDS.map((f) => doc[f]), INDEX_FIELDS, memo);
+    shard.mini.addText(
+      path,
+      INDEX_FIELDS.map((f) => doc[f]),
+      INDEX_FIELDS,
+      memo,
+    );
     shard.metas.set(path, meta);
     if (pairs) shard.pairs.set(path, pairs);
     else shard.pairs.delete(path);
@@ -626,7 +752,9 @@ export class SearchService {
   private async syncWithVault(
     progress: ProgressOptions,
   ): Promise<{ indexed: number; removed: number; unreadable: OpenReport["unreadable"] }> {
-    const files = (await this.vault.list(this.layout.root || undefined)).filter((f) => this.layout.isInside(f.path));
+    const files = (await this.vault.list(this.layout.root || undefined)).filter((f) =>
+      this.layout.isInside(f.path),
+    );
     const seen = new Set<string>();
     const todo: { path: string; mtime: number; size: number }[] = [];
     for (const f of files) {
@@ -646,11 +774,13 @@ export class SearchService {
     for await (const group of this.reader.readNotes(todo, this.layout.settings)) {
       for (const r of group) {
         const f = todo[done++];
-        if (f?.path !== r.path) throw new Error(`note reader: expected ${f?.path ?? "no note"}, got ${r.path}`);
+        if (f?.path !== r.path)
+          throw new Error(`note reader: expected ${f?.path ?? "no note"}, got ${r.path}`);
         if (!r.ok) {
           unreadable.push({ path: f.path, error: errorMessage(r.error) });
           if (this.removeNow(f.path)) removed++;
-        } else if ("prepared" in r) this.indexDocument(f.path, r.prepared, segmentMemo(r.prepared.segments));
+        } else if ("prepared" in r)
+          this.indexDocument(f.path, r.prepared, segmentMemo(r.prepared.segments));
         else this.indexText(f.path, r.text, f);
         if (done % chunkSize === 0 || done === todo.length) {
           progress.onProgress?.(done, todo.length);
@@ -665,9 +795,17 @@ export class SearchService {
   }
 
   private readCached(meta: NoteMeta, store = true): Promise<CachedNote | null> {
-    return this.cache
-      .get(meta.path, phraseTitle(meta), meta.capped === true, () => this.vault.read(meta.path), store)
-      // A note that cannot be read now (deleted, not UTF-8) gives no passage; the next sync names it.
-      .catch(() => null);
+    return (
+      this.cache
+        .get(
+          meta.path,
+          phraseTitle(meta),
+          meta.capped === true,
+          () => this.vault.read(meta.path),
+          store,
+        )
+        // A note that cannot be read now (deleted, not UTF-8) gives no passage; the next sync names it.
+        .catch(() => null)
+    );
   }
 }

@@ -27,7 +27,9 @@ export function warmUpQueries(samples: readonly { text: string; meta: NoteMeta }
   for (const { text, meta } of samples) {
     const words = text.match(LATIN_WORD) ?? [];
     const cjk = (text.match(CJK_RUN) ?? []).map((run) => run.slice(0, 4));
-    const picks = [words[0], words[5], words[words.length - 1], cjk[0], cjk[cjk.length - 1]].filter((w): w is string => w !== undefined);
+    const picks = [words[0], words[5], words[words.length - 1], cjk[0], cjk[cjk.length - 1]].filter(
+      (w): w is string => w !== undefined,
+    );
     queries.push(...picks);
     if (words.length >= 2) {
       queries.push(`${words[1] ?? ""} ${words[words.length - 2] ?? ""}`);
@@ -36,7 +38,8 @@ export function warmUpQueries(samples: readonly { text: string; meta: NoteMeta }
       if (at >= 0) queries.push(`"${words[2] ?? ""} ${words[3] ?? ""}"`);
     }
     const first = picks[0];
-    if (meta.type && /^[\w-]+$/u.test(meta.type) && first) queries.push(`type:${meta.type} ${first}`, `type:${meta.type}`);
+    if (meta.type && /^[\w-]+$/u.test(meta.type) && first)
+      queries.push(`type:${meta.type} ${first}`, `type:${meta.type}`);
     if (first) queries.push(`after:2000-01-01 ${first}`);
   }
   return [...new Set(queries.map((q) => q.trim()).filter((q) => q !== ""))].slice(0, 24);

@@ -17,7 +17,15 @@ import { err, ok } from "../util/result";
  * docs/inbox.md).
  * Throws `FrontmatterError` when the note's frontmatter does not parse.
  */
-export function addAnswer(text: string, id: string, answer: string, by: string, date: string, path = "tracker note", label = "Answer"): EditResult {
+export function addAnswer(
+  text: string,
+  id: string,
+  answer: string,
+  by: string,
+  date: string,
+  path = "tracker note",
+  label = "Answer",
+): EditResult {
   const note = parseTracker(text);
   const item = note.items.find((it) => it.id === id);
   if (!item) return err({ found: false, message: `no item ^${id}` });
@@ -25,7 +33,9 @@ export function addAnswer(text: string, id: string, answer: string, by: string, 
   const one = (s: string) => s.replace(/\s+/g, " ").trim();
   const body = `- ${one(label)} (${one(by)}, ${one(date)}): ${one(answer)}`;
   if (item.children.some((c) => c.trim() === body)) return ok({ text, changed: false });
-  const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
+  const indent =
+    item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ??
+    "    ";
   insertLines(note.lines, item.endLine, [indent + body], note.eol);
   return ok({ text: serializeTracker(note), changed: true });
 }

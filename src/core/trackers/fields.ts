@@ -67,7 +67,10 @@ export function inWrittenOrder(fields: readonly { key: string }[]): boolean {
  * field appended by Tasks' edit means (a due date or priority set in Tasks is appended after ours).
  * Every reader of fields uses this. Returns `null` when there is no such field.
  */
-export function fieldValue(fields: readonly { key: string; value: string }[], key: string): string | null {
+export function fieldValue(
+  fields: readonly { key: string; value: string }[],
+  key: string,
+): string | null {
   const wanted = key.trim().toLowerCase();
   for (let i = fields.length - 1; i >= 0; i--) {
     const f = fields[i];
@@ -79,12 +82,15 @@ export function fieldValue(fields: readonly { key: string; value: string }[], ke
 /** Index in `fields` of the field {@link fieldValue} reads for `key`, or `-1`. */
 export function fieldIndex(fields: readonly { key: string }[], key: string): number {
   const wanted = key.trim().toLowerCase();
-  for (let i = fields.length - 1; i >= 0; i--) if (fields[i]?.key.toLowerCase() === wanted) return i;
+  for (let i = fields.length - 1; i >= 0; i--)
+    if (fields[i]?.key.toLowerCase() === wanted) return i;
   return -1;
 }
 
 /** The fields as one record, key as written by the winning field, value by {@link fieldValue}'s rule. */
-export function fieldRecord(fields: readonly { key: string; value: string }[]): Record<string, string> {
+export function fieldRecord(
+  fields: readonly { key: string; value: string }[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   const seen = new Map<string, string>();
   for (const f of fields) {
@@ -118,7 +124,11 @@ export type PriorityWord = (typeof PRIORITY_WORDS)[number];
 /**
  * Old numeric priorities of tracker lines written before the Tasks order: 1 high, 2 medium, 3 low.
  */
-const NUMERIC_PRIORITY: Readonly<Record<string, PriorityWord>> = { "1": "high", "2": "medium", "3": "low" };
+const NUMERIC_PRIORITY: Readonly<Record<string, PriorityWord>> = {
+  "1": "high",
+  "2": "medium",
+  "3": "low",
+};
 
 /**
  * Reads a priority value: one of Tasks' words (case ignored) or an old number (`1` → `high`,

@@ -12,9 +12,14 @@
  * frontmatter included). Edits live in `store.ts` and touch only the lines concerned.
  */
 import type { TrackerKind } from "../settings";
-import { detectEol, locateFrontmatter, splitLines, joinLines, type NoteLine } from "../markdown/lines";
+import {
+  detectEol,
+  locateFrontmatter,
+  splitLines,
+  joinLines,
+  type NoteLine,
+} from "../markdown/lines";
 import { splitBlockIds, type PriorityWord } from "./fields";
-
 
 /** Item status, from the checkbox character (docs/architecture.md, "Note formats"). */
 export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";
@@ -166,7 +171,9 @@ export function scanItemLine(line: string): ItemLineScan | null {
   const id = ids.id;
   const contentEnd = Math.max(ids.contentEnd, contentStart);
   const bracketed = scanFields(line, contentStart, contentEnd);
-  const fields = [...bracketed, ...scanEmojiFields(line, contentStart, contentEnd, bracketed)].sort((a, b) => a.start - b.start);
+  const fields = [...bracketed, ...scanEmojiFields(line, contentStart, contentEnd, bracketed)].sort(
+    (a, b) => a.start - b.start,
+  );
   let text = "";
   let at = contentStart;
   for (const f of fields) {
@@ -201,10 +208,21 @@ const EMOJI_DATE_KEY: Readonly<Record<string, string>> = {
   "❌": "cancelled",
 };
 const EMOJI_PRIORITY = /(🔺|⏫|🔼|🔽|⏬)\uFE0F?/gu;
-const EMOJI_PRIORITY_WORD: Readonly<Record<string, PriorityWord>> = { "🔺": "highest", "⏫": "high", "🔼": "medium", "🔽": "low", "⏬": "lowest" };
+const EMOJI_PRIORITY_WORD: Readonly<Record<string, PriorityWord>> = {
+  "🔺": "highest",
+  "⏫": "high",
+  "🔼": "medium",
+  "🔽": "low",
+  "⏬": "lowest",
+};
 
 /** Tasks emoji signifiers between `from` and `to`, outside the bracketed fields already found. */
-function scanEmojiFields(line: string, from: number, to: number, bracketed: readonly FieldSpan[]): FieldSpan[] {
+function scanEmojiFields(
+  line: string,
+  from: number,
+  to: number,
+  bracketed: readonly FieldSpan[],
+): FieldSpan[] {
   const part = line.slice(from, to);
   if (!/[\u2190-\u2BFF\u{1F300}-\u{1FAFF}]/u.test(part)) return [];
   const inside = (at: number): boolean => bracketed.some((f) => at >= f.start && at < f.end);
@@ -212,12 +230,14 @@ function scanEmojiFields(line: string, from: number, to: number, bracketed: read
   for (const m of part.matchAll(EMOJI_DATE)) {
     const start = from + (m.index ?? 0);
     const key = EMOJI_DATE_KEY[m[1] ?? ""];
-    if (key && m[2] && !inside(start)) out.push({ key, value: m[2], open: "emoji", start, end: start + m[0].length });
+    if (key && m[2] && !inside(start))
+      out.push({ key, value: m[2], open: "emoji", start, end: start + m[0].length });
   }
   for (const m of part.matchAll(EMOJI_PRIORITY)) {
     const start = from + (m.index ?? 0);
     const value = EMOJI_PRIORITY_WORD[m[1] ?? ""];
-    if (value && !inside(start)) out.push({ key: "priority", value, open: "emoji", start, end: start + m[0].length });
+    if (value && !inside(start))
+      out.push({ key: "priority", value, open: "emoji", start, end: start + m[0].length });
   }
   return out;
 }
@@ -285,7 +305,13 @@ function scanFields(line: string, from: number, to: number): FieldSpan[] {
       p++;
       continue;
     }
-    fields.push({ key, value: line.slice(p + head[0].length, end).trim(), open, start: p, end: end + 1 });
+    fields.push({
+      key,
+      value: line.slice(p + head[0].length, end).trim(),
+      open,
+      start: p,
+      end: end + 1,
+    });
     p = end + 1;
   }
   return fields;
@@ -309,7 +335,8 @@ export function parseTracker(text: string): TrackerNote {
     const raw = lines[i]?.text ?? "";
     if (fence !== null) {
       const m = FENCE.exec(raw);
-      if (m?.[1] && m[1][0] === fence[0] && m[1].length >= fence.length && raw.trim() === m[1]) fence = null;
+      if (m?.[1] && m[1][0] === fence[0] && m[1].length >= fence.length && raw.trim() === m[1])
+        fence = null;
       i++;
       continue;
     }

@@ -51,7 +51,12 @@ export interface ListedItem {
 export async function listTrackerItems(
   vault: Pick<VaultPort, "exists" | "read">,
   layout: MemoryLayout,
-  query: { agents: readonly string[]; kinds: readonly TrackerKind[]; status: ListStatus; today: string },
+  query: {
+    agents: readonly string[];
+    kinds: readonly TrackerKind[];
+    status: ListStatus;
+    today: string;
+  },
 ): Promise<ListedItem[]> {
   const { status, today } = query;
   const items: ListedItem[] = [];
@@ -62,7 +67,8 @@ export async function listTrackerItems(
       const text = await vault.read(path);
       const dueLines = new Set(k === "reviews" ? dueReviews(text, today).map((r) => r.line) : []);
       for (const it of listItems(text)) {
-        const itemStatus = k === "reviews" && isReviewItem(it) ? readSchedule(it).status : it.status;
+        const itemStatus =
+          k === "reviews" && isReviewItem(it) ? readSchedule(it).status : it.status;
         const state = isOpenStatus(itemStatus) ? "open" : itemStatus;
         if (status !== "all" && state !== status) continue;
         const fields = fieldRecord(it.fields);
@@ -74,7 +80,9 @@ export async function listTrackerItems(
           status: itemStatus,
           text: it.text,
           fields,
-          ...(fields.due ? { due: fields.due, overdue: state === "open" && isOverdue(fields.due, today) } : {}),
+          ...(fields.due
+            ? { due: fields.due, overdue: state === "open" && isOverdue(fields.due, today) }
+            : {}),
           ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
           ...(progress ? { latestProgress: progress } : {}),
           path,

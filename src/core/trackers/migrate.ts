@@ -48,11 +48,14 @@ export function migrateItemLine(line: string): string {
   const normalized = bracketed.map((f) => ({ span: f, ...normalizedField(f.key, f.value) }));
   const ordered = orderFields(normalized);
   const emoji = scan.fields.filter((f) => f.open === "emoji");
-  const needsOrder = ordered.some((f, i) => f !== normalized[i]) || !cleanTail(text, scan.fields, scan.contentEnd);
+  const needsOrder =
+    ordered.some((f, i) => f !== normalized[i]) || !cleanTail(text, scan.fields, scan.contentEnd);
   if (!needsOrder) {
     // Values and keys in place, right to left so offsets stay valid.
     for (const f of [...normalized].reverse()) {
-      if (f.key !== f.span.key || f.value !== f.span.value) text = text.slice(0, f.span.start) + written(f.span, f.key, f.value) + text.slice(f.span.end);
+      if (f.key !== f.span.key || f.value !== f.span.value)
+        text =
+          text.slice(0, f.span.start) + written(f.span, f.key, f.value) + text.slice(f.span.end);
     }
     return text;
   }
@@ -64,7 +67,10 @@ export function migrateItemLine(line: string): string {
     content = content.slice(0, start) + content.slice(f.end);
   }
   // Tasks' emoji signifiers (its default format) stay last, as Tasks writes them.
-  const fields = [...ordered.map((f) => written(f.span, f.key, f.value)), ...emoji.map((f) => text.slice(f.start, f.end))].join(" ");
+  const fields = [
+    ...ordered.map((f) => written(f.span, f.key, f.value)),
+    ...emoji.map((f) => text.slice(f.start, f.end)),
+  ].join(" ");
   return `${content.trimEnd()}${fields ? ` ${fields}` : ""}${text.slice(scan.contentEnd)}`;
 }
 
@@ -119,7 +125,10 @@ function restoreDisplaced(line: string): string {
 export function migrateTracker(text: string, path = "tracker note"): TrackerMigration {
   const note = parseTracker(text);
   if (note.frontmatterError !== null) {
-    throw new FrontmatterError(`${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`, path);
+    throw new FrontmatterError(
+      `${path}: frontmatter does not parse, the note is left as it is (${note.frontmatterError})`,
+      path,
+    );
   }
   const changes: LineChange[] = [];
   const lostIds: number[] = [];
@@ -151,7 +160,11 @@ export interface NoteMigration {
  * read-modify-write of the note's current text), only when a line changes. Notes whose frontmatter
  * does not parse are listed as skipped, never rewritten.
  */
-export async function migrateTrackers(vault: VaultPort, layout: MemoryLayout, options: { apply: boolean }): Promise<NoteMigration[]> {
+export async function migrateTrackers(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  options: { apply: boolean },
+): Promise<NoteMigration[]> {
   const agents = layout.agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path));
   const out: NoteMigration[] = [];
   for (const agent of agents) {
@@ -161,14 +174,27 @@ export async function migrateTrackers(vault: VaultPort, layout: MemoryLayout, op
       const run = (current: string): { content: string; result: NoteMigration } => {
         try {
           const m = migrateTracker(current, path);
-          return { content: m.text, result: { path, changes: m.changes, lostIds: m.lostIds, skipped: null } };
+          return {
+            content: m.text,
+            result: { path, changes: m.changes, lostIds: m.lostIds, skipped: null },
+          };
         } catch (err) {
           if (!(err instanceof FrontmatterError)) throw err;
-          return { content: current, result: { path, changes: [], lostIds: [], skipped: err.message } };
+          return {
+            content: current,
+            result: { path, changes: [], lostIds: [], skipped: err.message },
+          };
         }
       };
       const unchanged: NoteMigration = { path, changes: [], lostIds: [], skipped: null };
-      if (options.apply) out.push((await vault.process(path, (current) => (current === null ? { content: null, result: unchanged } : run(current)))).result);
+      if (options.apply)
+        out.push(
+          (
+            await vault.process(path, (current) =>
+              current === null ? { content: null, result: unchanged } : run(current),
+            )
+          ).result,
+        );
       else out.push(run(await vault.read(path)).result);
     }
   }
@@ -184,7 +210,10 @@ export async function migrateTrackers(vault: VaultPort, layout: MemoryLayout, op
  * end of the line. Everything else
  * stays byte for byte. Returns the text and the ids given back.
  */
-export function restoreLostIds(previous: string, current: string): { text: string; restored: string[] } {
+export function restoreLostIds(
+  previous: string,
+  current: string,
+): { text: string; restored: string[] } {
   const note = parseTracker(current);
   if (note.frontmatterError !== null) return { text: current, restored: [] };
   const before = parseTracker(previous).items.filter((it) => it.id !== null);
@@ -196,7 +225,9 @@ export function restoreLostIds(previous: string, current: string): { text: strin
     if (!line) continue;
     const cites = (it: { fields: { key: string; value: string }[] }): boolean =>
       item.displaced.some((d) => (fieldValue(it.fields, "source") ?? "").includes(`#^${d}`));
-    const match = before.find((it) => it.id !== null && !taken.has(it.id) && it.text === item.text && cites(it));
+    const match = before.find(
+      (it) => it.id !== null && !taken.has(it.id) && it.text === item.text && cites(it),
+    );
     if (!match?.id) continue;
     let repaired = migrateItemLine(line.text);
     // Every link fragment was taken out, only the first put back: the source as last seen, when it
@@ -204,7 +235,8 @@ export function restoreLostIds(previous: string, current: string): { text: strin
     const now = fieldValue(scanItemLine(repaired)?.fields ?? [], "source");
     const was = fieldValue(match.fields, "source");
     const strip = (v: string): string => v.replace(/\^[A-Za-z0-9-]+/g, "");
-    if (now !== null && was !== null && now !== was && strip(now) === strip(was)) repaired = repaired.replace(now, () => was);
+    if (now !== null && was !== null && now !== was && strip(now) === strip(was))
+      repaired = repaired.replace(now, () => was);
     line.text = `${repaired.trimEnd()} ^${match.id}`;
     taken.add(match.id);
     restored.push(match.id);

@@ -106,7 +106,10 @@ const UNITS: Readonly<Record<string, ReviewInterval>> = {
  * `every 10 days` is read like `10 days`. Returns `null` for anything else or a count of 0.
  */
 export function parseEvery(value: string): ReviewInterval | null {
-  const v = value.trim().toLowerCase().replace(/^every\s+/, "");
+  const v = value
+    .trim()
+    .toLowerCase()
+    .replace(/^every\s+/, "");
   const word = WORDS[v];
   if (word) return { ...word };
   const m = /^(?:每\s*)?(\d{1,4})\s*([a-z]+|[天日周月]|个月)$/u.exec(v);
@@ -119,7 +122,9 @@ export function parseEvery(value: string): ReviewInterval | null {
 
 /** Adds `times` periods to a date. Returns `null` for an invalid date. */
 export function addInterval(date: IsoDate, every: ReviewInterval, times = 1): IsoDate | null {
-  return every.unit === "day" ? addDays(date, every.count * times) : addMonths(date, every.count * times);
+  return every.unit === "day"
+    ? addDays(date, every.count * times)
+    : addMonths(date, every.count * times);
 }
 
 /** Subtracts one period from a date (the start of the period that ends at `date`). */
@@ -133,7 +138,11 @@ export function subtractInterval(date: IsoDate, every: ReviewInterval): IsoDate 
  * step (`next + k·every`), so month-end clamping does not compound: monthly from 2026-01-31 finished
  * on 2026-03-05 gives 2026-03-31, not 2026-03-28. Returns `null` when a date is invalid.
  */
-export function nextReviewDate(next: IsoDate, every: ReviewInterval, doneDate: IsoDate): IsoDate | null {
+export function nextReviewDate(
+  next: IsoDate,
+  every: ReviewInterval,
+  doneDate: IsoDate,
+): IsoDate | null {
   const done = dayNumber(doneDate);
   if (done === null || dayNumber(next) === null) return null;
   for (let k = 1; k < 100_000; k++) {
@@ -162,7 +171,8 @@ export function readSchedule(item: TrackerItem): ReviewSchedule {
   let next = nextRaw !== null && dayNumber(nextRaw) !== null ? nextRaw : null;
   const problems: string[] = [];
   if (everyRaw === null) problems.push("no [every:: …] field");
-  else if (every === null) problems.push(`every "${everyRaw}" is not weekly, biweekly, monthly or a number of days`);
+  else if (every === null)
+    problems.push(`every "${everyRaw}" is not weekly, biweekly, monthly or a number of days`);
   if (nextRaw === null) problems.push("no [next:: YYYY-MM-DD] field");
   else if (next === null) problems.push(`next "${nextRaw}" is not a date YYYY-MM-DD`);
   let status = item.status;
@@ -236,7 +246,13 @@ export type AdvanceResult = Result<{
  * Throws {@link FrontmatterError} naming `path` when the note's frontmatter does not parse (such a
  * note is never rewritten, docs/architecture.md, "The health check").
  */
-export function advanceReview(text: string, id: string, doneDate: IsoDate, path = "Reviews", note = ""): AdvanceResult {
+export function advanceReview(
+  text: string,
+  id: string,
+  doneDate: IsoDate,
+  path = "Reviews",
+  note = "",
+): AdvanceResult {
   if (dayNumber(doneDate) === null) return err(`"${doneDate}" is not a date YYYY-MM-DD`);
   const item = findItem(text, id);
   if (!item) return err(`no item ^${id} in ${path}`);
@@ -251,13 +267,30 @@ export function advanceReview(text: string, id: string, doneDate: IsoDate, path 
   if (next === null) return err(`^${id}: cannot compute the next date`);
   const withNext = setItemField(text, id, "next", next, path);
   if (!withNext.ok) return err(withNext.error.message);
-  const withLine = addProgressNote(withNext.value.text, id, note ? `done; ${note}` : "done", doneDate, path);
+  const withLine = addProgressNote(
+    withNext.value.text,
+    id,
+    note ? `done; ${note}` : "done",
+    doneDate,
+    path,
+  );
   if (!withLine.ok) return err(withLine.error.message);
-  return ok({ text: withLine.value.text, changed: withLine.value.text !== text, previous: schedule.next, next });
+  return ok({
+    text: withLine.value.text,
+    changed: withLine.value.text !== text,
+    previous: schedule.next,
+    next,
+  });
 }
 
 /** Writes a ticked round as done (see {@link reopenTickedReviews}) for one review. */
-function reopenTicked(text: string, id: string, schedule: ReviewSchedule, path: string, note: string): AdvanceResult {
+function reopenTicked(
+  text: string,
+  id: string,
+  schedule: ReviewSchedule,
+  path: string,
+  note: string,
+): AdvanceResult {
   const ticked = schedule.ticked;
   const next = schedule.next;
   if (ticked === null || next === null) return err(`^${id}: not ticked`);
@@ -265,9 +298,20 @@ function reopenTicked(text: string, id: string, schedule: ReviewSchedule, path: 
   if (!reopened.ok) return err(reopened.error.message);
   const withNext = setItemField(reopened.value.text, id, "next", next, path);
   if (!withNext.ok) return err(withNext.error.message);
-  const withLine = addProgressNote(withNext.value.text, id, note ? `done; ${note}` : "done", ticked, path);
+  const withLine = addProgressNote(
+    withNext.value.text,
+    id,
+    note ? `done; ${note}` : "done",
+    ticked,
+    path,
+  );
   if (!withLine.ok) return err(withLine.error.message);
-  return ok({ text: withLine.value.text, changed: withLine.value.text !== text, previous: schedule.nextRaw ?? next, next });
+  return ok({
+    text: withLine.value.text,
+    changed: withLine.value.text !== text,
+    previous: schedule.nextRaw ?? next,
+    next,
+  });
 }
 
 /**
@@ -277,7 +321,10 @@ function reopenTicked(text: string, id: string, schedule: ReviewSchedule, path: 
  * lines stay byte for byte. Pure, for `VaultPort.process`; throws {@link FrontmatterError} like the
  * other edits. Returns the text and the ids reopened, each with its new `next`.
  */
-export function reopenTickedReviews(text: string, path = "Reviews"): { text: string; reopened: { id: string; next: IsoDate }[] } {
+export function reopenTickedReviews(
+  text: string,
+  path = "Reviews",
+): { text: string; reopened: { id: string; next: IsoDate }[] } {
   let out = text;
   const reopened: { id: string; next: IsoDate }[] = [];
   for (const r of listReviews(text)) {

@@ -31,7 +31,8 @@ export function progressLines(item: Pick<TrackerItem, "children">): ProgressLine
   for (const child of item.children) {
     const m = PROGRESS_LINE.exec(child);
     const date = m?.[2];
-    if (m && date !== undefined) out.push({ date, text: (m[3] ?? "").trim(), raw: (m[1] ?? "").trim() });
+    if (m && date !== undefined)
+      out.push({ date, text: (m[3] ?? "").trim(), raw: (m[1] ?? "").trim() });
   }
   return out;
 }

@@ -15,7 +15,15 @@
 import type { TrackerKind } from "../settings";
 import { setFrontmatter } from "../frontmatter";
 import { err, ok, type Result } from "../util/result";
-import { OLD_STATE_KEY, STATE_KEY, fieldIndex, isTasksField, orderFields, priorityWord, tasksFieldRank } from "./fields";
+import {
+  OLD_STATE_KEY,
+  STATE_KEY,
+  fieldIndex,
+  isTasksField,
+  orderFields,
+  priorityWord,
+  tasksFieldRank,
+} from "./fields";
 import {
   KIND_PREFIX,
   STATUS_CHAR,
@@ -107,7 +115,8 @@ export function addTrackerItem(
   path = "tracker note",
 ): { text: string; id: string } {
   const prefix = KIND_PREFIX[kind];
-  const base = current !== null && current.trim() !== "" ? current : newTrackerNote(kind, meta, path);
+  const base =
+    current !== null && current.trim() !== "" ? current : newTrackerNote(kind, meta, path);
   const note = parseTracker(base);
   assertWritable(note, path);
   const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
@@ -122,12 +131,18 @@ export function addTrackerItem(
 
 /** The line of a new item with block id `id`, and its children's lines. */
 function newItemLines(item: NewTrackerItem, id: string): string[] {
-  const fields = orderFields(item.fields.map(([key, value]) => normalizedField(collapseWhitespace(key), collapseWhitespace(value))))
+  const fields = orderFields(
+    item.fields.map(([key, value]) =>
+      normalizedField(collapseWhitespace(key), collapseWhitespace(value)),
+    ),
+  )
     .map(({ key, value }) => ` [${key}:: ${value}]`)
     .join("");
   const text = collapseWhitespace(item.text).replace(/[ \t]\^[A-Za-z0-9-]+$/, "");
   const line = `- [${STATUS_CHAR[item.status ?? "open"]}] ${text}${fields} ^${id}`;
-  const children = (item.children ?? []).map((c) => (/^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${collapseWhitespace(c)}`));
+  const children = (item.children ?? []).map((c) =>
+    /^[ \t]/.test(c) ? c.replace(/[\r\n]+/g, " ") : `    - ${collapseWhitespace(c)}`,
+  );
   return [line, ...children];
 }
 
@@ -144,7 +159,10 @@ export class TrackerEditor {
   private readonly max = new Map<string, number>();
 
   /** `text` must be a note that already has an item ({@link hasItems}); else use {@link addTrackerItem}. */
-  constructor(text: string, private readonly path = "tracker note") {
+  constructor(
+    text: string,
+    private readonly path = "tracker note",
+  ) {
     this.note = parseTracker(text);
   }
 
@@ -170,7 +188,8 @@ export class TrackerEditor {
     const added = note.lines.slice(at, at + lines.length);
     for (const [p, n] of this.max) this.max.set(p, Math.max(n, maxBlockNumber(added, p)));
     const parsed = itemAt(note.lines, at);
-    if (!parsed) throw new Error(`TrackerEditor.add: the new line is not an item: ${lines[0] ?? ""}`);
+    if (!parsed)
+      throw new Error(`TrackerEditor.add: the new line is not an item: ${lines[0] ?? ""}`);
     note.items.push(parsed);
     return { id, item: parsed };
   }
@@ -186,7 +205,8 @@ export class TrackerEditor {
     assertWritable(note, this.path);
     if (!sourceEdit(link)(note, item)) return item;
     const parsed = itemAt(note.lines, item.line);
-    if (!parsed || parsed.endLine !== item.endLine) throw new Error("TrackerEditor.addSource: the item changed shape");
+    if (!parsed || parsed.endLine !== item.endLine)
+      throw new Error("TrackerEditor.addSource: the item changed shape");
     note.items[index] = parsed;
     return parsed;
   }
@@ -207,7 +227,14 @@ export class TrackerEditor {
 
 /** Frontmatter and title of a new tracker note (docs/architecture.md, "Frontmatter"). */
 function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): string {
-  const fields = { id: `${meta.agent}-${kind}`, type: "tracker", agent: meta.agent, kind, status: "active", created_at: meta.createdAt };
+  const fields = {
+    id: `${meta.agent}-${kind}`,
+    type: "tracker",
+    agent: meta.agent,
+    kind,
+    status: "active",
+    created_at: meta.createdAt,
+  };
   return setFrontmatter(`# ${collapseWhitespace(meta.title)}\n\n`, fields, path);
 }
 
@@ -218,13 +245,22 @@ function newTrackerNote(kind: TrackerKind, meta: TrackerMeta, path: string): str
  * change, `YYYY-MM-DD`; without it no date field is added (the old ones are still removed). Already
  * in that status (`X` counts as done): unchanged.
  */
-export function setItemStatus(text: string, id: string, status: TrackerStatus, path = "tracker note", date?: string): EditResult {
+export function setItemStatus(
+  text: string,
+  id: string,
+  status: TrackerStatus,
+  path = "tracker note",
+  date?: string,
+): EditResult {
   return editItem(text, id, path, (note, item) => {
     if (item.status === status) return false;
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
-    let t = line.text.slice(0, scan.statusIndex) + STATUS_CHAR[status] + line.text.slice(scan.statusIndex + 1);
+    let t =
+      line.text.slice(0, scan.statusIndex) +
+      STATUS_CHAR[status] +
+      line.text.slice(scan.statusIndex + 1);
     t = removeFields(t, ["completion", "cancelled"]);
     const dateKey = status === "done" ? "completion" : status === "abandoned" ? "cancelled" : null;
     if (dateKey && date) t = withField(t, dateKey, collapseWhitespace(date));
@@ -239,11 +275,19 @@ export function setItemStatus(text: string, id: string, status: TrackerStatus, p
  * same line already under the item: unchanged (re-running extraction adds nothing;
  * test/trackers-store.test.ts, "case 10: …").
  */
-export function addProgressNote(text: string, id: string, note: string, date: string, path = "tracker note"): EditResult {
+export function addProgressNote(
+  text: string,
+  id: string,
+  note: string,
+  date: string,
+  path = "tracker note",
+): EditResult {
   return editItem(text, id, path, (parsed, item) => {
     const body = `- ${collapseWhitespace(date)}: ${collapseWhitespace(note)}`;
     if (item.children.some((c) => c.trim() === body)) return false;
-    const indent = item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ?? "    ";
+    const indent =
+      item.children.map((c) => /^([ \t]+)[-*+][ \t]/.exec(c)?.[1]).find((x) => x !== undefined) ??
+      "    ";
     insertLines(parsed.lines, item.endLine, [indent + body], parsed.eol);
     return true;
   });
@@ -255,7 +299,12 @@ export function addProgressNote(text: string, id: string, note: string, date: st
  * its target (`2026-03-24#^am-k3f9`). A link already there (same target, alias ignored): unchanged
  * (test/trackers-store.test.ts, "case 10: …").
  */
-export function addItemSource(text: string, id: string, link: string, path = "tracker note"): EditResult {
+export function addItemSource(
+  text: string,
+  id: string,
+  link: string,
+  path = "tracker note",
+): EditResult {
   return editItem(text, id, path, sourceEdit(link));
 }
 
@@ -273,7 +322,11 @@ function sourceEdit(link: string): (note: TrackerNote, item: TrackerItem) => boo
       return true;
     }
     if (wikilinkTargets(field.value).includes(target)) return false;
-    line.text = replaceField(line.text, field, field.value ? `${field.value}, ${wikilink}` : wikilink);
+    line.text = replaceField(
+      line.text,
+      field,
+      field.value ? `${field.value}, ${wikilink}` : wikilink,
+    );
     return true;
   };
 }
@@ -284,12 +337,20 @@ function sourceEdit(link: string): (note: TrackerNote, item: TrackerItem) => boo
  * Tasks field, a Tasks key among Tasks' fields in their order). Used for a review's `next` date. Line breaks in `value` become spaces;
  * a value with unbalanced brackets is refused (`reason`), since it would end the field early.
  */
-export function setItemField(text: string, id: string, key: string, value: string, path = "tracker note"): EditResult {
+export function setItemField(
+  text: string,
+  id: string,
+  key: string,
+  value: string,
+  path = "tracker note",
+): EditResult {
   const v = collapseWhitespace(value);
   const k = collapseWhitespace(key);
   if (!balanced(v) || !k || /[[\]():]/.test(k)) {
     const found = findItem(text, id) !== null;
-    const reason = found ? `^${id}: cannot write field ${JSON.stringify(k)} with value ${JSON.stringify(v)} (brackets would break the line)` : `no item ^${id}`;
+    const reason = found
+      ? `^${id}: cannot write field ${JSON.stringify(k)} with value ${JSON.stringify(v)} (brackets would break the line)`
+      : `no item ^${id}`;
     return err({ found, message: reason });
   }
   return editItem(text, id, path, (note, item) => {
@@ -308,7 +369,12 @@ export function setItemField(text: string, id: string, key: string, value: strin
 }
 
 /** Parses, finds the item, lets `edit` change lines in place (returning whether it did), serialises. */
-function editItem(text: string, id: string, path: string, edit: (note: TrackerNote, item: TrackerItem) => boolean): EditResult {
+function editItem(
+  text: string,
+  id: string,
+  path: string,
+  edit: (note: TrackerNote, item: TrackerItem) => boolean,
+): EditResult {
   const note = parseTracker(text);
   const item = note.items.find((it) => it.id === id);
   if (!item) return err({ found: false, message: `no item ^${id}` });
@@ -325,7 +391,9 @@ function editItem(text: string, id: string, path: string, edit: (note: TrackerNo
  */
 function insertionPoint(scan: ItemLineScan, key: string): number {
   const rank = tasksFieldRank(key);
-  const later = scan.fields.find((f) => f.open !== "emoji" && isTasksField(f.key) && (rank < 0 || tasksFieldRank(f.key) > rank));
+  const later = scan.fields.find(
+    (f) => f.open !== "emoji" && isTasksField(f.key) && (rank < 0 || tasksFieldRank(f.key) > rank),
+  );
   return later ? later.start : scan.contentEnd;
 }
 
@@ -360,7 +428,8 @@ function removeFields(line: string, keys: readonly string[]): string {
 }
 
 function replaceField(line: string, field: FieldSpan, value: string): string {
-  if (field.open === "emoji") return `${line.slice(0, field.start)}[${field.key}:: ${value}]${line.slice(field.end)}`;
+  if (field.open === "emoji")
+    return `${line.slice(0, field.start)}[${field.key}:: ${value}]${line.slice(field.end)}`;
   const close = field.open === "[" ? "]" : ")";
   return `${line.slice(0, field.start)}${field.open}${field.key}:: ${value}${close}${line.slice(field.end)}`;
 }
@@ -376,7 +445,6 @@ export function normalizedField(key: string, value: string): { key: string; valu
   return { key, value };
 }
 
-
 function balanced(s: string): boolean {
   let depth = 0;
   for (const ch of s) {
@@ -385,4 +453,3 @@ function balanced(s: string): boolean {
   }
   return depth === 0;
 }
-

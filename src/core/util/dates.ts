@@ -26,7 +26,8 @@ const DATE_SHAPE_RE = /^\d{4}-\d{2}-\d{2}$/;
  * ISO 8601 / RFC 3339 date-time: `T` or a space between date and time (RFC 3339 §5.6 allows the
  * space, and YAML timestamps use it), seconds and fraction optional, `Z` or `±HH:MM` optional.
  */
-const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DATE_TIME_RE =
+  /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 const MS_PER_DAY = 86_400_000;
 

@@ -16,7 +16,12 @@ import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { appendQueueEntry, reviewQueuePath } from "./review-queue";
 
-const ACTION_WORD: Readonly<Record<string, string>> = { add: "new", "add-source": "duplicate, source added", progress: "progress note", skip: "already recorded" };
+const ACTION_WORD: Readonly<Record<string, string>> = {
+  add: "new",
+  "add-source": "duplicate, source added",
+  progress: "progress note",
+  skip: "already recorded",
+};
 
 /** What became of one quiet journal. */
 export type QuietOutcome =
@@ -44,10 +49,18 @@ export interface QuietExtractOptions {
  * True for a note watch-and-extract may extract: a journal (by folder) that is not a digest, its
  * Digests folder or a review note. `data` is its frontmatter when already read.
  */
-export function isWatchedJournal(layout: MemoryLayout, path: string, data?: Record<string, unknown> | null): boolean {
+export function isWatchedJournal(
+  layout: MemoryLayout,
+  path: string,
+  data?: Record<string, unknown> | null,
+): boolean {
   if (layout.collectionOf(path) !== "journal") return false;
   const agent = layout.agentOf(path);
-  if (agent !== null && path.startsWith(`${joinPath(layout.journalFolder(agent), DIGESTS_FOLDER)}/`)) return false;
+  if (
+    agent !== null &&
+    path.startsWith(`${joinPath(layout.journalFolder(agent), DIGESTS_FOLDER)}/`)
+  )
+    return false;
   return !isNotJournal(data);
 }
 
@@ -69,7 +82,8 @@ export async function extractQuietJournal(options: QuietExtractOptions): Promise
     if (err instanceof MemoryError) return { kind: "ignored", reason: errorMessage(err) };
     throw err;
   }
-  if (!isWatchedJournal(layout, journalPath, data)) return { kind: "ignored", reason: "not a journal" };
+  if (!isWatchedJournal(layout, journalPath, data))
+    return { kind: "ignored", reason: "not a journal" };
   const plan = await planExtraction({
     vault,
     settings,
@@ -86,13 +100,25 @@ export async function extractQuietJournal(options: QuietExtractOptions): Promise
     const applied = await applyPlan(vault, layout, plan, now);
     return { kind: "applied", writes: applied.writes, failed: applied.failed.length };
   }
-  if (toReview.length === 0 && plan.rejected.length === 0) return { kind: "nothing-new", items: plan.items.length };
+  if (toReview.length === 0 && plan.rejected.length === 0)
+    return { kind: "nothing-new", items: plan.items.length };
   const queuePath = reviewQueuePath(layout, plan.agent);
   const items = [
-    ...toReview.map((p) => `${p.item.category}: ${p.item.text} → ${p.destination} (${ACTION_WORD[p.action] ?? p.action}${p.existingId ? ` ${p.existingId}` : ""})`),
+    ...toReview.map(
+      (p) =>
+        `${p.item.category}: ${p.item.text} → ${p.destination} (${ACTION_WORD[p.action] ?? p.action}${p.existingId ? ` ${p.existingId}` : ""})`,
+    ),
     ...plan.rejected.map((r) => `rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`),
   ];
-  const entry = { journal: plan.journal, hash: plan.extractionHash, queued: localTimestamp(now()), extractor: plan.extractor, items };
-  const written = await vault.process(queuePath, (current) => appendQueueEntry(current, entry, { agent: plan.agent, path: queuePath }));
+  const entry = {
+    journal: plan.journal,
+    hash: plan.extractionHash,
+    queued: localTimestamp(now()),
+    extractor: plan.extractor,
+    items,
+  };
+  const written = await vault.process(queuePath, (current) =>
+    appendQueueEntry(current, entry, { agent: plan.agent, path: queuePath }),
+  );
   return { kind: "queued", queuePath, written, items: toReview.length };
 }

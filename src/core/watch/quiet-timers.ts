@@ -31,7 +31,8 @@ export class QuietTimers {
     private readonly scheduler: Scheduler,
     private readonly onError: (path: string, err: unknown) => void,
   ) {
-    if (!Number.isFinite(quietMs) || quietMs < 1) throw new RangeError(`quiet time must be a positive number of milliseconds, got ${quietMs}`);
+    if (!Number.isFinite(quietMs) || quietMs < 1)
+      throw new RangeError(`quiet time must be a positive number of milliseconds, got ${quietMs}`);
   }
 
   /** The note at `path` changed now: its timer starts again. */
@@ -43,7 +44,9 @@ export class QuietTimers {
       path,
       this.scheduler.set(() => {
         this.timers.delete(path);
-        this.chain = this.chain.then(() => this.run(path).catch((err: unknown) => this.onError(path, err)));
+        this.chain = this.chain.then(() =>
+          this.run(path).catch((err: unknown) => this.onError(path, err)),
+        );
       }, this.quietMs),
     );
   }

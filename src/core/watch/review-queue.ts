@@ -38,7 +38,8 @@ export function reviewQueuePath(layout: MemoryLayout, agent: string): string {
   return layout.under(joinPath(layout.agentRoot(agent), REVIEW_QUEUE_NAME));
 }
 
-const MARK = /^<!-- agent-memory:queued journal="([^"]*)" hash="([0-9a-f]+)" queued="([^"]*)" extractor="([^"]*)" -->\r?$/;
+const MARK =
+  /^<!-- agent-memory:queued journal="([^"]*)" hash="([0-9a-f]+)" queued="([^"]*)" extractor="([^"]*)" -->\r?$/;
 
 function attr(value: string): string {
   return value.replace(/["\r\n]/g, " ").replace(/-->/g, "-- >");
@@ -52,7 +53,13 @@ export function listQueue(text: string): QueueEntry[] {
     const line = raw.replace(/\r$/, "");
     const m = MARK.exec(line);
     if (m) {
-      current = { journal: m[1] ?? "", hash: m[2] ?? "", queued: m[3] ?? "", extractor: m[4] ?? "", items: [] };
+      current = {
+        journal: m[1] ?? "",
+        hash: m[2] ?? "",
+        queued: m[3] ?? "",
+        extractor: m[4] ?? "",
+        items: [],
+      };
       out.push(current);
       continue;
     }
@@ -68,8 +75,16 @@ export function listQueue(text: string): QueueEntry[] {
  * content is kept byte for byte; the note's line ending is used for the new lines.
  * @throws FrontmatterError when the note's frontmatter does not parse.
  */
-export function appendQueueEntry(current: string | null, entry: QueueEntry, meta: { agent: string; path: string }): string {
-  if (current !== null && listQueue(current).some((e) => e.journal === entry.journal && e.hash === entry.hash)) return current;
+export function appendQueueEntry(
+  current: string | null,
+  entry: QueueEntry,
+  meta: { agent: string; path: string },
+): string {
+  if (
+    current !== null &&
+    listQueue(current).some((e) => e.journal === entry.journal && e.hash === entry.hash)
+  )
+    return current;
   const name = (entry.journal.split("/").pop() ?? entry.journal).replace(/\.md$/i, "");
   const lines = [
     `## ${name} (queued ${entry.queued.slice(0, 16).replace("T", " ")})`,
@@ -87,11 +102,28 @@ export function appendQueueEntry(current: string | null, entry: QueueEntry, meta
       "Plans made automatically from journals left unchanged (watch and extract). Nothing here is written to the trackers until a person reviews the journal; entries stay as a record.",
       "",
     ];
-    return bom + setFrontmatter([...head, ...lines].join("\n"), { id: `${meta.agent}/review-queue`, type: REVIEW_QUEUE_TYPE, agent: meta.agent, status: "active", created_at: entry.queued }, meta.path);
+    return (
+      bom +
+      setFrontmatter(
+        [...head, ...lines].join("\n"),
+        {
+          id: `${meta.agent}/review-queue`,
+          type: REVIEW_QUEUE_TYPE,
+          agent: meta.agent,
+          status: "active",
+          created_at: entry.queued,
+        },
+        meta.path,
+      )
+    );
   }
   parseNote(current, meta.path); // throws FrontmatterError for a note that does not parse
   const eol = current.includes("\r\n") ? "\r\n" : "\n";
-  const sep = current.endsWith("\n") ? (current.endsWith(`${eol}${eol}`) ? "" : eol) : `${eol}${eol}`;
+  const sep = current.endsWith("\n")
+    ? current.endsWith(`${eol}${eol}`)
+      ? ""
+      : eol
+    : `${eol}${eol}`;
   return current + sep + lines.join(eol);
 }
 
@@ -106,7 +138,11 @@ export interface PendingReview extends QueueEntry {
  * latest), oldest first. A journal that is gone or cannot be read is left out.
  * @throws VaultError when the queue note cannot be read.
  */
-export async function pendingReviews(vault: VaultPort, layout: MemoryLayout, agent: string): Promise<PendingReview[]> {
+export async function pendingReviews(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+): Promise<PendingReview[]> {
   const queuePath = reviewQueuePath(layout, agent);
   if (!(await vault.exists(queuePath))) return [];
   const latest = new Map<string, QueueEntry>();
@@ -126,5 +162,7 @@ export async function pendingReviews(vault: VaultPort, layout: MemoryLayout, age
     const hash = extractionHash(body);
     if (hash === e.hash && recorded !== hash) out.push({ ...e, queuePath });
   }
-  return out.sort((a, b) => (a.queued < b.queued ? -1 : a.queued > b.queued ? 1 : a.journal < b.journal ? -1 : 1));
+  return out.sort((a, b) =>
+    a.queued < b.queued ? -1 : a.queued > b.queued ? 1 : a.journal < b.journal ? -1 : 1,
+  );
 }

@@ -49,7 +49,11 @@ function showError(setting: Setting, error: string | null): void {
   if (error) setting.descEl.createDiv({ cls: "am-setting-error", text: error });
 }
 
-async function commit(sc: SectionContext, setting: Setting, mutate: (s: Settings) => void): Promise<void> {
+async function commit(
+  sc: SectionContext,
+  setting: Setting,
+  mutate: (s: Settings) => void,
+): Promise<void> {
   showError(setting, await sc.update(mutate));
 }
 
@@ -68,7 +72,10 @@ export function textSetting(sc: SectionContext, spec: ControlSpec<string>): Sett
  * A number setting. `scale` converts between the stored unit and the unit shown (e.g. 1000 to show
  * seconds for a value stored in milliseconds).
  */
-export function numberSetting(sc: SectionContext, spec: ControlSpec<number> & { scale?: number }): Setting {
+export function numberSetting(
+  sc: SectionContext,
+  spec: ControlSpec<number> & { scale?: number },
+): Setting {
   const scale = spec.scale ?? 1;
   const setting = new Setting(sc.containerEl).setName(spec.name).setDesc(spec.desc);
   setting.addText((text) => {
@@ -108,7 +115,10 @@ export function listSetting(sc: SectionContext, spec: ControlSpec<string[]>): Se
 }
 
 /** An on/off setting. `redisplay` re-renders the tab after a change (for dependent controls). */
-export function toggleSetting(sc: SectionContext, spec: ControlSpec<boolean> & { redisplay?: boolean }): Setting {
+export function toggleSetting(
+  sc: SectionContext,
+  spec: ControlSpec<boolean> & { redisplay?: boolean },
+): Setting {
   const setting = new Setting(sc.containerEl).setName(spec.name).setDesc(spec.desc);
   setting.addToggle((toggle) => {
     toggle.setValue(spec.get(sc.settings()));
@@ -121,7 +131,10 @@ export function toggleSetting(sc: SectionContext, spec: ControlSpec<boolean> & {
 }
 
 /** A choice among fixed options (`value → label`); the current value is kept as an option. */
-export function dropdownSetting(sc: SectionContext, spec: ControlSpec<string> & { options: Record<string, string> }): Setting {
+export function dropdownSetting(
+  sc: SectionContext,
+  spec: ControlSpec<string> & { options: Record<string, string> },
+): Setting {
   const setting = new Setting(sc.containerEl).setName(spec.name).setDesc(spec.desc);
   setting.addDropdown((dropdown) => {
     const current = spec.get(sc.settings());

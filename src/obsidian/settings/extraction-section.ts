@@ -4,7 +4,14 @@
  */
 import { TRACKER_KINDS } from "../../core/settings";
 import { CATEGORIES } from "../../core/extraction/types";
-import { dropdownSetting, heading, listSetting, numberSetting, toggleSetting, type SectionContext } from "./controls";
+import {
+  dropdownSetting,
+  heading,
+  listSetting,
+  numberSetting,
+  toggleSetting,
+  type SectionContext,
+} from "./controls";
 
 /** Review mode, the headings the offline extractor reads, and gate thresholds. */
 export function extractionSection(sc: SectionContext): void {

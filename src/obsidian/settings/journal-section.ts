@@ -6,10 +6,9 @@ import { heading, textSetting, toggleSetting, type SectionContext } from "./cont
 export function journalSection(sc: SectionContext): void {
   heading(sc, "Journals");
   const daily = readDailyNotesOptions(sc.app);
-  const dailyDesc =
-    daily.ok
-      ? `Today's journal is then the daily note: ${daily.value.folder || "(vault root)"}/${daily.value.format}.`
-      : `Today's journal is then the daily note. Not available now: ${daily.error}.`;
+  const dailyDesc = daily.ok
+    ? `Today's journal is then the daily note: ${daily.value.folder || "(vault root)"}/${daily.value.format}.`
+    : `Today's journal is then the daily note. Not available now: ${daily.error}.`;
   toggleSetting(sc, {
     name: "Use daily notes",
     desc: dailyDesc,

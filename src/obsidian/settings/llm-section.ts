@@ -30,14 +30,20 @@ export function llmSection(sc: SectionContext): void {
   });
   const keySetting = new Setting(sc.containerEl)
     .setName("API key")
-    .setDesc("Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.");
+    .setDesc(
+      "Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.",
+    );
   keySetting.addComponent((el) =>
-    new SecretComponent(sc.app, el).setValue(sc.settings().llm.apiKeySecret).onChange(async (name) => {
-      await sc.update((s) => (s.llm.apiKeySecret = name));
-    }),
+    new SecretComponent(sc.app, el)
+      .setValue(sc.settings().llm.apiKeySecret)
+      .onChange(async (name) => {
+        await sc.update((s) => (s.llm.apiKeySecret = name));
+      }),
   );
 
-  const test = new Setting(sc.containerEl).setName("Test connection").setDesc("Lists the models the server offers.");
+  const test = new Setting(sc.containerEl)
+    .setName("Test connection")
+    .setDesc("Lists the models the server offers.");
   const resultEl = test.descEl.createDiv({ cls: "am-connection-result" });
   test.addButton((button) =>
     button.setButtonText("Test connection").onClick(async () => {
@@ -51,7 +57,11 @@ export function llmSection(sc: SectionContext): void {
         const models = result.value;
         const shown = models.slice(0, 12).join(", ");
         const more = models.length > 12 ? ` and ${models.length - 12} more` : "";
-        resultEl.setText(models.length ? `Connected. Models: ${shown}${more}.` : "Connected. The server lists no models.");
+        resultEl.setText(
+          models.length
+            ? `Connected. Models: ${shown}${more}.`
+            : "Connected. The server lists no models.",
+        );
       } else {
         resultEl.addClass("am-error");
         resultEl.setText(result.error);

@@ -4,11 +4,21 @@
  */
 import { Setting } from "obsidian";
 import { TRACKER_KINDS } from "../../core/settings";
-import { dropdownSetting, heading, listSetting, textSetting, type SectionContext } from "./controls";
+import {
+  dropdownSetting,
+  heading,
+  listSetting,
+  textSetting,
+  type SectionContext,
+} from "./controls";
 
 /** Memory root, layer folders, knowledge categories and isolated zones. */
 export function memorySection(sc: SectionContext): void {
-  heading(sc, "Memory folders", "Where each layer of memory lives in the vault. Changing a name does not move existing notes.");
+  heading(
+    sc,
+    "Memory folders",
+    "Where each layer of memory lives in the vault. Changing a name does not move existing notes.",
+  );
   textSetting(sc, {
     name: "Memory root",
     desc: "Folder holding all memory. Leave empty to use the whole vault.",
@@ -19,8 +29,16 @@ export function memorySection(sc: SectionContext): void {
   const folders = [
     ["Agents folder", "One subfolder per agent; a person is an agent too.", "agentsFolder"],
     ["Journal folder", "Inside each agent's folder: one note per day.", "journalFolder"],
-    ["Trackers folder", "Inside each agent's folder: tasks, goals, reviews, proposals, questions, decisions.", "trackersFolder"],
-    ["Knowledge folder", "Inside each agent's folder: one note per topic, by category.", "knowledgeFolder"],
+    [
+      "Trackers folder",
+      "Inside each agent's folder: tasks, goals, reviews, proposals, questions, decisions.",
+      "trackersFolder",
+    ],
+    [
+      "Knowledge folder",
+      "Inside each agent's folder: one note per topic, by category.",
+      "knowledgeFolder",
+    ],
     ["Library folder", "Under the memory root: knowledge shared by all agents.", "libraryFolder"],
   ] as const;
   for (const [name, desc, key] of folders) {
@@ -57,7 +75,7 @@ export function agentsSection(sc: SectionContext): void {
   heading(sc, "Agents", `Every folder under the agents folder is an agent. Found: ${found}.`);
   dropdownSetting(sc, {
     name: "Default agent",
-    desc: "Whose journal the ribbon button and \"Extract from today's journal\" use.",
+    desc: 'Whose journal the ribbon button and "Extract from today\'s journal" use.',
     options: Object.fromEntries(sc.agents.map((a) => [a, a])),
     get: (s) => s.defaultAgent,
     set: (s, v) => (s.defaultAgent = v),

@@ -2,7 +2,13 @@
  * Settings: search ranking and limits (docs/architecture.md, "A search") and the health check
  * (docs/architecture.md, "The health check").
  */
-import { heading, listSetting, numberSetting, toggleSetting, type SectionContext } from "./controls";
+import {
+  heading,
+  listSetting,
+  numberSetting,
+  toggleSetting,
+  type SectionContext,
+} from "./controls";
 
 /** Recency half-life, size cap and confidence weighting. */
 export function searchSection(sc: SectionContext): void {

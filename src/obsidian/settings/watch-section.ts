@@ -3,7 +3,11 @@ import { heading, numberSetting, toggleSetting, type SectionContext } from "./co
 
 /** Minutes a journal must be left unchanged before it is extracted (0 = off), and auto-apply. */
 export function watchSection(sc: SectionContext): void {
-  heading(sc, "Watch and extract", "Extract a journal automatically once it has been left unchanged for a while.");
+  heading(
+    sc,
+    "Watch and extract",
+    "Extract a journal automatically once it has been left unchanged for a while.",
+  );
   numberSetting(sc, {
     name: "Extract after minutes unchanged",
     desc: "0 turns this off. The plan waits in the agent's review queue (the To review tab of the tracker panel) unless auto-apply is on.",

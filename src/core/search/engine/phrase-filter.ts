@@ -115,7 +115,8 @@ function pushTextPairs(lines: readonly string[], out: PairBuffer): void {
   // that is all normalizeText does to it. Any other character restarts the walk on the normalised
   // text, apostrophes removed first as in the phrase check ("don't" is "dont"; removing one may
   // even join the two halves of a surrogate pair).
-  if (!walkAscii(lines, out)) walkPairs(normalizeText(lines.join("\n")).replace(APOSTROPHE_RE, ""), out);
+  if (!walkAscii(lines, out))
+    walkPairs(normalizeText(lines.join("\n")).replace(APOSTROPHE_RE, ""), out);
 }
 
 /**
@@ -182,7 +183,8 @@ function walkPairs(t: string, out: PairBuffer): void {
       }
     }
     // A low surrogate goes with the high one before it.
-    if (kind !== 0 && !(c >= 0xdc00 && c <= 0xdfff)) chars.add(c >= 0xd800 && c <= 0xdbff ? (t.codePointAt(i) ?? c) : c, kind === 2, out);
+    if (kind !== 0 && !(c >= 0xdc00 && c <= 0xdfff))
+      chars.add(c >= 0xd800 && c <= 0xdbff ? (t.codePointAt(i) ?? c) : c, kind === 2, out);
     if (kind === 0) {
       if (!inRun) continue;
       if (last === 1 && headOpen) {
@@ -256,11 +258,16 @@ function pushPhrasePairs(phrase: string, out: number[]): boolean {
       const c = form.charCodeAt(i);
       // Spaces are gaps; a low surrogate goes with its high one.
       if (c === 0x20 || (c >= 0xdc00 && c <= 0xdfff)) continue;
-      chars.add(c >= 0xd800 && c <= 0xdbff ? (form.codePointAt(i) ?? c) : c, phraseCharKind(form, i) === 2, out);
+      chars.add(
+        c >= 0xd800 && c <= 0xdbff ? (form.codePointAt(i) ?? c) : c,
+        phraseCharKind(form, i) === 2,
+        out,
+      );
     }
   } else {
     const words = form.split(" ");
-    for (let k = 0; k + 1 < words.length; k++) out.push(pairHash(wordHash(words[k] ?? ""), wordHash(words[k + 1] ?? "")));
+    for (let k = 0; k + 1 < words.length; k++)
+      out.push(pairHash(wordHash(words[k] ?? ""), wordHash(words[k + 1] ?? "")));
   }
   return out.length > before;
 }
@@ -330,7 +337,10 @@ export function filterMayHold(filter: Uint32Array, pairs: readonly number[]): bo
  * `filters[i]` (-1: none), `data` their bytes in base64 (the host's byte order — little-endian on
  * every platform Obsidian runs on).
  */
-export function encodeFilters(filters: readonly (Uint32Array | undefined)[]): { sizes: number[]; data: string } {
+export function encodeFilters(filters: readonly (Uint32Array | undefined)[]): {
+  sizes: number[];
+  data: string;
+} {
   const sizes = filters.map((f) => (f ? f.length : -1));
   const all = new Uint32Array(sizes.reduce((a, s) => a + Math.max(0, s), 0));
   let at = 0;
@@ -351,7 +361,8 @@ export function decodeFilters(sizes: readonly number[], data: string): (Uint32Ar
   if (!BASE64_RE.test(data)) throw new Error("phrase filters are not base64");
   const bytes = toByteArray(data);
   const words = sizes.reduce((a, s) => a + Math.max(0, s), 0);
-  if (bytes.length !== words * 4) throw new Error(`phrase filters hold ${bytes.length} bytes, expected ${words * 4}`);
+  if (bytes.length !== words * 4)
+    throw new Error(`phrase filters hold ${bytes.length} bytes, expected ${words * 4}`);
   const all = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
   let at = 0;
   return sizes.map((s) => {

@@ -42,7 +42,9 @@ export function packCompact(c: CompactPostings): string {
       field = f;
       prev = 0;
     }
-    parts.push(tf === 1 ? (id - prev).toString(36) : `${(id - prev).toString(36)}.${tf.toString(36)}`);
+    parts.push(
+      tf === 1 ? (id - prev).toString(36) : `${(id - prev).toString(36)}.${tf.toString(36)}`,
+    );
     prev = id;
   }
   if (field >= 0) fields.push(`${field}:${parts.join(",")}`);
@@ -145,7 +147,8 @@ export function unpackCompact(packed: string): CompactPostings {
     // Field id (decimal), then ':'.
     let field = 0;
     const fieldStart = i;
-    for (let c = packed.charCodeAt(i); c >= 48 && c <= 57; c = packed.charCodeAt(++i)) field = field * 10 + (c - 48);
+    for (let c = packed.charCodeAt(i); c >= 48 && c <= 57; c = packed.charCodeAt(++i))
+      field = field * 10 + (c - 48);
     if (i === fieldStart || packed.charCodeAt(i) !== 58) throw bad();
     i++;
     if (field <= lastField) sorted = false;
@@ -155,14 +158,16 @@ export function unpackCompact(packed: string): CompactPostings {
     while (i < n && packed.charCodeAt(i) !== 124) {
       let delta = 0;
       const start = i;
-      for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i))) delta = delta * 36 + d;
+      for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i)))
+        delta = delta * 36 + d;
       if (i === start) throw bad();
       let tf = 1;
       if (packed.charCodeAt(i) === 46) {
         i++;
         tf = 0;
         const tfStart = i;
-        for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i))) tf = tf * 36 + d;
+        for (let d = digit36(packed.charCodeAt(i)); d >= 0; d = digit36(packed.charCodeAt(++i)))
+          tf = tf * 36 + d;
         if (i === tfStart) throw bad();
       }
       prev += delta;

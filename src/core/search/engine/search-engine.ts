@@ -32,7 +32,13 @@ import { hashSpan } from "./span-table";
 import { TermMap } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
-import { TopScorer, type Bm25Params, type ScoringIndex, type TopHit, type TopResults } from "./top-scorer";
+import {
+  TopScorer,
+  type Bm25Params,
+  type ScoringIndex,
+  type TopHit,
+  type TopResults,
+} from "./top-scorer";
 
 export type { TopHit, TopResults } from "./top-scorer";
 
@@ -173,7 +179,11 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * Throws `Error` when `saved` is malformed, fails its checksum or its fields differ from
    * `options.fields`.
    */
-  static fromSaved<D>(saved: SavedMiniIndex, options: Options<D>, analysis: AnalysisOptions = {}): SearchEngine<D> {
+  static fromSaved<D>(
+    saved: SavedMiniIndex,
+    options: Options<D>,
+    analysis: AnalysisOptions = {},
+  ): SearchEngine<D> {
     const index = new SearchEngine<D>(options, analysis);
     index.restoreFrom(saved);
     return index;
@@ -184,7 +194,8 @@ export class SearchEngine<T> extends MiniSearch<T> {
     const terms: string[] = [];
     const postings: string[] = [];
     for (const [term, packed] of this.termMap().packedEntries()) {
-      if (/\s/.test(term)) throw new Error(`MiniSearch: term "${term}" holds white space and cannot be saved`);
+      if (/\s/.test(term))
+        throw new Error(`MiniSearch: term "${term}" holds white space and cannot be saved`);
       terms.push(term);
       postings.push(packed);
     }
@@ -220,7 +231,12 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * index tokenizer gives (see {@link TermScanner}). Throws, like `add()`, when the id is already
    * indexed or a field is unknown.
    */
-  addText(id: string, texts: readonly string[], fields: readonly string[], memo?: SegmentMemo): void {
+  addText(
+    id: string,
+    texts: readonly string[],
+    fields: readonly string[],
+    memo?: SegmentMemo,
+  ): void {
     const terms = this.termMap();
     this.scanner ??= new TermScanner(terms, { stemming: this.stemming });
     const scanner = this.scanner;
@@ -235,7 +251,11 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * Adds a document from its counted terms, one map per field in the order of `fields` (see
    * {@link countTerms}). Throws, like `add()`, when the id is already indexed.
    */
-  addCounted(id: string, fieldTerms: readonly Map<string, number>[], fields: readonly string[]): void {
+  addCounted(
+    id: string,
+    fieldTerms: readonly Map<string, number>[],
+    fields: readonly string[],
+  ): void {
     const terms = this.termMap();
     this.addDocument(id, fields, (f, fieldId, shortId) => {
       const counted = fieldTerms[f] ?? new Map<string, number>();
@@ -250,7 +270,11 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * terms, the field's length: MiniSearch's when `processTerm` is the identity, see the module
    * comment) and the field's average length.
    */
-  private addDocument(id: string, fields: readonly string[], addField: (f: number, fieldId: number, shortId: number) => number): void {
+  private addDocument(
+    id: string,
+    fields: readonly string[],
+    addField: (f: number, fieldId: number, shortId: number) => number,
+  ): void {
     if (this._idToShortId.has(id)) throw new Error(`MiniSearch: duplicate ID ${id}`);
     const fieldIds = fields.map((field) => {
       const fieldId = this._fieldIds[field];
@@ -298,31 +322,48 @@ export class SearchEngine<T> extends MiniSearch<T> {
     limit: number,
     required: readonly string[] = [],
   ): TopResults {
-    const query = terms.join(" ").split(" ").filter((t) => t !== "");
+    const query = terms
+      .join(" ")
+      .split(" ")
+      .filter((t) => t !== "");
     const unique = [...new Set(query)];
     const size = limit > 0 ? Math.floor(limit) : 0;
     const opts = (this._options.searchOptions ?? {}) as Record<string, unknown>;
     const simple =
-      !opts.prefix && !opts.fuzzy && opts.boostTerm === undefined && opts.fields === undefined && opts.filter == null &&
-      (opts.combineWith === undefined || (typeof opts.combineWith === "string" && opts.combineWith.toLowerCase() === "or"));
-    if (!simple || unique.length > MAX_MASK_TERMS) return this.searchTopSlow(query, boostDocument, size, required);
+      !opts.prefix &&
+      !opts.fuzzy &&
+      opts.boostTerm === undefined &&
+      opts.fields === undefined &&
+      opts.filter == null &&
+      (opts.combineWith === undefined ||
+        (typeof opts.combineWith === "string" && opts.combineWith.toLowerCase() === "or"));
+    if (!simple || unique.length > MAX_MASK_TERMS)
+      return this.searchTopSlow(query, boostDocument, size, required);
 
     const boost = (opts.boost ?? {}) as Record<string, number | undefined>;
     // MiniSearch scores fields in the order of its `fields` option, which is field id order.
     const fieldBoosts: number[] = [];
     for (const field of this._options.fields) {
       const fieldId = this._fieldIds[field];
-      if (fieldId !== undefined) fieldBoosts[fieldId] = (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
+      if (fieldId !== undefined)
+        fieldBoosts[fieldId] =
+          (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
     }
     const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
-    return this.scorer.run(this.scoringView(), { query, unique, fieldBoosts, bm25, boostDocument, limit: size, required }, this._nextId);
+    return this.scorer.run(
+      this.scoringView(),
+      { query, unique, fieldBoosts, bm25, boostDocument, limit: size, required },
+      this._nextId,
+    );
   }
 
   /** What the {@link TopScorer} reads (see {@link ScoringIndex}). */
   private scoringView(): ScoringIndex {
     const facts = this.facts;
     facts.ensure(this._nextId);
-    const self = this as unknown as { removeTerm(fieldId: number, docId: number, term: string): void };
+    const self = this as unknown as {
+      removeTerm(fieldId: number, docId: number, term: string): void;
+    };
     return {
       documentCount: this._documentCount,
       dirty: this._dirtCount > 0,
@@ -330,7 +371,11 @@ export class SearchEngine<T> extends MiniSearch<T> {
       alive: facts.alive,
       lengths: facts.lengths,
       stride: facts.stride,
-      learn: (docId) => facts.learn(docId, this._documentIds.has(docId) ? (this._fieldLength.get(docId) ?? []) : null),
+      learn: (docId) =>
+        facts.learn(
+          docId,
+          this._documentIds.has(docId) ? (this._fieldLength.get(docId) ?? []) : null,
+        ),
       idOf: (docId) => String(this._documentIds.get(docId)),
       removeTerm: (fieldId, docId, term) => self.removeTerm(fieldId, docId, term),
       dictionary: this.termMap(),
@@ -349,7 +394,9 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * compact postings; between batches of `batchSize` terms it awaits `yieldToHost` (when given)
    * so a host's UI stays responsive. Must not run alongside adds or discards.
    */
-  override async vacuum(options: { batchSize?: number; yieldToHost?: () => Promise<void> } = {}): Promise<void> {
+  override async vacuum(
+    options: { batchSize?: number; yieldToHost?: () => Promise<void> } = {},
+  ): Promise<void> {
     const dirt = this._dirtCount;
     const terms = this.termMap();
     const gone = (docId: number): boolean => !this._documentIds.has(docId);
@@ -399,10 +446,12 @@ export class SearchEngine<T> extends MiniSearch<T> {
     required: readonly string[],
   ): TopResults {
     const hits: TopHit[] = [];
-    const boost = (id: unknown): number => boostDocument(id as string, this._idToShortId.get(id) ?? -1);
+    const boost = (id: unknown): number =>
+      boostDocument(id as string, this._idToShortId.get(id) ?? -1);
     for (const r of this.search(query.join(" "), { boostDocument: boost })) {
       const matched = new Set(r.queryTerms);
-      if (required.every((t) => matched.has(t))) hits.push({ id: r.id as string, score: r.score, queryTerms: r.queryTerms });
+      if (required.every((t) => matched.has(t)))
+        hits.push({ id: r.id as string, score: r.score, queryTerms: r.queryTerms });
     }
     return { total: hits.length, top: hits.slice(0, limit) };
   }
@@ -430,21 +479,43 @@ export class SearchEngine<T> extends MiniSearch<T> {
     this.scanner = null;
     this.facts.reset();
     const fields = Object.keys(this._fieldIds).sort().join(",");
-    if (typeof saved !== "object" || saved === null || Object.keys(saved.fieldIds ?? {}).sort().join(",") !== fields) {
+    if (
+      typeof saved !== "object" ||
+      saved === null ||
+      Object.keys(saved.fieldIds ?? {})
+        .sort()
+        .join(",") !== fields
+    ) {
       throw new Error("saved index has other fields");
     }
-    if (![saved.documentCount, saved.nextId, saved.dirtCount].every((n) => Number.isInteger(n) && n >= 0)) {
+    if (
+      ![saved.documentCount, saved.nextId, saved.dirtCount].every(
+        (n) => Number.isInteger(n) && n >= 0,
+      )
+    ) {
       throw new Error("saved index counts are not whole numbers");
     }
-    const numbers = (v: unknown): v is number[] => Array.isArray(v) && v.every((n) => typeof n === "number");
+    const numbers = (v: unknown): v is number[] =>
+      Array.isArray(v) && v.every((n) => typeof n === "number");
     const fieldCount = Object.keys(saved.fieldIds).length;
-    if (!numbers(saved.shortIds) || !Array.isArray(saved.documentIds) || !saved.documentIds.every((d) => typeof d === "string") || saved.documentIds.length !== saved.shortIds.length) {
+    if (
+      !numbers(saved.shortIds) ||
+      !Array.isArray(saved.documentIds) ||
+      !saved.documentIds.every((d) => typeof d === "string") ||
+      saved.documentIds.length !== saved.shortIds.length
+    ) {
       throw new Error("bad document ids");
     }
-    if (!numbers(saved.fieldLength) || saved.fieldLength.length !== saved.shortIds.length * fieldCount) throw new Error("bad field lengths");
+    if (
+      !numbers(saved.fieldLength) ||
+      saved.fieldLength.length !== saved.shortIds.length * fieldCount
+    )
+      throw new Error("bad field lengths");
     if (!numbers(saved.averageFieldLength)) throw new Error("bad average field lengths");
-    if (typeof saved.terms !== "string" || typeof saved.postings !== "string") throw new Error("bad terms");
-    if (checksumOf(saved.terms, saved.postings) !== saved.checksum) throw new Error("checksum mismatch");
+    if (typeof saved.terms !== "string" || typeof saved.postings !== "string")
+      throw new Error("bad terms");
+    if (checksumOf(saved.terms, saved.postings) !== saved.checksum)
+      throw new Error("checksum mismatch");
     this._documentCount = saved.documentCount;
     this._nextId = saved.nextId;
     this._dirtCount = saved.dirtCount;

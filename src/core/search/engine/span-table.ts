@@ -85,7 +85,8 @@ export class SpanTable {
     const len = this.entries[index * 3 + 1] ?? 0;
     let out = "";
     // In slices: String.fromCharCode takes its characters as arguments.
-    for (let k = 0; k < len; k += 4096) out += String.fromCharCode(...this.pool.subarray(at + k, at + Math.min(len, k + 4096)));
+    for (let k = 0; k < len; k += 4096)
+      out += String.fromCharCode(...this.pool.subarray(at + k, at + Math.min(len, k + 4096)));
     return out;
   }
 

@@ -24,7 +24,9 @@ const CHINESE = `的 了 吗 呢 吧 啊 呀 么 着 过 和 与 及 或 而 也
 
 /** The stop words, in the same form the tokenizer produces (lower case; English stemmed). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
-  [...ENGLISH.split(/\s+/).map(stem), ...ENGLISH.split(/\s+/), ...CHINESE.split(/\s+/)].filter((w) => w !== ""),
+  [...ENGLISH.split(/\s+/).map(stem), ...ENGLISH.split(/\s+/), ...CHINESE.split(/\s+/)].filter(
+    (w) => w !== "",
+  ),
 );
 
 /**

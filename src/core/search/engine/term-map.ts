@@ -205,7 +205,9 @@ export class TermMap implements TermIds {
     try {
       compact = unpackCompact(value);
     } catch (err) {
-      throw new Error(`${err instanceof Error ? err.message : String(err)} for term "${term.slice(0, 40)}"`);
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)} for term "${term.slice(0, 40)}"`,
+      );
     }
     this.values[id] = compact;
     return compact;
@@ -307,7 +309,8 @@ export class TermMap implements TermIds {
 
   *keys(): IterableIterator<string> {
     this.flush();
-    for (let id = 0; id < this.terms; id++) if (this.values[id] !== undefined) yield this.ids.keyAt(id);
+    for (let id = 0; id < this.terms; id++)
+      if (this.values[id] !== undefined) yield this.ids.keyAt(id);
   }
 
   [Symbol.iterator](): IterableIterator<[string, Postings]> {
@@ -383,9 +386,11 @@ export class TermMap implements TermIds {
    */
   private flushFew(rows: Int32Array, n: number): void {
     const termOf = (r: number): number => rows[r * 4] ?? 0;
-    const order = Int32Array.from({ length: n }, (_, r) => r).sort((a, b) => termOf(a) - termOf(b) || a - b);
+    const order = Int32Array.from({ length: n }, (_, r) => r).sort(
+      (a, b) => termOf(a) - termOf(b) || a - b,
+    );
     let added = false;
-    for (let k = 0; k < n; ) {
+    for (let k = 0; k < n;) {
       const id = termOf(order[k] ?? 0);
       let end = k + 1;
       while (end < n && termOf(order[end] ?? 0) === id) end++;
@@ -459,7 +464,12 @@ export class TermMap implements TermIds {
         if (value.size === 0) this.deleteId(id);
         continue;
       }
-      const compact = typeof value === "string" ? unpackCompact(value) : typeof value === "number" ? this.builtAt(id, value) : value;
+      const compact =
+        typeof value === "string"
+          ? unpackCompact(value)
+          : typeof value === "number"
+            ? this.builtAt(id, value)
+            : value;
       let kept = 0;
       for (let i = 0; i < compact.length; i += 3) if (!gone(compact[i + 1] ?? 0)) kept++;
       if (kept * 3 === compact.length) {
@@ -493,7 +503,13 @@ export class TermMap implements TermIds {
   private mapAt(id: number): Postings | undefined {
     const value = this.valueAt(id);
     if (value === undefined || value instanceof Map) return value;
-    const postings = mapOf(typeof value === "string" ? unpackCompact(value) : typeof value === "number" ? this.builtAt(id, value) : value);
+    const postings = mapOf(
+      typeof value === "string"
+        ? unpackCompact(value)
+        : typeof value === "number"
+          ? this.builtAt(id, value)
+          : value,
+    );
     this.values[id] = postings;
     return postings;
   }

@@ -29,7 +29,8 @@ import { stem } from "./stemmer";
 export const TOKENIZER_VERSION = 5;
 
 /** Scripts segmented by `Intl.Segmenter` and also indexed by character bigrams. */
-export const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3006\\u30fc";
+export const CJK =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u3005\\u3006\\u30fc";
 /** Scripts written without spaces that the segmenter splits into words (no bigrams). */
 export const UNSPACED = "\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}";
 /**
@@ -93,7 +94,10 @@ export type Tokenizer = (text: string) => string[];
 /** Turns a raw word into its term: apostrophes and possessive dropped, then stemmed. */
 export function wordFn(stemming: boolean): (w: string) => string {
   return (w: string): string => {
-    const plain = w.includes("'") || w.includes("’") ? w.replace(POSSESSIVE_RE, "").replace(APOSTROPHE_RE, "") : w;
+    const plain =
+      w.includes("'") || w.includes("’")
+        ? w.replace(POSSESSIVE_RE, "").replace(APOSTROPHE_RE, "")
+        : w;
     return stemming ? stem(plain) : plain;
   };
 }
@@ -205,7 +209,9 @@ export const tokenize: Tokenizer = createTokenizer();
  *   characters only for a one-character run.
  * @param known whether the index holds a term
  */
-export function createQueryTokenizer(options: TokenizerOptions = {}): (text: string, known: (term: string) => boolean) => string[] {
+export function createQueryTokenizer(
+  options: TokenizerOptions = {},
+): (text: string, known: (term: string) => boolean) => string[] {
   const word = wordFn(options.stemming ?? true);
   return (text: string, known: (term: string) => boolean): string[] => {
     const out: string[] = [];
@@ -218,7 +224,12 @@ export function createQueryTokenizer(options: TokenizerOptions = {}): (text: str
       if (m[3] !== undefined) {
         if (m[4]) {
           const whole = (m[3] + m[4]).replace(APOSTROPHE_RE, "");
-          pushCompound(m[3] + m[4], out, word, !known(whole) ? false : /\p{N}/u.test(whole) ? "only" : true);
+          pushCompound(
+            m[3] + m[4],
+            out,
+            word,
+            !known(whole) ? false : /\p{N}/u.test(whole) ? "only" : true,
+          );
         } else pushWord(word(m[3]), out);
       } else if (m[1] !== undefined) {
         const run = m[1];
@@ -286,7 +297,12 @@ export function pushWord(w: string, out: { push(t: string): unknown }): void {
  * A compound (`inc-2024-0887`): `true` pushes the whole and its parts, `"only"` the whole, `false`
  * the parts.
  */
-export function pushCompound(raw: string, out: { push(t: string): unknown }, word: (w: string) => string, whole: boolean | "only"): void {
+export function pushCompound(
+  raw: string,
+  out: { push(t: string): unknown },
+  word: (w: string) => string,
+  whole: boolean | "only",
+): void {
   if (whole !== false) {
     const w = raw.includes("'") || raw.includes("’") ? raw.replace(APOSTROPHE_RE, "") : raw;
     if (w.length <= MAX_TOKEN_LENGTH) out.push(w);
@@ -299,7 +315,8 @@ export function pushCompound(raw: string, out: { push(t: string): unknown }, wor
 export function pushBigrams(run: string, push: (term: string) => void): void {
   const chars = run.length === Array.from(run).length ? null : Array.from(run);
   const n = chars ? chars.length : run.length;
-  for (let i = 0; i + 1 < n; i++) push(chars ? `${chars[i] ?? ""}${chars[i + 1] ?? ""}` : run.slice(i, i + 2));
+  for (let i = 0; i + 1 < n; i++)
+    push(chars ? `${chars[i] ?? ""}${chars[i + 1] ?? ""}` : run.slice(i, i + 2));
 }
 
 /**
@@ -307,7 +324,11 @@ export function pushBigrams(run: string, push: (term: string) => void): void {
  * bigrams already) or `long` (three characters or more: the query keeps bigrams instead of single
  * characters).
  */
-export function pushSegments(text: string, push: (term: string) => void, keep: "all" | "not-two" | "long"): void {
+export function pushSegments(
+  text: string,
+  push: (term: string) => void,
+  keep: "all" | "not-two" | "long",
+): void {
   segmentWords(text, (w) => {
     if (keep !== "all") {
       const len = codePoints(w);
@@ -323,11 +344,13 @@ export function pushSegments(text: string, push: (term: string) => void, keep: "
  * length. A word cut at a slice edge is still found through its bigrams.
  */
 export function segmentWords(text: string, fn: (word: string, start: number) => void): void {
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + SEGMENT_SLICE);
     const code = text.charCodeAt(end);
     if (end < text.length && code >= 0xdc00 && code <= 0xdfff) end++;
-    for (const seg of getSegmenter().segment(end - start === text.length ? text : text.slice(start, end))) {
+    for (const seg of getSegmenter().segment(
+      end - start === text.length ? text : text.slice(start, end),
+    )) {
       if (seg.isWordLike) fn(seg.segment, start + seg.index);
     }
     start = end;
@@ -424,7 +447,8 @@ export function phraseCharKind(s: string, i: number): 0 | 1 | 2 {
 function isWordEdge(form: string, i: number): boolean {
   const c = form.charCodeAt(i);
   if (Number.isNaN(c) || c === 0x20) return true;
-  const cp = c >= 0xdc00 && c <= 0xdfff ? (form.codePointAt(i - 1) ?? c) : (form.codePointAt(i) ?? c);
+  const cp =
+    c >= 0xdc00 && c <= 0xdfff ? (form.codePointAt(i - 1) ?? c) : (form.codePointAt(i) ?? c);
   return CJK_CHAR_RE.test(String.fromCodePoint(cp));
 }
 
@@ -466,7 +490,8 @@ export function textContainsPhrase(text: string, phrase: string): boolean {
   const words = phraseForm(phrase).trim().split(" ");
   const first = words[0] ?? "";
   if (first === "") return true;
-  if (CJK_CHAR_RE.test(first) || words.some((w) => CJK_CHAR_RE.test(w))) return containsPhrase(phraseForm(text), phrase);
+  if (CJK_CHAR_RE.test(first) || words.some((w) => CJK_CHAR_RE.test(w)))
+    return containsPhrase(phraseForm(text), phrase);
   const t = normalizeText(text).replace(APOSTROPHE_RE, "");
   for (let i = t.indexOf(first); i >= 0; i = t.indexOf(first, i + 1)) {
     if (!phraseEdge(t, i - 1)) continue;
@@ -490,4 +515,3 @@ function phraseEdge(t: string, i: number): boolean {
   if (!isPhraseChar(t, i, t.charCodeAt(i))) return true;
   return isWordEdge(t, i);
 }
-

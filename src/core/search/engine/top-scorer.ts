@@ -133,7 +133,8 @@ class TopHeap {
   /** The kept documents, best first. */
   sorted(): { docId: number; score: number; rank: number }[] {
     const out: { docId: number; score: number; rank: number }[] = [];
-    for (let i = 0; i < this.n; i++) out.push({ docId: this.docs[i] ?? 0, score: this.scores[i] ?? 0, rank: this.ranks[i] ?? 0 });
+    for (let i = 0; i < this.n; i++)
+      out.push({ docId: this.docs[i] ?? 0, score: this.scores[i] ?? 0, rank: this.ranks[i] ?? 0 });
     return out.sort((a, b) => b.score - a.score || a.rank - b.rank);
   }
 
@@ -272,9 +273,11 @@ export class TopScorer {
       this.allowedList.push(docId);
     };
     if (rarest instanceof Map) {
-      for (const [fieldId, freqs] of rarest) if (scored(fieldId)) for (const docId of freqs.keys()) allow(docId);
+      for (const [fieldId, freqs] of rarest)
+        if (scored(fieldId)) for (const docId of freqs.keys()) allow(docId);
     } else if (rarest) {
-      for (let i = 0; i < rarest.length; i += 3) if (scored(rarest[i] ?? 0)) allow(rarest[i + 1] ?? 0);
+      for (let i = 0; i < rarest.length; i += 3)
+        if (scored(rarest[i] ?? 0)) allow(rarest[i + 1] ?? 0);
     }
     this.restricted = true;
     return true;
@@ -318,7 +321,7 @@ export class TopScorer {
   private scanCompact(c: CompactPostings): boolean {
     const boosts = this.q?.fieldBoosts ?? [];
     let discarded = false;
-    for (let i = 0; i < c.length; ) {
+    for (let i = 0; i < c.length;) {
       const fieldId = c[i] ?? 0;
       let end = i;
       while (end < c.length && c[end] === fieldId) end += 3;
