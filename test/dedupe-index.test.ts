@@ -8,7 +8,7 @@ import {
   subjectSimilarity,
 } from "../src/core/extraction/dedupe";
 import { SAME_SUBJECT_THRESHOLD, findContradiction } from "../src/core/extraction/contradiction";
-import { matchTrackerItem, trackerMatcher } from "../src/core/extraction/route";
+import { matchTrackerItem, trackerMatcher } from "../src/core/extraction/destination-match";
 import { listItems } from "../src/core/trackers/format";
 
 // The indexes that keep dedupe from comparing every pair (docs/decisions.md, "Dedupe compares only

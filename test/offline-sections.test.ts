@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { splitBlocks } from "../src/core/journal/blocks";
 import { extractConventions, OfflineExtractor } from "../src/core/extraction/offline";
 import { ownerOf } from "../src/core/extraction/owners";
-import { trackerFields } from "../src/core/extraction/route";
+import { trackerFields } from "../src/core/extraction/write-item";
 import { orderFields } from "../src/core/trackers/fields";
 import { defaultSettings, parseSettings, usableSettings } from "../src/core/settings";
 import { DEFAULT_SECTION_HEADINGS } from "../src/core/extraction/section-headings";

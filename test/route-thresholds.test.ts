@@ -1,4 +1,4 @@
-// The two similarity bars of routing (src/core/extraction/route.ts), each on both sides of its
+// The two similarity bars of routing (src/core/extraction/route-tracker.ts), each on both sides of its
 // boundary: GOAL_MATCH_SIMILARITY (0.3: progress without a `[goal:: id]` goes under the goal it
 // resembles) and SAME_PROGRESS_SIMILARITY (0.9: a progress note that resembles one already under
 // the goal is the same note again). Texts are made of distinct plain words so the multiset

@@ -19,7 +19,7 @@ import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status"
 import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
 import { listDueReviews } from "../review/due";
-import { sourceLink } from "../extraction/route";
+import { sourceLink } from "../extraction/destination-match";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
 import { SUPERSEDES_KEY, isSuperseded } from "../knowledge/supersede";
 import { staleTopicsOf } from "../health/stale-rules";

@@ -10,7 +10,7 @@
  * the listing changed (or the digest has none), so a re-run makes no model call.
  */
 import { CATEGORIES, type Category } from "../extraction/types";
-import { sourceLink } from "../extraction/route";
+import { sourceLink } from "../extraction/destination-match";
 import { truncateLine } from "../markdown/text";
 import { MemoryError, UsageError, errorMessage } from "../errors";
 import { extractionHash, splitBlocks, type JournalBlock } from "../journal/blocks";

@@ -6,7 +6,7 @@
  * bare journal name all reach the same block.
  */
 import { CATEGORIES, type Category } from "../extraction/types";
-import { sourceLink } from "../extraction/route";
+import { sourceLink } from "../extraction/destination-match";
 import {
   LinkResolver,
   parseWikilinkTarget,

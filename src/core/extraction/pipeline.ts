@@ -38,7 +38,9 @@ import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { isDigestNote } from "../note-types";
-import { PlanReadCache, resolveRoute, writeItems } from "./route";
+import { PlanReadCache } from "./plan-cache";
+import { resolveRoute } from "./route";
+import { writeItems } from "./write-item";
 import { linkBreakingCharacters } from "../markdown/wikilinks";
 import type {
   ExtractionContext,

@@ -1,0 +1,175 @@
+/**
+ * Dedupe against destinations: whether an item is already in its tracker or topic note (cited from
+ * the same journal block, or the same text on a current entry), and the source links that decide it.
+ */
+import { DUPLICATE_THRESHOLD, SimilarityIndex, findDuplicate } from "./dedupe";
+import type { TrackerKind } from "../settings";
+import type { TrackerItem } from "../trackers/format";
+import { fieldValue } from "../trackers/fields";
+import { isOpenStatus } from "../trackers/status";
+import { formatWikilink, linkTarget, wikilinkTargets } from "../markdown/wikilinks";
+import type { TopicEntry } from "../knowledge/topic";
+import { isSuperseded } from "../knowledge/supersede";
+
+/** Wikilink to the journal block an item came from: `[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]`. */
+export function sourceLink(journal: string, blockId: string | null): string {
+  return formatWikilink({ path: journal, blockId });
+}
+
+/**
+ * The note name and block of a link target: `Memory/Agents/a/Journal/2026-11-24#^am-k3f9` and
+ * `2026-11-24#^am-k3f9` point at the same block (Obsidian resolves a bare name to the note).
+ */
+export function sourceKey(linkOrTarget: string): string {
+  const [note = "", sub = ""] = linkTarget(linkOrTarget).split("#");
+  return `${(note.split("/").pop() ?? note).replace(/\.md$/i, "").toLowerCase()}#${sub}`;
+}
+
+/** True when one of the link `targets` (as {@link wikilinkTargets} gives them) points at the same block as `link`. */
+export function citesBlock(targets: readonly string[], link: string): boolean {
+  const key = sourceKey(link);
+  return targets.some((t) => sourceKey(t) === key);
+}
+
+/**
+ * The duplicate rule of {@link matchTrackerItem} and {@link topicDuplicate} over a list of entries
+ * that only grows, with the entries indexed by the journal blocks they cite and by their text's
+ * tokens, so a run of many items compares each with the few entries that can match it. Gives
+ * exactly what those functions give on the same list (test/dedupe-index.test.ts).
+ */
+export class EntryMatcher<T> {
+  private readonly cited = new Map<string, number[]>();
+  private live: { index: SimilarityIndex; ids: number[] } | null = null;
+
+  constructor(
+    readonly entries: T[],
+    private readonly textOf: (e: T) => string,
+    private readonly sourcesOf: (e: T) => readonly string[],
+    private readonly isLive: (e: T) => boolean,
+  ) {
+    entries.forEach((e, i) => this.indexSources(e, i));
+  }
+
+  /**
+   * The entry `text` duplicates: one citing `link`'s block with the same text (`recorded`), else a
+   * live one with the same text; `null` when none.
+   */
+  match(text: string, link: string): { index: number; recorded: boolean } | null {
+    const cited = this.cited.get(sourceKey(link)) ?? [];
+    const same = cited[findDuplicate(text, cited, (i) => this.textOf(this.entries[i] as T))];
+    if (same !== undefined) return { index: same, recorded: true };
+    const live = this.liveIndex();
+    const ids = live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1);
+    const dup = ids[findDuplicate(text, ids, (i) => this.textOf(this.entries[i] as T))];
+    return dup === undefined ? null : { index: dup, recorded: false };
+  }
+
+  /** Adds an entry at the end of the list. */
+  push(entry: T): void {
+    const i = this.entries.length;
+    this.entries.push(entry);
+    this.indexSources(entry, i);
+    if (this.live && this.isLive(entry)) {
+      this.live.ids.push(i);
+      this.live.index.add(this.textOf(entry));
+    }
+  }
+
+  /** Replaces entry `i` with what it became after an edit that only added sources. */
+  replace(i: number, entry: T): void {
+    const old = this.entries[i] as T;
+    this.entries[i] = entry;
+    this.indexSources(entry, i);
+    if (this.textOf(old) !== this.textOf(entry) || this.isLive(old) !== this.isLive(entry))
+      this.live = null;
+  }
+
+  private indexSources(entry: T, i: number): void {
+    for (const key of new Set(this.sourcesOf(entry).map(sourceKey))) {
+      const list = this.cited.get(key);
+      if (!list) this.cited.set(key, [i]);
+      else if (!list.includes(i)) {
+        list.push(i);
+        list.sort((a, b) => a - b);
+      }
+    }
+  }
+
+  private liveIndex(): { index: SimilarityIndex; ids: number[] } {
+    if (!this.live) {
+      const index = new SimilarityIndex();
+      const ids: number[] = [];
+      this.entries.forEach((e, i) => {
+        if (!this.isLive(e)) return;
+        ids.push(i);
+        index.add(this.textOf(e));
+      });
+      this.live = { index, ids };
+    }
+    return this.live;
+  }
+}
+
+/** {@link matchTrackerItem}'s rule over a tracker's items, for many lookups. */
+export function trackerMatcher(items: TrackerItem[], kind: TrackerKind): EntryMatcher<TrackerItem> {
+  return new EntryMatcher(
+    items,
+    (it) => it.text,
+    (it) => wikilinkTargets(sourcesOf(it)),
+    (it) => (kind === "decisions" || isOpenStatus(it.status)) && !isSuperseded(it.fields),
+  );
+}
+
+/** {@link topicDuplicate}'s rule over a topic note's entries, for many lookups. */
+export function topicMatcher(entries: TopicEntry[]): EntryMatcher<TopicEntry> {
+  return new EntryMatcher(
+    entries,
+    (e) => e.text,
+    (e) => e.sources,
+    (e) => !isSuperseded(e.fields),
+  );
+}
+
+/** The `source` field of a tracker item as `fieldValue` reads it (the last one), or `""`. */
+export function sourcesOf(item: TrackerItem): string {
+  return fieldValue(item.fields, "source") ?? "";
+}
+
+/**
+ * The tracker item an extracted item duplicates (test/extraction-pipeline.test.ts, "case 10: …" and
+ * "case 07: …"):
+ * - an item of any status that already cites this block is the same item, already recorded;
+ * - otherwise an open or in-progress item with the same text (any status in the decision log,
+ *   whose entries are all closed): the new source is added to it. A task that was done or abandoned
+ *   and is written down again is a new task, not a source on the closed one.
+ * An item without a block id can only be recognised, not cited: the caller writes nothing for it.
+ */
+export function matchTrackerItem(
+  items: readonly TrackerItem[],
+  text: string,
+  kind: TrackerKind,
+  link: string,
+): { item: TrackerItem; recorded: boolean } | null {
+  const cited = items.filter((it) => citesBlock(wikilinkTargets(sourcesOf(it)), link));
+  const same = cited[findDuplicate(text, cited, (it) => it.text)];
+  if (same) return { item: same, recorded: true };
+  // A superseded entry is history: the same text again is a new entry (which supersedes the current one).
+  const live = (
+    kind === "decisions" ? items : items.filter((it) => isOpenStatus(it.status))
+  ).filter((it) => !isSuperseded(it.fields));
+  const dup = live[findDuplicate(text, live, (it) => it.text)];
+  return dup ? { item: dup, recorded: false } : null;
+}
+
+/**
+ * The callout an item duplicates: one citing the item's block with the same text (already
+ * recorded), else a current one with the same text. A superseded callout is history, never a
+ * duplicate of a new item. @returns its index, or -1
+ */
+export function topicDuplicate(text: string, entries: readonly TopicEntry[], link: string): number {
+  const cited = entries.map((e, i) => ({ e, i })).filter((x) => citesBlock(x.e.sources, link));
+  const same = cited[findDuplicate(text, cited, (x) => x.e.text)];
+  if (same) return same.i;
+  const live = entries.map((e, i) => ({ e, i })).filter((x) => !isSuperseded(x.e.fields));
+  return live[findDuplicate(text, live, (x) => x.e.text)]?.i ?? -1;
+}

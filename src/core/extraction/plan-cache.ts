@@ -1,0 +1,203 @@
+/**
+ * What one extraction plan reads and remembers (docs/decisions.md, "A plan parses each note once"):
+ * the {@link PlanReadCache} of destination notes and items planned so far, and the
+ * {@link RouteContext} an item's route is resolved in.
+ */
+import { DUPLICATE_THRESHOLD, SimilarityIndex, sameItemText } from "./dedupe";
+import { foldForMatch } from "../markdown/text";
+import { sameModelItem } from "./merge";
+import type { MemoryLayout } from "../layout";
+import type { Settings } from "../settings";
+import type { FileStat, VaultPort } from "../vault";
+import { listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
+import { splitLines } from "../markdown/lines";
+import { listTopicEntries, topicKey, type TopicEntry } from "../knowledge/topic";
+import type { ExtractedItem, PlannedItem } from "./types";
+
+/**
+ * The read cache of one plan: each destination note is read once per plan (later reads of the same
+ * path share the first), and the items planned as new are remembered for dedupe within the batch.
+ * Made for one plan and dropped with it; applying the plan reads every note afresh.
+ */
+export class PlanReadCache {
+  private readonly texts = new Map<string, Promise<string | null>>();
+  /** Items planned as new in this batch, per destination path. */
+  readonly planned = new Map<string, PlannedItem[]>();
+  private topicIndex: Promise<Map<string, string>> | null = null;
+  /** What each note read is parsed into, once per plan (docs/decisions.md, "A plan parses each note once"). */
+  private readonly parsed = new Map<string, Promise<unknown>>();
+  private readonly memo = new Map<string, unknown>();
+  /** {@link planned} indexed for {@link inBatch}, per destination. */
+  private readonly batches = new Map<string, BatchIndex>();
+  /** Ids that items of {@link planned} supersede, per destination. */
+  private readonly superseding = new Map<string, Set<string>>();
+
+  constructor(private readonly vault: VaultPort) {}
+
+  /** Current text of a note, or `null` when it does not exist. */
+  text(path: string): Promise<string | null> {
+    let t = this.texts.get(path);
+    if (!t) {
+      t = this.vault.exists(path).then((exists) => (exists ? this.vault.read(path) : null));
+      this.texts.set(path, t);
+    }
+    return t;
+  }
+
+  /** The note's tracker items as read; the same array on every call (do not change it). */
+  trackerItems(path: string): Promise<TrackerItem[]> {
+    return this.parse(`items\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return text === null ? [] : listItems(text);
+    });
+  }
+
+  /** The note's topic entries as read; the same array on every call (do not change it). */
+  topicEntries(path: string): Promise<TopicEntry[]> {
+    return this.parse(`entries\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return text === null ? [] : listTopicEntries(text);
+    });
+  }
+
+  /** Highest number of a `^<prefix>-<n>` block id in the note as read ({@link maxBlockNumber}). */
+  maxBlockNumber(path: string, prefix: string): Promise<number> {
+    return this.parse(`max\u0000${prefix}\u0000${path}`, async () => {
+      const text = await this.text(path);
+      return maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix);
+    });
+  }
+
+  /** A value computed once per plan under `key` from what the plan read. */
+  once<T>(key: string, make: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const value = make();
+    this.memo.set(key, value);
+    return value;
+  }
+
+  private parse<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = this.parsed.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      this.parsed.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * True when this run already plans `item` for the note
+   * (docs/decisions.md, "Batch dedupe uses the merge rule"): the same text, or the same category and
+   * evidence with related text, as one run's
+   * model items are merged (merge.ts). An extractor that reads one block two ways (a keyword line
+   * under a heading that names a category) then adds one item, not two with the same evidence and
+   * block.
+   */
+  inBatch(destination: string, item: ExtractedItem): boolean {
+    return this.batches.get(destination)?.has(item) ?? false;
+  }
+
+  /** Ids this run already supersedes in `destination` (do not change the set). */
+  supersededIn(destination: string): ReadonlySet<string> {
+    return this.superseding.get(destination) ?? EMPTY_SET;
+  }
+
+  /**
+   * Existing topic notes of the agent by dedupe key (test/topic-notes.test.ts, "case 11: …") →
+   * path. `listed` is a listing the caller already made that covers the knowledge folder (the
+   * pipeline's context listing), so the folder is not listed twice.
+   */
+  topics(
+    layout: MemoryLayout,
+    agent: string,
+    listed?: readonly FileStat[],
+  ): Promise<Map<string, string>> {
+    const prefix = `${layout.knowledgeFolder(agent)}/`;
+    const files = listed
+      ? Promise.resolve(listed.filter((f) => f.path.startsWith(prefix)))
+      : this.vault.list(prefix.slice(0, -1));
+    this.topicIndex ??= files.then((found) => {
+      const map = new Map<string, string>();
+      for (const f of found)
+        map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
+      return map;
+    });
+    return this.topicIndex;
+  }
+
+  plan(planned: PlannedItem): PlannedItem {
+    if (planned.action === "add") {
+      const list = this.planned.get(planned.destination) ?? [];
+      list.push(planned);
+      this.planned.set(planned.destination, list);
+      let batch = this.batches.get(planned.destination);
+      if (!batch) {
+        batch = new BatchIndex();
+        this.batches.set(planned.destination, batch);
+      }
+      batch.add(planned);
+      if (planned.supersedes) {
+        const ids = this.superseding.get(planned.destination) ?? new Set<string>();
+        ids.add(planned.supersedes.id);
+        this.superseding.set(planned.destination, ids);
+      }
+    }
+    return planned;
+  }
+}
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
+
+/**
+ * The items planned as new for one note, indexed so that {@link PlanReadCache.inBatch}'s question (does one of
+ * them say the same as this item, by the merge rule {@link sameModelItem}) is asked of the few that
+ * can: those sharing a token with its text (the same text: similarity ≥ {@link DUPLICATE_THRESHOLD})
+ * and those with its category and evidence.
+ */
+class BatchIndex {
+  private readonly items: PlannedItem[] = [];
+  private readonly texts = new SimilarityIndex();
+  private readonly byEvidence = new Map<string, PlannedItem[]>();
+
+  add(planned: PlannedItem): void {
+    this.items.push(planned);
+    this.texts.add(planned.item.text);
+    const key = evidenceKey(planned.item);
+    const list = this.byEvidence.get(key);
+    if (list) list.push(planned);
+    else this.byEvidence.set(key, [planned]);
+  }
+
+  has(item: ExtractedItem): boolean {
+    // sameModelItem is the same text, or the same category and evidence with related text: the
+    // first can only hold for a text candidate, the second only in the evidence's bucket.
+    for (const i of this.texts.candidates(item.text, DUPLICATE_THRESHOLD)) {
+      const p = this.items[i];
+      if (p && sameItemText(p.item.text, item.text)) return true;
+    }
+    return (this.byEvidence.get(evidenceKey(item)) ?? []).some((p) => sameModelItem(p.item, item));
+  }
+}
+
+function evidenceKey(item: ExtractedItem): string {
+  return `${item.category}\u0000${foldForMatch(item.evidence)}`;
+}
+
+export interface RouteContext {
+  settings: Settings;
+  layout: MemoryLayout;
+  agent: string;
+  journal: string;
+  /**
+   * The journal's date, `YYYY-MM-DD`: an entry dated after it is newer than the item, which never
+   * supersedes it (docs/contradictions.md, "Out of order"). Absent: no entry is too new.
+   */
+  date?: string;
+  fallbackTopic: string;
+  state: PlanReadCache;
+  /**
+   * Texts of every item this run extracted from a journal block, by block id: an entry citing the
+   * block whose text none of them says any more was reworded in the journal (docs/contradictions.md).
+   */
+  blockTexts?: ReadonlyMap<string, readonly string[]>;
+}

@@ -1,0 +1,78 @@
+/**
+ * Routing of an item to a topic note's callouts: the note (an existing one by dedupe key, else a
+ * new path), a duplicate callout, or a new one (which may supersede one).
+ */
+import { PathError, errorMessage } from "../errors";
+import { topicKey, type EntryKind } from "../knowledge/topic";
+import { citesBlock, sourceLink, topicMatcher } from "./destination-match";
+import { EntryViews, calloutView, supersessionFor } from "./supersession";
+import type { RouteContext } from "./plan-cache";
+import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+
+/**
+ * Callout kind for a topic entry of each category (docs/architecture.md, "Note formats": insight,
+ * decision, pattern).
+ */
+const CALLOUT_KIND = { knowledge: "insight", decision: "decision", pattern: "pattern" } as const;
+
+/**
+ * Plans an item as a callout under `heading` in its topic note (the item's topic, else the fallback
+ * topic; an existing note by dedupe key): a skip or an added source for a duplicate, else a new
+ * callout (`add`, or `supersede`). @returns the planned item, or a rejection for an unusable topic
+ * name
+ */
+export async function routeToTopic(
+  item: ExtractedItem,
+  heading: string,
+  ctx: RouteContext,
+): Promise<PlannedItem | RejectedItem> {
+  const title = (item.topic ?? ctx.fallbackTopic).trim();
+  let destination: string;
+  try {
+    const known = (await ctx.state.topics(ctx.layout, ctx.agent)).get(topicKey(title));
+    destination = known ?? ctx.layout.topicPath(ctx.agent, title);
+  } catch (err) {
+    if (err instanceof PathError) {
+      return {
+        reason: `unusable topic name: ${errorMessage(err)}`,
+        category: item.category,
+        text: item.text,
+        evidence: item.evidence,
+      };
+    }
+    throw err;
+  }
+  const topicTitle = (destination.split("/").pop() ?? title).replace(/\.md$/i, "");
+  const base = { item, destination, topic: { title: topicTitle, heading } };
+  const entries = await ctx.state.topicEntries(destination);
+  const link = sourceLink(ctx.journal, item.blockId);
+  const matched = ctx.state
+    .once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries]))
+    .match(item.text, link);
+  const dup = matched ? matched.index : -1;
+  const found = dup >= 0 ? entries[dup] : undefined;
+  if (found)
+    return ctx.state.plan({
+      ...base,
+      action: citesBlock(found.sources, link) ? "skip" : "add-source",
+      existingId: found.id ?? `callout ${dup + 1}`,
+    });
+  if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
+  const kind = calloutKind(item);
+  const views = ctx.state.once(
+    `cviews\u0000${kind}\u0000${destination}`,
+    () => new EntryViews(entries.map(calloutView(kind))),
+  );
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
+  if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
+  return ctx.state.plan({ ...base, action: "add" });
+}
+
+/** Callout kind of an item's topic entry. */
+export function calloutKind(item: ExtractedItem): EntryKind {
+  return item.category === "decision"
+    ? "decision"
+    : item.category === "pattern"
+      ? "pattern"
+      : CALLOUT_KIND.knowledge;
+}

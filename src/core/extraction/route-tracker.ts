@@ -1,0 +1,102 @@
+/**
+ * Routing of an item to a tracker: progress on a goal (by id, else the most similar goal), a
+ * duplicate of an existing line, or a new line (which may supersede one).
+ */
+import { findDuplicate, similarity } from "./dedupe";
+import type { TrackerKind } from "../settings";
+import { KIND_PREFIX, formatBlockId, type TrackerItem } from "../trackers/format";
+import { wikilinkTargets } from "../markdown/wikilinks";
+import { citesBlock, sourceLink, trackerMatcher } from "./destination-match";
+import { EntryViews, supersessionFor, trackerView } from "./supersession";
+import type { RouteContext } from "./plan-cache";
+import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+
+/**
+ * Progress that names no goal id joins the most similar goal when at least this similar
+ * (multiset Jaccard, 0–1): a progress note words its goal loosely ("rubric drafted" under "Draft
+ * the grading rubric"), so the bar is far below the duplicate threshold.
+ */
+const GOAL_MATCH_SIMILARITY = 0.3;
+/** A progress note at least this similar to one already under the goal is the same note again (a re-run). */
+const SAME_PROGRESS_SIMILARITY = 0.9;
+
+/**
+ * Plans an item for the tracker of `kind`: progress under a goal (its `ref`, else the goal it
+ * resembles at least {@link GOAL_MATCH_SIMILARITY}), a skip or an added source for a duplicate, or
+ * a new line with the next id (`add`, or `supersede`). @returns the planned item, or a rejection
+ * when its `ref` names a goal that is not there
+ */
+export async function routeToTracker(
+  item: ExtractedItem,
+  kind: TrackerKind,
+  ctx: RouteContext,
+): Promise<PlannedItem | RejectedItem> {
+  const destination = ctx.layout.trackerPath(ctx.agent, kind);
+  const existing = await ctx.state.trackerItems(destination);
+  const link = sourceLink(ctx.journal, item.blockId);
+  const base = { item, destination, tracker: kind };
+  const matcher = ctx.state.once(`matcher\u0000${kind}\u0000${destination}`, () =>
+    trackerMatcher([...existing], kind),
+  );
+  if (item.ref || item.progress) {
+    const goal = item.ref
+      ? existing.find((it) => it.id === item.ref)
+      : existing[findDuplicate(item.text, existing, (it) => it.text, GOAL_MATCH_SIMILARITY)];
+    if (!goal?.id) {
+      // A goal this same run adds is known by the id it is expected to get
+      // (docs/decisions.md, "Ids planned in the same run").
+      const planned = item.ref
+        ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref)
+        : undefined;
+      if (planned)
+        return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
+      if (item.ref)
+        return {
+          reason: `refers to ${item.ref}, which is not in ${destination}`,
+          category: item.category,
+          text: item.text,
+          evidence: item.evidence,
+          retry: true,
+        };
+      // Progress we cannot place becomes a plain item of its category rather than being lost.
+    } else {
+      const already = goal.children.some(
+        (c) =>
+          citesBlock(wikilinkTargets(c), link) ||
+          similarity(c.replace(/^\s*-\s*\d{4}-\d{2}-\d{2}:\s*/, ""), item.text) >=
+            SAME_PROGRESS_SIMILARITY,
+      );
+      return ctx.state.plan({
+        ...base,
+        action: already ? "skip" : "progress",
+        existingId: goal.id,
+      });
+    }
+  }
+  const found = matcher.match(item.text, link);
+  const match = found
+    ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
+    : null;
+  if (match) {
+    const action = match.recorded || !match.item.id ? "skip" : "add-source";
+    return ctx.state.plan({
+      ...base,
+      action,
+      ...(match.item.id ? { existingId: match.item.id } : {}),
+    });
+  }
+  const batch = ctx.state.planned.get(destination) ?? [];
+  if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
+  const prefix = KIND_PREFIX[kind];
+  const newId = formatBlockId(
+    prefix,
+    (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length,
+  );
+  const views = ctx.state.once(
+    `tviews\u0000${kind}\u0000${destination}`,
+    () => new EntryViews(existing.map(trackerView(kind))),
+  );
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
+  if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
+  return ctx.state.plan({ ...base, action: "add", newId });
+}

@@ -1,0 +1,157 @@
+/**
+ * Supersession planning (docs/contradictions.md): which current entry of a note a new item
+ * supersedes — one whose journal block was reworded, or one it contradicts.
+ */
+import { SimilarityIndex, findDuplicate, sameItemText } from "./dedupe";
+import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
+import type { TrackerKind } from "../settings";
+import type { TrackerItem } from "../trackers/format";
+import { fieldValue } from "../trackers/fields";
+import { isOpenStatus } from "../trackers/status";
+import { wikilinkTargets } from "../markdown/wikilinks";
+import type { TopicEntry } from "../knowledge/topic";
+import { isSuperseded } from "../knowledge/supersede";
+import { sourceKey, sourcesOf } from "./destination-match";
+import type { RouteContext } from "./plan-cache";
+import type { ExtractedItem, Supersession } from "./types";
+
+/** Categories whose new items may supersede a contradicted one (docs/contradictions.md). */
+const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
+
+/**
+ * What a new item supersedes among a note's entries (docs/contradictions.md), or `null`:
+ * - an entry citing the item's journal block whose text no item of this run from that block says
+ *   (the block was reworded after extraction), still current;
+ * - for knowledge and decisions, the current entry it contradicts (`contradiction.ts`).
+ * Entries already superseded, and (`live`) closed tasks, are never chosen. Entries another item of
+ * this run already supersedes are left to it.
+ */
+export function supersessionFor(
+  item: ExtractedItem,
+  entries: EntryViews,
+  link: string,
+  ctx: RouteContext,
+  taken: ReadonlySet<string>,
+): Supersession | null {
+  const { views } = entries;
+  const isCurrent = (i: number): boolean => {
+    const e = views[i];
+    return e !== undefined && e.current && !taken.has(e.id);
+  };
+  const siblings = item.blockId ? (ctx.blockTexts?.get(item.blockId) ?? [item.text]) : [];
+  const reworded = item.blockId
+    ? entries
+        .citing(link)
+        .filter(isCurrent)
+        .map((i) => views[i] as EntryView)
+        .filter((e) => !siblings.some((t) => sameItemText(t, e.text)))
+    : [];
+  const best = reworded[findDuplicate(item.text, reworded, (e) => e.text, 0)] ?? reworded[0];
+  if (best) return { id: best.id, text: best.text, reason: "reworded" };
+  if (!CONTRADICTABLE.has(item.category)) return null;
+  // Only entries about the same subject can be contradicted: the others are passed over unread.
+  const current = entries
+    .sameSubject(item.text)
+    .filter(isCurrent)
+    .map((i) => views[i] as EntryView)
+    // A journal extracted after a newer one never overrides what the newer one recorded: the pair
+    // stays current, and the health check lists it as an unresolved contradiction.
+    .filter((e) => !ctx.date || !e.date || e.date <= ctx.date);
+  const hit = current[findContradiction(item.text, current, (e) => e.text)];
+  if (!hit) return null;
+  return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
+}
+
+/** An entry as {@link supersessionFor} sees it. */
+interface EntryView {
+  id: string;
+  text: string;
+  sources: readonly string[];
+  current: boolean;
+  /** The entry's date (`decided`/`created`, or the callout's), `YYYY-MM-DD`, when it has one. */
+  date?: string | null;
+}
+
+/**
+ * A note's entries as {@link supersessionFor} sees them, made once per plan and note, indexed by
+ * the journal blocks they cite and by their subject's tokens.
+ */
+export class EntryViews {
+  private readonly cited = new Map<string, number[]>();
+  private subjects: SimilarityIndex | null = null;
+
+  constructor(readonly views: readonly EntryView[]) {
+    views.forEach((v, i) => {
+      for (const key of new Set(v.sources.map(sourceKey))) {
+        const list = this.cited.get(key);
+        if (list) list.push(i);
+        else this.cited.set(key, [i]);
+      }
+    });
+  }
+
+  /** Entries citing `link`'s block, in note order. */
+  citing(link: string): readonly number[] {
+    return this.cited.get(sourceKey(link)) ?? [];
+  }
+
+  /** Entries whose subject may be `text`'s ({@link SAME_SUBJECT_THRESHOLD}), in note order. */
+  sameSubject(text: string): number[] {
+    if (!this.subjects) {
+      const index = new SimilarityIndex(true);
+      for (const v of this.views) index.add(v.text);
+      this.subjects = index;
+    }
+    return this.subjects.candidates(text, SAME_SUBJECT_THRESHOLD);
+  }
+}
+
+/** A tracker item as {@link supersessionFor} sees it: current unless superseded (or, for a task, closed). */
+export function trackerView(kind: TrackerKind): (it: TrackerItem) => {
+  id: string;
+  text: string;
+  sources: string[];
+  current: boolean;
+  date: string | null;
+} {
+  return (it) => ({
+    id: it.id ?? "",
+    text: it.text,
+    sources: wikilinkTargets(sourcesOf(it)),
+    current:
+      it.id !== null &&
+      !isSuperseded(it.fields) &&
+      (kind === "decisions" || isOpenStatus(it.status)),
+    date: fieldValue(it.fields, "decided") ?? fieldValue(it.fields, "created"),
+  });
+}
+
+/** A callout as {@link supersessionFor} sees it: its id (block id, else `callout N`), current unless superseded. */
+export function calloutView(
+  kind: string,
+): (
+  e: TopicEntry,
+  i: number,
+) => { id: string; text: string; sources: string[]; current: boolean; date: string | null } {
+  return (e, i) => ({
+    id: e.id ?? `callout ${i + 1}`,
+    text: e.text,
+    sources: e.sources,
+    current: e.kind === kind && !isSuperseded(e.fields),
+    date: e.date,
+  });
+}
+
+/** The current callout of `kind` a planned supersession names, on the note's current content (by block id, else by text). */
+export function supersededCallout(
+  entries: readonly TopicEntry[],
+  supersedes: Supersession | undefined,
+  kind: string,
+): TopicEntry | undefined {
+  if (!supersedes) return undefined;
+  const live = entries.filter((e) => e.kind === kind && !isSuperseded(e.fields));
+  return (
+    live.find((e) => e.id !== null && e.id === supersedes.id) ??
+    live.find((e) => sameItemText(e.text, supersedes.text))
+  );
+}

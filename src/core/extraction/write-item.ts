@@ -1,0 +1,332 @@
+/**
+ * Writing of planned items (docs/architecture.md, "An extraction run"): `writeItem` applies one
+ * planned item to a note's current text, checking duplicates again so re-application is harmless;
+ * `writeItems` applies a note's items in order.
+ */
+import { MemoryError } from "../errors";
+import type { MemoryLayout } from "../layout";
+import type { TrackerKind } from "../settings";
+import { listItems, type TrackerItem } from "../trackers/format";
+import { STATE_KEY } from "../trackers/fields";
+import {
+  TrackerEditor,
+  addItemSource,
+  addProgressNote,
+  addTrackerItem,
+  type EditResult,
+} from "../trackers/store";
+import { formatWikilink, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
+import { addEntrySource, appendTopicEntry, listTopicEntries } from "../knowledge/topic";
+import {
+  SUPERSEDES_KEY,
+  blockIdsIn,
+  calloutBlockId,
+  isSuperseded,
+  supersedeCallout,
+  supersedeTrackerItem,
+} from "../knowledge/supersede";
+import {
+  EntryMatcher,
+  citesBlock,
+  matchTrackerItem,
+  sourceLink,
+  sourcesOf,
+  topicDuplicate,
+  trackerMatcher,
+} from "./destination-match";
+import { supersededCallout } from "./supersession";
+import { calloutKind } from "./route-topic";
+import type { ExtractedItem, PlannedItem } from "./types";
+
+/**
+ * Fields of a new tracker line for an item (README "Tracker line format"): ours first, the source
+ * last of them (after `supersedes`, a wikilink to the item this one supersedes), then Tasks'
+ * fields; `addTrackerItem` puts them in that order. A decision is written
+ * done, so it also gets Tasks' `completion` date (the day it was decided).
+ */
+export function trackerFields(
+  item: ExtractedItem,
+  date: string,
+  link: string,
+  supersedes?: string,
+): [string, string][] {
+  const fields: [string, string][] = [];
+  if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
+  if (item.target) fields.push(["to", toWikilink(item.target)]);
+  if (item.owner && item.category === "task") fields.push(["owner", item.owner]);
+  if (item.due && item.category === "goal") fields.push(["target", item.due]);
+  if (item.category === "decision") fields.push(["decided", date]);
+  if (item.category === "decision" && item.topic) fields.push(["topic", toWikilink(item.topic)]);
+  if (supersedes) fields.push([SUPERSEDES_KEY, supersedes]);
+  fields.push(["source", link]);
+  if (item.category !== "decision") fields.push(["created", date]);
+  if (item.due && item.category !== "goal") fields.push(["due", item.due]);
+  if (item.category === "decision") fields.push(["completion", date]);
+  return fields;
+}
+
+/** The edited text, or an error naming the note when the edit could not be made (never a silent no-op). */
+function edited(result: EditResult, path: string, what: string): string {
+  if (!result.ok) throw new MemoryError(`cannot ${what} in ${path}: ${result.error.message}`, path);
+  return result.value.text;
+}
+
+export interface WriteContext {
+  agent: string;
+  journal: string;
+  /** The journal's date, `YYYY-MM-DD`: `created` fields and callout dates. */
+  date: string;
+  /** Time of the write, ISO 8601 with offset: `created_at` / `updated_at` of notes. */
+  timestamp: string;
+  layout: MemoryLayout;
+  /**
+   * Ids given to new tracker items in this write, by the id the plan expected them to get
+   * ({@link PlannedItem.newId}); progress on a goal of the same run goes to the id it got.
+   */
+  created?: Map<string, string>;
+}
+
+/**
+ * Applies one planned item to a note's current text (`null`: the note does not exist yet) and
+ * returns the new text. Duplicates are checked again on the current text
+ * (test/extraction-pipeline.test.ts, "case 07: …" and "case 10: …").
+ */
+export function writeItem(
+  current: string | null,
+  planned: PlannedItem,
+  ctx: WriteContext,
+): string | null {
+  const { item } = planned;
+  const link = sourceLink(ctx.journal, item.blockId);
+  if (planned.tracker) {
+    const kind = planned.tracker;
+    const items = current === null ? [] : listItems(current);
+    const existingId =
+      planned.sameRun && planned.existingId
+        ? (ctx.created?.get(planned.existingId) ?? planned.existingId)
+        : planned.existingId;
+    const byId = existingId ? items.find((it) => it.id === existingId) : undefined;
+    if (planned.action === "progress" && byId?.id && current !== null) {
+      if (byId.children.some((c) => citesBlock(wikilinkTargets(c), link))) return current;
+      return edited(
+        addProgressNote(current, byId.id, `${item.text} (${link})`, ctx.date, planned.destination),
+        planned.destination,
+        "add a progress note",
+      );
+    }
+    const match = byId
+      ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
+      : matchTrackerItem(items, item.text, kind, link);
+    if (match && current !== null) {
+      if (match.recorded || !match.item.id) return current;
+      return edited(
+        addItemSource(current, match.item.id, link, planned.destination),
+        planned.destination,
+        "add a source",
+      );
+    }
+    // The item it supersedes, if it is still there and current (a person may have settled it meanwhile).
+    const old =
+      planned.action === "supersede" && planned.supersedes
+        ? items.find((it) => it.id === planned.supersedes?.id && !isSuperseded(it.fields))
+        : undefined;
+    const oldLink = old?.id
+      ? formatWikilink({ path: planned.destination, blockId: old.id })
+      : undefined;
+    const status = item.category === "decision" ? "done" : "open";
+    const added = addTrackerItem(
+      current,
+      kind,
+      { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) },
+      {
+        agent: ctx.agent,
+        title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
+        createdAt: ctx.timestamp,
+      },
+    );
+    if (planned.newId) ctx.created?.set(planned.newId, added.id);
+    if (!old?.id) return added.text;
+    const cancel = planned.supersedes?.reason === "reworded" && kind !== "decisions";
+    return edited(
+      supersedeTrackerItem(
+        added.text,
+        old.id,
+        formatWikilink({ path: planned.destination, blockId: added.id }),
+        ctx.date,
+        planned.destination,
+        cancel,
+      ),
+      planned.destination,
+      "mark as superseded",
+    );
+  }
+  if (planned.topic) {
+    const entries = current === null ? [] : listTopicEntries(current);
+    const dup = topicDuplicate(item.text, entries, link);
+    const same = entries[dup];
+    if (same && citesBlock(same.sources, link)) return current;
+    if (dup >= 0 && current !== null)
+      return edited(
+        addEntrySource(current, dup, unwrapWikilink(link), planned.destination),
+        planned.destination,
+        "add a source",
+      );
+    const kind = calloutKind(item);
+    const category = planned.destination.split("/").slice(-2, -1)[0];
+    const old =
+      planned.action === "supersede" && current !== null
+        ? supersededCallout(entries, planned.supersedes, kind)
+        : undefined;
+    let ids: { newId: string; oldId: string } | undefined;
+    if (old && current !== null) {
+      const taken = blockIdsIn(current);
+      const newId = calloutBlockId(`${planned.destination}\n${item.text}`, taken);
+      taken.add(newId);
+      ids = {
+        newId,
+        oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken),
+      };
+    }
+    const appended = appendTopicEntry(
+      current,
+      {
+        title: planned.topic.title,
+        agent: ctx.agent,
+        ...(category ? { category } : {}),
+        type: ctx.layout.collectionOf(planned.destination) === "library" ? "library" : "knowledge",
+        createdAt: ctx.timestamp,
+        path: planned.destination,
+      },
+      {
+        kind,
+        heading: planned.topic.heading,
+        date: ctx.date,
+        confidence: item.confidence,
+        text: item.text,
+        source: unwrapWikilink(link),
+        ...(ids
+          ? {
+              fields: [
+                [SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })],
+              ] as [string, string][],
+              id: ids.newId,
+            }
+          : {}),
+      },
+    );
+    if (!old || !ids) return appended;
+    const marked = supersedeCallout(
+      appended,
+      { ...(old.id ? { id: old.id } : {}), text: old.text },
+      planned.destination,
+      ids,
+      ctx.date,
+    );
+    if (!marked)
+      throw new MemoryError(
+        `cannot mark as superseded in ${planned.destination}: the callout is no longer there`,
+        planned.destination,
+      );
+    return marked.text;
+  }
+  return current;
+}
+
+/**
+ * Applies a note's planned items in order to its current text, as `writeItem` one after the other
+ * would (docs/decisions.md, "Applying parses each note once"): new tracker items and sources
+ * added to tracker items are written to a note parsed once ({@link TrackerEditor}) and checked
+ * for duplicates through an index ({@link trackerMatcher}); every other item goes through
+ * {@link writeItem} on the text so far.
+ */
+export function writeItems(
+  current: string | null,
+  group: readonly PlannedItem[],
+  ctx: WriteContext,
+): string | null {
+  let text = current;
+  let fast: FastTracker | null = null;
+  for (const planned of group) {
+    if (fast?.write(planned, ctx)) continue;
+    if (
+      !fast &&
+      planned.tracker &&
+      (planned.action === "add" || planned.action === "add-source") &&
+      text !== null &&
+      text.trim() !== ""
+    ) {
+      const editor = new FastTracker(text, planned.tracker, planned.destination);
+      if (editor.write(planned, ctx)) {
+        fast = editor;
+        continue;
+      }
+    }
+    if (fast) {
+      text = fast.text();
+      fast = null;
+    }
+    text = writeItem(text, planned, ctx);
+  }
+  return fast ? fast.text() : text;
+}
+
+/** {@link writeItem}'s tracker branch for new items and added sources, on a note parsed once. */
+class FastTracker {
+  private readonly editor: TrackerEditor;
+  private readonly matcher: EntryMatcher<TrackerItem>;
+  /** Index of the first item with each id. */
+  private readonly byId = new Map<string, number>();
+
+  constructor(
+    text: string,
+    private readonly kind: TrackerKind,
+    private readonly path: string,
+  ) {
+    this.editor = new TrackerEditor(text, path);
+    this.matcher = trackerMatcher([...this.editor.items], kind);
+    this.editor.items.forEach((it, i) => this.noteId(it, i));
+  }
+
+  /** Writes `planned` as {@link writeItem} would and returns true, or returns false having changed nothing. */
+  write(planned: PlannedItem, ctx: WriteContext): boolean {
+    if (planned.tracker !== this.kind || planned.destination !== this.path || planned.sameRun)
+      return false;
+    if (planned.action !== "add" && planned.action !== "add-source") return false;
+    if (!this.editor.hasItems()) return false;
+    const { item } = planned;
+    const link = sourceLink(ctx.journal, item.blockId);
+    const at = planned.existingId ? this.byId.get(planned.existingId) : undefined;
+    const byId = at === undefined ? undefined : this.matcher.entries[at];
+    const match =
+      byId && at !== undefined
+        ? { index: at, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
+        : this.matcher.match(item.text, link);
+    if (match) {
+      const found = this.matcher.entries[match.index];
+      if (match.recorded || !found?.id) return true;
+      // addItemSource edits the first item with the id, as writeItem does.
+      const first = this.byId.get(found.id) ?? match.index;
+      this.matcher.replace(first, this.editor.addSource(first, link));
+      return true;
+    }
+    const status = item.category === "decision" ? "done" : "open";
+    const added = this.editor.add(this.kind, {
+      text: item.text,
+      status,
+      fields: trackerFields(item, ctx.date, link),
+    });
+    const index = this.matcher.entries.length;
+    this.matcher.push(added.item);
+    this.noteId(added.item, index);
+    if (planned.newId) ctx.created?.set(planned.newId, added.id);
+    return true;
+  }
+
+  text(): string {
+    return this.editor.text();
+  }
+
+  private noteId(item: TrackerItem, index: number): void {
+    if (item.id !== null && !this.byId.has(item.id)) this.byId.set(item.id, index);
+  }
+}
