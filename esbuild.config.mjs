@@ -58,10 +58,10 @@ const cli = {
   banner: { js: "#!/usr/bin/env node" },
 };
 
-/** The CLI's index worker (src/cli/worker-reader.ts loads it from beside cli.js). */
+/** The CLI's index worker (src/node/worker-reader.ts loads it from beside cli.js). */
 const cliWorker = {
   ...cliMain,
-  entryPoints: ["src/cli/index-worker.ts"],
+  entryPoints: ["src/node/index-worker.ts"],
   outfile: "dist/index-worker.mjs",
 };
 

@@ -90,9 +90,20 @@ export default defineConfig([
     },
   },
   {
-    // Code that runs on Node, never inside Obsidian: the CLI, tests, benchmarks, build scripts.
+    // Code that runs on Node, never inside Obsidian: the Node hosts (src/node/, src/cli/, src/mcp/,
+    // src/serve/), tests, benchmarks, build scripts.
     // The mobile-only rules (no Node built-ins, configDir instead of ".obsidian") do not apply there.
-    files: ["src/cli/**", "test/**", "bench/**", "scripts/**", "*.config.*", "*.mjs"],
+    files: [
+      "src/cli/**",
+      "src/node/**",
+      "src/mcp/**",
+      "src/serve/**",
+      "test/**",
+      "bench/**",
+      "scripts/**",
+      "*.config.*",
+      "*.mjs",
+    ],
     languageOptions: { globals: { ...globals.node } },
     rules: {
       "obsidianmd/no-nodejs-modules": "off",

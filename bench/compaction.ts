@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { compactJournals } from "../src/core/compaction";
 import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../src/core/extraction/offline";

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../src/core/extraction/offline";
 import { runHealthCheck } from "../src/core/health";

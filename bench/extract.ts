@@ -19,7 +19,7 @@ import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { planExtraction } from "../src/core/extraction/pipeline";

@@ -27,7 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main as cli } from "../src/cli/main";
 import type { PassagesJson } from "../src/cli/commands/search";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";

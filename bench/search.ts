@@ -26,9 +26,9 @@ import {
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FileIndexStore, indexFileOf } from "../src/cli/shared";
-import { NodeVault } from "../src/cli/node-vault";
-import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
+import { FileIndexStore, indexFileOf } from "../src/node/index-store";
+import { NodeVault } from "../src/node/node-vault";
+import { startIndexWorker, WorkerNoteReader } from "../src/node/worker-reader";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings, type Settings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";

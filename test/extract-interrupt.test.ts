@@ -11,7 +11,7 @@ import { applyPlan, planExtraction } from "../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../src/core/extraction/offline";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { leftovers, runCli } from "./helpers/stress-harness";
 
 // Ctrl-C during a long extraction (src/cli/commands/extract.ts): the run stops between notes with

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import matter from "gray-matter";
 import { describe, expect, it } from "vitest";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { FrontmatterError } from "../src/core/errors";
 import { frontmatterProblems, parseNote, setFrontmatter } from "../src/core/frontmatter";
 import { appendTopicEntry } from "../src/core/knowledge/topic";

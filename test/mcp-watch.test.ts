@@ -4,9 +4,9 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openVault } from "../src/cli/context";
-import { MemoryAccess } from "../src/cli/mcp/access";
-import { parseWatchMinutes, startWatchExtract } from "../src/cli/mcp/watch-extract";
+import { openVault } from "../src/node/context";
+import { MemoryAccess } from "../src/mcp/access";
+import { parseWatchMinutes, startWatchExtract } from "../src/mcp/watch-extract";
 import { listQueue, pendingReviews, reviewQueuePath } from "../src/core/watch";
 import { listItems } from "../src/core/trackers/format";
 import { cliRun } from "./helpers/cli-run";

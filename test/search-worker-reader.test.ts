@@ -13,8 +13,8 @@ import type { NoteReader, ReadNote } from "../src/core/search/search-types";
 import { SearchService } from "../src/core/search/search-service";
 import { prepareNote, segmentMemo } from "../src/core/search/prepared-note";
 import type { FileStat } from "../src/core/vault";
-import type { IndexWorkerData } from "../src/cli/index-worker";
-import { startIndexWorker, WorkerNoteReader } from "../src/cli/worker-reader";
+import type { IndexWorkerData } from "../src/node/index-worker";
+import { startIndexWorker, WorkerNoteReader } from "../src/node/worker-reader";
 import { sampleVaultCopy } from "./helpers/temp-vault";
 
 const layout = new MemoryLayout(defaultSettings());

@@ -7,8 +7,8 @@ import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "no
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { askServer, servedVault } from "../src/cli/serve/client";
-import { PROTOCOL_VERSION, socketPathFor, timeZone } from "../src/cli/serve/socket-path";
+import { askServer, servedVault } from "../src/serve/client";
+import { PROTOCOL_VERSION, socketPathFor, timeZone } from "../src/serve/socket-path";
 import { buildCli, cliPath, serverEnv, startMcp } from "./helpers/mcp-client";
 import { tempVault } from "./helpers/temp-vault";
 

@@ -2,7 +2,7 @@
  * The shape of one `agent-memory` sub-command (docs/architecture.md, "The CLI contract"). Each
  * lives in `src/cli/commands/<name>.ts`.
  */
-import type { CliContext } from "./context";
+import type { CliContext } from "../node/context";
 
 export type OptionSpec = Record<
   string,

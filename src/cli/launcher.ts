@@ -10,8 +10,8 @@
  */
 import * as nodePath from "node:path";
 import { pathToFileURL } from "node:url";
-import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "./serve/client";
-import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "./serve/socket-path";
+import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "../serve/client";
+import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
 function write(stream: NodeJS.WriteStream, line: string): void {

@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
 import { redactUrl } from "../core/url";
-import { openVault, requireMemoryRoot, type WarmSearch } from "./context";
+import { openVault, requireMemoryRoot, type WarmSearch } from "../node/context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
-import { oneLine } from "./one-line";
+import { oneLine } from "../node/one-line";
 
 /** Where the CLI writes its lines; tests pass their own. */
 export interface CliIo {

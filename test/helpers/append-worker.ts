@@ -1,7 +1,7 @@
 // A writer process for the adapter stress test (test/write-stress.test.ts): appends `count` lines
 // tagged `tag` to one note through NodeVault.process, each its own locked read-modify-write.
 // Usage: node --import tsx append-worker.ts <vault> <note> <tag> <count>
-import { NodeVault } from "../../src/cli/node-vault";
+import { NodeVault } from "../../src/node/node-vault";
 
 const [root, note, tag, countArg] = process.argv.slice(2);
 const vault = new NodeVault(root ?? "", { lock: { staleMs: 2000 } });

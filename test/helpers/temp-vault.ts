@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NodeVault } from "../../src/cli/node-vault";
+import { NodeVault } from "../../src/node/node-vault";
 
 /** A temporary vault folder with the given files; `cleanup()` removes it. */
 export function tempVault(files: Record<string, string> = {}): {

@@ -4,7 +4,7 @@
  * Exit 0 done, 1 when a digest was refused or its summary failed, 2 on bad input (nothing written).
  */
 import type { CliCommand } from "../command";
-import type { CliContext } from "../context";
+import type { CliContext } from "../../node/context";
 import { UsageError } from "../../core/errors";
 import {
   compactJournals,
@@ -14,7 +14,7 @@ import {
 } from "../../core/compaction";
 import { createChatClient } from "../../core/llm/client";
 import { redactUrl } from "../../core/url";
-import { baseUrlError, llmEnv, llmTimeoutMs } from "../llm-env";
+import { baseUrlError, llmEnv, llmTimeoutMs } from "../../node/llm-env";
 
 /** The summarizer the environment configures (the variables `extract` reads), or `null` with why not. */
 export function cliSummarizer(ctx: CliContext): { summarizer: Summarizer | null; why: string } {

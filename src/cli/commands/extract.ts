@@ -1,5 +1,5 @@
 import type { CliCommand } from "../command";
-import { toVaultPath, type CliContext } from "../context";
+import { toVaultPath, type CliContext } from "../../node/context";
 import { CancelledError, UsageError } from "../../core/errors";
 import { supersessionLabel } from "../../core/extraction/contradiction";
 import {
@@ -9,7 +9,7 @@ import {
   type Checkpoint,
   type ExtractionReport,
 } from "../../core/extraction/pipeline";
-import { createCliExtractor } from "../llm-env";
+import { createCliExtractor } from "../../node/llm-env";
 
 /**
  * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]`

@@ -14,9 +14,9 @@ import { INBOX_VERBS, inboxKindOf, listInbox, type InboxVerb } from "../../core/
 import { addressedTo } from "../../core/inbox/address";
 import { fieldValue } from "../../core/trackers/fields";
 import { findItem } from "../../core/trackers/store";
-import type { CliContext } from "../context";
+import type { CliContext } from "../../node/context";
 import { answerInboxItem } from "../../core/inbox/respond";
-import { requireMemoryRoot } from "../context";
+import { requireMemoryRoot } from "../../node/context";
 import { cliActor, printInbox } from "../shared";
 
 export const inboxCommand: CliCommand = {

@@ -2,7 +2,8 @@ import { VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
 import { emptyZones } from "../../core/search/scope";
-import { cliSearchService, indexFileOf, rebuiltLine } from "../shared";
+import { indexFileOf } from "../../node/index-store";
+import { cliSearchService, rebuiltLine } from "../shared";
 
 function ms(n: number): number {
   return Math.round(n * 10) / 10;

@@ -2,13 +2,13 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CliCommand } from "../command";
 import { UsageError, errorMessage } from "../../core/errors";
 import { knownAgents, unknownAgentError } from "../../core/init";
-import { MemoryAccess } from "../mcp/access";
-import { LiveIndex } from "../mcp/live-index";
-import { createMcpServer, readOnlyToolNames, toolNames } from "../mcp/server";
-import { SearchSocket } from "../serve/socket-server";
-import { SERVER_ENV } from "../serve/socket-path";
+import { MemoryAccess } from "../../mcp/access";
+import { LiveIndex } from "../../node/live-index";
+import { createMcpServer, readOnlyToolNames, toolNames } from "../../mcp/server";
+import { SearchSocket } from "../../serve/socket-server";
+import { SERVER_ENV } from "../../serve/socket-path";
 import { openSearch } from "../shared";
-import { parseWatchMinutes, startWatchExtract } from "../mcp/watch-extract";
+import { parseWatchMinutes, startWatchExtract } from "../../mcp/watch-extract";
 
 /**
  * `agent-memory mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z]` (docs/mcp.md,

@@ -9,7 +9,7 @@ import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
 import { localTimestamp, today as todayOf } from "../../core/util/dates";
 import { applyPromotion, planPromotion, promotionPlanLines } from "../../core/library/promote";
-import { requireMemoryRoot, toVaultPath } from "../context";
+import { requireMemoryRoot, toVaultPath } from "../../node/context";
 
 export const promoteCommand: CliCommand = {
   name: "promote",

@@ -8,7 +8,7 @@
  * exist (the one-line reason names it and what exists).
  */
 import type { CliCommand } from "../command";
-import type { CliContext } from "../context";
+import type { CliContext } from "../../node/context";
 import { UsageError } from "../../core/errors";
 import { finishReview, startReview } from "../../core/review";
 import { listReviews } from "../../core/trackers/reviews";

@@ -1,5 +1,5 @@
 import type { CliCommand } from "../command";
-import type { CliContext } from "../context";
+import type { CliContext } from "../../node/context";
 import { UsageError } from "../../core/errors";
 import {
   totalPrefix,

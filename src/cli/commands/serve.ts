@@ -1,8 +1,8 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { LiveIndex } from "../mcp/live-index";
-import { SearchSocket } from "../serve/socket-server";
-import { SERVER_ENV } from "../serve/socket-path";
+import { LiveIndex } from "../../node/live-index";
+import { SearchSocket } from "../../serve/socket-server";
+import { SERVER_ENV } from "../../serve/socket-path";
 import { openSearch } from "../shared";
 
 /**

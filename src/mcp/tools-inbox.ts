@@ -6,20 +6,20 @@
  * no tool to approve: nothing an agent calls puts anything in the library.
  */
 import { z } from "zod";
-import { localTimestamp, today as todayOf } from "../../core/util/dates";
-import { UsageError } from "../../core/errors";
-import { knownAgents } from "../../core/init";
-import { listInbox } from "../../core/inbox/inbox";
-import { AREA_KEY, PROMOTE_KEY } from "../../core/library/promote";
-import { answerInboxItem } from "../../core/inbox/respond";
-import { parsePromotionTarget, planPromotion, promotionProposal } from "../../core/library/promote";
-import { fieldValue } from "../../core/trackers/fields";
-import { listItems } from "../../core/trackers/format";
-import { addTrackerItem } from "../../core/trackers/store";
-import { formatWikilink, linkTarget } from "../../core/markdown/wikilinks";
-import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
+import { localTimestamp, today as todayOf } from "../core/util/dates";
+import { UsageError } from "../core/errors";
+import { knownAgents } from "../core/init";
+import { listInbox } from "../core/inbox/inbox";
+import { AREA_KEY, PROMOTE_KEY } from "../core/library/promote";
+import { answerInboxItem } from "../core/inbox/respond";
+import { parsePromotionTarget, planPromotion, promotionProposal } from "../core/library/promote";
+import { fieldValue } from "../core/trackers/fields";
+import { listItems } from "../core/trackers/format";
+import { addTrackerItem } from "../core/trackers/store";
+import { formatWikilink, linkTarget } from "../core/markdown/wikilinks";
+import type { DecideFn, Decided, ProcessFn, VaultPort } from "../core/vault";
 import type { ToolDeps, ToolSpec } from "./tools";
-import { isOpenStatus } from "../../core/trackers/status";
+import { isOpenStatus } from "../core/trackers/status";
 
 const READ = {
   readOnlyHint: true,

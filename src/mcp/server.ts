@@ -5,7 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { oneLine } from "../one-line";
+import { oneLine } from "../node/one-line";
 import { runTool, TOOLS, type ToolDeps } from "./tools";
 
 /** Name and version the server reports in `initialize`. */

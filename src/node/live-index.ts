@@ -13,11 +13,11 @@
  */
 import { lstatSync } from "node:fs";
 import * as nodePath from "node:path";
-import { errorMessage } from "../../core/errors";
-import { LinkResolver } from "../../core/markdown/wikilinks";
-import type { MemoryLayout } from "../../core/layout";
-import type { SearchService } from "../../core/search/search-service";
-import type { NodeVault } from "../node-vault";
+import { errorMessage } from "../core/errors";
+import { LinkResolver } from "../core/markdown/wikilinks";
+import type { MemoryLayout } from "../core/layout";
+import type { SearchService } from "../core/search/search-service";
+import type { NodeVault } from "./node-vault";
 import { DirWatcher } from "./dir-watcher";
 
 /** Quiet time (ms) after a note's last event before it is re-indexed: an editor's save is several events. */

@@ -7,22 +7,22 @@
  * docs/write-safety.md).
  */
 import { z } from "zod";
-import { buildBrief, type BriefSearchFn } from "../../core/brief";
-import { isIsoDate, localTimestamp, today as todayOf } from "../../core/util/dates";
-import { formatWikilink, toWikilink } from "../../core/markdown/wikilinks";
-import { MemoryError, UsageError, errorMessage } from "../../core/errors";
-import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
-import { supersessionLabel } from "../../core/extraction/contradiction";
-import { runHealthCheck, toHealthJson } from "../../core/health";
-import { appendJournalBlock } from "../../core/journal/append";
-import { appendTopicEntry, topicKey, type EntryKind } from "../../core/knowledge/topic";
-import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
-import { parseScope } from "../../core/search/scope";
-import { PRIORITY_WORDS } from "../../core/trackers/fields";
-import { checkboxOf, listItems } from "../../core/trackers/format";
-import { LIST_STATUSES, listTrackerItems } from "../../core/trackers/list";
-import { advanceReview } from "../../core/trackers/reviews";
-import { addAnswer } from "../../core/trackers/answers";
+import { buildBrief, type BriefSearchFn } from "../core/brief";
+import { isIsoDate, localTimestamp, today as todayOf } from "../core/util/dates";
+import { formatWikilink, toWikilink } from "../core/markdown/wikilinks";
+import { MemoryError, UsageError, errorMessage } from "../core/errors";
+import { applyPlan, extractionReport, planExtraction } from "../core/extraction/pipeline";
+import { supersessionLabel } from "../core/extraction/contradiction";
+import { runHealthCheck, toHealthJson } from "../core/health";
+import { appendJournalBlock } from "../core/journal/append";
+import { appendTopicEntry, topicKey, type EntryKind } from "../core/knowledge/topic";
+import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
+import { parseScope } from "../core/search/scope";
+import { PRIORITY_WORDS } from "../core/trackers/fields";
+import { checkboxOf, listItems } from "../core/trackers/format";
+import { LIST_STATUSES, listTrackerItems } from "../core/trackers/list";
+import { advanceReview } from "../core/trackers/reviews";
+import { addAnswer } from "../core/trackers/answers";
 import {
   addItemSource,
   addProgressNote,
@@ -31,16 +31,16 @@ import {
   setItemField,
   setItemStatus,
   type EditResult,
-} from "../../core/trackers/store";
-import type { DecideFn, Decided } from "../../core/vault";
-import type { CliContext } from "../context";
-import { createCliExtractor } from "../llm-env";
-import { oneLine } from "../one-line";
+} from "../core/trackers/store";
+import type { DecideFn, Decided } from "../core/vault";
+import type { CliContext } from "../node/context";
+import { createCliExtractor } from "../node/llm-env";
+import { oneLine } from "../node/one-line";
 import type { MemoryAccess } from "./access";
-import type { LiveIndex } from "./live-index";
+import type { LiveIndex } from "../node/live-index";
 import { findNote, readNotePage } from "./read-note";
 import { INBOX_TOOLS } from "./tools-inbox";
-import { agentEditRefusal } from "../../core/inbox/inbox";
+import { agentEditRefusal } from "../core/inbox/inbox";
 
 /** What every tool handler gets. */
 export interface ToolDeps {

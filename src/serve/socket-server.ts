@@ -12,12 +12,12 @@
 import { chmodSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
-import { errorMessage } from "../../core/errors";
-import type { OpenReport } from "../../core/search/search-service";
-import type { CliContext, WarmSearch } from "../context";
-import { main } from "../main";
-import type { LiveIndex } from "../mcp/live-index";
-import type { NodeVault } from "../node-vault";
+import { errorMessage } from "../core/errors";
+import type { OpenReport } from "../core/search/search-service";
+import type { CliContext, WarmSearch } from "../node/context";
+import { main } from "../cli/main";
+import type { LiveIndex } from "../node/live-index";
+import type { NodeVault } from "../node/node-vault";
 import {
   checkLength,
   PROTOCOL_VERSION,

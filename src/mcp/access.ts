@@ -9,10 +9,10 @@
  *   path and on its real path.
  * Hidden folders (`.obsidian`, `.agent-memory`) are never reachable.
  */
-import { PathError } from "../../core/errors";
-import { normalizeVaultPath, type MemoryLayout } from "../../core/layout";
-import type { DecideFn, Decided, ProcessFn, VaultPort } from "../../core/vault";
-import type { NodeVault } from "../node-vault";
+import { PathError } from "../core/errors";
+import { normalizeVaultPath, type MemoryLayout } from "../core/layout";
+import type { DecideFn, Decided, ProcessFn, VaultPort } from "../core/vault";
+import type { NodeVault } from "../node/node-vault";
 
 export class MemoryAccess {
   /** Zones named with `--zone`, as the settings spell them. */

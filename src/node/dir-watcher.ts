@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import * as nodePath from "node:path";
-import { errorMessage } from "../../core/errors";
+import { errorMessage } from "../core/errors";
 
 /** What the watcher reports, by absolute path. */
 export interface DirWatcherEvents {

@@ -6,19 +6,19 @@
  * timing is {@link QuietTimers} with the host's timers, injectable for tests.
  */
 import * as nodePath from "node:path";
-import type { CliContext } from "../context";
-import { UsageError, errorMessage } from "../../core/errors";
+import type { CliContext } from "../node/context";
+import { UsageError, errorMessage } from "../core/errors";
 import {
   QuietTimers,
   extractQuietJournal,
   isWatchedJournal,
   type QuietOutcome,
   type Scheduler,
-} from "../../core/watch";
-import { createCliExtractor } from "../llm-env";
+} from "../core/watch";
+import { createCliExtractor } from "../node/llm-env";
 import type { MemoryAccess } from "./access";
-import { DirWatcher } from "./dir-watcher";
-import type { LiveIndex } from "./live-index";
+import { DirWatcher } from "../node/dir-watcher";
+import type { LiveIndex } from "../node/live-index";
 
 /** Longest quiet time accepted, minutes (one day). */
 export const MAX_WATCH_MINUTES = 1440;

@@ -4,13 +4,13 @@
  * heading's section or the block, a page at a time. Every candidate must be readable by the
  * server's {@link MemoryAccess} (memory root, zones, real path).
  */
-import { PathError, UsageError } from "../../core/errors";
-import { parseNote } from "../../core/frontmatter";
-import { normalizeHeading } from "../../core/markdown/anchors";
-import { parseWikilinkTarget, unwrapWikilink } from "../../core/markdown/wikilinks";
-import { splitBlocks } from "../../core/journal/split";
+import { PathError, UsageError } from "../core/errors";
+import { parseNote } from "../core/frontmatter";
+import { normalizeHeading } from "../core/markdown/anchors";
+import { parseWikilinkTarget, unwrapWikilink } from "../core/markdown/wikilinks";
+import { splitBlocks } from "../core/journal/split";
 import type { MemoryAccess } from "./access";
-import type { LiveIndex } from "./live-index";
+import type { LiveIndex } from "../node/live-index";
 
 /** A page of a note (sizes in UTF-16 code units, as JavaScript strings count characters). */
 export interface NotePage {

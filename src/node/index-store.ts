@@ -1,0 +1,69 @@
+/**
+ * The CLI's saved search index as a file (docs/architecture.md, "The saved index"): where it lives
+ * under the vault's `.agent-memory/` and the {@link IndexStore} that loads and saves it.
+ */
+import { isAscii } from "node:buffer";
+import { promises as fs, readFileSync } from "node:fs";
+import * as nodePath from "node:path";
+import { randomBytes } from "node:crypto";
+import { VaultError, errorMessage } from "../core/errors";
+import type { IndexStore } from "../core/search/search-service";
+import type { NodeVault } from "./node-vault";
+
+/**
+ * Folder under the vault where the CLI keeps its saved search index
+ * (docs/architecture.md, "The saved index").
+ */
+export const INDEX_DIR = ".agent-memory";
+const INDEX_FILE = "search-index.json";
+
+/**
+ * {@link IndexStore} on a file: `load` returns `null` when the file does not exist; `save` writes a
+ * temporary file beside it and renames it over, so a crash never leaves half an index.
+ * Throws {@link VaultError} naming the file on any other I/O failure.
+ */
+export class FileIndexStore implements IndexStore {
+  constructor(readonly file: string) {}
+
+  load(): Promise<string | null> {
+    try {
+      // One synchronous read, and Latin-1 decoding when the bytes are ASCII (the saved index escapes
+      // everything else, see serializeIndex): 16 MB in 0.04–0.1 s against 0.25 s for
+      // readFileSync(…, "utf8") and more for fs.promises, which reads through a string decoder.
+      const bytes = readFileSync(this.file);
+      return Promise.resolve(isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8"));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return Promise.resolve(null);
+      return Promise.reject(
+        new VaultError(
+          `cannot read the saved index ${this.file}: ${errorMessage(err)}`,
+          this.file,
+          { cause: err },
+        ),
+      );
+    }
+  }
+
+  async save(data: string): Promise<void> {
+    const tmp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await fs.mkdir(nodePath.dirname(this.file), { recursive: true });
+      await fs.writeFile(tmp, data, "utf8");
+      await fs.rename(tmp, this.file);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw new VaultError(`cannot save the index ${this.file}: ${errorMessage(err)}`, this.file, {
+        cause: err,
+      });
+    }
+  }
+}
+
+/**
+ * The CLI's index file for a vault: `<vault>/.agent-memory/search-index.json`, as a real path.
+ * Throws a `PathError` when `.agent-memory` is a link out of the vault (nothing is read or
+ * written outside the vault; docs/write-safety.md).
+ */
+export function indexFileOf(vault: NodeVault): string {
+  return vault.resolve(`${INDEX_DIR}/${INDEX_FILE}`);
+}
