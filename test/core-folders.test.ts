@@ -1,13 +1,15 @@
 // Folder dependencies in the core flow one way (the graph below; the docs draw the same). A file
 // in one folder of src/core/ may import only the folders its folder lists; anything else fails
 // here, naming the file and the import. Top-level files of src/core/ (errors, layout, settings,
-// frontmatter, vault …) are the folder "(root)".
-import { readdirSync, readFileSync } from "node:fs";
+// frontmatter, vault …) are the folder "(root)". The hosts around the core have a graph of their
+// own (HOSTS below), and no file of src/ is on an import cycle, type-only imports included.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const core = fileURLToPath(new URL("../src/core", import.meta.url));
+const src = fileURLToPath(new URL("../src", import.meta.url));
+const core = join(src, "core");
 
 const BASE = ["(root)", "util", "markdown"];
 /** Folder → the other folders it may import. */
@@ -134,5 +136,161 @@ describe("CLI commands", () => {
         if ((m[1] ?? "").startsWith("./")) out.push(`${relative(dir, file)} imports ${m[1]}`);
     }
     expect(out).toEqual([]);
+  });
+});
+
+/**
+ * Host folder → the folders of src/ it may import (docs/architecture.md, "Dependency graph"). The
+ * core imports no host; node/ holds the Node adapters the CLI, MCP and serve share and imports the
+ * core only; mcp/ and serve/ are hosts over node/ and know nothing of the CLI (the socket server
+ * gets the CLI's `main` injected); the CLI starts both (`agent-memory mcp`, `serve`, and the
+ * launcher asks a running server), so it may import them. The plugin (obsidian/, and main.ts, its
+ * composition root, as "(src)") imports the core only.
+ */
+const HOSTS: Record<string, string[]> = {
+  core: [],
+  node: ["core"],
+  mcp: ["core", "node"],
+  serve: ["core", "node"],
+  cli: ["core", "node", "mcp", "serve"],
+  obsidian: ["core"],
+  "(src)": ["core", "obsidian"],
+};
+
+const DYNAMIC_RE = /\bimport\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+/** The source file a relative specifier of `file` names, or `null` (not a .ts file of src/). */
+function resolveImport(file: string, spec: string): string | null {
+  const base = resolve(dirname(file), spec);
+  for (const candidate of [`${base}.ts`, join(base, "index.ts"), base])
+    if (candidate.endsWith(".ts") && existsSync(candidate)) return candidate;
+  return null;
+}
+
+/** Every relative import of `file` (static, re-export, type-only, dynamic), resolved. */
+function importsOf(file: string): { spec: string; target: string }[] {
+  const text = readFileSync(file, "utf8");
+  const specs = [...text.matchAll(IMPORT_RE), ...text.matchAll(DYNAMIC_RE)].map((m) => m[1] ?? "");
+  return specs.flatMap((spec) => {
+    const target = resolveImport(file, spec);
+    return target ? [{ spec, target }] : [];
+  });
+}
+
+function hostOf(file: string): string {
+  const rel = relative(src, file).split(sep);
+  return rel.length > 1 ? (rel[0] ?? "") : "(src)";
+}
+
+/** `file imports host/ (specifier)` for every import of a host folder its folder may not import. */
+function hostViolations(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const file of files) {
+    const from = hostOf(file);
+    const allowed = HOSTS[from];
+    for (const { spec, target } of importsOf(file)) {
+      const to = hostOf(target);
+      if (to === from || allowed?.includes(to)) continue;
+      const rel = relative(src, file).split(sep).join("/");
+      out.push(
+        `${rel} imports ${to}/ (${spec})${allowed ? "" : ` — ${from}/ is not in the graph`}`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The import cycles of a graph (file → files it imports), each as `a → b → … → a`. */
+export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  // Tarjan's strongly connected components; a component of two or more files, or a file that
+  // imports itself, is a cycle.
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = stack.pop()) {
+      onStack.delete(w);
+      component.push(w);
+      if (w === v) break;
+    }
+    if (component.length > 1 || (graph.get(v) ?? []).includes(v))
+      cycles.push([...component.reverse(), component[0]].join(" → "));
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+describe("host folders", () => {
+  it("import only the folders the graph gives them", () => {
+    expect(hostViolations(sources(src))).toEqual([]);
+  });
+
+  it("finds an import against the graph (the check can fail)", () => {
+    const file = join(src, "node", "node-vault.ts");
+    expect(hostOf(file)).toBe("node");
+    expect(HOSTS[hostOf(file)]).not.toContain(hostOf(join(src, "cli", "main.ts")));
+    expect(HOSTS.serve).not.toContain("cli");
+    expect(HOSTS.obsidian).toEqual(["core"]);
+  });
+});
+
+describe("import cycles", () => {
+  it("none in src/, type-only imports included", () => {
+    const graph = new Map(
+      sources(src).map((f) => [
+        relative(src, f).split(sep).join("/"),
+        importsOf(f).map((i) => relative(src, i.target).split(sep).join("/")),
+      ]),
+    );
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it("are found: two files importing each other, a longer loop, a file importing itself", () => {
+    expect(
+      cyclesOf(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["a"]],
+          ["c", ["d"]],
+          ["d", ["e"]],
+          ["e", ["c"]],
+          ["f", ["f"]],
+          ["g", ["a"]],
+        ]),
+      ),
+    ).toEqual(["a → b → a", "c → d → e → c", "f → f"]);
+    expect(
+      cyclesOf(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it("reads type-only, multi-line and dynamic imports", () => {
+    const text =
+      'import type {\n  A,\n} from "./a";\nexport { b } from "../b";\nconst c = await import("./c");';
+    expect([...text.matchAll(IMPORT_RE), ...text.matchAll(DYNAMIC_RE)].map((m) => m[1])).toEqual([
+      "./a",
+      "../b",
+      "./c",
+    ]);
   });
 });

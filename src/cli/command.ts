@@ -3,6 +3,7 @@
  * lives in `src/cli/commands/<name>.ts`.
  */
 import type { CliContext } from "../node/context";
+import type { Dispatch } from "../serve/socket-server";
 
 export type OptionSpec = Record<
   string,
@@ -25,10 +26,12 @@ export interface CliCommand {
   /**
    * Runs the command. Returns the exit code: 0 done, 1 ran and found problems.
    * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
+   * `dispatch` is the CLI's `main`, for a command that runs others (a server answering searches).
    */
   run(
     ctx: CliContext,
     args: string[],
     options: Record<string, string | boolean | string[] | undefined>,
+    dispatch: Dispatch,
   ): Promise<number>;
 }

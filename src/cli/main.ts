@@ -125,7 +125,7 @@ export async function main(
       command.name === "init",
     );
     if (command.name !== "init") await requireMemoryRoot(ctx);
-    return await command.run(ctx, args, values);
+    return await command.run(ctx, args, values, main);
   } catch (err) {
     const code = fail(`agent-memory ${name}: ${errorMessage(err)}`);
     if (!(err instanceof MemoryError) && io.env.AGENT_MEMORY_DEBUG)

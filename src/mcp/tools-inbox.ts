@@ -18,7 +18,7 @@ import { listItems } from "../core/trackers/format";
 import { addTrackerItem } from "../core/trackers/store";
 import { formatWikilink, linkTarget } from "../core/markdown/wikilinks";
 import type { DecideFn, Decided, ProcessFn, VaultPort } from "../core/vault";
-import type { ToolDeps, ToolSpec } from "./tools";
+import type { ToolDeps, ToolSpec } from "./tool-spec";
 import { isOpenStatus } from "../core/trackers/status";
 
 const READ = {

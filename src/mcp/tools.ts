@@ -42,40 +42,9 @@ import { findNote, readNotePage } from "./read-note";
 import { INBOX_TOOLS } from "./tools-inbox";
 import { agentEditRefusal } from "../core/inbox/inbox";
 
-/** What every tool handler gets. */
-export interface ToolDeps {
-  ctx: CliContext;
-  access: MemoryAccess;
-  live: LiveIndex;
-  /** Scope of `search` when none is given: `agent:<name>` for a server started with `--agent`, else `all`. */
-  defaultScope: string;
-  /** Clock (ms since the epoch). */
-  now: () => number;
-}
+import type { Hints, ToolDeps, ToolOutput, ToolSpec } from "./tool-spec";
 
-/** A tool's result before it is put in MCP's shape. */
-export interface ToolOutput {
-  text: string;
-  data: Record<string, unknown>;
-}
-
-/** MCP tool annotations (https://modelcontextprotocol.io/specification/2025-06-18/server/tools). */
-export interface Hints {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
-
-/** One tool of the server. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  input: z.ZodRawShape;
-  output: z.ZodRawShape;
-  hints: Hints;
-  run(args: Record<string, unknown>, deps: ToolDeps): Promise<ToolOutput>;
-}
+export type { Hints, ToolDeps, ToolOutput, ToolSpec } from "./tool-spec";
 
 const READ: Hints = {
   readOnlyHint: true,

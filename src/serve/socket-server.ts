@@ -2,6 +2,7 @@
  * The server side of one-shot searches (docs/mcp.md, "One-shot searches through a running
  * server"): `agent-memory serve` and `agent-memory mcp` listen on a Unix domain socket in the
  * vault's `.agent-memory/` (mode 600: only the same user connects) and run the CLI's own `main`
+ * (handed in as {@link SearchSocketOptions.dispatch}, so this host imports no CLI file)
  * for a `search` with its output captured and this server's open index lent to it, so the
  * launcher prints what a run of its own would print (test/serve.test.ts).
  *
@@ -15,7 +16,6 @@ import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
 import type { OpenReport } from "../core/search/search-service";
 import type { CliContext, WarmSearch } from "../node/context";
-import { main } from "../cli/main";
 import type { LiveIndex } from "../node/live-index";
 import type { NodeVault } from "../node/node-vault";
 import {
@@ -35,6 +35,19 @@ const SERVED = new Set(["search"]);
 /** Thrown by the lent index when it will not serve a context; the request then gets a fallback. */
 class NotServed extends Error {}
 
+/** Where a dispatched run writes its lines, and the server's index it borrows (the CLI's `CliIo`). */
+export interface DispatchIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** The folder a relative vault argument is resolved against. */
+  cwd?: string;
+  warm?: WarmSearch;
+}
+
+/** Runs one command line (without node and script) and returns its exit code: the CLI's `main`. */
+export type Dispatch = (argv: string[], io: DispatchIo) => Promise<number>;
+
 /** What the server needs: the vault, its settings as the index was opened, the live index. */
 export interface SearchSocketOptions {
   vault: NodeVault;
@@ -43,6 +56,8 @@ export interface SearchSocketOptions {
   live: LiveIndex;
   /** Writes one line to the server's stderr. */
   log: (line: string) => void;
+  /** Runs a served command line: the CLI's `main`, injected by the command that starts the server. */
+  dispatch: Dispatch;
 }
 
 /** Does `path` accept connections? `refused`: a socket left by a server that is gone. */
@@ -267,7 +282,7 @@ async function answer(
   };
   const lines: ["o" | "e", string][] = [];
   try {
-    const code = await main(req.argv, {
+    const code = await options.dispatch(req.argv, {
       out: (l) => lines.push(["o", l]),
       err: (l) => lines.push(["e", l]),
       env,

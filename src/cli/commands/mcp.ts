@@ -35,7 +35,7 @@ export const mcpCommand: CliCommand = {
     "watch-auto-apply": { type: "boolean" },
   },
   positionals: { min: 0, max: 0 },
-  async run(ctx, _args, options) {
+  async run(ctx, _args, options, dispatch) {
     const known = toolNames();
     let only: Set<string> | null = null;
     if (typeof options.tools === "string") {
@@ -102,7 +102,13 @@ export const mcpCommand: CliCommand = {
     const socket =
       ctx.env[SERVER_ENV] === "off"
         ? { none: `${SERVER_ENV}=off` }
-        : await SearchSocket.listen({ vault: ctx.vault, settings: ctx.settings, live, log });
+        : await SearchSocket.listen({
+            vault: ctx.vault,
+            settings: ctx.settings,
+            live,
+            log,
+            dispatch,
+          });
     const watch =
       watchMinutes === null
         ? null

@@ -18,7 +18,7 @@ export const serveCommand: CliCommand = {
   usage: "serve <vault>",
   options: {},
   positionals: { min: 0, max: 0 },
-  async run(ctx) {
+  async run(ctx, _args, _options, dispatch) {
     if (ctx.env[SERVER_ENV] === "off")
       throw new UsageError(`${SERVER_ENV}=off: no server is started`);
     const t0 = Date.now();
@@ -36,6 +36,7 @@ export const serveCommand: CliCommand = {
       settings: ctx.settings,
       live,
       log: ctx.err,
+      dispatch,
     });
     if (!(socket instanceof SearchSocket)) {
       await live.close();

@@ -13,12 +13,6 @@ import type { Result } from "../util/result";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 
-/** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
-export interface IndexStore {
-  load(): Promise<string | null>;
-  save(data: string): Promise<void>;
-}
-
 /**
  * Bumped whenever the saved shape or the indexed fields change. 8: a note's `expiresAt` is its
  * `expires_at` as written (a date-time expires at its instant) and a date from the mtime is the

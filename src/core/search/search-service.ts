@@ -33,7 +33,8 @@ import {
   type IndexDoc,
   type NoteMeta,
 } from "./note-document";
-import { restoreShards, serializeShards, type IndexStore } from "./persistence";
+import { restoreShards, serializeShards } from "./persistence";
+import type { IndexStore } from "./search-types";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
 import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
@@ -66,7 +67,7 @@ import {
   type Tokenizer,
 } from "./engine/tokenizer";
 
-export type { IndexStore } from "./persistence";
+export type { IndexStore } from "./search-types";
 export { PASSAGE_NOTES, passageLink } from "./passages";
 export type * from "./search-types";
 

@@ -7,8 +7,13 @@ import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import type { NoteMeta } from "./note-document";
-import type { IndexStore } from "./persistence";
 import type { PreparedNote } from "./prepared-note";
+
+/** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
+export interface IndexStore {
+  load(): Promise<string | null>;
+  save(data: string): Promise<void>;
+}
 
 /** Construction options of {@link SearchService}. */
 export interface SearchServiceOptions {
