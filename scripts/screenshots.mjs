@@ -48,12 +48,12 @@ import { defaultSettings } from "./src/core/settings";
 import { MemoryLayout } from "./src/core/layout";
 import { planExtraction } from "./src/core/extraction/pipeline";
 import { OfflineExtractor } from "./src/core/extraction/offline";
-import { ObsidianVault } from "./src/obsidian/obsidian-vault";
-import { TrackerView } from "./src/obsidian/tracker-view";
-import { SearchView } from "./src/obsidian/search-view";
-import { IndexLifecycle } from "./src/obsidian/index-lifecycle";
-import { StatusBarProgress } from "./src/obsidian/status-bar-progress";
-import { ReviewModal } from "./src/obsidian/review-modal";
+import { ObsidianVault } from "./src/obsidian/adapters/obsidian-vault";
+import { TrackerView } from "./src/obsidian/views/tracker-view";
+import { SearchView } from "./src/obsidian/views/search-view";
+import { IndexLifecycle } from "./src/obsidian/runners/index-lifecycle";
+import { StatusBarProgress } from "./src/obsidian/views/status-bar-progress";
+import { ReviewModal } from "./src/obsidian/modals/review-modal";
 
 async function mountView(view, sceneId) {
   view.load();

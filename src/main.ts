@@ -10,20 +10,20 @@ import { today } from "./core/util/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
-import { PromoteModal } from "./obsidian/promote-modal";
+import { PromoteModal } from "./obsidian/modals/promote-modal";
 import type { PluginContext } from "./obsidian/context";
-import { ExtractionRunner } from "./obsidian/extraction-runner";
-import { createExtractorFactory } from "./obsidian/extractor-factory";
-import { runHealthCommand } from "./obsidian/health-command";
-import { IndexLifecycle } from "./obsidian/index-lifecycle";
-import { ObsidianVault } from "./obsidian/obsidian-vault";
-import { activateView } from "./obsidian/open-view";
-import { SEARCH_VIEW_TYPE, SearchView } from "./obsidian/search-view";
+import { ExtractionRunner } from "./obsidian/runners/extraction-runner";
+import { createExtractorFactory } from "./obsidian/runners/extractor-factory";
+import { runHealthCommand } from "./obsidian/runners/health-command";
+import { IndexLifecycle } from "./obsidian/runners/index-lifecycle";
+import { ObsidianVault } from "./obsidian/adapters/obsidian-vault";
+import { activateView } from "./obsidian/views/open-view";
+import { SEARCH_VIEW_TYPE, SearchView } from "./obsidian/views/search-view";
 import { AgentMemorySettingTab } from "./obsidian/settings/settings-tab";
-import { StatusBarProgress } from "./obsidian/status-bar-progress";
-import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/tracker-view";
-import { TrackerUpkeep, runMigrateCommand } from "./obsidian/tracker-upkeep";
-import { WatchExtract } from "./obsidian/watch-extract";
+import { StatusBarProgress } from "./obsidian/views/status-bar-progress";
+import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/views/tracker-view";
+import { TrackerUpkeep, runMigrateCommand } from "./obsidian/runners/tracker-upkeep";
+import { WatchExtract } from "./obsidian/runners/watch-extract";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { App, Notice, type PluginManifest } from "./stubs/obsidian";
 import AgentMemoryPlugin from "../src/main";
 import { defaultSettings } from "../src/core/settings";
-import { testConnection } from "../src/obsidian/llm-host";
+import { testConnection } from "../src/obsidian/adapters/llm-host";
 import { realApp, resetUi, stubPlugin, waitFor } from "./stubs/obsidian-fixtures";
 
 const manifest: PluginManifest = {

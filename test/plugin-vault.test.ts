@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { App, TFile } from "./stubs/obsidian";
 import { realApp } from "./stubs/obsidian-fixtures";
 import { EncodingError, PathError, VaultError } from "../src/core/errors";
-import { ObsidianVault } from "../src/obsidian/obsidian-vault";
+import { ObsidianVault } from "../src/obsidian/adapters/obsidian-vault";
 
 function setup() {
   const app = new App();

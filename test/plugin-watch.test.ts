@@ -10,8 +10,8 @@ import { defaultSettings } from "../src/core/settings";
 import { MemoryLayout } from "../src/core/layout";
 import { listItems } from "../src/core/trackers/format";
 import { reviewQueuePath } from "../src/core/watch";
-import { WatchExtract } from "../src/obsidian/watch-extract";
-import { TrackerView } from "../src/obsidian/tracker-view";
+import { WatchExtract } from "../src/obsidian/runners/watch-extract";
+import { TrackerView } from "../src/obsidian/views/tracker-view";
 import { ManualClock } from "./helpers/manual-clock";
 import {
   openSettingsTab,

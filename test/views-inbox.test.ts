@@ -5,8 +5,8 @@
 import "./setup-dom";
 import { beforeEach, describe, expect, it } from "vitest";
 import { App, WorkspaceLeaf } from "./stubs/obsidian";
-import { TrackerView } from "../src/obsidian/tracker-view";
-import { PromoteModal } from "../src/obsidian/promote-modal";
+import { TrackerView } from "../src/obsidian/views/tracker-view";
+import { PromoteModal } from "../src/obsidian/modals/promote-modal";
 import { realApp, realLeaf, resetUi, testContext } from "./stubs/obsidian-fixtures";
 
 const PROPOSALS = "Memory/Agents/link/Trackers/Proposals.md";

@@ -6,8 +6,8 @@ import { OfflineExtractor } from "../src/core/extraction/offline";
 import { planExtraction, type ExtractionPlan } from "../src/core/extraction/pipeline";
 import type { Extractor } from "../src/core/extraction/types";
 import { MemoryLayout } from "../src/core/layout";
-import { ExtractionRunner } from "../src/obsidian/extraction-runner";
-import { gateSummary, ReviewModal } from "../src/obsidian/review-modal";
+import { ExtractionRunner } from "../src/obsidian/runners/extraction-runner";
+import { gateSummary, ReviewModal } from "../src/obsidian/modals/review-modal";
 import { realApp, resetUi, testContext, waitFor } from "./stubs/obsidian-fixtures";
 
 const JOURNAL = "Memory/Agents/me/Journal/2026-03-27.md";

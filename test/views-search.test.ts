@@ -2,9 +2,9 @@
 import "./setup-dom";
 import { beforeEach, describe, expect, it } from "vitest";
 import { App, WorkspaceLeaf } from "./stubs/obsidian";
-import { IndexLifecycle } from "../src/obsidian/index-lifecycle";
-import { highlightTerms, SearchView } from "../src/obsidian/search-view";
-import { StatusBarProgress } from "../src/obsidian/status-bar-progress";
+import { IndexLifecycle } from "../src/obsidian/runners/index-lifecycle";
+import { highlightTerms, SearchView } from "../src/obsidian/views/search-view";
+import { StatusBarProgress } from "../src/obsidian/views/status-bar-progress";
 import {
   realLeaf,
   resetUi,

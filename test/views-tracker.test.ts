@@ -5,7 +5,7 @@ import { App, Notice, WorkspaceLeaf } from "./stubs/obsidian";
 import { listItems } from "../src/core/trackers/format";
 import { TRACKER_KINDS } from "../src/core/settings";
 import { MemoryLayout } from "../src/core/layout";
-import { TrackerView } from "../src/obsidian/tracker-view";
+import { TrackerView } from "../src/obsidian/views/tracker-view";
 import {
   realLeaf,
   resetUi,

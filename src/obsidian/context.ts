@@ -7,7 +7,7 @@
 import { TFolder, type App } from "obsidian";
 import { MemoryLayout } from "../core/layout";
 import type { Settings } from "../core/settings";
-import type { ObsidianVault } from "./obsidian-vault";
+import type { ObsidianVault } from "./adapters/obsidian-vault";
 
 export interface PluginContext {
   app: App;

@@ -17,7 +17,7 @@ import type {
 import { App, Modal, Notice, type Plugin, type WorkspaceLeaf } from "./obsidian";
 import { defaultSettings, type Settings } from "../../src/core/settings";
 import type { PluginContext } from "../../src/obsidian/context";
-import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
+import { ObsidianVault } from "../../src/obsidian/adapters/obsidian-vault";
 import AgentMemoryPlugin from "../../src/main";
 
 /** Absolute path of the repository's sample vault (tests run from the repository root). */

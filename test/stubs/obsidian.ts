@@ -561,7 +561,7 @@ export class App {
   commands = new Map<string, Command>();
   /**
    * Test helper: Obsidian's internal plugins (not in obsidian.d.ts; the plugin reads them defensively,
-   * src/obsidian/today-journal.ts); tests set the Daily notes plugin's options here.
+   * src/obsidian/adapters/today-journal.ts); tests set the Daily notes plugin's options here.
    */
   internalPlugins: StubInternalPlugins;
   private dailyNotes: {

@@ -1,5 +1,5 @@
 /** Settings: journal names, or the Daily notes core plugin's folder and format. */
-import { readDailyNotesOptions } from "../today-journal";
+import { readDailyNotesOptions } from "../adapters/today-journal";
 import { heading, textSetting, toggleSetting, type SectionContext } from "./controls";
 
 /** Journal name pattern and the Daily notes switch. */

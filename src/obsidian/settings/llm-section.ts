@@ -4,7 +4,7 @@
  * "Invariants").
  */
 import { SecretComponent, Setting } from "obsidian";
-import { testConnection } from "../llm-host";
+import { testConnection } from "../adapters/llm-host";
 import { heading, numberSetting, textSetting, type SectionContext } from "./controls";
 
 /** Base URL, model, API key, limits, prices and "Test connection". */

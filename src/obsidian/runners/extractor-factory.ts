@@ -4,13 +4,13 @@
  * explicit conventions), else the embedded offline extractor. The run's cancel signal is handed to
  * the extractor, so Cancel also aborts a pending chat completion.
  */
-import { LlmExtractor } from "../core/extraction/llm-extractor";
-import { OfflineExtractor } from "../core/extraction/offline";
-import type { ExtractionInput, ExtractionResult, Extractor } from "../core/extraction/types";
-import type { Settings } from "../core/settings";
-import type { PluginContext } from "./context";
+import { LlmExtractor } from "../../core/extraction/llm-extractor";
+import { OfflineExtractor } from "../../core/extraction/offline";
+import type { ExtractionInput, ExtractionResult, Extractor } from "../../core/extraction/types";
+import type { Settings } from "../../core/settings";
+import type { PluginContext } from "../context";
 import type { ExtractorFactory } from "./extraction-runner";
-import { apiKeyOf, llmConfigured, obsidianFetch } from "./llm-host";
+import { apiKeyOf, llmConfigured, obsidianFetch } from "../adapters/llm-host";
 
 /** Wraps `inner` so every `extract` call carries `signal` (the pipeline does not pass one). */
 export function withSignal(inner: Extractor, signal: AbortSignal): Extractor {

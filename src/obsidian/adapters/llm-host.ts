@@ -4,15 +4,15 @@
  * as the SDK's fetch (network through `requestUrl`, which has no CORS limits).
  */
 import { requestUrl, type App } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { ok, type Result } from "../core/util/result";
+import { errorMessage } from "../../core/errors";
+import { ok, type Result } from "../../core/util/result";
 import {
   createChatClient,
   requestUrlFetch,
   type ChatClientOptions,
   type FetchLike,
-} from "../core/llm/client";
-import { baseUrlSettingError, type Settings } from "../core/settings";
+} from "../../core/llm/client";
+import { baseUrlSettingError, type Settings } from "../../core/settings";
 
 /** `fetch` for the OpenAI SDK over Obsidian's `requestUrl` (4xx/5xx resolve, so the SDK retries on real statuses). */
 export function obsidianFetch(): FetchLike {

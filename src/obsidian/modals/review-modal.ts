@@ -6,16 +6,16 @@
  * core's `applyPlan`.
  */
 import { Modal, type App } from "obsidian";
-import type { ExtractionPlan } from "../core/extraction/pipeline";
-import { CATEGORIES, type Category, type PlannedItem } from "../core/extraction/types";
-import { supersessionLabel } from "../core/extraction/contradiction";
-import type { MemoryLayout } from "../core/layout";
+import type { ExtractionPlan } from "../../core/extraction/pipeline";
+import { CATEGORIES, type Category, type PlannedItem } from "../../core/extraction/types";
+import { supersessionLabel } from "../../core/extraction/contradiction";
+import type { MemoryLayout } from "../../core/layout";
 import {
   currentDestinationKey,
   destinationOptions,
   editPlan,
   type ItemDecision,
-} from "../core/extraction/plan-edits";
+} from "../../core/extraction/plan-edits";
 
 const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
   task: "Tasks",

@@ -5,24 +5,24 @@
  * notes. All reading, routing and writing is the core's (`planExtraction`, `applyPlan`).
  */
 import { Notice, TFile } from "obsidian";
-import { errorMessage } from "../core/errors";
+import { errorMessage } from "../../core/errors";
 import {
   applyPlan,
   planExtraction,
   type ApplyResult,
   type ExtractionPlan,
-} from "../core/extraction/pipeline";
-import type { Extractor } from "../core/extraction/types";
-import { OfflineExtractor } from "../core/extraction/offline";
-import { newJournalNote } from "../core/journal/append";
-import type { Settings } from "../core/settings";
-import { ConfirmModal } from "./confirm-modal";
-import { layoutOf, type PluginContext } from "./context";
-import { llmConfigured } from "./llm-host";
-import { planCounts } from "../core/extraction/plan-edits";
-import { ProgressNotice, untilAborted } from "./progress-notice";
-import { ReviewModal } from "./review-modal";
-import { todayJournal } from "./today-journal";
+} from "../../core/extraction/pipeline";
+import type { Extractor } from "../../core/extraction/types";
+import { OfflineExtractor } from "../../core/extraction/offline";
+import { newJournalNote } from "../../core/journal/append";
+import type { Settings } from "../../core/settings";
+import { ConfirmModal } from "../modals/confirm-modal";
+import { layoutOf, type PluginContext } from "../context";
+import { llmConfigured } from "../adapters/llm-host";
+import { planCounts } from "../../core/extraction/plan-edits";
+import { ProgressNotice, untilAborted } from "../views/progress-notice";
+import { ReviewModal } from "../modals/review-modal";
+import { todayJournal } from "../adapters/today-journal";
 
 /** Builds the extractor for a run; `signal` is aborted when the person cancels. */
 export type ExtractorFactory = (settings: Settings, signal: AbortSignal) => Extractor;

@@ -15,20 +15,20 @@ import {
   type DataAdapter,
   type TAbstractFile,
 } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { MemoryLayout } from "../core/layout";
-import type { Result } from "../core/util/result";
-import { emptyZones } from "../core/search/scope";
+import { errorMessage } from "../../core/errors";
+import { MemoryLayout } from "../../core/layout";
+import type { Result } from "../../core/util/result";
+import { emptyZones } from "../../core/search/scope";
 import {
   SearchService,
   type IndexStore,
   type OpenReport,
   type SearchOptions,
   type SearchResponse,
-} from "../core/search/search-service";
-import type { Settings } from "../core/settings";
-import type { PluginContext } from "./context";
-import type { StatusBarProgress } from "./status-bar-progress";
+} from "../../core/search/search-service";
+import type { Settings } from "../../core/settings";
+import type { PluginContext } from "../context";
+import type { StatusBarProgress } from "../views/status-bar-progress";
 
 /** Notes per chunk while building; the UI gets a turn between chunks. */
 const CHUNK = 100;

@@ -7,12 +7,12 @@
  * at the block. An empty query, a bad filter or an index that is not ready says why.
  */
 import { debounce, ItemView, type WorkspaceLeaf } from "obsidian";
-import { parseQuery } from "../core/search/query";
-import { totalPrefix, type SearchHit, type SearchResponse } from "../core/search/search-service";
-import { createTokenizer } from "../core/search/engine/tokenizer";
-import { discoverAgents, type PluginContext } from "./context";
+import { parseQuery } from "../../core/search/query";
+import { totalPrefix, type SearchHit, type SearchResponse } from "../../core/search/search-service";
+import { createTokenizer } from "../../core/search/engine/tokenizer";
+import { discoverAgents, type PluginContext } from "../context";
 import { appendHighlighted } from "./highlight";
-import type { IndexLifecycle, IndexState } from "./index-lifecycle";
+import type { IndexLifecycle, IndexState } from "../runners/index-lifecycle";
 
 export const SEARCH_VIEW_TYPE = "agent-memory-search";
 

@@ -4,10 +4,10 @@
  * `Health report.md` at the memory root and opens it, with the summary in a notice.
  */
 import { Notice } from "obsidian";
-import { localTimestamp } from "../core/util/dates";
-import { errorMessage } from "../core/errors";
-import { runHealthCheck, summaryLine, writeHealthReport } from "../core/health";
-import { layoutOf, type PluginContext } from "./context";
+import { localTimestamp } from "../../core/util/dates";
+import { errorMessage } from "../../core/errors";
+import { runHealthCheck, summaryLine, writeHealthReport } from "../../core/health";
+import { layoutOf, type PluginContext } from "../context";
 
 /** Runs the check and opens the report. Never throws; a failure ends in a notice naming it. */
 export async function runHealthCommand(

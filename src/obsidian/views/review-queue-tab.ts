@@ -3,9 +3,9 @@
  * the agent (src/core/watch/review-queue.ts), one per journal, oldest first. Clicking one opens the
  * extraction review of that journal (the review modal, made from the journal as it is now).
  */
-import { errorMessage } from "../core/errors";
-import { pendingReviews, reviewQueuePath, type PendingReview } from "../core/watch";
-import { layoutOf, type PluginContext } from "./context";
+import { errorMessage } from "../../core/errors";
+import { pendingReviews, reviewQueuePath, type PendingReview } from "../../core/watch";
+import { layoutOf, type PluginContext } from "../context";
 
 /** Tab label. */
 export const TO_REVIEW_LABEL = "To review";

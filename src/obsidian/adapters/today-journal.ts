@@ -7,9 +7,9 @@
  * step checked at run time, and any surprise falls back to the layout with a message saying why.
  */
 import { moment, normalizePath, type App } from "obsidian";
-import type { MemoryLayout } from "../core/layout";
-import type { Settings } from "../core/settings";
-import { err, ok, type Result } from "../core/util/result";
+import type { MemoryLayout } from "../../core/layout";
+import type { Settings } from "../../core/settings";
+import { err, ok, type Result } from "../../core/util/result";
 
 /**
  * Obsidian's bundled moment, called as a function. The `obsidian` typings declare it as a module

@@ -11,19 +11,19 @@
  * waiting for approval) and lets the person accept or decline each item (docs/inbox.md).
  */
 import { ItemView, Notice, TAbstractFile, type WorkspaceLeaf } from "obsidian";
-import { errorMessage } from "../core/errors";
-import type { TrackerItem, TrackerStatus } from "../core/trackers/format";
-import { listItems } from "../core/trackers/format";
-import { isOpenStatus, latestProgress } from "../core/trackers/status";
-import { fieldValue as readField, itemState, priorityWord } from "../core/trackers/fields";
-import { dueReviews, isReviewItem, readSchedule } from "../core/trackers/reviews";
-import { stripWikilinkBrackets, wikilinkTargets } from "../core/markdown/wikilinks";
-import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
-import { discoverAgents, layoutOf, type PluginContext } from "./context";
+import { errorMessage } from "../../core/errors";
+import type { TrackerItem, TrackerStatus } from "../../core/trackers/format";
+import { listItems } from "../../core/trackers/format";
+import { isOpenStatus, latestProgress } from "../../core/trackers/status";
+import { fieldValue as readField, itemState, priorityWord } from "../../core/trackers/fields";
+import { dueReviews, isReviewItem, readSchedule } from "../../core/trackers/reviews";
+import { stripWikilinkBrackets, wikilinkTargets } from "../../core/markdown/wikilinks";
+import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
+import { discoverAgents, layoutOf, type PluginContext } from "../context";
 import { tickTrackerItem } from "./tracker-edits";
-import { listInbox, type Actor, type InboxItem } from "../core/inbox/inbox";
-import { answerInboxItem } from "../core/inbox/respond";
-import { localTimestamp } from "../core/util/dates";
+import { listInbox, type Actor, type InboxItem } from "../../core/inbox/inbox";
+import { answerInboxItem } from "../../core/inbox/respond";
+import { localTimestamp } from "../../core/util/dates";
 import { TO_REVIEW_LABEL, isQueueNote, loadQueue, renderQueue } from "./review-queue-tab";
 
 export const TRACKER_VIEW_TYPE = "agent-memory-trackers";

@@ -7,12 +7,12 @@
  * that says what it will change.
  */
 import { Component, Notice, type TAbstractFile } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { TRACKER_KINDS } from "../core/settings";
-import { migrateTrackers, restoreLostIds } from "../core/trackers/migrate";
-import { reopenTickedReviews } from "../core/trackers/reviews";
-import { ConfirmModal } from "./confirm-modal";
-import { layoutOf, type PluginContext } from "./context";
+import { errorMessage } from "../../core/errors";
+import { TRACKER_KINDS } from "../../core/settings";
+import { migrateTrackers, restoreLostIds } from "../../core/trackers/migrate";
+import { reopenTickedReviews } from "../../core/trackers/reviews";
+import { ConfirmModal } from "../modals/confirm-modal";
+import { layoutOf, type PluginContext } from "../context";
 
 /** Watches the agents' tracker notes (see the module comment). */
 export class TrackerUpkeep extends Component {

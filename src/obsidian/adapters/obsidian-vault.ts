@@ -13,9 +13,9 @@
  * - Notes are read from their bytes and decoded as UTF-8 or refused (docs/write-safety.md).
  */
 import { normalizePath, TFile, TFolder, type App } from "obsidian";
-import { decodeUtf8 } from "../core/encoding";
-import { MemoryError, VaultError, errorMessage } from "../core/errors";
-import { normalizeVaultPath } from "../core/layout";
+import { decodeUtf8 } from "../../core/encoding";
+import { MemoryError, VaultError, errorMessage } from "../../core/errors";
+import { normalizeVaultPath } from "../../core/layout";
 import {
   EditRun,
   type DecideFn,
@@ -23,7 +23,7 @@ import {
   type FileStat,
   type ProcessFn,
   type VaultPort,
-} from "../core/vault";
+} from "../../core/vault";
 
 export class ObsidianVault implements VaultPort {
   constructor(private readonly app: App) {}

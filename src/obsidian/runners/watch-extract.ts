@@ -6,9 +6,14 @@
  * changing the minutes, takes effect at the next edit.
  */
 import { Component, Notice, type TAbstractFile } from "obsidian";
-import { errorMessage } from "../core/errors";
-import { QuietTimers, extractQuietJournal, isWatchedJournal, type Scheduler } from "../core/watch";
-import { layoutOf, type PluginContext } from "./context";
+import { errorMessage } from "../../core/errors";
+import {
+  QuietTimers,
+  extractQuietJournal,
+  isWatchedJournal,
+  type Scheduler,
+} from "../../core/watch";
+import { layoutOf, type PluginContext } from "../context";
 import { extractorFor } from "./extractor-factory";
 
 /** The window's timers (popout-safe, as the Obsidian guidelines ask). */

@@ -3,11 +3,11 @@
  * tracker operations and one atomic `VaultPort.process` on the note's current content, touching
  * only the item's line.
  */
-import { errorMessage } from "../core/errors";
-import type { TrackerStatus } from "../core/trackers/format";
-import { advanceReview } from "../core/trackers/reviews";
-import { setItemStatus } from "../core/trackers/store";
-import type { VaultPort } from "../core/vault";
+import { errorMessage } from "../../core/errors";
+import type { TrackerStatus } from "../../core/trackers/format";
+import { advanceReview } from "../../core/trackers/reviews";
+import { setItemStatus } from "../../core/trackers/store";
+import type { VaultPort } from "../../core/vault";
 
 /**
  * Ticks or unticks item `id` of the tracker note at `path`. A review loop (`review: true`, ticked)

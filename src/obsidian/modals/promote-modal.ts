@@ -6,15 +6,15 @@
  * An isolated zone, a bad area or a missing callout is refused in the modal; nothing is written.
  */
 import { Modal, Notice, type App } from "obsidian";
-import { localTimestamp } from "../core/util/dates";
-import { errorMessage } from "../core/errors";
+import { localTimestamp } from "../../core/util/dates";
+import { errorMessage } from "../../core/errors";
 import {
   applyPromotion,
   planPromotion,
   promotionPlanLines,
   type PromotionPlan,
-} from "../core/library/promote";
-import { layoutOf, type PluginContext } from "./context";
+} from "../../core/library/promote";
+import { layoutOf, type PluginContext } from "../context";
 
 export class PromoteModal extends Modal {
   /** The plan shown, once "Review" found one (tests read it). */
