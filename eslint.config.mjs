@@ -3,7 +3,7 @@ import obsidianmd from "eslint-plugin-obsidianmd";
 import globals from "globals";
 import { builtinModules } from "node:module";
 
-// The core boundary (docs/testing.md, "The core boundary"; test/core-boundary.test.ts): a file in
+// The core boundary (docs/testing.md, "The core boundary"; test/core/core-boundary.test.ts): a file in
 // src/core/ runs in Obsidian (mobile included), in the CLI and in the MCP server, so it imports
 // packages and other core files only — never `obsidian`, a Node built-in, or a file outside
 // src/core/ (src/obsidian/, src/cli/, src/main.ts). The adapters hand it what it needs through its

@@ -1,6 +1,6 @@
 // Stress trials of the write path at full size (docs/write-safety.md): prints trials,
 // losses and duplicates for each kind of trial, and writes bench/results/stress.md and .json.
-// The same trials run small in `npm test` (test/write-stress.test.ts).
+// The same trials run small in `npm test` (test/node/write-stress.process.test.ts).
 // Usage: npm run stress [-- --writers 8 --trials 100]  (builds dist/cli.js first)
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

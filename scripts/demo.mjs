@@ -1,7 +1,7 @@
 // The demo (README: `npm ci && npm run demo`): copies the sample vault to a temporary folder, runs
 // the extraction on every journal with the built CLI, prints what went where and the open tasks,
 // then runs the extraction again to show that an unchanged journal writes nothing
-// (test/extraction-pipeline.test.ts, "case 10: …"). Usage: node scripts/demo.mjs [--keep]   (--keep
+// (test/core/extraction/extraction-pipeline.test.ts, "case 10: …"). Usage: node scripts/demo.mjs [--keep]   (--keep
 // leaves the temporary vault for you to open)
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -119,7 +119,7 @@ for (const agent of agents) {
     );
 }
 
-// Second run: nothing may be written (test/extraction-pipeline.test.ts, "case 10: …").
+// Second run: nothing may be written (test/core/extraction/extraction-pipeline.test.ts, "case 10: …").
 const before = new Map(walk(vault).map((f) => [f, statSync(f).mtimeMs]));
 let reportedNew = 0;
 for (const journal of journals) {

@@ -20,7 +20,7 @@ export class FrontmatterError extends MemoryError {}
 /** A file could not be read or written, or does not exist. */
 export class VaultError extends MemoryError {}
 /**
- * A path built from input would leave the memory root or is otherwise unsafe (test/layout.test.ts,
+ * A path built from input would leave the memory root or is otherwise unsafe (test/core/layout.test.ts,
  * "case 12: …").
  */
 export class PathError extends MemoryError {}

@@ -1,14 +1,14 @@
 /**
  * Frontmatter: parse, edit, serialise (docs/architecture.md, "Frontmatter";
- * test/frontmatter.test.ts, "case 01: …" to "case 04: …").
+ * test/core/frontmatter.test.ts, "case 01: …" to "case 04: …").
  *
  * The note is split by a line scanner of our own rather than by gray-matter: gray-matter caches
- * results by input string (test/frontmatter.test.ts, "case 01: …"), treats an unclosed `---` as a
+ * results by input string (test/core/frontmatter.test.ts, "case 01: …"), treats an unclosed `---` as a
  * frontmatter block that swallows the whole note, takes any line starting with `---` (such as
  * `----`) as the closing one, and calls Node's `Buffer` on every parse, which does not exist on
  * Obsidian mobile ("Buffer is not defined", beaussan/update-time-on-edit-obsidian#32). The scanner
  * keeps no state, so nothing can leak. YAML is read by the `yaml` package with YAML 1.2 core
- * semantics (test/frontmatter.test.ts, "case 02: …").
+ * semantics (test/core/frontmatter.test.ts, "case 02: …").
  */
 import { Document, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type {
@@ -25,7 +25,7 @@ import { FrontmatterError } from "./errors";
 export interface ParsedNote {
   /**
    * The YAML mapping, or `null` when the note has no frontmatter (anything but a mapping is body:
-   * test/frontmatter.test.ts, "case 03: …").
+   * test/core/frontmatter.test.ts, "case 03: …").
    */
   data: Record<string, unknown> | null;
   /** Body text (everything after the closing `---` line, or the whole text without BOM when no frontmatter). */
@@ -41,7 +41,7 @@ export interface ParsedNote {
   /**
    * Set when the note has a `---` … `---` block whose YAML is a list or a single value instead of a
    * mapping (`---\n- a\n---`, `---\nhello\n---`). Such a note reads as having no fields (`data` is
-   * `null`, the whole text is body, test/frontmatter.test.ts, "case 03: …"), but it must never be
+   * `null`, the whole text is body, test/core/frontmatter.test.ts, "case 03: …"), but it must never be
    * given frontmatter: a second block in front of the first is what Obsidian would show as the
    * note's properties
    * (docs/decisions.md, "Frontmatter that is a YAML list or a single value is never wrapped").
@@ -71,7 +71,7 @@ const INT_TAG = "tag:yaml.org,2002:int";
  * YAML 1.2 core schema (no timestamps, no `yes`/`no` booleans, no octal `0123`), with one change:
  * an integer written with a leading zero (`0123`) stays the string "0123" — an id, not a number —
  * so neither the YAML 1.1 octal 83 nor a silently dropped zero can happen
- * (test/frontmatter.test.ts, "case 02: …").
+ * (test/core/frontmatter.test.ts, "case 02: …").
  */
 const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: "1.2",
@@ -96,7 +96,7 @@ function parseYaml(source: string): Document.Parsed {
 /**
  * The error for a note whose frontmatter block is a list or a single value ({@link ParsedNote.notMapping}),
  * e.g. `Memory/…/2026-11-27.md: frontmatter is a YAML list, not a mapping of fields; nothing written`;
- * `null` for any other note. Writers throw it before they change anything (test/frontmatter.test.ts).
+ * `null` for any other note. Writers throw it before they change anything (test/core/frontmatter.test.ts).
  */
 export function notMappingError(
   note: Pick<ParsedNote, "notMapping">,
@@ -112,7 +112,7 @@ export function notMappingError(
 
 /**
  * The error for a note whose first line opens frontmatter (`---`) that no later `---` line closes,
- * or `null`. Such a note is read as body text (test/frontmatter.test.ts, "the frontmatter
+ * or `null`. Such a note is read as body text (test/core/frontmatter.test.ts, "the frontmatter
  * boundary"), but writing frontmatter on top of it would turn the person's own fields into body
  * text: writers refuse it, naming the file.
  */
@@ -126,7 +126,7 @@ export function unclosedFrontmatterError(text: string, path: string): Frontmatte
 }
 
 /**
- * `null` for a document that is not a mapping (it is then body text, test/frontmatter.test.ts,
+ * `null` for a document that is not a mapping (it is then body text, test/core/frontmatter.test.ts,
  * "case 03: …").
  */
 function mappingOf(doc: Document.Parsed, path: string): Record<string, unknown> | null {
@@ -157,9 +157,9 @@ function noteLineOf(error: YAMLError): number {
 /**
  * Splits and parses a note (YAML 1.2 core schema: dates stay strings, `0123` stays a string "0123"…).
  * A note whose first line is `---` has frontmatter only when a later line is `---` and the YAML
- * between them is a mapping (or empty); otherwise the whole text is body (test/frontmatter.test.ts,
+ * between them is a mapping (or empty); otherwise the whole text is body (test/core/frontmatter.test.ts,
  * "case 03: …"). Every call parses afresh, so mutating a result never affects another
- * (test/frontmatter.test.ts, "case 01: …"). Handles a BOM and CRLF. Throws {@link FrontmatterError}
+ * (test/core/frontmatter.test.ts, "case 01: …"). Handles a BOM and CRLF. Throws {@link FrontmatterError}
  * naming `path`, with the line, when the YAML does not parse.
  */
 export function parseNote(text: string, path = "note"): ParsedNote {
@@ -252,8 +252,8 @@ function samePlain(a: unknown, b: unknown): boolean {
 /**
  * Whether `s` may be written as a plain scalar: it reads back as the same string under
  * {@link parseNote} (so an ISO timestamp stays plain), it holds no wikilink (always quoted:
- * test/frontmatter.test.ts, "case 04: …"), and it is not a number with a leading zero that other
- * YAML readers would take for octal (test/frontmatter.test.ts, "case 02: …").
+ * test/core/frontmatter.test.ts, "case 04: …"), and it is not a number with a leading zero that other
+ * YAML readers would take for octal (test/core/frontmatter.test.ts, "case 02: …").
  */
 function isSafePlain(s: string): boolean {
   if (s === "" || s.includes("[[") || /[\r\n]/.test(s) || s !== s.trim() || /^[-+]?0\d/.test(s))
@@ -401,9 +401,9 @@ function reserialize(doc: Document.Parsed, fields: [string, Plain][], eol: strin
 /**
  * Sets (or adds, at the end of the frontmatter) the given keys, rewriting only their lines; creates
  * frontmatter when the note has none. Values are written as YAML with wikilinks quoted
- * (test/frontmatter.test.ts, "case 04: …"): lists of scalars in flow style (`related_to:
+ * (test/core/frontmatter.test.ts, "case 04: …"): lists of scalars in flow style (`related_to:
  * ["[[Project Alpha]]"]`), strings plain only when they read back unchanged (so
- * `2024-05-23T22:17:03+08:00` stays plain, test/frontmatter.test.ts, "case 02: …"), otherwise
+ * `2024-05-23T22:17:03+08:00` stays plain, test/core/frontmatter.test.ts, "case 02: …"), otherwise
  * double-quoted. Every other line — comments, key order, unknown keys, BOM, CRLF — is kept byte for
  * byte. A key set to `undefined` is left as it is; a key whose value is unchanged is not rewritten.
  * Throws {@link FrontmatterError} naming `path` when the existing frontmatter does not parse, when
@@ -485,7 +485,7 @@ function readsBack(
 
 /**
  * For a line like `people: [[Person A]], [[Person B]]`, the advice to quote its wikilinks with the
- * corrected line (test/frontmatter.test.ts, "case 04: …"); `undefined` when the line has no
+ * corrected line (test/core/frontmatter.test.ts, "case 04: …"); `undefined` when the line has no
  * unquoted wikilink.
  */
 function quotedWikilinkHint(line: string): string | undefined {
@@ -504,7 +504,7 @@ const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list,
 
 /**
  * Problems of a note's frontmatter for the health check (docs/architecture.md, "The health check";
- * test/health-rules.test.ts, "case 03: …" and "case 04: …"): YAML that does not parse (with its
+ * test/core/health/health-rules.test.ts, "case 03: …" and "case 04: …"): YAML that does not parse (with its
  * line), wikilinks left unquoted (they read as nested lists, or break the YAML), and a note that
  * starts with `---` but has no frontmatter mapping (a horizontal rule, read as body). Never throws;
  * returns an empty list for a healthy note.
@@ -544,7 +544,7 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
   }
   if (problems.length > 0) {
     // The YAML stops at its first error; report the wikilink lines it did not reach too
-    // (test/frontmatter.test.ts, "case 04: …").
+    // (test/core/frontmatter.test.ts, "case 04: …").
     for (let line = 2; line < loc.block.closeLine + 1; line++) {
       const hint = seen.has(line) ? undefined : quotedWikilinkHint(lines[line - 1] ?? "");
       if (hint) problems.push({ line, severity: "error", message: NESTED_LIST, hint });

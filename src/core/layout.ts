@@ -1,6 +1,6 @@
 /**
  * MemoryLayout: where each layer lives (docs/architecture.md, "The five layers") and path safety
- * (docs/architecture.md, "Invariants"; test/layout.test.ts, "case 12: …"). Every folder name comes
+ * (docs/architecture.md, "Invariants"; test/core/layout.test.ts, "case 12: …"). Every folder name comes
  * from {@link Settings}. All returned paths are vault-relative with `/`.
  */
 import { PathError } from "./errors";
@@ -25,7 +25,7 @@ const WINDOWS_RESERVED =
   /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(?=\s*(\.|$))/i;
 
 /**
- * Turns a title chosen by a person or a model into a safe file name stem (test/layout.test.ts,
+ * Turns a title chosen by a person or a model into a safe file name stem (test/core/layout.test.ts,
  * "case 11: …"): Unicode kept, only characters no file system allows (`\ / : * ? " < > |`, control
  * characters) become `-`, a leading dot is removed, whitespace collapsed, and the result capped at
  * 120 characters (code points, so a character is never cut in half). Trailing dots and spaces,
@@ -51,7 +51,7 @@ export function sanitizeFileName(title: string): string | null {
 /**
  * Normalises a vault-relative path: `\` → `/`, duplicate and trailing slashes removed.
  * Throws {@link PathError} for absolute paths or `..` / `.` segments
- * (test/layout.test.ts, "case 12: …").
+ * (test/core/layout.test.ts, "case 12: …").
  */
 export function normalizeVaultPath(path: string): string {
   const p = path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\.\//, "").replace(/\/$/, "");
@@ -70,7 +70,7 @@ export function joinPath(...parts: string[]): string {
 
 /**
  * What an agent name may be, for messages
- * (test/cli.test.ts, "… a bad agent name says what is allowed"): it is a folder name, so what
+ * (test/cli/cli.process.test.ts, "… a bad agent name says what is allowed"): it is a folder name, so what
  * {@link sanitizeFileName} keeps as it is.
  */
 export const AGENT_NAME_RULE =
@@ -130,8 +130,8 @@ export class MemoryLayout {
   }
 
   /**
-   * Topic note path under the agent's knowledge folder (test/layout.test.ts, "case 11: …";
-   * test/layout.test.ts, "case 12: …"). The topic is sanitised; an unknown category falls back to
+   * Topic note path under the agent's knowledge folder (test/core/layout.test.ts, "case 11: …";
+   * test/core/layout.test.ts, "case 12: …"). The topic is sanitised; an unknown category falls back to
    * the first configured one. Throws {@link PathError} when the topic leaves no usable name.
    */
   topicPath(agent: string, topic: string, category?: string): string {
@@ -167,7 +167,7 @@ export class MemoryLayout {
 
   /**
    * Returns `path` normalised when it stays under the memory root; throws {@link PathError}
-   * otherwise (docs/architecture.md, "Invariants"; test/layout.test.ts, "case 12: …").
+   * otherwise (docs/architecture.md, "Invariants"; test/core/layout.test.ts, "case 12: …").
    */
   under(path: string): string {
     const p = normalizeVaultPath(path);

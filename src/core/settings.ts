@@ -48,7 +48,7 @@ const destinations = z.object({
  * Why the `llm.baseUrl` setting cannot be used, or `null` when it can: empty (offline) or an http(s)
  * URL without user name or password ({@link checkBaseUrl}). The reason never repeats the URL, so it
  * holds no credentials; the settings schema and the plugin's "Test connection" give it
- * (test/settings.test.ts; test/plugin-settings.test.ts).
+ * (test/core/settings.test.ts; test/obsidian/plugin-settings.test.ts).
  */
 export function baseUrlSettingError(value: string): string | null {
   if (value.trim() === "") return null;

@@ -4,7 +4,7 @@
  * password (`http://user:pass@host/v1`); {@link redactUrl}
  * takes them out of any text before it is shown, and {@link checkBaseUrl} refuses such a base URL,
  * or one that is not http(s), before any request is made (the `fetch` of Node and of browsers
- * refuses URLs with credentials anyway). Tests: test/url.test.ts; test/cli-llm.test.ts.
+ * refuses URLs with credentials anyway). Tests: test/core/url.test.ts; test/cli/cli-llm.process.test.ts.
  */
 
 /**

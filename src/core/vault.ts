@@ -20,7 +20,7 @@ export interface FileStat {
  * Edit function for {@link VaultPort.process}: receives the file's current content (`null` when the
  * file does not exist) and returns the new content. Returning the current content unchanged (or
  * `null` for a missing file) means "no write". It must be pure: the adapter may call it again on
- * newer content when a concurrent writer changed the file (test/node-vault.test.ts, "case 07: …").
+ * newer content when a concurrent writer changed the file (test/node/node-vault.test.ts, "case 07: …").
  */
 export type ProcessFn = (current: string | null) => string | null;
 

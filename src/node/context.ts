@@ -69,7 +69,7 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
 /**
  * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
  * (unless `create`: `init` makes it, with its parents;
- * test/cli.test.ts, "init makes a vault folder that does not exist yet …"), is not a folder, or its
+ * test/cli/cli.process.test.ts, "init makes a vault folder that does not exist yet …"), is not a folder, or its
  * settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
  */
 export async function openVault(

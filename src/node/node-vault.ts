@@ -8,7 +8,7 @@
  *   over it, so a reader sees the old note or the new one, never half of one;
  * - **a person's edit survives**: a program that saves without our lock (an editor, Obsidian, a
  *   script) is watched for — a change between the read and the rename makes the edit start again
- *   on what they wrote (test/node-vault.test.ts, "case 07: …"), a save into the old file just
+ *   on what they wrote (test/node/node-vault.test.ts, "case 07: …"), a save into the old file just
  * before the rename is read back and
  *   the edit re-applied on it, and after the rename the note is read back and the edit re-applied
  *   when another writer's save replaced it;

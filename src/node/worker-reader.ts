@@ -3,7 +3,7 @@
  * thread (index-worker.ts: parsing, phrase filter, CJK segmentation), so that building the index
  * uses a second core: on the 10k-note benchmark vault this was about half of the build
  * (bench/results/search.md: build 10k notes in about 5 s). The saved index is byte for byte the one
- * built without it (test/search-worker-reader.test.ts).
+ * built without it (test/node/search-worker-reader.process.test.ts).
  *
  * Small builds (fewer than {@link WORKER_MIN_NOTES} notes) read on the calling thread: starting a
  * worker costs more than it saves. When the worker cannot start or fails, the notes it has not

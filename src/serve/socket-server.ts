@@ -4,7 +4,7 @@
  * vault's `.agent-memory/` (mode 600: only the same user connects) and run the CLI's own `main`
  * (handed in as {@link SearchSocketOptions.dispatch}, so this host imports no CLI file)
  * for a `search` with its output captured and this server's open index lent to it, so the
- * launcher prints what a run of its own would print (test/serve.test.ts).
+ * launcher prints what a run of its own would print (test/serve/serve.process.test.ts).
  *
  * Refused with a fallback (the launcher then runs the command itself): any command but `search`,
  * a vault that is not this server's (compared as real paths), settings that changed since the

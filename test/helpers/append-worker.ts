@@ -1,4 +1,4 @@
-// A writer process for the adapter stress test (test/write-stress.test.ts): appends `count` lines
+// A writer process for the adapter stress test (test/node/write-stress.process.test.ts): appends `count` lines
 // tagged `tag` to one note through NodeVault.process, each its own locked read-modify-write.
 // Usage: node --import tsx append-worker.ts <vault> <note> <tag> <count>
 import { NodeVault } from "../../src/node/node-vault";

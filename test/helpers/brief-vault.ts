@@ -1,5 +1,6 @@
-// The sample vault after extraction, for the session brief tests (test/brief*.test.ts): the built
-// CLI (dist/cli.js) extracts every journal of the agents asked for, as a user would.
+// The sample vault after extraction, for the session brief tests
+// (test/core/brief/brief.process.test.ts, test/cli/brief-cli.process.test.ts): the built CLI
+// (dist/cli.js) extracts every journal of the agents asked for, as a user would.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // Runs `agent-memory health --json` and `agent-memory search --json` (with and without
 // --include-expired) in-process on the vault at argv[3], in this process's time zone (TZ), with the
 // clock fixed at the ISO instant argv[2]; prints which notes each calls expired, as one JSON line.
-// test/expiry-time-zone.test.ts spawns it under chosen zones, since a process has one zone.
+// test/core/health/expiry-time-zone.process.test.ts spawns it under chosen zones, since a process has one zone.
 import { main } from "../../src/cli/main";
 
 const [nowIso = "", root = "", query = ""] = process.argv.slice(2);

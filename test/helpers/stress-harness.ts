@@ -1,6 +1,6 @@
 // Stress trials of the write path (docs/write-safety.md): many `extract` processes at once, an
 // in-place writer during extraction, and SIGKILL at random moments. Used small by
-// test/write-stress.test.ts and at full size by `npm run stress` (bench/stress.ts). Each trial
+// test/node/write-stress.process.test.ts and at full size by `npm run stress` (bench/stress.ts). Each trial
 // returns what it lost, so the caller decides what counts as a failure.
 import { spawn, type ChildProcess } from "node:child_process";
 import {

@@ -10,7 +10,7 @@
  * an inherited member's page is under the class that declares it, e.g. SettingTab/display). Every
  * export and public member says in its TSDoc which behaviour it imitates ("Imitates Vault.process:
  * …", quoting or paraphrasing obsidian.d.ts, with the fake's simplifications) and links its page;
- * a member the fake adds for tests says `Test helper` instead. `test/obsidian-stub-names.test.ts`
+ * a member the fake adds for tests says `Test helper` instead. `test/obsidian/obsidian-stub-names.test.ts`
  * checks the names against obsidian.d.ts and that each has its link or mark. Members no test, no
  * file under src/ and not `scripts/screenshots.mjs` used (measured with coverage) were removed.
  *

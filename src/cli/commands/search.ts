@@ -219,7 +219,7 @@ export const searchCommand: CliCommand = {
       for (const b of r.blocks.slice(1)) {
         const text = b.text.replace(/\s+/g, " ");
         // The text a person reads; block ids are in --json and the link line
-        // (test/cli.test.ts, "… search prints blocks without their ids").
+        // (test/cli/cli.process.test.ts, "… search prints blocks without their ids").
         ctx.out(`   · ${text.length > 160 ? `${text.slice(0, 159)}…` : text}`);
       }
       if (r.blocks[0]?.id)

@@ -93,7 +93,7 @@ export const trackersCommand: CliCommand = {
         .filter(Boolean)
         .join("; ");
       // Links as Obsidian shows them, not their markup
-      // (test/cli.test.ts, "trackers shows links as Obsidian does …"); --json keeps the text as
+      // (test/cli/cli.process.test.ts, "trackers shows links as Obsidian does …"); --json keeps the text as
       // written.
       ctx.out(
         `  ${mark} ${(it.id ?? "").padEnd(6)} ${wikilinkDisplayText(it.text)}${extra ? `  (${wikilinkDisplayText(extra)})` : ""}`,

@@ -51,7 +51,7 @@ export function similarityTokens(text: string): string[] {
 /**
  * Words that name a value the way a number does: weekdays and months (English, and Chinese
  * `周一`/`星期一`/`礼拜一`). "Move the sync from Monday to Friday" and "from Friday to Monday" share
- * every word; only these, in order, tell them apart (test/contradictions.test.ts, "case 17: …").
+ * every word; only these, in order, tell them apart (test/core/extraction/contradictions.test.ts, "case 17: …").
  */
 const VALUE_WORD =
   /^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|mon|tue|tues|thu|thur|thurs|fri|january|february|march|april|june|july|august|september|october|november|december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)$/;

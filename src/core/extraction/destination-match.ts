@@ -35,7 +35,7 @@ export function citesBlock(targets: readonly string[], link: string): boolean {
  * The duplicate rule of {@link matchTrackerItem} and {@link topicDuplicate} over a list of entries
  * that only grows, with the entries indexed by the journal blocks they cite and by their text's
  * tokens, so a run of many items compares each with the few entries that can match it. Gives
- * exactly what those functions give on the same list (test/dedupe-index.test.ts).
+ * exactly what those functions give on the same list (test/core/extraction/dedupe-index.test.ts).
  */
 export class EntryMatcher<T> {
   private readonly cited = new Map<string, number[]>();
@@ -136,7 +136,7 @@ export function sourcesOf(item: TrackerItem): string {
 }
 
 /**
- * The tracker item an extracted item duplicates (test/extraction-pipeline.test.ts, "case 10: …" and
+ * The tracker item an extracted item duplicates (test/core/extraction/extraction-pipeline.test.ts, "case 10: …" and
  * "case 07: …"):
  * - an item of any status that already cites this block is the same item, already recorded;
  * - otherwise an open or in-progress item with the same text (any status in the decision log,

@@ -3,7 +3,7 @@
  * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning":
  * "I'll … by Friday" → a task with the date): `by Friday`,
  * `before Dec 15`, `by tomorrow`, `明天要…`, `周三前`, `月底前`, read against the journal's date.
- * Tests: test/offline-phrasings.test.ts. Calendar arithmetic is src/core/util/dates.ts's.
+ * Tests: test/core/extraction/offline-phrasings.test.ts. Calendar arithmetic is src/core/util/dates.ts's.
  */
 import {
   addDays,

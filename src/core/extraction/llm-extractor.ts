@@ -88,7 +88,7 @@ interface Target {
  * Extractor backed by an OpenAI-compatible chat API (docs/architecture.md, "Extractors").
  * `extract` throws {@link LlmError} when the server fails after retries, times out, keeps replying
  * with something that is not JSON, or cuts a reply off even after the window was split
- * (test/llm-extractor.test.ts, "case 09 (b): …").
+ * (test/core/extraction/llm-extractor.test.ts, "case 09 (b): …").
  */
 export class LlmExtractor implements Extractor {
   readonly name = "openai" as const;
@@ -314,7 +314,7 @@ class ExtractionRun {
   /**
    * One pass over one window: a chat completion, its reply read and checked.
    * A reply cut off by the output limit is never used: the window is split in two and each half is
-   * asked again once; a second cut-off throws (test/llm-extractor.test.ts, "case 09 (b): …"). A
+   * asked again once; a second cut-off throws (test/core/extraction/llm-extractor.test.ts, "case 09 (b): …"). A
    * reply without JSON is asked for once more. A merge request that fails either way returns `null`
    * and the list is kept.
    * @returns the accepted items, or `null` for a merge request that gave nothing usable.

@@ -5,7 +5,7 @@
  * an item only where the sentence plainly states one: "need to …", "remember to …", "I'll … by
  * Friday", 明天要, 记得, 得… → task; "we decided / we agreed", 决定, 定了： → decision; "I learned", "turns
  * out", 学到：, 原来 → knowledge; "should we …?", 是否…？, 要不要…？ → question. Every rule has a sentence it
- * must match and one it must not in test/offline-phrasings.test.ts. The item's text is the part of
+ * must match and one it must not in test/core/extraction/offline-phrasings.test.ts. The item's text is the part of
  * the sentence after the phrase.
  */
 import type { Category } from "./types";

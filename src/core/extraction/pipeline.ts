@@ -6,8 +6,8 @@
  * prints with `--dry-run` and the plugin shows in the review modal, where items may be dropped,
  * edited or re-routed. {@link applyPlan} then edits each note through `VaultPort.process`, re-checking
  * duplicates against the note's CURRENT content, so a person's edit made meanwhile is kept
- * (test/extraction-pipeline.test.ts, "case 07: …") and running twice adds nothing
- * (test/extraction-pipeline.test.ts, "case 10: …").
+ * (test/core/extraction/extraction-pipeline.test.ts, "case 07: …") and running twice adds nothing
+ * (test/core/extraction/extraction-pipeline.test.ts, "case 10: …").
  */
 import {
   CancelledError,
@@ -114,7 +114,7 @@ export interface ExtractionPlan {
   extractor: Extractor["name"];
   /**
    * `unchanged`: the journal's extraction hash matched and nothing was extracted
-   * (test/extraction-pipeline.test.ts, "case 10: …").
+   * (test/core/extraction/extraction-pipeline.test.ts, "case 10: …").
    */
   skipped?: "unchanged";
   passes: number;
@@ -137,7 +137,7 @@ export interface ApplyResult {
   writes: string[];
   /**
    * Items that could not be written, with reasons (e.g. a topic name with nothing usable;
-   * test/extraction-pipeline.test.ts, "case 12: …").
+   * test/core/extraction/extraction-pipeline.test.ts, "case 12: …").
    */
   failed: RejectedItem[];
 }

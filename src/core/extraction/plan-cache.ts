@@ -103,7 +103,7 @@ export class PlanReadCache {
   }
 
   /**
-   * Existing topic notes of the agent by dedupe key (test/topic-notes.test.ts, "case 11: …") →
+   * Existing topic notes of the agent by dedupe key (test/core/knowledge/topic-notes.test.ts, "case 11: …") →
    * path. `listed` is a listing the caller already made that covers the knowledge folder (the
    * pipeline's context listing), so the folder is not listed twice.
    */

@@ -62,7 +62,7 @@ export function currentDestinationKey(planned: PlannedItem): string {
 /**
  * The destinations offered for an item: the agent's six trackers and its topic note (the planned
  * one, or the note for the item's topic). Topic paths are built by the layout, so they stay under
- * the memory root (test/topic-notes.test.ts, "case 12: …"); a topic that leaves no usable name
+ * the memory root (test/core/knowledge/topic-notes.test.ts, "case 12: …"); a topic that leaves no usable name
  * offers no topic option.
  */
 export function destinationOptions(
@@ -85,7 +85,7 @@ export function destinationOptions(
       try {
         topic = { title, path: layout.topicPath(plan.agent, title) };
       } catch {
-        // An unusable topic name (test/topic-notes.test.ts, "case 12: …") offers no topic option.
+        // An unusable topic name (test/core/knowledge/topic-notes.test.ts, "case 12: …") offers no topic option.
         topic = null;
       }
     }

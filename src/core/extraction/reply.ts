@@ -1,8 +1,8 @@
 /**
  * Reading a model's reply (docs/architecture.md, "The model's reply"): find the JSON even when it
- * is wrapped in prose or a code fence (test/llm-reply.test.ts, "case 08: …"), repair trailing
+ * is wrapped in prose or a code fence (test/core/extraction/llm-reply.test.ts, "case 08: …"), repair trailing
  * commas outside strings only, unwrap a one-element array, read categories case-insensitively, and
- * keep the valid items while dropping and reporting only the invalid ones (test/llm-reply.test.ts,
+ * keep the valid items while dropping and reporting only the invalid ones (test/core/extraction/llm-reply.test.ts,
  * "case 09 (a): …"). Pure; never throws.
  */
 import { z } from "zod";

@@ -23,7 +23,7 @@ function trackerKindOf(spec: string): TrackerKind | null {
  * Decisions tracker and, when it names a topic, also to that topic's `## Decisions`
  * (docs/architecture.md, "An extraction run").
  * @returns the planned item(s), or a rejection with its reason (e.g. an unusable topic;
- * test/topic-notes.test.ts, "case 12: …").
+ * test/core/knowledge/topic-notes.test.ts, "case 12: …").
  */
 export async function resolveRoute(
   item: ExtractedItem,

@@ -5,7 +5,7 @@
  * `## 下周计划`, `## What went well`… are items of that category for the offline extractor. The table
  * is a setting (`sectionHeadings`, one list of headings per category) shared by the plugin and the
  * CLI; this module holds its default, its schema and how a written heading is compared with it.
- * Tests: test/offline-sections.test.ts; test/settings.test.ts.
+ * Tests: test/core/extraction/offline-sections.test.ts; test/core/settings.test.ts.
  */
 import { z } from "zod";
 

@@ -68,7 +68,7 @@ export interface ExtractedItem {
 
 /**
  * An item the pipeline refused, with the reason shown in reports
- * (test/llm-reply.test.ts, "case 09 (a): …"; docs/architecture.md, "Items and evidence").
+ * (test/core/extraction/llm-reply.test.ts, "case 09 (a): …"; docs/architecture.md, "Items and evidence").
  */
 export interface RejectedItem {
   reason: string;

@@ -150,7 +150,7 @@ export function splitWindows(
 }
 
 /**
- * Cuts a window in two (test/llm-extractor.test.ts, "case 09 (b): …": a reply cut off by the output
+ * Cuts a window in two (test/core/extraction/llm-extractor.test.ts, "case 09 (b): …": a reply cut off by the output
  * limit is retried on halves). Splits at the block boundary nearest the middle; a one-block window
  * is split by lines, then by characters.
  * @returns two windows, or `null` when the window is too small to split.

@@ -89,7 +89,7 @@ export interface WriteContext {
 /**
  * Applies one planned item to a note's current text (`null`: the note does not exist yet) and
  * returns the new text. Duplicates are checked again on the current text
- * (test/extraction-pipeline.test.ts, "case 07: …" and "case 10: …").
+ * (test/core/extraction/extraction-pipeline.test.ts, "case 07: …" and "case 10: …").
  */
 export function writeItem(
   current: string | null,

@@ -1,6 +1,6 @@
 /**
  * Frontmatter rules (docs/architecture.md, "The health check";
- * test/health-rules.test.ts, "case 03: …" and "case 04: …"): `frontmatter-invalid`,
+ * test/core/health/health-rules.test.ts, "case 03: …" and "case 04: …"): `frontmatter-invalid`,
  * `unquoted-wikilink`, `frontmatter-not-mapping`, `required-field-missing`, `wrong-type`,
  * `misread-value` (docs/decisions.md, "Required fields per collection").
  * A note whose frontmatter does not parse gets only the first two: nothing else can be trusted.
@@ -17,7 +17,7 @@ export const DATE_FIELDS = ["created_at", "updated_at", "expires_at", "extracted
 
 /**
  * A frontmatter line whose value starts a flow sequence with a wikilink left unquoted, as in
- * test/health-rules.test.ts, "case 04: …":
+ * test/core/health/health-rules.test.ts, "case 04: …":
  * `project: [[Project Alpha]]` (reads as a nested list) or `people: [[A]], [[B]]` (does not parse).
  * Returns the line with its wikilinks quoted, or `null` when the line is fine.
  */

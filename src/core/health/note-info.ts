@@ -25,7 +25,7 @@ export interface NoteInfo {
   /** True when the frontmatter does not parse (the note is then never rewritten). */
   invalid: boolean;
   /**
-   * Problems of the frontmatter block itself (test/health-rules.test.ts, "case 03: …" and "case 04:
+   * Problems of the frontmatter block itself (test/core/health/health-rules.test.ts, "case 03: …" and "case 04:
    * …"), from {@link frontmatterProblems}; only asked for when the frontmatter does not parse or is
    * not a mapping.
    */

@@ -1,6 +1,6 @@
 /**
  * Block ids in journals (docs/architecture.md, "Journals";
- * test/journal-blocks.test.ts, "case 07: …"): extraction reuses a block's own
+ * test/core/journal/journal-blocks.test.ts, "case 07: …"): extraction reuses a block's own
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */
@@ -135,7 +135,7 @@ function applyEdit(rows: Row[], edit: Edit, eol: string): void {
 
 /**
  * Adds each wanted block's id to `body`, finding the block in the CURRENT text by its content, not
- * by line number, so lines a person added or moved meanwhile survive (test/journal-blocks.test.ts,
+ * by line number, so lines a person added or moved meanwhile survive (test/core/journal/journal-blocks.test.ts,
  * "case 07: …"): a paragraph gets
  * ` ^id` at the end of its last line, a list item at the end of its first line, a quote, callout,
  * table or code block a `^id` line after it. A block that already has an id keeps it (reported in

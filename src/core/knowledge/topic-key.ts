@@ -1,5 +1,5 @@
 /**
- * Topic identity (docs/architecture.md, "Topic notes"; test/topic-notes.test.ts, "case 11: …" and
+ * Topic identity (docs/architecture.md, "Topic notes"; test/core/knowledge/topic-notes.test.ts, "case 11: …" and
  * "case 12: …"): the dedupe key of a topic title, its frontmatter id, and where its note lives.
  */
 import { PathError, errorMessage } from "../errors";
@@ -10,7 +10,7 @@ import { fnv1a } from "../util/hash";
 
 /**
  * Dedupe key of a topic title: NFKC, lower case, whitespace collapsed, `[[ ]]` and a trailing `.md`
- * removed. Unicode is kept, so `睡眠质量` and `早起习惯` give different keys (test/topic-notes.test.ts,
+ * removed. Unicode is kept, so `睡眠质量` and `早起习惯` give different keys (test/core/knowledge/topic-notes.test.ts,
  * "case 11: …"); never a shared fallback. An empty title gives `""`, which callers must reject.
  */
 export function topicKey(title: string): string {
@@ -36,7 +36,7 @@ export function topicId(title: string, owner?: string): string {
 }
 
 /**
- * Where a topic note goes: the vault path, or why it cannot be written (test/topic-notes.test.ts,
+ * Where a topic note goes: the vault path, or why it cannot be written (test/core/knowledge/topic-notes.test.ts,
  * "case 12: …").
  */
 export type TopicDestination = Result<{ path: string; key: string }>;
@@ -45,8 +45,8 @@ export type TopicDestination = Result<{ path: string; key: string }>;
  * Path of a topic note for an agent (`Memory/Agents/<agent>/Knowledge/<category>/<Topic>.md`) or, when
  * `area` is given without `agent`, in the library (`Memory/Library/<area>/<Topic>.md`). The name is
  * sanitised by {@link sanitizeFileName} (Unicode kept, only unsafe characters replaced:
- * test/topic-notes.test.ts, "case 11: …"), so a title like `../../x` stays inside the folder
- * (test/topic-notes.test.ts, "case 12: …"); a title with nothing usable, or a bad agent name, gives
+ * test/core/knowledge/topic-notes.test.ts, "case 11: …"), so a title like `../../x` stays inside the folder
+ * (test/core/knowledge/topic-notes.test.ts, "case 12: …"); a title with nothing usable, or a bad agent name, gives
  * a reason instead of a path. Never throws.
  */
 export function topicDestination(

@@ -2,10 +2,10 @@
  * Topic notes (docs/architecture.md, "Topic notes"): one note per topic, grown in
  * place by appending callouts under a heading for their kind. Pure text operations meant to run
  * inside `VaultPort.process` on the note's current content
- * (test/extraction-pipeline.test.ts, "case 07: …").
+ * (test/core/extraction/extraction-pipeline.test.ts, "case 07: …").
  *
  * Frontmatter is written only through {@link setFrontmatter} (quoted wikilinks in `related_to`,
- * test/frontmatter.test.ts, "case 04: …"; only changed keys rewritten, test/frontmatter.test.ts,
+ * test/core/frontmatter.test.ts, "case 04: …"; only changed keys rewritten, test/core/frontmatter.test.ts,
  * "case 02: …"). A note whose frontmatter does not parse is never rewritten: the operations throw
  * {@link FrontmatterError} naming the note.
  */
@@ -89,7 +89,7 @@ export interface TopicEntryInput {
  *
  * An entry of the same kind with the same text (NFKC, case and whitespace ignored) already in the
  * note, and not superseded, is not added again: its source is added to it instead, and nothing
- * changes when the source is there too (test/topic-notes.test.ts, "case 10: …"). `updated_at` is
+ * changes when the source is there too (test/core/knowledge/topic-notes.test.ts, "case 10: …"). `updated_at` is
  * set and `related_to` merged only when the note changes. Throws {@link FrontmatterError} when the
  * note's frontmatter does not parse.
  */
@@ -232,7 +232,7 @@ function insertCallout(
 /**
  * Merges new related topics into the note's `related_to`. Returns the whole merged list as
  * wikilinks when something is new, else `null`. Entries a person wrote unquoted (`[[X]]` read by
- * YAML as a nested list; test/frontmatter.test.ts, "case 04: …") are understood and written back
+ * YAML as a nested list; test/core/frontmatter.test.ts, "case 04: …") are understood and written back
  * quoted.
  */
 function mergeRelated(text: string, related: string[], path: string): string[] | null {

@@ -8,7 +8,7 @@
  * is `---`, and the block ends at the next line that is `---`. Trailing spaces or tabs and a
  * `\r` before the line break are allowed on both; `----`, `--- x` and YAML's `...` end marker are
  * not delimiters. Without a closing line there is no block. Whether the YAML in it parses is the
- * parser's business, not this module's. test/frontmatter.test.ts ("the frontmatter boundary").
+ * parser's business, not this module's. test/core/frontmatter.test.ts ("the frontmatter boundary").
  */
 
 const BOM = "\uFEFF";

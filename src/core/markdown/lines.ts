@@ -82,7 +82,7 @@ export function insertLines(
 /**
  * Finds where the body of a split note starts, using {@link parseNote} so that trackers and topic
  * notes agree with the rest of the plugin on what frontmatter is (a YAML mapping between `---`
- * lines; anything else is body, test/frontmatter.test.ts, "case 03: …"). When the YAML does not
+ * lines; anything else is body, test/core/frontmatter.test.ts, "case 03: …"). When the YAML does not
  * parse, the block up to the closing
  * `---` is skipped and `error` says why: such a note must not be rewritten (docs/architecture.md,
  * "The health check").

@@ -110,7 +110,7 @@ export function stripWikilinkBrackets(text: string, replacement = ""): string {
 
 /**
  * A text with its wikilinks as Obsidian shows them
- * (test/health-rules.test.ts, "shows wikilinks as Obsidian does …"): `[[target|alias]]` is the
+ * (test/core/health/health-rules.test.ts, "shows wikilinks as Obsidian does …"): `[[target|alias]]` is the
  * alias, `[[Folder/Note]]` the note's name,
  * `[[Note#Heading]]` `Note > Heading`, `[[Note#^id]]` the note's name; an embed `![[…]]` the same.
  */

@@ -4,9 +4,9 @@
  * note. Most memory notes have plain `key: value` frontmatter, so this reader handles exactly that
  * subset — plain, simply quoted and flow-list scalars, block lists, comments — with the YAML 1.2
  * core schema types that {@link parseNote} gives (and `0123` kept as a string,
- * test/frontmatter.test.ts, "case 02: …"). Anything else (nested maps, multi-line or escaped
+ * test/core/frontmatter.test.ts, "case 02: …"). Anything else (nested maps, multi-line or escaped
  * strings, anchors, tags, comments after values, duplicate keys, `: ` inside a plain value…)
- * returns `null` and the caller uses {@link parseNote}. test/search-frontmatter.test.ts checks that
+ * returns `null` and the caller uses {@link parseNote}. test/core/search/search-frontmatter.test.ts checks that
  * both agree on every note this reader accepts;
  * where the block ends is src/core/markdown/frontmatter-block.ts's rule, the one parseNote follows.
  */

@@ -16,8 +16,8 @@ import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 /**
  * Bumped whenever the saved shape or the indexed fields change. 8: a note's `expiresAt` is its
  * `expires_at` as written (a date-time expires at its instant) and a date from the mtime is the
- * local date (test/expiry-time-zone.test.ts). 9: a note's frontmatter `agent` is kept when it is
- * not the layout's (`agentField`, for the `agent:` filter; test/search-service.test.ts).
+ * local date (test/core/health/expiry-time-zone.process.test.ts). 9: a note's frontmatter `agent` is kept when it is
+ * not the layout's (`agentField`, for the `agent:` filter; test/core/search/search-service.test.ts).
  */
 export const INDEX_FORMAT_VERSION = 9;
 const FORMAT = "agent-memory-search";

@@ -255,7 +255,7 @@ export async function rankByText(
   );
   const words = snippetWords(parsed);
   // With quoted phrases, a block is listed only when it holds them all
-  // (test/search-service.test.ts, "a phrase search lists only the blocks that hold the phrase …").
+  // (test/core/search/search-service.test.ts, "a phrase search lists only the blocks that hold the phrase …").
   const holdsPhrases = (text: string): boolean =>
     parsed.phrases.every((p) => textContainsPhrase(text, p));
   chosen.forEach((cand, i) => {
@@ -315,7 +315,7 @@ function withoutSourceFields(text: string): string {
 export function clip(text: string, words: string[]): string {
   // Snippets show what a person reads: no block ids, no source links (a tracker line's provenance,
   // full of `^am-` ids;
-  // test/search-service.test.ts, "a tracker line's snippet leaves out its source links …"), no
+  // test/core/search/search-service.test.ts, "a tracker line's snippet leaves out its source links …"), no
   // quote/callout markers at line starts.
   const flat = withoutSourceFields(text)
     .replace(/(^|[ \t])\^[A-Za-z0-9-]+(?=[ \t]*(?:\r?\n|$))/g, "$1")

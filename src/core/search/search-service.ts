@@ -7,7 +7,7 @@
  *   counts and term statistics can never reach another scope (docs/architecture.md, "Invariants").
  * - Incremental: {@link SearchService.update}, {@link SearchService.remove} and
  *   {@link SearchService.rename} re-index one note with MiniSearch `replace`/`discard`, never `remove`
- *   with a changed document (test/search-service.test.ts, "case 06: …").
+ *   with a changed document (test/core/search/search-service.test.ts, "case 06: …").
  * - Persistent: {@link SearchService.open} restores the index saved through an {@link IndexStore}
  *   and re-indexes only notes whose mtime or size changed; a corrupt, foreign or outdated saved
  *   index is rebuilt with a message, never a crash.
@@ -123,7 +123,7 @@ export function vaultReader(vault: Pick<VaultPort, "read">): NoteReader {
  * {@link SearchEngine.addCounted} does, so MiniSearch's own `add` would index a note the same way.
  * `processTerm` stays the identity: MiniSearch's field length counts the distinct tokens of
  * `tokenize`, which are then the distinct terms SearchEngine counts
- * (test/search-minisearch-parity.test.ts).
+ * (test/core/search/search-minisearch-parity.test.ts).
  */
 export function miniSearchOptions(
   tokenizer: Tokenizer = tokenize,
@@ -256,7 +256,7 @@ export class SearchService {
 
   /**
    * Re-indexes one note after it was created or modified
-   * (test/search-service.test.ts, "case 06: …"). A note outside the memory root is ignored; a note
+   * (test/core/search/search-service.test.ts, "case 06: …"). A note outside the memory root is ignored; a note
    * that no longer exists is removed. Indexing a note never indexed before is not an error.
    * @param stat the note's mtime (ms) and size (bytes) when the host knows them (the plugin does,
    *   from `TFile.stat`); otherwise the size is measured and the mtime recorded as unknown, so the
@@ -286,7 +286,7 @@ export class SearchService {
 
   /**
    * Removes a deleted note. Removing a note that is not indexed (or removing twice) is not an
-   * error (test/search-service.test.ts, "case 06: …").
+   * error (test/core/search/search-service.test.ts, "case 06: …").
    * @returns true when the note was in the index
    */
   remove(path: string): Promise<boolean> {
@@ -715,7 +715,7 @@ export class SearchService {
       }
     }
     const shard = this.shardFor(name);
-    // discard + add is MiniSearch's replace (test/search-service.test.ts, "case 06: …"); addText
+    // discard + add is MiniSearch's replace (test/core/search/search-service.test.ts, "case 06: …"); addText
     // counts the tokenizer's terms.
     if (shard.mini.has(path)) {
       forget(shard, path);

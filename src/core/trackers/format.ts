@@ -150,7 +150,7 @@ export interface TrackerNote {
 
 /**
  * A task-list line: a `-`, `*` or `+` bullet, or a number (`1.`, `2)`) as Obsidian and Tasks read
- * one (test/cli.test.ts, "trackers … lists numbered items …").
+ * one (test/cli/cli.process.test.ts, "trackers … lists numbered items …").
  */
 const ITEM_LINE = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?=[ \t]|$)/u;
 const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;

@@ -1,11 +1,11 @@
 /**
  * Tracker store (docs/architecture.md, "Trackers"): pure text operations on a tracker note, each
  * `(text, …) => result`, meant to run inside `VaultPort.process` so they always see the current
- * content (test/extraction-pipeline.test.ts, "case 07: …").
+ * content (test/core/extraction/extraction-pipeline.test.ts, "case 07: …").
  *
  * Every operation edits only the lines it concerns and keeps the rest byte for byte; items are never
  * removed or renumbered (docs/architecture.md, "Invariants";
- * test/trackers-store.test.ts, "case 10: …").
+ * test/core/trackers/trackers-store.test.ts, "case 10: …").
  *
  * A missing id is not an error: operations return an {@link EditResult} failure with
  * `found: false` (the text is left as it was), so the caller decides what to report. A note whose frontmatter does not parse is
@@ -152,7 +152,7 @@ function newItemLines(item: NewTrackerItem, id: string): string[] {
  * made a run quadratic in its items. {@link add} and {@link addSource} change the parsed note in
  * place exactly as {@link addTrackerItem} and {@link addItemSource} change its text, so
  * {@link text} after any sequence of them is what that sequence of calls gives
- * (test/trackers-store.test.ts, "TrackerEditor …").
+ * (test/core/trackers/trackers-store.test.ts, "TrackerEditor …").
  */
 export class TrackerEditor {
   private readonly note: TrackerNote;
@@ -273,7 +273,7 @@ export function setItemStatus(
  * Adds a progress note `    - YYYY-MM-DD: note` under the item, after its existing children
  * (docs/architecture.md, "Trackers"). The indentation of an existing child list line is reused. The
  * same line already under the item: unchanged (re-running extraction adds nothing;
- * test/trackers-store.test.ts, "case 10: …").
+ * test/core/trackers/trackers-store.test.ts, "case 10: …").
  */
 export function addProgressNote(
   text: string,
@@ -297,7 +297,7 @@ export function addProgressNote(
  * Adds a source link to the item's `[source:: …]` field (several are comma-separated:
  * `[source:: [[a#^x]], [[b#^y]]]`), or adds the field before the block id. `link` is a wikilink or
  * its target (`2026-03-24#^am-k3f9`). A link already there (same target, alias ignored): unchanged
- * (test/trackers-store.test.ts, "case 10: …").
+ * (test/core/trackers/trackers-store.test.ts, "case 10: …").
  */
 export function addItemSource(
   text: string,

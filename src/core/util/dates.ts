@@ -13,7 +13,7 @@
  *
  * Timestamps are ISO 8601 strings that must round-trip, so they are never turned into Date
  * objects and back; only compared. Calendar arithmetic runs on UTC day numbers, so it does not
- * depend on the host's time zone or daylight saving. test/expiry-time-zone.test.ts runs the CLI's
+ * depend on the host's time zone or daylight saving. test/core/health/expiry-time-zone.process.test.ts runs the CLI's
  * health check and search under Asia/Shanghai and America/Los_Angeles.
  */
 
@@ -84,7 +84,7 @@ export function isIsoDate(value: string): boolean {
 
 /**
  * True for an ISO 8601 date or date-time (RFC 3339 profile, space separator allowed), with a real
- * calendar date and a time within range. The values of test/frontmatter.test.ts, "case 02: …",
+ * calendar date and a time within range. The values of test/core/frontmatter.test.ts, "case 02: …",
  * `2024-05-23T22:17:03+08:00`, `2024-03-05` and
  * `2024-03-05 09:30:00` all pass; `05/03/2024`, `2024-3-5` and `2026-02-30` do not.
  */

@@ -4,7 +4,7 @@
  *
  * - Every write of an existing note goes through `Vault.process`, Obsidian's atomic
  *   read-modify-write (https://docs.obsidian.md/Reference/TypeScript+API/Vault/process), so an edit
- *   a person makes in the editor meanwhile is kept (test/plugin-vault.test.ts, "case 07: …").
+ *   a person makes in the editor meanwhile is kept (test/obsidian/plugin-vault.test.ts, "case 07: …").
  * - A missing note is created with `Vault.create` after its missing folders (`createFolder`, one
  *   level at a time, because `create` fails when the parent folder does not exist).
  * - Files are looked up with `getFileByPath` and checked with `instanceof TFile`; every path built
@@ -30,7 +30,7 @@ export class ObsidianVault implements VaultPort {
 
   /**
    * The vault path in Obsidian's form; throws PathError for `..` or absolute paths
-   * (test/plugin-vault.test.ts, "case 12: …").
+   * (test/obsidian/plugin-vault.test.ts, "case 12: …").
    */
   private toPath(path: string): string {
     return normalizePath(normalizeVaultPath(path));
@@ -114,7 +114,7 @@ export class ObsidianVault implements VaultPort {
 
   /**
    * Runs the edit inside `Vault.process`. A first read decides whether anything would change, so an
-   * unchanged note is not rewritten (re-running writes nothing; test/plugin-vault.test.ts,
+   * unchanged note is not rewritten (re-running writes nothing; test/obsidian/plugin-vault.test.ts,
    * "edits an existing note through Vault.process and skips unchanged content (case 10)"); the edit
    * itself is then re-applied by `Vault.process` on the note's content at write time.
    */

@@ -14,13 +14,13 @@
  *   terms. MiniSearch's `add()` counts the distinct tokens `tokenize` gives, before `processTerm`
  *   (which may merge, split or drop them); the two agree when `processTerm` is the identity and
  *   `tokenize` is the index tokenizer, as in the service's options (`miniSearchOptions`).
- *   test/search-index.test.ts checks that they give the same serialised index, and
- *   test/search-minisearch-parity.test.ts that the field lengths are MiniSearch's with those
+ *   test/core/search/search-index.test.ts checks that they give the same serialised index, and
+ *   test/core/search/search-minisearch-parity.test.ts that the field lengths are MiniSearch's with those
  *   options, also where stemming merges words.
  * - {@link SearchEngine.toSaved} / {@link SearchEngine.fromSaved} save postings as packed text
  *   with a checksum; it is unpacked term by term when first used.
  * - {@link SearchEngine.searchTop} replays `search()`'s scoring for exact terms over the compact
- *   postings and builds only the best results; test/search-index.test.ts checks it against
+ *   postings and builds only the best results; test/core/search/search-index.test.ts checks it against
  *   `search()`.
  *
  * MiniSearch internals used (protected members of MiniSearch 7.2, pinned in package.json):
@@ -311,7 +311,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
    *   still counts the matches (as `search()` sliced to `limit` would)
    * @param required terms a document must have matched to count (the terms of quoted phrases)
    * As `search()` does, it drops postings of discarded documents that it meets, also when a
-   * required term is in no document (test/search-minisearch-parity.test.ts).
+   * required term is in no document (test/core/search/search-minisearch-parity.test.ts).
    * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
    * lists, AND combination or a default `filter` (MiniSearch's filter is given whole results),
    * or when there are more than {@link MAX_MASK_TERMS} distinct terms.

@@ -3,7 +3,7 @@
  * s).
  *
  * {@link TermScanner.count} gives exactly the terms {@link tokenize} gives for the same text (same
- * rules, same multiplicities; test/search-scanner.test.ts checks it on random text), but reads the
+ * rules, same multiplicities; test/core/search/search-scanner.test.ts checks it on random text), but reads the
  * text character by character with a class table instead of one regular-expression match per
  * token, and counts terms as integer ids instead of building arrays of strings:
  *

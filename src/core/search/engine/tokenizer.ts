@@ -1,6 +1,6 @@
 /**
  * The search tokenizer (docs/architecture.md, "Tokenizer";
- * test/search-tokenizer.test.ts, "case 05: …"). One function, {@link tokenize}, runs at index time
+ * test/core/search/search-tokenizer.test.ts, "case 05: …"). One function, {@link tokenize}, runs at index time
  * and at query time, so a query term always meets the same form in the index.
  *
  * - Text is Unicode NFKC-normalised (full-width `ＪＷＴ` → `JWT`, `①` → `1`) and lower-cased.
@@ -194,7 +194,7 @@ export type SegmentMemo = (run: string) => readonly string[] | undefined;
 
 /**
  * The tokenizer of the index and of queries (the same function at both ends:
- * test/search-tokenizer.test.ts, "case 05: …").
+ * test/core/search/search-tokenizer.test.ts, "case 05: …").
  */
 export const tokenize: Tokenizer = createTokenizer();
 

@@ -2,7 +2,7 @@
  * The scoring loop of {@link SearchEngine.searchTop}: MiniSearch 7.2's `termResults` (BM25+ per
  * field, field boosts, document boost), OR combination and stable sort by score, replayed over the
  * compact postings of {@link TermMap} with typed arrays by short document id, building result
- * objects only for the best `limit` documents. test/search-index.test.ts checks it against
+ * objects only for the best `limit` documents. test/core/search/search-index.test.ts checks it against
  * MiniSearch's own `search()` (scores, order, ties, totals, discarded documents).
  *
  * Why a class: one scorer per index keeps its arrays from query to query (allocating five arrays

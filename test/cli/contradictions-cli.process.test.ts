@@ -1,0 +1,85 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { listItems } from "../../src/core/trackers/format";
+import { fieldValue } from "../../src/core/trackers/fields";
+import { cliRun } from "../helpers/cli-run";
+import { tempVault } from "../helpers/temp-vault";
+
+const J1 = "Memory/Agents/link/Journal/2026-03-02.md";
+const J2 = "Memory/Agents/link/Journal/2026-03-09.md";
+const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
+const DECISIONS = "Memory/Agents/link/Trackers/Decisions.md";
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+type Report = {
+  items: { action: string; text: string; supersedes?: { id: string; reason: string } }[];
+};
+
+describe("agent-memory extract: facts that change (docs/contradictions.md)", () => {
+  it("a task whose journal wording changed after extraction supersedes the task it produced: the old one cancelled with a link, not deleted", () => {
+    const t = tempVault({
+      [J1]: "# 2026-03-02\n\n- [ ] Send the draft to Ana\n\n- [ ] Book the dentist\n",
+    });
+    cleanup = t.cleanup;
+    expect(cliRun("extract", t.root, J1).code).toBe(0);
+    const journal = readFileSync(join(t.root, J1), "utf8");
+    expect(journal).toMatch(/Send the draft to Ana \^am-/);
+    writeFileSync(
+      join(t.root, J1),
+      journal.replace("Send the draft to Ana", "Send the signed contract to Bo"),
+    );
+    const r = cliRun("extract", t.root, J1);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /task\s+Send the signed contract to Bo\n\s+→ Memory\/Agents\/link\/Trackers\/Tasks\.md \(new, supersedes t-001 \(its journal block was reworded\)\)/,
+    );
+    const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    expect(tasks.map((it) => [it.id, it.text, it.status])).toEqual([
+      ["t-001", "Send the draft to Ana", "abandoned"],
+      ["t-002", "Book the dentist", "open"],
+      ["t-003", "Send the signed contract to Bo", "open"],
+    ]);
+    expect(fieldValue(tasks[0]!.fields, "cancelled")).toBe("2026-03-02");
+    expect(fieldValue(tasks[0]!.fields, "superseded_by")).toBe(
+      "[[Memory/Agents/link/Trackers/Tasks#^t-003]]",
+    );
+    expect(fieldValue(tasks[2]!.fields, "supersedes")).toBe(
+      "[[Memory/Agents/link/Trackers/Tasks#^t-001]]",
+    );
+    // The unchanged block's task is untouched, and a third run changes nothing.
+    expect(fieldValue(tasks[1]!.fields, "superseded_by")).toBeNull();
+    const before = readFileSync(join(t.root, TASKS), "utf8");
+    const again = JSON.parse(cliRun("extract", t.root, J1, "--force", "--json").stdout) as Report;
+    expect(again.items.map((i) => i.action)).toEqual(["skip", "skip"]);
+    expect(readFileSync(join(t.root, TASKS), "utf8")).toBe(before);
+  });
+
+  it("extract says 'supersedes d-001' in its text and --json, and --dry-run writes nothing", () => {
+    const t = tempVault({
+      [J1]: "# 2026-03-02\n\nDecision: ship on Fridays\n",
+      [J2]: "# 2026-03-09\n\nDecision: do not ship on Fridays\n",
+    });
+    cleanup = t.cleanup;
+    expect(cliRun("extract", t.root, J1).code).toBe(0);
+    const log = readFileSync(join(t.root, DECISIONS), "utf8");
+    const dry = cliRun("extract", t.root, J2, "--dry-run");
+    expect(dry.stdout).toContain("(new, supersedes d-001 (says the opposite))");
+    expect(readFileSync(join(t.root, DECISIONS), "utf8")).toBe(log);
+    const r = JSON.parse(cliRun("extract", t.root, J2, "--json").stdout) as Report;
+    expect(r.items).toMatchObject([
+      {
+        action: "supersede",
+        text: "do not ship on Fridays",
+        supersedes: { id: "d-001", reason: "polarity" },
+      },
+    ]);
+    const items = listItems(readFileSync(join(t.root, DECISIONS), "utf8"));
+    expect(items.map((it) => it.text)).toEqual(["ship on Fridays", "do not ship on Fridays"]);
+  });
+});

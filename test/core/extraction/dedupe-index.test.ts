@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  DUPLICATE_THRESHOLD,
+  SimilarityIndex,
+  findDuplicate,
+  similarity,
+  subjectSimilarity,
+} from "../../../src/core/extraction/dedupe";
+import {
+  SAME_SUBJECT_THRESHOLD,
+  findContradiction,
+} from "../../../src/core/extraction/contradiction";
+import { matchTrackerItem, trackerMatcher } from "../../../src/core/extraction/destination-match";
+import { listItems } from "../../../src/core/trackers/format";
+
+// The indexes that keep dedupe from comparing every pair (docs/decisions.md, "Dedupe compares only
+// texts that share a token") must choose exactly what a scan of every text chooses.
+
+const word = fc.constantFrom(
+  "deploy",
+  "the",
+  "review",
+  "invoice",
+  "customer",
+  "order",
+  "limit",
+  "report",
+  "reports",
+  "server",
+  "not",
+  "Friday",
+  "March",
+  "部署",
+  "客户",
+  "订单",
+  "预算",
+  "不",
+  "周五",
+  "的",
+);
+const text = fc.oneof(
+  fc
+    .array(fc.oneof(word, fc.integer({ min: 0, max: 30 }).map(String)), {
+      minLength: 0,
+      maxLength: 7,
+    })
+    .map((ws) => ws.join(" ")),
+  fc.array(word, { minLength: 1, maxLength: 5 }).map((ws) => ws.join("")),
+);
+
+describe("SimilarityIndex", () => {
+  it("case 01: candidates hold every text at least as similar as the threshold, in order", () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { maxLength: 30 }),
+        text,
+        fc.constantFrom(DUPLICATE_THRESHOLD, 0.5, 0.3, 0.9),
+        (texts, query, threshold) => {
+          const index = new SimilarityIndex();
+          const subjects = new SimilarityIndex(true);
+          for (const t of texts) {
+            index.add(t);
+            subjects.add(t);
+          }
+          const got = index.candidates(query, threshold);
+          expect(got).toEqual([...got].sort((a, b) => a - b));
+          texts.forEach((t, i) => {
+            if (similarity(query, t) >= threshold) expect(got).toContain(i);
+            if (subjectSimilarity(query, t) >= threshold)
+              expect(subjects.candidates(query, threshold)).toContain(i);
+          });
+          // So a scan of the candidates finds what a scan of all finds.
+          const all = findDuplicate(query, texts, (t) => t, threshold);
+          const some = got[findDuplicate(query, got, (i) => texts[i] ?? "", threshold)] ?? -1;
+          expect(some).toBe(all);
+          const contradicted = findContradiction(query, texts, (t) => t);
+          const near = subjects.candidates(query, SAME_SUBJECT_THRESHOLD);
+          expect(near[findContradiction(query, near, (i) => texts[i] ?? "")] ?? -1).toBe(
+            contradicted,
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("trackerMatcher", () => {
+  it("case 02: matches what matchTrackerItem matches, also as items are added", () => {
+    const status = fc.constantFrom(" ", "x", "-", "/");
+    const source = fc.constantFrom(
+      "",
+      " [source:: [[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]]",
+      " [source:: [[2026-11-24#^am-k3f9]], [[2026-11-25#^am-aaaa]]]",
+      " [source:: [[2026-11-25#^am-aaaa]]]",
+      " [superseded_by:: [[x#^d-001]]]",
+    );
+    const line = fc.tuple(status, text, source).map(([s, t, src]) => `- [${s}] ${t || "x"}${src}`);
+    const link = fc.constantFrom(
+      "[[Memory/Agents/a/Journal/2026-11-24#^am-k3f9]]",
+      "[[Memory/Agents/b/Journal/2026-11-25#^am-aaaa]]",
+      "[[Memory/Agents/a/Journal/2026-11-26#^am-bbbb]]",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 20 }),
+        fc.array(line, { maxLength: 5 }),
+        fc.array(fc.tuple(text, link), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom<"tasks" | "decisions">("tasks", "decisions"),
+        (lines, more, queries, kind) => {
+          const items = listItems(
+            lines.map((l, i) => `${l} ^t-${String(i + 1).padStart(3, "0")}`).join("\n"),
+          );
+          const matcher = trackerMatcher([...items], kind);
+          const check = (all: typeof items): void => {
+            for (const [q, l] of queries) {
+              const want = matchTrackerItem(all, q, kind, l);
+              const got = matcher.match(q, l);
+              expect(
+                got ? { item: matcher.entries[got.index], recorded: got.recorded } : null,
+              ).toEqual(want);
+            }
+          };
+          check(items);
+          const grown = [...items];
+          for (const it of listItems(more.join("\n"))) {
+            grown.push(it);
+            matcher.push(it);
+            check(grown);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { splitBlocks } from "../../../src/core/journal/blocks";
+import { extractConventions, OfflineExtractor } from "../../../src/core/extraction/offline";
+
+const journal = [
+  "# 2026-11-24",
+  "",
+  "## SEO audit",
+  "",
+  "Crawled the blog again this morning; nothing unusual.",
+  "",
+  "- [ ] Get the top-10 pages by traffic and bounce rate [due:: 2026-12-01]",
+  "- [x] Draft the audit checklist",
+  "- [/] Rewrite the pricing page intro",
+  "TODO: send the draft to Person A",
+  "Decision: audit the home page before the blog",
+  "Learned: bounce rate matters more than the scoring framework",
+  "Pattern: every Monday the crawl queue doubles",
+  "Proposal: add a quality checklist to content review [to:: editor]",
+  "Question: @ming can you share last quarter's churn numbers?",
+  "Progress: first audit done, blog 79, home page 38 [goal:: g-006]",
+  "",
+  "> [!decision] Publishing",
+  "> We publish only after the checklist passes.",
+  "",
+  "## 今天",
+  "",
+  "待办：整理客户流失原因 截止 2026-12-05",
+  "决定：续费提醒提前到到期前 30 天 [topic:: 续费提醒]",
+  "心得：**先问原因再给折扣**，效果更好",
+  "问题：@link 能否给出上月博客流量？",
+  "建议：客服回复模板加上满意度调查",
+  "模式：月底工单量总是翻倍",
+  "目标：把续费率提升到 85%",
+].join("\n");
+
+describe("offline extractor", () => {
+  const items = extractConventions(splitBlocks(journal), ["ming", "link"]);
+  const find = (text: string) => items.find((i) => i.text.includes(text));
+
+  it("reads every English and Chinese convention into the right category", () => {
+    expect(find("top-10 pages")?.category).toBe("task");
+    expect(find("Rewrite the pricing page")?.category).toBe("task");
+    expect(find("send the draft")?.category).toBe("task");
+    expect(find("audit the home page")?.category).toBe("decision");
+    expect(find("bounce rate matters")?.category).toBe("knowledge");
+    expect(find("crawl queue")?.category).toBe("pattern");
+    expect(find("quality checklist")?.category).toBe("improvement");
+    expect(find("churn numbers")?.category).toBe("question");
+    expect(find("first audit done")?.category).toBe("goal");
+    expect(find("We publish only")?.category).toBe("decision");
+    expect(find("整理客户流失原因")?.category).toBe("task");
+    expect(find("续费提醒提前")?.category).toBe("decision");
+    expect(find("先问原因")?.category).toBe("knowledge");
+    expect(find("博客流量")?.category).toBe("question");
+    expect(find("满意度调查")?.category).toBe("improvement");
+    expect(find("工单量")?.category).toBe("pattern");
+    expect(find("续费率")?.category).toBe("goal");
+    expect(new Set(items.map((i) => i.category)).size).toBe(7);
+  });
+
+  it("skips done tasks and plain prose", () => {
+    expect(find("Draft the audit checklist")).toBeUndefined();
+    expect(find("Crawled the blog")).toBeUndefined();
+  });
+
+  it("keeps evidence verbatim and reads fields, mentions, topics and due dates", () => {
+    for (const item of items) expect(journal).toContain(item.evidence);
+    expect(find("top-10 pages")?.due).toBe("2026-12-01");
+    expect(find("top-10 pages")?.text).toBe("Get the top-10 pages by traffic and bounce rate");
+    expect(find("整理客户流失原因")?.due).toBe("2026-12-05");
+    expect(find("quality checklist")?.target).toBe("editor");
+    expect(find("churn numbers")?.target).toBe("ming");
+    expect(find("博客流量")?.target).toBe("link");
+    expect(find("first audit done")?.ref).toBe("g-006");
+    expect(find("first audit done")?.progress).toBe(true);
+    expect(find("bounce rate matters")?.topic).toBe("SEO audit");
+    expect(find("续费提醒提前")?.topic).toBe("续费提醒");
+    expect(find("先问原因")?.topic).toBeUndefined(); // "今天" is generic
+    expect(find("We publish only")?.text).toBe(
+      "Publishing: We publish only after the checklist passes.",
+    );
+  });
+
+  it("headings that name a day are not topics", () => {
+    for (const heading of ["9 Nov", "Monday, 12 November", "Nov 9", "11月9日", "周一复盘前"]) {
+      const got = extractConventions(
+        splitBlocks(`# Log\n\n## ${heading}\n\nLearned: sleep matters\n`),
+      );
+      expect(got[0]?.topic, heading).toBeUndefined();
+    }
+    expect(
+      extractConventions(splitBlocks("# Log\n\n## Sleep\n\nLearned: sleep matters\n"))[0]?.topic,
+    ).toBe("Sleep");
+  });
+
+  it("is deterministic and reports one pass with no model usage", async () => {
+    const blocks = splitBlocks(journal);
+    const input = {
+      path: "j.md",
+      title: "2026-11-24",
+      body: journal,
+      blocks,
+      context: { agent: "link", topics: [], openItems: [], agents: ["ming"] },
+    };
+    const a = await new OfflineExtractor().extract(input);
+    const b = await new OfflineExtractor().extract(input);
+    expect(a).toEqual(b);
+    expect(a.passes).toBe(1);
+    expect(a.usage.calls).toBe(0);
+    for (const item of a.items)
+      expect(blocks[item.blockIndex]?.text).toContain(item.evidence.slice(0, 10));
+  });
+});
