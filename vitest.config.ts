@@ -1,6 +1,15 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
+/**
+ * Two projects (docs/testing.md, "Two projects: unit and process"): `unit`, the files that spawn
+ * nothing (no child process, no worker thread, no server over stdio), fast enough to run at every
+ * change; `process`, the files named `*.process.test.ts`, which spawn the built CLI, the MCP server,
+ * git or workers, and need dist/cli.js built once first (test/global-setup.ts).
+ * test/unit-spawns-nothing.test.ts fails when a `unit` file spawns.
+ */
+export const PROCESS_TESTS = "test/**/*.process.test.ts";
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -8,14 +17,26 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
-    // dist/cli.js is built once before the files run (CLI, MCP and stress tests spawn it).
-    globalSetup: ["test/global-setup.ts"],
     // The host's zone when TZ is set (.ci/run runs the suite again under Asia/Shanghai so that a
     // UTC-only assumption fails there), UTC otherwise.
     env: { TZ: process.env.TZ || "UTC" },
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [PROCESS_TESTS] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "process",
+          include: [PROCESS_TESTS],
+          // dist/cli.js is built once before the files run (CLI, MCP and stress tests spawn it).
+          globalSetup: ["test/global-setup.ts"],
+        },
+      },
+    ],
   },
 });
