@@ -64,6 +64,47 @@ const engineBoundaryBlock = {
   rules: boundaryRules({ regex: "^\\.\\./", message: engineBoundary }),
 };
 
+// The hosts (docs/architecture.md, "Folder dependencies"; test/core/core-folders.test.ts checks the
+// same exactly): node/ imports the core only; mcp/ and serve/ import node/ and the core, never the
+// CLI or each other; the CLI may import them all; the plugin imports the core only.
+const hostRule = (folders, message) => ({
+  "no-restricted-imports": [
+    "error",
+    { patterns: [{ regex: `^(\\.\\./)+(${folders.join("|")})(/|$)`, message }] },
+  ],
+});
+const hostBoundaryBlocks = [
+  {
+    files: ["src/node/**/*.ts"],
+    rules: hostRule(
+      ["cli", "mcp", "serve", "obsidian"],
+      "src/node/ holds what the Node hosts share and imports the core only.",
+    ),
+  },
+  {
+    files: ["src/mcp/**/*.ts"],
+    rules: hostRule(
+      ["cli", "serve", "obsidian"],
+      "src/mcp/ imports src/node/ and the core only; what it shares with another host goes to src/node/.",
+    ),
+  },
+  {
+    files: ["src/serve/**/*.ts"],
+    rules: hostRule(
+      ["cli", "mcp", "obsidian"],
+      "src/serve/ imports src/node/ and the core only (the CLI's main is injected, SearchSocketOptions.dispatch).",
+    ),
+  },
+  {
+    files: ["src/cli/**/*.ts"],
+    rules: hostRule(["obsidian"], "The CLI never imports the plugin."),
+  },
+  {
+    files: ["src/obsidian/**/*.ts"],
+    rules: hostRule(["node", "cli", "mcp", "serve"], "The plugin imports the core only."),
+  },
+];
+
 export default defineConfig([
   {
     ignores: [
@@ -117,4 +158,5 @@ export default defineConfig([
   },
   ...coreBoundaryBlocks,
   engineBoundaryBlock,
+  ...hostBoundaryBlocks,
 ]);
