@@ -18,7 +18,8 @@ import { appendJournalBlock } from "../core/journal/append";
 import { appendTopicEntry, topicKey, type EntryKind } from "../core/knowledge/topic";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { parseScope } from "../core/search/scope";
-import { PRIORITY_WORDS } from "../core/trackers/fields";
+import { FIELD_KEYS, PRIORITY_WORDS } from "../core/trackers/fields";
+import { newItemFields } from "../core/trackers/new-item";
 import { checkboxOf, listItems } from "../core/trackers/format";
 import { LIST_STATUSES, listTrackerItems } from "../core/trackers/list";
 import { advanceReview } from "../core/trackers/reviews";
@@ -458,15 +459,14 @@ const addTracker: ToolSpec = {
     const k = args.kind as TrackerKind;
     const path = ctx.layout.trackerPath(access.agent, k);
     const day = todayOf(deps.now());
-    const fields: [string, string][] = [];
-    if (typeof args.to === "string") fields.push(["to", toWikilink(args.to)]);
-    if (typeof args.due === "string") fields.push([k === "goals" ? "target" : "due", args.due]);
-    if (typeof args.priority === "string") fields.push(["priority", args.priority]);
-    fields.push(k === "decisions" ? ["decided", day] : ["created", day]);
-    // A decision is written done: Tasks' completion date goes with it (README "Tracker line format").
-    if (k === "decisions") fields.push(["completion", day]);
-    if (typeof args.source === "string" && args.source.trim())
-      fields.push(["source", toWikilink(args.source)]);
+    const fields = newItemFields(k, {
+      date: day,
+      to: typeof args.to === "string" ? toWikilink(args.to) : undefined,
+      due: typeof args.due === "string" ? args.due : undefined,
+      priority: typeof args.priority === "string" ? args.priority : undefined,
+      source:
+        typeof args.source === "string" && args.source.trim() ? toWikilink(args.source) : undefined,
+    });
     for (const [key, value] of Object.entries(
       (args.fields as Record<string, string> | undefined) ?? {},
     )) {
@@ -571,7 +571,7 @@ const updateTracker: ToolSpec = {
       for (const [key, value] of fields) {
         // A source is added to the links already there, never replaces them.
         text =
-          key.toLowerCase() === "source"
+          key.toLowerCase() === FIELD_KEYS.source
             ? edited(addItemSource(text, id, value, path), path, id)
             : edited(setItemField(text, id, key, value, path), path, id);
       }

@@ -12,7 +12,7 @@ import { localTimestamp, today as todayOf } from "../../core/util/dates";
 import { unknownAgentError } from "../../core/init";
 import { INBOX_VERBS, inboxKindOf, listInbox, type InboxVerb } from "../../core/inbox/inbox";
 import { addressedTo } from "../../core/inbox/address";
-import { fieldValue } from "../../core/trackers/fields";
+import { FIELD_KEYS, fieldValue } from "../../core/trackers/fields";
 import { findItem } from "../../core/trackers/store";
 import type { CliContext } from "../../node/context";
 import { answerInboxItem } from "../../core/inbox/respond";
@@ -111,7 +111,7 @@ async function addressedItems(
     const path = ctx.layout.trackerPath(from, kind);
     if (!(await ctx.vault.exists(path))) continue;
     const item = findItem(await ctx.vault.read(path), id);
-    if (item && addressedTo(fieldValue(item.fields, "to"), name)) out.push({ from });
+    if (item && addressedTo(fieldValue(item.fields, FIELD_KEYS.to), name)) out.push({ from });
   }
   return out;
 }

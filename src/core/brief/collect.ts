@@ -16,7 +16,7 @@ import type { IsoDate } from "../util/dates";
 import { UsageError } from "../errors";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
-import { PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
+import { FIELD_KEYS, PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/destination-match";
@@ -97,8 +97,8 @@ export async function collectTasks(
   const t = await readItems(vault, layout, agent, "tasks");
   if (!t) return { items: [], total: 0 };
   const rows = t.items.filter(isOpen).map((item) => {
-    const due = field(item, "due");
-    const priority = priorityWord(field(item, "priority") ?? "") ?? undefined;
+    const due = field(item, FIELD_KEYS.due);
+    const priority = priorityWord(field(item, FIELD_KEYS.priority) ?? "") ?? undefined;
     return {
       item,
       due,
@@ -142,9 +142,12 @@ export async function collectGoals(
   if (!g) return { items: [], total: 0 };
   const open = g.items
     .filter(isOpen)
-    .sort((a, b) => byOptional(field(a, "target"), field(b, "target")) || a.line - b.line);
+    .sort(
+      (a, b) =>
+        byOptional(field(a, FIELD_KEYS.target), field(b, FIELD_KEYS.target)) || a.line - b.line,
+    );
   const items = open.map((item) => {
-    const target = field(item, "target");
+    const target = field(item, FIELD_KEYS.target);
     const latest = latestProgressText(item);
     return withLine(
       {
@@ -212,9 +215,13 @@ export async function collectExchanges(
   for (const other of others) {
     const t = await readItems(vault, layout, other, kind);
     for (const item of t?.items ?? []) {
-      if (!t || !isOpen(item) || !recipients(field(item, "to")).some((r) => r.toLowerCase() === me))
+      if (
+        !t ||
+        !isOpen(item) ||
+        !recipients(field(item, FIELD_KEYS.to)).some((r) => r.toLowerCase() === me)
+      )
         continue;
-      const created = field(item, "created");
+      const created = field(item, FIELD_KEYS.created);
       const b = {
         ...base(kind, t.path, item),
         direction: "to" as const,
@@ -227,8 +234,8 @@ export async function collectExchanges(
   const own = await readItems(vault, layout, agent, kind);
   for (const item of own?.items ?? []) {
     if (!own || !isOpen(item)) continue;
-    const to = recipients(field(item, "to"));
-    const created = field(item, "created");
+    const to = recipients(field(item, FIELD_KEYS.to));
+    const created = field(item, FIELD_KEYS.created);
     const b = {
       ...base(kind, own.path, item),
       direction: "from" as const,

@@ -16,7 +16,7 @@ import {
 import { entryTextKey, listTopicEntries } from "../knowledge/callouts";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
-import { fieldValue } from "../trackers/fields";
+import { FIELD_KEYS, fieldValue } from "../trackers/fields";
 import { listItems, type TrackerStatus } from "../trackers/format";
 import type { VaultPort } from "../vault";
 
@@ -114,7 +114,7 @@ export async function indexProducedItems(
     if (!(await vault.exists(path))) continue;
     for (const item of listItems(await vault.read(path))) {
       const itemLink = sourceLink(path, item.id);
-      const source = fieldValue(item.fields, "source");
+      const source = fieldValue(item.fields, FIELD_KEYS.source);
       if (source !== null)
         add(
           { category, text: item.text, itemLink, itemPath: path, status: item.status },

@@ -5,7 +5,7 @@
 import { DUPLICATE_THRESHOLD, SimilarityIndex, findDuplicate } from "./dedupe";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
-import { fieldValue } from "../trackers/fields";
+import { FIELD_KEYS, fieldValue } from "../trackers/fields";
 import { isOpenStatus } from "../trackers/status";
 import { formatWikilink, linkTarget, wikilinkTargets } from "../markdown/wikilinks";
 import type { TopicEntry } from "../knowledge/topic";
@@ -132,7 +132,7 @@ export function topicMatcher(entries: TopicEntry[]): EntryMatcher<TopicEntry> {
 
 /** The `source` field of a tracker item as `fieldValue` reads it (the last one), or `""`. */
 export function sourcesOf(item: TrackerItem): string {
-  return fieldValue(item.fields, "source") ?? "";
+  return fieldValue(item.fields, FIELD_KEYS.source) ?? "";
 }
 
 /**

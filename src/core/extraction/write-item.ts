@@ -5,9 +5,9 @@
  */
 import { MemoryError } from "../errors";
 import type { MemoryLayout } from "../layout";
-import type { TrackerKind } from "../settings";
+import type { Category, TrackerKind } from "../settings";
 import { listItems, type TrackerItem } from "../trackers/format";
-import { STATE_KEY } from "../trackers/fields";
+import { newItemFields } from "../trackers/new-item";
 import {
   TrackerEditor,
   addItemSource,
@@ -39,10 +39,23 @@ import { calloutKind } from "./route-topic";
 import type { ExtractedItem, PlannedItem } from "./types";
 
 /**
- * Fields of a new tracker line for an item (README "Tracker line format"): ours first, the source
- * last of them (after `supersedes`, a wikilink to the item this one supersedes), then Tasks'
- * fields; `addTrackerItem` puts them in that order. A decision is written
- * done, so it also gets Tasks' `completion` date (the day it was decided).
+ * The tracker kind whose rules ({@link newItemFields}) an item of each category follows, whichever
+ * tracker it is placed in; insights and patterns have none.
+ */
+const CATEGORY_KIND: Readonly<Record<Category, TrackerKind | null>> = {
+  task: "tasks",
+  goal: "goals",
+  improvement: "proposals",
+  decision: "decisions",
+  question: "questions",
+  knowledge: null,
+  pattern: null,
+};
+
+/**
+ * Fields of a new tracker line for an extracted item ({@link newItemFields}, by the kind its
+ * category follows): `link` is its source, `supersedes` a wikilink to the item it supersedes; an
+ * improvement is written `proposed`.
  */
 export function trackerFields(
   item: ExtractedItem,
@@ -50,19 +63,16 @@ export function trackerFields(
   link: string,
   supersedes?: string,
 ): [string, string][] {
-  const fields: [string, string][] = [];
-  if (item.category === "improvement") fields.push([STATE_KEY, "proposed"]);
-  if (item.target) fields.push(["to", toWikilink(item.target)]);
-  if (item.owner && item.category === "task") fields.push(["owner", item.owner]);
-  if (item.due && item.category === "goal") fields.push(["target", item.due]);
-  if (item.category === "decision") fields.push(["decided", date]);
-  if (item.category === "decision" && item.topic) fields.push(["topic", toWikilink(item.topic)]);
-  if (supersedes) fields.push([SUPERSEDES_KEY, supersedes]);
-  fields.push(["source", link]);
-  if (item.category !== "decision") fields.push(["created", date]);
-  if (item.due && item.category !== "goal") fields.push(["due", item.due]);
-  if (item.category === "decision") fields.push(["completion", date]);
-  return fields;
+  return newItemFields(CATEGORY_KIND[item.category], {
+    date,
+    source: link,
+    state: item.category === "improvement" ? "proposed" : undefined,
+    to: item.target ? toWikilink(item.target) : undefined,
+    owner: item.owner,
+    due: item.due,
+    topic: item.topic ? toWikilink(item.topic) : undefined,
+    supersedes,
+  });
 }
 
 /** The edited text, or an error naming the note when the edit could not be made (never a silent no-op). */

@@ -6,7 +6,7 @@
  * `duplicate-id` (a frontmatter id used by two notes; a block id ending two lines of one note).
  */
 import { parseTracker } from "../trackers/format";
-import { fieldValue } from "../trackers/fields";
+import { FIELD_KEYS, fieldValue } from "../trackers/fields";
 import {
   findWikilinks,
   isAttachmentLink,
@@ -110,7 +110,7 @@ export async function checkTrackerSources(
   if (note.collection !== "tracker" || note.invalid) return [];
   const out: HealthProblem[] = [];
   for (const item of parseTracker(note.text).items) {
-    const source = fieldValue(item.fields, "source");
+    const source = fieldValue(item.fields, FIELD_KEYS.source);
     if (source !== null) {
       for (const link of findWikilinks(source)) {
         const reason = await brokenLinkReason(link, note.path, ctx);

@@ -1,7 +1,7 @@
 /**
  * Who an item is addressed to (docs/inbox.md): the `[to:: …]` inline field of a question or
  * proposal, as extraction writes it from `[to:: [[agent]]]` or an `@agent` mention in the journal
- * (`trackerFields` of src/core/extraction/write-item.ts). One reading for the brief, the inbox listing
+ * (`newItemFields` of src/core/trackers/new-item.ts). One reading for the brief, the inbox listing
  * and the inbox verbs.
  */
 import { wikilinkTargets } from "../markdown/wikilinks";

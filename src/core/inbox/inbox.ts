@@ -19,7 +19,7 @@
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { addAnswer } from "../trackers/answers";
-import { STATE_KEY, fieldValue, itemState } from "../trackers/fields";
+import { FIELD_KEYS, OLD_STATE_KEY, STATE_KEY, fieldValue, itemState } from "../trackers/fields";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { findItem, setItemField, setItemStatus, type EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
@@ -111,7 +111,7 @@ export async function listInbox(
         if (!item.id || !isOpen(item)) continue;
         const state = inboxState(item, kind);
         if (isFinal(state)) continue;
-        const to = fieldValue(item.fields, "to");
+        const to = fieldValue(item.fields, FIELD_KEYS.to);
         const mine = addressedTo(to, who.name) || (who.person && kind === "proposals");
         if (!mine) continue;
         out.push(toInboxItem(from, kind, path, item, item.id, state));
@@ -136,7 +136,7 @@ function toInboxItem(
     kind,
     id,
     text: item.text,
-    to: recipients(fieldValue(item.fields, "to")),
+    to: recipients(fieldValue(item.fields, FIELD_KEYS.to)),
     state,
     path,
     line: item.line + 1,
@@ -171,8 +171,8 @@ export function refusal(
     if (own && verb === "accept")
       return `agent ${actor.name} cannot approve its own ${kind === "proposals" ? "proposal" : "question"} ${ref}; a person approves it (agent-memory inbox <vault> accept without --agent, or the plugin)`;
     if (own) return `${ref} is agent ${actor.name}'s own item, not in its inbox`;
-    if (!addressedTo(fieldValue(item.fields, "to"), actor.name))
-      return `${ref} is not addressed to ${actor.name} (its [to:: …] names ${recipients(fieldValue(item.fields, "to")).join(", ") || "nobody"})`;
+    if (!addressedTo(fieldValue(item.fields, FIELD_KEYS.to), actor.name))
+      return `${ref} is not addressed to ${actor.name} (its [to:: …] names ${recipients(fieldValue(item.fields, FIELD_KEYS.to)).join(", ") || "nobody"})`;
     if (verb === "accept" && kind === "proposals")
       return `only a person can accept a proposal (${ref}); agent ${actor.name} may comment on it or decline it`;
   }
@@ -273,7 +273,7 @@ export function agentEditRefusal(
   const person = "only a person accepts a proposal (docs/inbox.md)";
   for (const [key, value] of fields) {
     const k = key.trim().toLowerCase();
-    if ((k === STATE_KEY || k === "status") && /^(accepted|approved)$/i.test(value.trim()))
+    if ((k === STATE_KEY || k === OLD_STATE_KEY) && /^(accepted|approved)$/i.test(value.trim()))
       return `an agent cannot set ${key} to ${value}: ${person}`;
     if (k === PROMOTED_TO_KEY)
       return `an agent cannot write ${key}: ${person}, and a promotion is written by accepting it`;

@@ -11,7 +11,7 @@ import { FrontmatterError } from "../errors";
 import { err, ok } from "../util/result";
 import { formatWikilink } from "../markdown/wikilinks";
 import { deriveShortId } from "../util/hash";
-import { fieldValue } from "../trackers/fields";
+import { FIELD_KEYS, fieldValue } from "../trackers/fields";
 import {
   detectEol,
   insertLines,
@@ -26,11 +26,11 @@ import { isOpenStatus } from "../trackers/status";
 import { entryTextKey, scanTopicBody, type TopicEntry } from "./callouts";
 
 /** Key of the day an entry stopped being current (`YYYY-MM-DD`). */
-export const VALID_TO_KEY = "valid_to";
+export const VALID_TO_KEY = FIELD_KEYS.validTo;
 /** Key of the link from a superseded entry to the one that replaced it. */
-export const SUPERSEDED_BY_KEY = "superseded_by";
+export const SUPERSEDED_BY_KEY = FIELD_KEYS.supersededBy;
 /** Key of the link from an entry to the one it replaced. */
-export const SUPERSEDES_KEY = "supersedes";
+export const SUPERSEDES_KEY = FIELD_KEYS.supersedes;
 
 /** Prefix of the block ids given to topic callouts (`^c-1a2b`). */
 export const CALLOUT_ID_PREFIX = "c-";

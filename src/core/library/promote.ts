@@ -31,7 +31,7 @@ import {
   type NoteLine,
 } from "../markdown/lines";
 import { formatWikilink, linkTarget } from "../markdown/wikilinks";
-import { STATE_KEY } from "../trackers/fields";
+import { FIELD_KEYS, STATE_KEY } from "../trackers/fields";
 
 /** Fields of a promotion proposal (docs/inbox.md): what to promote and where. */
 export const PROMOTE_KEY = "promote";
@@ -470,10 +470,10 @@ export function promotionProposal(
     text: `Promote ${plan.sourceLink} to the library (area ${plan.area})`,
     fields: [
       [STATE_KEY, "proposed"],
-      ["to", formatWikilink({ path: meta.person })],
+      [FIELD_KEYS.to, formatWikilink({ path: meta.person })],
       [PROMOTE_KEY, plan.sourceLink],
       [AREA_KEY, plan.area],
-      ["created", meta.date],
+      [FIELD_KEYS.created, meta.date],
     ],
   };
 }

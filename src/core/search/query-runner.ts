@@ -13,6 +13,7 @@ import type { ParsedQuery } from "./query";
 import { blockRankFactor, rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
 import { normalizeText, textContainsPhrase } from "./engine/tokenizer";
+import { FIELD_KEYS } from "../trackers/fields";
 
 /**
  * Phrase queries read at most this many candidates (notes holding the phrase's required terms
@@ -304,7 +305,7 @@ function withoutSourceFields(text: string): string {
   let out = "";
   let at = 0;
   for (const f of scanInlineFields(text)) {
-    if (f.key.trim().toLowerCase() !== "source") continue;
+    if (f.key.trim().toLowerCase() !== FIELD_KEYS.source) continue;
     out += text.slice(at, f.start).replace(/[ \t]+$/, "");
     at = f.end;
   }

@@ -140,8 +140,53 @@ export function priorityWord(value: string): PriorityWord | null {
   return NUMERIC_PRIORITY[v] ?? null;
 }
 
+/**
+ * The inline field keys of tracker lines and topic callouts, one home for each (README "Tracker
+ * line format"; docs/contradictions.md for the supersession keys): ours, then the Tasks plugin's
+ * that we write or read ({@link TASKS_FIELD_ORDER} lists all of Tasks'). Readers and writers name a
+ * key through this table, never as a string of their own.
+ */
+export const FIELD_KEYS = {
+  /** Wikilink(s) to the journal block(s) or note(s) an item came from. */
+  source: "source",
+  /** Whom a question or proposal is addressed to: wikilink(s) to agents or people. */
+  to: "to",
+  /** Who does a task. */
+  owner: "owner",
+  /** A goal's target date, `YYYY-MM-DD` (a goal has no `due`). */
+  target: "target",
+  /** The day a decision was made, `YYYY-MM-DD` (a decision has no `created`). */
+  decided: "decided",
+  /** Wikilink to the topic note a decision is about. */
+  topic: "topic",
+  /** A proposal's state (`proposed`, `accepted`, …). */
+  state: "state",
+  /** Wikilink to the entry this one supersedes. */
+  supersedes: "supersedes",
+  /** Wikilink to the entry that superseded this one. */
+  supersededBy: "superseded_by",
+  /** The last day a superseded entry held, `YYYY-MM-DD`. */
+  validTo: "valid_to",
+  /** A review loop's interval (`1w`, `2m`, …). */
+  every: "every",
+  /** A review loop's next date, `YYYY-MM-DD`. */
+  next: "next",
+  /** A review loop's last date, `YYYY-MM-DD`. */
+  last: "last",
+  /** Tasks' priority. */
+  priority: "priority",
+  /** Tasks' created date, `YYYY-MM-DD`. */
+  created: "created",
+  /** Tasks' due date, `YYYY-MM-DD`. */
+  due: "due",
+  /** Tasks' done date, `YYYY-MM-DD`. */
+  completion: "completion",
+  /** Tasks' cancelled date, `YYYY-MM-DD`. */
+  cancelled: "cancelled",
+} as const;
+
 /** Key of our own proposal state (`[state:: proposed]`); `status` is Dataview's task status. */
-export const STATE_KEY = "state";
+export const STATE_KEY = FIELD_KEYS.state;
 
 /** The key written before the Tasks order for {@link STATE_KEY}, still read. */
 export const OLD_STATE_KEY = "status";

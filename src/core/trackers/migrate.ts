@@ -10,7 +10,7 @@ import { FrontmatterError } from "../errors";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS } from "../settings";
 import type { VaultPort } from "../vault";
-import { fieldValue, isTasksField, orderFields } from "./fields";
+import { FIELD_KEYS, fieldValue, isTasksField, orderFields } from "./fields";
 import { parseTracker, scanItemLine, serializeTracker, type FieldSpan } from "./format";
 import { normalizedField } from "./store";
 
@@ -224,7 +224,9 @@ export function restoreLostIds(
     const line = note.lines[item.line];
     if (!line) continue;
     const cites = (it: { fields: { key: string; value: string }[] }): boolean =>
-      item.displaced.some((d) => (fieldValue(it.fields, "source") ?? "").includes(`#^${d}`));
+      item.displaced.some((d) =>
+        (fieldValue(it.fields, FIELD_KEYS.source) ?? "").includes(`#^${d}`),
+      );
     const match = before.find(
       (it) => it.id !== null && !taken.has(it.id) && it.text === item.text && cites(it),
     );
@@ -233,7 +235,7 @@ export function restoreLostIds(
     // Every link fragment was taken out, only the first put back: the source as last seen, when it
     // is the same links.
     const now = fieldValue(scanItemLine(repaired)?.fields ?? [], "source");
-    const was = fieldValue(match.fields, "source");
+    const was = fieldValue(match.fields, FIELD_KEYS.source);
     const strip = (v: string): string => v.replace(/\^[A-Za-z0-9-]+/g, "");
     if (now !== null && was !== null && now !== was && strip(now) === strip(was))
       repaired = repaired.replace(now, () => was);

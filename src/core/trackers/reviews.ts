@@ -21,7 +21,7 @@
 import { addDays, addMonths, dayNumber, type IsoDate } from "../util/dates";
 import { listItems, type TrackerItem } from "./format";
 import { daysOverdue, isOpenStatus, progressLines } from "./status";
-import { fieldValue } from "./fields";
+import { FIELD_KEYS, fieldValue } from "./fields";
 import { addProgressNote, findItem, setItemField, setItemStatus } from "./store";
 import { err, ok, type Result } from "../util/result";
 
@@ -159,14 +159,14 @@ function field(item: TrackerItem, key: string): string | null {
 
 /** True for a tracker item that carries a review schedule (an `every` or a `next` field). */
 export function isReviewItem(item: TrackerItem): boolean {
-  return field(item, "every") !== null || field(item, "next") !== null;
+  return field(item, FIELD_KEYS.every) !== null || field(item, FIELD_KEYS.next) !== null;
 }
 
 /** Reads the schedule of one tracker item (see {@link ReviewSchedule}; a ticked round is read as done). */
 export function readSchedule(item: TrackerItem): ReviewSchedule {
-  const everyRaw = field(item, "every");
-  const nextRaw = field(item, "next");
-  const lastRaw = field(item, "last");
+  const everyRaw = field(item, FIELD_KEYS.every);
+  const nextRaw = field(item, FIELD_KEYS.next);
+  const lastRaw = field(item, FIELD_KEYS.last);
   const every = everyRaw === null ? null : parseEvery(everyRaw);
   let next = nextRaw !== null && dayNumber(nextRaw) !== null ? nextRaw : null;
   const problems: string[] = [];
@@ -179,7 +179,7 @@ export function readSchedule(item: TrackerItem): ReviewSchedule {
   let last = lastDone(item, lastRaw);
   let ticked: IsoDate | null = null;
   if (item.status === "done" && every !== null && next !== null) {
-    const completion = field(item, "completion")?.trim() ?? null;
+    const completion = field(item, FIELD_KEYS.completion)?.trim() ?? null;
     ticked = completion !== null && dayNumber(completion) !== null ? completion : next;
     next = nextReviewDate(next, every, ticked) ?? next;
     status = "open";
@@ -265,7 +265,7 @@ export function advanceReview(
   }
   const next = nextReviewDate(schedule.next, schedule.every, doneDate);
   if (next === null) return err(`^${id}: cannot compute the next date`);
-  const withNext = setItemField(text, id, "next", next, path);
+  const withNext = setItemField(text, id, FIELD_KEYS.next, next, path);
   if (!withNext.ok) return err(withNext.error.message);
   const withLine = addProgressNote(
     withNext.value.text,
@@ -296,7 +296,7 @@ function reopenTicked(
   if (ticked === null || next === null) return err(`^${id}: not ticked`);
   const reopened = setItemStatus(text, id, "open", path);
   if (!reopened.ok) return err(reopened.error.message);
-  const withNext = setItemField(reopened.value.text, id, "next", next, path);
+  const withNext = setItemField(reopened.value.text, id, FIELD_KEYS.next, next, path);
   if (!withNext.ok) return err(withNext.error.message);
   const withLine = addProgressNote(
     withNext.value.text,

@@ -16,6 +16,7 @@ import type { TrackerKind } from "../settings";
 import { setFrontmatter } from "../frontmatter";
 import { err, ok, type Result } from "../util/result";
 import {
+  FIELD_KEYS,
   OLD_STATE_KEY,
   STATE_KEY,
   fieldIndex,
@@ -261,8 +262,13 @@ export function setItemStatus(
       line.text.slice(0, scan.statusIndex) +
       STATUS_CHAR[status] +
       line.text.slice(scan.statusIndex + 1);
-    t = removeFields(t, ["completion", "cancelled"]);
-    const dateKey = status === "done" ? "completion" : status === "abandoned" ? "cancelled" : null;
+    t = removeFields(t, [FIELD_KEYS.completion, FIELD_KEYS.cancelled]);
+    const dateKey =
+      status === "done"
+        ? FIELD_KEYS.completion
+        : status === "abandoned"
+          ? FIELD_KEYS.cancelled
+          : null;
     if (dateKey && date) t = withField(t, dateKey, collapseWhitespace(date));
     line.text = t;
     return true;
@@ -316,9 +322,9 @@ function sourceEdit(link: string): (note: TrackerNote, item: TrackerItem) => boo
     const line = note.lines[item.line];
     const scan = line ? scanItemLine(line.text) : null;
     if (!line || !scan) return false;
-    const field = scan.fields[fieldIndex(scan.fields, "source")];
+    const field = scan.fields[fieldIndex(scan.fields, FIELD_KEYS.source)];
     if (!field) {
-      line.text = insertField(line.text, scan, "source", wikilink);
+      line.text = insertField(line.text, scan, FIELD_KEYS.source, wikilink);
       return true;
     }
     if (wikilinkTargets(field.value).includes(target)) return false;
@@ -440,7 +446,7 @@ function replaceField(line: string, field: FieldSpan, value: string): string {
  */
 export function normalizedField(key: string, value: string): { key: string; value: string } {
   const lower = key.toLowerCase();
-  if (lower === "priority") return { key, value: priorityWord(value) ?? value };
+  if (lower === FIELD_KEYS.priority) return { key, value: priorityWord(value) ?? value };
   if (lower === OLD_STATE_KEY) return { key: STATE_KEY, value };
   return { key, value };
 }

@@ -15,7 +15,12 @@ import { errorMessage } from "../../core/errors";
 import type { TrackerItem, TrackerStatus } from "../../core/trackers/format";
 import { listItems } from "../../core/trackers/format";
 import { isOpenStatus, latestProgress } from "../../core/trackers/status";
-import { fieldValue as readField, itemState, priorityWord } from "../../core/trackers/fields";
+import {
+  FIELD_KEYS,
+  fieldValue as readField,
+  itemState,
+  priorityWord,
+} from "../../core/trackers/fields";
 import { dueReviews, isReviewItem, readSchedule } from "../../core/trackers/reviews";
 import { stripWikilinkBrackets, wikilinkTargets } from "../../core/markdown/wikilinks";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
@@ -48,7 +53,16 @@ const FILTER_LABELS: Readonly<Record<StatusFilter, string>> = {
 };
 
 /** Fields shown as small badges after an item's text, in this order (`state` also reads the old `status`). */
-const BADGE_FIELDS = ["priority", "due", "target", "every", "next", "to", "state", "decided"];
+const BADGE_FIELDS = [
+  FIELD_KEYS.priority,
+  FIELD_KEYS.due,
+  FIELD_KEYS.target,
+  FIELD_KEYS.every,
+  FIELD_KEYS.next,
+  FIELD_KEYS.to,
+  FIELD_KEYS.state,
+  FIELD_KEYS.decided,
+];
 
 /** True when an item passes the status filter. */
 export function matchesFilter(status: TrackerStatus, filter: StatusFilter): boolean {
@@ -62,9 +76,9 @@ export function matchesFilter(status: TrackerStatus, filter: StatusFilter): bool
  * "Tracker line order follows Tasks' reader").
  */
 function fieldValue(item: TrackerItem, key: string): string | null {
-  if (key === "state") return itemState(item.fields);
+  if (key === FIELD_KEYS.state) return itemState(item.fields);
   const value = readField(item.fields, key);
-  return key === "priority" && value !== null ? (priorityWord(value) ?? value) : value;
+  return key === FIELD_KEYS.priority && value !== null ? (priorityWord(value) ?? value) : value;
 }
 
 /**
@@ -466,7 +480,7 @@ export class TrackerView extends ItemView {
           text: `${key}: ${stripWikilinkBrackets(value)}`,
         });
     }
-    const source = fieldValue(item, "source");
+    const source = fieldValue(item, FIELD_KEYS.source);
     if (source) {
       for (const target of wikilinkTargets(source)) {
         const link = meta.createEl("a", {
