@@ -16,7 +16,7 @@ import type { IsoDate } from "../util/dates";
 import { UsageError } from "../errors";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
-import { FIELD_KEYS, PRIORITY_WORDS, fieldValue, priorityWord } from "../trackers/fields";
+import { FIELD_KEYS, PRIORITY_WORDS, fieldValue, itemDate, priorityWord } from "../trackers/fields";
 import { recipients } from "../inbox/address";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/destination-match";
@@ -271,7 +271,7 @@ export async function collectDecisions(
     .filter((i) => i.status !== "abandoned" && !isSuperseded(i.fields))
     .map((item) => ({
       item,
-      date: field(item, "decided") ?? field(item, "created") ?? field(item, "date"),
+      date: itemDate(item) ?? undefined,
     }));
   rows.sort((a, b) => {
     if (a.date === b.date) return b.item.line - a.item.line;

@@ -6,7 +6,7 @@ import { SimilarityIndex, findDuplicate, sameItemText } from "./dedupe";
 import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
-import { fieldValue } from "../trackers/fields";
+import { itemDate } from "../trackers/fields";
 import { isOpenStatus } from "../trackers/status";
 import { wikilinkTargets } from "../markdown/wikilinks";
 import type { TopicEntry } from "../knowledge/topic";
@@ -68,7 +68,7 @@ interface EntryView {
   text: string;
   sources: readonly string[];
   current: boolean;
-  /** The entry's date (`decided`/`created`, or the callout's), `YYYY-MM-DD`, when it has one. */
+  /** The entry's date ({@link itemDate} of a tracker item, or the callout's), `YYYY-MM-DD`, when it has one. */
   date?: string | null;
 }
 
@@ -122,7 +122,7 @@ export function trackerView(kind: TrackerKind): (it: TrackerItem) => {
       it.id !== null &&
       !isSuperseded(it.fields) &&
       (kind === "decisions" || isOpenStatus(it.status)),
-    date: fieldValue(it.fields, "decided") ?? fieldValue(it.fields, "created"),
+    date: itemDate(it),
   });
 }
 

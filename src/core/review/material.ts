@@ -13,7 +13,7 @@ import { textAfterFrontmatter } from "../markdown/frontmatter-block";
 import { listItems, type TrackerItem, type TrackerStatus } from "../trackers/format";
 import { isOpenStatus, latestProgressText } from "../trackers/status";
 import { staleTopicsOf, type StaleTopic } from "../health/stale-rules";
-import { fieldValue } from "../trackers/fields";
+import { itemDate } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
 import { REVIEW_NOTE_TYPE, isDigestNote } from "../note-types";
 
@@ -182,10 +182,7 @@ export async function collectReviewMaterial(
   if (decisionsText !== null) {
     for (const item of listItems(decisionsText)) {
       if (item.status === "abandoned") continue;
-      const raw =
-        fieldValue(item.fields, "decided") ??
-        fieldValue(item.fields, "created") ??
-        fieldValue(item.fields, "date");
+      const raw = itemDate(item);
       const date = raw !== null && dayNumber(raw.trim()) !== null ? raw.trim() : null;
       if (date !== null && inPeriod(date, period))
         decisions.push({ ...itemRef(decisionsPath, item), date });

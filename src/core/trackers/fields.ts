@@ -183,7 +183,25 @@ export const FIELD_KEYS = {
   completion: "completion",
   /** Tasks' cancelled date, `YYYY-MM-DD`. */
   cancelled: "cancelled",
+  /** A date a person wrote on a line themselves (read by {@link itemDate}, never written). */
+  date: "date",
 } as const;
+
+/**
+ * An item's date, for every reader that orders or filters items by when they were made (the brief's
+ * decisions, the review note's period, supersession's "Out of order" rule in docs/contradictions.md):
+ * `decided`, else `created`, else a `date` a person wrote (docs/decisions.md, "One item date").
+ * The value as written (not checked to be a `YYYY-MM-DD` day), or `null` when the item has none.
+ */
+export function itemDate(item: {
+  fields: readonly { key: string; value: string }[];
+}): string | null {
+  return (
+    fieldValue(item.fields, FIELD_KEYS.decided) ??
+    fieldValue(item.fields, FIELD_KEYS.created) ??
+    fieldValue(item.fields, FIELD_KEYS.date)
+  );
+}
 
 /** Key of our own proposal state (`[state:: proposed]`); `status` is Dataview's task status. */
 export const STATE_KEY = FIELD_KEYS.state;
