@@ -89,7 +89,7 @@ const answerItem: ToolSpec = {
   description:
     "Answer, comment on, accept or decline an inbox item; written under the sender's item. Only a person accepts a proposal.",
   input: {
-    id: z.string().regex(/^\^?[qp]-\d+$/i, "an item id like q-001 or p-001"),
+    id: z.string().regex(/^\^?[qp]-[0-9a-z]+$/i, "an item id like q-k3f9x2m7qa, p-001"),
     from: z.string().optional(),
     verb: z.enum(["answer", "comment", "accept", "decline"]),
     text: z.string().optional(),

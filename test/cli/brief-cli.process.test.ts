@@ -168,8 +168,8 @@ describe("agent-memory brief", () => {
     const knowledge = b.sections.find((s) => s.kind === "knowledge")?.items ?? [];
     expect(knowledge.length).toBeGreaterThan(0);
     expect(knowledge.every((k) => /续费/.test(k.line))).toBe(true);
-    expect(b.markdown).toContain(
-      "- 给要求降级的 2 家客户准备功能对比表 — OVERDUE, due 2026-11-15 [[Memory/Agents/ming/Trackers/Tasks#^t-006]]",
+    expect(b.markdown).toMatch(
+      /- 给要求降级的 2 家客户准备功能对比表 — OVERDUE, due 2026-11-15 \[\[Memory\/Agents\/ming\/Trackers\/Tasks#\^t-[a-z][0-9a-z]{9}\]\]/,
     );
   });
 
@@ -224,7 +224,7 @@ describe("agent-memory export-agents-md", () => {
     expect(Buffer.byteLength(text)).toBe(first.bytes);
     expect(first.bytes).toBeLessThanOrEqual(2500);
     // Chinese: three bytes a character, so characters alone would let it run over.
-    expect(text.length).toBeLessThan(first.bytes - 300);
+    expect(text.length).toBeLessThan(first.bytes - 200);
     const exact = runCli([
       "export-agents-md",
       sample.root,

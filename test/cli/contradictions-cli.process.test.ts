@@ -28,6 +28,7 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     });
     cleanup = t.cleanup;
     expect(cliRun("extract", t.root, J1).code).toBe(0);
+    const [ana, dentist] = listItems(readFileSync(join(t.root, TASKS), "utf8")).map((it) => it.id);
     const journal = readFileSync(join(t.root, J1), "utf8");
     expect(journal).toMatch(/Send the draft to Ana \^am-/);
     writeFileSync(
@@ -37,20 +38,22 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     const r = cliRun("extract", t.root, J1);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /task\s+Send the signed contract to Bo\n\s+→ Memory\/Agents\/link\/Trackers\/Tasks\.md \(new, supersedes t-001 \(its journal block was reworded\)\)/,
+      /task\s+Send the signed contract to Bo\n\s+→ Memory\/Agents\/link\/Trackers\/Tasks\.md/,
     );
+    expect(r.stdout).toContain(`(new, supersedes ${ana} (its journal block was reworded))`);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    const bo = tasks[2]?.id;
     expect(tasks.map((it) => [it.id, it.text, it.status])).toEqual([
-      ["t-001", "Send the draft to Ana", "abandoned"],
-      ["t-002", "Book the dentist", "open"],
-      ["t-003", "Send the signed contract to Bo", "open"],
+      [ana, "Send the draft to Ana", "abandoned"],
+      [dentist, "Book the dentist", "open"],
+      [bo, "Send the signed contract to Bo", "open"],
     ]);
     expect(fieldValue(tasks[0]!.fields, "cancelled")).toBe("2026-03-02");
     expect(fieldValue(tasks[0]!.fields, "superseded_by")).toBe(
-      "[[Memory/Agents/link/Trackers/Tasks#^t-003]]",
+      `[[Memory/Agents/link/Trackers/Tasks#^${bo}]]`,
     );
     expect(fieldValue(tasks[2]!.fields, "supersedes")).toBe(
-      "[[Memory/Agents/link/Trackers/Tasks#^t-001]]",
+      `[[Memory/Agents/link/Trackers/Tasks#^${ana}]]`,
     );
     // The unchanged block's task is untouched, and a third run changes nothing.
     expect(fieldValue(tasks[1]!.fields, "superseded_by")).toBeNull();
@@ -60,7 +63,7 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     expect(readFileSync(join(t.root, TASKS), "utf8")).toBe(before);
   });
 
-  it("extract says 'supersedes d-001' in its text and --json, and --dry-run writes nothing", () => {
+  it("extract says which decision it supersedes in its text and --json, and --dry-run writes nothing", () => {
     const t = tempVault({
       [J1]: "# 2026-03-02\n\nDecision: ship on Fridays\n",
       [J2]: "# 2026-03-09\n\nDecision: do not ship on Fridays\n",
@@ -68,15 +71,16 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     cleanup = t.cleanup;
     expect(cliRun("extract", t.root, J1).code).toBe(0);
     const log = readFileSync(join(t.root, DECISIONS), "utf8");
+    const first = listItems(log)[0]?.id;
     const dry = cliRun("extract", t.root, J2, "--dry-run");
-    expect(dry.stdout).toContain("(new, supersedes d-001 (says the opposite))");
+    expect(dry.stdout).toContain(`(new, supersedes ${first} (says the opposite))`);
     expect(readFileSync(join(t.root, DECISIONS), "utf8")).toBe(log);
     const r = JSON.parse(cliRun("extract", t.root, J2, "--json").stdout) as Report;
     expect(r.items).toMatchObject([
       {
         action: "supersede",
         text: "do not ship on Fridays",
-        supersedes: { id: "d-001", reason: "polarity" },
+        supersedes: { id: first, reason: "polarity" },
       },
     ]);
     const items = listItems(readFileSync(join(t.root, DECISIONS), "utf8"));

@@ -278,7 +278,7 @@ describe("setFrontmatter", () => {
       { agent: "me", title: "Tasks", createdAt: "2026-11-27" },
       "Tasks.md",
     );
-    expect(tracker.text).toBe("---\nhello\n---\n# Tasks\n- [ ] b ^t-001\n");
+    expect(tracker.text).toBe(`---\nhello\n---\n# Tasks\n- [ ] b ^${tracker.id}\n`);
   });
 
   it("an empty frontmatter block is an empty mapping: the keys go into it", () => {

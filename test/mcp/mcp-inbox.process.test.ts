@@ -129,12 +129,14 @@ describe("inbox tools of a server started with --agent link", () => {
     expect(existsSync(join(v.root, LIBRARY))).toBe(false);
     const text = read(LINK_PROPOSALS);
     expect(text).toMatch(
-      /- \[ \] Promote \[\[Memory\/Agents\/link\/Knowledge\/learning\/SEO audit#\^ins-1\]\] to the library \(area SEO\) \[state:: proposed\] \[to:: \[\[me\]\]\] \[promote:: \[\[Memory\/Agents\/link\/Knowledge\/learning\/SEO audit#\^ins-1\]\]\] \[area:: SEO\] \[created:: \d{4}-\d{2}-\d{2}\] \^p-002\n/,
+      /- \[ \] Promote \[\[Memory\/Agents\/link\/Knowledge\/learning\/SEO audit#\^ins-1\]\] to the library \(area SEO\) \[state:: proposed\] \[to:: \[\[me\]\]\] \[promote:: \[\[Memory\/Agents\/link\/Knowledge\/learning\/SEO audit#\^ins-1\]\]\] \[area:: SEO\] \[created:: \d{4}-\d{2}-\d{2}\] \^p-[a-z][0-9a-z]{9}\n/,
     );
+    const id = (r.structuredContent as { id: string }).id;
+    expect(text).toContain(`^${id}\n`);
     const again = await s.call("propose_promotion", { note: `${KNOW}#^ins-1`, area: "SEO" });
-    expect(again.structuredContent).toMatchObject({ added: false, id: "p-002" });
+    expect(again.structuredContent).toMatchObject({ added: false, id });
     expect(read(LINK_PROPOSALS)).toBe(text);
-    const own = await s.call("answer_inbox_item", { id: "p-002", from: "link", verb: "accept" });
+    const own = await s.call("answer_inbox_item", { id, from: "link", verb: "accept" });
     expect(own.isError).toBe(true);
     expect(existsSync(join(v.root, LIBRARY))).toBe(false);
   });

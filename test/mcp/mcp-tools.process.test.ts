@@ -201,7 +201,7 @@ describe("mcp server started with --agent link on the sample vault", () => {
       created: boolean;
     };
     expect(data).toMatchObject({ path, created: true });
-    expect(data.id).toMatch(/^am-[0-9a-z]{4}$/);
+    expect(data.id).toMatch(/^am-[0-9a-z]{10}$/);
     const text = file(path);
     expect(text).toContain(`id: journal-link-${day}`);
     expect(text).toContain(`# ${day}`);
@@ -270,10 +270,10 @@ describe("mcp server started with --agent link on the sample vault", () => {
       `${head("2026-12-03")}Decision: the wombat export runs on Thursdays\n`,
     );
     expect((await s.call("extract", { journal: "2026-12-02", apply: true })).isError).toBeFalsy();
-    const old = /- \[x\] the wombat export runs on Mondays .*\^(d-\d+)$/m.exec(
+    const old = /- \[x\] the wombat export runs on Mondays .*\^(d-[0-9a-z]+)$/m.exec(
       file("Memory/Agents/link/Trackers/Decisions.md"),
     )?.[1];
-    expect(old).toMatch(/^d-\d{3}$/);
+    expect(old).toMatch(/^d-[a-z][0-9a-z]{9}$/);
     const plan = await s.call("extract", { journal: "2026-12-03" });
     const items = (
       plan.structuredContent as {
@@ -300,7 +300,7 @@ describe("mcp server started with --agent link on the sample vault", () => {
       })
     ).structuredContent as { id: string; added: boolean };
     expect(added.added).toBe(true);
-    expect(added.id).toMatch(/^t-\d{3}$/);
+    expect(added.id).toMatch(/^t-[a-z][0-9a-z]{9}$/);
     const again = (
       await s.call("add_tracker_item", { kind: "tasks", text: "Check the  hreflang tags" })
     ).structuredContent as { id: string; added: boolean };

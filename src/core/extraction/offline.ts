@@ -40,6 +40,7 @@ import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
 import { dateTitle } from "../util/dates";
 import { unwrapWikilink } from "../markdown/wikilinks";
+import { ITEM_ID_RE } from "../util/ids";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -308,7 +309,8 @@ function makeItem(
   }
   if (category === "task" && extras.owner) item.owner = extras.owner;
   const ref = fields.goal ?? fields.ref ?? fields.question;
-  if (ref && /^[a-z]-\d+$/i.test(ref.trim())) item.ref = ref.trim().toLowerCase();
+  if (ref && ITEM_ID_RE.test(ref.trim()) && !/^am-/i.test(ref.trim()))
+    item.ref = ref.trim().toLowerCase();
   if (extras.progress && category === "goal") item.progress = true;
   return item;
 }

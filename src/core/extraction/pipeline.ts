@@ -41,6 +41,7 @@ import { isDigestNote } from "../note-types";
 import { PlanReadCache } from "./plan-cache";
 import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
+import type { RandomSource } from "../util/ids";
 import { linkBreakingCharacters } from "../markdown/wikilinks";
 import type {
   ExtractionContext,
@@ -73,6 +74,8 @@ export interface ExtractionOptions {
   force?: boolean;
   /** Clock, for tests. */
   now?: () => Date;
+  /** Draws the ids of new tracker items (default `crypto.getRandomValues`); tests pass a seeded one. */
+  random?: RandomSource;
   /**
    * Cancels the run: handed to the extractor (aborts a pending chat completion), and checked
    * between items while routing them (a {@link CancelledError} is thrown; nothing is written).
@@ -278,7 +281,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     return { ...base, skipped: "unchanged" };
 
   const blocks = splitBlocks(note.body);
-  const state = new PlanReadCache(vault);
+  const state = new PlanReadCache(vault, options.random);
   const context = await loadContext(vault, layout, agent, state);
   const result: ExtractionResult = await extractor.extract({
     path,

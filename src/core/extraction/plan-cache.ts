@@ -9,7 +9,8 @@ import { sameModelItem } from "./merge";
 import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
-import { listItems, maxBlockNumber, type TrackerItem } from "../trackers/format";
+import { blockIdsOf, listItems, type TrackerItem } from "../trackers/format";
+import { cryptoRandom, type RandomSource } from "../util/ids";
 import { splitLines } from "../markdown/lines";
 import { listTopicEntries, topicKey, type TopicEntry } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem } from "./types";
@@ -32,7 +33,11 @@ export class PlanReadCache {
   /** Ids that items of {@link planned} supersede, per destination. */
   private readonly superseding = new Map<string, Set<string>>();
 
-  constructor(private readonly vault: VaultPort) {}
+  /** `random` draws the ids of new tracker items (`newItemId`). */
+  constructor(
+    private readonly vault: VaultPort,
+    readonly random: RandomSource = cryptoRandom,
+  ) {}
 
   /** Current text of a note, or `null` when it does not exist. */
   text(path: string): Promise<string | null> {
@@ -60,11 +65,11 @@ export class PlanReadCache {
     });
   }
 
-  /** Highest number of a `^<prefix>-<n>` block id in the note as read ({@link maxBlockNumber}). */
-  maxBlockNumber(path: string, prefix: string): Promise<number> {
-    return this.parse(`max\u0000${prefix}\u0000${path}`, async () => {
+  /** Every block id of the note as read ({@link blockIdsOf}); the same set on every call. */
+  blockIds(path: string): Promise<ReadonlySet<string>> {
+    return this.parse(`ids\u0000${path}`, async () => {
       const text = await this.text(path);
-      return maxBlockNumber(text === null ? [] : splitLines(text).lines, prefix);
+      return blockIdsOf(text === null ? [] : splitLines(text).lines);
     });
   }
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { CATEGORIES, type Category, type RejectedItem } from "./types";
 import { err, ok, type Result } from "../util/result";
+import { ITEM_ID_RE } from "../util/ids";
 
 /** An item as the model gave it, after validation; not yet checked against the journal. */
 export interface ReplyItem {
@@ -182,7 +183,9 @@ export const replyItemSchema = z.object({
     typeof v === "string" ? /^\d{4}-\d{2}-\d{2}$/.exec(v.trim())?.[0] : undefined,
   ),
   ref: lenient((v) =>
-    typeof v === "string" && /^[a-z]-\d+$/i.test(v.trim()) ? v.trim().toLowerCase() : undefined,
+    typeof v === "string" && ITEM_ID_RE.test(v.trim()) && !/^am-/i.test(v.trim())
+      ? v.trim().toLowerCase()
+      : undefined,
   ),
   progress: lenient((v) => (v === true || v === "true" ? true : undefined)),
 });

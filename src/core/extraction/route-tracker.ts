@@ -4,7 +4,7 @@
  */
 import { findDuplicate, similarity } from "./dedupe";
 import type { TrackerKind } from "../settings";
-import { KIND_PREFIX, formatBlockId, type TrackerItem } from "../trackers/format";
+import { KIND_PREFIX, newItemId, type TrackerItem } from "../trackers/format";
 import { wikilinkTargets } from "../markdown/wikilinks";
 import { citesBlock, sourceLink, trackerMatcher } from "./destination-match";
 import { EntryViews, supersessionFor, trackerView } from "./supersession";
@@ -88,10 +88,9 @@ export async function routeToTracker(
   const batch = ctx.state.planned.get(destination) ?? [];
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
   const prefix = KIND_PREFIX[kind];
-  const newId = formatBlockId(
-    prefix,
-    (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length,
-  );
+  const taken = new Set(await ctx.state.blockIds(destination));
+  for (const p of batch) if (p.newId) taken.add(p.newId);
+  const newId = newItemId(prefix, taken, ctx.state.random);
   const views = ctx.state.once(
     `tviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(existing.map(trackerView(kind))),

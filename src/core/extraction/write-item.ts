@@ -147,7 +147,12 @@ export function writeItem(
     const added = addTrackerItem(
       current,
       kind,
-      { text: item.text, status, fields: trackerFields(item, ctx.date, link, oldLink) },
+      {
+        text: item.text,
+        status,
+        fields: trackerFields(item, ctx.date, link, oldLink),
+        ...(planned.newId ? { id: planned.newId } : {}),
+      },
       {
         agent: ctx.agent,
         title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
@@ -324,6 +329,7 @@ class FastTracker {
       text: item.text,
       status,
       fields: trackerFields(item, ctx.date, link),
+      ...(planned.newId ? { id: planned.newId } : {}),
     });
     const index = this.matcher.entries.length;
     this.matcher.push(added.item);

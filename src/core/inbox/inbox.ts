@@ -27,6 +27,7 @@ import { AREA_KEY, PROMOTED_TO_KEY, PROMOTE_KEY } from "../library/promote";
 import { addressedTo, recipients } from "./address";
 import { isOpenStatus } from "../trackers/status";
 import { formatWikilink } from "../markdown/wikilinks";
+import { isItemIdOf } from "../util/ids";
 
 /** Tracker kinds an inbox holds. */
 export const INBOX_KINDS = ["questions", "proposals"] as const;
@@ -148,8 +149,8 @@ function toInboxItem(
 
 /** The inbox kind of an item id by its prefix (`q-…` questions, `p-…` proposals), or `null`. */
 export function inboxKindOf(id: string): InboxKind | null {
-  if (/^q-\d+$/i.test(id)) return "questions";
-  if (/^p-\d+$/i.test(id)) return "proposals";
+  if (isItemIdOf(id, "q")) return "questions";
+  if (isItemIdOf(id, "p")) return "proposals";
   return null;
 }
 

@@ -31,7 +31,7 @@ export interface AddBlockIdsResult {
 }
 
 /**
- * A deterministic block id `am-xxxx` (4 lowercase base-36 characters from a hash of `seed`), so
+ * A deterministic block id `am-xxxxxxxxxx` (ten base32 characters of a hash of `seed`), so
  * re-runs on the same journal give the same ids. When the id is in `taken`, another is derived
  * from the seed until one is free. `taken` holds ids without `^`.
  */

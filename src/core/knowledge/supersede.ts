@@ -46,7 +46,7 @@ export function isSuperseded(fields: readonly { key: string; value: string }[]):
 }
 
 /**
- * A deterministic callout block id `c-xxxx` (four base-36 characters of a hash of `seed`), the
+ * A deterministic callout block id `c-xxxxxxxxxx` (ten base32 characters of a hash of `seed`), the
  * next derivation when it is in `taken` (ids without `^`).
  */
 export function calloutBlockId(seed: string, taken: ReadonlySet<string>): string {

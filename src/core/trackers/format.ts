@@ -20,6 +20,7 @@ import {
   type NoteLine,
 } from "../markdown/lines";
 import { splitBlockIds, type PriorityWord } from "./fields";
+import { ITEM_ID_RE, cryptoRandom, randomId, type RandomSource } from "../util/ids";
 
 /** Item status, from the checkbox character (docs/architecture.md, "Note formats"). */
 export type TrackerStatus = "open" | "in-progress" | "done" | "abandoned";
@@ -64,7 +65,7 @@ export function checkboxOf(status: string): string {
 /**
  * Status of each checkbox character the parser understands (`X` is read as done, as Obsidian and
  * the Tasks plugin do). A task line with any other character (`[>]`, `[!]`…) is not an item: it is
- * kept byte for byte and its block id still counts for {@link maxBlockNumber}.
+ * kept byte for byte and its block id is still taken ({@link blockIdsOf}).
  */
 export const CHAR_STATUS: Readonly<Record<string, TrackerStatus>> = {
   " ": "open",
@@ -374,7 +375,7 @@ export function itemAt(lines: readonly NoteLine[], i: number): TrackerItem | nul
     }
     break;
   }
-  const prefix = scan.id ? (/^([A-Za-z]+)-\d+$/.exec(scan.id)?.[1] ?? null) : null;
+  const prefix = scan.id ? (ITEM_ID_RE.exec(scan.id)?.[1] ?? null) : null;
   return {
     id: scan.id,
     prefix,
@@ -400,27 +401,29 @@ export function listItems(text: string): TrackerItem[] {
 }
 
 /**
- * Highest number used by a block id `^<prefix>-<n>` of any line of the note (items, children, lines
- * the parser does not understand; the id as {@link splitBlockIds} reads it), or 0. Counting every
- * line means a new id never reuses one a person wrote on an unusual line.
+ * Every block id (without `^`) that ends a line of the note, as {@link splitBlockIds} reads it:
+ * items, children and lines the parser does not understand, so a new id never reuses one a person
+ * wrote on an unusual line.
  */
-export function maxBlockNumber(lines: readonly NoteLine[], prefix: string): number {
-  const re = new RegExp(`^${escapeRegExp(prefix)}-(\\d+)$`);
-  let max = 0;
+export function blockIdsOf(lines: readonly NoteLine[]): Set<string> {
+  const ids = new Set<string>();
   for (const line of lines) {
     if (!line.text.includes("^")) continue;
     const id = splitBlockIds(line.text, 0).id;
-    const n = id === null ? undefined : re.exec(id)?.[1];
-    if (n !== undefined) max = Math.max(max, Number.parseInt(n, 10));
+    if (id !== null) ids.add(id);
   }
-  return max;
+  return ids;
 }
 
-/** Formats a block id: prefix, dash, number zero-padded to 3 digits (widening past 999). */
-export function formatBlockId(prefix: string, n: number): string {
-  return `${prefix}-${String(n).padStart(3, "0")}`;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/**
+ * A new item id for `prefix` (`t`, `g` …) that is in none of `taken`: the prefix, a dash and ten
+ * random base32 characters (`t-k3f9x2m7qa`; docs/decisions.md, "Random item ids across clones").
+ * Old numbered ids (`t-004`) are never renumbered and stay valid beside the new ones.
+ */
+export function newItemId(
+  prefix: string,
+  taken: ReadonlySet<string>,
+  random: RandomSource = cryptoRandom,
+): string {
+  return randomId(`${prefix}-`, taken, random);
 }

@@ -28,9 +28,9 @@ import {
 import {
   KIND_PREFIX,
   STATUS_CHAR,
-  formatBlockId,
+  blockIdsOf,
   itemAt,
-  maxBlockNumber,
+  newItemId,
   parseTracker,
   scanItemLine,
   serializeTracker,
@@ -43,6 +43,7 @@ import {
 import { appendLines, assertWritable, insertLines, splitLines } from "../markdown/lines";
 import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { collapseWhitespace } from "../markdown/text";
+import { cryptoRandom, type RandomSource } from "../util/ids";
 
 /** An edit that found its item: the new text, and whether it had to change for the requested state. */
 export interface Edited {
@@ -79,6 +80,11 @@ export interface NewTrackerItem {
    * already starts with whitespace is written as given.
    */
   children?: string[];
+  /**
+   * The id to give it (without `^`), e.g. the one a plan showed; used only when no line of the note
+   * has it, else a new one is drawn.
+   */
+  id?: string;
 }
 
 /** Frontmatter facts for a tracker note created by {@link addTrackerItem}. */
@@ -95,13 +101,9 @@ export function findItem(text: string, id: string): TrackerItem | null {
   return parseTracker(text).items.find((item) => item.id === id) ?? null;
 }
 
-/** The next block id for `prefix` in the note: highest number used + 1, e.g. `t-001`, `t-049`, `t-1000`. */
-export function nextId(text: string, prefix: string): string {
-  return formatBlockId(prefix, maxBlockNumber(splitLines(text).lines, prefix) + 1);
-}
-
 /**
- * Adds a new item with the next id for its kind after the last item of the note (at the end when it has none).
+ * Adds a new item with a new random id of its kind (`t-k3f9x2m7qa`, drawn from `random`; docs/decisions.md,
+ * "Random item ids across clones") after the last item of the note (at the end when it has none).
  * When `current` is `null` (or blank: an empty note a person just made) the note is created with frontmatter (`id`, `type: tracker`, `agent`,
  * `kind`, `status: active`, `created_at`) and a `# <title>` heading. The file's line ending is kept;
  * a file without a final newline gets one before the new line, and the new lines end with one.
@@ -114,13 +116,13 @@ export function addTrackerItem(
   item: NewTrackerItem,
   meta: TrackerMeta,
   path = "tracker note",
+  random: RandomSource = cryptoRandom,
 ): { text: string; id: string } {
-  const prefix = KIND_PREFIX[kind];
   const base =
     current !== null && current.trim() !== "" ? current : newTrackerNote(kind, meta, path);
   const note = parseTracker(base);
   assertWritable(note, path);
-  const id = formatBlockId(prefix, maxBlockNumber(note.lines, prefix) + 1);
+  const id = pickId(item.id, KIND_PREFIX[kind], blockIdsOf(note.lines), random);
   const lines = newItemLines(item, id);
   // After the last item (and its children), so a person's sections and notes below the list
   // ("## Someday", a closing paragraph) stay below it; at the end when there is no item yet.
@@ -128,6 +130,17 @@ export function addTrackerItem(
   if (last) insertLines(note.lines, last.endLine, lines, note.eol);
   else appendLines(note.lines, lines, note.eol);
   return { text: serializeTracker(note), id };
+}
+
+/** `wanted` when it is free in `taken`, else a new random id of `prefix`. */
+function pickId(
+  wanted: string | undefined,
+  prefix: string,
+  taken: ReadonlySet<string>,
+  random: RandomSource,
+): string {
+  const id = wanted?.replace(/^\^/, "");
+  return id && /^[A-Za-z0-9-]+$/.test(id) && !taken.has(id) ? id : newItemId(prefix, taken, random);
 }
 
 /** The line of a new item with block id `id`, and its children's lines. */
@@ -157,12 +170,16 @@ function newItemLines(item: NewTrackerItem, id: string): string[] {
  */
 export class TrackerEditor {
   private readonly note: TrackerNote;
-  private readonly max = new Map<string, number>();
+  private taken: Set<string> | null = null;
 
-  /** `text` must be a note that already has an item ({@link hasItems}); else use {@link addTrackerItem}. */
+  /**
+   * `text` must be a note that already has an item ({@link hasItems}); else use {@link addTrackerItem}.
+   * New ids are drawn from `random`.
+   */
   constructor(
     text: string,
     private readonly path = "tracker note",
+    private readonly random: RandomSource = cryptoRandom,
   ) {
     this.note = parseTracker(text);
   }
@@ -181,13 +198,12 @@ export class TrackerEditor {
     assertWritable(note, this.path);
     const last = note.items[note.items.length - 1];
     if (!last) throw new Error("TrackerEditor.add needs a note with an item");
-    const prefix = KIND_PREFIX[kind];
-    const id = formatBlockId(prefix, this.maxNumber(prefix) + 1);
+    this.taken ??= blockIdsOf(note.lines);
+    const id = pickId(item.id, KIND_PREFIX[kind], this.taken, this.random);
     const lines = newItemLines(item, id);
     const at = last.endLine;
     insertLines(note.lines, at, lines, note.eol);
-    const added = note.lines.slice(at, at + lines.length);
-    for (const [p, n] of this.max) this.max.set(p, Math.max(n, maxBlockNumber(added, p)));
+    for (const added of blockIdsOf(note.lines.slice(at, at + lines.length))) this.taken.add(added);
     const parsed = itemAt(note.lines, at);
     if (!parsed)
       throw new Error(`TrackerEditor.add: the new line is not an item: ${lines[0] ?? ""}`);
@@ -214,15 +230,6 @@ export class TrackerEditor {
 
   text(): string {
     return serializeTracker(this.note);
-  }
-
-  private maxNumber(prefix: string): number {
-    let n = this.max.get(prefix);
-    if (n === undefined) {
-      n = maxBlockNumber(this.note.lines, prefix);
-      this.max.set(prefix, n);
-    }
-    return n;
   }
 }
 

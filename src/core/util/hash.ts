@@ -2,6 +2,7 @@
  * Hashes for noticing edits and deriving ids (docs/architecture.md, "Journals"). Pure JavaScript so
  * the core runs on Obsidian mobile (no `node:crypto`).
  */
+import { base32 } from "./ids";
 
 /**
  * cyrb53 (public domain, bryc): a fast 53-bit string hash with good spread over UTF-16 code units.
@@ -43,21 +44,20 @@ export function fnv1a(text: string): number {
   return h;
 }
 
-/** Ids of four base-36 characters: 1,679,616 of them per prefix. */
-const SHORT_ID_SPACE = 36 ** 4;
-
 /**
- * A deterministic short id `<prefix>xxxx` (four lowercase base-36 characters of the hash of
- * `seed`), so re-runs on the same text give the same ids. When it is in `taken` (ids without `^`),
- * another is derived from the seed until one is free; beyond four times the id space the id is
- * widened to the whole hash rather than looping for ever. Used for journal block ids (`am-`) and
- * callout ids (`c-`).
+ * A deterministic short id `<prefix>xxxxxxxxxx`: ten base32 characters (50 bits) of the hash of
+ * `seed`, so re-runs and other clones give the same id to the same text (docs/decisions.md, "Random
+ * item ids across clones"). When it is in `taken` (ids without `^`), another is derived from the
+ * seed until one is free. Used for journal block ids (`am-`) and callout ids (`c-`); ids written
+ * before in the old four-character form (`am-k3f9`) stay as they are.
  */
 export function deriveShortId(prefix: string, seed: string, taken: ReadonlySet<string>): string {
   for (let attempt = 0; ; attempt++) {
     const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
-    const id = `${prefix}${(hash % SHORT_ID_SPACE).toString(36).padStart(4, "0")}`;
+    const id = `${prefix}${base32(hash % SHORT_ID_SPACE, 10)}`;
     if (!taken.has(id)) return id;
-    if (attempt > 4 * SHORT_ID_SPACE) return `${prefix}${hash.toString(36)}`;
   }
 }
+
+/** 2⁵⁰: the ids {@link deriveShortId} draws from per prefix. */
+const SHORT_ID_SPACE = 2 ** 50;

@@ -130,8 +130,8 @@ describe("contradictions: never a duplicate, the later supersedes, both kept", (
       i.supersedes?.reason,
     ]);
     expect(actions).toEqual([
-      ["supersede", "d-001", "polarity"],
-      ["supersede", "d-002", "value"],
+      ["supersede", ship!.id, "polarity"],
+      ["supersede", sync!.id, "value"],
     ]);
   });
 
@@ -175,8 +175,8 @@ describe("contradictions: never a duplicate, the later supersedes, both kept", (
       [en100!, en200!],
       [zh100!, zh200!],
     ] as const) {
-      expect(old.id).toMatch(/^c-[0-9a-z]{4}$/);
-      expect(next.id).toMatch(/^c-[0-9a-z]{4}$/);
+      expect(old.id).toMatch(/^c-[0-9a-z]{10}$/);
+      expect(next.id).toMatch(/^c-[0-9a-z]{10}$/);
       expect(fieldValue(old.fields, "valid_to")).toBe("2026-03-09");
       expect(fieldValue(old.fields, "superseded_by")).toBe(
         `[[Memory/Agents/link/Knowledge/learning/API#^${next.id}]]`,
@@ -232,10 +232,10 @@ describe("contradictions: never a duplicate, the later supersedes, both kept", (
       "do not ship on Fridays",
       "ship on Fridays",
     ]);
-    expect(fieldValue(log[1]!.fields, "superseded_by")).toContain("#^d-003]]");
-    expect(fieldValue(log[2]!.fields, "supersedes")).toContain("#^d-002]]");
+    expect(fieldValue(log[1]!.fields, "superseded_by")).toContain(`#^${log[2]!.id}]]`);
+    expect(fieldValue(log[2]!.fields, "supersedes")).toContain(`#^${log[1]!.id}]]`);
     // The first keeps its one supersession: nothing rewritten.
-    expect(fieldValue(log[0]!.fields, "superseded_by")).toContain("#^d-002]]");
+    expect(fieldValue(log[0]!.fields, "superseded_by")).toContain(`#^${log[1]!.id}]]`);
   });
 
   it("a callout flipped back to its first value is a new callout superseding the current one", async () => {
@@ -293,11 +293,13 @@ describe("contradictions: never a duplicate, the later supersedes, both kept", (
     await run(false);
     const after = readFileSync(join(t.root, DECISIONS), "utf8");
     const lines = after.split("\r\n");
+    const newId = listItems(after)[1]?.id ?? "";
+    expect(newId).toMatch(/^d-[a-z][0-9a-z]{9}$/);
     expect(lines[0]).toBe(
-      "- [x] ship on Fridays [decided:: 2026-03-01] [valid_to:: 2026-03-09] [superseded_by:: [[Memory/Agents/link/Trackers/Decisions#^d-002]]] [completion:: 2026-03-01] ^d-001",
+      `- [x] ship on Fridays [decided:: 2026-03-01] [valid_to:: 2026-03-09] [superseded_by:: [[Memory/Agents/link/Trackers/Decisions#^${newId}]]] [completion:: 2026-03-01] ^d-001`,
     );
     expect(lines[1]).toMatch(
-      /^- \[x\] do not ship on Fridays \[decided:: 2026-03-09\] \[supersedes:: \[\[Memory\/Agents\/link\/Trackers\/Decisions#\^d-001\]\]\] \[source:: .*\] \[completion:: 2026-03-09\] \^d-002$/,
+      /^- \[x\] do not ship on Fridays \[decided:: 2026-03-09\] \[supersedes:: \[\[Memory\/Agents\/link\/Trackers\/Decisions#\^d-001\]\]\] \[source:: .*\] \[completion:: 2026-03-09\] \^d-[a-z][0-9a-z]{9}$/,
     );
     expect(lines[2]).toBe("A person's note ✍");
     const again = await run(true);
@@ -332,16 +334,17 @@ describe("the brief shows only the current entry, with a link to its history", (
     });
     const decisionsSection = b.sections.find((s) => s.kind === "decisions")?.items ?? [];
     expect(decisionsSection.map((i) => i.text)).toEqual(["do not ship on Fridays"]);
+    const first = listItems(readFileSync(join(t.root, DECISIONS), "utf8"))[0]?.id ?? "";
     expect(decisionsSection[0]!.supersedes).toBe(
-      "[[Memory/Agents/link/Trackers/Decisions#^d-001]]",
+      `[[Memory/Agents/link/Trackers/Decisions#^${first}]]`,
     );
     expect(decisionsSection[0]!.line).toContain(
-      "history: [[Memory/Agents/link/Trackers/Decisions#^d-001]]",
+      `history: [[Memory/Agents/link/Trackers/Decisions#^${first}]]`,
     );
     const knowledge = b.sections.find((s) => s.kind === "knowledge")?.items ?? [];
     expect(knowledge.map((i) => i.text)).toEqual(["API rate limit is 200 per second"]);
     expect(knowledge[0]!.supersedes).toMatch(
-      /^\[\[Memory\/Agents\/link\/Knowledge\/learning\/API#\^c-[0-9a-z]{4}\]\]$/,
+      /^\[\[Memory\/Agents\/link\/Knowledge\/learning\/API#\^c-[0-9a-z]{10}\]\]$/,
     );
     expect(b.markdown).not.toContain("100 per second");
   });

@@ -1,4 +1,6 @@
 import { readFileSync, statSync, readdirSync, existsSync, rmSync } from "node:fs";
+import { seededRandom } from "../../helpers/seeded-random";
+import { randomId } from "../../../src/core/util/ids";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
@@ -54,6 +56,13 @@ function setup(files: Record<string, string> = {}) {
   return t;
 }
 
+/** The ids a run with `random: seededRandom(SEED)` gives its new tracker items, in routing order. */
+const SEED = 1;
+function drawn(...prefixes: string[]): string[] {
+  const random = seededRandom(SEED);
+  return prefixes.map((p) => randomId(`${p}-`, new Set(), random));
+}
+
 async function run(
   t: ReturnType<typeof setup>,
   extractor: Extractor = new OfflineExtractor(),
@@ -67,6 +76,7 @@ async function run(
     extractor,
     force,
     now,
+    random: seededRandom(SEED),
   });
   const applied = await applyPlan(t.vault, layout, plan, now);
   return { plan, applied };
@@ -98,7 +108,7 @@ describe("extraction pipeline", () => {
       "goal:progress",
     ]);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
-    expect(tasks.map((i) => i.id)).toEqual(["t-001", "t-002"]);
+    expect(tasks.map((i) => i.id)).toEqual(drawn("t", "t"));
     const source = tasks[0]?.fields.find((f) => f.key === "source")?.value ?? "";
     const blockId = /#\^(am-[a-z0-9]+)/.exec(source)?.[1];
     expect(blockId).toBeDefined();
@@ -142,7 +152,7 @@ describe("extraction pipeline", () => {
     expect(mtimes(t.root)).toEqual(before);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
     expect(tasks.filter((i) => i.text === "Renew passport").map((i) => i.id)).toEqual(["t-007"]);
-    expect(tasks.map((i) => i.id)).toEqual(["t-007", "t-008"]);
+    expect(tasks.map((i) => i.id)).toEqual(["t-007", ...drawn("t")]);
   });
 
   it("a duplicate of an existing item gets the new source instead of a second item", async () => {
@@ -175,6 +185,7 @@ describe("extraction pipeline", () => {
       journalPath: J,
       extractor: slow,
       now,
+      random: seededRandom(SEED),
     });
     await new Promise((r) => setTimeout(r, 50));
     t.write(J, journal.replace("## SEO audit\n", "## SEO audit\n\n- [ ] call Person B\n"));
@@ -186,10 +197,11 @@ describe("extraction pipeline", () => {
     expect(after).toContain("- [ ] call Person B");
     expect(after).toMatch(/- \[ \] Renew passport \^am-[a-z0-9]+/);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
+    const [a, b] = drawn("t", "t");
     expect(tasks.map((i) => `${i.id} ${i.text}`)).toEqual([
       "t-001 Water the plants",
-      "t-002 Renew passport",
-      "t-003 Get the top-10 pages by traffic",
+      `${a} Renew passport`,
+      `${b} Get the top-10 pages by traffic`,
     ]);
   });
 
@@ -372,7 +384,7 @@ describe("extraction pipeline", () => {
     expect(tasks.map((i) => `${i.id ?? "-"} ${i.status} ${i.text}`)).toEqual([
       "t-001 done Renew passport",
       "- open Get the top-10 pages by traffic",
-      "t-002 open Renew passport",
+      `${drawn("t")[0]} open Renew passport`,
     ]);
   });
 
@@ -389,7 +401,7 @@ describe("extraction pipeline", () => {
       join(t.root, "Memory/Agents/link/Knowledge/learning/SEO audit.md"),
       "utf8",
     );
-    for (const id of topic.match(/am-[a-z0-9]{4}/g) ?? []) expect(after).toContain(`^${id}`);
+    for (const id of topic.match(/am-[a-z0-9]{10}/g) ?? []) expect(after).toContain(`^${id}`);
     const renew = plan.items[0]?.item.blockId ?? "";
     expect(after).not.toContain(`^${renew}`);
   });
@@ -477,8 +489,9 @@ describe("extraction pipeline", () => {
 
   it("progress naming a goal this same run creates goes under that goal", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
+    const [g] = drawn("g");
     const t = setup({
-      [J]: "# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: g-001]\n",
+      [J]: `# 2026-11-24\n\n目标：完成新版官网上线\n\n进展：首页设计稿已完成 [goal:: ${g}]\n`,
       [goalsPath]: "",
     });
     rmSync(join(t.root, goalsPath));
@@ -486,19 +499,20 @@ describe("extraction pipeline", () => {
     expect(plan.rejected).toEqual([]);
     expect(plan.items.map((p) => `${p.item.category}:${p.action}:${p.existingId ?? ""}`)).toEqual([
       "goal:add:",
-      "goal:progress:g-001",
+      `goal:progress:${g}`,
     ]);
     expect(applied.failed).toEqual([]);
     const goal = listItems(readFileSync(join(t.root, goalsPath), "utf8"))[0];
-    expect(goal?.id).toBe("g-001");
+    expect(goal?.id).toBe(g);
     expect(goal?.children.join("\n")).toContain("首页设计稿已完成");
     expect(readFileSync(join(t.root, J), "utf8")).toMatch(/extraction_hash/);
   });
 
   it("the same-run goal keeps its progress when another writer took its id meanwhile", async () => {
     const goalsPath = "Memory/Agents/link/Trackers/Goals.md";
+    const [g] = drawn("g");
     const t = setup({
-      [J]: "# 2026-11-24\n\nGoal: ship the new site\n\nProgress: home page designed [goal:: g-007]\n",
+      [J]: `# 2026-11-24\n\nGoal: ship the new site\n\nProgress: home page designed [goal:: ${g}]\n`,
     });
     const plan = await planExtraction({
       vault: t.vault,
@@ -507,16 +521,17 @@ describe("extraction pipeline", () => {
       journalPath: J,
       extractor: new OfflineExtractor(),
       now,
+      random: seededRandom(SEED),
     });
     expect(plan.items.map((p) => `${p.action}:${p.existingId ?? ""}`)).toEqual([
       "add:",
-      "progress:g-007",
+      `progress:${g}`,
     ]);
-    t.write(goalsPath, `${goals}- [ ] Someone else's goal ^g-007\n`);
+    t.write(goalsPath, `${goals}- [ ] Someone else's goal ^${g}\n`);
     await applyPlan(t.vault, layout, plan, now);
     const items = listItems(readFileSync(join(t.root, goalsPath), "utf8"));
-    expect(items.find((it) => it.id === "g-007")?.children).toEqual([]);
-    expect(items.find((it) => it.id === "g-008")?.children.join("\n")).toContain(
+    expect(items.find((it) => it.id === g)?.children).toEqual([]);
+    expect(items.find((it) => it.text === "ship the new site")?.children.join("\n")).toContain(
       "home page designed",
     );
   });

@@ -156,12 +156,12 @@ describe("block ids", () => {
     expect([...existingBlockIds(JOURNAL)].sort()).toEqual(["am-k3f9", "dec-01", "t-047"]);
   });
 
-  it("newBlockId is deterministic, am-xxxx, and avoids taken ids", () => {
+  it("newBlockId is deterministic, am- and ten base32 characters, and avoids taken ids", () => {
     const id = newBlockId("Memory/j/2026-03-24.md\n- [ ] call Person B");
-    expect(id).toMatch(/^am-[0-9a-z]{4}$/);
+    expect(id).toMatch(/^am-[0-9a-hjkmnp-tv-z]{10}$/);
     expect(newBlockId("Memory/j/2026-03-24.md\n- [ ] call Person B")).toBe(id);
     const other = newBlockId("Memory/j/2026-03-24.md\n- [ ] call Person B", new Set([id]));
-    expect(other).toMatch(/^am-[0-9a-z]{4}$/);
+    expect(other).toMatch(/^am-[0-9a-hjkmnp-tv-z]{10}$/);
     expect(other).not.toBe(id);
     expect(newBlockId("x", [newBlockId("x")])).toBe(newBlockId("x", new Set([newBlockId("x")])));
   });

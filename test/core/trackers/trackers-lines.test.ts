@@ -147,7 +147,7 @@ describe("writes in the tracker line format", () => {
       META,
     );
     expect(r.text.trimEnd().split("\n").at(-1)).toBe(
-      "- [ ] Ship [source:: [[J#^am-1]]] [state:: proposed] [priority:: medium] [created:: 2026-11-27] [due:: 2026-12-04] ^t-001",
+      `- [ ] Ship [source:: [[J#^am-1]]] [state:: proposed] [priority:: medium] [created:: 2026-11-27] [due:: 2026-12-04] ^${r.id}`,
     );
   });
 

@@ -136,7 +136,8 @@ function withoutFields(s: string): string {
 describe("tracker lines the demo leaves, read by the Tasks plugin's rules", () => {
   it("the demo wrote lines, and every tracker line is one item with an id", () => {
     expect(lines.filter((l) => l.written).length).toBeGreaterThanOrEqual(15);
-    for (const l of lines) expect(l.item.id, l.text).toMatch(/^[tgrpqd]-\d{3}$/);
+    for (const l of lines)
+      expect(l.item.id, l.text).toMatch(/^[tgrpqd]-(?:\d{3}|[a-z][0-9a-z]{9})$/);
   });
 
   it("case 18: Tasks reads status, description, priority, created, due, done and cancelled dates and the block id as we mean them", () => {

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { seededRandom } from "../../helpers/seeded-random";
+import { randomId } from "../../../src/core/util/ids";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,7 +15,6 @@ import {
   addProgressNote,
   addTrackerItem,
   findItem,
-  nextId,
   setItemField,
   setItemStatus,
 } from "../../../src/core/trackers/store";
@@ -155,7 +156,7 @@ describe("tracker store: properties over generated notes", () => {
     );
   });
 
-  it("addTrackerItem inserts one line with the next id after the last item, and keeps every other line", () => {
+  it("addTrackerItem inserts one line with a new id after the last item, and keeps every other line", () => {
     fc.assert(
       fc.property(
         trackerNote.filter((g) => g.text.replace("\uFEFF", "").trim() !== ""),
@@ -168,8 +169,9 @@ describe("tracker store: properties over generated notes", () => {
             { text: "续签护照 Renew passport", fields: [["created", "2026-03-24"]] },
             META,
           );
-          const expected = `${prefix}-${String((g.maxByPrefix[prefix] ?? 0) + 1).padStart(3, "0")}`;
-          expect(r.id).toBe(expected);
+          const expected = r.id;
+          expect(expected).toMatch(new RegExp(`^${prefix}-[a-z][0-9a-z]{9}$`));
+          expect(ids(g.text)).not.toContain(expected);
           const last = listItems(g.text).at(-1);
           const at = last ? last.endLine : splitLines(g.text).lines.length;
           const [line] = expectLinesInserted(g.text, r.text, at, 1);
@@ -189,25 +191,32 @@ describe("tracker store: operations", () => {
     const text = "# Tasks\n\n- [ ] A ^t-001\n    - note\n\n## Someday\n\nMaybe learn Go.\n";
     const r = addTrackerItem(text, "tasks", { text: "B", fields: [] }, META);
     expect(r.text).toBe(
-      "# Tasks\n\n- [ ] A ^t-001\n    - note\n- [ ] B ^t-002\n\n## Someday\n\nMaybe learn Go.\n",
+      `# Tasks\n\n- [ ] A ^t-001\n    - note\n- [ ] B ^${r.id}\n\n## Someday\n\nMaybe learn Go.\n`,
     );
   });
 
-  it("add twice gives t-001 then t-002; a new note has frontmatter and a heading", () => {
+  it("add twice gives two new ids from the random source; a new note has frontmatter and a heading", () => {
+    const random = seededRandom(1);
     const first = addTrackerItem(
       null,
       "tasks",
       { text: "Renew passport", fields: [["created", "2026-03-24"]] },
       META,
+      "Tasks.md",
+      random,
     );
-    expect(first.id).toBe("t-001");
+    const again = seededRandom(1);
+    expect(first.id).toBe(randomId("t-", new Set(), again));
     const second = addTrackerItem(
       first.text,
       "tasks",
       { text: "Book the dentist", fields: [] },
       META,
+      "Tasks.md",
+      random,
     );
-    expect(second.id).toBe("t-002");
+    expect(second.id).toBe(randomId("t-", new Set(), again));
+    expect(second.id).not.toBe(first.id);
     const data = parseNote(second.text).data;
     expect(data).toEqual({
       id: "link-tasks",
@@ -218,23 +227,42 @@ describe("tracker store: operations", () => {
       created_at: "2026-03-24T09:00:00+08:00",
     });
     expect(parseNote(second.text).body).toBe(
-      "# Tasks\n\n- [ ] Renew passport [created:: 2026-03-24] ^t-001\n- [ ] Book the dentist ^t-002\n",
+      `# Tasks\n\n- [ ] Renew passport [created:: 2026-03-24] ^${first.id}\n- [ ] Book the dentist ^${second.id}\n`,
     );
   });
 
-  it("numbers from the highest id in the note, widening past 999, counting ids on unusual lines", () => {
-    expect(nextId("", "t")).toBe("t-001");
-    expect(nextId("- [x] a ^t-047\n- [ ] b ^t-048\n- [ ] c ^g-200\n", "t")).toBe("t-049");
-    expect(nextId("- [ ] a ^t-999\n", "t")).toBe("t-1000");
-    expect(nextId("- [>] forwarded ^t-120\n    - [ ] nested ^t-121\n- [ ] a ^t-003\n", "t")).toBe(
-      "t-122",
+  it("never reuses an id of any line of the note, old or new form, even on unusual lines", () => {
+    // A source that first yields the bytes of an id already in the note, then another.
+    const taken = randomId("t-", new Set(), seededRandom(5));
+    const text = `- [>] forwarded ^${taken}\n    - [ ] nested ^t-121\n- [ ] a ^t-003\n`;
+    const r = addTrackerItem(
+      text,
+      "tasks",
+      { text: "b", fields: [] },
+      META,
+      "T.md",
+      seededRandom(5),
     );
-    expect(nextId("text with ^t-500 in the middle\n", "t")).toBe("t-001");
+    expect(r.id).not.toBe(taken);
+    expect(r.id).toMatch(/^t-[a-z][0-9a-z]{9}$/);
+    expect(listItems(r.text).map((i) => i.id)).toEqual(["t-003", r.id]);
+    // A wanted id (the one a plan showed) is used only while it is free.
+    const wanted = addTrackerItem(
+      text,
+      "tasks",
+      { text: "c", fields: [], id: "t-zzzzzzzzzz" },
+      META,
+    );
+    expect(wanted.id).toBe("t-zzzzzzzzzz");
+    const clash = addTrackerItem(text, "tasks", { text: "c", fields: [], id: "t-121" }, META);
+    expect(clash.id).not.toBe("t-121");
   });
 
   it("a blank existing note is created as new", () => {
-    expect(addTrackerItem("\n", "tasks", { text: "a", fields: [] }, META).text).toBe(
-      addTrackerItem(null, "tasks", { text: "a", fields: [] }, META).text,
+    expect(
+      addTrackerItem("\n", "tasks", { text: "a", fields: [] }, META, "T.md", seededRandom(2)).text,
+    ).toBe(
+      addTrackerItem(null, "tasks", { text: "a", fields: [] }, META, "T.md", seededRandom(2)).text,
     );
   });
 
@@ -252,7 +280,7 @@ describe("tracker store: operations", () => {
       META,
     );
     expect(r.text).toBe(
-      "# Tasks\r\n- [ ] a ^t-001\r\n- [/] b ^t-002\r\n    - Observation: x\r\n\tindented as given\r\n",
+      `# Tasks\r\n- [ ] a ^t-001\r\n- [/] b ^${r.id}\r\n    - Observation: x\r\n\tindented as given\r\n`,
     );
   });
 
@@ -264,9 +292,9 @@ describe("tracker store: operations", () => {
       META,
     );
     expect(r.text).toBe(
-      "# Tasks\n- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] ^t-001\n",
+      `# Tasks\n- [ ] Renew passport [source:: [[2026-03-24#^am-k3f9]]] ^${r.id}\n`,
     );
-    expect(findItem(r.text, "t-001")?.text).toBe("Renew passport");
+    expect(findItem(r.text, r.id)?.text).toBe("Renew passport");
   });
 
   it("setItemStatus writes x for done and treats X as done already", () => {
@@ -364,7 +392,7 @@ describe("tracker store: operations", () => {
       );
       return { content: r.text, result: r.id };
     });
-    expect(id).toBe("t-001");
+    expect(id).toMatch(/^t-[a-z][0-9a-z]{9}$/);
     const written = readFileSync(join(t.root, path), "utf8");
     expect(
       await t.vault.process(path, (cur) =>
@@ -372,7 +400,7 @@ describe("tracker store: operations", () => {
       ),
     ).toBe(false);
     expect(readFileSync(join(t.root, path), "utf8")).toBe(written);
-    expect(listItems(written).map((i) => i.id)).toEqual(["t-001"]);
+    expect(listItems(written).map((i) => i.id)).toEqual([id]);
   });
 });
 
@@ -412,7 +440,8 @@ describe("TrackerEditor", () => {
         fc.array(edit, { maxLength: 8 }),
         (lines, eol, edits) => {
           const start = `---\ntype: tracker\n---\n- [ ] First ^t-002${eol}${lines.join(eol)}`;
-          const editor = new TrackerEditor(start);
+          const editor = new TrackerEditor(start, "tracker note", seededRandom(9));
+          const random = seededRandom(9);
           fc.pre(editor.hasItems());
           let text = start;
           for (const e of edits) {
@@ -421,11 +450,14 @@ describe("TrackerEditor", () => {
                 text: e.add,
                 fields: [["source", "[[2026-11-26#^am-bbbb]]"]] as [string, string][],
               };
-              const want = addTrackerItem(text, "tasks", item, {
-                agent: "a",
-                title: "Tasks",
-                createdAt: "2026-11-26T10:00:00+08:00",
-              });
+              const want = addTrackerItem(
+                text,
+                "tasks",
+                item,
+                { agent: "a", title: "Tasks", createdAt: "2026-11-26T10:00:00+08:00" },
+                "tracker note",
+                random,
+              );
               text = want.text;
               expect(editor.add("tasks", item).id).toBe(want.id);
             } else {
