@@ -42,6 +42,8 @@ const ALLOWED: Record<string, string[]> = {
   ],
   compaction: [...BASE, "journal", "trackers", "knowledge", "extraction", "health", "llm"],
   watch: [...BASE, "journal", "extraction"],
+  // The merge rules read trackers, topic notes and journals as their own parsers do (docs/sync.md).
+  sync: [...BASE, "trackers", "knowledge", "journal"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -1,28 +1,57 @@
 import type { CliCommand } from "../command";
 import { today } from "../../core/util/dates";
 import { initAgent } from "../../core/init";
+import { GITIGNORE_LINES, withLines } from "../../core/sync/setup-files";
 
 /**
- * `agent-memory init <vault> [--agent NAME]` (docs/architecture.md, "The CLI contract"): creates
- * the agent's six tracker notes and today's journal when missing, and the library folder's index
- * note. Never overwrites a note.
+ * `agent-memory init <vault> [--agent NAME]…` (docs/architecture.md, "The CLI contract"): creates
+ * each named agent's six tracker notes and today's journal when missing (the default agent when
+ * none is named), the library folder's index note, and a `.gitignore` that keeps the per-clone
+ * state folder `.agent-memory/` out of git (docs/sync.md, "Git"). Never overwrites a note; an
+ * existing `.gitignore` keeps its lines byte for byte and gains only what is missing.
  */
 export const initCommand: CliCommand = {
   name: "init",
-  usage: "init <vault> [--agent NAME] [--json]",
-  options: { agent: { type: "string" } },
+  usage: "init <vault> [--agent NAME]... [--json]",
+  options: { agent: { type: "string", multiple: true } },
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
-    const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
-    const created = await initAgent(ctx.vault, ctx.layout, agent, today(Date.now()));
-    if (options.json) ctx.out(JSON.stringify({ agent, created }, null, 2));
-    else {
-      ctx.out(`agent "${agent}" in ${ctx.vaultRoot}`);
-      ctx.out(
-        created.length
-          ? created.map((p) => `  created ${p}`).join("\n")
-          : "  everything was already there; nothing written",
-      );
+    const named = Array.isArray(options.agent)
+      ? options.agent
+      : typeof options.agent === "string"
+        ? [options.agent]
+        : [];
+    const agents = named.length ? [...new Set(named)] : [ctx.settings.defaultAgent];
+    // Every name is checked before anything is written: a bad second agent leaves the vault as it was.
+    for (const agent of agents) ctx.layout.trackerPath(agent, "tasks");
+    const date = today(Date.now());
+    const created: string[] = [];
+    const byAgent: { agent: string; created: string[] }[] = [];
+    for (const agent of agents) {
+      const made = await initAgent(ctx.vault, ctx.layout, agent, date);
+      byAgent.push({ agent, created: made });
+      created.push(...made);
+    }
+    if (
+      await ctx.vault.process(".gitignore", (current) =>
+        withLines(current, GITIGNORE_LINES, "# Agent Memory: per-clone state (docs/sync.md)"),
+      )
+    )
+      created.push(".gitignore");
+    if (options.json) {
+      const agent = agents[0] ?? ctx.settings.defaultAgent;
+      ctx.out(JSON.stringify({ agent, agents, created }, null, 2));
+    } else {
+      for (const { agent, created: made } of byAgent) {
+        ctx.out(`agent "${agent}" in ${ctx.vaultRoot}`);
+        ctx.out(
+          made.length
+            ? made.map((p) => `  created ${p}`).join("\n")
+            : "  everything was already there; nothing written",
+        );
+      }
+      if (created.includes(".gitignore"))
+        ctx.out("  wrote .gitignore (keeps .agent-memory/ out of git)");
     }
     return 0;
   },

@@ -1,0 +1,66 @@
+// `agent-memory init`: several agents at once, and a .gitignore that keeps per-clone state out of
+// git (docs/sync.md, "Git").
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliRun } from "../helpers/cli-run";
+import { tempVault } from "../helpers/temp-vault";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+function vault(files: Record<string, string> = {}) {
+  const t = tempVault({ "Memory/.keep.md": "", ...files });
+  cleanups.push(t.cleanup);
+  return t;
+}
+
+describe("agent-memory init", () => {
+  it("creates every agent named by --agent, not only the last", () => {
+    const t = vault();
+    const r = cliRun("init", t.root, "--agent", "a1", "--agent", "a2", "--agent", "a3", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(r.stdout) as { agents: string[]; created: string[] };
+    expect(json.agents).toEqual(["a1", "a2", "a3"]);
+    for (const a of ["a1", "a2", "a3"]) {
+      expect(existsSync(join(t.root, `Memory/Agents/${a}/Trackers/Tasks.md`)), a).toBe(true);
+      expect(json.created).toContain(`Memory/Agents/${a}/Trackers/Decisions.md`);
+    }
+    const text = cliRun("init", t.root, "--agent", "a1", "--agent", "a2").stdout;
+    expect(text).toContain('agent "a1"');
+    expect(text).toContain('agent "a2"');
+  });
+
+  it("a bad name among several writes nothing at all", () => {
+    const t = vault();
+    const r = cliRun("init", t.root, "--agent", "ok", "--agent", "a/b");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid agent name: a\/b/);
+    expect(readdirSync(join(t.root, "Memory"))).toEqual([".keep.md"]);
+    expect(existsSync(join(t.root, ".gitignore"))).toBe(false);
+  });
+
+  it("writes a .gitignore keeping .agent-memory/ out, once", () => {
+    const t = vault();
+    expect(cliRun("init", t.root, "--agent", "a1").code).toBe(0);
+    const ignore = readFileSync(join(t.root, ".gitignore"), "utf8");
+    expect(ignore.split("\n")).toContain(".agent-memory/");
+    const again = cliRun("init", t.root, "--agent", "a1", "--json");
+    expect((JSON.parse(again.stdout) as { created: string[] }).created).toEqual([]);
+    expect(readFileSync(join(t.root, ".gitignore"), "utf8")).toBe(ignore);
+  });
+
+  it("keeps an existing .gitignore's lines byte for byte and adds only what is missing", () => {
+    const before = "node_modules/\r\n# mine  \r\n*.log";
+    const t = vault({ ".gitignore": before });
+    expect(cliRun("init", t.root, "--agent", "a1").code).toBe(0);
+    const after = readFileSync(join(t.root, ".gitignore"), "utf8");
+    expect(after.startsWith(`${before}\r\n`)).toBe(true);
+    expect(after.slice(before.length).split("\r\n")).toContain(".agent-memory/");
+    const has = vault({ ".gitignore": "x\n.agent-memory/\n" });
+    expect(cliRun("init", has.root, "--agent", "a1").code).toBe(0);
+    expect(readFileSync(join(has.root, ".gitignore"), "utf8")).toBe("x\n.agent-memory/\n");
+  });
+});
