@@ -42,6 +42,7 @@ import { PlanReadCache } from "./plan-cache";
 import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
 import type { RandomSource } from "../util/ids";
+import { findConflictMarkers } from "../markdown/conflict-markers";
 import { linkBreakingCharacters } from "../markdown/wikilinks";
 import type {
   ExtractionContext,
@@ -213,6 +214,14 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   // written from it always goes under the root.
   const path = normalizeVaultPath(journalPath);
   const text = await vault.read(path);
+  // A merge that stopped left both sides in the journal: reading it would drop one of them.
+  const marker = findConflictMarkers(text)[0];
+  if (marker) {
+    throw new UsageError(
+      `${path}: git conflict marker ${marker.marker} at line ${marker.line}; resolve the merge first (agent-memory git resolve <vault>, or keep both sides and delete the marker lines)`,
+      path,
+    );
+  }
   const note = parseNote(text, path);
   const notMapping = notMappingError(note, path) ?? unclosedFrontmatterError(text, path);
   if (notMapping) throw notMapping;

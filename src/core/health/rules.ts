@@ -31,6 +31,12 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     fix: "Correct the YAML at the line given; quote values that contain `: `, `#` or start with `[`, `{`, `*` or `&`.",
   },
   {
+    id: "conflict-markers",
+    severity: "error",
+    title: "Git conflict markers (`<<<<<<<`, `=======`, `>>>>>>>`) left in the note",
+    fix: "Run `agent-memory git resolve <vault>` while the merge is still open, or keep what both sides wrote and delete the marker lines; `agent-memory git setup <vault>` once per clone prevents them (docs/sync.md).",
+  },
+  {
     id: "unquoted-wikilink",
     severity: "error",
     title: "Unquoted wikilink in frontmatter (YAML reads it as a nested list)",

@@ -27,7 +27,8 @@ export type HealthRuleId =
   | "over-size-cap"
   | "review-due"
   | "duplicate-field"
-  | "unresolved-contradiction";
+  | "unresolved-contradiction"
+  | "conflict-markers";
 
 /** One finding about one note. */
 export interface HealthProblem {

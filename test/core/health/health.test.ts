@@ -69,6 +69,8 @@ const EXPECTED: [string, string, number | undefined][] = [
   ["duplicate-field", "Memory/Agents/ada/Trackers/Tasks.md", 13],
   // 800 GB after 500 GB a month, neither superseded (docs/contradictions.md).
   ["unresolved-contradiction", "Memory/Library/Ops/Vendor contract.md", 18],
+  // A merge that stopped on the note (docs/sync.md, "Without the driver").
+  ["conflict-markers", `${K}/learning/Bad yaml.md`, 12],
 ];
 
 function listFiles(root: string, rel = ""): string[] {
