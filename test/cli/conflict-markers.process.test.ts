@@ -3,12 +3,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runHealthCheck } from "../src/core/health/check";
-import { MemoryLayout } from "../src/core/layout";
-import { findConflictMarkers, hasConflictMarkers } from "../src/core/markdown/conflict-markers";
-import { defaultSettings } from "../src/core/settings";
-import { cliRun } from "./helpers/cli-run";
-import { tempVault } from "./helpers/temp-vault";
+import { runHealthCheck } from "../../src/core/health/check";
+import { MemoryLayout } from "../../src/core/layout";
+import { findConflictMarkers, hasConflictMarkers } from "../../src/core/markdown/conflict-markers";
+import { defaultSettings } from "../../src/core/settings";
+import { cliRun } from "../helpers/cli-run";
+import { tempVault } from "../helpers/temp-vault";
 
 const CONFLICT = "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> origin/main\n";
 
