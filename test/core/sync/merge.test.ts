@@ -1,0 +1,119 @@
+// Three-way merge of memory notes (docs/sync.md, "The merge driver").
+import { describe, expect, it } from "vitest";
+import { hasConflictMarkers } from "../../../src/core/markdown/conflict-markers";
+import { listItems } from "../../../src/core/trackers/format";
+import { mergeNote } from "../../../src/core/sync/merge";
+
+const HEAD = "---\ntype: tracker\nkind: tasks\n---\n# Tasks\n\n";
+
+describe("mergeNote on trackers", () => {
+  it("a tick on one side and an edit on the other give one line, done, with the edit", () => {
+    const base = `${HEAD}- [ ] Send the draft [created:: 2026-11-27] ^t-001\n`;
+    const ticked = `${HEAD}- [x] Send the draft [created:: 2026-11-27] [completion:: 2026-12-01] ^t-001\n`;
+    const edited = `${HEAD}- [ ] Send the signed draft [created:: 2026-11-27] ^t-001\n`;
+    for (const [ours, theirs] of [
+      [ticked, edited],
+      [edited, ticked],
+    ] as const) {
+      const r = mergeNote(base, ours, theirs, "tracker");
+      const items = listItems(r.text);
+      expect(items).toHaveLength(1);
+      expect(items[0]).toMatchObject({
+        id: "t-001",
+        status: "done",
+        text: "Send the signed draft",
+      });
+      expect(r.text).toContain("[completion:: 2026-12-01]");
+      expect(r.choices).toEqual([]);
+    }
+  });
+
+  it("items added on both sides are all kept, once, and new ids never collide", () => {
+    const base = `${HEAD}- [ ] A ^t-001\n`;
+    const ours = `${HEAD}- [ ] A ^t-001\n- [ ] B ^t-k3f9x2m7qa\n`;
+    const theirs = `${HEAD}- [ ] A ^t-001\n- [ ] C ^t-m7qak3f9x2\n    - 2026-12-01: note\n`;
+    const r = mergeNote(base, ours, theirs, "tracker");
+    expect(listItems(r.text).map((i) => i.text)).toEqual(["A", "B", "C"]);
+    expect(r.text).toBe(
+      `${HEAD}- [ ] A ^t-001\n- [ ] B ^t-k3f9x2m7qa\n- [ ] C ^t-m7qak3f9x2\n    - 2026-12-01: note\n`,
+    );
+    expect(hasConflictMarkers(r.text)).toBe(false);
+  });
+
+  it("children added on both sides are kept; the further state wins", () => {
+    const base = `${HEAD}- [ ] Goal ^g-001\n    - 2026-11-01: start\n`;
+    const ours = `${HEAD}- [/] Goal ^g-001\n    - 2026-11-01: start\n    - 2026-12-01: ours\n`;
+    const theirs = `${HEAD}- [x] Goal [completion:: 2026-12-02] ^g-001\n    - 2026-11-01: start\n    - 2026-12-02: theirs\n`;
+    const r = mergeNote(base, ours, theirs, "tracker");
+    const [goal] = listItems(r.text);
+    expect(goal?.status).toBe("done");
+    expect(goal?.children.map((c) => c.trim())).toEqual([
+      "- 2026-11-01: start",
+      "- 2026-12-01: ours",
+      "- 2026-12-02: theirs",
+    ]);
+  });
+
+  it("the same field changed two ways: the greater (later) value, the same on either side, noted under the item", () => {
+    const base = `${HEAD}- [ ] A [due:: 2026-12-01] ^t-001\n`;
+    const a = `${HEAD}- [ ] A [due:: 2026-12-05] ^t-001\n`;
+    const b = `${HEAD}- [ ] A [due:: 2026-12-09] ^t-001\n`;
+    const ab = mergeNote(base, a, b, "tracker");
+    const ba = mergeNote(base, b, a, "tracker");
+    expect(ab.text).toBe(ba.text);
+    expect(listItems(ab.text)[0]?.fields).toEqual([{ key: "due", value: "2026-12-09" }]);
+    expect(ab.text).toContain('    - Merge: kept due "2026-12-09" over "2026-12-05"');
+    expect(ab.choices).toEqual([
+      { where: "t-001", what: "due", kept: "2026-12-09", setAside: "2026-12-05" },
+    ]);
+  });
+
+  it("text changed two ways keeps the other text visible under the item", () => {
+    const base = `${HEAD}- [ ] Call Ana ^t-001\n`;
+    const r = mergeNote(
+      base,
+      `${HEAD}- [ ] Call Ana today ^t-001\n`,
+      `${HEAD}- [ ] Call Ana and Bo ^t-001\n`,
+      "tracker",
+    );
+    expect(listItems(r.text)).toHaveLength(1);
+    expect(r.text).toContain('Merge: kept "Call Ana today" over "Call Ana and Bo" (text)');
+  });
+});
+
+describe("mergeNote on journals and topic notes", () => {
+  it("journals: blocks appended on both sides are all kept; frontmatter merges key by key", () => {
+    const fm = (at: string, hash: string) =>
+      `---\ntype: journal\nextracted_at: ${at}\nextraction_hash: ${hash}\n---\n`;
+    const base = `${fm("2026-12-01T08:00:00Z", "aaa")}# 2026-12-01\n\nMorning.\n`;
+    const ours = `${fm("2026-12-01T09:00:00Z", "bbb")}# 2026-12-01\n\nMorning. ^am-x1\n\nOurs.\n`;
+    const theirs = `${fm("2026-12-01T10:00:00Z", "ccc")}# 2026-12-01\n\nMorning.\n\nTheirs.\n`;
+    const r = mergeNote(base, ours, theirs, "text");
+    expect(r.text).toBe(
+      `${fm("2026-12-01T10:00:00Z", "ccc")}# 2026-12-01\n\nMorning. ^am-x1\n\nOurs.\n\nTheirs.\n`,
+    );
+    expect(mergeNote(base, theirs, ours, "text").text).toContain("extraction_hash: ccc");
+  });
+
+  it("topic notes: callouts added on both sides stay separate callouts", () => {
+    const base = "# API\n\n## Insights\n\n> [!insight] 2026-12-01 · confidence 0.8\n> A\n";
+    const ours = `${base}\n> [!insight] 2026-12-01 · confidence 0.8\n> B\n`;
+    const theirs = `${base}\n> [!insight] 2026-12-01 · confidence 0.8\n> C\n`;
+    const r = mergeNote(base, ours, theirs, "text");
+    expect(r.text).toBe(
+      `${base}\n> [!insight] 2026-12-01 · confidence 0.8\n> B\n\n> [!insight] 2026-12-01 · confidence 0.8\n> C\n`,
+    );
+  });
+
+  it("two notes created for the same topic on two machines merge into one", () => {
+    const a =
+      "---\ntype: knowledge\ncreated_at: 2026-12-01T09:00:00Z\n---\n# API\n\n## Insights\n\n> [!insight] x\n> A\n";
+    const b =
+      "---\ntype: knowledge\ncreated_at: 2026-12-01T10:00:00Z\n---\n# API\n\n## Insights\n\n> [!insight] x\n> B\n";
+    const r = mergeNote(null, a, b, "text");
+    expect(r.text.match(/^---$/gm)).toHaveLength(2);
+    expect(r.text).toContain("> A");
+    expect(r.text).toContain("> B");
+    expect(r.text.match(/## Insights/g)).toHaveLength(1);
+  });
+});
