@@ -3,6 +3,7 @@
  * and found problems; 2 bad usage or unreadable input, with a one-line reason on stderr and nothing
  * written.
  */
+import { runGit } from "./git";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -72,6 +73,8 @@ export async function main(
     io.out(usage());
     return name ? 0 : 2;
   }
+  // `git setup <vault>`, `git resolve <vault>`, `git merge-driver %O %A %B %P` (docs/sync.md).
+  if (name === "git") return runGit(rest, io);
   const command: CliCommand | undefined = commands.find((c) => c.name === name);
   if (!command) {
     return fail(

@@ -2,6 +2,7 @@ import type { CliCommand } from "../command";
 import { today } from "../../core/util/dates";
 import { initAgent } from "../../core/init";
 import { GITIGNORE_LINES, withLines } from "../../core/sync/setup-files";
+import { isGitWorkTree, setupGit } from "../git";
 
 /**
  * `agent-memory init <vault> [--agent NAME]…` (docs/architecture.md, "The CLI contract"): creates
@@ -38,6 +39,11 @@ export const initCommand: CliCommand = {
       )
     )
       created.push(".gitignore");
+    // A vault in a git repository gets the merge driver too (docs/sync.md, "Git").
+    if (isGitWorkTree(ctx.vaultRoot, process.env)) {
+      const git = await setupGit(ctx, process.env);
+      for (const w of git.written) if (!created.includes(w)) created.push(w);
+    }
     if (options.json) {
       const agent = agents[0] ?? ctx.settings.defaultAgent;
       ctx.out(JSON.stringify({ agent, agents, created }, null, 2));
