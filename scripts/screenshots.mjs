@@ -53,7 +53,7 @@ import { TrackerView } from "./src/obsidian/views/tracker-view";
 import { SearchView } from "./src/obsidian/views/search-view";
 import { IndexLifecycle } from "./src/obsidian/runners/index-lifecycle";
 import { StatusBarProgress } from "./src/obsidian/views/status-bar-progress";
-import { ReviewModal } from "./src/obsidian/modals/review-modal";
+import { PlanReviewModal } from "./src/obsidian/modals/plan-review-modal";
 
 async function mountView(view, sceneId) {
   view.load();
@@ -83,7 +83,7 @@ async function main() {
 
   const layout = new MemoryLayout(settings);
   const plan = await planExtraction({ vault: ctx.vault, settings, layout, journalPath: window.REVIEW_JOURNAL, extractor: new OfflineExtractor(), force: true });
-  const modal = new ReviewModal(app, { plan, layout, onApply: async () => {} });
+  const modal = new PlanReviewModal(app, { plan, layout, onApply: async () => {} });
   modal.open();
   document.querySelector("#review .modal-host").append(modal.containerEl);
   // Show the states a person sees: one item dropped, one evidence expanded.

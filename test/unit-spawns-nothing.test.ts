@@ -14,8 +14,8 @@ const self = fileURLToPath(import.meta.url);
 const SPAWNS =
   /["'](?:node:)?(?:child_process|worker_threads)["']|StdioClientTransport|\b(?:spawn|spawnSync|execFile|execFileSync|execSync|fork)\(/;
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\b[^;'"]*?(?:from\s*)?["'](\.{1,2}\/[^"']+)["']/g;
-/** The folders a test file may sit in: the parts of src/ (test/core/<folder>/ for the core). */
-const MIRRORS = ["core", "cli", "mcp", "node", "serve", "obsidian"];
+/** The folders a test file may sit in: the parts of src/ (test/core/<folder>/ for the core), and docs/ for the tests of the documentation (its citations). */
+const MIRRORS = ["core", "cli", "mcp", "node", "serve", "obsidian", "docs"];
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

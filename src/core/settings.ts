@@ -198,7 +198,7 @@ export const settingsSchema = z.object({
   /** Journal file name pattern under the agent's journal folder (moment-style tokens YYYY MM DD). */
   journalPattern: z.string().min(1).default("YYYY-MM-DD"),
   useDailyNotes: z.boolean().default(false),
-  /** `review`: show the review modal each run; `apply`: apply at once. */
+  /** `review`: show the plan review modal each run; `apply`: apply at once. */
   reviewMode: z.enum(["review", "apply"]).default("review"),
   destinations: destinations.prefault({}),
   /**

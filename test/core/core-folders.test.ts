@@ -142,7 +142,7 @@ describe("CLI commands", () => {
 });
 
 /**
- * Host folder → the folders of src/ it may import (docs/architecture.md, "Dependency graph"). The
+ * Host folder → the folders of src/ it may import (docs/architecture.md, "Folder dependencies"). The
  * core imports no host; node/ holds the Node adapters the CLI, MCP and serve share and imports the
  * core only; mcp/ and serve/ are hosts over node/ and know nothing of the CLI (the socket server
  * gets the CLI's `main` injected); the CLI starts both (`agent-memory mcp`, `serve`, and the

@@ -5,7 +5,7 @@
  * the name in the item's `owner` (written as `[owner:: Name]`) and take it out of the text, so
  * someone else's action is not filed as the author's own task. `Me:` / `我：` name the author: the
  * prefix is dropped and no owner is set. A mention inside the sentence (`check with @ming whether
- * …`) is left as written: it names whom to ask, not who acts. Tests: test/offline-owners.test.ts.
+ * …`) is left as written: it names whom to ask, not who acts. Tests: test/core/extraction/offline-sections.test.ts.
  */
 
 /** Words that start a line with a colon but are labels, not people (`Note: …`, `Backend: …`, `前端：…`). */

@@ -21,7 +21,7 @@ import { layoutOf, type PluginContext } from "../context";
 import { llmConfigured } from "../adapters/llm-host";
 import { planCounts } from "../../core/extraction/plan-edits";
 import { ProgressNotice, untilAborted } from "../views/progress-notice";
-import { ReviewModal } from "../modals/review-modal";
+import { PlanReviewModal } from "../modals/plan-review-modal";
 import { todayJournal } from "../adapters/today-journal";
 
 /** Builds the extractor for a run; `signal` is aborted when the person cancels. */
@@ -127,7 +127,7 @@ export class ExtractionRunner {
         await this.apply(plan);
         return;
       }
-      new ReviewModal(this.ctx.app, {
+      new PlanReviewModal(this.ctx.app, {
         plan,
         layout: layoutOf(this.ctx),
         onApply: async (edited) => void (await this.apply(edited, true)),

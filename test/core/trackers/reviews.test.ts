@@ -18,23 +18,24 @@ import {
   parseEvery,
 } from "../../../src/core/trackers/reviews";
 import { FrontmatterError } from "../../../src/core/errors";
+import { tracker, type ItemBuilder } from "../../helpers/tracker-builder";
 
-const REVIEWS = `---
-id: tracker-ada-reviews
-type: tracker
-status: active
-created_at: 2026-01-01
----
-# Reviews
-
-- [ ] Weekly review [every:: weekly] [next:: 2026-05-25] ^r-001
-    - 2026-05-18: done
-- [ ] Monthly review [every:: monthly] [next:: 2026-01-31] ^r-002
-- [/] Fortnightly retro [every:: biweekly] [next:: 2026-06-01] ^r-003
-- [-] Old loop, abandoned [every:: weekly] [next:: 2025-01-01] ^r-004
-- [ ] Quarterly plan [every:: 10 days] [next:: 2026-07-01] ^r-005
-- [ ] Broken schedule [every:: sometimes] [next:: soon] ^r-006
-`;
+/** Six loops of agent ada: due, overdue, in progress, abandoned, not yet due, unreadable. */
+const loop = (id: string, every: string, next: string) => (i: ItemBuilder) =>
+  i.field("every", every).field("next", next).id(id);
+const REVIEWS = tracker("reviews")
+  .meta("id", "tracker-ada-reviews")
+  .meta("status", "active")
+  .meta("created_at", "2026-01-01")
+  .item("Weekly review", (i) => loop("r-001", "weekly", "2026-05-25")(i).child("2026-05-18: done"))
+  .item("Monthly review", loop("r-002", "monthly", "2026-01-31"))
+  .item("Fortnightly retro", (i) =>
+    loop("r-003", "biweekly", "2026-06-01")(i).status("in-progress"),
+  )
+  .item("Old loop, abandoned", (i) => loop("r-004", "weekly", "2025-01-01")(i).status("abandoned"))
+  .item("Quarterly plan", loop("r-005", "10 days", "2026-07-01"))
+  .item("Broken schedule", loop("r-006", "sometimes", "soon"))
+  .text();
 
 describe("parseEvery", () => {
   it("reads the words, counts with units, and Chinese", () => {
@@ -200,7 +201,7 @@ describe("dueReviews", () => {
       ["r-003", "2026-06-01", 0],
     ]);
     expect(due[1]?.last).toBe("2026-05-18");
-    expect(due[1]?.line).toBe(8);
+    expect(due[1]?.line).toBe(10); // 0-based: eight frontmatter lines, the heading, a blank line;
   });
 
   it("is empty before the dates and for a bad today", () => {

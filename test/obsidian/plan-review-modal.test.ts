@@ -7,7 +7,7 @@ import { planExtraction, type ExtractionPlan } from "../../src/core/extraction/p
 import type { Extractor } from "../../src/core/extraction/types";
 import { MemoryLayout } from "../../src/core/layout";
 import { ExtractionRunner } from "../../src/obsidian/runners/extraction-runner";
-import { gateSummary, ReviewModal } from "../../src/obsidian/modals/review-modal";
+import { gateSummary, PlanReviewModal } from "../../src/obsidian/modals/plan-review-modal";
 import { realApp, resetUi, testContext, waitFor } from "../stubs/obsidian-fixtures";
 
 const JOURNAL = "Memory/Agents/me/Journal/2026-03-27.md";
@@ -74,7 +74,7 @@ describe("review modal", () => {
     const { app, runner } = await setup();
     await runner.extract(JOURNAL);
     const modal = Modal.openModals[0];
-    expect(modal).toBeInstanceOf(ReviewModal);
+    expect(modal).toBeInstanceOf(PlanReviewModal);
     const headings = [...modal!.contentEl.querySelectorAll(".am-review-category h3")].map(
       (h) => h.textContent,
     );
@@ -188,7 +188,7 @@ describe("review modal", () => {
       journalPath: JOURNAL,
       extractor: new OfflineExtractor(),
     });
-    const modal = new ReviewModal(realApp(app), {
+    const modal = new PlanReviewModal(realApp(app), {
       plan,
       layout,
       onApply: () => Promise.reject(new Error("disk full")),

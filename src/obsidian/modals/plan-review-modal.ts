@@ -1,5 +1,5 @@
 /**
- * The review modal (docs/plugin.md, "An extraction run"): the items of one extraction run by
+ * The plan review modal (docs/plugin.md, "An extraction run"): the items of one extraction run by
  * category, each with its destination, evidence (expand), confidence and what applying does; the
  * self-check gate's report and the run's cost on top. Each item can be accepted, edited or dropped,
  * or sent elsewhere; "Apply" hands the edited plan to the caller, which writes it through the
@@ -36,7 +36,7 @@ const GATE_CHECKS: Readonly<Record<string, string>> = {
   "above-band": "far more items than expected",
 };
 
-export interface ReviewModalOptions {
+export interface PlanReviewModalOptions {
   plan: ExtractionPlan;
   layout: MemoryLayout;
   /** Writes the edited plan; the modal closes when it resolves. Errors are shown in the modal. */
@@ -81,7 +81,7 @@ export function usageSummary(plan: ExtractionPlan): string {
   return `Extractor: ${plan.extractor}, ${u.calls} call${u.calls === 1 ? "" : "s"}, ${u.promptTokens} + ${u.completionTokens} tokens, ${secs} s${cost}.`;
 }
 
-export class ReviewModal extends Modal {
+export class PlanReviewModal extends Modal {
   /** The person's decision per item, by index in `plan.items`. */
   readonly decisions: ItemDecision[];
   private applyButton: HTMLButtonElement | null = null;
@@ -89,7 +89,7 @@ export class ReviewModal extends Modal {
 
   constructor(
     app: App,
-    private readonly options: ReviewModalOptions,
+    private readonly options: PlanReviewModalOptions,
   ) {
     super(app);
     this.decisions = options.plan.items.map((p) => ({ accept: p.action !== "skip" }));
