@@ -14,6 +14,7 @@ import { serveCommand } from "./serve";
 import { promoteCommand } from "./promote";
 import { inboxCommand } from "./inbox";
 import { compactCommand } from "./compact";
+import { ingestCommand } from "./ingest";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -32,4 +33,5 @@ export const commands: CliCommand[] = [
   promoteCommand,
   inboxCommand,
   compactCommand,
+  ingestCommand,
 ];

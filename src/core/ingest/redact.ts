@@ -115,6 +115,18 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     source: "gitleaks jwt",
   },
   {
+    name: "auth-header",
+    pattern:
+      /(?<keep>\bAuthorization["']?\s*[:=]\s*["']?(?:Basic|Bearer|Token)\s+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}/gi,
+    source: "gitleaks curl-auth-header",
+  },
+  {
+    name: "auth-user",
+    // `curl -u user:password`, `--user user:password`
+    pattern: /(?<keep>(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"']+:)[^\s"']+/g,
+    source: "gitleaks curl-auth-user",
+  },
+  {
     name: "secret-assignment",
     // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`: the name is kept, the value goes.
     pattern:

@@ -193,7 +193,7 @@ export interface MergeResult {
   text: string;
   /**
    * `new`: a section was started; `grown`: turns were added to it; `unchanged`: it holds every
-   * turn already; `diverged`: its last turn is not in the transcript (another file, or notify and
+   * turn already (or the transcript holds fewer turns than it: an earlier copy); `diverged`: its last turn is not in the transcript (another file, or notify and
    * rollout both wrote it), so nothing was added rather than risk a duplicate.
    */
   status: "new" | "grown" | "unchanged" | "diverged";
@@ -217,7 +217,14 @@ export function mergeSession(
   if (mark === null) fresh = session.turns;
   else {
     const at = session.turns.findIndex((t) => t.key === mark.last);
-    if (at < 0) return { text: current ?? "", status: "diverged", added: [] };
+    // A file holding fewer turns than the section is an earlier copy (a resumed session's file,
+    // a transcript read before it grew): nothing of it is new.
+    if (at < 0)
+      return {
+        text: current ?? "",
+        status: session.turns.length < mark.turns ? "unchanged" : "diverged",
+        added: [],
+      };
     fresh = session.turns.slice(at + 1);
   }
   if (fresh.length === 0) return { text: current ?? "", status: "unchanged", added: [] };

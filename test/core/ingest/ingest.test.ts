@@ -91,12 +91,25 @@ describe("ingestTranscript", () => {
     const v = vault();
     await run(v, fixture("claude-code-session.jsonl"));
     const before = readFileSync(join(v.root, JOURNAL), "utf8");
-    const other = [
-      ccLine(S, "user", "x-1", "2026-11-30T11:00:00Z", "Something else."),
-      ccLine(S, "assistant", "x-2", "2026-11-30T11:00:01Z", [{ type: "text", text: "Ok." }]),
-    ].join("\n");
+    const other = [1, 2, 3]
+      .flatMap((i) => [
+        ccLine(S, "user", `x-${i}`, `2026-11-30T11:0${i}:00Z`, `Something else ${i}.`),
+        ccLine(S, "assistant", `y-${i}`, `2026-11-30T11:0${i}:01Z`, [
+          { type: "text", text: "Ok." },
+        ]),
+      ])
+      .join("\n");
     const r = await run(v, other);
     expect(r.outcome.sessions[0]).toMatchObject({ status: "diverged", added: 0 });
+    expect(readFileSync(join(v.root, JOURNAL), "utf8")).toBe(before);
+  });
+
+  it("takes a file with fewer turns than the section for an earlier copy: nothing new, no problem", async () => {
+    const v = vault();
+    await run(v, fixture("claude-code-session.jsonl"));
+    const before = readFileSync(join(v.root, JOURNAL), "utf8");
+    const r = await run(v, fixture("claude-code-damaged.jsonl"));
+    expect(r.outcome.sessions[0]).toMatchObject({ status: "unchanged", added: 0 });
     expect(readFileSync(join(v.root, JOURNAL), "utf8")).toBe(before);
   });
 
@@ -105,7 +118,7 @@ describe("ingestTranscript", () => {
     await run(v, fixture("claude-code-session.jsonl"));
     const r = await run(v, fixture("claude-code-resumed.jsonl"));
     expect(r.outcome.sessions.map((s) => [s.id.slice(0, 8), s.status, s.journal])).toEqual([
-      ["7f3a9c2e", "diverged", JOURNAL],
+      ["7f3a9c2e", "unchanged", JOURNAL],
       ["c0ffee00", "new", "Memory/Agents/claude/Journal/2026-12-01.md"],
     ]);
   });

@@ -28,6 +28,15 @@ describe("redactSecrets", () => {
     );
   });
 
+  it("takes the password out of curl's -u and the credentials out of an Authorization header", () => {
+    expect(redactSecrets(`curl -u admin:${FAKE.urlPassword} https://api`)).toBe(
+      "curl -u admin:[redacted: auth-user] https://api",
+    );
+    expect(redactSecrets('curl -H "Authorization: Basic YWRtaW46aHVudGVyMg==" api')).toBe(
+      'curl -H "Authorization: Basic [redacted: auth-header]" api',
+    );
+  });
+
   it("redacts a private key block cut before its END line to the end of the text", () => {
     const cut = FAKE.privateKey.slice(0, 60);
     expect(redactSecrets(`see ${cut}`)).toBe("see [redacted: private-key]");
