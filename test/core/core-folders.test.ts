@@ -42,6 +42,9 @@ const ALLOWED: Record<string, string[]> = {
   ],
   compaction: [...BASE, "journal", "trackers", "knowledge", "extraction", "health", "llm"],
   watch: [...BASE, "journal", "extraction"],
+  // Sessions go into journals; a prompt's passages are judged with the search tokenizer and shown
+  // without their tracker fields.
+  ingest: [...BASE, "journal", "search", "trackers"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -15,6 +15,7 @@ import { promoteCommand } from "./promote";
 import { inboxCommand } from "./inbox";
 import { compactCommand } from "./compact";
 import { ingestCommand } from "./ingest";
+import { hookCommand } from "./hook";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -34,4 +35,5 @@ export const commands: CliCommand[] = [
   inboxCommand,
   compactCommand,
   ingestCommand,
+  hookCommand,
 ];

@@ -215,6 +215,7 @@ export function mergeSession(
   const mark = current === null ? null : findWatermark(current, session.id);
   let fresh: Turn[];
   if (mark === null) fresh = session.turns;
+  else if (session.incremental) fresh = session.turns.filter((t) => t.key !== mark.last);
   else {
     const at = session.turns.findIndex((t) => t.key === mark.last);
     // A file holding fewer turns than the section is an earlier copy (a resumed session's file,

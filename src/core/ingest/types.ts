@@ -52,6 +52,11 @@ export interface TranscriptSession {
    * running): it is not in `turns`, and a later read takes it.
    */
   pendingTurn: boolean;
+  /**
+   * The turns are new ones only, not the whole session (Codex's `notify`, one turn a call): all
+   * are added but one the section already ends with.
+   */
+  incremental?: boolean;
 }
 
 /** What reading a transcript found, besides its sessions. */
