@@ -16,8 +16,8 @@ import {
 import { ingestSessions, type IngestOutcome } from "../core/ingest/ingest";
 import { parseTranscript } from "../core/ingest/parse";
 import type { TranscriptFormat, TranscriptReport, TranscriptSession } from "../core/ingest/types";
-import type { CliContext } from "./context";
-import { createCliExtractor } from "./llm-env";
+import type { CliContext } from "../node/context";
+import { createCliExtractor } from "../node/llm-env";
 
 /** A transcript read from disk. */
 export interface TranscriptFile {

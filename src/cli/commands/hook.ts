@@ -25,10 +25,10 @@ import { ingestSessions } from "../../core/ingest/ingest";
 import { fitChars, promptContext, promptQuery } from "../../core/ingest/recall";
 import type { TranscriptSession } from "../../core/ingest/types";
 import type { CliCommand, DirectIo } from "../command";
-import { openVault, requireMemoryRoot, type CliContext } from "../context";
+import { openVault, requireMemoryRoot, type CliContext } from "../../node/context";
 import { extractJournals, ingestFiles, readTranscripts } from "../ingest-run";
-import { createCliExtractor } from "../llm-env";
-import { oneLine } from "../one-line";
+import { createCliExtractor } from "../../node/llm-env";
+import { oneLine } from "../../node/one-line";
 import { agentOption, cliBrief, openSearch, positiveOption } from "../shared";
 
 /** Claude Code's cap on the context a hook adds (characters). */

@@ -98,7 +98,7 @@ describe("the hook command lines, run as Claude Code runs them", () => {
   it("give the brief at SessionStart with the vault and agent from the environment", () => {
     const vault = temp("am-plugin-");
     expect(cliRun("init", vault, "--agent", "claude").code).toBe(0);
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...offlineEnv(),
       PATH: `${shim()}:${process.env.PATH ?? ""}`,
       AGENT_MEMORY_VAULT: vault,
@@ -116,7 +116,7 @@ describe("the hook command lines, run as Claude Code runs them", () => {
   });
 
   it("exit 0 with one line when AGENT_MEMORY_VAULT is not set", () => {
-    const env = { ...offlineEnv(), PATH: `${shim()}:${process.env.PATH ?? ""}` };
+    const env: NodeJS.ProcessEnv = { ...offlineEnv(), PATH: `${shim()}:${process.env.PATH ?? ""}` };
     delete env.AGENT_MEMORY_VAULT;
     const r = run(
       hooks.Stop![0]!.hooks[0]!.command,

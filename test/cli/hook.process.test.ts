@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { NoteLocks } from "../../src/cli/note-lock";
+import { NoteLocks } from "../../src/node/note-lock";
 import { cliRun, cliRunWith } from "../helpers/cli-run";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
