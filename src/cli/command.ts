@@ -2,13 +2,22 @@
  * The shape of one `agent-memory` sub-command (docs/architecture.md, "The CLI contract"). Each
  * lives in `src/cli/commands/<name>.ts`.
  */
-import type { CliContext } from "../node/context";
+import type { CliContext, WarmSearch } from "../node/context";
 import type { Dispatch } from "../serve/socket-server";
 
 export type OptionSpec = Record<
   string,
   { type: "string" | "boolean"; short?: string; multiple?: boolean }
 >;
+
+/** The streams a {@link CliCommand.direct} command gets (what `main` gets). */
+export interface DirectIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+  warm?: WarmSearch;
+}
 
 export interface CliCommand {
   name: string;
@@ -28,6 +37,11 @@ export interface CliCommand {
    * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
    * `dispatch` is the CLI's `main`, for a command that runs others (a server answering searches).
    */
+  /**
+   * For a command that takes no vault positional and handles its own errors (`hook`): run with
+   * the arguments after its name instead of {@link run}; returns the exit code.
+   */
+  direct?: (argv: string[], io: DirectIo) => Promise<number>;
   run(
     ctx: CliContext,
     args: string[],

@@ -60,8 +60,26 @@ interface FullCli {
   runCli(argv: string[]): Promise<void>;
 }
 
+/** Reads all of stdin (a Claude Code hook's event). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * `hook claude-code …` with its event on stdin: the event read here and passed as the last
+ * argument, so a server can answer it and the full CLI gets it the same way (stdin can be read
+ * once). Other command lines come back as they are.
+ */
+async function withHookEvent(argv: string[]): Promise<string[]> {
+  if (argv[0] !== "hook" || argv[1] !== "claude-code" || process.stdin.isTTY) return argv;
+  if (argv.slice(2).some((a) => a.trimStart().startsWith("{"))) return argv;
+  return [...argv, await readStdin()];
+}
+
 async function launch(): Promise<void> {
-  const argv = process.argv.slice(2);
+  const argv = await withHookEvent(process.argv.slice(2));
   if (await viaServer(argv)) return;
   // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
   const full = (await import(
@@ -72,5 +90,6 @@ async function launch(): Promise<void> {
 
 launch().catch((err: unknown) => {
   process.stderr.write(`agent-memory: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 2;
+  // A hook never exits 2 (Claude Code reads it as "block"; src/cli/commands/hook.ts).
+  process.exitCode = process.argv[2] === "hook" ? 0 : 2;
 });

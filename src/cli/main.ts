@@ -81,6 +81,7 @@ export async function main(
       `agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`,
     );
   }
+  if (command.direct) return command.direct(rest, io);
   const usageHint = `(usage: agent-memory ${command.usage})`;
   // A negated filter (`-tag:x`) would be read as short options: such arguments go through
   // parseArgs as placeholders and come back as they were.
@@ -189,13 +190,15 @@ function watchStream(stream: NodeJS.WriteStream, label: string): void {
 export function runCli(argv: string[]): Promise<void> {
   watchStream(process.stdout, "stdout");
   watchStream(process.stderr, "stderr");
+  // A hook never exits 2: Claude Code takes 2 for "block" (docs/agents.md, "A hook never breaks a session").
+  const failed = argv[0] === "hook" ? 0 : 2;
   return main(argv).then(
     (code) => {
-      process.exitCode = streamFailed ? 2 : code;
+      process.exitCode = streamFailed ? failed : code;
     },
     (err: unknown) => {
       streamWriter(process.stderr)(oneLine(`agent-memory: ${errorMessage(err)}`));
-      process.exitCode = 2;
+      process.exitCode = failed;
     },
   );
 }

@@ -148,6 +148,17 @@ const watch = z.object({
   autoApply: z.boolean().default(false),
 });
 
+/**
+ * The agent hooks (docs/agents.md, "The automatic loop"): how much a prompt may bring back
+ * (`agent-memory hook`, UserPromptSubmit) and how relevant a passage must be to be added.
+ */
+const hooks = z.object({
+  /** Most characters of context added to a prompt. */
+  promptContextChars: z.number().int().min(200).max(10000).default(1500),
+  /** Share of the prompt's words a passage must hold to be added (src/core/ingest/recall.ts). */
+  promptMinCoverage: z.number().min(0).max(1).default(0.5),
+});
+
 const health = z.object({
   /** Fields every note must have, unless its collection has its own list in `requiredFieldsBy`. */
   requiredFields: fieldList.default(["id", "type", "status", "created_at"]),
@@ -214,6 +225,7 @@ export const settingsSchema = z.object({
   search: search.prefault({}),
   health: health.prefault({}),
   watch: watch.prefault({}),
+  hooks: hooks.prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -22,10 +22,12 @@ const VALUE_OPTIONS = new Set(["--scope", "--limit", "--blocks", "--passages"]);
 const FLAG_OPTIONS = new Set(["--json", "--include-expired"]);
 
 /**
- * The vault argument of a command a server may run, or `null`: only `search`, and only when its
- * arguments read plainly (anything unusual, `--help` included, runs in the full CLI).
+ * The vault argument of a command a server may run, or `null`: `search`, and a Claude Code hook
+ * that only reads ({@link servedHookVault}), and only when its arguments read plainly (anything
+ * unusual, `--help` included, runs in the full CLI).
  */
 export function servedVault(argv: readonly string[]): string | null {
+  if (argv[0] === "hook") return servedHookVault(argv);
   if (argv[0] !== "search") return null;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
@@ -90,4 +92,30 @@ export function askServer(
     sock.on("error", () => finish(null));
     sock.on("close", () => finish(null));
   });
+}
+
+/** Claude Code hook events that only read the vault, which a server may answer. */
+const READ_ONLY_EVENTS = new Set(["SessionStart", "UserPromptSubmit"]);
+
+/**
+ * The `--vault` of `hook claude-code --vault V --agent A … '<event json>'` when the event (the
+ * last argument) is one that only reads (SessionStart, UserPromptSubmit), else `null`: a hook
+ * that writes (Stop and the others) runs in the CLI's own process.
+ */
+export function servedHookVault(argv: readonly string[]): string | null {
+  if (argv[0] !== "hook" || argv[1] !== "claude-code") return null;
+  let vault: string | null = null;
+  for (let i = 2; i < argv.length - 1; i++) {
+    const a = argv[i] as string;
+    if (a === "--vault") vault = argv[i + 1] ?? null;
+    else if (a.startsWith("--vault=")) vault = a.slice("--vault=".length);
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(argv[argv.length - 1] ?? "");
+  } catch {
+    return null;
+  }
+  const name = (event as { hook_event_name?: unknown } | null)?.hook_event_name;
+  return vault && typeof name === "string" && READ_ONLY_EVENTS.has(name) ? vault : null;
 }

@@ -18,6 +18,7 @@ import type { OpenReport } from "../core/search/search-service";
 import type { CliContext, WarmSearch } from "../node/context";
 import type { LiveIndex } from "../node/live-index";
 import type { NodeVault } from "../node/node-vault";
+import { servedHookVault } from "./client";
 import {
   checkLength,
   PROTOCOL_VERSION,
@@ -29,8 +30,11 @@ import {
 
 /** Largest request read; a request is one command line. */
 const MAX_REQUEST_BYTES = 1 << 20;
-/** Commands the server runs (read-only; writes stay with the CLI's own process for now). */
-const SERVED = new Set(["search"]);
+/**
+ * Commands the server runs (read-only; writes stay with the CLI's own process for now): `search`,
+ * and the Claude Code hooks that only read (src/cli/serve/client.ts, `servedHookVault`).
+ */
+const SERVED = new Set(["search", "hook"]);
 
 /** Thrown by the lent index when it will not serve a context; the request then gets a fallback. */
 class NotServed extends Error {}
@@ -243,7 +247,10 @@ async function answer(
   ) {
     return { fallback: "request is not a command line" };
   }
-  if (!SERVED.has(req.argv[0] ?? ""))
+  if (
+    !SERVED.has(req.argv[0] ?? "") ||
+    (req.argv[0] === "hook" && servedHookVault(req.argv) === null)
+  )
     return { fallback: `"${req.argv[0] ?? ""}" is not run by a server` };
   if (realOrNull(nodePath.resolve(req.cwd, req.vault)) !== root)
     return { fallback: "another vault" };

@@ -44,6 +44,9 @@ const ALLOWED: Record<string, string[]> = {
   watch: [...BASE, "journal", "extraction"],
   // The merge rules read trackers, topic notes and journals as their own parsers do (docs/sync.md).
   sync: [...BASE, "trackers", "knowledge", "journal"],
+  // Sessions go into journals; a prompt's passages are judged with the search tokenizer and shown
+  // without their tracker fields.
+  ingest: [...BASE, "journal", "search", "trackers"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -26,3 +26,16 @@ export function cliRun(...args: string[]): { code: number | null; stdout: string
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
+
+/** {@link cliRun} with `input` on stdin and extra environment variables. */
+export function cliRunWith(
+  options: { input?: string; env?: NodeJS.ProcessEnv },
+  ...args: string[]
+): { code: number | null; stdout: string; stderr: string } {
+  const res = spawnSync(process.execPath, [CLI_PATH, ...args], {
+    encoding: "utf8",
+    env: { ...offlineEnv(), ...options.env },
+    input: options.input ?? "",
+  });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+}

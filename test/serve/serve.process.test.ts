@@ -340,3 +340,48 @@ describe("agent-memory mcp answers one-shot searches too", () => {
     expect(existsSync(sockOf(t.root))).toBe(false);
   }, 60_000);
 });
+
+describe("Claude Code hooks through agent-memory serve", () => {
+  const event = (e: Record<string, unknown>) => JSON.stringify(e);
+  const hookArgs = (root: string, e: Record<string, unknown>) => [
+    "hook",
+    "claude-code",
+    "--vault",
+    root,
+    "--agent",
+    "link",
+    event(e),
+  ];
+
+  it("a server answers only the hooks that read", () => {
+    expect(servedVault(hookArgs("v", { hook_event_name: "UserPromptSubmit", prompt: "x" }))).toBe(
+      "v",
+    );
+    expect(servedVault(hookArgs("v", { hook_event_name: "SessionStart" }))).toBe("v");
+    expect(
+      servedVault(hookArgs("v", { hook_event_name: "Stop", transcript_path: "/t" })),
+    ).toBeNull();
+    expect(
+      servedVault(["hook", "codex", "--vault", "v", event({ hook_event_name: "SessionStart" })]),
+    ).toBeNull();
+    expect(servedVault(["hook", "claude-code", "--vault", "v", "{not json"])).toBeNull();
+  });
+
+  it("UserPromptSubmit and SessionStart print what a run of their own prints", async () => {
+    const t = vault();
+    expect((await cold(["index", t.root])).code).toBe(0);
+    const s = await serve(t.root);
+    const prompt = hookArgs(t.root, {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "Does the canary deploy run first?",
+    });
+    const start = hookArgs(t.root, { hook_event_name: "SessionStart", source: "startup" });
+    for (const args of [prompt, start]) {
+      const [warm, own] = [await cli(args), await cold(args)];
+      expect(warm).toEqual(own);
+      expect(warm.code).toBe(0);
+      expect(warm.stdout).toContain("additionalContext");
+    }
+    expect(await s.stop()).toContain("serve: stopped after 2 searches");
+  }, 120_000);
+});

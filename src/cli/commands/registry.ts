@@ -14,6 +14,8 @@ import { serveCommand } from "./serve";
 import { promoteCommand } from "./promote";
 import { inboxCommand } from "./inbox";
 import { compactCommand } from "./compact";
+import { ingestCommand } from "./ingest";
+import { hookCommand } from "./hook";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -32,4 +34,6 @@ export const commands: CliCommand[] = [
   promoteCommand,
   inboxCommand,
   compactCommand,
+  ingestCommand,
+  hookCommand,
 ];

@@ -140,6 +140,8 @@ const DATE_HEADING =
 
 const OFFLINE_CONFIDENCE = 0.9;
 const ISO_DATE = /\d{4}-\d{2}-\d{2}/;
+/** A heading that is a time of day (`09:02`, an ingested turn's): like a date, it names no topic. */
+const TIME_HEADING = /^\d{1,2}:\d{2}(?::\d{2})?$/;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -229,8 +231,8 @@ function targetOf(
 
 /**
  * The topic an item belongs to: an explicit `[topic:: …]` field, a `Keyword (topic):` qualifier, or
- * the nearest meaningful heading above the block. Generic headings ("Notes", "今天"), dates and
- * headings that name a category (`sectionHeadings`: "What went well", "学到的") give none.
+ * the nearest meaningful heading above the block. Generic headings ("Notes", "今天"), dates, times
+ * of day, session headings and headings that name a category (`sectionHeadings`: "What went well", "学到的") give none.
  */
 export function topicOf(
   block: JournalBlock,
@@ -245,11 +247,19 @@ export function topicOf(
       .replace(/^\d+[.)]\s*/, "")
       .replace(/[#*_`]/g, "")
       .trim();
-    if (!h || GENERIC_HEADINGS.has(h.toLowerCase()) || ISO_DATE.test(h) || DATE_HEADING.test(h))
+    if (
+      !h ||
+      GENERIC_HEADINGS.has(h.toLowerCase()) ||
+      ISO_DATE.test(h) ||
+      DATE_HEADING.test(h) ||
+      TIME_HEADING.test(h)
+    )
       continue;
     if (sections.has(sectionHeadingKey(h))) continue;
     if (i === 0 && block.headings.length > 1) continue; // the H1 is the journal's title
-    if (/\b(retro|retrospective|weekly|journal|daily)\b|复盘|回顾|周报|日记/iu.test(h)) continue;
+    // An ingested session's heading (`## Claude Code session 7f3a9c2e · …`) is not a topic either.
+    if (/\b(retro|retrospective|weekly|journal|daily|session)\b|复盘|回顾|周报|日记/iu.test(h))
+      continue;
     return h;
   }
   return undefined;

@@ -5,7 +5,7 @@
  * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
  */
 import { setFrontmatter } from "../frontmatter";
-import { appendLines, detectEol, joinLines, splitLines } from "../markdown/lines";
+import { appendLines, detectEol, insertLines, joinLines, splitLines } from "../markdown/lines";
 import { addBlockIds, existingBlockIds, newBlockId } from "./block-ids";
 import { splitBlocks } from "./split";
 
@@ -54,6 +54,23 @@ export function appendJournalBlock(
   block: string,
   note: { agent: string; date: string; path: string },
 ): AppendedBlocks {
+  return insertJournalBlock(current, block, note, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * {@link appendJournalBlock}, with the block put before line `beforeLine` (0-based, counted as
+ * {@link splitLines} counts them, after the byte order mark) instead of at the end: between
+ * blank lines, every other line kept byte for byte. A `beforeLine` at or past the end appends.
+ * Used to add turns at the end of a session's section that is not the last in the journal
+ * (src/core/ingest/section.ts).
+ * @throws Error when `block` holds no text
+ */
+export function insertJournalBlock(
+  current: string | null,
+  block: string,
+  note: { agent: string; date: string; path: string },
+  beforeLine: number,
+): AppendedBlocks {
   const chunk = block
     .replace(/\r\n?/g, "\n")
     .replace(/^\s*\n/, "")
@@ -84,8 +101,24 @@ export function appendJournalBlock(
   ).body;
   const { bom, lines } = splitLines(base);
   const eol = detectEol(lines);
-  const last = lines[lines.length - 1];
   const texts = withIds.split("\n");
-  appendLines(lines, last && last.text.trim() !== "" ? ["", ...texts] : texts, eol);
+  if (beforeLine >= lines.length) {
+    const last = lines[lines.length - 1];
+    appendLines(lines, last && last.text.trim() !== "" ? ["", ...texts] : texts, eol);
+  } else {
+    const at = Math.max(0, beforeLine);
+    const before = lines[at - 1];
+    const after = lines[at];
+    insertLines(
+      lines,
+      at,
+      [
+        ...(before && before.text.trim() !== "" ? [""] : []),
+        ...texts,
+        ...(after && after.text.trim() !== "" ? [""] : []),
+      ],
+      eol,
+    );
+  }
   return { text: joinLines(bom, lines), ids: wanted.map((w) => w.id) };
 }

@@ -1,0 +1,165 @@
+/**
+ * Hook benchmark (docs/agents.md, "The automatic loop"): `npm run bench:hooks [-- --notes 10000]`.
+ *
+ * On a synthetic vault (bench/lib/synthetic-vault.ts, 10,000 notes by default, under the system
+ * temp folder, index saved first), each hook is run as Claude Code runs it: the built
+ * `dist/cli.js hook claude-code --vault V --agent agent-01` with the event JSON on stdin, one
+ * process per run, wall clock:
+ * - `UserPromptSubmit` p50/p95 over 20 prompts and `SessionStart` p50/p95 over 10 runs, with no
+ *   server (`AGENT_MEMORY_SERVER=off`) and with `agent-memory serve` running;
+ * - `Stop` on a generated 5 MB Claude Code transcript (a 5 MB tool result and 40 turns), first run
+ *   (journal written, offline extraction) and a second run (nothing new);
+ * - ingest throughput: parsing plus writing a 20 MB transcript in this process (MB/s).
+ * Writes bench/results/hooks.md.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { ingestTranscript } from "../src/core/ingest/ingest";
+import { MemoryLayout } from "../src/core/layout";
+import { defaultSettings } from "../src/core/settings";
+import { NodeVault } from "../src/node/node-vault";
+import { benchQueries, generateVault } from "./lib/synthetic-vault";
+import { percentile, round } from "./lib/stats";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = join(ROOT, "dist", "cli.js");
+const AGENT = "agent-01";
+const argNotes = process.argv.indexOf("--notes");
+const NOTES = argNotes > 0 ? Number(process.argv[argNotes + 1]) : 10_000;
+
+const offline = {
+  ...process.env,
+  AGENT_MEMORY_LLM_BASE_URL: "",
+  AGENT_MEMORY_LLM_API_KEY: "",
+  OPENAI_BASE_URL: "",
+  OPENAI_API_KEY: "",
+};
+
+function timed(args: string[], input: string, env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], { input, env, encoding: "utf8" });
+  const ms = performance.now() - t0;
+  if (r.status !== 0 || r.stderr) throw new Error(`hook failed (${r.status}): ${r.stderr}`);
+  return ms;
+}
+
+/** A Claude Code transcript of `turns` turns, one tool result of `bigBytes`. */
+function transcript(turns: number, bigBytes: number, sessionId: string): string {
+  const lines: string[] = [];
+  const line = (type: string, uuid: string, content: unknown) =>
+    JSON.stringify({
+      type,
+      uuid,
+      sessionId,
+      cwd: "/w",
+      timestamp: "2026-11-30T10:00:00Z",
+      message: { role: type, content },
+    });
+  for (let i = 0; i < turns; i++) {
+    lines.push(line("user", `u${i}`, `Request ${i}: update the parser for case ${i}.`));
+    lines.push(
+      line("assistant", `a${i}`, [
+        { type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `npm test -- case${i}` } },
+      ]),
+    );
+    const out = i === 0 ? "x".repeat(bigBytes) : `ok ${i}`;
+    lines.push(
+      line("user", `r${i}`, [{ type: "tool_result", tool_use_id: `t${i}`, content: out }]),
+    );
+    lines.push(
+      line("assistant", `b${i}`, [
+        { type: "text", text: `Case ${i} passes.\n\n## Next steps\n- Check case ${i + 1}` },
+      ]),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "am-bench-hooks-"));
+  try {
+    process.stdout.write(`generating ${NOTES} notes in ${root}\n`);
+    const v = generateVault(root, NOTES);
+    spawnSync(process.execPath, [CLI, "index", root], { env: offline, stdio: "ignore" });
+    const hook = ["hook", "claude-code", "--vault", root, "--agent", AGENT];
+    const prompts = benchQueries(v, 20).map(
+      (q) => `How do we handle ${q.query.replace(/[^\p{L}\p{N} ]/gu, " ")}?`,
+    );
+    const start = JSON.stringify({ hook_event_name: "SessionStart", source: "startup" });
+    const run = (env: NodeJS.ProcessEnv) => ({
+      prompt: prompts.map((p) =>
+        timed(hook, JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: p }), env),
+      ),
+      start: Array.from({ length: 10 }, () => timed(hook, start, env)),
+    });
+    const cold = run({ ...offline, AGENT_MEMORY_SERVER: "off" });
+    const server = spawn(process.execPath, [CLI, "serve", root], {
+      env: offline,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    await new Promise<void>((ok, fail) => {
+      let log = "";
+      server.stderr.on("data", (c: Buffer) => {
+        log += c.toString();
+        if (/listening on /.test(log)) ok();
+      });
+      server.once("exit", () => fail(new Error(`serve exited: ${log}`)));
+    });
+    const warm = run(offline);
+    server.kill("SIGTERM");
+
+    const big = join(root, "..", `${root.split("/").pop()}-5mb.jsonl`);
+    writeFileSync(big, transcript(40, 5 * 2 ** 20, "bench-5mb"));
+    const stop = JSON.stringify({ hook_event_name: "Stop", transcript_path: big });
+    const stopFirst = timed(hook, stop, offline);
+    const stopAgain = timed(hook, stop, offline);
+    rmSync(big, { force: true });
+
+    const text = transcript(2000, 20 * 2 ** 20, "bench-20mb");
+    const scratch = mkdtempSync(join(tmpdir(), "am-bench-ingest-"));
+    mkdirSync(join(scratch, "Memory/Agents/a/Journal"), { recursive: true });
+    const t0 = performance.now();
+    await ingestTranscript(text, "bench.jsonl", "claude-code", {
+      vault: new NodeVault(scratch),
+      layout: new MemoryLayout(defaultSettings()),
+      agent: "a",
+      now: new Date(),
+    });
+    const ingestMs = performance.now() - t0;
+    rmSync(scratch, { recursive: true, force: true });
+    const mb = Buffer.byteLength(text) / 2 ** 20;
+
+    const row = (name: string, xs: number[]) =>
+      `| ${name} | ${round(percentile(xs, 50))} | ${round(percentile(xs, 95))} |`;
+    const md = [
+      "# Hooks",
+      "",
+      `\`npm run bench:hooks\` on ${NOTES} synthetic notes, ${cpus().length} cores, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}; one process per hook run, wall clock (ms).`,
+      "",
+      "| hook | p50 ms | p95 ms |",
+      "|---|---|---|",
+      row("UserPromptSubmit, no server", cold.prompt),
+      row("UserPromptSubmit, serve running", warm.prompt),
+      row("SessionStart, no server", cold.start),
+      row("SessionStart, serve running", warm.start),
+      "",
+      `Stop on a 5 MB transcript (40 turns): ${round(stopFirst)} ms the first time (journal written, offline extraction), ${round(stopAgain)} ms again (nothing new).`,
+      "",
+      `Ingest (parse and write, in process): ${round(mb)} MB in ${round(ingestMs)} ms, ${round(mb / (ingestMs / 1000))} MB/s.`,
+      "",
+    ].join("\n");
+    mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
+    writeFileSync(join(ROOT, "bench", "results", "hooks.md"), md);
+    process.stdout.write(`${md}\n`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+void main();

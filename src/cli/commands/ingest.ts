@@ -1,0 +1,84 @@
+/**
+ * `agent-memory ingest <vault> <file…> --agent A [--format auto|claude-code|codex] [--dry-run] [--json]`
+ * (docs/agents.md, "Importing past sessions"): Claude Code and Codex transcripts into the agent's
+ * journals, one section per session, only the turns not yet there; then extraction of each
+ * journal written. Exit 0 done; 1 when lines were skipped as not JSON, a session could not be
+ * added to (its section's last turn is not in the file) or items were rejected; 2 bad usage or a
+ * file that cannot be read or is not a transcript (nothing written).
+ */
+import type { CliCommand } from "../command";
+import { UsageError } from "../../core/errors";
+import {
+  ingestFiles,
+  ingestHadProblems,
+  ingestJson,
+  readTranscripts,
+  shortId,
+} from "../ingest-run";
+import { agentOption } from "../shared";
+
+const STATUS_WORDS = {
+  new: "new section",
+  grown: "added to its section",
+  unchanged: "already in the journal",
+  diverged: "not added: the journal's section ends with a turn this file does not hold",
+} as const;
+
+export const ingestCommand: CliCommand = {
+  name: "ingest",
+  usage:
+    "ingest <vault> <file…> --agent NAME [--format auto|claude-code|codex] [--dry-run] [--json]",
+  options: {
+    agent: { type: "string" },
+    format: { type: "string" },
+    "dry-run": { type: "boolean" },
+  },
+  positionals: { min: 1, max: Number.POSITIVE_INFINITY },
+  async run(ctx, args, options) {
+    const format = typeof options.format === "string" ? options.format : "auto";
+    if (format !== "auto" && format !== "claude-code" && format !== "codex")
+      throw new UsageError(`--format must be auto, claude-code or codex, not "${format}"`);
+    const agent = await agentOption(ctx, options.agent);
+    const dryRun = options["dry-run"] === true;
+    const files = await readTranscripts(ctx, args, format);
+    const run = await ingestFiles(ctx, files, { agent, dryRun, extract: true });
+    if (options.json) {
+      ctx.out(JSON.stringify(ingestJson(run, dryRun), null, 2));
+      return ingestHadProblems(run) ? 1 : 0;
+    }
+    for (const { file, outcome } of run.files) {
+      const r = file.report;
+      ctx.out(
+        `${file.name} (${r.format}): ${r.sessions.length} session${r.sessions.length === 1 ? "" : "s"}`,
+      );
+      for (const s of outcome.sessions) {
+        const pending = s.pendingTurn
+          ? "; its last request has no reply yet and waits for the next run"
+          : "";
+        const what =
+          s.added > 0
+            ? `${s.added} new turn${s.added === 1 ? "" : "s"} (${STATUS_WORDS[s.status]})`
+            : STATUS_WORDS[s.status];
+        ctx.out(`  ${shortId(s)} → ${s.journal}: ${what}${pending}`);
+      }
+      if (r.badLines.length)
+        ctx.out(
+          `  skipped ${r.badLines.length} line${r.badLines.length === 1 ? "" : "s"} that are not JSON (line ${r.badLines.slice(0, 10).join(", ")}${r.badLines.length > 10 ? ", …" : ""})`,
+        );
+      if (r.cutLastLine)
+        ctx.out("  the last line is cut (the file is still being written); it is read next time");
+    }
+    for (const e of run.extraction) {
+      const counts = new Map<string, number>();
+      for (const it of e.items)
+        if (it.action === "add") counts.set(it.category, (counts.get(it.category) ?? 0) + 1);
+      const list = [...counts].map(([c, n]) => `${c} ${n}`).join(", ");
+      ctx.out(
+        `extracted ${e.journal} — extractor: ${e.extractor} (${e.extractorReason}): ${list || "no new items"}${e.rejected.length ? `; ${e.rejected.length} rejected` : ""}`,
+      );
+    }
+    if (dryRun) ctx.out("dry run: nothing written");
+    else ctx.out(run.written.length ? `wrote ${run.written.join(", ")}` : "nothing new to write");
+    return ingestHadProblems(run) ? 1 : 0;
+  },
+};

@@ -1,0 +1,152 @@
+/**
+ * Secrets taken out of transcript text before anything is written (docs/agents.md, "What never
+ * is"; docs/decisions.md, "Transcript secrets: our own pattern table"). Each pattern names the rule
+ * of gitleaks' default configuration (`config/gitleaks.toml` of gitleaks/gitleaks) or the
+ * secretlint rule it follows; several are looser than their source (a shorter minimum length, no
+ * checksum), which redacts a little more rather than let a key through. Passwords in URLs go
+ * through the project's own {@link redactUrl}.
+ */
+import { redactUrl } from "../url";
+
+/** One secret pattern. */
+export interface SecretPattern {
+  /** Shown in the replacement: `[redacted: aws-access-key]`. */
+  name: string;
+  /** Global regular expression; a capture group named `keep` is kept before the replacement. */
+  pattern: RegExp;
+  /** Where the pattern comes from. */
+  source: string;
+}
+
+/**
+ * The table, most specific first (an Anthropic key also matches the OpenAI shape, a Slack webhook
+ * holds a URL).
+ */
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  {
+    name: "private-key",
+    // A whole block; a block cut before its END line is taken to the end of the text.
+    pattern:
+      /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    source: "gitleaks private-key; secretlint-rule-privatekey",
+  },
+  {
+    name: "anthropic-api-key",
+    pattern: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,}/g,
+    source: "gitleaks anthropic-api-key, anthropic-admin-api-key (looser length)",
+  },
+  {
+    name: "openai-api-key",
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    source: "gitleaks openai-api-key (without its T3BlbkFJ marker: newer keys lack it)",
+  },
+  {
+    name: "aws-access-key",
+    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g,
+    source: "gitleaks aws-access-token; secretlint-rule-aws",
+  },
+  {
+    name: "aws-secret-key",
+    pattern:
+      /(?<keep>\baws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    source: "secretlint-rule-aws (AWSSecretAccessKey)",
+  },
+  {
+    name: "github-token",
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
+    source:
+      "gitleaks github-pat, github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat; secretlint-rule-github",
+  },
+  {
+    name: "gitlab-token",
+    pattern: /\bgl(?:pat|dt|ptt|rt|soat|cbt|imt|agent|oas|ffct)-[A-Za-z0-9_-]{20,}/g,
+    source:
+      "gitleaks gitlab-pat, gitlab-deploy-token, gitlab-ptt, gitlab-rrt and the other gitlab-* rules",
+  },
+  {
+    name: "slack-webhook",
+    pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g,
+    source: "gitleaks slack-webhook-url; secretlint-rule-slack",
+  },
+  {
+    name: "slack-token",
+    pattern: /\bxox(?:[abposr]|e\.xox[bp]|[ce]-\d)-[A-Za-z0-9-]{10,}/g,
+    source:
+      "gitleaks slack-bot-token, slack-user-token, slack-app-token, slack-config-access-token; secretlint-rule-slack",
+  },
+  {
+    name: "slack-app-token",
+    pattern: /\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+/gi,
+    source: "gitleaks slack-app-token",
+  },
+  {
+    name: "google-api-key",
+    pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
+    source: "gitleaks gcp-api-key; secretlint-rule-gcp",
+  },
+  {
+    name: "huggingface-token",
+    pattern: /\bhf_[A-Za-z]{34}\b/g,
+    source: "gitleaks huggingface-access-token",
+  },
+  {
+    name: "stripe-key",
+    pattern: /\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,99}/g,
+    source: "gitleaks stripe-access-token",
+  },
+  {
+    name: "npm-token",
+    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
+    source: "gitleaks npm-access-token; secretlint-rule-npm",
+  },
+  {
+    name: "groq-api-key",
+    pattern: /\bgsk_[A-Za-z0-9]{52}\b/g,
+    source: "Groq's key prefix (gsk_); no gitleaks rule",
+  },
+  {
+    name: "xai-api-key",
+    pattern: /\bxai-[A-Za-z0-9]{80}\b/g,
+    source: "xAI's key prefix (xai-); no gitleaks rule",
+  },
+  {
+    name: "jwt",
+    pattern: /\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}={0,2}/g,
+    source: "gitleaks jwt",
+  },
+  {
+    name: "auth-header",
+    pattern:
+      /(?<keep>\bAuthorization["']?\s*[:=]\s*["']?(?:Basic|Bearer|Token)\s+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}/gi,
+    source: "gitleaks curl-auth-header",
+  },
+  {
+    name: "auth-user",
+    // `curl -u user:password`, `--user user:password`
+    pattern: /(?<keep>(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"']+:)[^\s"']+/g,
+    source: "gitleaks curl-auth-user",
+  },
+  {
+    name: "secret-assignment",
+    // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`: the name is kept, the value goes.
+    pattern:
+      /(?<keep>\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?["']?\s*[:=]\s*["']?)(?!\[redacted)[^\s"'`,;]{8,}/gi,
+    source: "gitleaks generic-api-key (its keyword list, without the entropy check)",
+  },
+];
+
+/**
+ * `text` with every secret of {@link SECRET_PATTERNS} replaced by `[redacted: name]`, and the
+ * user name and password of URLs removed ({@link redactUrl}). Text without secrets comes back
+ * unchanged.
+ */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const p of SECRET_PATTERNS)
+    out = out.replace(p.pattern, (...args: unknown[]) => {
+      const groups = args[args.length - 1] as { keep?: string } | undefined;
+      const keep = typeof groups === "object" && groups !== null ? (groups.keep ?? "") : "";
+      return `${keep}[redacted: ${p.name}]`;
+    });
+  return redactUrl(out);
+}

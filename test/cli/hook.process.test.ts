@@ -1,0 +1,289 @@
+// `agent-memory hook` as Claude Code and Codex call it (docs/agents.md, "The automatic loop").
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { NoteLocks } from "../../src/node/note-lock";
+import { cliRun, cliRunWith } from "../helpers/cli-run";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
+const JOURNAL = "Memory/Agents/claude/Journal/2026-11-30.md";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function newVault(): string {
+  const root = mkdtempSync(join(tmpdir(), "am-hook-"));
+  dirs.push(root);
+  expect(cliRun("init", root, "--agent", "claude").code).toBe(0);
+  return root;
+}
+
+function notes(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const abs = join(dir, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else if (name.endsWith(".md")) out.set(abs, readFileSync(abs, "utf8"));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const hook = (vault: string, event: unknown, ...extra: string[]) =>
+  cliRunWith(
+    { input: typeof event === "string" ? event : JSON.stringify(event) },
+    "hook",
+    "claude-code",
+    "--vault",
+    vault,
+    "--agent",
+    "claude",
+    ...extra,
+  );
+
+const stop = (path: string) => ({
+  hook_event_name: "Stop",
+  session_id: "7f3a9c2e-1b4d-4e8a-9c11-2d5e6f7a8b90",
+  transcript_path: path,
+  cwd: "/home/dev/shop",
+  stop_hook_active: false,
+});
+
+interface HookReply {
+  hookSpecificOutput: { hookEventName: string; additionalContext: string };
+}
+
+describe("agent-memory hook claude-code", () => {
+  it("Stop ingests the transcript and extracts; a second Stop adds nothing", () => {
+    const vault = newVault();
+    const first = hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl")));
+    expect(first).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(join(vault, JOURNAL), "utf8")).toContain("## Claude Code session 7f3a9c2e");
+    expect(readFileSync(join(vault, "Memory/Agents/claude/Trackers/Tasks.md"), "utf8")).toContain(
+      "Add a CRLF case to the tokenizer tests",
+    );
+    const before = notes(vault);
+    expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl")))).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    expect(notes(vault)).toEqual(before);
+  });
+
+  it("SessionStart gives the brief as additional context, within 10,000 characters", () => {
+    const vault = newVault();
+    const tasks = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `- [ ] t-${String(i).padStart(3, "0")} Task number ${i} ${"with a long description ".repeat(4)} ^t-${i}`,
+    ).join("\n");
+    writeFileSync(join(vault, "Memory/Agents/claude/Trackers/Tasks.md"), `# Tasks\n\n${tasks}\n`);
+    const r = hook(vault, { hook_event_name: "SessionStart", source: "startup", session_id: "s" });
+    expect(r.code).toBe(0);
+    const reply = JSON.parse(r.stdout) as HookReply;
+    expect(reply.hookSpecificOutput.hookEventName).toBe("SessionStart");
+    expect(reply.hookSpecificOutput.additionalContext).toContain("# Session brief: claude");
+    expect(reply.hookSpecificOutput.additionalContext).toContain("Task number 0");
+    expect(reply.hookSpecificOutput.additionalContext.length).toBeLessThanOrEqual(10_000);
+  });
+
+  it("UserPromptSubmit adds the relevant passages, and nothing for an unrelated prompt", () => {
+    const vault = newVault();
+    expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);
+    const related = hook(vault, {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "How should the tokenizer tests cover CRLF?",
+    });
+    expect(related.code).toBe(0);
+    const reply = JSON.parse(related.stdout) as HookReply;
+    expect(reply.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
+    expect(reply.hookSpecificOutput.additionalContext).toContain(
+      "Add a CRLF case to the tokenizer tests",
+    );
+    expect(reply.hookSpecificOutput.additionalContext).toContain(
+      "[[Memory/Agents/claude/Trackers/Tasks#^t-001]]",
+    );
+    expect(reply.hookSpecificOutput.additionalContext.length).toBeLessThanOrEqual(1500);
+    const unrelated = hook(vault, {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "What is the weather in Paris?",
+    });
+    expect(unrelated).toMatchObject({ code: 0, stdout: "", stderr: "" });
+  });
+
+  it("--budget-chars bounds what a prompt brings back", () => {
+    const vault = newVault();
+    expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);
+    const tiny = hook(
+      vault,
+      { hook_event_name: "UserPromptSubmit", prompt: "tokenizer tests CRLF case" },
+      "--budget-chars",
+      "90",
+    );
+    // The header alone fits; no passage line does.
+    expect(tiny).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it.each([
+    ["bad JSON", (v: string) => hook(v, "{not json"), /the event is not JSON/],
+    ["a JSON array", (v: string) => hook(v, "[1]"), /the event is not a JSON object/],
+    ["no event", (v: string) => hook(v, ""), /no event JSON given/],
+    [
+      "a missing vault",
+      () => hook("/nonexistent/vault", stop("/x.jsonl")),
+      /vault folder not found/,
+    ],
+    [
+      "a missing transcript",
+      (v: string) => hook(v, stop("/nonexistent/t.jsonl")),
+      /cannot read the transcript \/nonexistent\/t\.jsonl/,
+    ],
+    [
+      "a Stop without transcript_path",
+      (v: string) => hook(v, { hook_event_name: "Stop" }),
+      /no transcript_path/,
+    ],
+    [
+      "an unknown agent",
+      (v: string) =>
+        cliRunWith(
+          { input: JSON.stringify(stop(join(FIXTURES, "codex-rollout.jsonl"))) },
+          "hook",
+          "claude-code",
+          "--vault",
+          v,
+          "--agent",
+          "ghost",
+        ),
+      /unknown agent "ghost"/,
+    ],
+    [
+      "no --vault",
+      () => cliRunWith({ input: "{}" }, "hook", "claude-code", "--agent", "claude"),
+      /--vault V is required/,
+    ],
+    ["an unknown option", (v: string) => hook(v, "{}", "--bogus"), /Unknown option '--bogus'/],
+    [
+      "an unknown agent kind",
+      (v: string) => cliRunWith({ input: "{}" }, "hook", "cursor", "--vault", v),
+      /must be claude-code or codex/,
+    ],
+  ])("%s: exit 0, one line on stderr, nothing written", (_, run, message) => {
+    const vault = newVault();
+    const before = notes(vault);
+    const r = run(vault);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(notes(vault)).toEqual(before);
+  });
+
+  it("a journal locked by another writer: exit 0, one line, the journal unchanged", () => {
+    const vault = newVault();
+    const lines = readFileSync(join(FIXTURES, "claude-code-session.jsonl"), "utf8").split("\n");
+    const early = join(vault, "..", `${dirs.length}-early.jsonl`);
+    dirs.push(early);
+    writeFileSync(early, `${lines.slice(0, 14).join("\n")}\n`);
+    expect(hook(vault, stop(early)).code).toBe(0);
+    const before = readFileSync(join(vault, JOURNAL), "utf8");
+    // Another process holds the journal's lock (a fresh lock folder, as proper-lockfile makes one).
+    const lockDir = join(realpathSync(vault), ".agent-memory", "locks");
+    mkdirSync(new NoteLocks(lockDir).lockPath(realpathSync(join(vault, JOURNAL))), {
+      recursive: true,
+    });
+    const r = cliRunWith(
+      {
+        input: JSON.stringify(stop(join(FIXTURES, "claude-code-session.jsonl"))),
+        env: { AGENT_MEMORY_LOCK_WAIT_MS: "0" },
+      },
+      "hook",
+      "claude-code",
+      "--vault",
+      vault,
+      "--agent",
+      "claude",
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^agent-memory hook: /);
+    expect(readFileSync(join(vault, JOURNAL), "utf8")).toBe(before);
+  });
+});
+
+describe("agent-memory hook codex", () => {
+  const turn = (id: string, input: string, answer: string) =>
+    JSON.stringify({
+      type: "agent-turn-complete",
+      "thread-id": "0199a213-81c0-7800-8aa1-bbab2a035a53",
+      "turn-id": id,
+      cwd: "/home/dev/api",
+      "input-messages": [
+        "<environment_context>\n<cwd>/home/dev/api</cwd>\n</environment_context>",
+        input,
+      ],
+      "last-assistant-message": answer,
+    });
+  const notify = (vault: string, json: string) =>
+    cliRun("hook", "codex", "--vault", vault, "--agent", "claude", json);
+
+  it("writes each turn once into the thread's section and extracts", () => {
+    const vault = newVault();
+    expect(
+      notify(
+        vault,
+        turn("1", "Rename the retry flag", "Renamed it.\n\n## Next steps\n- Update the README"),
+      ),
+    ).toMatchObject({ code: 0, stderr: "" });
+    const journalDir = join(vault, "Memory/Agents/claude/Journal");
+    const journal = () => {
+      const name = readdirSync(journalDir).find((n) => n.endsWith(".md"));
+      return readFileSync(join(journalDir, name ?? ""), "utf8");
+    };
+    expect(journal()).toContain("## Codex session 0199a213");
+    expect(journal()).toContain("**Asked:** Rename the retry flag");
+    expect(journal()).not.toContain("environment_context");
+    expect(readFileSync(join(vault, "Memory/Agents/claude/Trackers/Tasks.md"), "utf8")).toContain(
+      "Update the README",
+    );
+    const once = journal();
+    expect(notify(vault, turn("1", "Rename the retry flag", "Renamed it."))).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    expect(journal()).toBe(once);
+    expect(notify(vault, turn("2", "Now the timeout flag", "Done too.")).code).toBe(0);
+    expect(journal().match(/## Codex session/g)).toHaveLength(1);
+    expect(journal()).toContain("**Asked:** Now the timeout flag");
+    expect(journal()).toContain("turns=2 last=2");
+  });
+
+  it("ignores other notifications, and refuses bad JSON with exit 0 and one line", () => {
+    const vault = newVault();
+    const before = notes(vault);
+    expect(notify(vault, JSON.stringify({ type: "approval-requested" }))).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
+    const bad = notify(vault, "{oops");
+    expect(bad.code).toBe(0);
+    expect(bad.stderr).toMatch(/^agent-memory hook: the event is not JSON/);
+    expect(notes(vault)).toEqual(before);
+  });
+});

@@ -1,0 +1,204 @@
+// `agent-memory ingest` through the built CLI (docs/agents.md, "Importing past sessions").
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliRun } from "../helpers/cli-run";
+import { FAKE, ccLine } from "../core/ingest/transcript-fixtures";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
+const JOURNAL = "Memory/Agents/claude/Journal/2026-11-30.md";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function newVault(): string {
+  const root = mkdtempSync(join(tmpdir(), "am-ingest-"));
+  dirs.push(root);
+  expect(cliRun("init", root, "--agent", "claude").code).toBe(0);
+  return root;
+}
+
+/** Every file of a folder, path → text. */
+function snapshot(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const abs = join(dir, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out.set(abs, readFileSync(abs, "utf8"));
+    }
+  };
+  walk(root);
+  return out;
+}
+
+describe("agent-memory ingest", () => {
+  it("writes both formats, extracts the items, and a re-run writes nothing", () => {
+    const vault = newVault();
+    const files = [
+      join(FIXTURES, "claude-code-session.jsonl"),
+      join(FIXTURES, "codex-rollout.jsonl"),
+    ];
+    const first = cliRun("ingest", vault, ...files, "--agent", "claude", "--json");
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const json = JSON.parse(first.stdout) as {
+      files: { format: string; sessions: { status: string; added: number }[] }[];
+      written: string[];
+      extraction: { items: { category: string; text: string }[] }[];
+    };
+    expect(json.files.map((f) => [f.format, f.sessions[0]!.status, f.sessions[0]!.added])).toEqual([
+      ["claude-code", "new", 3],
+      ["codex", "new", 2],
+    ]);
+    expect(json.written).toEqual([JOURNAL]);
+    const items = json.extraction[0]!.items.map((i) => `${i.category}: ${i.text}`);
+    expect(items).toContain("task: Add a CRLF case to the tokenizer tests");
+    expect(items).toContain("task: Add the limit to the password reset endpoint");
+    expect(items.some((i) => i.startsWith("decision: normalise line endings"))).toBe(true);
+    const tasks = readFileSync(join(vault, "Memory/Agents/claude/Trackers/Tasks.md"), "utf8");
+    expect(tasks).toContain("Add a CRLF case to the tokenizer tests");
+    const before = snapshot(vault);
+    const again = cliRun("ingest", vault, ...files, "--agent", "claude");
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("already in the journal");
+    expect(again.stdout).toContain("nothing new to write");
+    const after = snapshot(vault);
+    // The saved search index may be refreshed; no note changes.
+    for (const [path, text] of before)
+      if (path.endsWith(".md")) expect(after.get(path), path).toBe(text);
+  });
+
+  it("a dry run writes nothing and says so", () => {
+    const vault = newVault();
+    const before = snapshot(vault);
+    const r = cliRun(
+      "ingest",
+      vault,
+      join(FIXTURES, "codex-rollout.jsonl"),
+      "--agent",
+      "claude",
+      "--dry-run",
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("2 new turns (new section)");
+    expect(r.stdout).toContain("dry run: nothing written");
+    expect(snapshot(vault)).toEqual(before);
+  });
+
+  it("exits 1 naming the lines it skipped, and reads the rest", () => {
+    const vault = newVault();
+    const r = cliRun(
+      "ingest",
+      vault,
+      join(FIXTURES, "claude-code-damaged.jsonl"),
+      "--agent",
+      "claude",
+    );
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("skipped 2 lines that are not JSON (line 4, 5)");
+    expect(r.stdout).toContain("the last line is cut");
+    expect(readFileSync(join(vault, JOURNAL), "utf8")).toContain(
+      "The parser test fails on Windows files",
+    );
+  });
+
+  it.each([
+    [
+      "a missing file",
+      () => "/nonexistent/session.jsonl",
+      /cannot read the transcript \/nonexistent\/session\.jsonl/,
+    ],
+    [
+      "a file of neither format",
+      (dir: string) => {
+        writeFileSync(join(dir, "notes.jsonl"), '{"hello":1}\n');
+        return join(dir, "notes.jsonl");
+      },
+      /notes\.jsonl: not a Claude Code or Codex transcript/,
+    ],
+  ])(
+    "refuses %s with exit 2, one line, and writes nothing, not even the other files' sessions",
+    (_, make, message) => {
+      const vault = newVault();
+      const before = snapshot(vault);
+      const bad = make(vault);
+      const r = cliRun(
+        "ingest",
+        vault,
+        join(FIXTURES, "codex-rollout.jsonl"),
+        bad,
+        "--agent",
+        "claude",
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      const after = snapshot(vault);
+      for (const [path, text] of after)
+        if (path.endsWith(".md")) expect(before.get(path), path).toBe(text);
+      expect([...after.keys()].some((p) => p.endsWith("2026-11-30.md"))).toBe(false);
+    },
+  );
+
+  it("refuses an unknown agent and a bad --format with exit 2", () => {
+    const vault = newVault();
+    const file = join(FIXTURES, "codex-rollout.jsonl");
+    const unknown = cliRun("ingest", vault, file, "--agent", "nobody");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown agent "nobody"');
+    const format = cliRun("ingest", vault, file, "--agent", "claude", "--format", "chatgpt");
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain("--format must be auto, claude-code or codex");
+  });
+
+  it("leaves no secret of three kinds and more anywhere in the vault", () => {
+    const vault = newVault();
+    const S = "5ec2e7aa-0000-4000-8000-000000000001";
+    const file = join(vault, "..", `${S}.jsonl`);
+    dirs.push(file);
+    writeFileSync(
+      file,
+      [
+        ccLine(
+          S,
+          "user",
+          "u1",
+          "2026-11-30T09:00:00Z",
+          `Deploy with ${FAKE.aws} and ${FAKE.github}. TODO: rotate ${FAKE.anthropic}`,
+        ),
+        ccLine(S, "assistant", "a1", "2026-11-30T09:00:01Z", [
+          {
+            type: "tool_use",
+            id: "t1",
+            name: "Bash",
+            input: {
+              command: `export SLACK=${FAKE.slack}; curl -u x:${FAKE.urlPassword} https://x:${FAKE.urlPassword}@api`,
+            },
+          },
+        ]),
+        ccLine(S, "user", "u2", "2026-11-30T09:00:02Z", [
+          { type: "tool_result", tool_use_id: "t1", content: FAKE.privateKey },
+        ]),
+        ccLine(S, "assistant", "a2", "2026-11-30T09:00:03Z", [
+          {
+            type: "text",
+            text: `Done.\n\n## Next steps\n- Revoke ${FAKE.jwt}\n- TODO: remove ${FAKE.openai} from .env`,
+          },
+        ]),
+      ].join("\n") + "\n",
+    );
+    const r = cliRun("ingest", vault, file, "--agent", "claude", "--json");
+    expect(r.code).toBe(0);
+    for (const secret of Object.values(FAKE)) expect(r.stdout).not.toContain(secret);
+    const files = snapshot(vault);
+    expect(files.get(join(vault, JOURNAL))).toContain("[redacted: github-token]");
+    for (const [path, text] of files)
+      for (const secret of Object.values(FAKE)) expect(text, path).not.toContain(secret);
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { parseCodex } from "../../../src/core/ingest/codex";
+import { detectFormat, parseTranscript } from "../../../src/core/ingest/parse";
+import { fixture, NEVER } from "./transcript-fixtures";
+
+describe("parseCodex", () => {
+  it("gives requests, conclusions and what was done, and never output, reasoning or environment context", () => {
+    const r = parseCodex(fixture("codex-rollout.jsonl"));
+    expect(r.sessions).toHaveLength(1);
+    const s = r.sessions[0]!;
+    expect(s).toMatchObject({
+      id: "019bce9f-0a40-79e2-8351-8818e8487fb6",
+      format: "codex",
+      cwd: "/home/dev/api",
+    });
+    expect(s.turns.map((t) => t.request)).toEqual([
+      "Add rate limiting to the login endpoint.",
+      "Also log every blocked attempt.",
+    ]);
+    const [first, second] = s.turns;
+    expect(first!.actions).toEqual([
+      { kind: "ran", target: "rg -n login src" },
+      { kind: "edited", target: "src/routes/login.ts" },
+      { kind: "wrote", target: "src/middleware/rate-limit.ts" },
+      { kind: "ran", target: "npm test", failed: true },
+      { kind: "ran", target: "npm test" },
+    ]);
+    expect(first!.conclusion).toMatch(/^Login is now limited/);
+    expect(second!.interrupted).toBe(true);
+    expect(second!.conclusion).toBeNull();
+    const json = JSON.stringify(r);
+    expect(json).not.toContain(NEVER);
+    expect(json).not.toContain("environment_context");
+    expect(json).not.toContain("gAAAA");
+    expect(r.unknownTypes).toEqual(["ghost_snapshot"]);
+  });
+
+  it("gives the same turn keys on every read, and different keys to different requests", () => {
+    const a = parseCodex(fixture("codex-rollout.jsonl")).sessions[0]!.turns.map((t) => t.key);
+    const b = parseCodex(fixture("codex-rollout.jsonl")).sessions[0]!.turns.map((t) => t.key);
+    expect(a).toEqual(b);
+    expect(new Set(a).size).toBe(a.length);
+  });
+
+  it("reads an older rollout without the type/payload envelope", () => {
+    const text = [
+      JSON.stringify({ id: "old-1", timestamp: "2025-06-01T10:00:00Z", instructions: null }),
+      JSON.stringify({ record_type: "state" }),
+      JSON.stringify({
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: "List the files." }],
+      }),
+      JSON.stringify({
+        type: "function_call",
+        name: "shell",
+        arguments: '{"command":["ls","-la"]}',
+        call_id: "c1",
+      }),
+      JSON.stringify({
+        type: "function_call_output",
+        call_id: "c1",
+        output: '{"output":"x","metadata":{"exit_code":2}}',
+      }),
+      JSON.stringify({
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: "Done." }],
+      }),
+    ].join("\n");
+    expect(detectFormat(text)).toBe("codex");
+    const s = parseTranscript(text, "auto", "old.jsonl").sessions[0]!;
+    expect(s.id).toBe("old-1");
+    expect(s.turns[0]).toMatchObject({
+      request: "List the files.",
+      conclusion: "Done.",
+      actions: [{ kind: "ran", target: "ls -la", failed: true }],
+    });
+  });
+});
+
+describe("parseTranscript", () => {
+  it("tells the formats apart", () => {
+    expect(detectFormat(fixture("claude-code-session.jsonl"))).toBe("claude-code");
+    expect(detectFormat(fixture("codex-rollout.jsonl"))).toBe("codex");
+  });
+
+  it("refuses a file of neither format, naming it", () => {
+    expect(() => parseTranscript('{"hello":1}\n', "auto", "notes.jsonl")).toThrow(
+      /^notes\.jsonl: not a Claude Code or Codex transcript/,
+    );
+  });
+
+  it("takes a Codex session id from the rollout's name when no session_meta names one", () => {
+    const text = JSON.stringify({
+      timestamp: "2026-11-30T10:00:00Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] },
+    });
+    const r = parseTranscript(
+      `${text}\n`,
+      "codex",
+      "rollout-2026-11-30T10-00-00-019bce9f-0a40-79e2-8351-8818e8487fb7.jsonl",
+    );
+    expect(r.sessions[0]!.id).toBe("019bce9f-0a40-79e2-8351-8818e8487fb7");
+  });
+});

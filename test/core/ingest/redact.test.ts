@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { redactSecrets } from "../../../src/core/ingest/redact";
+import { FAKE } from "./transcript-fixtures";
+
+describe("redactSecrets", () => {
+  it.each([
+    ["aws-access-key", `key id ${FAKE.aws} in use`],
+    ["github-token", `git push with ${FAKE.github}`],
+    ["anthropic-api-key", `ANTHROPIC key ${FAKE.anthropic}`],
+    ["openai-api-key", `using ${FAKE.openai} now`],
+    ["slack-token", `bot ${FAKE.slack}`],
+    ["jwt", `Bearer ${FAKE.jwt}`],
+    ["gitlab-token", `token ${FAKE.gitlab}`],
+    ["google-api-key", `maps ${FAKE.google}`],
+    ["private-key", `the key:\n${FAKE.privateKey}\nend`],
+  ])("replaces a %s", (name, text) => {
+    const out = redactSecrets(text);
+    expect(out).toContain(`[redacted: ${name}]`);
+    for (const secret of Object.values(FAKE)) expect(out).not.toContain(secret);
+  });
+
+  it("takes the password out of a URL and the value out of a secret assignment, keeping the name", () => {
+    expect(redactSecrets(`psql postgres://app:${FAKE.urlPassword}@db:5432/shop`)).toBe(
+      "psql postgres://[redacted]@db:5432/shop",
+    );
+    expect(redactSecrets("export DB_PASSWORD=correcthorsebattery")).toBe(
+      "export DB_PASSWORD=[redacted: secret-assignment]",
+    );
+  });
+
+  it("takes the password out of curl's -u and the credentials out of an Authorization header", () => {
+    expect(redactSecrets(`curl -u admin:${FAKE.urlPassword} https://api`)).toBe(
+      "curl -u admin:[redacted: auth-user] https://api",
+    );
+    expect(redactSecrets('curl -H "Authorization: Basic YWRtaW46aHVudGVyMg==" api')).toBe(
+      'curl -H "Authorization: Basic [redacted: auth-header]" api',
+    );
+  });
+
+  it("redacts a private key block cut before its END line to the end of the text", () => {
+    const cut = FAKE.privateKey.slice(0, 60);
+    expect(redactSecrets(`see ${cut}`)).toBe("see [redacted: private-key]");
+  });
+
+  it("leaves text without secrets alone, near misses included", () => {
+    const text = [
+      "AKIA" + "Q7XK2MZ4P6LW3RT", // 15 characters after AKIA: not an access key id
+      "ghp_short",
+      "sk-learn",
+      "max_tokens=4096",
+      "the task-runner and a JWT-like eyJhbG",
+      "https://example.com/docs?page=2",
+    ].join("\n");
+    expect(redactSecrets(text)).toBe(text);
+  });
+});
