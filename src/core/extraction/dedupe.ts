@@ -266,6 +266,18 @@ export function sameItemText(a: string, b: string): boolean {
   return similarity(a, b) >= DUPLICATE_THRESHOLD;
 }
 
+/**
+ * True when `b` restates `a` word for word: the same {@link similarityTokens} as a multiset, so
+ * case, punctuation, spacing, stop words and a plural `s` differ at most ("Book the Berlin
+ * flights!" / "book Berlin flights"), while any content word added, dropped or changed counts
+ * ("book the Berlin flights and the hotel" is a rewording; docs/decisions.md, "A reworded journal
+ * line supersedes even when it reads as a duplicate").
+ */
+export function restates(a: string, b: string): boolean {
+  const key = (t: string) => similarityTokens(t).sort().join("\u0000");
+  return key(a) === key(b);
+}
+
 /** What comparisons need of a text, computed once per distinct text (a run compares many pairs). */
 interface Profile {
   key: string;

@@ -7,7 +7,7 @@ import type { TrackerKind } from "../settings";
 import { KIND_PREFIX, formatBlockId, type TrackerItem } from "../trackers/format";
 import { wikilinkTargets } from "../markdown/wikilinks";
 import { citesBlock, sourceLink, trackerMatcher } from "./destination-match";
-import { EntryViews, supersessionFor, trackerView } from "./supersession";
+import { EntryViews, rewordedEntry, supersessionFor, trackerView } from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -77,6 +77,28 @@ export async function routeToTracker(
   const match = found
     ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
     : null;
+  const prefix = KIND_PREFIX[kind];
+  const nextId = async (): Promise<string> =>
+    formatBlockId(
+      prefix,
+      (await ctx.state.maxBlockNumber(destination, prefix)) +
+        1 +
+        (ctx.state.planned.get(destination) ?? []).length,
+    );
+  if (match?.recorded) {
+    const reworded = rewordedEntry(
+      item,
+      trackerView(kind)(match.item),
+      ctx.state.supersededIn(destination),
+    );
+    if (reworded)
+      return ctx.state.plan({
+        ...base,
+        action: "supersede",
+        newId: await nextId(),
+        supersedes: reworded,
+      });
+  }
   if (match) {
     const action = match.recorded || !match.item.id ? "skip" : "add-source";
     return ctx.state.plan({
@@ -85,13 +107,8 @@ export async function routeToTracker(
       ...(match.item.id ? { existingId: match.item.id } : {}),
     });
   }
-  const batch = ctx.state.planned.get(destination) ?? [];
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
-  const prefix = KIND_PREFIX[kind];
-  const newId = formatBlockId(
-    prefix,
-    (await ctx.state.maxBlockNumber(destination, prefix)) + 1 + batch.length,
-  );
+  const newId = await nextId();
   const views = ctx.state.once(
     `tviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(existing.map(trackerView(kind))),

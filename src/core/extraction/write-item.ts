@@ -127,7 +127,10 @@ export function writeItem(
     const match = byId
       ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
       : matchTrackerItem(items, item.text, kind, link);
-    if (match && current !== null) {
+    // A reworded block's item supersedes the entry it reads as a duplicate of (rewordedEntry).
+    const rewording =
+      planned.supersedes?.reason === "reworded" && match?.item.id === planned.supersedes.id;
+    if (match && current !== null && !rewording) {
       if (match.recorded || !match.item.id) return current;
       return edited(
         addItemSource(current, match.item.id, link, planned.destination),
@@ -172,7 +175,15 @@ export function writeItem(
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
-    const dup = topicDuplicate(item.text, entries, link);
+    const kind = calloutKind(item);
+    let dup = topicDuplicate(item.text, entries, link);
+    if (
+      planned.action === "supersede" &&
+      planned.supersedes?.reason === "reworded" &&
+      entries[dup] !== undefined &&
+      entries[dup] === supersededCallout(entries, planned.supersedes, kind)
+    )
+      dup = -1; // a reworded block's item supersedes the callout it reads as a duplicate of
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null)
@@ -181,7 +192,6 @@ export function writeItem(
         planned.destination,
         "add a source",
       );
-    const kind = calloutKind(item);
     const category = planned.destination.split("/").slice(-2, -1)[0];
     const old =
       planned.action === "supersede" && current !== null
