@@ -95,3 +95,103 @@ describe("a reworded journal line", () => {
     ]);
   });
 });
+
+describe("what a journal line says reaches its item", () => {
+  it("inline fields of a task line, bracket and emoji, are kept on the tracker line", async () => {
+    const t = setup({
+      ...AGENTS,
+      [J]:
+        "# 2026-11-24\n\n- [ ] renew the TLS certificate [priority:: high] [owner:: dana] [effort:: 2h]\n" +
+        "- [ ] rotate the API keys ⏫ ⏳ 2026-11-30 🛫 2026-11-26 📅 2026-12-02\n" +
+        "TODO: update the runbook [owner:: [[dana]]] [priority:: low]\n",
+    });
+    await run(t);
+    const tasks = read(t, TASKS);
+    const cert = lineOf(tasks, "renew the TLS certificate");
+    expect(cert).toMatch(/^- \[ \] renew the TLS certificate \[/);
+    expect(cert).toContain("[owner:: dana]");
+    expect(cert).toContain("[priority:: high]");
+    expect(cert).toContain("[effort:: 2h]");
+    const keys = lineOf(tasks, "rotate the API keys");
+    expect(keys).toMatch(/^- \[ \] rotate the API keys \[/);
+    expect(keys).toContain("[priority:: high]");
+    expect(keys).toContain("[scheduled:: 2026-11-30]");
+    expect(keys).toContain("[start:: 2026-11-26]");
+    expect(keys).toContain("[due:: 2026-12-02]");
+    expect(keys).not.toContain("⏳");
+    const runbook = lineOf(tasks, "update the runbook");
+    expect(runbook).toMatch(/^- \[ \] update the runbook \[/);
+    expect(runbook).toContain("[owner:: dana]");
+    expect(runbook).toContain("[priority:: low]");
+  });
+
+  it("an in-progress checkbox stays in progress", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [/] migrate the billing tables\n" });
+    await run(t);
+    expect(lineOf(read(t, TASKS), "migrate the billing tables")).toMatch(/^- \[\/\] /);
+  });
+
+  it("a topic field on a 'We decided' line names the decision's topic", async () => {
+    const t = setup({
+      [J]: "# 2026-11-24\n\nWe decided to freeze the schema until launch [topic:: Data model].\n",
+    });
+    const { plan } = await run(t);
+    const decision = plan.items.find((p) => p.item.category === "decision");
+    expect(decision?.item.topic).toBe("Data model");
+    expect(decision?.item.text).toBe("Freeze the schema until launch");
+    expect(lineOf(read(t, DECISIONS), "Freeze the schema")).toContain("[topic:: [[Data model]]]");
+  });
+
+  it.each([
+    ["should we cache the search index? [to:: [[atlas]]]", "should we cache the search index?"],
+    ["@atlas should we cache the search index?", "should we cache the search index?"],
+    ["should we cache the search index? @atlas", "should we cache the search index?"],
+  ])("a question addressed as in %j reaches atlas's inbox", async (line, text) => {
+    const t = setup({ ...AGENTS, [J]: `# 2026-11-24\n\n${line}\n` });
+    const { plan } = await run(t);
+    const q = plan.items.find((p) => p.item.category === "question");
+    expect(q?.item.target).toBe("atlas");
+    expect(q?.item.text.toLowerCase()).toContain(text.replace("should we ", ""));
+    expect(lineOf(read(t, QUESTIONS), "cache the search index")).toContain("[to:: [[atlas]]]");
+  });
+});
+
+describe("identity for re-extraction", () => {
+  it("a goal's target date on the journal line is its target", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\nGoal: ship the mobile app [target:: 2027-03-31]\n" });
+    await run(t);
+    const goals = read(t, "Memory/Agents/link/Trackers/Goals.md");
+    expect(lineOf(goals, "ship the mobile app")).toContain("[target:: 2027-03-31]");
+  });
+
+  it("a task with Tasks' date emoji is not added again when the edited journal is extracted again", async () => {
+    const t = setup({
+      [J]: "# 2026-11-24\n\n- [ ] water the plants ⏳ 2026-11-30 ➕ 2026-11-24 🔼\n",
+    });
+    await run(t);
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    const second = await run(t);
+    expect(second.plan.items.map((p) => `${p.item.text}:${p.action}`)).toEqual([
+      "water the plants:skip",
+      "call the plumber:add",
+    ]);
+    expect(read(t, TASKS).match(/water the plants/g)).toHaveLength(1);
+  });
+
+  it("a task ticked done in the tracker (Tasks adds ✅) stays done when the edited journal is extracted again", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] water the plants 📅 2026-11-30\n" });
+    await run(t);
+    writeFileSync(
+      join(t.root, TASKS),
+      read(t, TASKS).replace(
+        /- \[ \] (water the plants.*?) \^t-001/,
+        "- [x] $1 ✅ 2026-11-25 ^t-001",
+      ),
+    );
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    await run(t);
+    const tasks = read(t, TASKS);
+    expect(tasks.match(/water the plants/g)).toHaveLength(1);
+    expect(lineOf(tasks, "water the plants")).toMatch(/^- \[x\] /);
+  });
+});
