@@ -4,6 +4,7 @@
  * bigrams), so `Renew passport` matches `renew the passport` and `整理客户流失原因` matches `整理一下客户流失原因`.
  */
 import { wordsForSimilarity } from "../markdown/text";
+import { withoutLineFields } from "../trackers/format";
 
 /**
  * Default similarity at or above which two texts are the same item (multiset Jaccard index, 0–1).
@@ -264,6 +265,21 @@ function subjectOf(text: string): { counts: Map<string, number>; size: number } 
 /** True when two item texts are the same item ({@link similarity} ≥ {@link DUPLICATE_THRESHOLD}). */
 export function sameItemText(a: string, b: string): boolean {
   return similarity(a, b) >= DUPLICATE_THRESHOLD;
+}
+
+/**
+ * True when `b` restates `a` word for word: the same {@link similarityTokens} as a multiset, so
+ * case, punctuation, spacing, stop words, a plural `s`, `@mentions` and inline fields differ at most ("Book the Berlin
+ * flights!" / "book Berlin flights"), while any content word added, dropped or changed counts
+ * ("book the Berlin flights and the hotel" is a rewording; docs/decisions.md, "A reworded journal
+ * line supersedes even when it reads as a duplicate").
+ */
+export function restates(a: string, b: string): boolean {
+  // Mentions and fields are the line's addressing, not its words: an entry written before they were
+  // read off the text ("@me can we …?") is restated by the item without them.
+  const key = (t: string) =>
+    similarityTokens(withoutLineFields(t).replace(MENTION, "$1 ")).sort().join("\u0000");
+  return key(a) === key(b);
 }
 
 /** What comparisons need of a text, computed once per distinct text (a run compares many pairs). */

@@ -19,7 +19,7 @@
  * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning").
  */
 import type { JournalBlock } from "../journal/blocks";
-import { scanInlineFields, withoutInlineFields } from "../trackers/format";
+import { CHAR_STATUS, scanLineFields, withoutLineFields } from "../trackers/format";
 import { indentWidth } from "../journal/split";
 import type {
   Category,
@@ -165,19 +165,23 @@ const CATEGORY_OF_KEYWORD = new Map<string, Category>(
   ),
 );
 
-/** Inline fields of a line, e.g. `[due:: 2026-12-01]` → `{ due: "2026-12-01" }` (Dataview syntax). */
+/**
+ * Inline fields of a line, e.g. `[due:: 2026-12-01]` → `{ due: "2026-12-01" }` (Dataview syntax),
+ * and the Tasks plugin's emoji (`⏳ 2026-11-30` → `scheduled`); keys lower-cased, the first of a
+ * key kept.
+ */
 export function inlineFields(line: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of scanInlineFields(line)) {
+  for (const f of scanLineFields(line)) {
     const key = f.key.toLowerCase();
     if (!(key in out)) out[key] = f.value;
   }
   return out;
 }
 
-/** Removes inline fields, a trailing block id and surplus spaces from a line's text. */
+/** Removes inline fields (bracketed and Tasks' emoji), a trailing block id and surplus spaces from a line's text. */
 export function cleanItemText(text: string): string {
-  return withoutInlineFields(text)
+  return withoutLineFields(text)
     .replace(/\s+\^[A-Za-z0-9-]+\s*$/, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -209,10 +213,64 @@ function withoutDuePhrase(text: string): string {
 }
 
 function dueOf(content: string, fields: Record<string, string>): string | undefined {
-  const field = fields.due ?? fields.deadline ?? fields["截止"];
+  const field = fields.due ?? fields.deadline ?? fields["截止"] ?? fields.target;
   const fromField = field ? ISO_DATE.exec(field)?.[0] : undefined;
   if (fromField) return fromField;
   return DUE_PHRASE.exec(content)?.[1];
+}
+
+/**
+ * Keys of a journal line's fields the offline extractor reads into the item itself (its due date,
+ * addressee, owner, topic, the id it refers to); every other field is carried to the item as
+ * written ({@link ExtractedItem.fields}).
+ */
+const READ_KEYS = new Set([
+  "due",
+  "deadline",
+  "截止",
+  "target",
+  "to",
+  "for",
+  "owner",
+  "topic",
+  "goal",
+  "ref",
+  "question",
+]);
+
+/** The fields of a line the item carries as written: all but {@link READ_KEYS}, the first of each key. */
+function carriedFields(rawText: string): [string, string][] {
+  const out: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const f of scanLineFields(rawText)) {
+    const key = f.key.toLowerCase();
+    if (READ_KEYS.has(key) || seen.has(key) || !f.value) continue;
+    seen.add(key);
+    out.push([key, f.value]);
+  }
+  return out;
+}
+
+/** A mention `@name` at the start or the end of a text (`@atlas should we …?`, `… @atlas`). */
+const LEADING_MENTION = /^@([\p{L}\p{N}_-]+)[\s,，:：]+/u;
+const TRAILING_MENTION = /[\s,，]+@([\p{L}\p{N}_-]+)([\s.。!！?？]*)$/u;
+
+/**
+ * The agent a text is addressed to by a leading or trailing `@agent` (one of `agents`), and the
+ * text without that mention; the text unchanged and no name when there is none.
+ */
+export function addresseeOf(
+  text: string,
+  agents: readonly string[],
+): { text: string; name?: string } {
+  const t = text.trim();
+  const lead = LEADING_MENTION.exec(t);
+  if (lead?.[1] && agents.includes(lead[1]))
+    return { text: t.slice(lead[0].length), name: lead[1] };
+  const trail = TRAILING_MENTION.exec(t);
+  if (trail?.[1] && agents.includes(trail[1]))
+    return { text: t.slice(0, trail.index) + (trail[2] ?? "").trim(), name: trail[1] };
+  return { text: t };
 }
 
 function targetOf(
@@ -282,6 +340,12 @@ interface ItemExtras {
   progress?: boolean;
   /** Where to look for a due date named in words; default: the evidence line. */
   dueText?: string;
+  /** The line's checkbox character, when it has one. */
+  checkbox?: string | null;
+  /** Fields of the whole line when `rawText` is a part of it (a sentence). */
+  lineText?: string;
+  /** An agent the line is addressed to by a leading or trailing mention ({@link addresseeOf}). */
+  addressee?: string;
 }
 
 function makeItem(
@@ -293,7 +357,8 @@ function makeItem(
   run: Run,
   extras: ItemExtras = {},
 ): ExtractedItem | null {
-  const fields = inlineFields(rawText);
+  const fieldText = extras.lineText ? `${rawText} ${extras.lineText}` : rawText;
+  const fields = inlineFields(fieldText);
   const text = cleanItemText(withoutDuePhrase(rawText));
   if (!text) return null;
   const item: ExtractedItem = {
@@ -313,11 +378,21 @@ function makeItem(
     dueOf(rawText, fields) ??
     (category === "task" ? dueFromWords(extras.dueText ?? evidence, run.date) : undefined);
   if (due) item.due = due;
-  if (category === "improvement" || category === "question") {
-    const target = targetOf(rawText, fields, run.agents);
-    if (target) item.target = target;
-  }
-  if (category === "task" && extras.owner) item.owner = extras.owner;
+  // An addressee on any line (`[to:: [[atlas]]]`, a leading or trailing `@atlas`); a mention inside
+  // the sentence addresses only a question or proposal.
+  const target =
+    category === "improvement" || category === "question"
+      ? (extras.addressee ?? targetOf(fieldText, fields, run.agents))
+      : category === "task"
+        ? targetOf("", fields, run.agents)
+        : (extras.addressee ?? targetOf("", fields, run.agents));
+  if (target) item.target = target;
+  const owner = extras.owner ?? (fields.owner ? unwrapWikilink(fields.owner).trim() : undefined);
+  if (category === "task" && owner) item.owner = owner;
+  const status = extras.checkbox ? CHAR_STATUS[extras.checkbox] : undefined;
+  if (status && status !== "open") item.status = status;
+  const carried = carriedFields(fieldText);
+  if (carried.length) item.fields = carried;
   const ref = fields.goal ?? fields.ref ?? fields.question;
   if (ref && ITEM_ID_RE.test(ref.trim()) && !/^am-/i.test(ref.trim()))
     item.ref = ref.trim().toLowerCase();
@@ -442,6 +517,7 @@ function keywordItem(
   if (node) text = withContext(node, text);
   return makeItem(category, text, evidence, block, index, run, {
     ...(owner ? { owner } : {}),
+    ...(node?.checkbox ? { checkbox: node.checkbox } : {}),
     ...(m[2] ? { qualifier: m[2] } : {}),
     progress: PROGRESS_KEYWORDS.has(keyword),
   });
@@ -456,16 +532,25 @@ function phrasingItems(
   node?: ListNode,
 ): ExtractedItem[] {
   const out: ExtractedItem[] = [];
-  for (const sentence of splitSentences(line)) {
+  // The line's fields and a mention at its start or end belong to its items, not to one sentence.
+  const fieldsOfLine = scanLineFields(line).length > 0 ? line : undefined;
+  const addressed = addresseeOf(cleanItemText(line), run.agents);
+  for (const sentence of splitSentences(addressed.text)) {
     const found = matchPhrasing(sentence);
     if (!found) continue;
     let text = found.text;
     let owner: string | undefined;
     if (found.category === "task") ({ text, owner } = ownerOf(text));
+    if (found.category === "task" && !owner && addressed.name) owner = addressed.name;
     if (node) text = withContext(node, text);
-    const item = makeItem(found.category, text, sentence, block, index, run, {
+    // Evidence is verbatim: the sentence as written, else (a mention or field cut from it) the line.
+    const evidence = line.includes(sentence) ? sentence : line.trim();
+    const item = makeItem(found.category, text, evidence, block, index, run, {
       ...(owner ? { owner } : {}),
       dueText: found.span,
+      ...(fieldsOfLine ? { lineText: fieldsOfLine } : {}),
+      ...(addressed.name && found.category !== "task" ? { addressee: addressed.name } : {}),
+      ...(node?.checkbox ? { checkbox: node.checkbox } : {}),
     });
     if (item) out.push({ ...item, cue: "phrasing" });
   }
@@ -509,6 +594,7 @@ function oneItem(
   index: number,
   run: Run,
   section: Section | null,
+  checkbox: string | null = node?.checkbox ?? null,
 ): ExtractedItem[] {
   let text = content;
   let owner: string | undefined;
@@ -516,6 +602,7 @@ function oneItem(
   if (node) text = withContext(node, text);
   const item = makeItem(category, text, node?.line ?? content, block, index, run, {
     ...(owner ? { owner } : {}),
+    ...(checkbox ? { checkbox } : {}),
     progress: section?.progress ?? false,
   });
   if (!item) return [];
@@ -545,7 +632,7 @@ function paragraphItems(
     if (!content) continue;
     if (checkbox !== null) {
       if (checkbox === " " || checkbox === "/")
-        out.push(...oneItem("task", content, null, block, index, run, null));
+        out.push(...oneItem("task", content, null, block, index, run, null, checkbox));
       continue;
     }
     const keyword = keywordItem(content, content, block, index, run);

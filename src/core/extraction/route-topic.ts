@@ -5,7 +5,7 @@
 import { PathError, errorMessage } from "../errors";
 import { topicKey, type EntryKind } from "../knowledge/topic";
 import { citesBlock, sourceLink, topicMatcher } from "./destination-match";
-import { EntryViews, calloutView, supersessionFor } from "./supersession";
+import { EntryViews, calloutView, rewordedEntry, supersessionFor } from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -51,6 +51,15 @@ export async function routeToTopic(
     .match(item.text, link);
   const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;
+  const kind = calloutKind(item);
+  if (found && matched?.recorded) {
+    const reworded = rewordedEntry(
+      item,
+      calloutView(kind)(found, dup),
+      ctx.state.supersededIn(destination),
+    );
+    if (reworded) return ctx.state.plan({ ...base, action: "supersede", supersedes: reworded });
+  }
   if (found)
     return ctx.state.plan({
       ...base,
@@ -58,7 +67,6 @@ export async function routeToTopic(
       existingId: found.id ?? `callout ${dup + 1}`,
     });
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
-  const kind = calloutKind(item);
   const views = ctx.state.once(
     `cviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(entries.map(calloutView(kind))),

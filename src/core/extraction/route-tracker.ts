@@ -7,7 +7,7 @@ import type { TrackerKind } from "../settings";
 import { KIND_PREFIX, newItemId, type TrackerItem } from "../trackers/format";
 import { wikilinkTargets } from "../markdown/wikilinks";
 import { citesBlock, sourceLink, trackerMatcher } from "./destination-match";
-import { EntryViews, supersessionFor, trackerView } from "./supersession";
+import { EntryViews, rewordedEntry, supersessionFor, trackerView } from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -77,6 +77,26 @@ export async function routeToTracker(
   const match = found
     ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
     : null;
+  const prefix = KIND_PREFIX[kind];
+  const nextId = async (): Promise<string> => {
+    const taken = new Set(await ctx.state.blockIds(destination));
+    for (const p of ctx.state.planned.get(destination) ?? []) if (p.newId) taken.add(p.newId);
+    return newItemId(prefix, taken, ctx.state.random);
+  };
+  if (match?.recorded) {
+    const reworded = rewordedEntry(
+      item,
+      trackerView(kind)(match.item),
+      ctx.state.supersededIn(destination),
+    );
+    if (reworded)
+      return ctx.state.plan({
+        ...base,
+        action: "supersede",
+        newId: await nextId(),
+        supersedes: reworded,
+      });
+  }
   if (match) {
     const action = match.recorded || !match.item.id ? "skip" : "add-source";
     return ctx.state.plan({
@@ -85,12 +105,8 @@ export async function routeToTracker(
       ...(match.item.id ? { existingId: match.item.id } : {}),
     });
   }
-  const batch = ctx.state.planned.get(destination) ?? [];
   if (ctx.state.inBatch(destination, item)) return ctx.state.plan({ ...base, action: "skip" });
-  const prefix = KIND_PREFIX[kind];
-  const taken = new Set(await ctx.state.blockIds(destination));
-  for (const p of batch) if (p.newId) taken.add(p.newId);
-  const newId = newItemId(prefix, taken, ctx.state.random);
+  const newId = await nextId();
   const views = ctx.state.once(
     `tviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(existing.map(trackerView(kind))),

@@ -2,7 +2,7 @@
  * Supersession planning (docs/contradictions.md): which current entry of a note a new item
  * supersedes — one whose journal block was reworded, or one it contradicts.
  */
-import { SimilarityIndex, findDuplicate, sameItemText } from "./dedupe";
+import { SimilarityIndex, findDuplicate, restates, sameItemText } from "./dedupe";
 import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
@@ -62,8 +62,27 @@ export function supersessionFor(
   return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
 }
 
+/**
+ * The supersession of an entry that already cites the item's journal block and reads as its
+ * duplicate, when the block was reworded all the same (docs/decisions.md, "A reworded journal line
+ * supersedes even when it reads as a duplicate"): the offline extractor gives a block's words as
+ * written, so its item not {@link restates restating} the entry means the block now says something
+ * else. A model's item is its own wording of the block, so a duplicate of it is the entry again
+ * (`null`). `null` too when the entry is no longer current (superseded, or a task closed: a
+ * reworded line never reopens it) or another item of this run supersedes it.
+ */
+export function rewordedEntry(
+  item: ExtractedItem,
+  entry: EntryView,
+  taken: ReadonlySet<string>,
+): Supersession | null {
+  if (item.origin !== "offline" || !entry.current || !entry.id || taken.has(entry.id)) return null;
+  if (restates(item.text, entry.text)) return null;
+  return { id: entry.id, text: entry.text, reason: "reworded" };
+}
+
 /** An entry as {@link supersessionFor} sees it. */
-interface EntryView {
+export interface EntryView {
   id: string;
   text: string;
   sources: readonly string[];

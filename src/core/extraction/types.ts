@@ -3,6 +3,7 @@
  * extractors, plans.
  */
 import type { Category, TrackerKind } from "../settings";
+import type { TrackerStatus } from "../trackers/format";
 import type { JournalBlock } from "../journal/blocks";
 import type { SectionHeadings } from "./section-headings";
 
@@ -55,6 +56,18 @@ export interface ExtractedItem {
    * is not repeated in `text`.
    */
   owner?: string;
+  /**
+   * The state of the journal line's checkbox when it is not open (`[/]` → `in-progress`): the
+   * tracker line is written with it (test/core/extraction/journal-lines.test.ts).
+   */
+  status?: TrackerStatus;
+  /**
+   * Fields of the journal line the item carries as written, `[key, value]` with keys lower-cased:
+   * the line's Dataview fields and Tasks' emoji (`⏫` → `priority` `high`, `⏳ 2026-11-30` →
+   * `scheduled`) other than those read into the item itself (due, to, owner, topic, goal). Written
+   * on the tracker line after ours, a key we write ourselves never twice.
+   */
+  fields?: [string, string][];
   /**
    * How the offline extractor inferred the item when no explicit convention marked it: from the
    * heading it sits under (`section`) or a phrasing (`phrasing`; docs/decisions.md,

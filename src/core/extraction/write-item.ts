@@ -8,6 +8,7 @@ import type { MemoryLayout } from "../layout";
 import type { Category, TrackerKind } from "../settings";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { newItemFields } from "../trackers/new-item";
+import { FIELD_KEYS } from "../trackers/fields";
 import {
   TrackerEditor,
   addItemSource,
@@ -63,16 +64,22 @@ export function trackerFields(
   link: string,
   supersedes?: string,
 ): [string, string][] {
-  return newItemFields(CATEGORY_KIND[item.category], {
+  const carried = item.fields ?? [];
+  const fields = newItemFields(CATEGORY_KIND[item.category], {
     date,
     source: link,
     state: item.category === "improvement" ? "proposed" : undefined,
     to: item.target ? toWikilink(item.target) : undefined,
     owner: item.owner,
     due: item.due,
+    priority: carried.find(([key]) => key === FIELD_KEYS.priority)?.[1],
     topic: item.topic ? toWikilink(item.topic) : undefined,
     supersedes,
   });
+  // The journal line's own fields, as written; never a second value for a key written above.
+  const written = new Set(fields.map(([key]) => key));
+  for (const [key, value] of carried) if (!written.has(key)) fields.push([key, value]);
+  return fields;
 }
 
 /** The edited text, or an error naming the note when the edit could not be made (never a silent no-op). */
@@ -127,7 +134,10 @@ export function writeItem(
     const match = byId
       ? { item: byId, recorded: citesBlock(wikilinkTargets(sourcesOf(byId)), link) }
       : matchTrackerItem(items, item.text, kind, link);
-    if (match && current !== null) {
+    // A reworded block's item supersedes the entry it reads as a duplicate of (rewordedEntry).
+    const rewording =
+      planned.supersedes?.reason === "reworded" && match?.item.id === planned.supersedes.id;
+    if (match && current !== null && !rewording) {
       if (match.recorded || !match.item.id) return current;
       return edited(
         addItemSource(current, match.item.id, link, planned.destination),
@@ -143,7 +153,7 @@ export function writeItem(
     const oldLink = old?.id
       ? formatWikilink({ path: planned.destination, blockId: old.id })
       : undefined;
-    const status = item.category === "decision" ? "done" : "open";
+    const status = item.category === "decision" ? "done" : (item.status ?? "open");
     const added = addTrackerItem(
       current,
       kind,
@@ -177,7 +187,15 @@ export function writeItem(
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
-    const dup = topicDuplicate(item.text, entries, link);
+    const kind = calloutKind(item);
+    let dup = topicDuplicate(item.text, entries, link);
+    if (
+      planned.action === "supersede" &&
+      planned.supersedes?.reason === "reworded" &&
+      entries[dup] !== undefined &&
+      entries[dup] === supersededCallout(entries, planned.supersedes, kind)
+    )
+      dup = -1; // a reworded block's item supersedes the callout it reads as a duplicate of
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null)
@@ -186,7 +204,6 @@ export function writeItem(
         planned.destination,
         "add a source",
       );
-    const kind = calloutKind(item);
     const category = planned.destination.split("/").slice(-2, -1)[0];
     const old =
       planned.action === "supersede" && current !== null
@@ -324,7 +341,7 @@ class FastTracker {
       this.matcher.replace(first, this.editor.addSource(first, link));
       return true;
     }
-    const status = item.category === "decision" ? "done" : "open";
+    const status = item.category === "decision" ? "done" : (item.status ?? "open");
     const added = this.editor.add(this.kind, {
       text: item.text,
       status,

@@ -265,6 +265,29 @@ export function withoutInlineFields(text: string): string {
   return out + text.slice(at);
 }
 
+/**
+ * Every field of any text, e.g. a journal line, as {@link scanItemLine} reads a tracker line's
+ * content: the bracketed fields ({@link scanInlineFields}) and the Tasks plugin's emoji signifiers
+ * outside them (`⏳ 2026-11-30` is `scheduled`, `⏫` is `priority` `high`), in the order written.
+ */
+export function scanLineFields(text: string): FieldSpan[] {
+  const bracketed = scanFields(text, 0, text.length);
+  return [...bracketed, ...scanEmojiFields(text, 0, text.length, bracketed)].sort(
+    (a, b) => a.start - b.start,
+  );
+}
+
+/** `text` without its fields of either form ({@link scanLineFields}); the spaces before each go too. */
+export function withoutLineFields(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const f of scanLineFields(text)) {
+    out += text.slice(at, f.start).replace(/[ \t]+$/, "");
+    at = f.end;
+  }
+  return out + text.slice(at);
+}
+
 function scanFields(line: string, from: number, to: number): FieldSpan[] {
   const fields: FieldSpan[] = [];
   let p = from;

@@ -231,7 +231,8 @@ describe("the same lines read by Dataview's rules", () => {
       expect(d.due, l.text).toBe(fieldValue(l.item.fields, "due"));
       expect(d.created, l.text).toBe(fieldValue(l.item.fields, "created"));
     }
-    expect(fieldsRead).toBe(218);
+    // 221: the three goals the sample's journals give a `[target:: …]` keep it.
+    expect(fieldsRead).toBe(221);
   });
 
   it("proposals carry our state field, read by the one rule", () => {

@@ -1,0 +1,197 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
+import { OfflineExtractor } from "../../../src/core/extraction/offline";
+import { MemoryLayout } from "../../../src/core/layout";
+import { defaultSettings } from "../../../src/core/settings";
+import { tempVault } from "../../helpers/temp-vault";
+
+const settings = defaultSettings();
+const layout = new MemoryLayout(settings);
+const J = "Memory/Agents/link/Journal/2026-11-24.md";
+const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
+const now = () => new Date("2026-11-24T10:00:00Z");
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+function setup(files: Record<string, string>) {
+  const t = tempVault(files);
+  cleanup = t.cleanup;
+  return t;
+}
+
+async function run(t: ReturnType<typeof setup>, force = false) {
+  const plan = await planExtraction({
+    vault: t.vault,
+    settings,
+    layout,
+    journalPath: J,
+    extractor: new OfflineExtractor(),
+    force,
+    now,
+  });
+  const applied = await applyPlan(t.vault, layout, plan, now);
+  return { plan, applied };
+}
+
+const read = (t: ReturnType<typeof setup>, p: string) => readFileSync(join(t.root, p), "utf8");
+
+const QUESTIONS = "Memory/Agents/link/Trackers/Questions.md";
+const DECISIONS = "Memory/Agents/link/Trackers/Decisions.md";
+const AGENTS = {
+  "Memory/Agents/atlas/Journal/2026-11-20.md": "# 2026-11-20\n",
+  "Memory/Agents/dana/Journal/2026-11-20.md": "# 2026-11-20\n",
+};
+/** The line of `text` that holds `words`, or ends with a block id `^…` given as `words`. */
+const lineOf = (text: string, words: string) =>
+  text
+    .split("\n")
+    .find((l) => (words.startsWith("^") ? l.endsWith(` ${words}`) : l.includes(words))) ?? "";
+
+describe("a reworded journal line", () => {
+  it("supersedes the task it produced, though the new wording reads as a duplicate", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] book the Berlin flights\n" });
+    await run(t);
+    const j = read(t, J);
+    writeFileSync(
+      join(t.root, J),
+      j.replace("book the Berlin flights", "book the Berlin flights and the hotel"),
+    );
+    const second = await run(t);
+    expect(second.plan.items.map((p) => p.action)).toEqual(["supersede"]);
+    const tasks = read(t, TASKS);
+    expect(lineOf(tasks, "^t-001")).toMatch(/^- \[-\] book the Berlin flights .*superseded_by/);
+    expect(lineOf(tasks, "^t-002")).toMatch(/^- \[ \] book the Berlin flights and the hotel /);
+  });
+
+  it("a restatement (case, punctuation, a stop word) is the same task, skipped", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] book the Berlin flights\n" });
+    await run(t);
+    writeFileSync(
+      join(t.root, J),
+      read(t, J).replace("book the Berlin flights", "Book Berlin flights!"),
+    );
+    const second = await run(t);
+    expect(second.plan.items.map((p) => p.action)).toEqual(["skip"]);
+    expect(read(t, TASKS)).not.toContain("t-002");
+  });
+
+  it("a reworded decision supersedes its callout in the topic note", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n## Pricing\n\nDecision: raise the Pro plan price\n" });
+    await run(t);
+    writeFileSync(
+      join(t.root, J),
+      read(t, J).replace("raise the Pro plan price", "raise the Pro plan price in March"),
+    );
+    const second = await run(t);
+    expect(second.plan.items.map((p) => `${p.item.category}:${p.action}`)).toEqual([
+      "decision:supersede",
+      "decision:supersede",
+    ]);
+  });
+});
+
+describe("what a journal line says reaches its item", () => {
+  it("inline fields of a task line, bracket and emoji, are kept on the tracker line", async () => {
+    const t = setup({
+      ...AGENTS,
+      [J]:
+        "# 2026-11-24\n\n- [ ] renew the TLS certificate [priority:: high] [owner:: dana] [effort:: 2h]\n" +
+        "- [ ] rotate the API keys ⏫ ⏳ 2026-11-30 🛫 2026-11-26 📅 2026-12-02\n" +
+        "TODO: update the runbook [owner:: [[dana]]] [priority:: low]\n",
+    });
+    await run(t);
+    const tasks = read(t, TASKS);
+    const cert = lineOf(tasks, "renew the TLS certificate");
+    expect(cert).toMatch(/^- \[ \] renew the TLS certificate \[/);
+    expect(cert).toContain("[owner:: dana]");
+    expect(cert).toContain("[priority:: high]");
+    expect(cert).toContain("[effort:: 2h]");
+    const keys = lineOf(tasks, "rotate the API keys");
+    expect(keys).toMatch(/^- \[ \] rotate the API keys \[/);
+    expect(keys).toContain("[priority:: high]");
+    expect(keys).toContain("[scheduled:: 2026-11-30]");
+    expect(keys).toContain("[start:: 2026-11-26]");
+    expect(keys).toContain("[due:: 2026-12-02]");
+    expect(keys).not.toContain("⏳");
+    const runbook = lineOf(tasks, "update the runbook");
+    expect(runbook).toMatch(/^- \[ \] update the runbook \[/);
+    expect(runbook).toContain("[owner:: dana]");
+    expect(runbook).toContain("[priority:: low]");
+  });
+
+  it("an in-progress checkbox stays in progress", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [/] migrate the billing tables\n" });
+    await run(t);
+    expect(lineOf(read(t, TASKS), "migrate the billing tables")).toMatch(/^- \[\/\] /);
+  });
+
+  it("a topic field on a 'We decided' line names the decision's topic", async () => {
+    const t = setup({
+      [J]: "# 2026-11-24\n\nWe decided to freeze the schema until launch [topic:: Data model].\n",
+    });
+    const { plan } = await run(t);
+    const decision = plan.items.find((p) => p.item.category === "decision");
+    expect(decision?.item.topic).toBe("Data model");
+    expect(decision?.item.text).toBe("Freeze the schema until launch");
+    expect(lineOf(read(t, DECISIONS), "Freeze the schema")).toContain("[topic:: [[Data model]]]");
+  });
+
+  it.each([
+    ["should we cache the search index? [to:: [[atlas]]]", "should we cache the search index?"],
+    ["@atlas should we cache the search index?", "should we cache the search index?"],
+    ["should we cache the search index? @atlas", "should we cache the search index?"],
+  ])("a question addressed as in %j reaches atlas's inbox", async (line, text) => {
+    const t = setup({ ...AGENTS, [J]: `# 2026-11-24\n\n${line}\n` });
+    const { plan } = await run(t);
+    const q = plan.items.find((p) => p.item.category === "question");
+    expect(q?.item.target).toBe("atlas");
+    expect(q?.item.text.toLowerCase()).toContain(text.replace("should we ", ""));
+    expect(lineOf(read(t, QUESTIONS), "cache the search index")).toContain("[to:: [[atlas]]]");
+  });
+});
+
+describe("identity for re-extraction", () => {
+  it("a goal's target date on the journal line is its target", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\nGoal: ship the mobile app [target:: 2027-03-31]\n" });
+    await run(t);
+    const goals = read(t, "Memory/Agents/link/Trackers/Goals.md");
+    expect(lineOf(goals, "ship the mobile app")).toContain("[target:: 2027-03-31]");
+  });
+
+  it("a task with Tasks' date emoji is not added again when the edited journal is extracted again", async () => {
+    const t = setup({
+      [J]: "# 2026-11-24\n\n- [ ] water the plants ⏳ 2026-11-30 ➕ 2026-11-24 🔼\n",
+    });
+    await run(t);
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    const second = await run(t);
+    expect(second.plan.items.map((p) => `${p.item.text}:${p.action}`)).toEqual([
+      "water the plants:skip",
+      "call the plumber:add",
+    ]);
+    expect(read(t, TASKS).match(/water the plants/g)).toHaveLength(1);
+  });
+
+  it("a task ticked done in the tracker (Tasks adds ✅) stays done when the edited journal is extracted again", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] water the plants 📅 2026-11-30\n" });
+    await run(t);
+    writeFileSync(
+      join(t.root, TASKS),
+      read(t, TASKS).replace(
+        /- \[ \] (water the plants.*?) \^t-001/,
+        "- [x] $1 ✅ 2026-11-25 ^t-001",
+      ),
+    );
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    await run(t);
+    const tasks = read(t, TASKS);
+    expect(tasks.match(/water the plants/g)).toHaveLength(1);
+    expect(lineOf(tasks, "water the plants")).toMatch(/^- \[x\] /);
+  });
+});
