@@ -46,6 +46,21 @@ describe("approved texts", () => {
   let sample = "";
   let health = "";
   beforeAll(async () => {
+    // New item ids are random (docs/decisions.md, "Random item ids across clones"): a seeded
+    // source in place of crypto.getRandomValues makes them the same on every run.
+    let seed = 0x2545f491;
+    vi.spyOn(globalThis.crypto, "getRandomValues").mockImplementation(
+      <T extends ArrayBufferView | null>(bytes: T): T => {
+        const view = new Uint8Array(bytes!.buffer, bytes!.byteOffset, bytes!.byteLength);
+        for (let i = 0; i < view.length; i++) {
+          seed ^= seed << 13;
+          seed ^= seed >>> 17;
+          seed ^= seed << 5;
+          view[i] = seed & 0xff;
+        }
+        return bytes;
+      },
+    );
     sample = copyOf(SAMPLE, "vault");
     const journals = "Memory/Agents/link/Journal";
     for (const name of readdirSync(join(parent, sample, journals)).sort()) {
@@ -57,6 +72,7 @@ describe("approved texts", () => {
     cpSync(HEALTH_SETTINGS, join(parent, health, ".obsidian/plugins/agent-memory/data.json"));
   });
   afterAll(() => {
+    vi.restoreAllMocks();
     rmSync(parent, { recursive: true, force: true });
   });
 
