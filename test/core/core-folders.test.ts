@@ -44,6 +44,8 @@ const ALLOWED: Record<string, string[]> = {
   watch: [...BASE, "journal", "extraction"],
   // The merge rules read trackers, topic notes and journals as their own parsers do (docs/sync.md).
   sync: [...BASE, "trackers", "knowledge", "journal"],
+  // Semantic recall joins the embeddings client to the search index (docs/architecture.md, "Semantic recall").
+  semantic: [...BASE, "search", "llm"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -37,8 +37,19 @@ import { restoreShards, serializeShards } from "./persistence";
 import type { IndexStore } from "./search-types";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
-import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
-import { listByDate, notesByDate, rankByText, type RunContext, type Shard } from "./query-runner";
+import { firstPassages, headingsOf, PASSAGE_NOTES, passageOf, rankPassages } from "./passages";
+import {
+  clip,
+  hitOf,
+  listByDate,
+  notesByDate,
+  rankByText,
+  round,
+  snippetWords,
+  type RunContext,
+  type Shard,
+} from "./query-runner";
+import { FUSE_DEPTH, fuseRanks, semanticBlocks, type SemanticBlock } from "./semantic";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
 import { dropStopWords } from "./engine/stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
@@ -47,12 +58,14 @@ import type {
   ReadNote,
   IndexStats,
   OpenReport,
+  Passage,
   PassageOptions,
   PassageResponse,
   ProgressOptions,
   SearchOptions,
   SearchResponse,
   SearchServiceOptions,
+  SemanticQuery,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
 import {
@@ -386,6 +399,13 @@ export class SearchService {
     return [...names].sort();
   }
 
+  /** The stored metadata of every indexed note, all shards (isolated zones included). */
+  notes(): NoteMeta[] {
+    const out: NoteMeta[] = [];
+    for (const shard of this.shards.values()) out.push(...shard.metas.values());
+    return out;
+  }
+
   /** The stored metadata of an indexed note, or `undefined`. */
   meta(path: string): NoteMeta | undefined {
     for (const shard of this.shards.values()) {
@@ -414,8 +434,11 @@ export class SearchService {
       total: 0,
       results: [],
     };
+    if (options.semantic) response.retrieval = run.kind === "list" ? "bm25" : options.semantic.mode;
     if (run.kind === "list") await listByDate(run.ctx, limit, response);
-    else if (run.kind === "rank") {
+    else if (run.kind === "rank" && options.semantic) {
+      await this.fuseNotes(run, options.semantic, limit, blocksPerResult, response);
+    } else if (run.kind === "rank") {
       const { ctx, parsed, terms, required, nowMs } = run;
       await rankByText(
         ctx,
@@ -464,7 +487,10 @@ export class SearchService {
       total: 0,
       results: [],
     };
-    if (run.kind === "list") {
+    if (options.semantic) response.retrieval = run.kind === "list" ? "bm25" : options.semantic.mode;
+    if (run.kind === "rank" && options.semantic) {
+      await this.fusePassages(run, options.semantic, limit, options.notes, response);
+    } else if (run.kind === "list") {
       const listed = notesByDate(run.ctx);
       response.total = listed.length;
       for (let i = 0; i < listed.length && response.results.length < limit; i += READ_CONCURRENCY) {
@@ -500,7 +526,7 @@ export class SearchService {
    */
   private prepare(
     query: string,
-    options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">,
+    options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText" | "semantic">,
   ): Result<{ scope: Scope; limit: number; run: PreparedRun }> {
     let parsed: ParsedQuery;
     if (options.freeText) parsed = { text: query, phrases: [], filters: [] };
@@ -553,13 +579,136 @@ export class SearchService {
     let run: PreparedRun;
     // Free text without a searchable word (emoji, punctuation): nothing can match it.
     if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0))
-      run = { kind: "none" };
+      // Words BM25 cannot use (stop words alone) still have a meaning the vectors can rank by.
+      run = options.semantic
+        ? { kind: "rank", ctx, parsed, terms, required, nowMs }
+        : { kind: "none" };
     else if (terms.length === 0) run = { kind: "list", ctx };
     else run = { kind: "rank", ctx, parsed, terms, required, nowMs };
     return { ok: true, value: { scope, limit, run } };
   }
 
   // ---- internals ----
+
+  /**
+   * Notes by BM25 and by block vectors, fused by reciprocal rank (docs/architecture.md, "Semantic
+   * recall"); in `semantic` mode by vectors alone. A note BM25 found keeps its blocks and snippet;
+   * one only the vectors found shows its best blocks by vector.
+   */
+  private async fuseNotes(
+    run: Extract<PreparedRun, { kind: "rank" }>,
+    semantic: SemanticQuery,
+    limit: number,
+    blocksPerResult: number,
+    response: SearchResponse,
+  ): Promise<void> {
+    const { ctx, parsed, terms, required, nowMs } = run;
+    const depth = Math.max(limit, FUSE_DEPTH);
+    const search = this.layout.settings.search;
+    const bm25: SearchResponse = { ...response, results: [] };
+    if (semantic.mode === "hybrid" && terms.length > 0 && limit > 0) {
+      await rankByText(
+        ctx,
+        parsed,
+        terms,
+        required,
+        { limit: depth, blocksPerResult, search, nowMs, blocks: this.blockScorer },
+        bm25,
+      );
+    }
+    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    const byNote = new Map<string, SemanticBlock[]>();
+    for (const b of found) {
+      const list = byNote.get(b.meta.path);
+      if (list) list.push(b);
+      else byNote.set(b.meta.path, [b]);
+    }
+    const bmHits = new Map(bm25.results.map((r) => [r.path, r]));
+    const words = snippetWords(parsed);
+    let onlyVectors = 0;
+    for (const path of byNote.keys()) if (!bmHits.has(path)) onlyVectors++;
+    response.total = bm25.total + onlyVectors;
+    if (bm25.totalBound) response.totalBound = bm25.totalBound;
+    const fused = fuseRanks([[...bmHits.keys()], [...byNote.keys()]]);
+    for (const { key, score } of fused.slice(0, limit)) {
+      const hit = bmHits.get(key);
+      if (hit) {
+        response.results.push({ ...hit, score: round(score) });
+        continue;
+      }
+      const blocks = byNote.get(key) ?? [];
+      const first = blocks[0];
+      if (!first) continue;
+      response.results.push(
+        hitOf(
+          first.meta,
+          round(score),
+          clip(first.block.block.text, words),
+          blocks.slice(0, blocksPerResult).map((b) => ({
+            id: b.block.block.id,
+            text: b.block.block.text,
+            line: b.block.block.line,
+            score: round(b.score),
+          })),
+        ),
+      );
+    }
+  }
+
+  /** Passages by BM25 and by block vectors, fused by reciprocal rank (as {@link fuseNotes}). */
+  private async fusePassages(
+    run: Extract<PreparedRun, { kind: "rank" }>,
+    semantic: SemanticQuery,
+    limit: number,
+    notes: number | undefined,
+    response: PassageResponse,
+  ): Promise<void> {
+    const { ctx, parsed, terms, required, nowMs } = run;
+    const depth = Math.max(limit, FUSE_DEPTH);
+    const search = this.layout.settings.search;
+    const bm25: PassageResponse = { ...response, results: [] };
+    if (semantic.mode === "hybrid" && terms.length > 0 && limit > 0) {
+      await rankPassages(
+        ctx,
+        parsed,
+        terms,
+        required,
+        {
+          limit: depth,
+          notes: Math.max(depth, Math.floor(notes ?? PASSAGE_NOTES)),
+          search,
+          nowMs,
+          blocks: this.blockScorer,
+        },
+        bm25,
+      );
+    }
+    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    const keyOf = (path: string, line: number) => `${path}\n${line}`;
+    const bmPassages = new Map(bm25.results.map((p) => [keyOf(p.path, p.line), p]));
+    const vectorPassages = new Map<string, Passage>();
+    const notesOnlyVectors = new Set<string>();
+    const bmNotes = new Set(bm25.results.map((p) => p.path));
+    for (const b of found) {
+      const blocks = b.note.blocks();
+      const passage = passageOf(
+        { meta: b.meta, score: b.score, note: b.note },
+        blocks,
+        b.k,
+        headingsOf(blocks),
+        b.score,
+      );
+      vectorPassages.set(keyOf(passage.path, passage.line), passage);
+      if (!bmNotes.has(b.meta.path)) notesOnlyVectors.add(b.meta.path);
+    }
+    response.total = bm25.total + notesOnlyVectors.size;
+    if (bm25.totalBound) response.totalBound = bm25.totalBound;
+    const fused = fuseRanks([[...bmPassages.keys()], [...vectorPassages.keys()]]);
+    for (const { key, score } of fused.slice(0, limit)) {
+      const passage = bmPassages.get(key) ?? vectorPassages.get(key);
+      if (passage) response.results.push({ ...passage, score: round(score) });
+    }
+  }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);

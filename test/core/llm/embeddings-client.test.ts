@@ -3,9 +3,9 @@ import {
   createEmbeddingsClient,
   decodeEmbedding,
   type EmbeddingsClientOptions,
-} from "../src/core/llm/embeddings";
-import { LlmError, UsageError } from "../src/core/errors";
-import { startEmbeddingsStub, type EmbeddingsStub } from "./helpers/embeddings-stub-server";
+} from "../../../src/core/llm/embeddings";
+import { LlmError, UsageError } from "../../../src/core/errors";
+import { startEmbeddingsStub, type EmbeddingsStub } from "../../helpers/embeddings-stub-server";
 
 const KEY = "sk-embed-0123456789-SECRET";
 const CONCEPTS = [

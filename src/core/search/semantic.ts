@@ -1,0 +1,152 @@
+/**
+ * The vector side of a search and its fusion with BM25 (docs/architecture.md, "Semantic recall").
+ * Blocks of the visible notes of the scope's shard (scope, filters and expiry as BM25 applies them)
+ * are ranked by the cosine of their vector with the query's, times the note's ranking factor and
+ * the block's (a superseded entry ranks lower, as in BM25); the best are read and checked against
+ * the note as it is now (a block whose text changed since `index` is left out) and against the
+ * quoted phrases. Hybrid search fuses the BM25 list and the vector list by reciprocal rank
+ * (docs/decisions.md, "Hybrid search fuses by reciprocal rank").
+ */
+import type { Settings } from "../settings";
+import type { RankedBlock } from "./block-rank";
+import type { CachedNote } from "./note-cache";
+import type { NoteMeta } from "./note-document";
+import type { ParsedQuery } from "./query";
+import type { RunContext } from "./query-runner";
+import { blockRankFactor, rankFactor } from "./ranking";
+import type { SemanticQuery } from "./search-types";
+import { textContainsPhrase } from "./engine/tokenizer";
+import { embedHash, embedText } from "./vectors";
+
+/** Entries of each list that fusion sees (never fewer than the results asked for). */
+export const FUSE_DEPTH = 50;
+/**
+ * The constant of reciprocal rank fusion: an entry at rank r of a list adds 1/(k + r). 60 is the
+ * value of the method's paper (Cormack, Clarke and Büttcher, SIGIR 2009), used by most hybrids.
+ */
+export const RRF_K = 60;
+
+/** A block the vectors found: its note, the note as read now, its index in the note's blocks. */
+export interface SemanticBlock {
+  meta: NoteMeta;
+  note: CachedNote;
+  /** Index in `note.blocks()`. */
+  k: number;
+  block: RankedBlock;
+  /** Cosine times the ranking factors. */
+  score: number;
+}
+
+/** Keeps the `size` best (score, id) pairs seen, best first. */
+class TopK {
+  readonly scores: number[] = [];
+  readonly ids: number[] = [];
+  constructor(private readonly size: number) {}
+  /** The score a candidate must beat to enter. */
+  get floor(): number {
+    return this.scores.length < this.size ? -Infinity : (this.scores[this.scores.length - 1] ?? 0);
+  }
+  push(score: number, id: number): void {
+    if (score <= this.floor) return;
+    let lo = 0;
+    let hi = this.scores.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.scores[mid] ?? 0) >= score) lo = mid + 1;
+      else hi = mid;
+    }
+    this.scores.splice(lo, 0, score);
+    this.ids.splice(lo, 0, id);
+    if (this.scores.length > this.size) {
+      this.scores.pop();
+      this.ids.pop();
+    }
+  }
+}
+
+/**
+ * The best `depth` blocks of the visible notes by vector, best first. Blocks of isolated zones are
+ * only in their zone's shard, so they never reach another scope. Candidates are read (through the
+ * note cache) and a block is kept only when its text still hashes to its vector's key and it holds
+ * every quoted phrase.
+ */
+export async function semanticBlocks(
+  ctx: RunContext,
+  parsed: ParsedQuery,
+  query: SemanticQuery,
+  opts: { depth: number; search: Settings["search"]; nowMs: number },
+): Promise<SemanticBlock[]> {
+  const { index, vector } = query;
+  const metas: NoteMeta[] = [];
+  const lines: number[] = [];
+  const hashes: number[] = [];
+  const owners: number[] = [];
+  // Twice the depth: some candidates fail the check against the note as it is now.
+  const top = new TopK(opts.depth * 2);
+  for (const meta of ctx.shard.metas.values()) {
+    const nv = index.notes.get(meta.path);
+    if (!nv || nv.blocks.length === 0 || !ctx.visible(meta)) continue;
+    const factor = rankFactor(meta, opts.search, opts.nowMs);
+    if (factor <= 0) continue;
+    const owner = metas.length;
+    metas.push(meta);
+    for (const b of nv.blocks) {
+      if (b.slot < 0) continue;
+      const score = index.similarity(vector, b.slot) * factor;
+      if (score <= top.floor) continue;
+      const id = lines.length;
+      lines.push(b.line);
+      hashes.push(b.hash);
+      owners.push(owner);
+      top.push(score, id);
+    }
+  }
+  const out: SemanticBlock[] = [];
+  const noteOf = new Map<number, Promise<CachedNote | null>>();
+  const read = (owner: number): Promise<CachedNote | null> => {
+    let p = noteOf.get(owner);
+    const meta = metas[owner];
+    if (!p && meta) noteOf.set(owner, (p = ctx.read(meta)));
+    return p ?? Promise.resolve(null);
+  };
+  const notes = await Promise.all(top.ids.map((id) => read(owners[id] ?? -1)));
+  const holds = (text: string) => parsed.phrases.every((p) => textContainsPhrase(text, p));
+  top.ids.forEach((id, i) => {
+    const note = notes[i];
+    const meta = metas[owners[id] ?? -1];
+    if (!note || !meta) return;
+    if (parsed.phrases.length > 0 && !parsed.phrases.every((p) => note.hasPhrase(p))) return;
+    const blocks = note.blocks();
+    const k = blocks.findIndex((b) => b.block.line === lines[id] && !b.block.heading);
+    const block = blocks[k];
+    if (!block || embedHash(embedText(block.block.text)) !== hashes[id]) return;
+    if (!holds(block.block.text)) return;
+    const score = (top.scores[i] ?? 0) * blockRankFactor(block.block.text);
+    if (score > 0) out.push({ meta, note, k, block, score });
+  });
+  out.sort((a, b) => b.score - a.score);
+  return out.slice(0, opts.depth);
+}
+
+/**
+ * Reciprocal rank fusion of ranked lists of keys: each key scores Σ (k + 1) / (k + rank) over the
+ * lists holding it (rank 1-based), so the first of one list scores 1 and the first of two lists 2.
+ * @returns keys best first (ties: the earlier list's order), with their fused scores
+ */
+export function fuseRanks(
+  lists: readonly (readonly string[])[],
+  k: number = RRF_K,
+): { key: string; score: number }[] {
+  const scores = new Map<string, number>();
+  const firstSeen = new Map<string, number>();
+  let order = 0;
+  for (const list of lists) {
+    list.forEach((key, i) => {
+      scores.set(key, (scores.get(key) ?? 0) + (k + 1) / (k + i + 1));
+      if (!firstSeen.has(key)) firstSeen.set(key, order++);
+    });
+  }
+  return [...scores.entries()]
+    .map(([key, score]) => ({ key, score }))
+    .sort((a, b) => b.score - a.score || (firstSeen.get(a.key) ?? 0) - (firstSeen.get(b.key) ?? 0));
+}
