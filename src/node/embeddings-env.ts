@@ -146,3 +146,37 @@ export async function cliSemanticSource(
   }
   return { client, index };
 }
+
+/**
+ * A {@link cliSemanticSource} for a long-lived process (the MCP server): the vectors are read once
+ * and again only when `index` has written new ones (the notes file's mtime changed). A setting that
+ * cannot be used is said once.
+ */
+export function cachedSemanticSource(
+  ctx: Pick<CliContext, "env" | "settings" | "vault">,
+  warn: (line: string) => void,
+): () => Promise<SemanticSource | null> {
+  let cached: SemanticSource | null = null;
+  let stamp: number | null | undefined;
+  let warned = false;
+  return async () => {
+    let client: EmbeddingsClient | null;
+    try {
+      client = cliEmbeddingsClient(ctx, "query");
+    } catch (err) {
+      if (!warned) warn(`search: BM25 only: ${errorMessage(err)}`);
+      warned = true;
+      return null;
+    }
+    if (!client) return null;
+    const file = ctx.vault.resolve(`.agent-memory/${FILES.notes}`);
+    const now = await fs.stat(file).then(
+      (st) => st.mtimeMs,
+      () => null,
+    );
+    if (cached && now === stamp) return cached;
+    stamp = now;
+    cached = await cliSemanticSource(ctx, warn);
+    return cached;
+  };
+}

@@ -6,12 +6,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CLI_PATH, offlineEnv } from "../helpers/cli-run";
 import { startEmbeddingsStub, type EmbeddingsStub } from "../helpers/embeddings-stub-server";
 import { tempVault } from "../helpers/temp-vault";
+import { startMcp } from "../helpers/mcp-client";
 
 const TARGET = "Memory/Agents/link/Journal/2026-11-20.md";
 const FILES: Record<string, string> = {
   [TARGET]: "# 2026-11-20\n\n审核环节存在瓶颈。\n",
   "Memory/Library/ops/Deploys.md": "# Deploys\n\nWe release on Tuesdays.\n",
   "Memory/Restricted/hr/Pay.md": "# Pay\n\nThe payroll run moves to the 25th.\n",
+  "Memory/Agents/link/Trackers/Tasks.md": "# Tasks\n",
 };
 const KEY = "sk-embed-do-not-leak-42";
 
@@ -121,5 +123,25 @@ describe("agent-memory index and search with embeddings", () => {
     const bad = await run(env, "search", dir, "x", "--retrieval", "vector");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--retrieval must be one of bm25, hybrid, semantic");
+  });
+});
+
+describe("the MCP search tool with embeddings", () => {
+  it("search uses hybrid retrieval in both modes, with the SDK's own client over stdio", async () => {
+    const { dir, env } = await setup();
+    expect((await run(env, "index", dir)).code).toBe(0);
+    const mcp = await startMcp(dir, ["--agent", "link"], env);
+    cleanups.push(() => mcp.close());
+    const notes = await mcp.call("search", { query: "任务堆积", scope: "all" });
+    expect(notes.isError).toBeFalsy();
+    expect(notes.structuredContent).toMatchObject({ retrieval: "hybrid", total: 1 });
+    const passages = await mcp.call("search", {
+      query: "任务堆积",
+      mode: "passages",
+      scope: "all",
+    });
+    expect(passages.structuredContent).toMatchObject({ retrieval: "hybrid", mode: "passages" });
+    const bm25 = await mcp.call("search", { query: "任务堆积", retrieval: "bm25", scope: "all" });
+    expect(bm25.structuredContent).toMatchObject({ retrieval: "bm25", total: 0 });
   });
 });
