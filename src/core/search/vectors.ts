@@ -5,7 +5,8 @@
  * so an unchanged block is never sent again and two notes holding the same text share one vector.
  * Vectors are unit-normalised and stored int8-quantised with one float32 scale each
  * (docs/decisions.md, "Block vectors are int8 with a scale per vector"): 384 dimensions take 396
- * bytes with the hash, so 100k blocks take about 40 MB on disk and in memory.
+ * bytes with the hash, so 100k blocks take about 38 MB on disk, and 43 MB in memory with the sign
+ * bits of the prefilter ({@link VectorIndex.prefilter}), which are computed at load.
  *
  * Two files, through a {@link VectorFiles} port:
  * - `vectors`: a header (magic, model, dimensions) then records appended one batch at a time,
@@ -114,6 +115,10 @@ export function normalize(v: Float32Array): Float32Array {
  */
 export class VectorIndex {
   private codes: Int8Array;
+  /** Sign bits of each vector, {@link words} 32-bit words a vector: the prefilter's codes. */
+  private bits: Uint32Array;
+  /** 32-bit words of sign bits per vector. */
+  readonly words: number;
   private scales: Float32Array;
   private hashes: Float64Array;
   private count = 0;
@@ -129,6 +134,8 @@ export class VectorIndex {
     this.codes = new Int8Array(capacity * dims);
     this.scales = new Float32Array(capacity);
     this.hashes = new Float64Array(capacity);
+    this.words = Math.ceil(dims / 32);
+    this.bits = new Uint32Array(capacity * this.words);
   }
 
   /** Vectors held. */
@@ -161,6 +168,7 @@ export class VectorIndex {
       this.codes[base + i] = scale > 0 ? Math.round((unit[i] ?? 0) / scale) : 0;
     this.scales[slot] = scale;
     this.hashes[slot] = hash;
+    this.setBits(slot);
     this.slots.set(hash, slot);
     return slot;
   }
@@ -168,10 +176,60 @@ export class VectorIndex {
   /** Cosine of the unit vector `query` with the vector in `slot`. */
   similarity(query: Float32Array, slot: number): number {
     const codes = this.codes;
-    const base = slot * this.dims;
+    const dims = this.dims;
+    const base = slot * dims;
     let sum = 0;
-    for (let i = 0; i < this.dims; i++) sum += (query[i] ?? 0) * (codes[base + i] ?? 0);
-    return sum * (this.scales[slot] ?? 0);
+    for (let i = 0; i < dims; i++) sum += query[i]! * codes[base + i]!;
+    return sum * this.scales[slot]!;
+  }
+
+  /** The sign bits of `vector` (bit i set when component i is positive), as the prefilter reads them. */
+  signBits(vector: Float32Array): Uint32Array {
+    const out = new Uint32Array(this.words);
+    for (let i = 0; i < this.dims; i++) if ((vector[i] ?? 0) > 0) out[i >>> 5]! |= 1 << (i & 31);
+    return out;
+  }
+
+  /**
+   * The prefilter (docs/decisions.md, "Block vectors are int8 with a scale per vector"): of the
+   * vectors in `slots[0..count)`, the positions of at least `keep` whose sign bits differ least from
+   * the query's (Hamming distance, all ties at the cut included), so that only they are scored
+   * with the int8 codes. With `count` ≤ `keep` every position is kept.
+   */
+  prefilter(queryBits: Uint32Array, slots: Int32Array, count: number, keep: number): Int32Array {
+    if (count <= keep) return Int32Array.from({ length: count }, (_, i) => i);
+    const words = this.words;
+    const bits = this.bits;
+    const distance = new Uint16Array(count);
+    const histogram = new Uint32Array(this.dims + 1);
+    for (let i = 0; i < count; i++) {
+      const base = slots[i]! * words;
+      let d = 0;
+      for (let w = 0; w < words; w++) {
+        let x = (bits[base + w]! ^ queryBits[w]!) >>> 0;
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+      }
+      distance[i] = d;
+      histogram[d]!++;
+    }
+    let cut = 0;
+    for (let seen = 0; cut <= this.dims; cut++) {
+      seen += histogram[cut]!;
+      if (seen >= keep) break;
+    }
+    const out: number[] = [];
+    for (let i = 0; i < count; i++) if (distance[i]! <= cut) out.push(i);
+    return Int32Array.from(out);
+  }
+
+  private setBits(slot: number): void {
+    const base = slot * this.words;
+    const codes = this.codes;
+    for (let w = 0; w < this.words; w++) this.bits[base + w] = 0;
+    for (let i = 0; i < this.dims; i++)
+      if (codes[slot * this.dims + i]! > 0) this.bits[base + (i >>> 5)]! |= 1 << (i & 31);
   }
 
   /** The stored (dequantised) vector in `slot`, for tests and measurements. */
@@ -184,7 +242,7 @@ export class VectorIndex {
 
   /** Bytes the vectors take in memory (codes, scales, hashes), at the current count. */
   get memoryBytes(): number {
-    return this.count * (this.dims + 4 + 8);
+    return this.count * (this.dims + 4 + 8 + this.words * 4);
   }
 
   /** Hashes used by some note's blocks. */
@@ -323,6 +381,7 @@ export class VectorIndex {
         index.hashes[slot] = hash;
         index.scales[slot] = view.getFloat32(base + 8, true);
         index.codes.set(new Int8Array(vectors.buffer, vectors.byteOffset + base + 12, d), slot * d);
+        index.setBits(slot);
         index.slots.set(hash, slot);
       }
     }
@@ -378,6 +437,9 @@ export class VectorIndex {
       scales.set(this.scales);
       const hashes = new Float64Array(capacity);
       hashes.set(this.hashes);
+      const bits = new Uint32Array(capacity * this.words);
+      bits.set(this.bits);
+      this.bits = bits;
       this.codes = codes;
       this.scales = scales;
       this.hashes = hashes;
