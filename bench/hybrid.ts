@@ -16,7 +16,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { NodeVault } from "../src/cli/node-vault";
+import { NodeVault } from "../src/node/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";

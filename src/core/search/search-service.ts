@@ -49,7 +49,14 @@ import {
   type RunContext,
   type Shard,
 } from "./query-runner";
-import { FUSE_DEPTH, fuseRanks, semanticBlocks, type SemanticBlock } from "./semantic";
+import { embedHash, embedText } from "./vectors";
+import {
+  FUSE_DEPTH,
+  fuseRanks,
+  readSemanticBlock,
+  semanticBlocks,
+  type SemanticBlock,
+} from "./semantic";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
 import { dropStopWords } from "./engine/stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
@@ -58,7 +65,6 @@ import type {
   ReadNote,
   IndexStats,
   OpenReport,
-  Passage,
   PassageOptions,
   PassageResponse,
   ProgressOptions,
@@ -629,16 +635,30 @@ export class SearchService {
     for (const path of byNote.keys()) if (!bmHits.has(path)) onlyVectors++;
     response.total = bm25.total + onlyVectors;
     if (bm25.totalBound) response.totalBound = bm25.totalBound;
-    const fused = fuseRanks([[...bmHits.keys()], [...byNote.keys()]]);
-    for (const { key, score } of fused.slice(0, limit)) {
+    const fused = fuseRanks([[...bmHits.keys()], [...byNote.keys()]]).slice(0, limit);
+    // Only the notes shown are read: those BM25 did not read already.
+    const shown = await Promise.all(
+      fused.map(({ key }) =>
+        bmHits.has(key)
+          ? Promise.resolve([])
+          : Promise.all(
+              (byNote.get(key) ?? [])
+                .slice(0, Math.max(1, blocksPerResult))
+                .map((b) => readSemanticBlock(ctx, b, parsed)),
+            ),
+      ),
+    );
+    fused.forEach(({ key, score }, i) => {
       const hit = bmHits.get(key);
       if (hit) {
         response.results.push({ ...hit, score: round(score) });
-        continue;
+        return;
       }
-      const blocks = byNote.get(key) ?? [];
+      const blocks = (shown[i] ?? []).filter(
+        (b): b is Required<SemanticBlock> => b?.block !== undefined,
+      );
       const first = blocks[0];
-      if (!first) continue;
+      if (!first) return;
       response.results.push(
         hitOf(
           first.meta,
@@ -652,7 +672,7 @@ export class SearchService {
           })),
         ),
       );
-    }
+    });
   }
 
   /** Passages by BM25 and by block vectors, fused by reciprocal rank (as {@link fuseNotes}). */
@@ -684,30 +704,45 @@ export class SearchService {
       );
     }
     const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
-    const keyOf = (path: string, line: number) => `${path}\n${line}`;
-    const bmPassages = new Map(bm25.results.map((p) => [keyOf(p.path, p.line), p]));
-    const vectorPassages = new Map<string, Passage>();
-    const notesOnlyVectors = new Set<string>();
+    // Keyed by note and the hash of the text embedded: a vector's block is not read until shown.
+    const keyOf = (path: string, hash: number) => `${path}\n${hash}`;
+    const bmPassages = new Map(
+      bm25.results.map((p) => [keyOf(p.path, embedHash(embedText(p.text))), p] as const),
+    );
+    const vectorBlocks = new Map(found.map((b) => [keyOf(b.meta.path, b.hash), b] as const));
     const bmNotes = new Set(bm25.results.map((p) => p.path));
-    for (const b of found) {
+    const notesOnlyVectors = new Set(
+      found.map((b) => b.meta.path).filter((path) => !bmNotes.has(path)),
+    );
+    response.total = bm25.total + notesOnlyVectors.size;
+    if (bm25.totalBound) response.totalBound = bm25.totalBound;
+    const fused = fuseRanks([[...bmPassages.keys()], [...vectorBlocks.keys()]]).slice(0, limit);
+    const read = await Promise.all(
+      fused.map(({ key }) => {
+        const b = vectorBlocks.get(key);
+        return bmPassages.has(key) || !b
+          ? Promise.resolve(null)
+          : readSemanticBlock(ctx, b, parsed);
+      }),
+    );
+    fused.forEach(({ key, score }, i) => {
+      const passage = bmPassages.get(key);
+      if (passage) {
+        response.results.push({ ...passage, score: round(score) });
+        return;
+      }
+      const b = read[i];
+      if (!b?.note || b.k === undefined) return;
       const blocks = b.note.blocks();
-      const passage = passageOf(
+      const p = passageOf(
         { meta: b.meta, score: b.score, note: b.note },
         blocks,
         b.k,
         headingsOf(blocks),
-        b.score,
+        score,
       );
-      vectorPassages.set(keyOf(passage.path, passage.line), passage);
-      if (!bmNotes.has(b.meta.path)) notesOnlyVectors.add(b.meta.path);
-    }
-    response.total = bm25.total + notesOnlyVectors.size;
-    if (bm25.totalBound) response.totalBound = bm25.totalBound;
-    const fused = fuseRanks([[...bmPassages.keys()], [...vectorPassages.keys()]]);
-    for (const { key, score } of fused.slice(0, limit)) {
-      const passage = bmPassages.get(key) ?? vectorPassages.get(key);
-      if (passage) response.results.push({ ...passage, score: round(score) });
-    }
+      response.results.push(p);
+    });
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {

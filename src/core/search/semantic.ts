@@ -13,13 +13,13 @@ import type { CachedNote } from "./note-cache";
 import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
 import type { RunContext } from "./query-runner";
-import { blockRankFactor, rankFactor } from "./ranking";
+import { rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
 import { embedHash, embedText } from "./vectors";
 
 /** Entries of each list that fusion sees (never fewer than the results asked for). */
-export const FUSE_DEPTH = 50;
+export const FUSE_DEPTH = 20;
 /**
  * The constant of reciprocal rank fusion: an entry at rank r of a list adds 1/(k + r). 60 is the
  * value of the method's paper (Cormack, Clarke and Büttcher, SIGIR 2009), used by most hybrids.
@@ -32,15 +32,20 @@ export const RRF_K = 60;
  */
 export const PREFILTER_KEEP = 2000;
 
-/** A block the vectors found: its note, the note as read now, its index in the note's blocks. */
+/**
+ * A block the vectors found: its note's metadata, its body line and hash, its score; `note` and
+ * `block` when it was read (see {@link semanticBlocks}; {@link readSemanticBlock} reads it).
+ */
 export interface SemanticBlock {
   meta: NoteMeta;
-  note: CachedNote;
-  /** Index in `note.blocks()`. */
-  k: number;
-  block: RankedBlock;
-  /** Cosine times the ranking factors. */
+  line: number;
+  hash: number;
+  /** Cosine times the note's and the block's ranking noteFactors. */
   score: number;
+  note?: CachedNote;
+  /** Index of the block in `note.blocks()`, and the block. */
+  k?: number;
+  block?: RankedBlock;
 }
 
 /** Keeps the `size` best (score, id) pairs seen, best first. */
@@ -85,7 +90,7 @@ export async function semanticBlocks(
   const { index, vector } = query;
   // The visible notes' blocks that have vectors, flat: slot, owner (note), line and hash.
   const metas: NoteMeta[] = [];
-  const factors: number[] = [];
+  const noteFactors: number[] = [];
   let total = 0;
   for (const meta of ctx.shard.metas.values()) {
     const nv = index.notes.get(meta.path);
@@ -93,13 +98,14 @@ export async function semanticBlocks(
     const factor = rankFactor(meta, opts.search, opts.nowMs);
     if (factor <= 0) continue;
     metas.push(meta);
-    factors.push(factor);
+    noteFactors.push(factor);
     total += nv.blocks.length;
   }
   const slots = new Int32Array(total);
   const owners = new Int32Array(total);
   const lines = new Int32Array(total);
   const hashes = new Float64Array(total);
+  const blockFactors = new Float64Array(total);
   let count = 0;
   metas.forEach((meta, owner) => {
     for (const b of index.notes.get(meta.path)?.blocks ?? []) {
@@ -108,6 +114,7 @@ export async function semanticBlocks(
       owners[count] = owner;
       lines[count] = b.line;
       hashes[count] = b.hash;
+      blockFactors[count] = b.factor;
       count++;
     }
   });
@@ -118,37 +125,55 @@ export async function semanticBlocks(
     count,
     Math.max(PREFILTER_KEEP, opts.depth * 20),
   );
-  // Twice the depth: some candidates fail the check against the note as it is now.
-  const top = new TopK(opts.depth * 2);
+  const top = new TopK(opts.depth + 10);
   for (const i of candidates) {
-    const score = index.similarity(vector, slots[i]!) * factors[owners[i]!]!;
-    top.push(score, i);
+    const score = index.similarity(vector, slots[i]!) * noteFactors[owners[i]!]! * blockFactors[i]!;
+    // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
+    if (score > 0) top.push(score, i);
   }
+  // A note unchanged since `index` is trusted without reading it (its text is read only for the
+  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now.
   const out: SemanticBlock[] = [];
-  const noteOf = new Map<number, Promise<CachedNote | null>>();
-  const read = (owner: number): Promise<CachedNote | null> => {
-    let p = noteOf.get(owner);
-    const meta = metas[owner];
-    if (!p && meta) noteOf.set(owner, (p = ctx.read(meta)));
-    return p ?? Promise.resolve(null);
-  };
-  const notes = await Promise.all(top.ids.map((id) => read(owners[id] ?? -1)));
-  const holds = (text: string) => parsed.phrases.every((p) => textContainsPhrase(text, p));
+  const checks: Promise<SemanticBlock | null>[] = [];
   top.ids.forEach((id, i) => {
-    const note = notes[i];
-    const meta = metas[owners[id] ?? -1];
-    if (!note || !meta) return;
-    if (parsed.phrases.length > 0 && !parsed.phrases.every((p) => note.hasPhrase(p))) return;
-    const blocks = note.blocks();
-    const k = blocks.findIndex((b) => b.block.line === lines[id] && !b.block.heading);
-    const block = blocks[k];
-    if (!block || embedHash(embedText(block.block.text)) !== hashes[id]) return;
-    if (!holds(block.block.text)) return;
-    const score = (top.scores[i] ?? 0) * blockRankFactor(block.block.text);
-    if (score > 0) out.push({ meta, note, k, block, score });
+    const meta = metas[owners[id]!]!;
+    const found: SemanticBlock = {
+      meta,
+      line: lines[id]!,
+      hash: hashes[id]!,
+      score: top.scores[i] ?? 0,
+    };
+    const nv = index.notes.get(meta.path);
+    const fresh =
+      nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
+    if (fresh && parsed.phrases.length === 0) out.push(found);
+    else checks.push(readSemanticBlock(ctx, found, parsed));
   });
+  for (const checked of await Promise.all(checks)) if (checked) out.push(checked);
   out.sort((a, b) => b.score - a.score);
   return out.slice(0, opts.depth);
+}
+
+/**
+ * Reads the note of a block the vectors found and finds the block in it: `null` when the note
+ * cannot be read, the block's text no longer hashes to its vector's key, or it (or its note) lacks
+ * a quoted phrase.
+ */
+export async function readSemanticBlock(
+  ctx: RunContext,
+  found: SemanticBlock,
+  parsed: ParsedQuery,
+): Promise<SemanticBlock | null> {
+  if (found.note && found.block) return found;
+  const note = await ctx.read(found.meta);
+  if (!note) return null;
+  if (parsed.phrases.length > 0 && !parsed.phrases.every((p) => note.hasPhrase(p))) return null;
+  const blocks = note.blocks();
+  const k = blocks.findIndex((b) => b.block.line === found.line && !b.block.heading);
+  const block = blocks[k];
+  if (!block || embedHash(embedText(block.block.text)) !== found.hash) return null;
+  if (!parsed.phrases.every((p) => textContainsPhrase(block.block.text, p))) return null;
+  return { ...found, note, k, block };
 }
 
 /**

@@ -12,13 +12,14 @@
  * - `vectors`: a header (magic, model, dimensions) then records appended one batch at a time,
  *   each with a checksum; a record cut short by a kill fails its checksum and is dropped at load,
  *   so a killed `index` resumes with every batch written before it.
- * - `notes`: JSON, per note its mtime, size and its blocks' (hash, body line), written whole
+ * - `notes`: JSON, per note its mtime, size and its blocks' (hash, body line, ranking factor), written whole
  *   (atomically) at the end of each run.
  * One model per file: vectors of two models are never mixed (another model starts a new file).
  */
 import { cyrb53, fnv1aBytes } from "../util/hash";
 import { splitSearchBlocks } from "./blocks";
 import { readNote } from "./note-document";
+import { blockRankFactor } from "./ranking";
 
 /** Longest text sent for one block, characters (longer blocks are cut; models have a context limit). */
 export const EMBED_CHARS = 2000;
@@ -37,6 +38,8 @@ export interface VectorFiles {
 export interface BlockRef {
   hash: number;
   line: number;
+  /** Its ranking factor when embedded ({@link blockRankFactor}: lower for a superseded entry). */
+  factor: number;
   /** Slot of its vector in the {@link VectorIndex}, or -1 when it has none (yet). */
   slot: number;
 }
@@ -53,6 +56,8 @@ export interface EmbeddableBlock {
   line: number;
   text: string;
   hash: number;
+  /** {@link blockRankFactor} of the block's text. */
+  factor: number;
 }
 
 /** Hash of the text sent for a block ({@link EMBED_CHARS} at most). */
@@ -77,7 +82,7 @@ export function embeddableBlocks(text: string, path: string, capped: boolean): E
   for (const b of splitSearchBlocks(body)) {
     if (b.heading || b.text.trim() === "") continue;
     const sent = embedText(b.text);
-    out.push({ line: b.line, text: sent, hash: embedHash(sent) });
+    out.push({ line: b.line, text: sent, hash: embedHash(sent), factor: blockRankFactor(b.text) });
   }
   return out;
 }
@@ -86,7 +91,7 @@ const MAGIC = [0x41, 0x4d, 0x56, 0x45, 0x43, 0x01, 0x0a, 0x00]; // "AMVEC\x01\n\
 const RECORD_MAGIC = 0x52564d41; // "AMVR"
 const RECORD_HEAD = 12;
 /** Format of the notes file; another is rebuilt. */
-const NOTES_FORMAT = 1;
+const NOTES_FORMAT = 2;
 
 /** Why a vector file could not be used as it is (it is then started afresh). */
 export interface VectorLoad {
@@ -299,7 +304,7 @@ export class VectorIndex {
     const notes: Record<string, [number, number, number[]]> = {};
     for (const [path, n] of this.notes) {
       const flat: number[] = [];
-      for (const b of n.blocks) flat.push(b.hash, b.line);
+      for (const b of n.blocks) flat.push(b.hash, b.line, b.factor);
       notes[path] = [n.mtime, n.size, flat];
     }
     return new TextEncoder().encode(
@@ -405,9 +410,10 @@ export class VectorIndex {
       const [mtime, size, flat] = value as [unknown, unknown, unknown];
       if (typeof mtime !== "number" || typeof size !== "number" || !Array.isArray(flat)) continue;
       const blocks: BlockRef[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) {
+      for (let i = 0; i + 2 < flat.length; i += 3) {
         const hash = flat[i] as number;
-        blocks.push({ hash, line: flat[i + 1] as number, slot: this.slotOf(hash) });
+        const line = flat[i + 1] as number;
+        blocks.push({ hash, line, factor: flat[i + 2] as number, slot: this.slotOf(hash) });
       }
       this.notes.set(path, { mtime, size, blocks });
     }
@@ -418,7 +424,12 @@ export class VectorIndex {
     this.notes.set(path, {
       mtime,
       size,
-      blocks: blocks.map((b) => ({ hash: b.hash, line: b.line, slot: this.slotOf(b.hash) })),
+      blocks: blocks.map((b) => ({
+        hash: b.hash,
+        line: b.line,
+        factor: b.factor,
+        slot: this.slotOf(b.hash),
+      })),
     });
   }
 

@@ -171,6 +171,15 @@ describe("semantic recall: hybrid search over block vectors", () => {
     expect(filtered.paths).toEqual([]);
   });
 
+  it("a block whose text changed since index is left out until the next index", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    await ctx.vault.process(TARGET, () => "# 2026-11-20\n\nNothing to report.\n");
+    await ctx.service.update(TARGET);
+    expect((await paths(ctx.service, "work piling up", "semantic", src)).paths).toEqual([]);
+  });
+
   it("a second run over an unchanged vault sends nothing; a changed block alone is sent", async () => {
     const ctx = await setup();
     const first = await embed(ctx);

@@ -1,7 +1,7 @@
 // The block vector store (docs/architecture.md, "Semantic recall"): int8 quantisation, the vector
 // file's records and torn tails, another model, and the sign-bit prefilter's cut.
 import { describe, expect, it } from "vitest";
-import { embeddableBlocks, normalize, VectorIndex } from "../src/core/search/vectors";
+import { embeddableBlocks, normalize, VectorIndex } from "../../../src/core/search/vectors";
 
 function vec(...xs: number[]): Float32Array {
   return Float32Array.from(xs);
