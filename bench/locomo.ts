@@ -19,6 +19,12 @@
  * finds nothing, as it would for a user.
  *
  * Writes bench/results/locomo.md. Without the data file it says so and exits 0.
+ *
+ * `-- --retrieval hybrid` (or `semantic`) asks every question with that `--retrieval`, through
+ * whatever embeddings endpoint the environment configures (`AGENT_MEMORY_EMBEDDINGS_BASE_URL`,
+ * `AGENT_MEMORY_EMBEDDINGS_MODEL`, `AGENT_MEMORY_EMBEDDINGS_API_KEY`; docs/architecture.md,
+ * "Semantic recall"): `index` embeds the turns first, the ablations are skipped, and the figures go
+ * to bench/results/locomo-<retrieval>.md. Without an endpoint it says so and exits 0.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,6 +40,15 @@ import { SearchService } from "../src/core/search/search-service";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_DATA = resolve(ROOT, "../shared/data/locomo10.json");
+/** `--retrieval` of every question, from this run's arguments (`bm25` when not given). */
+const RETRIEVAL = ((): string => {
+  const at = process.argv.indexOf("--retrieval");
+  return at >= 0 ? (process.argv[at + 1] ?? "bm25") : "bm25";
+})();
+/** The embeddings variables of this environment, handed to the in-process CLI. */
+const EMBED_ENV: NodeJS.ProcessEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => k.startsWith("AGENT_MEMORY_EMBEDDINGS_")),
+);
 
 /** Category names by the data's numbering (shared/data/README.md). */
 const CATEGORIES: Record<number, string> = {
@@ -250,6 +265,7 @@ function cliArgs(root: string, a: Asked, passages: boolean): string[] {
     "--scope",
     `agent:${a.sample.sample_id}`,
     ...(passages ? ["--passages", String(TURN_KS[TURN_KS.length - 1])] : []),
+    ...(RETRIEVAL !== "bm25" ? ["--retrieval", RETRIEVAL] : []),
     "--json",
   ];
 }
@@ -257,7 +273,14 @@ function cliArgs(root: string, a: Asked, passages: boolean): string[] {
 /** Runs the CLI's `main` in this process; its stdout, or `null` when it exits non-zero. */
 async function runCli(argv: string[]): Promise<string | null> {
   const out: string[] = [];
-  const code = await cli(argv, { out: (l) => void out.push(l), err: () => undefined, env: {} });
+  const code = await cli(argv, {
+    out: (l) => void out.push(l),
+    err: (l) => {
+      // A fallback to BM25 would make the figures BM25's: say it.
+      if (l.startsWith("search: BM25 only")) process.stderr.write(`eval:locomo: ${l}\n`);
+    },
+    env: RETRIEVAL !== "bm25" ? { ...EMBED_ENV } : {},
+  });
   return code === 0 ? out.join("\n") : null;
 }
 
@@ -332,6 +355,12 @@ async function checkSpawned(root: string, asked: Asked[], step: number): Promise
       try {
         spawned = execFileSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...argv], {
           encoding: "utf8",
+          // The embeddings endpoint only when the in-process CLI has it too.
+          env: Object.fromEntries(
+            Object.entries(process.env).filter(
+              ([k]) => RETRIEVAL !== "bm25" || !k.startsWith("AGENT_MEMORY_EMBEDDINGS_"),
+            ),
+          ),
           stdio: ["ignore", "pipe", "ignore"],
         }).replace(/\n$/, "");
       } catch {
@@ -424,10 +453,18 @@ function table(r: EvalResult): string[] {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes("--quick");
-  const file = resolve(args.find((a) => !a.startsWith("--")) ?? DEFAULT_DATA);
+  const file = resolve(
+    args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--retrieval") ?? DEFAULT_DATA,
+  );
   if (!existsSync(file)) {
     process.stdout.write(
       `eval:locomo: skipped, data not found at ${file} (see ../shared/data/README.md)\n`,
+    );
+    return;
+  }
+  if (RETRIEVAL !== "bm25" && !EMBED_ENV.AGENT_MEMORY_EMBEDDINGS_BASE_URL) {
+    process.stdout.write(
+      `eval:locomo: skipped, --retrieval ${RETRIEVAL} needs an embeddings endpoint: set AGENT_MEMORY_EMBEDDINGS_BASE_URL and AGENT_MEMORY_EMBEDDINGS_MODEL (e.g. http://localhost:11434/v1 and nomic-embed-text)\n`,
     );
     return;
   }
@@ -444,6 +481,26 @@ async function main(): Promise<void> {
     const { asked, skipped } = questionsOf(samples, quick);
     const { main, noteBlocks } = await evaluateCli(root, asked, skipped);
     const checked = await checkSpawned(root, asked, quick ? 20 : 40);
+    if (RETRIEVAL !== "bm25") {
+      const label = `${RETRIEVAL} retrieval, model ${EMBED_ENV.AGENT_MEMORY_EMBEDDINGS_MODEL ?? "?"}`;
+      const md = [
+        `# LoCoMo retrieval, ${label}`,
+        "",
+        `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run eval:locomo -- --retrieval ${RETRIEVAL}\`${quick ? " --quick" : ""}, each question asked with \`--retrieval ${RETRIEVAL}\` as in bench/results/locomo.md.`,
+        "",
+        ...table(main),
+        "",
+        `Index build with embeddings ${(buildMs / 1000).toFixed(1)} s; ${(main.queryMs / Math.max(1, main.overall.questions)).toFixed(1)} ms per question, the query's embedding included.`,
+        "",
+      ].join("\n");
+      process.stdout.write(`${md}\n`);
+      if (!quick) {
+        mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
+        writeFileSync(join(ROOT, "bench", "results", `locomo-${RETRIEVAL}.md`), md);
+        process.stdout.write(`wrote bench/results/locomo-${RETRIEVAL}.md\n`);
+      }
+      return;
+    }
     const ablations = [
       await evaluateService(
         "without query stop words (in harness)",

@@ -14,6 +14,8 @@ import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
 import { FileIndexStore, indexFileOf } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
+import { cliSemanticSource } from "../node/embeddings-env";
+import { searchWith } from "../core/semantic/hybrid";
 
 /**
  * Reads `--date`, default {@link today} at `nowMs` (the user's local date). Throws
@@ -59,6 +61,8 @@ export async function cliBrief(
   const agent = await agentOption(ctx, options.agent);
   const today = todayOption(options.date);
   const { service } = await openSearch(ctx);
+  // The brief's relevant knowledge uses hybrid search when embeddings are configured.
+  const source = typeof options.query === "string" ? await cliSemanticSource(ctx, ctx.err) : null;
   return buildBrief({
     vault: ctx.vault,
     layout: ctx.layout,
@@ -66,7 +70,7 @@ export async function cliBrief(
     agent,
     today,
     ...(typeof options.query === "string" ? { query: options.query } : {}),
-    search: service,
+    search: (q, o) => searchWith(service, q, o, source, ctx.err),
     vaultLabel: ctx.vaultArg,
     ...budget,
   });

@@ -90,6 +90,40 @@ const llm = z.object({
   priceCompletionPerM: z.number().min(0).default(0),
 });
 
+/**
+ * Semantic recall (docs/architecture.md, "Semantic recall"): an OpenAI-compatible embeddings
+ * endpoint. Empty `baseUrl` and `model`: no embeddings, search is BM25 alone. The API key is never
+ * a setting: the plugin keeps the name of its secret, the CLI reads
+ * `AGENT_MEMORY_EMBEDDINGS_API_KEY`.
+ */
+const embeddings = z.object({
+  /** OpenAI-compatible base URL, e.g. `http://localhost:11434/v1`. Empty: no embeddings. */
+  baseUrl: baseUrlSetting,
+  /** Embedding model, e.g. `nomic-embed-text`, `text-embedding-3-small`. */
+  model: z.string().default(""),
+  /** Name of the secret in Obsidian's secret storage holding the API key (never the key itself). */
+  apiKeySecret: z.string().default(""),
+  /** Per-request timeout while indexing, milliseconds. */
+  timeoutMs: z.number().int().positive().default(60_000),
+  /** Timeout of the query's embedding at search time, milliseconds; past it BM25 answers alone. */
+  queryTimeoutMs: z.number().int().positive().default(5_000),
+  /** Retries after the first attempt on 429, 5xx and network errors, while indexing. */
+  maxRetries: z.number().int().min(0).max(10).default(2),
+  /** Texts per request. */
+  batchSize: z.number().int().min(1).max(2048).default(64),
+  /** How vectors are asked for: `base64` (compact, the SDK's default) or `float` (JSON numbers). */
+  encoding: z.enum(["base64", "float"]).default("base64"),
+  /** Expected vector length; 0 takes what the model gives (a mismatch stops `index`). */
+  dimensions: z.number().int().min(0).max(8192).default(0),
+  /**
+   * Isolated zones (as in `isolatedZones`) whose text may be sent to the embeddings server. None by
+   * default: a zone's text never leaves the machine unless it is listed here.
+   */
+  zones: z.array(z.string().transform(normalizeZone)).default([]),
+  /** USD per million input tokens, for the cost in `index`'s report; 0 = unknown. */
+  pricePerM: z.number().min(0).default(0),
+});
+
 const gate = z.object({
   enabled: z.boolean().default(true),
   /**
@@ -221,6 +255,7 @@ export const settingsSchema = z.object({
    */
   sectionHeadings: sectionHeadingsSchema.prefault({}),
   llm: llm.prefault({}),
+  embeddings: embeddings.prefault({}),
   gate: gate.prefault({}),
   search: search.prefault({}),
   health: health.prefault({}),

@@ -7,6 +7,8 @@ import type { z } from "zod";
 import type { CliContext } from "../node/context";
 import type { LiveIndex } from "../node/live-index";
 import type { MemoryAccess } from "./access";
+import type { SemanticSource } from "../core/semantic/hybrid";
+
 /** What every tool handler gets. */
 export interface ToolDeps {
   ctx: CliContext;
@@ -16,6 +18,11 @@ export interface ToolDeps {
   defaultScope: string;
   /** Clock (ms since the epoch). */
   now: () => number;
+  /**
+   * The embeddings for hybrid search (docs/architecture.md, "Semantic recall"), or none: `search`
+   * and the brief are BM25 alone.
+   */
+  semantic?: () => Promise<SemanticSource | null>;
 }
 
 /** A tool's result before it is put in MCP's shape. */

@@ -42,6 +42,13 @@ import type { LiveIndex } from "../node/live-index";
 import { findNote, readNotePage } from "./read-note";
 import { INBOX_TOOLS } from "./tools-inbox";
 import { agentEditRefusal } from "../core/inbox/inbox";
+import {
+  RETRIEVALS,
+  searchPassagesWith,
+  searchWith,
+  type SemanticSource,
+} from "../core/semantic/hybrid";
+import type { Retrieval } from "../core/search/search-service";
 
 import type { Hints, ToolDeps, ToolOutput, ToolSpec } from "./tool-spec";
 
@@ -106,10 +113,11 @@ function scopeFor(deps: ToolDeps, scope: string | undefined): string {
 const search: ToolSpec = {
   name: "search",
   description:
-    'Search memory. Query: words, "phrases", filters (type: tag: status: after: …), -word. mode: notes or passages (best blocks). scope: all, library, agent:NAME or a zone; default this agent\'s with the library.',
+    'Search memory: words, "phrases", filters (type: tag: status: after: …), -word. mode: notes|passages. scope: all, library, agent:NAME or a zone (default: yours).',
   input: {
     query: z.string().min(1),
     mode: z.enum(["notes", "passages"]).optional(),
+    retrieval: z.enum(RETRIEVALS as [Retrieval, ...Retrieval[]]).optional(),
     scope: z.string().optional(),
     limit: z.number().int().min(1).max(50).optional(),
   },
@@ -117,6 +125,7 @@ const search: ToolSpec = {
     query: z.string(),
     scope: z.string(),
     mode: z.string(),
+    retrieval: z.string(),
     total: z.number(),
     took_ms: z.number(),
     results: z.array(
@@ -138,8 +147,17 @@ const search: ToolSpec = {
     const limit = (args.limit as number | undefined) ?? 10;
     const mode = (args.mode as string | undefined) ?? "notes";
     await deps.live.settled();
-    if (mode === "passages") return passages(deps, query, scope, limit);
-    const found = await deps.live.service.search(query, { scope, limit, blocksPerResult: 3 });
+    const retrieval = args.retrieval as Retrieval | undefined;
+    const source = retrieval === "bm25" ? null : ((await deps.semantic?.()) ?? null);
+    const via = retrieval ? { retrieval } : {};
+    if (mode === "passages") return passages(deps, query, scope, limit, via, source);
+    const found = await searchWith(
+      deps.live.service,
+      query,
+      { scope, limit, blocksPerResult: 3, ...via },
+      source,
+      deps.ctx.err,
+    );
     if (!found.ok) throw new UsageError(found.error);
     const res = found.value;
     const results = res.results
@@ -166,7 +184,15 @@ const search: ToolSpec = {
     );
     return {
       text: lines.join("\n"),
-      data: { query, scope: res.scope, mode, total: res.total, took_ms: res.took_ms, results },
+      data: {
+        query,
+        scope: res.scope,
+        mode,
+        retrieval: res.retrieval ?? "bm25",
+        total: res.total,
+        took_ms: res.took_ms,
+        results,
+      },
     };
   },
 };
@@ -177,8 +203,16 @@ async function passages(
   query: string,
   scope: string,
   limit: number,
+  via: { retrieval?: Retrieval },
+  source: SemanticSource | null,
 ): Promise<ToolOutput> {
-  const found = await deps.live.service.searchPassages(query, { scope, limit });
+  const found = await searchPassagesWith(
+    deps.live.service,
+    query,
+    { scope, limit, ...via },
+    source,
+    deps.ctx.err,
+  );
   if (!found.ok) throw new UsageError(found.error);
   const res = found.value;
   const results = res.results
@@ -204,6 +238,7 @@ async function passages(
       query,
       scope: res.scope,
       mode: "passages",
+      retrieval: res.retrieval ?? "bm25",
       total: res.total,
       took_ms: res.took_ms,
       results,
@@ -266,8 +301,15 @@ const brief: ToolSpec = {
     const { ctx, access } = deps;
     const service = deps.live.service;
     // Knowledge comes through the search, held to the scopes this server may see.
+    const source = (await deps.semantic?.()) ?? null;
     const search: BriefSearchFn = (q, o) =>
-      service.search(q, { ...o, scope: scopeFor(deps, o.scope ?? `agent:${access.agent}`) });
+      searchWith(
+        service,
+        q,
+        { ...o, scope: scopeFor(deps, o.scope ?? `agent:${access.agent}`) },
+        source,
+        ctx.err,
+      );
     const b = await buildBrief({
       vault: ctx.vault,
       layout: ctx.layout,

@@ -41,7 +41,14 @@ describe("agent-memory search --passages", () => {
     const res = cliRun("search", dir, "canary", "rollback", "--passages", "3", "--json");
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as PassagesOut;
-    expect(Object.keys(out)).toEqual(["query", "scope", "took_ms", "total", "passages"]);
+    expect(Object.keys(out)).toEqual([
+      "query",
+      "scope",
+      "took_ms",
+      "total",
+      "retrieval",
+      "passages",
+    ]);
     expect(out).toMatchObject({ query: "canary rollback", scope: "all", total: 2 });
     expect(typeof out.took_ms).toBe("number");
     expect(out.passages).toHaveLength(3);

@@ -47,6 +47,8 @@ const ALLOWED: Record<string, string[]> = {
   // Sessions go into journals; a prompt's passages are judged with the search tokenizer and shown
   // without their tracker fields.
   ingest: [...BASE, "journal", "search", "trackers"],
+  // Semantic recall joins the embeddings client to the search index (docs/architecture.md, "Semantic recall").
+  semantic: [...BASE, "search", "llm"],
 };
 /** Known exceptions, file → folder, each with its reason. Keep this list short. */
 const EXCEPTIONS: Record<string, string> = {

@@ -15,6 +15,9 @@ export function offlineEnv(): NodeJS.ProcessEnv {
     AGENT_MEMORY_LLM_API_KEY: "",
     OPENAI_BASE_URL: "",
     OPENAI_API_KEY: "",
+    AGENT_MEMORY_EMBEDDINGS_BASE_URL: "",
+    AGENT_MEMORY_EMBEDDINGS_MODEL: "",
+    AGENT_MEMORY_EMBEDDINGS_API_KEY: "",
   };
 }
 

@@ -13,11 +13,12 @@ export function buildCli(): void {
   // Built once per test run by test/global-setup.ts, so no file rebuilds it under another file's processes.
 }
 
-/** The environment of a spawned server: no language model, the test's time zone. */
+/** The environment of a spawned server: no language model, no embeddings, the test's time zone. */
 export function serverEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) env[k] = v;
+    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|AGENT_MEMORY_EMBEDDINGS_|OPENAI_)/.test(k))
+      env[k] = v;
   return env;
 }
 
@@ -37,11 +38,15 @@ export interface ToolResult {
 }
 
 /** Starts `agent-memory mcp <vault> …args` and connects a client to it. */
-export async function startMcp(vault: string, args: string[] = []): Promise<McpSession> {
+export async function startMcp(
+  vault: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, "mcp", vault, ...args],
-    env: serverEnv(),
+    env: { ...serverEnv(), ...env },
     stderr: "pipe",
   });
   let err = "";

@@ -4,6 +4,8 @@ import type { CliCommand } from "../command";
 import { emptyZones } from "../../core/search/scope";
 import { indexFileOf } from "../../node/index-store";
 import { cliSearchService, rebuiltLine } from "../shared";
+import { cliEmbeddingsClient, FileVectorFiles } from "../../node/embeddings-env";
+import { embedIndex, type EmbedReport } from "../../core/semantic/embed-index";
 
 function ms(n: number): number {
   return Math.round(n * 10) / 10;
@@ -23,6 +25,9 @@ export const indexCommand: CliCommand = {
   positionals: { min: 0, max: 0 },
   async run(ctx, _args, options) {
     const file = indexFileOf(ctx.vault);
+    // Block vectors, when an embeddings endpoint is configured (docs/architecture.md, "Semantic
+    // recall"); a setting that cannot be used stops the run before anything is written.
+    const client = cliEmbeddingsClient(ctx, "index");
     const service = cliSearchService(ctx);
     const report = options.rebuild ? await service.rebuild() : await service.open();
     // Saving is what `index` is for: a save that failed is this command's failure, said in one line
@@ -30,6 +35,27 @@ export const indexCommand: CliCommand = {
     if (report.saveError) throw new VaultError(report.saveError, file);
     if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
     const stats = service.stats();
+    let embedded: EmbedReport | null = null;
+    if (client) {
+      let shown = -1;
+      embedded = await embedIndex({
+        notes: service.notes(),
+        vault: ctx.vault,
+        client,
+        files: new FileVectorFiles(ctx.vault),
+        settings: ctx.settings.embeddings,
+        rebuild: options.rebuild === true,
+        onReset: (reason) => ctx.err(`index: ${reason}`),
+        onProgress: (done, total) => {
+          // One line per tenth, and the last: a log, not a redrawn bar.
+          const tenth = total === 0 ? 10 : Math.floor((done * 10) / total);
+          if (total > 0 && (tenth > shown || done === total)) {
+            shown = tenth;
+            ctx.err(`index: embedding blocks ${done}/${total} (model ${client.model})`);
+          }
+        },
+      });
+    }
     const indexBytes = await fs.stat(file).then(
       (st) => st.size,
       () => null,
@@ -51,6 +77,25 @@ export const indexCommand: CliCommand = {
       capped: stats.capped,
       frontmatter_errors: stats.frontmatterErrors,
       unreadable: report.unreadable,
+      ...(embedded
+        ? {
+            embeddings: {
+              model: embedded.model,
+              dims: embedded.dims,
+              notes: embedded.notes,
+              blocks: embedded.blocks,
+              sent: embedded.sent,
+              tokens: embedded.tokens,
+              estimated_usage: embedded.estimatedUsage,
+              requests: embedded.requests,
+              ...(embedded.costUsd !== undefined ? { cost_usd: embedded.costUsd } : {}),
+              wall_ms: embedded.wallMs,
+              vectors: embedded.vectors,
+              vector_bytes: embedded.vectorBytes,
+              zones_left_out: embedded.zonesLeftOut,
+            },
+          }
+        : {}),
     };
     // A zone that holds nothing is most often a misspelt folder, which isolates nothing.
     for (const zone of emptyZones(ctx.layout.settings.isolatedZones, stats.zones)) {
@@ -73,6 +118,17 @@ export const indexCommand: CliCommand = {
     ctx.out(
       `  ${stats.terms} terms; index ${indexBytes !== null ? `${(indexBytes / 1024).toFixed(0)} KB` : "not saved"} at ${file}`,
     );
+    if (embedded) {
+      const e = embedded;
+      const cost = e.costUsd !== undefined ? `, $${e.costUsd.toFixed(4)}` : "";
+      ctx.out(
+        `  vectors: ${e.blocks} blocks of ${e.notes} notes (model ${e.model}, ${e.dims} dims, ${(e.vectorBytes / 1024).toFixed(0)} KB); ${e.sent} sent in ${e.requests} request${e.requests === 1 ? "" : "s"}, ${e.estimatedUsage ? "about " : ""}${e.tokens} tokens${cost}`,
+      );
+      for (const [zone, n] of Object.entries(e.zonesLeftOut))
+        ctx.out(
+          `  zone ${zone}: ${n} note${n === 1 ? "" : "s"} not embedded (list the zone in the setting embeddings.zones to allow it)`,
+        );
+    }
     if (stats.capped.length > 0) {
       ctx.out(
         `  ${stats.capped.length} note(s) over the size cap, indexed by frontmatter and headings only:`,

@@ -1,5 +1,6 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CliCommand } from "../command";
+import { cachedSemanticSource } from "../../node/embeddings-env";
 import { UsageError, errorMessage } from "../../core/errors";
 import { knownAgents, unknownAgentError } from "../../core/init";
 import { MemoryAccess } from "../../mcp/access";
@@ -122,7 +123,14 @@ export const mcpCommand: CliCommand = {
           });
     const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
     const { server, tools } = createMcpServer(
-      { ctx, access, live, defaultScope, now: () => Date.now() },
+      {
+        ctx,
+        access,
+        live,
+        defaultScope,
+        now: () => Date.now(),
+        semantic: cachedSemanticSource(ctx, ctx.err),
+      },
       { readOnly: options["read-only"] === true, only },
       log,
     );

@@ -8,6 +8,23 @@ import {
 } from "../../core/search/search-service";
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { openSearch, positiveOption } from "../shared";
+import { cliSemanticSource } from "../../node/embeddings-env";
+import {
+  RETRIEVALS,
+  searchPassagesWith,
+  searchWith,
+  type SemanticSource,
+} from "../../core/semantic/hybrid";
+import type { Retrieval } from "../../core/search/search-service";
+
+/** `--retrieval`, checked; `undefined` when not given. Throws {@link UsageError}. */
+function retrievalOption(value: unknown): Retrieval | undefined {
+  if (value === undefined) return undefined;
+  const found = RETRIEVALS.find((r) => r === value);
+  if (!found)
+    throw new UsageError(`--retrieval must be one of ${RETRIEVALS.join(", ")}`, "--retrieval");
+  return found;
+}
 
 function positiveInt(value: unknown, name: string, fallback: number): number {
   return positiveOption(value, name) ?? fallback;
@@ -34,6 +51,8 @@ export interface PassagesJson {
   took_ms: number;
   total: number;
   total_bound?: "about" | "at-least";
+  /** How it was answered: `bm25`, `hybrid` or `semantic` (docs/architecture.md, "Semantic recall"). */
+  retrieval?: Retrieval;
   passages: PassageJson[];
 }
 
@@ -48,6 +67,7 @@ export function passagesJson(res: PassageResponse): PassagesJson {
     took_ms: res.took_ms,
     total: res.total,
     ...(res.totalBound ? { total_bound: res.totalBound } : {}),
+    ...(res.retrieval ? { retrieval: res.retrieval } : {}),
     passages: res.results.map((p) => ({
       path: p.path,
       title: p.title,
@@ -76,6 +96,11 @@ function warnUnknownAgent(ctx: CliContext, service: SearchService, scope: string
   }
 }
 
+/** `, hybrid` or `, semantic` after the scope in the first line; nothing for BM25 alone. */
+function retrievalNote(retrieval: Retrieval | undefined): string {
+  return retrieval && retrieval !== "bm25" ? `, ${retrieval}` : "";
+}
+
 /** A query as the "no results" line shows it: in single quotes when it holds double ones. */
 function shownQuery(query: string): string {
   return query.includes('"') ? `'${query}'` : `"${query}"`;
@@ -93,8 +118,16 @@ async function runPassages(
   scope: string,
   includeExpired: boolean,
   json: boolean,
+  retrieval: Retrieval | undefined,
+  source: SemanticSource | null,
 ): Promise<number> {
-  const outcome = await service.searchPassages(query, { scope, limit: n, includeExpired });
+  const outcome = await searchPassagesWith(
+    service,
+    query,
+    { scope, limit: n, includeExpired, ...(retrieval ? { retrieval } : {}) },
+    source,
+    (line) => ctx.err(line),
+  );
   if (!outcome.ok) throw new UsageError(outcome.error);
   const res = outcome.value;
   warnUnknownAgent(ctx, service, res.scope);
@@ -108,7 +141,7 @@ async function runPassages(
   }
   const notes = `${totalPrefix(res)}${res.total} matching note${res.total === 1 ? "" : "s"}`;
   ctx.out(
-    `${res.results.length} passage${res.results.length === 1 ? "" : "s"} from ${notes} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`,
+    `${res.results.length} passage${res.results.length === 1 ? "" : "s"} from ${notes} in scope ${res.scope}${retrievalNote(res.retrieval)} (${res.took_ms.toFixed(1)} ms)`,
   );
   res.results.forEach((p, i) => {
     const where = [p.collection, p.agent].filter((x) => x).join(", ");
@@ -135,12 +168,13 @@ async function runPassages(
 export const searchCommand: CliCommand = {
   name: "search",
   usage:
-    "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--passages N] [--include-expired] [--json]",
+    "search <vault> <query> [--scope all|library|agent:NAME|<zone>] [--limit N] [--blocks N] [--passages N] [--retrieval bm25|hybrid|semantic] [--include-expired] [--json]",
   options: {
     scope: { type: "string" },
     limit: { type: "string" },
     blocks: { type: "string" },
     passages: { type: "string" },
+    retrieval: { type: "string" },
     "include-expired": { type: "boolean" },
   },
   positionals: { min: 1, max: 64 },
@@ -150,11 +184,13 @@ export const searchCommand: CliCommand = {
     const limit = positiveInt(options.limit, "limit", 10);
     const blocks = positiveInt(options.blocks, "blocks", 3);
     const scope = typeof options.scope === "string" ? options.scope : "all";
+    const retrieval = retrievalOption(options.retrieval);
     if (options.passages !== undefined) {
       const n = positiveInt(options.passages, "passages", 10);
       if (options.limit !== undefined || options.blocks !== undefined)
         throw new UsageError("--passages gives blocks, not notes: leave out --limit and --blocks");
       const { service } = await openSearch(ctx);
+      const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, ctx.err);
       return runPassages(
         ctx,
         service,
@@ -163,15 +199,25 @@ export const searchCommand: CliCommand = {
         scope,
         options["include-expired"] === true,
         options.json === true,
+        retrieval,
+        source,
       );
     }
     const { service } = await openSearch(ctx);
-    const outcome = await service.search(query, {
-      scope,
-      limit,
-      blocksPerResult: blocks,
-      includeExpired: options["include-expired"] === true,
-    });
+    const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, ctx.err);
+    const outcome = await searchWith(
+      service,
+      query,
+      {
+        scope,
+        limit,
+        blocksPerResult: blocks,
+        includeExpired: options["include-expired"] === true,
+        ...(retrieval ? { retrieval } : {}),
+      },
+      source,
+      (line) => ctx.err(line),
+    );
     if (!outcome.ok) throw new UsageError(outcome.error);
     const res = outcome.value;
     warnUnknownAgent(ctx, service, res.scope);
@@ -184,6 +230,7 @@ export const searchCommand: CliCommand = {
             took_ms: res.took_ms,
             total: res.total,
             ...(res.totalBound ? { total_bound: res.totalBound } : {}),
+            retrieval: res.retrieval ?? "bm25",
             results: res.results.map((r) => ({
               path: r.path,
               title: r.title,
@@ -206,7 +253,7 @@ export const searchCommand: CliCommand = {
       return 0;
     }
     ctx.out(
-      `${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope} (${res.took_ms.toFixed(1)} ms)`,
+      `${totalPrefix(res)}${res.total} note${res.total === 1 ? "" : "s"} in scope ${res.scope}${retrievalNote(res.retrieval)} (${res.took_ms.toFixed(1)} ms)`,
     );
     res.results.forEach((r, i) => {
       const where = [r.collection, r.agent].filter((x) => x).join(", ");

@@ -73,7 +73,7 @@ export function passageLink(path: string, blockId: string | null, heading: strin
 }
 
 /** The passage of block `k` of a chosen note. */
-function passageOf(
+export function passageOf(
   chosen: ChosenNote,
   blocks: readonly RankedBlock[],
   k: number,
@@ -99,7 +99,7 @@ function passageOf(
 }
 
 /** For each block, the text of the nearest heading above it (a heading's own text for a heading). */
-function headingsOf(blocks: readonly RankedBlock[]): (string | null)[] {
+export function headingsOf(blocks: readonly RankedBlock[]): (string | null)[] {
   let current: string | null = null;
   return blocks.map((b) => {
     if (b.block.heading) current = headingText(b.block.text);

@@ -278,7 +278,13 @@ export async function rankByText(
   });
 }
 
-function hitOf(meta: NoteMeta, score: number, snippet: string, blocks: BlockHit[]): SearchHit {
+/** A search hit of a note with its snippet and best blocks (`score` as given, already rounded). */
+export function hitOf(
+  meta: NoteMeta,
+  score: number,
+  snippet: string,
+  blocks: BlockHit[],
+): SearchHit {
   const hit: SearchHit = {
     path: meta.path,
     title: meta.title,

@@ -37,8 +37,26 @@ import { restoreShards, serializeShards } from "./persistence";
 import type { IndexStore } from "./search-types";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
-import { firstPassages, PASSAGE_NOTES, rankPassages } from "./passages";
-import { listByDate, notesByDate, rankByText, type RunContext, type Shard } from "./query-runner";
+import { firstPassages, headingsOf, PASSAGE_NOTES, passageOf, rankPassages } from "./passages";
+import {
+  clip,
+  hitOf,
+  listByDate,
+  notesByDate,
+  rankByText,
+  round,
+  snippetWords,
+  type RunContext,
+  type Shard,
+} from "./query-runner";
+import { embedHash, embedText } from "./vectors";
+import {
+  FUSE_DEPTH,
+  fuseRanks,
+  readSemanticBlock,
+  semanticBlocks,
+  type SemanticBlock,
+} from "./semantic";
 import { inScope, MAIN_SHARD, parseScope, scopeLabel, shardOf, type Scope } from "./scope";
 import { dropStopWords } from "./engine/stop-words";
 import { segmentMemo, type PreparedNote } from "./prepared-note";
@@ -53,6 +71,7 @@ import type {
   SearchOptions,
   SearchResponse,
   SearchServiceOptions,
+  SemanticQuery,
 } from "./search-types";
 import { warmUpQueries } from "./warm-up";
 import {
@@ -386,6 +405,13 @@ export class SearchService {
     return [...names].sort();
   }
 
+  /** The stored metadata of every indexed note, all shards (isolated zones included). */
+  notes(): NoteMeta[] {
+    const out: NoteMeta[] = [];
+    for (const shard of this.shards.values()) out.push(...shard.metas.values());
+    return out;
+  }
+
   /** The stored metadata of an indexed note, or `undefined`. */
   meta(path: string): NoteMeta | undefined {
     for (const shard of this.shards.values()) {
@@ -414,8 +440,11 @@ export class SearchService {
       total: 0,
       results: [],
     };
+    if (options.semantic) response.retrieval = run.kind === "list" ? "bm25" : options.semantic.mode;
     if (run.kind === "list") await listByDate(run.ctx, limit, response);
-    else if (run.kind === "rank") {
+    else if (run.kind === "rank" && options.semantic) {
+      await this.fuseNotes(run, options.semantic, limit, blocksPerResult, response);
+    } else if (run.kind === "rank") {
       const { ctx, parsed, terms, required, nowMs } = run;
       await rankByText(
         ctx,
@@ -464,7 +493,10 @@ export class SearchService {
       total: 0,
       results: [],
     };
-    if (run.kind === "list") {
+    if (options.semantic) response.retrieval = run.kind === "list" ? "bm25" : options.semantic.mode;
+    if (run.kind === "rank" && options.semantic) {
+      await this.fusePassages(run, options.semantic, limit, options.notes, response);
+    } else if (run.kind === "list") {
       const listed = notesByDate(run.ctx);
       response.total = listed.length;
       for (let i = 0; i < listed.length && response.results.length < limit; i += READ_CONCURRENCY) {
@@ -500,7 +532,7 @@ export class SearchService {
    */
   private prepare(
     query: string,
-    options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText">,
+    options: Pick<SearchOptions, "scope" | "limit" | "includeExpired" | "freeText" | "semantic">,
   ): Result<{ scope: Scope; limit: number; run: PreparedRun }> {
     let parsed: ParsedQuery;
     if (options.freeText) parsed = { text: query, phrases: [], filters: [] };
@@ -553,13 +585,165 @@ export class SearchService {
     let run: PreparedRun;
     // Free text without a searchable word (emoji, punctuation): nothing can match it.
     if (terms.length === 0 && (parsed.text.trim() !== "" || parsed.phrases.length > 0))
-      run = { kind: "none" };
+      // Words BM25 cannot use (stop words alone) still have a meaning the vectors can rank by.
+      run = options.semantic
+        ? { kind: "rank", ctx, parsed, terms, required, nowMs }
+        : { kind: "none" };
     else if (terms.length === 0) run = { kind: "list", ctx };
     else run = { kind: "rank", ctx, parsed, terms, required, nowMs };
     return { ok: true, value: { scope, limit, run } };
   }
 
   // ---- internals ----
+
+  /**
+   * Notes by BM25 and by block vectors, fused by reciprocal rank (docs/architecture.md, "Semantic
+   * recall"); in `semantic` mode by vectors alone. A note BM25 found keeps its blocks and snippet;
+   * one only the vectors found shows its best blocks by vector.
+   */
+  private async fuseNotes(
+    run: Extract<PreparedRun, { kind: "rank" }>,
+    semantic: SemanticQuery,
+    limit: number,
+    blocksPerResult: number,
+    response: SearchResponse,
+  ): Promise<void> {
+    const { ctx, parsed, terms, required, nowMs } = run;
+    const depth = Math.max(limit, FUSE_DEPTH);
+    const search = this.layout.settings.search;
+    const bm25: SearchResponse = { ...response, results: [] };
+    if (semantic.mode === "hybrid" && terms.length > 0 && limit > 0) {
+      await rankByText(
+        ctx,
+        parsed,
+        terms,
+        required,
+        { limit: depth, blocksPerResult, search, nowMs, blocks: this.blockScorer },
+        bm25,
+      );
+    }
+    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    const byNote = new Map<string, SemanticBlock[]>();
+    for (const b of found) {
+      const list = byNote.get(b.meta.path);
+      if (list) list.push(b);
+      else byNote.set(b.meta.path, [b]);
+    }
+    const bmHits = new Map(bm25.results.map((r) => [r.path, r]));
+    const words = snippetWords(parsed);
+    let onlyVectors = 0;
+    for (const path of byNote.keys()) if (!bmHits.has(path)) onlyVectors++;
+    response.total = bm25.total + onlyVectors;
+    if (bm25.totalBound) response.totalBound = bm25.totalBound;
+    const fused = fuseRanks([[...bmHits.keys()], [...byNote.keys()]]).slice(0, limit);
+    // Only the notes shown are read: those BM25 did not read already.
+    const shown = await Promise.all(
+      fused.map(({ key }) =>
+        bmHits.has(key)
+          ? Promise.resolve([])
+          : Promise.all(
+              (byNote.get(key) ?? [])
+                .slice(0, Math.max(1, blocksPerResult))
+                .map((b) => readSemanticBlock(ctx, b, parsed)),
+            ),
+      ),
+    );
+    fused.forEach(({ key, score }, i) => {
+      const hit = bmHits.get(key);
+      if (hit) {
+        response.results.push({ ...hit, score: round(score) });
+        return;
+      }
+      const blocks = (shown[i] ?? []).filter(
+        (b): b is Required<SemanticBlock> => b?.block !== undefined,
+      );
+      const first = blocks[0];
+      if (!first) return;
+      response.results.push(
+        hitOf(
+          first.meta,
+          round(score),
+          clip(first.block.block.text, words),
+          blocks.slice(0, blocksPerResult).map((b) => ({
+            id: b.block.block.id,
+            text: b.block.block.text,
+            line: b.block.block.line,
+            score: round(b.score),
+          })),
+        ),
+      );
+    });
+  }
+
+  /** Passages by BM25 and by block vectors, fused by reciprocal rank (as {@link fuseNotes}). */
+  private async fusePassages(
+    run: Extract<PreparedRun, { kind: "rank" }>,
+    semantic: SemanticQuery,
+    limit: number,
+    notes: number | undefined,
+    response: PassageResponse,
+  ): Promise<void> {
+    const { ctx, parsed, terms, required, nowMs } = run;
+    const depth = Math.max(limit, FUSE_DEPTH);
+    const search = this.layout.settings.search;
+    const bm25: PassageResponse = { ...response, results: [] };
+    if (semantic.mode === "hybrid" && terms.length > 0 && limit > 0) {
+      await rankPassages(
+        ctx,
+        parsed,
+        terms,
+        required,
+        {
+          limit: depth,
+          notes: Math.max(depth, Math.floor(notes ?? PASSAGE_NOTES)),
+          search,
+          nowMs,
+          blocks: this.blockScorer,
+        },
+        bm25,
+      );
+    }
+    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    // Keyed by note and the hash of the text embedded: a vector's block is not read until shown.
+    const keyOf = (path: string, hash: number) => `${path}\n${hash}`;
+    const bmPassages = new Map(
+      bm25.results.map((p) => [keyOf(p.path, embedHash(embedText(p.text))), p] as const),
+    );
+    const vectorBlocks = new Map(found.map((b) => [keyOf(b.meta.path, b.hash), b] as const));
+    const bmNotes = new Set(bm25.results.map((p) => p.path));
+    const notesOnlyVectors = new Set(
+      found.map((b) => b.meta.path).filter((path) => !bmNotes.has(path)),
+    );
+    response.total = bm25.total + notesOnlyVectors.size;
+    if (bm25.totalBound) response.totalBound = bm25.totalBound;
+    const fused = fuseRanks([[...bmPassages.keys()], [...vectorBlocks.keys()]]).slice(0, limit);
+    const read = await Promise.all(
+      fused.map(({ key }) => {
+        const b = vectorBlocks.get(key);
+        return bmPassages.has(key) || !b
+          ? Promise.resolve(null)
+          : readSemanticBlock(ctx, b, parsed);
+      }),
+    );
+    fused.forEach(({ key, score }, i) => {
+      const passage = bmPassages.get(key);
+      if (passage) {
+        response.results.push({ ...passage, score: round(score) });
+        return;
+      }
+      const b = read[i];
+      if (!b?.note || b.k === undefined) return;
+      const blocks = b.note.blocks();
+      const p = passageOf(
+        { meta: b.meta, score: b.score, note: b.note },
+        blocks,
+        b.k,
+        headingsOf(blocks),
+        score,
+      );
+      response.results.push(p);
+    });
+  }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);

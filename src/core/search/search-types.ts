@@ -8,6 +8,7 @@ import type { Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
 import type { NoteMeta } from "./note-document";
 import type { PreparedNote } from "./prepared-note";
+import type { VectorIndex } from "./vectors";
 
 /** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
 export interface IndexStore {
@@ -106,7 +107,24 @@ export interface OpenReport {
 }
 
 /** Options of {@link SearchService.search}. */
+/**
+ * How a search was answered (docs/architecture.md, "Semantic recall"): BM25 alone, BM25 and block
+ * vectors fused by reciprocal rank, or block vectors alone.
+ */
+export type Retrieval = "bm25" | "hybrid" | "semantic";
+
+/** The vector side of a search: the query's unit vector and the block vectors to rank by it. */
+export interface SemanticQuery {
+  /** `hybrid` fuses with BM25, `semantic` ranks by vectors alone. */
+  mode: "hybrid" | "semantic";
+  /** The query's vector, unit-normalised, of `index.dims` dimensions. */
+  vector: Float32Array;
+  index: VectorIndex;
+}
+
 export interface SearchOptions {
+  /** Vectors to rank by as well as (or instead of) BM25; without it the search is BM25 alone. */
+  semantic?: SemanticQuery;
   /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
   scope?: string;
   /** Most notes returned (default 10; 0 or less: none, the total still counted). */
@@ -169,6 +187,12 @@ export interface SearchResponse {
    * their phrase filters, `at-least` when it counts only the notes read.
    */
   totalBound?: "about" | "at-least";
+  /**
+   * How it was answered, when vectors were offered ({@link SearchOptions.semantic}): `bm25` for a
+   * query of filters alone. With vectors, `total` counts the notes BM25 matched plus those only
+   * the vectors brought.
+   */
+  retrieval?: Retrieval;
   results: SearchHit[];
 }
 
@@ -188,6 +212,8 @@ export interface IndexStats {
 
 /** Options of {@link SearchService.searchPassages}. */
 export interface PassageOptions {
+  /** As {@link SearchOptions.semantic}. */
+  semantic?: SemanticQuery;
   /** `all` (default), `library`, `agent:<name>` or an isolated zone's name. */
   scope?: string;
   /** Most passages returned (default 10; 0 or less: none, the total still counted). */
@@ -238,6 +264,8 @@ export interface PassageResponse {
   total: number;
   /** How far `total` can be off, as {@link SearchResponse.totalBound}. */
   totalBound?: "about" | "at-least";
+  /** As {@link SearchResponse.retrieval}. */
+  retrieval?: Retrieval;
   /** Passages, best first, from any notes (a note may supply several). */
   results: Passage[];
 }

@@ -61,3 +61,16 @@ export function deriveShortId(prefix: string, seed: string, taken: ReadonlySet<s
 
 /** 2⁵⁰: the ids {@link deriveShortId} draws from per prefix. */
 const SHORT_ID_SPACE = 2 ** 50;
+
+/**
+ * FNV-1a (32 bits) over bytes: the checksum of a record of the vector file
+ * (docs/architecture.md, "Semantic recall"), not a security hash.
+ */
+export function fnv1aBytes(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i] ?? 0;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

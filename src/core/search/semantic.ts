@@ -1,0 +1,200 @@
+/**
+ * The vector side of a search and its fusion with BM25 (docs/architecture.md, "Semantic recall").
+ * Blocks of the visible notes of the scope's shard (scope, filters and expiry as BM25 applies them)
+ * are ranked by the cosine of their vector with the query's, times the note's ranking factor and
+ * the block's (a superseded entry ranks lower, as in BM25); the best are read and checked against
+ * the note as it is now (a block whose text changed since `index` is left out) and against the
+ * quoted phrases. Hybrid search fuses the BM25 list and the vector list by reciprocal rank
+ * (docs/decisions.md, "Hybrid search fuses by reciprocal rank").
+ */
+import type { Settings } from "../settings";
+import type { RankedBlock } from "./block-rank";
+import type { CachedNote } from "./note-cache";
+import type { NoteMeta } from "./note-document";
+import type { ParsedQuery } from "./query";
+import type { RunContext } from "./query-runner";
+import { rankFactor } from "./ranking";
+import type { SemanticQuery } from "./search-types";
+import { textContainsPhrase } from "./engine/tokenizer";
+import { embedHash, embedText } from "./vectors";
+
+/** Entries of each list that fusion sees (never fewer than the results asked for). */
+export const FUSE_DEPTH = 20;
+/**
+ * The constant of reciprocal rank fusion: an entry at rank r of a list adds 1/(k + r). 60 is the
+ * value of the method's paper (Cormack, Clarke and Büttcher, SIGIR 2009), used by most hybrids.
+ */
+export const RRF_K = 60;
+/**
+ * Candidates the sign-bit prefilter passes to int8 scoring, at least: on the 10k-note benchmark
+ * the whole vector list then keeps recall@10 0.98 against exact float32 cosine over every block
+ * (bench/results/hybrid.md).
+ */
+export const PREFILTER_KEEP = 2000;
+
+/**
+ * A block the vectors found: its note's metadata, its body line and hash, its score; `note` and
+ * `block` when it was read (see {@link semanticBlocks}; {@link readSemanticBlock} reads it).
+ */
+export interface SemanticBlock {
+  meta: NoteMeta;
+  line: number;
+  hash: number;
+  /** Cosine times the note's and the block's ranking noteFactors. */
+  score: number;
+  note?: CachedNote;
+  /** Index of the block in `note.blocks()`, and the block. */
+  k?: number;
+  block?: RankedBlock;
+}
+
+/** Keeps the `size` best (score, id) pairs seen, best first. */
+class TopK {
+  readonly scores: number[] = [];
+  readonly ids: number[] = [];
+  constructor(private readonly size: number) {}
+  /** The score a candidate must beat to enter. */
+  get floor(): number {
+    return this.scores.length < this.size ? -Infinity : (this.scores[this.scores.length - 1] ?? 0);
+  }
+  push(score: number, id: number): void {
+    if (score <= this.floor) return;
+    let lo = 0;
+    let hi = this.scores.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.scores[mid] ?? 0) >= score) lo = mid + 1;
+      else hi = mid;
+    }
+    this.scores.splice(lo, 0, score);
+    this.ids.splice(lo, 0, id);
+    if (this.scores.length > this.size) {
+      this.scores.pop();
+      this.ids.pop();
+    }
+  }
+}
+
+/**
+ * The best `depth` blocks of the visible notes by vector, best first. Blocks of isolated zones are
+ * only in their zone's shard, so they never reach another scope. Candidates are read (through the
+ * note cache) and a block is kept only when its text still hashes to its vector's key and it holds
+ * every quoted phrase.
+ */
+export async function semanticBlocks(
+  ctx: RunContext,
+  parsed: ParsedQuery,
+  query: SemanticQuery,
+  opts: { depth: number; search: Settings["search"]; nowMs: number },
+): Promise<SemanticBlock[]> {
+  const { index, vector } = query;
+  // The visible notes' blocks that have vectors, flat: slot, owner (note), line and hash.
+  const metas: NoteMeta[] = [];
+  const noteFactors: number[] = [];
+  let total = 0;
+  for (const meta of ctx.shard.metas.values()) {
+    const nv = index.notes.get(meta.path);
+    if (!nv || nv.blocks.length === 0 || !ctx.visible(meta)) continue;
+    const factor = rankFactor(meta, opts.search, opts.nowMs);
+    if (factor <= 0) continue;
+    metas.push(meta);
+    noteFactors.push(factor);
+    total += nv.blocks.length;
+  }
+  const slots = new Int32Array(total);
+  const owners = new Int32Array(total);
+  const lines = new Int32Array(total);
+  const hashes = new Float64Array(total);
+  const blockFactors = new Float64Array(total);
+  let count = 0;
+  metas.forEach((meta, owner) => {
+    for (const b of index.notes.get(meta.path)?.blocks ?? []) {
+      if (b.slot < 0) continue;
+      slots[count] = b.slot;
+      owners[count] = owner;
+      lines[count] = b.line;
+      hashes[count] = b.hash;
+      blockFactors[count] = b.factor;
+      count++;
+    }
+  });
+  // Sign bits choose the candidates, the int8 codes rank them.
+  const candidates = index.prefilter(
+    index.signBits(vector),
+    slots,
+    count,
+    Math.max(PREFILTER_KEEP, opts.depth * 20),
+  );
+  const top = new TopK(opts.depth + 10);
+  for (const i of candidates) {
+    const score = index.similarity(vector, slots[i]!) * noteFactors[owners[i]!]! * blockFactors[i]!;
+    // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
+    if (score > 0) top.push(score, i);
+  }
+  // A note unchanged since `index` is trusted without reading it (its text is read only for the
+  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now.
+  const out: SemanticBlock[] = [];
+  const checks: Promise<SemanticBlock | null>[] = [];
+  top.ids.forEach((id, i) => {
+    const meta = metas[owners[id]!]!;
+    const found: SemanticBlock = {
+      meta,
+      line: lines[id]!,
+      hash: hashes[id]!,
+      score: top.scores[i] ?? 0,
+    };
+    const nv = index.notes.get(meta.path);
+    const fresh =
+      nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
+    if (fresh && parsed.phrases.length === 0) out.push(found);
+    else checks.push(readSemanticBlock(ctx, found, parsed));
+  });
+  for (const checked of await Promise.all(checks)) if (checked) out.push(checked);
+  out.sort((a, b) => b.score - a.score);
+  return out.slice(0, opts.depth);
+}
+
+/**
+ * Reads the note of a block the vectors found and finds the block in it: `null` when the note
+ * cannot be read, the block's text no longer hashes to its vector's key, or it (or its note) lacks
+ * a quoted phrase.
+ */
+export async function readSemanticBlock(
+  ctx: RunContext,
+  found: SemanticBlock,
+  parsed: ParsedQuery,
+): Promise<SemanticBlock | null> {
+  if (found.note && found.block) return found;
+  const note = await ctx.read(found.meta);
+  if (!note) return null;
+  if (parsed.phrases.length > 0 && !parsed.phrases.every((p) => note.hasPhrase(p))) return null;
+  const blocks = note.blocks();
+  const k = blocks.findIndex((b) => b.block.line === found.line && !b.block.heading);
+  const block = blocks[k];
+  if (!block || embedHash(embedText(block.block.text)) !== found.hash) return null;
+  if (!parsed.phrases.every((p) => textContainsPhrase(block.block.text, p))) return null;
+  return { ...found, note, k, block };
+}
+
+/**
+ * Reciprocal rank fusion of ranked lists of keys: each key scores Σ (k + 1) / (k + rank) over the
+ * lists holding it (rank 1-based), so the first of one list scores 1 and the first of two lists 2.
+ * @returns keys best first (ties: the earlier list's order), with their fused scores
+ */
+export function fuseRanks(
+  lists: readonly (readonly string[])[],
+  k: number = RRF_K,
+): { key: string; score: number }[] {
+  const scores = new Map<string, number>();
+  const firstSeen = new Map<string, number>();
+  let order = 0;
+  for (const list of lists) {
+    list.forEach((key, i) => {
+      scores.set(key, (scores.get(key) ?? 0) + (k + 1) / (k + i + 1));
+      if (!firstSeen.has(key)) firstSeen.set(key, order++);
+    });
+  }
+  return [...scores.entries()]
+    .map(([key, score]) => ({ key, score }))
+    .sort((a, b) => b.score - a.score || (firstSeen.get(a.key) ?? 0) - (firstSeen.get(b.key) ?? 0));
+}

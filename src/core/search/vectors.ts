@@ -1,0 +1,460 @@
+/**
+ * Vectors per block for semantic recall (docs/architecture.md, "Semantic recall"): a rebuildable
+ * cache beside the search index, never a source of truth. Each block that passages use (not a
+ * heading) is embedded once per content: vectors are keyed by the cyrb53 hash of the text sent,
+ * so an unchanged block is never sent again and two notes holding the same text share one vector.
+ * Vectors are unit-normalised and stored int8-quantised with one float32 scale each
+ * (docs/decisions.md, "Block vectors are int8 with a scale per vector"): 384 dimensions take 396
+ * bytes with the hash, so 100k blocks take about 38 MB on disk, and 43 MB in memory with the sign
+ * bits of the prefilter ({@link VectorIndex.prefilter}), which are computed at load.
+ *
+ * Two files, through a {@link VectorFiles} port:
+ * - `vectors`: a header (magic, model, dimensions) then records appended one batch at a time,
+ *   each with a checksum; a record cut short by a kill fails its checksum and is dropped at load,
+ *   so a killed `index` resumes with every batch written before it.
+ * - `notes`: JSON, per note its mtime, size and its blocks' (hash, body line, ranking factor), written whole
+ *   (atomically) at the end of each run.
+ * One model per file: vectors of two models are never mixed (another model starts a new file).
+ */
+import { cyrb53, fnv1aBytes } from "../util/hash";
+import { splitSearchBlocks } from "./blocks";
+import { readNote } from "./note-document";
+import { blockRankFactor } from "./ranking";
+
+/** Longest text sent for one block, characters (longer blocks are cut; models have a context limit). */
+export const EMBED_CHARS = 2000;
+
+/** The stored files of the vector cache; the host keeps them beside its search index. */
+export interface VectorFiles {
+  /** The file's bytes, or `null` when it does not exist. */
+  read(name: "vectors" | "notes"): Promise<Uint8Array | null>;
+  /** Appends bytes to the file (creating it). */
+  append(name: "vectors", bytes: Uint8Array): Promise<void>;
+  /** Replaces the file atomically (a temporary file renamed over it). */
+  write(name: "vectors" | "notes", bytes: Uint8Array): Promise<void>;
+}
+
+/** A block of an indexed note: the hash of its text, its 0-based body line, its vector's slot. */
+export interface BlockRef {
+  hash: number;
+  line: number;
+  /** Its ranking factor when embedded ({@link blockRankFactor}: lower for a superseded entry). */
+  factor: number;
+  /** Slot of its vector in the {@link VectorIndex}, or -1 when it has none (yet). */
+  slot: number;
+}
+
+/** What the notes file says of one note. */
+export interface NoteVectors {
+  mtime: number;
+  size: number;
+  blocks: BlockRef[];
+}
+
+/** A block to embed: its body line, the text sent and that text's hash. */
+export interface EmbeddableBlock {
+  line: number;
+  text: string;
+  hash: number;
+  /** {@link blockRankFactor} of the block's text. */
+  factor: number;
+}
+
+/** Hash of the text sent for a block ({@link EMBED_CHARS} at most). */
+export function embedHash(text: string): number {
+  return cyrb53(text);
+}
+
+/** The text sent for a block: its text, cut to {@link EMBED_CHARS}. */
+export function embedText(blockText: string): string {
+  return blockText.length > EMBED_CHARS ? blockText.slice(0, EMBED_CHARS) : blockText;
+}
+
+/**
+ * The blocks of a note that get vectors: the blocks passages use (docs/architecture.md,
+ * "Passages"), headings and blank blocks left out. A note over the size cap (`capped`) has none:
+ * its body is not indexed either.
+ */
+export function embeddableBlocks(text: string, path: string, capped: boolean): EmbeddableBlock[] {
+  if (capped) return [];
+  const { body } = readNote(text, path);
+  const out: EmbeddableBlock[] = [];
+  for (const b of splitSearchBlocks(body)) {
+    if (b.heading || b.text.trim() === "") continue;
+    const sent = embedText(b.text);
+    out.push({ line: b.line, text: sent, hash: embedHash(sent), factor: blockRankFactor(b.text) });
+  }
+  return out;
+}
+
+const MAGIC = [0x41, 0x4d, 0x56, 0x45, 0x43, 0x01, 0x0a, 0x00]; // "AMVEC\x01\n\0"
+const RECORD_MAGIC = 0x52564d41; // "AMVR"
+const RECORD_HEAD = 12;
+/** Format of the notes file; another is rebuilt. */
+const NOTES_FORMAT = 2;
+
+/** Why a vector file could not be used as it is (it is then started afresh). */
+export interface VectorLoad {
+  index: VectorIndex;
+  /** Why the stored vectors were not used, when they were not. */
+  reset?: string;
+  /** True when the file ended in a record cut short (a killed run), which was dropped. */
+  torn: boolean;
+}
+
+/** Unit-normalised copy of `v` (a zero vector stays zero). */
+export function normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) sum += (v[i] ?? 0) * (v[i] ?? 0);
+  const out = new Float32Array(v.length);
+  const norm = Math.sqrt(sum);
+  if (norm === 0) return out;
+  for (let i = 0; i < v.length; i++) out[i] = (v[i] ?? 0) / norm;
+  return out;
+}
+
+/**
+ * The vectors of one model, in memory: int8 codes with a scale each, by content hash, and the
+ * blocks of each note. Similarity is the dot product of a unit query with a unit block vector
+ * (cosine), read from the int8 codes.
+ */
+export class VectorIndex {
+  private codes: Int8Array;
+  /** Sign bits of each vector, {@link words} 32-bit words a vector: the prefilter's codes. */
+  private bits: Uint32Array;
+  /** 32-bit words of sign bits per vector. */
+  readonly words: number;
+  private scales: Float32Array;
+  private hashes: Float64Array;
+  private count = 0;
+  private readonly slots = new Map<number, number>();
+  /** Blocks of each note, by path. */
+  readonly notes = new Map<string, NoteVectors>();
+
+  constructor(
+    readonly model: string,
+    readonly dims: number,
+    capacity = 1024,
+  ) {
+    this.codes = new Int8Array(capacity * dims);
+    this.scales = new Float32Array(capacity);
+    this.hashes = new Float64Array(capacity);
+    this.words = Math.ceil(dims / 32);
+    this.bits = new Uint32Array(capacity * this.words);
+  }
+
+  /** Vectors held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Slot of the vector of `hash`, or -1. */
+  slotOf(hash: number): number {
+    return this.slots.get(hash) ?? -1;
+  }
+
+  /**
+   * Adds the vector of `hash` (normalised and quantised here), unless it is there already.
+   * @returns its slot
+   * @throws Error when `vector` has another length than {@link dims}
+   */
+  add(hash: number, vector: Float32Array): number {
+    const have = this.slots.get(hash);
+    if (have !== undefined) return have;
+    if (vector.length !== this.dims)
+      throw new Error(`a vector of ${vector.length} dimensions in an index of ${this.dims}`);
+    const unit = normalize(vector);
+    let max = 0;
+    for (let i = 0; i < unit.length; i++) max = Math.max(max, Math.abs(unit[i] ?? 0));
+    const scale = max > 0 ? max / 127 : 0;
+    const slot = this.reserve();
+    const base = slot * this.dims;
+    for (let i = 0; i < this.dims; i++)
+      this.codes[base + i] = scale > 0 ? Math.round((unit[i] ?? 0) / scale) : 0;
+    this.scales[slot] = scale;
+    this.hashes[slot] = hash;
+    this.setBits(slot);
+    this.slots.set(hash, slot);
+    return slot;
+  }
+
+  /** Cosine of the unit vector `query` with the vector in `slot`. */
+  similarity(query: Float32Array, slot: number): number {
+    const codes = this.codes;
+    const dims = this.dims;
+    const base = slot * dims;
+    let sum = 0;
+    for (let i = 0; i < dims; i++) sum += query[i]! * codes[base + i]!;
+    return sum * this.scales[slot]!;
+  }
+
+  /** The sign bits of `vector` (bit i set when component i is positive), as the prefilter reads them. */
+  signBits(vector: Float32Array): Uint32Array {
+    const out = new Uint32Array(this.words);
+    for (let i = 0; i < this.dims; i++) if ((vector[i] ?? 0) > 0) out[i >>> 5]! |= 1 << (i & 31);
+    return out;
+  }
+
+  /**
+   * The prefilter (docs/decisions.md, "Block vectors are int8 with a scale per vector"): of the
+   * vectors in `slots[0..count)`, the positions of at least `keep` whose sign bits differ least from
+   * the query's (Hamming distance, all ties at the cut included), so that only they are scored
+   * with the int8 codes. With `count` ≤ `keep` every position is kept.
+   */
+  prefilter(queryBits: Uint32Array, slots: Int32Array, count: number, keep: number): Int32Array {
+    if (count <= keep) return Int32Array.from({ length: count }, (_, i) => i);
+    const words = this.words;
+    const bits = this.bits;
+    const distance = new Uint16Array(count);
+    const histogram = new Uint32Array(this.dims + 1);
+    for (let i = 0; i < count; i++) {
+      const base = slots[i]! * words;
+      let d = 0;
+      for (let w = 0; w < words; w++) {
+        let x = (bits[base + w]! ^ queryBits[w]!) >>> 0;
+        x -= (x >>> 1) & 0x55555555;
+        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+        d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+      }
+      distance[i] = d;
+      histogram[d]!++;
+    }
+    let cut = 0;
+    for (let seen = 0; cut <= this.dims; cut++) {
+      seen += histogram[cut]!;
+      if (seen >= keep) break;
+    }
+    const out: number[] = [];
+    for (let i = 0; i < count; i++) if (distance[i]! <= cut) out.push(i);
+    return Int32Array.from(out);
+  }
+
+  private setBits(slot: number): void {
+    const base = slot * this.words;
+    const codes = this.codes;
+    for (let w = 0; w < this.words; w++) this.bits[base + w] = 0;
+    for (let i = 0; i < this.dims; i++)
+      if (codes[slot * this.dims + i]! > 0) this.bits[base + (i >>> 5)]! |= 1 << (i & 31);
+  }
+
+  /** The stored (dequantised) vector in `slot`, for tests and measurements. */
+  vectorAt(slot: number): Float32Array {
+    const out = new Float32Array(this.dims);
+    const scale = this.scales[slot] ?? 0;
+    for (let i = 0; i < this.dims; i++) out[i] = (this.codes[slot * this.dims + i] ?? 0) * scale;
+    return out;
+  }
+
+  /** Bytes the vectors take in memory (codes, scales, hashes), at the current count. */
+  get memoryBytes(): number {
+    return this.count * (this.dims + 4 + 8 + this.words * 4);
+  }
+
+  /** Hashes used by some note's blocks. */
+  liveHashes(): Set<number> {
+    const live = new Set<number>();
+    for (const n of this.notes.values()) for (const b of n.blocks) live.add(b.hash);
+    return live;
+  }
+
+  /** The header of the vectors file of this model. */
+  header(): Uint8Array {
+    const json = new TextEncoder().encode(JSON.stringify({ model: this.model, dims: this.dims }));
+    const out = new Uint8Array(MAGIC.length + 4 + json.length);
+    out.set(MAGIC, 0);
+    new DataView(out.buffer).setUint32(MAGIC.length, json.length, true);
+    out.set(json, MAGIC.length + 4);
+    return out;
+  }
+
+  /**
+   * One record of the vectors file holding the vectors of `slots`: magic, count, checksum, then per
+   * vector its hash (float64), scale (float32) and int8 codes.
+   */
+  record(slots: readonly number[]): Uint8Array {
+    const per = 12 + this.dims;
+    const out = new Uint8Array(RECORD_HEAD + slots.length * per);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, RECORD_MAGIC, true);
+    view.setUint32(4, slots.length, true);
+    slots.forEach((slot, k) => {
+      const at = RECORD_HEAD + k * per;
+      view.setFloat64(at, this.hashes[slot] ?? 0, true);
+      view.setFloat32(at + 8, this.scales[slot] ?? 0, true);
+      out.set(new Uint8Array(this.codes.buffer, slot * this.dims, this.dims), at + 12);
+    });
+    view.setUint32(8, fnv1aBytes(out.subarray(RECORD_HEAD)), true);
+    return out;
+  }
+
+  /** The whole vectors file: header and one record of the vectors in `keep` (all when omitted). */
+  serialize(keep?: ReadonlySet<number>): Uint8Array {
+    const slots: number[] = [];
+    for (let s = 0; s < this.count; s++) if (!keep || keep.has(this.hashes[s] ?? -1)) slots.push(s);
+    const head = this.header();
+    const rec = this.record(slots);
+    const out = new Uint8Array(head.length + rec.length);
+    out.set(head, 0);
+    out.set(rec, head.length);
+    return out;
+  }
+
+  /** The notes file. */
+  serializeNotes(): Uint8Array {
+    const notes: Record<string, [number, number, number[]]> = {};
+    for (const [path, n] of this.notes) {
+      const flat: number[] = [];
+      for (const b of n.blocks) flat.push(b.hash, b.line, b.factor);
+      notes[path] = [n.mtime, n.size, flat];
+    }
+    return new TextEncoder().encode(
+      JSON.stringify({ format: NOTES_FORMAT, model: this.model, dims: this.dims, notes }),
+    );
+  }
+
+  /**
+   * Reads stored vectors and notes for `model`. Vectors of another model (or dimension, when
+   * `dims` is given), a damaged header or a foreign file give an empty index and the reason; a
+   * record cut short at the end is dropped (`torn`). Notes whose blocks lack a vector keep them with
+   * slot -1 (the next run embeds them).
+   */
+  static load(
+    model: string,
+    vectors: Uint8Array | null,
+    notes: Uint8Array | null,
+    dims?: number,
+  ): VectorLoad {
+    const empty = (reset?: string): VectorLoad => ({
+      index: new VectorIndex(model, dims ?? 0, 16),
+      ...(reset ? { reset } : {}),
+      torn: false,
+    });
+    if (!vectors) return empty();
+    const view = new DataView(vectors.buffer, vectors.byteOffset, vectors.byteLength);
+    if (vectors.length < MAGIC.length + 4 || MAGIC.some((b, i) => vectors[i] !== b))
+      return empty("the vector file is not one of ours");
+    const jsonLength = view.getUint32(MAGIC.length, true);
+    let header: { model?: unknown; dims?: unknown };
+    try {
+      header = JSON.parse(
+        new TextDecoder().decode(vectors.subarray(MAGIC.length + 4, MAGIC.length + 4 + jsonLength)),
+      ) as typeof header;
+    } catch {
+      return empty("the vector file's header is damaged");
+    }
+    if (typeof header.dims !== "number" || !Number.isInteger(header.dims) || header.dims < 1)
+      return empty("the vector file's header is damaged");
+    if (header.model !== model)
+      return empty(
+        `the stored vectors are of model "${String(header.model)}", not "${model}": every block is embedded again`,
+      );
+    if (dims !== undefined && dims > 0 && header.dims !== dims)
+      return empty(
+        `the stored vectors have ${header.dims} dimensions, not ${dims}: every block is embedded again`,
+      );
+    const d = header.dims;
+    const per = 12 + d;
+    let at = MAGIC.length + 4 + jsonLength;
+    let total = 0;
+    const records: { at: number; count: number }[] = [];
+    let torn = false;
+    while (at < vectors.length) {
+      if (at + RECORD_HEAD > vectors.length || view.getUint32(at, true) !== RECORD_MAGIC) {
+        torn = true;
+        break;
+      }
+      const count = view.getUint32(at + 4, true);
+      const end = at + RECORD_HEAD + count * per;
+      if (
+        end > vectors.length ||
+        fnv1aBytes(vectors.subarray(at + RECORD_HEAD, end)) !== view.getUint32(at + 8, true)
+      ) {
+        torn = true;
+        break;
+      }
+      records.push({ at: at + RECORD_HEAD, count });
+      total += count;
+      at = end;
+    }
+    const index = new VectorIndex(model, d, Math.max(16, total));
+    for (const r of records) {
+      for (let k = 0; k < r.count; k++) {
+        const base = r.at + k * per;
+        const hash = view.getFloat64(base, true);
+        if (index.slots.has(hash)) continue;
+        const slot = index.reserve();
+        index.hashes[slot] = hash;
+        index.scales[slot] = view.getFloat32(base + 8, true);
+        index.codes.set(new Int8Array(vectors.buffer, vectors.byteOffset + base + 12, d), slot * d);
+        index.setBits(slot);
+        index.slots.set(hash, slot);
+      }
+    }
+    index.loadNotes(notes);
+    return { index, torn };
+  }
+
+  private loadNotes(bytes: Uint8Array | null): void {
+    if (!bytes) return;
+    let parsed: { format?: unknown; model?: unknown; dims?: unknown; notes?: unknown };
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(bytes)) as typeof parsed;
+    } catch {
+      return; // a damaged notes file costs a re-read of the notes, never a re-embedding
+    }
+    if (parsed.format !== NOTES_FORMAT || parsed.model !== this.model || parsed.dims !== this.dims)
+      return;
+    if (typeof parsed.notes !== "object" || parsed.notes === null) return;
+    for (const [path, value] of Object.entries(parsed.notes as Record<string, unknown>)) {
+      if (!Array.isArray(value) || value.length !== 3) continue;
+      const [mtime, size, flat] = value as [unknown, unknown, unknown];
+      if (typeof mtime !== "number" || typeof size !== "number" || !Array.isArray(flat)) continue;
+      const blocks: BlockRef[] = [];
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        const hash = flat[i] as number;
+        const line = flat[i + 1] as number;
+        blocks.push({ hash, line, factor: flat[i + 2] as number, slot: this.slotOf(hash) });
+      }
+      this.notes.set(path, { mtime, size, blocks });
+    }
+  }
+
+  /** Sets a note's blocks (their slots looked up now). */
+  setNote(path: string, mtime: number, size: number, blocks: readonly EmbeddableBlock[]): void {
+    this.notes.set(path, {
+      mtime,
+      size,
+      blocks: blocks.map((b) => ({
+        hash: b.hash,
+        line: b.line,
+        factor: b.factor,
+        slot: this.slotOf(b.hash),
+      })),
+    });
+  }
+
+  /** Looks up the slots of blocks that had no vector when their note was set. */
+  relink(): void {
+    for (const n of this.notes.values())
+      for (const b of n.blocks) if (b.slot < 0) b.slot = this.slotOf(b.hash);
+  }
+
+  private reserve(): number {
+    if (this.count === this.scales.length) {
+      const capacity = Math.max(16, this.scales.length * 2);
+      const codes = new Int8Array(capacity * this.dims);
+      codes.set(this.codes);
+      const scales = new Float32Array(capacity);
+      scales.set(this.scales);
+      const hashes = new Float64Array(capacity);
+      hashes.set(this.hashes);
+      const bits = new Uint32Array(capacity * this.words);
+      bits.set(this.bits);
+      this.bits = bits;
+      this.codes = codes;
+      this.scales = scales;
+      this.hashes = hashes;
+    }
+    return this.count++;
+  }
+}

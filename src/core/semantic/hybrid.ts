@@ -1,0 +1,123 @@
+/**
+ * Searching with the query's meaning as well as its words (docs/architecture.md, "Semantic
+ * recall"): the query is embedded, then {@link SearchService} ranks by BM25 and block vectors
+ * together (`hybrid`), or by vectors alone (`semantic`). A dead, slow or wrong embeddings server,
+ * or no vectors for the model, never fails a search: BM25 answers, `retrieval` says `bm25`, and
+ * `onFallback` gets one line saying why. The CLI, the MCP server, serve and the brief all search
+ * through here.
+ */
+import { errorMessage } from "../errors";
+import type { EmbeddingsClient } from "../llm/embeddings";
+import type {
+  PassageOptions,
+  PassageResponse,
+  Retrieval,
+  SearchOptions,
+  SearchResponse,
+  SearchService,
+} from "../search/search-service";
+import { parseQuery } from "../search/query";
+import { normalize, type VectorIndex } from "../search/vectors";
+import type { Result } from "../util/result";
+
+/** What hybrid search needs: a client for the query (a short timeout) and the block vectors. */
+export interface SemanticSource {
+  client: EmbeddingsClient;
+  /** The saved vectors of `client.model`, or `null` when `index` has not embedded with it yet. */
+  index: VectorIndex | null;
+}
+
+/** The retrieval asked for, or the default: `hybrid` with embeddings configured, else `bm25`. */
+export function defaultRetrieval(asked: Retrieval | undefined, source: unknown): Retrieval {
+  return asked ?? (source ? "hybrid" : "bm25");
+}
+
+/** Retrieval names, for option checks. */
+export const RETRIEVALS: readonly Retrieval[] = ["bm25", "hybrid", "semantic"];
+
+/**
+ * The query's unit vector, or why there is none. Queries without free text (filters alone) need
+ * none and get `null` without a reason.
+ */
+async function queryVector(
+  query: string,
+  source: SemanticSource | null,
+  freeText: boolean | undefined,
+): Promise<{ vector: Float32Array; index: VectorIndex } | { why: string | null }> {
+  if (!source)
+    return {
+      why: "no embeddings configured (set AGENT_MEMORY_EMBEDDINGS_BASE_URL and AGENT_MEMORY_EMBEDDINGS_MODEL)",
+    };
+  if (!freeText) {
+    const parsed = parseQuery(query);
+    if (parsed.ok && parsed.value.text.trim() === "" && parsed.value.phrases.length === 0)
+      return { why: null };
+  }
+  const index = source.index;
+  if (!index || index.dims === 0)
+    return {
+      why: `no block vectors of model "${source.client.model}" yet; run agent-memory index to embed the notes`,
+    };
+  try {
+    const res = await source.client.embed([query.trim()]);
+    const v = res.vectors[0];
+    if (!v) return { why: "the embeddings server sent no vector for the query" };
+    if (v.length !== index.dims)
+      return {
+        why: `the query's vector has ${v.length} dimensions, the stored ones ${index.dims}; run agent-memory index`,
+      };
+    return { vector: normalize(v), index };
+  } catch (err) {
+    return { why: errorMessage(err) };
+  }
+}
+
+/** The line said when BM25 answers instead of the vectors. */
+function fallbackLine(why: string): string {
+  return `search: BM25 only: ${why}`;
+}
+
+/**
+ * A note search by `retrieval` (default {@link defaultRetrieval}); the response always says
+ * `retrieval`. Falls back to BM25 as the module says; only a bad query or scope is an error.
+ */
+export async function searchWith(
+  service: SearchService,
+  query: string,
+  options: SearchOptions & { retrieval?: Retrieval },
+  source: SemanticSource | null,
+  onFallback: (line: string) => void,
+): Promise<Result<SearchResponse>> {
+  const { retrieval: asked, ...rest } = options;
+  const retrieval = defaultRetrieval(asked, source);
+  if (retrieval !== "bm25") {
+    const got = await queryVector(query, source, options.freeText);
+    if ("vector" in got)
+      return service.search(query, { ...rest, semantic: { mode: retrieval, ...got } });
+    if (got.why) onFallback(fallbackLine(got.why));
+  }
+  const res = await service.search(query, rest);
+  if (res.ok) res.value.retrieval = "bm25";
+  return res;
+}
+
+/** A passage search by `retrieval`, as {@link searchWith}. */
+export async function searchPassagesWith(
+  service: SearchService,
+  query: string,
+  options: PassageOptions & { retrieval?: Retrieval },
+  source: SemanticSource | null,
+  onFallback: (line: string) => void,
+): Promise<Result<PassageResponse>> {
+  const { retrieval: asked, ...rest } = options;
+  const retrieval = defaultRetrieval(asked, source);
+  if (retrieval !== "bm25") {
+    const got = await queryVector(query, source, options.freeText);
+    if ("vector" in got)
+      return service.searchPassages(query, { ...rest, semantic: { mode: retrieval, ...got } });
+    if (got.why) onFallback(fallbackLine(got.why));
+  }
+  const res = await service.searchPassages(query, rest);
+  if (res.ok) res.value.retrieval = "bm25";
+  return res;
+}

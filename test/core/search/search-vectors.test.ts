@@ -1,0 +1,65 @@
+// The block vector store (docs/architecture.md, "Semantic recall"): int8 quantisation, the vector
+// file's records and torn tails, another model, and the sign-bit prefilter's cut.
+import { describe, expect, it } from "vitest";
+import { embeddableBlocks, normalize, VectorIndex } from "../../../src/core/search/vectors";
+
+function vec(...xs: number[]): Float32Array {
+  return Float32Array.from(xs);
+}
+
+describe("VectorIndex", () => {
+  it("keeps cosine within int8 error and shares one vector per content hash", () => {
+    const index = new VectorIndex("m", 4);
+    const a = index.add(1, vec(1, 2, 3, 4));
+    expect(index.add(1, vec(9, 9, 9, 9))).toBe(a);
+    expect(index.size).toBe(1);
+    const q = normalize(vec(1, 2, 3, 4));
+    expect(index.similarity(q, a)).toBeCloseTo(1, 2);
+    expect(index.similarity(normalize(vec(-1, -2, -3, -4)), a)).toBeCloseTo(-1, 2);
+    expect(() => index.add(2, vec(1, 2))).toThrow("2 dimensions in an index of 4");
+  });
+
+  it("reads back what it wrote; a record cut short is dropped; another model reads nothing", () => {
+    const index = new VectorIndex("m", 3);
+    index.add(7, vec(1, 0, 0));
+    const head = index.serialize();
+    const second = index.record([index.add(8, vec(0, 1, 0))]);
+    const file = new Uint8Array(head.length + second.length + 5);
+    file.set(head, 0);
+    file.set(second, head.length);
+    file.set([0x41, 0x4d, 0x56, 0x52, 1], head.length + second.length);
+    const loaded = VectorIndex.load("m", file, null);
+    expect(loaded.torn).toBe(true);
+    expect(loaded.index.size).toBe(2);
+    expect(loaded.index.similarity(vec(0, 1, 0), loaded.index.slotOf(8))).toBeCloseTo(1, 2);
+    const damaged = file.slice(0, head.length + second.length - 1);
+    expect(VectorIndex.load("m", damaged, null).index.size).toBe(1);
+    const other = VectorIndex.load("n", file, null);
+    expect(other.index.size).toBe(0);
+    expect(other.reset).toContain('of model "m", not "n"');
+    expect(VectorIndex.load("m", new Uint8Array([1, 2, 3]), null).reset).toContain(
+      "not one of ours",
+    );
+  });
+
+  it("the prefilter keeps every candidate up to its keep count, and the nearest past it", () => {
+    const index = new VectorIndex("m", 2);
+    const near = index.add(1, vec(1, 1));
+    const mid = index.add(2, vec(1, -1));
+    const far = index.add(3, vec(-1, -1));
+    const q = index.signBits(vec(1, 1));
+    const slots = Int32Array.from([far, mid, near]);
+    expect([...index.prefilter(q, slots, 3, 3)]).toEqual([0, 1, 2]);
+    expect([...index.prefilter(q, slots, 3, 2)]).toEqual([1, 2]);
+    expect([...index.prefilter(q, slots, 3, 1)]).toEqual([2]);
+  });
+
+  it("embeds the blocks passages use: no headings, none of a note over the size cap", () => {
+    const text = "---\ntitle: x\n---\n# Head\n\nFirst block.\n\n- item ^b1\n";
+    expect(embeddableBlocks(text, "a.md", false).map((b) => [b.line, b.text])).toEqual([
+      [2, "First block."],
+      [4, "- item"],
+    ]);
+    expect(embeddableBlocks(text, "a.md", true)).toEqual([]);
+  });
+});

@@ -1,0 +1,314 @@
+// Semantic recall (docs/architecture.md, "Semantic recall"): block vectors built by embedIndex on
+// real temporary vaults through the real embeddings client against a local stub server whose
+// vectors follow a concept table, and hybrid, semantic and BM25 searches over them.
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempVault } from "../../helpers/temp-vault";
+import { startEmbeddingsStub, type EmbeddingsStub } from "../../helpers/embeddings-stub-server";
+import { MemoryLayout } from "../../../src/core/layout";
+import { defaultSettings, type Settings } from "../../../src/core/settings";
+import { SearchService } from "../../../src/core/search/search-service";
+import { createEmbeddingsClient, type EmbeddingsClient } from "../../../src/core/llm/embeddings";
+import { embedIndex, loadVectors } from "../../../src/core/semantic/embed-index";
+import {
+  searchPassagesWith,
+  searchWith,
+  type SemanticSource,
+} from "../../../src/core/semantic/hybrid";
+import { FileVectorFiles } from "../../../src/node/embeddings-env";
+import { LlmError, UsageError } from "../../../src/core/errors";
+import type { NodeVault } from "../../../src/node/node-vault";
+
+const NOW = Date.parse("2026-12-01T12:00:00Z");
+const CONCEPTS = [
+  ["任务堆积", "瓶颈", "piling up", "bottleneck"],
+  ["deploy", "release"],
+  ["salary", "payroll"],
+];
+const TARGET = "Memory/Agents/link/Journal/2026-11-20.md";
+const OTHER = "Memory/Library/ops/Deploys.md";
+const SECRET = "Memory/Restricted/hr/Pay.md";
+const FILES: Record<string, string> = {
+  [TARGET]: "# 2026-11-20\n\n审核环节存在瓶颈。\n\nThe review step is the bottleneck this week.\n",
+  [OTHER]: "# Deploys\n\nWe release on Tuesdays after the smoke tests.\n",
+  [SECRET]: "# Pay\n\nThe payroll run for the team moves to the 25th.\n",
+};
+
+let cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+async function setup(
+  files: Record<string, string> = FILES,
+  settings: Settings = defaultSettings(),
+): Promise<{ stub: EmbeddingsStub; service: SearchService; vault: NodeVault; root: string }> {
+  const tv = tempVault(files);
+  cleanups.push(tv.cleanup);
+  const stub = await startEmbeddingsStub({ concepts: CONCEPTS });
+  cleanups.push(() => stub.close());
+  const service = new SearchService({
+    vault: tv.vault,
+    layout: new MemoryLayout(settings),
+    now: () => NOW,
+  });
+  await service.open();
+  return { stub, service, vault: tv.vault, root: tv.root };
+}
+
+function client(stub: EmbeddingsStub, model = "stub-embed", timeoutMs = 2000): EmbeddingsClient {
+  return createEmbeddingsClient({
+    baseUrl: stub.baseUrl,
+    apiKey: "",
+    model,
+    timeoutMs,
+    maxRetries: 0,
+    batchSize: 2,
+    encoding: "base64",
+  });
+}
+
+async function embed(
+  ctx: { stub: EmbeddingsStub; service: SearchService; vault: NodeVault },
+  extra: Partial<Parameters<typeof embedIndex>[0]> = {},
+  settings: Settings["embeddings"] = defaultSettings().embeddings,
+) {
+  return embedIndex({
+    notes: ctx.service.notes(),
+    vault: ctx.vault,
+    client: client(ctx.stub),
+    files: new FileVectorFiles(ctx.vault),
+    settings,
+    ...extra,
+  });
+}
+
+async function source(stub: EmbeddingsStub, vault: NodeVault): Promise<SemanticSource> {
+  const c = client(stub);
+  return { client: c, index: await loadVectors(new FileVectorFiles(vault), c.model) };
+}
+
+async function paths(
+  service: SearchService,
+  query: string,
+  retrieval: "bm25" | "hybrid" | "semantic",
+  src: SemanticSource | null,
+  options: { scope?: string } = {},
+) {
+  const lines: string[] = [];
+  const res = await searchWith(service, query, { retrieval, ...options }, src, (l) =>
+    lines.push(l),
+  );
+  if (!res.ok) throw new Error(res.error);
+  return { paths: res.value.results.map((r) => r.path), res: res.value, lines };
+}
+
+describe("semantic recall: hybrid search over block vectors", () => {
+  it("a query that shares no word with its target finds it in hybrid mode and not in BM25", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    for (const query of ["任务堆积", "work piling up"]) {
+      const bm25 = await paths(ctx.service, query, "bm25", src);
+      expect(bm25.paths).not.toContain(TARGET);
+      expect(bm25.res.retrieval).toBe("bm25");
+      const hybrid = await paths(ctx.service, query, "hybrid", src);
+      expect(hybrid.paths[0]).toBe(TARGET);
+      expect(hybrid.res.retrieval).toBe("hybrid");
+      expect(hybrid.lines).toEqual([]);
+      const semantic = await paths(ctx.service, query, "semantic", src);
+      expect(semantic.paths[0]).toBe(TARGET);
+    }
+  });
+
+  it("hybrid keeps what BM25 finds and adds what only the vectors find", async () => {
+    const ctx = await setup({
+      ...FILES,
+      "Memory/Library/ops/Queue.md": "# Queue\n\nThe work queue is piling up again.\n",
+    });
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const hybrid = await paths(ctx.service, "piling up", "hybrid", src);
+    // BM25 and the vectors both rank Queue first; the journal comes from the vectors alone.
+    expect(hybrid.paths.slice(0, 2)).toEqual(["Memory/Library/ops/Queue.md", TARGET]);
+    expect(hybrid.res.total).toBe(2);
+  });
+
+  it("passages: the block that means the query, with its line and link", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const res = await searchPassagesWith(
+      ctx.service,
+      "work piling up",
+      { limit: 2, retrieval: "hybrid" },
+      await source(ctx.stub, ctx.vault),
+      () => undefined,
+    );
+    if (!res.ok) throw new Error(res.error);
+    expect(res.value.retrieval).toBe("hybrid");
+    const lines = res.value.results.map((p) => `${p.path}:${p.line}`);
+    expect(lines).toEqual([`${TARGET}:3`, `${TARGET}:5`]);
+  });
+
+  it("filters and expiry apply to the vector list", async () => {
+    const ctx = await setup({
+      ...FILES,
+      "Memory/Library/ops/Old.md":
+        "---\nexpires_at: 2026-01-01\n---\n# Old\n\nThe old bottleneck was the build.\n",
+    });
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const all = await paths(ctx.service, "work piling up", "semantic", src);
+    expect(all.paths).not.toContain("Memory/Library/ops/Old.md");
+    const filtered = await paths(
+      ctx.service,
+      "work piling up path:Memory/Library",
+      "semantic",
+      src,
+    );
+    expect(filtered.paths).toEqual([]);
+  });
+
+  it("a block whose text changed since index is left out until the next index", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    await ctx.vault.process(TARGET, () => "# 2026-11-20\n\nNothing to report.\n");
+    await ctx.service.update(TARGET);
+    expect((await paths(ctx.service, "work piling up", "semantic", src)).paths).toEqual([]);
+  });
+
+  it("a second run over an unchanged vault sends nothing; a changed block alone is sent", async () => {
+    const ctx = await setup();
+    const first = await embed(ctx);
+    expect(first.sent).toBe(3);
+    const sentBefore = ctx.stub.inputs.length;
+    expect((await embed(ctx)).sent).toBe(0);
+    expect(ctx.stub.inputs.length).toBe(sentBefore);
+    await ctx.vault.process(OTHER, (t) => `${t ?? ""}\nA new release train starts in January.\n`);
+    await ctx.service.update(OTHER);
+    const again = await embed(ctx);
+    expect(again.sent).toBe(1);
+    expect(ctx.stub.inputs.at(-1)).toBe("A new release train starts in January.");
+  });
+
+  it("resumes after a kill: the batches written are kept, a record cut short is dropped", async () => {
+    const ctx = await setup();
+    const real = client(ctx.stub);
+    let calls = 0;
+    const dying: EmbeddingsClient = {
+      baseUrl: real.baseUrl,
+      model: real.model,
+      embed: (texts, o) => {
+        if (++calls === 2) throw new Error("killed");
+        return real.embed(texts, o);
+      },
+    };
+    await expect(embed(ctx, { client: dying, chunkTexts: 2 })).rejects.toThrow("killed");
+    // What a kill in the middle of an append leaves: half a record.
+    appendFileSync(join(ctx.root, ".agent-memory/vectors.bin"), Buffer.from([0x41, 0x4d, 0x56]));
+    const before = ctx.stub.inputs.length;
+    const resumed = await embed(ctx, { chunkTexts: 2 });
+    expect(resumed.sent).toBe(1);
+    expect(ctx.stub.inputs.length - before).toBe(1);
+    expect(resumed.blocks).toBe(3);
+    const src = await source(ctx.stub, ctx.vault);
+    expect((await paths(ctx.service, "任务堆积", "hybrid", src)).paths[0]).toBe(TARGET);
+  });
+
+  it("another model embeds every block again and never reads the first model's vectors", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const resets: string[] = [];
+    const other = await embed(ctx, {
+      client: client(ctx.stub, "other-model"),
+      onReset: (r) => resets.push(r),
+    });
+    expect(other.sent).toBe(3);
+    expect(resets[0]).toContain('of model "stub-embed", not "other-model"');
+    expect(await loadVectors(new FileVectorFiles(ctx.vault), "stub-embed")).toBeNull();
+    expect((await loadVectors(new FileVectorFiles(ctx.vault), "other-model"))?.size).toBe(3);
+  });
+
+  it("a dimension mismatch or an unknown model is a clear error naming the setting", async () => {
+    const ctx = await setup();
+    const settings = { ...defaultSettings().embeddings, dimensions: 384 };
+    const err = await embed(ctx, {}, settings).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toContain("gives 4-dimensional vectors");
+    expect((err as Error).message).toContain("embeddings.dimensions");
+    ctx.stub.set({ models: ["nomic-embed-text"] });
+    const unknown = await embed(ctx, { client: client(ctx.stub, "nope") }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(LlmError);
+    expect((unknown as Error).message).toContain("AGENT_MEMORY_EMBEDDINGS_MODEL");
+  });
+
+  it("sends nothing of an isolated zone by default", async () => {
+    const ctx = await setup();
+    const report = await embed(ctx);
+    expect(report.zonesLeftOut).toEqual({ Restricted: 1 });
+    expect(ctx.stub.inputs.join("\n")).not.toContain("payroll");
+    const notes = readFileSync(join(ctx.root, ".agent-memory/vector-notes.json"), "utf8");
+    expect(notes).not.toContain("Restricted");
+    const src = await source(ctx.stub, ctx.vault);
+    const zone = await paths(ctx.service, "salary", "semantic", src, { scope: "Restricted" });
+    expect(zone.paths).toEqual([]);
+  });
+
+  it("a zone listed in embeddings.zones is embedded, and its vectors serve only its own scope", async () => {
+    const ctx = await setup();
+    const settings = { ...defaultSettings().embeddings, zones: ["Restricted"] };
+    await embed(ctx, {}, settings);
+    expect(ctx.stub.inputs.join("\n")).toContain("payroll");
+    const src = await source(ctx.stub, ctx.vault);
+    expect((await paths(ctx.service, "salary", "semantic", src)).paths).not.toContain(SECRET);
+    expect(
+      (await paths(ctx.service, "salary", "semantic", src, { scope: "library" })).paths,
+    ).not.toContain(SECRET);
+    expect(
+      (await paths(ctx.service, "salary", "semantic", src, { scope: "Restricted" })).paths,
+    ).toEqual([SECRET]);
+  });
+
+  it("a dead, hung or unconfigured server never fails a search: BM25 answers and one line says why", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    ctx.stub.set({ failStatus: 500 });
+    const dead = await paths(ctx.service, "release", "hybrid", src);
+    expect(dead.res.retrieval).toBe("bm25");
+    expect(dead.paths).toEqual([OTHER]);
+    expect(dead.lines).toHaveLength(1);
+    expect(dead.lines[0]).toMatch(/^search: BM25 only: embeddings at .* failed: HTTP 500/);
+    ctx.stub.set({ failStatus: undefined, hang: true });
+    const hung = await paths(ctx.service, "release", "hybrid", {
+      client: client(ctx.stub, "stub-embed", 100),
+      index: src.index,
+    });
+    expect(hung.res.retrieval).toBe("bm25");
+    expect(hung.lines[0]).toContain("timed out after 100 ms");
+    const none = await paths(ctx.service, "release", "hybrid", null);
+    expect(none.res.retrieval).toBe("bm25");
+    expect(none.lines[0]).toContain("AGENT_MEMORY_EMBEDDINGS_BASE_URL");
+    // No vectors yet for the model: BM25, and the line says to run index.
+    const fresh = await paths(ctx.service, "release", "hybrid", {
+      client: src.client,
+      index: null,
+    });
+    expect(fresh.lines[0]).toContain("run agent-memory index");
+  });
+
+  it("a query of filters alone is listed by date and needs no embedding", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const before = ctx.stub.inputs.length;
+    const listed = await paths(ctx.service, "path:Memory/Library", "hybrid", src);
+    expect(listed.paths).toEqual([OTHER]);
+    expect(listed.res.retrieval).toBe("bm25");
+    expect(listed.lines).toEqual([]);
+    expect(ctx.stub.inputs.length).toBe(before);
+  });
+});
