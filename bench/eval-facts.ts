@@ -14,8 +14,7 @@
 // Usage: npm run eval:facts [-- --json]
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { sameItemText } from "../src/core/extraction/dedupe";
-import { contradiction } from "../src/core/extraction/contradiction";
+import { compareStatements } from "../src/core/extraction/statements";
 
 type Label = "change" | "separate" | "restatement";
 type Outcome = Label | "possible-change";
@@ -31,8 +30,7 @@ const LABELS: readonly Label[] = ["change", "separate", "restatement"];
 
 /** The rule's outcome for `b` written after `a`. */
 function outcomeOf(a: string, b: string): Outcome {
-  if (sameItemText(b, a)) return "restatement";
-  return contradiction(b, a) === null ? "separate" : "change";
+  return compareStatements(b, a).outcome;
 }
 
 const file = fileURLToPath(new URL("./data/fact-pairs.jsonl", import.meta.url));
