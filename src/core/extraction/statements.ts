@@ -16,7 +16,14 @@
  */
 import { stemmer } from "stemmer";
 import { stripWikilinkBrackets } from "../markdown/wikilinks";
-import { negationsOf, sameItemText, subjectSimilarity, valuesOf, contentSize } from "./dedupe";
+import {
+  contentSize,
+  negationsOf,
+  sameItemText,
+  similarityTokens,
+  subjectSimilarity,
+  valuesOf,
+} from "./dedupe";
 
 /** What a later statement is to an earlier one. */
 export type StatementOutcome = "restatement" | "change" | "separate" | "possible-change";
@@ -941,4 +948,47 @@ function frameDiff(x: readonly FrameWord[], y: readonly FrameWord[]): FrameWord[
     else out.push(w);
   }
   return out;
+}
+
+/**
+ * Statements indexed by what {@link compareStatements} needs two statements to share before it
+ * calls them anything but separate facts: a frame word, an identifier, a value (or the old value a
+ * `from X` names), a token of `dedupe.ts`'s similarity (the rule from before, and statements too
+ * short to read) or the whole normalised text. {@link candidates} is therefore a superset of the
+ * statements a text restates, changes or may change, so a scan of only them finds what a scan of
+ * all finds (test/dedupe-index.test.ts, "case 01: …").
+ */
+export class StatementIndex {
+  private readonly postings = new Map<string, number[]>();
+  private size = 0;
+
+  /** Adds a statement; its number is the count of statements added before it. */
+  add(text: string): number {
+    const id = this.size++;
+    for (const key of keysOf(text, false)) {
+      const list = this.postings.get(key);
+      if (list) list.push(id);
+      else this.postings.set(key, [id]);
+    }
+    return id;
+  }
+
+  /** The numbers of the statements that may be other than separate facts to `text`, ascending. */
+  candidates(text: string): number[] {
+    const found = new Set<number>();
+    for (const key of keysOf(text, true))
+      for (const id of this.postings.get(key) ?? []) found.add(id);
+    return [...found].sort((a, b) => a - b);
+  }
+}
+
+function keysOf(text: string, query: boolean): Set<string> {
+  const p = statementParts(text);
+  const keys = new Set<string>([`k:${text.normalize("NFKC").toLowerCase().trim()}`]);
+  for (const t of similarityTokens(text)) keys.add(`t:${t}`);
+  for (const id of p.ids) keys.add(`i:${id}`);
+  for (const w of p.frame) keys.add(`s:${w.word}`);
+  for (const v of p.values) keys.add(`s:${v}`);
+  if (query) for (const v of p.fromValues) keys.add(`s:${v}`);
+  return keys;
 }

@@ -16,7 +16,12 @@ import {
   type EditResult,
 } from "../trackers/store";
 import { formatWikilink, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
-import { addEntrySource, appendTopicEntry, listTopicEntries } from "../knowledge/topic";
+import {
+  addEntrySource,
+  appendTopicEntry,
+  listTopicEntries,
+  type TopicEntry,
+} from "../knowledge/topic";
 import {
   SUPERSEDES_KEY,
   blockIdsIn,
@@ -35,6 +40,7 @@ import {
   trackerMatcher,
 } from "./destination-match";
 import { supersededCallout } from "./supersession";
+import { findRestatement } from "./contradiction";
 import { calloutKind } from "./route-topic";
 import type { ExtractedItem, PlannedItem } from "./types";
 
@@ -177,7 +183,9 @@ export function writeItem(
   }
   if (planned.topic) {
     const entries = current === null ? [] : listTopicEntries(current);
-    const dup = topicDuplicate(item.text, entries, link);
+    let dup = topicDuplicate(item.text, entries, link);
+    // A planned restatement (docs/contradictions.md, "The rule"), checked again on the current text.
+    if (dup < 0 && planned.action === "add-source") dup = restatedCallout(entries, item);
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null)
@@ -345,4 +353,16 @@ class FastTracker {
   private noteId(item: TrackerItem, index: number): void {
     if (item.id !== null && !this.byId.has(item.id)) this.byId.set(item.id, index);
   }
+}
+
+/**
+ * The index of the current callout of the item's kind that the item restates (the statement
+ * rule's `restatement`), or -1.
+ */
+function restatedCallout(entries: readonly TopicEntry[], item: ExtractedItem): number {
+  const kind = calloutKind(item);
+  const live = entries
+    .map((e, i) => ({ e, i }))
+    .filter((x) => x.e.kind === kind && !isSuperseded(x.e.fields));
+  return live[findRestatement(item.text, live, (x) => x.e.text)]?.i ?? -1;
 }
