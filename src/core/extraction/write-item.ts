@@ -21,6 +21,8 @@ import {
   appendTopicEntry,
   listTopicEntries,
   type TopicEntry,
+  type TopicEntryInput,
+  type TopicMeta,
 } from "../knowledge/topic";
 import {
   SUPERSEDES_KEY,
@@ -200,17 +202,7 @@ export function writeItem(
       planned.action === "supersede" && current !== null
         ? supersededCallout(entries, planned.supersedes, kind)
         : undefined;
-    let ids: { newId: string; oldId: string } | undefined;
-    if (old && current !== null) {
-      const taken = blockIdsIn(current);
-      const newId = calloutBlockId(`${planned.destination}\n${item.text}`, taken);
-      taken.add(newId);
-      ids = {
-        newId,
-        oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken),
-      };
-    }
-    const appended = appendTopicEntry(
+    return appendCallout(
       current,
       {
         title: planned.topic.title,
@@ -227,30 +219,9 @@ export function writeItem(
         confidence: item.confidence,
         text: item.text,
         source: unwrapWikilink(link),
-        ...(ids
-          ? {
-              fields: [
-                [SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })],
-              ] as [string, string][],
-              id: ids.newId,
-            }
-          : {}),
       },
-    );
-    if (!old || !ids) return appended;
-    const marked = supersedeCallout(
-      appended,
-      { ...(old.id ? { id: old.id } : {}), text: old.text },
-      planned.destination,
-      ids,
-      ctx.date,
-    );
-    if (!marked)
-      throw new MemoryError(
-        `cannot mark as superseded in ${planned.destination}: the callout is no longer there`,
-        planned.destination,
-      );
-    return marked.text;
+      old,
+    ).text;
   }
   return current;
 }
@@ -365,4 +336,54 @@ function restatedCallout(entries: readonly TopicEntry[], item: ExtractedItem): n
     .map((e, i) => ({ e, i }))
     .filter((x) => x.e.kind === kind && !isSuperseded(x.e.fields));
   return live[findRestatement(item.text, live, (x) => x.e.text)]?.i ?? -1;
+}
+
+/**
+ * Appends a callout to a topic note's current text (`appendTopicEntry`) and, when `old` is given
+ * (a current callout of the note the new one supersedes), marks the supersession both ways
+ * (docs/contradictions.md, "What is written"): the new callout gets `[supersedes:: …]` and a block
+ * id, the old one `[valid_to:: entry.date] [superseded_by:: …]` (and a block id when it had none).
+ * Throws {@link MemoryError} when `old` is no longer in the note.
+ * @returns the new text, and with `old` the block ids of the old and the new callout
+ */
+export function appendCallout(
+  current: string | null,
+  meta: TopicMeta,
+  entry: TopicEntryInput,
+  old?: TopicEntry,
+): { text: string; oldId?: string; newId?: string } {
+  const path = meta.path ?? "";
+  let ids: { newId: string; oldId: string } | undefined;
+  if (old && current !== null) {
+    const taken = blockIdsIn(current);
+    const newId = calloutBlockId(`${path}\n${entry.text}`, taken);
+    taken.add(newId);
+    ids = { newId, oldId: old.id ?? calloutBlockId(`${path}\n${old.text}`, taken) };
+  }
+  const appended = appendTopicEntry(current, meta, {
+    ...entry,
+    ...(ids
+      ? {
+          fields: [[SUPERSEDES_KEY, formatWikilink({ path, blockId: ids.oldId })]] as [
+            string,
+            string,
+          ][],
+          id: ids.newId,
+        }
+      : {}),
+  });
+  if (!old || !ids) return { text: appended };
+  const marked = supersedeCallout(
+    appended,
+    { ...(old.id ? { id: old.id } : {}), text: old.text },
+    path,
+    ids,
+    entry.date,
+  );
+  if (!marked)
+    throw new MemoryError(
+      `cannot mark as superseded in ${path}: the callout is no longer there`,
+      path,
+    );
+  return { text: marked.text, oldId: marked.oldId, newId: ids.newId };
 }
