@@ -956,7 +956,7 @@ function frameDiff(x: readonly FrameWord[], y: readonly FrameWord[]): FrameWord[
  * `from X` names), a token of `dedupe.ts`'s similarity (the rule from before, and statements too
  * short to read) or the whole normalised text. {@link candidates} is therefore a superset of the
  * statements a text restates, changes or may change, so a scan of only them finds what a scan of
- * all finds (test/dedupe-index.test.ts, "case 01: …").
+ * all finds (test/core/extraction/dedupe-index.test.ts, "case 01: …").
  */
 export class StatementIndex {
   private readonly postings = new Map<string, number[]>();
