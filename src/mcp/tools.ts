@@ -665,7 +665,7 @@ const HEADINGS: Record<EntryKind, string> = {
 const addKnowledge: ToolSpec = {
   name: "add_knowledge",
   description:
-    "Add an insight, pattern or decision callout to a topic note of this agent (created if missing); a change supersedes, a restatement is skipped.",
+    "Add an insight, pattern or decision callout to a topic note of this agent (made if missing); a change supersedes, a restatement is skipped.",
   input: {
     topic: z.string().min(1),
     text: z.string().min(1),
