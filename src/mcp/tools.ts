@@ -12,10 +12,22 @@ import { isIsoDate, localTimestamp, today as todayOf } from "../core/util/dates"
 import { formatWikilink, toWikilink } from "../core/markdown/wikilinks";
 import { MemoryError, UsageError, errorMessage } from "../core/errors";
 import { applyPlan, extractionReport, planExtraction } from "../core/extraction/pipeline";
-import { supersessionLabel } from "../core/extraction/contradiction";
+import {
+  contradiction,
+  findContradiction,
+  findRestatement,
+  supersessionLabel,
+} from "../core/extraction/contradiction";
+import { appendCallout } from "../core/extraction/write-item";
+import { SUPERSEDES_KEY, isSuperseded, supersedeTrackerItem } from "../core/knowledge/supersede";
 import { runHealthCheck, toHealthJson } from "../core/health";
 import { appendJournalBlock } from "../core/journal/append";
-import { appendTopicEntry, topicKey, type EntryKind } from "../core/knowledge/topic";
+import {
+  listTopicEntries,
+  topicKey,
+  type EntryKind,
+  type TopicEntry,
+} from "../core/knowledge/topic";
 import { TRACKER_KINDS, type TrackerKind } from "../core/settings";
 import { parseScope } from "../core/search/scope";
 import { FIELD_KEYS, PRIORITY_WORDS } from "../core/trackers/fields";
@@ -484,7 +496,7 @@ const listTrackers: ToolSpec = {
 const addTracker: ToolSpec = {
   name: "add_tracker_item",
   description:
-    "Add an item to a tracker of this agent. Returns its id (t-007…). An open item with the same text is not added twice.",
+    "Add an item to a tracker of this agent; returns its id (t-007…). Never added twice; a changed decision supersedes.",
   input: {
     kind,
     text: z.string().min(1),
@@ -494,7 +506,13 @@ const addTracker: ToolSpec = {
     source: z.string().optional(),
     fields: z.record(fieldKey, fieldValue).optional(),
   },
-  output: { path: z.string(), id: z.string(), link: z.string(), added: z.boolean() },
+  output: {
+    path: z.string(),
+    id: z.string(),
+    link: z.string(),
+    added: z.boolean(),
+    supersedes: z.string().optional(),
+  },
   hints: ADD,
   async run(args, deps) {
     const { access, ctx } = deps;
@@ -518,14 +536,28 @@ const addTracker: ToolSpec = {
     if (refused) throw new UsageError(refused);
     const text = String(args.text).replace(/\s+/g, " ").trim();
     const {
-      result: { id, added },
-    } = await write(deps, path, (current) => {
+      result: { id, added, supersedes, reason },
+    } = await write<{
+      id: string;
+      added: boolean;
+      supersedes?: string;
+      reason?: "polarity" | "value";
+    }>(deps, path, (current) => {
       const same = current === null ? null : listItemsSame(current, text);
       if (same) return { content: current, result: { id: same, added: false } };
+      // A decision goes through the statement rule, as extraction's do (docs/contradictions.md,
+      // "The rule"): a restatement is not added, a change supersedes the decision it changes.
+      const against = k === "decisions" && current !== null ? decisionAgainst(current, text) : null;
+      if (against?.outcome === "restatement")
+        return { content: current, result: { id: against.id, added: false } };
+      const old = against?.outcome === "change" ? against.id : undefined;
+      const lineFields: [string, string][] = old
+        ? [[SUPERSEDES_KEY, formatWikilink({ path, blockId: old })], ...fields]
+        : fields;
       const r = addTrackerItem(
         current,
         k,
-        { text, status: k === "decisions" ? "done" : "open", fields },
+        { text, status: k === "decisions" ? "done" : "open", fields: lineFields },
         {
           agent: access.agent,
           title: ctx.settings.trackerFiles[k],
@@ -535,18 +567,57 @@ const addTracker: ToolSpec = {
       );
       // A value with unbalanced brackets would end its field early and spill into the text.
       const item = findItem(r.text, r.id);
-      if (!item || item.text !== text || item.fields.length !== fields.length) {
+      if (!item || item.text !== text || item.fields.length !== lineFields.length) {
         throw new UsageError("a value would break the tracker line (unbalanced [ ] or ( ))");
       }
-      return { content: r.text, result: { id: r.id, added: true } };
+      if (!old) return { content: r.text, result: { id: r.id, added: true } };
+      const marked = edited(
+        supersedeTrackerItem(r.text, old, formatWikilink({ path, blockId: r.id }), day, path),
+        path,
+        old,
+      );
+      return {
+        content: marked,
+        result: {
+          id: r.id,
+          added: true,
+          supersedes: old,
+          ...(against?.reason ? { reason: against.reason } : {}),
+        },
+      };
     });
     const link = noteLink(path, id);
+    const label = supersedes
+      ? `, ${supersessionLabel({ id: supersedes, text: "", reason: reason ?? "value" })}`
+      : "";
     return {
-      text: `${added ? "added" : "already there"}: ^${id} in ${path} ${link}`,
-      data: { path, id, link, added },
+      text: `${added ? "added" : "already there"}: ^${id} in ${path}${label} ${link}`,
+      data: { path, id, link, added, ...(supersedes ? { supersedes } : {}) },
     };
   },
 };
+
+/**
+ * The current decision of a Decisions tracker that `text` restates or changes by the statement
+ * rule (`compareStatements`), or `null`.
+ */
+function decisionAgainst(
+  note: string,
+  text: string,
+): { outcome: "restatement" | "change"; id: string; reason?: "polarity" | "value" } | null {
+  const live = listItems(note).filter(
+    (it) => it.id !== null && it.status !== "abandoned" && !isSuperseded(it.fields),
+  );
+  const same = live[findRestatement(text, live, (it) => it.text)];
+  if (same?.id) return { outcome: "restatement", id: same.id };
+  const changed = live[findContradiction(text, live, (it) => it.text)];
+  if (!changed?.id) return null;
+  return {
+    outcome: "change",
+    id: changed.id,
+    reason: contradiction(text, changed.text) ?? "value",
+  };
+}
 
 /** The id of an item not closed whose text is the same (whitespace and case aside), or `null`. */
 function listItemsSame(text: string, wanted: string): string | null {
@@ -636,7 +707,7 @@ const HEADINGS: Record<EntryKind, string> = {
 const addKnowledge: ToolSpec = {
   name: "add_knowledge",
   description:
-    "Add an insight, pattern or decision callout (date, confidence, source) to a topic note of this agent; the note is created if missing.",
+    "Add an insight, pattern or decision callout to a topic note of this agent (made if missing); a change supersedes, a restatement is skipped.",
   input: {
     topic: z.string().min(1),
     text: z.string().min(1),
@@ -645,7 +716,13 @@ const addKnowledge: ToolSpec = {
     source: z.string().optional(),
     category: z.string().optional(),
   },
-  output: { path: z.string(), link: z.string(), created: z.boolean(), added: z.boolean() },
+  output: {
+    path: z.string(),
+    link: z.string(),
+    created: z.boolean(),
+    added: z.boolean(),
+    supersedes: z.string().optional(),
+  },
   hints: ADD,
   async run(args, deps) {
     const { access, ctx, live } = deps;
@@ -665,8 +742,21 @@ const addKnowledge: ToolSpec = {
     path ??= ctx.layout.topicPath(access.agent, topic, category);
     const title = (path.split("/").pop() ?? topic).replace(/\.md$/i, "");
     const heading = HEADINGS[entryKind];
-    const { written: added, result: created } = await write(deps, path, (current) => ({
-      content: appendTopicEntry(
+    const text = String(args.text);
+    interface Outcome {
+      created: boolean;
+      restates?: TopicEntry;
+      supersedes?: TopicEntry;
+      reason?: "polarity" | "value";
+    }
+    const { written: added, result } = await write<Outcome>(deps, path, (current) => {
+      const created = current === null || current.trim() === "";
+      // The statement rule, as extraction applies it (docs/contradictions.md, "The rule").
+      const against = current === null ? null : calloutAgainst(current, entryKind, text);
+      if (against?.outcome === "restatement")
+        return { content: current, result: { created, restates: against.entry } };
+      const old = against?.outcome === "change" ? against.entry : undefined;
+      const appended = appendCallout(
         current,
         {
           title,
@@ -681,19 +771,69 @@ const addKnowledge: ToolSpec = {
           heading,
           date: todayOf(deps.now()),
           confidence: args.confidence as number,
-          text: String(args.text),
+          text,
           source: typeof args.source === "string" ? args.source.trim() : "",
         },
-      ),
-      result: current === null || current.trim() === "",
-    }));
+        old,
+      );
+      return {
+        content: appended.text,
+        result: {
+          created,
+          ...(old ? { supersedes: { ...old, id: appended.oldId ?? old.id } } : {}),
+          ...(against?.reason ? { reason: against.reason } : {}),
+        },
+      };
+    });
+    const { created } = result;
     const link = formatWikilink({ path, heading });
+    const supersedes = added && result.supersedes ? calloutName(path, result.supersedes) : null;
+    const restates = result.restates ? calloutName(path, result.restates) : null;
+    const said = restates
+      ? `already in ${path}: restates ${restates}`
+      : `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""}${
+          supersedes
+            ? `, ${supersessionLabel({ id: supersedes, text: "", reason: result.reason ?? "value" })}`
+            : ""
+        }`;
     return {
-      text: `${added ? "added to" : "already in"} ${path}${created ? " (new topic note)" : ""} ${link}`,
-      data: { path, link, created, added },
+      text: `${said} ${link}`,
+      data: {
+        path,
+        link,
+        created,
+        added,
+        ...(supersedes ? { supersedes } : {}),
+      },
     };
   },
 };
+
+/**
+ * The current callout of `kind` in a topic note that `text` restates or changes by the statement
+ * rule (`compareStatements`), or `null`: a restatement is not added, a change supersedes it.
+ */
+function calloutAgainst(
+  note: string,
+  kind: EntryKind,
+  text: string,
+): { outcome: "restatement" | "change"; entry: TopicEntry; reason?: "polarity" | "value" } | null {
+  const live = listTopicEntries(note).filter((e) => e.kind === kind && !isSuperseded(e.fields));
+  const same = live[findRestatement(text, live, (e) => e.text)];
+  if (same) return { outcome: "restatement", entry: same };
+  const changed = live[findContradiction(text, live, (e) => e.text)];
+  if (!changed) return null;
+  return {
+    outcome: "change",
+    entry: changed,
+    reason: contradiction(text, changed.text) ?? "value",
+  };
+}
+
+/** How a result names a callout: `^c-1a2b`, or the first words of its text when it has no id. */
+function calloutName(path: string, e: TopicEntry): string {
+  return e.id ? `^${e.id}` : `"${e.text}" in ${path}`;
+}
 
 const health: ToolSpec = {
   name: "health",

@@ -58,7 +58,7 @@ const EXCEPTIONS: Record<string, string> = {
   "init.ts": "journal",
   // Usage figures are typed by extraction's types (the llm folder's owner may move the type).
   "llm/usage.ts": "extraction",
-  // The unresolved-contradiction rule applies extraction's contradiction rule (docs/contradictions.md).
+  // The unresolved-contradiction and possible-change rules apply extraction's statement rule (docs/contradictions.md).
   "health/contradiction-rules.ts": "extraction",
 };
 

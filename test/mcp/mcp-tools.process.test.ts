@@ -379,6 +379,70 @@ describe("mcp server started with --agent link on the sample vault", () => {
     ).toContain("[priority:: high]");
   });
 
+  it("add_knowledge supersedes through the statement rule: a change supersedes, a restatement and a separate fact do not", async () => {
+    const add = async (text: string) =>
+      (await s.call("add_knowledge", { topic: "Rate limits", text, confidence: 0.9 }))
+        .structuredContent as {
+        path: string;
+        added: boolean;
+        supersedes?: string;
+      };
+    const first = await add("the API rate limit is 100 per second");
+    expect(first).toMatchObject({ added: true });
+    expect(first.supersedes).toBeUndefined();
+    const changed = await add("the rate limit changed from 100 to 200/s");
+    expect(changed.added).toBe(true);
+    expect(changed.supersedes).toMatch(/^\^c-[0-9a-z]+$/);
+    const note = file(first.path);
+    expect(note).toMatch(
+      /> the API rate limit is 100 per second\n> \[valid_to:: \d{4}-\d{2}-\d{2}\] \[superseded_by:: /,
+    );
+    expect(note).toContain(
+      `[supersedes:: [[${first.path.replace(/\.md$/, "")}#${changed.supersedes}]]]`,
+    );
+    const again = await s.call("add_knowledge", {
+      topic: "Rate limits",
+      text: "rate limit: 200 requests per second",
+      confidence: 0.9,
+    });
+    expect(again.structuredContent).toMatchObject({ added: false });
+    expect(textOf(again)).toMatch(/restates \^c-[0-9a-z]+/);
+    const other = await add("the search API rate limit is 50 per second");
+    expect(other).toMatchObject({ added: true });
+    expect(other.supersedes).toBeUndefined();
+    expect(file(first.path).match(/superseded_by/g)).toHaveLength(1);
+  });
+
+  it("add_tracker_item: a decision that changes a current one supersedes it; invoice 1043 after 1042 does not", async () => {
+    const DECISIONS = "Memory/Agents/link/Trackers/Decisions.md";
+    const add = async (text: string) =>
+      (await s.call("add_tracker_item", { kind: "decisions", text })).structuredContent as {
+        id: string;
+        added: boolean;
+        supersedes?: string;
+      };
+    const a = await add("we deploy on Fridays after 15:00");
+    const b = await add("we will not deploy on Fridays after 15:00 any more");
+    expect(b).toMatchObject({ added: true, supersedes: a.id });
+    const line = (id: string) =>
+      file(DECISIONS)
+        .split("\n")
+        .find((l) => l.endsWith(`^${id}`)) ?? "";
+    expect(line(a.id)).toContain(
+      `[superseded_by:: [[Memory/Agents/link/Trackers/Decisions#^${b.id}]]]`,
+    );
+    expect(line(b.id)).toContain(
+      `[supersedes:: [[Memory/Agents/link/Trackers/Decisions#^${a.id}]]]`,
+    );
+    const same = await add("no deploys on Fridays after 15:00");
+    expect(same).toMatchObject({ id: b.id, added: false });
+    const i1 = await add("invoice 1042 is paid by the customer");
+    const i2 = await add("invoice 1043 is paid by the customer");
+    expect(i2.added).toBe(true);
+    expect(i2.supersedes).toBeUndefined();
+    expect(line(i1.id)).not.toContain("superseded_by");
+  });
+
   it("add_knowledge appends a dated callout with confidence and source, creating the topic note", async () => {
     const r = await s.call("add_knowledge", {
       topic: "Hreflang",

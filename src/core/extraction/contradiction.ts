@@ -1,65 +1,48 @@
 /**
- * Contradictions (docs/contradictions.md): a new knowledge item or decision that says
- * something else about the same subject as one already recorded — a different number, date,
- * weekday, limit, or the opposite polarity — is never its duplicate (dedupe.ts keeps such texts
- * apart) and never overwrites it: the new entry supersedes the old, and both stay.
+ * Contradictions (docs/contradictions.md): a new knowledge item or decision that changes one
+ * already recorded — the same subject with another value, or the opposite — by the statement rule
+ * (src/core/extraction/statements.ts) never overwrites it: the new entry supersedes the old, and
+ * both stay.
  */
 import type { Supersession } from "./types";
 import {
-  contentSize,
-  hasCjk,
-  negationsOf,
-  sameItemText,
-  subjectNames,
-  subjectSimilarity,
-  valuesOf,
-} from "./dedupe";
+  MIN_SUBJECT_WORDS,
+  SAME_FRAME,
+  compareStatements,
+  statementSimilarity,
+} from "./statements";
 
 /**
- * Subject similarity (see {@link subjectSimilarity}) at or above which two texts are about the
- * same subject. The same as the duplicate threshold: what is left once values and negations are
- * taken out must be the same item.
+ * Frame similarity at or above which two statements are about the same subject whatever else
+ * differs: {@link SAME_FRAME} of the statement rule (src/core/extraction/statements.ts).
  */
-export const SAME_SUBJECT_THRESHOLD = 0.75;
+export const SAME_SUBJECT_THRESHOLD = SAME_FRAME;
 
 /**
- * Fewest content tokens (subject words, weekdays and months: `contentSize`) a text needs before
- * it can contradict another: "ship on Fridays" has two, "Not Friday" too few.
+ * Fewest words of a subject (frame words and identifiers: `statementParts`) a statement needs
+ * before it can contradict another: "standup moved to 10:00" has one (`standup`) and changes
+ * "standup is at 9:30"; "Not Friday" and "200" have none.
  */
-export const MIN_CONTENT_TOKENS = 2;
+export const MIN_CONTENT_TOKENS = MIN_SUBJECT_WORDS;
 
 /** Why two texts contradict, for reports and the health check. */
 export type ContradictionKind = "polarity" | "value";
 
 /**
- * Whether `newer` contradicts `older`, and how:
- * - `polarity`: the same subject, one negated and the other not ("we will deploy on Fridays" /
- *   "we will not deploy on Fridays", 「我们周五部署」/「我们周五不部署」);
- * - `value`: the same subject and polarity with other values or values in another order ("API
- *   rate limit is 100 per second" / "… 200 per second"; "move the sync from Monday to Friday" /
- *   "from Friday to Monday"). The same numbers in another order with the same weekdays and months
- *   ("refund customer 1200 for order 3400" / "customer 3400 for order 1200") name other things:
- *   a different fact, not a contradiction.
- * @returns the kind, or `null` when the texts are the same item, about other subjects, or too short
- *   to tell ({@link MIN_CONTENT_TOKENS})
+ * Whether `newer` contradicts `older` — a change by the statement rule
+ * ({@link compareStatements}, docs/contradictions.md "The rule") — and how:
+ * - `polarity`: the same subject, one negated and the other not ("we deploy on Fridays" / "we
+ *   will not deploy on Fridays any more", 「我们周五部署」/「我们周五不再部署了」);
+ * - `value`: the same subject with another value ("API rate limit is 100 per second" / "the rate
+ *   limit changed from 100 to 200/s"; "standup is at 9:30" / "standup moved to 10:00").
+ * Statements about another invoice, quarter, ticket, environment or place ("invoice 1042 was
+ * paid" / "invoice 1043 was paid") are separate facts, not contradictions.
+ * @returns the kind, or `null` when `newer` restates `older`, is a separate fact, or may be a
+ *   change the rule cannot decide (`possible-change`: never superseded)
  */
 export function contradiction(newer: string, older: string): ContradictionKind | null {
-  if (sameItemText(newer, older)) return null;
-  if (contentSize(newer) < MIN_CONTENT_TOKENS || contentSize(older) < MIN_CONTENT_TOKENS)
-    return null;
-  if (subjectSimilarity(newer, older) < SAME_SUBJECT_THRESHOLD) return null;
-  // Two Chinese texts about `alpha 接口` and `bravo 接口` share most bigrams: their names decide.
-  if (hasCjk(newer) && hasCjk(older) && subjectNames(newer) !== subjectNames(older)) return null;
-  if (negationsOf(newer) % 2 !== negationsOf(older) % 2) return "polarity";
-  const a = valuesOf(newer);
-  const b = valuesOf(older);
-  if (a.names !== b.names) return "value";
-  if (a.numbers === b.numbers) return null;
-  return sortedWords(a.numbers) === sortedWords(b.numbers) ? null : "value";
-}
-
-function sortedWords(s: string): string {
-  return s.split(" ").sort().join(" ");
+  const c = compareStatements(newer, older);
+  return c.outcome === "change" ? (c.reason ?? "value") : null;
 }
 
 /**
@@ -76,7 +59,32 @@ export function findContradiction<T>(
   candidates.forEach((c, i) => {
     const other = textOf(c);
     if (contradiction(text, other) === null) return;
-    const score = subjectSimilarity(text, other);
+    const score = statementSimilarity(text, other);
+    if (best === -1 || score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/**
+ * The candidate `text` restates (the statement rule's `restatement`: the same fact in other
+ * words, "no deploys on Fridays" / "we do not deploy on Fridays"), most similar first. A
+ * restatement adds its source to that entry rather than a new entry.
+ * @returns its index in `candidates`, or -1
+ */
+export function findRestatement<T>(
+  text: string,
+  candidates: readonly T[],
+  textOf: (c: T) => string,
+): number {
+  let best = -1;
+  let bestScore = 0;
+  candidates.forEach((c, i) => {
+    const other = textOf(c);
+    if (compareStatements(text, other).outcome !== "restatement") return;
+    const score = statementSimilarity(text, other);
     if (best === -1 || score > bestScore) {
       best = i;
       bestScore = score;

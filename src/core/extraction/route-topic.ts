@@ -5,7 +5,13 @@
 import { PathError, errorMessage } from "../errors";
 import { topicKey, type EntryKind } from "../knowledge/topic";
 import { citesBlock, sourceLink, topicMatcher } from "./destination-match";
-import { EntryViews, calloutView, rewordedEntry, supersessionFor } from "./supersession";
+import {
+  EntryViews,
+  calloutView,
+  restatementFor,
+  rewordedEntry,
+  supersessionFor,
+} from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -71,6 +77,14 @@ export async function routeToTopic(
     `cviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(entries.map(calloutView(kind))),
   );
+  // A restatement of a current callout adds its source there (docs/contradictions.md, "The rule").
+  const restated = restatementFor(item, views, ctx.state.supersededIn(destination));
+  if (restated)
+    return ctx.state.plan({
+      ...base,
+      action: citesBlock(restated.sources, link) ? "skip" : "add-source",
+      existingId: restated.id,
+    });
   const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });

@@ -7,7 +7,13 @@ import type { TrackerKind } from "../settings";
 import { KIND_PREFIX, newItemId, type TrackerItem } from "../trackers/format";
 import { wikilinkTargets } from "../markdown/wikilinks";
 import { citesBlock, sourceLink, trackerMatcher } from "./destination-match";
-import { EntryViews, rewordedEntry, supersessionFor, trackerView } from "./supersession";
+import {
+  EntryViews,
+  restatementFor,
+  rewordedEntry,
+  supersessionFor,
+  trackerView,
+} from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
@@ -111,6 +117,14 @@ export async function routeToTracker(
     `tviews\u0000${kind}\u0000${destination}`,
     () => new EntryViews(existing.map(trackerView(kind))),
   );
+  // A restatement of a current decision adds its source there (docs/contradictions.md, "The rule").
+  const restated = restatementFor(item, views, ctx.state.supersededIn(destination));
+  if (restated)
+    return ctx.state.plan({
+      ...base,
+      action: citesBlock(restated.sources, link) ? "skip" : "add-source",
+      existingId: restated.id,
+    });
   const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
   return ctx.state.plan({ ...base, action: "add", newId });

@@ -2,8 +2,9 @@
  * Supersession planning (docs/contradictions.md): which current entry of a note a new item
  * supersedes — one whose journal block was reworded, or one it contradicts.
  */
-import { SimilarityIndex, findDuplicate, restates, sameItemText } from "./dedupe";
-import { SAME_SUBJECT_THRESHOLD, contradiction, findContradiction } from "./contradiction";
+import { findDuplicate, restates, sameItemText } from "./dedupe";
+import { StatementIndex } from "./statements";
+import { contradiction, findContradiction, findRestatement } from "./contradiction";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
 import { itemDate } from "../trackers/fields";
@@ -17,6 +18,26 @@ import type { ExtractedItem, Supersession } from "./types";
 
 /** Categories whose new items may supersede a contradicted one (docs/contradictions.md). */
 const CONTRADICTABLE = new Set<string>(["knowledge", "decision"]);
+
+/**
+ * The current entry a new knowledge item or decision restates (the statement rule's
+ * `restatement`: "no deploys on Fridays" after "we do not deploy on Fridays"), or `null`: the item
+ * then adds its source to that entry instead of a new entry (docs/contradictions.md, "The rule").
+ * Entries another item of this run supersedes are left out.
+ */
+export function restatementFor(
+  item: ExtractedItem,
+  entries: EntryViews,
+  taken: ReadonlySet<string>,
+): EntryView | null {
+  if (!CONTRADICTABLE.has(item.category)) return null;
+  const { views } = entries;
+  const current = entries
+    .sameSubject(item.text)
+    .map((i) => views[i] as EntryView)
+    .filter((e) => e.current && e.id !== "" && !taken.has(e.id));
+  return current[findRestatement(item.text, current, (e) => e.text)] ?? null;
+}
 
 /**
  * What a new item supersedes among a note's entries (docs/contradictions.md), or `null`:
@@ -97,7 +118,7 @@ export interface EntryView {
  */
 export class EntryViews {
   private readonly cited = new Map<string, number[]>();
-  private subjects: SimilarityIndex | null = null;
+  private subjects: StatementIndex | null = null;
 
   constructor(readonly views: readonly EntryView[]) {
     views.forEach((v, i) => {
@@ -114,14 +135,17 @@ export class EntryViews {
     return this.cited.get(sourceKey(link)) ?? [];
   }
 
-  /** Entries whose subject may be `text`'s ({@link SAME_SUBJECT_THRESHOLD}), in note order. */
+  /**
+   * Entries the statement rule may call other than separate facts to `text`
+   * ({@link StatementIndex}), in note order.
+   */
   sameSubject(text: string): number[] {
     if (!this.subjects) {
-      const index = new SimilarityIndex(true);
+      const index = new StatementIndex();
       for (const v of this.views) index.add(v.text);
       this.subjects = index;
     }
-    return this.subjects.candidates(text, SAME_SUBJECT_THRESHOLD);
+    return this.subjects.candidates(text);
   }
 }
 

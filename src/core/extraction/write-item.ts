@@ -17,7 +17,14 @@ import {
   type EditResult,
 } from "../trackers/store";
 import { formatWikilink, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
-import { addEntrySource, appendTopicEntry, listTopicEntries } from "../knowledge/topic";
+import {
+  addEntrySource,
+  appendTopicEntry,
+  listTopicEntries,
+  type TopicEntry,
+  type TopicEntryInput,
+  type TopicMeta,
+} from "../knowledge/topic";
 import {
   SUPERSEDES_KEY,
   blockIdsIn,
@@ -36,6 +43,7 @@ import {
   trackerMatcher,
 } from "./destination-match";
 import { supersededCallout } from "./supersession";
+import { findRestatement } from "./contradiction";
 import { calloutKind } from "./route-topic";
 import type { ExtractedItem, PlannedItem } from "./types";
 
@@ -196,6 +204,8 @@ export function writeItem(
       entries[dup] === supersededCallout(entries, planned.supersedes, kind)
     )
       dup = -1; // a reworded block's item supersedes the callout it reads as a duplicate of
+    // A planned restatement (docs/contradictions.md, "The rule"), checked again on the current text.
+    if (dup < 0 && planned.action === "add-source") dup = restatedCallout(entries, item);
     const same = entries[dup];
     if (same && citesBlock(same.sources, link)) return current;
     if (dup >= 0 && current !== null)
@@ -209,17 +219,7 @@ export function writeItem(
       planned.action === "supersede" && current !== null
         ? supersededCallout(entries, planned.supersedes, kind)
         : undefined;
-    let ids: { newId: string; oldId: string } | undefined;
-    if (old && current !== null) {
-      const taken = blockIdsIn(current);
-      const newId = calloutBlockId(`${planned.destination}\n${item.text}`, taken);
-      taken.add(newId);
-      ids = {
-        newId,
-        oldId: old.id ?? calloutBlockId(`${planned.destination}\n${old.text}`, taken),
-      };
-    }
-    const appended = appendTopicEntry(
+    return appendCallout(
       current,
       {
         title: planned.topic.title,
@@ -236,30 +236,9 @@ export function writeItem(
         confidence: item.confidence,
         text: item.text,
         source: unwrapWikilink(link),
-        ...(ids
-          ? {
-              fields: [
-                [SUPERSEDES_KEY, formatWikilink({ path: planned.destination, blockId: ids.oldId })],
-              ] as [string, string][],
-              id: ids.newId,
-            }
-          : {}),
       },
-    );
-    if (!old || !ids) return appended;
-    const marked = supersedeCallout(
-      appended,
-      { ...(old.id ? { id: old.id } : {}), text: old.text },
-      planned.destination,
-      ids,
-      ctx.date,
-    );
-    if (!marked)
-      throw new MemoryError(
-        `cannot mark as superseded in ${planned.destination}: the callout is no longer there`,
-        planned.destination,
-      );
-    return marked.text;
+      old,
+    ).text;
   }
   return current;
 }
@@ -362,4 +341,66 @@ class FastTracker {
   private noteId(item: TrackerItem, index: number): void {
     if (item.id !== null && !this.byId.has(item.id)) this.byId.set(item.id, index);
   }
+}
+
+/**
+ * The index of the current callout of the item's kind that the item restates (the statement
+ * rule's `restatement`), or -1.
+ */
+function restatedCallout(entries: readonly TopicEntry[], item: ExtractedItem): number {
+  const kind = calloutKind(item);
+  const live = entries
+    .map((e, i) => ({ e, i }))
+    .filter((x) => x.e.kind === kind && !isSuperseded(x.e.fields));
+  return live[findRestatement(item.text, live, (x) => x.e.text)]?.i ?? -1;
+}
+
+/**
+ * Appends a callout to a topic note's current text (`appendTopicEntry`) and, when `old` is given
+ * (a current callout of the note the new one supersedes), marks the supersession both ways
+ * (docs/contradictions.md, "What is written"): the new callout gets `[supersedes:: …]` and a block
+ * id, the old one `[valid_to:: entry.date] [superseded_by:: …]` (and a block id when it had none).
+ * Throws {@link MemoryError} when `old` is no longer in the note.
+ * @returns the new text, and with `old` the block ids of the old and the new callout
+ */
+export function appendCallout(
+  current: string | null,
+  meta: TopicMeta,
+  entry: TopicEntryInput,
+  old?: TopicEntry,
+): { text: string; oldId?: string; newId?: string } {
+  const path = meta.path ?? "";
+  let ids: { newId: string; oldId: string } | undefined;
+  if (old && current !== null) {
+    const taken = blockIdsIn(current);
+    const newId = calloutBlockId(`${path}\n${entry.text}`, taken);
+    taken.add(newId);
+    ids = { newId, oldId: old.id ?? calloutBlockId(`${path}\n${old.text}`, taken) };
+  }
+  const appended = appendTopicEntry(current, meta, {
+    ...entry,
+    ...(ids
+      ? {
+          fields: [[SUPERSEDES_KEY, formatWikilink({ path, blockId: ids.oldId })]] as [
+            string,
+            string,
+          ][],
+          id: ids.newId,
+        }
+      : {}),
+  });
+  if (!old || !ids) return { text: appended };
+  const marked = supersedeCallout(
+    appended,
+    { ...(old.id ? { id: old.id } : {}), text: old.text },
+    path,
+    ids,
+    entry.date,
+  );
+  if (!marked)
+    throw new MemoryError(
+      `cannot mark as superseded in ${path}: the callout is no longer there`,
+      path,
+    );
+  return { text: marked.text, oldId: marked.oldId, newId: ids.newId };
 }

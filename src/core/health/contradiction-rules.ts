@@ -1,11 +1,13 @@
 /**
- * `unresolved-contradiction` (docs/contradictions.md): two current entries of one note — decision
- * lines of a tracker, or callouts of one kind in a topic or library note — that contradict each
- * other (`contradiction.ts`: the same subject, another value or the opposite polarity) while
- * neither supersedes the other. Extraction marks the older one when it writes the newer; this
- * finds what a person or another program wrote by hand.
+ * `unresolved-contradiction` and `possible-change` (docs/contradictions.md): two current entries
+ * of one note — decision lines of a tracker, or callouts of one kind in a topic or library note —
+ * that the statement rule (`compareStatements`, src/core/extraction/statements.ts) calls a change
+ * (the same subject, another value or the opposite polarity), or a possible change it cannot
+ * decide, while neither supersedes the other. Extraction marks the older one when it writes a
+ * change; this finds what a person wrote by hand, what a journal extracted out of order added, and
+ * the possible changes extraction left for a person.
  */
-import { contradiction } from "../extraction/contradiction";
+import { compareStatements } from "../extraction/statements";
 import { listTopicEntries } from "../knowledge/callouts";
 import { isSuperseded } from "../knowledge/supersede";
 import { parseTracker } from "../trackers/format";
@@ -25,7 +27,7 @@ interface Entry {
 const WORDS = { polarity: "says the opposite of", value: "gives another value than" } as const;
 
 /**
- * One warning per contradicting pair, on the later entry, naming both.
+ * One warning per pair that is a change or a possible change, on the later entry, naming both.
  * @returns `[]` for notes other than trackers, knowledge and library notes, and for a note whose frontmatter does not parse
  */
 export function checkContradictions(note: NoteInfo): HealthProblem[] {
@@ -61,13 +63,17 @@ export function checkContradictions(note: NoteInfo): HealthProblem[] {
     for (let i = 0; i < j; i++) {
       const earlier = entries[i];
       if (!earlier || earlier.group !== later.group) continue;
-      const kind = contradiction(later.text, earlier.text);
-      if (kind === null) continue;
+      const c = compareStatements(later.text, earlier.text);
+      if (c.outcome !== "change" && c.outcome !== "possible-change") continue;
+      const other = `${earlier.label.replace(/^item /, "")} "${earlier.text}"`;
       out.push({
         path: note.path,
-        rule: "unresolved-contradiction",
+        rule: c.outcome === "change" ? "unresolved-contradiction" : "possible-change",
         severity: "warning",
-        message: `${cap(later.label)} "${later.text}" ${WORDS[kind]} ${earlier.label.replace(/^item /, "")} "${earlier.text}", and neither supersedes the other.`,
+        message:
+          c.outcome === "change"
+            ? `${cap(later.label)} "${later.text}" ${WORDS[c.reason ?? "value"]} ${other}, and neither supersedes the other.`
+            : `${cap(later.label)} "${later.text}" may change ${other}: if it replaces it, mark the supersession; if both are true, leave them.`,
         line: later.line + 1,
         ...(later.id ? { blockId: later.id } : {}),
       });

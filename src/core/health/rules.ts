@@ -134,6 +134,13 @@ export const HEALTH_RULES: readonly HealthRule[] = [
       "Two current decisions or callouts on the same subject that disagree, neither superseded",
     fix: "Mark the one no longer true with `[valid_to:: YYYY-MM-DD] [superseded_by:: [[note#^id]]]` and the other with `[supersedes:: [[note#^id]]]` (docs/contradictions.md); nothing needs deleting.",
   },
+  {
+    id: "possible-change",
+    severity: "warning",
+    title:
+      "Two current decisions or callouts that may be one fact changed; the statement rule could not tell",
+    fix: "If the later one replaces the earlier, mark the earlier with `[valid_to:: YYYY-MM-DD] [superseded_by:: [[note#^id]]]` and the later with `[supersedes:: [[note#^id]]]` (docs/contradictions.md); if both are true, leave them.",
+  },
 ];
 
 const BY_ID = new Map(HEALTH_RULES.map((r) => [r.id, r]));

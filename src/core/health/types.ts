@@ -28,7 +28,8 @@ export type HealthRuleId =
   | "review-due"
   | "duplicate-field"
   | "unresolved-contradiction"
-  | "conflict-markers";
+  | "conflict-markers"
+  | "possible-change";
 
 /** One finding about one note. */
 export interface HealthProblem {

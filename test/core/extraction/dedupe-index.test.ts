@@ -7,10 +7,8 @@ import {
   similarity,
   subjectSimilarity,
 } from "../../../src/core/extraction/dedupe";
-import {
-  SAME_SUBJECT_THRESHOLD,
-  findContradiction,
-} from "../../../src/core/extraction/contradiction";
+import { findContradiction, findRestatement } from "../../../src/core/extraction/contradiction";
+import { StatementIndex } from "../../../src/core/extraction/statements";
 import { matchTrackerItem, trackerMatcher } from "../../../src/core/extraction/destination-match";
 import { listItems } from "../../../src/core/trackers/format";
 
@@ -74,11 +72,16 @@ describe("SimilarityIndex", () => {
           const all = findDuplicate(query, texts, (t) => t, threshold);
           const some = got[findDuplicate(query, got, (i) => texts[i] ?? "", threshold)] ?? -1;
           expect(some).toBe(all);
+          // The statement rule's index: what it passes over is a separate fact.
+          const statements = new StatementIndex();
+          for (const t of texts) statements.add(t);
+          const near = statements.candidates(query);
           const contradicted = findContradiction(query, texts, (t) => t);
-          const near = subjects.candidates(query, SAME_SUBJECT_THRESHOLD);
           expect(near[findContradiction(query, near, (i) => texts[i] ?? "")] ?? -1).toBe(
             contradicted,
           );
+          const restated = findRestatement(query, texts, (t) => t);
+          expect(near[findRestatement(query, near, (i) => texts[i] ?? "")] ?? -1).toBe(restated);
         },
       ),
       { numRuns: 300 },

@@ -1,0 +1,128 @@
+// The statement rule (src/core/extraction/statements.ts; docs/contradictions.md, "The rule"):
+// restatement, change or separate fact from the statement's parts, English and Chinese; other
+// languages keep the rule from before. The labelled pairs of bench/data/fact-pairs.jsonl are
+// measured by `npm run eval:facts`; these are the cases each part of the rule is there for.
+import { describe, expect, it } from "vitest";
+import {
+  compareStatements,
+  legacyOutcome,
+  statementLanguage,
+  statementParts,
+} from "../../../src/core/extraction/statements";
+
+const outcome = (older: string, newer: string) => compareStatements(newer, older);
+
+describe("a change: the same subject, another value or the opposite", () => {
+  it.each([
+    ["we deploy on Fridays", "we will not deploy on Fridays any more", "polarity"],
+    ["we deploy on Fridays", "deploys are no longer allowed on Fridays", "polarity"],
+    ["we use feature branches", "we stopped using feature branches", "polarity"],
+    ["我们周五部署", "我们周五不再部署了", "polarity"],
+    ["周五可以发版", "周五别发版", "polarity"],
+    ["每周一上午开周会", "周会取消了", "polarity"],
+    ["the API rate limit is 100 per second", "the rate limit changed from 100 to 200/s", "value"],
+    ["standup is at 9:30", "standup moved to 10:00", "value"],
+    ["the design sync is at 3pm", "the design sync is at 4pm", "value"],
+    ["Dana owns the billing service", "Priya owns the billing service now", "value"],
+    ["the new-checkout flag is on in prod", "the new-checkout flag is off in prod", "value"],
+    ["周会定在周三下午三点", "周会改为周四下午三点", "value"],
+    ["数据库用的是 MySQL", "数据库改成 PostgreSQL 了", "value"],
+    ["值班改成两周一轮", "值班改成一周一轮", "value"],
+  ])("%s → %s", (older, newer, reason) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "change", reason });
+  });
+
+  it("from X to Y: the old value named again is not a value of the new statement", () => {
+    expect(statementParts("move the sync from Monday to Friday")).toMatchObject({
+      values: ["fri"],
+      fromValues: ["mon"],
+      marker: true,
+    });
+    expect(
+      outcome("move the sync from Monday to Friday", "move the sync from Friday to Monday"),
+    ).toEqual({ outcome: "change", reason: "value" });
+    expect(outcome("把站会从周一改到周五", "把站会从周五改到周一").outcome).toBe("change");
+  });
+});
+
+describe("a separate fact: another identifier, qualifier or subject", () => {
+  it.each([
+    ["Q3 revenue was 1.2M", "Q4 revenue was 1.5M"],
+    ["invoice 1042 was paid", "invoice 1043 was paid"],
+    ["ticket PROJ-101 is blocked", "ticket PROJ-202 is blocked"],
+    ["staging runs 2 replicas", "prod runs 6 replicas"],
+    ["the Berlin office closes at 18:00", "the Munich office closes at 17:00"],
+    ["the Monday standup is at 9:30", "the Thursday standup is at 10:00"],
+    ["Dana is on call this week", "Dana is on call next week"],
+    ["customer 1200 placed order 3400", "customer 3400 placed order 1200"],
+    ["we deploy on Fridays", "we deploy the docs site on Fridays"],
+    ["第三季度收入 120 万", "第四季度收入 150 万"],
+    ["发票 1042 已付款", "发票 1043 已付款"],
+    ["测试环境有 2 个副本", "生产环境有 6 个副本"],
+    ["北京办公室 18 点下班", "上海办公室 17 点下班"],
+    ["alpha 接口的速率限制为每秒 100 次", "bravo 接口的速率限制为每秒 300 次"],
+  ])("%s / %s", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "separate" });
+  });
+
+  it("identifiers are read as such", () => {
+    expect(statementParts("ticket PROJ-101 is blocked").ids).toEqual(["proj-101"]);
+    expect(statementParts("invoice 1042 was paid").ids).toEqual(["invoice 1042"]);
+    expect(statementParts("Q3 revenue was 1.2M")).toMatchObject({ ids: ["q3"], values: ["1.2m"] });
+    expect(statementParts("发票 1042 已付款").ids).toEqual(["1042"]);
+    expect(statementParts("第三季度收入 120 万")).toMatchObject({ ids: ["q3"], values: ["120"] });
+  });
+});
+
+describe("a restatement: the same fact in other words", () => {
+  it.each([
+    ["we will not deploy on Fridays", "We will not deploy on Fridays."],
+    ["we do not deploy on Fridays", "no deploys on Fridays"],
+    ["Priya owns the billing service", "the billing service is owned by Priya"],
+    ["code freeze is at 15:00 on Thursday", "code freeze: Thursday 15:00"],
+    ["we switched the events store to ClickHouse", "the events store is on ClickHouse now"],
+    ["ticket PROJ-202 is blocked", "PROJ-202 is still blocked"],
+    ["我们周五不部署", "周五我们不部署"],
+    ["周会改为周四下午三点", "周会在周四下午三点"],
+    ["早会 9 点半开始", "早会九点半开始"],
+    ["团建地点改到苏州", "团建在苏州"],
+  ])("%s / %s", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "restatement" });
+  });
+});
+
+describe("what the rule cannot decide is a possible change, never superseded", () => {
+  it("a frame shared in part, another word on each side, no change marker", () => {
+    expect(
+      outcome("the standup is remote on Wednesdays", "the standup is in person on Wednesdays"),
+    ).toEqual({ outcome: "possible-change", reason: "value" });
+  });
+
+  it("a qualifier on one side only", () => {
+    expect(
+      outcome("the database has 50 GB of disk", "the staging database has 200 GB of disk"),
+    ).toEqual({ outcome: "possible-change", reason: "value" });
+  });
+});
+
+describe("other languages keep the rule from before", () => {
+  it("reads English and Chinese, and nothing else", () => {
+    expect(statementLanguage("we deploy on Fridays")).toBe("en");
+    expect(statementLanguage("我们周五部署")).toBe("zh");
+    expect(statementLanguage("nous déployons le vendredi")).toBe("other");
+    expect(statementLanguage("金曜日にデプロイする")).toBe("other");
+    expect(statementLanguage("мы деплоим по пятницам")).toBe("other");
+    expect(statementLanguage("Le quota est fixé à 200")).toBe("other");
+  });
+
+  it.each([
+    ["Wir deployen am Freitag nicht mehr für München", "Wir deployen am Freitag für München"],
+    [
+      "Le quota de l'API est fixé à 200 par seconde",
+      "Le quota de l'API est fixé à 100 par seconde",
+    ],
+    ["金曜日にデプロイしない", "金曜日にデプロイする"],
+  ])("%s / %s", (newer, older) => {
+    expect(compareStatements(newer, older)).toEqual(legacyOutcome(newer, older));
+  });
+});
