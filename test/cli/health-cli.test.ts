@@ -39,7 +39,7 @@ describe("agent-memory health", () => {
     const r = await run("health", root, "--date", "2026-06-01");
     expect(r.code).toBe(1);
     expect(r.out.split("\n")[0]).toBe(
-      "23 notes checked on 2026-06-01: compliance 73.9% (17 without errors), 8 errors, 11 warnings",
+      "23 notes checked on 2026-06-01: compliance 73.9% (17 without errors), 8 errors, 12 warnings",
     );
     expect(r.out).toContain(
       "\nbroken-link (error), 1: related_to or source link that resolves to no note or block\n",
