@@ -28,7 +28,9 @@ export type HealthRuleId =
   | "review-due"
   | "duplicate-field"
   | "unresolved-contradiction"
-  | "conflict-markers";
+  | "conflict-markers"
+  | "conflict-copy"
+  | "merge-choice";
 
 /** One finding about one note. */
 export interface HealthProblem {
