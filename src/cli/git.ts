@@ -12,7 +12,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
-import { mergeNote, type NoteShape } from "../core/sync/merge";
+import { mergeNote } from "../core/sync/merge";
+import { noteShape } from "../core/sync/reconcile";
 import {
   GITIGNORE_LINES,
   MERGE_DRIVER_NAME,
@@ -29,7 +30,8 @@ interface Io {
   env: NodeJS.ProcessEnv;
 }
 
-const USAGE =
+/** The `git` sub-commands' usage, `|`-separated (listed in `agent-memory --help`). */
+export const GIT_USAGE =
   "git setup <vault> | git resolve <vault> | git merge-driver <base> <ours> <theirs> <path>";
 
 /** Runs `agent-memory git <sub> …`; returns the exit code (2: bad usage, one line on stderr). */
@@ -45,7 +47,7 @@ export async function runGit(argv: readonly string[], io: Io): Promise<number> {
     );
     return 2;
   }
-  io.err(`agent-memory git: usage: agent-memory ${USAGE}`);
+  io.err(`agent-memory git: usage: agent-memory ${GIT_USAGE}`);
   return 2;
 }
 
@@ -126,14 +128,6 @@ async function setup(vaultArg: string, io: Io): Promise<number> {
   return 0;
 }
 
-/** How a note is merged: tracker notes item by item, everything else by block. */
-function shapeOf(layout: MemoryLayout | null, path: string): NoteShape {
-  const collection = layout?.collectionOf(path);
-  if (collection === "tracker") return "tracker";
-  if (collection === undefined && /(^|\/)Trackers\/[^/]+\.md$/.test(path)) return "tracker";
-  return "text";
-}
-
 async function driver(args: string[], io: Io): Promise<number> {
   const [basePath = "", oursPath = "", theirsPath = "", notePath = ""] = args;
   const read = (p: string): string | null => {
@@ -153,7 +147,7 @@ async function driver(args: string[], io: Io): Promise<number> {
     read(basePath),
     read(oursPath) ?? "",
     read(theirsPath) ?? "",
-    shapeOf(layout, notePath.replace(/\\/g, "/")),
+    noteShape(layout, notePath.replace(/\\/g, "/")),
   );
   writeFileSync(oursPath, merged.text, "utf8");
   for (const c of merged.choices)
@@ -183,7 +177,12 @@ async function resolve(vaultArg: string, io: Io): Promise<number> {
     if (!vaultPath.toLowerCase().endsWith(".md")) continue;
     const show = (n: number): string | null =>
       have.has(n) ? git(top, ["show", `:${n}:${repoPath}`], io.env) : null;
-    const merged = mergeNote(show(1), show(2) ?? "", show(3) ?? "", shapeOf(ctx.layout, vaultPath));
+    const merged = mergeNote(
+      show(1),
+      show(2) ?? "",
+      show(3) ?? "",
+      noteShape(ctx.layout, vaultPath),
+    );
     await ctx.vault.process(vaultPath, () => merged.text);
     git(top, ["add", "--", repoPath], io.env);
     io.out(`resolved ${vaultPath}`);

@@ -3,7 +3,7 @@
  * and found problems; 2 bad usage or unreadable input, with a one-line reason on stderr and nothing
  * written.
  */
-import { runGit } from "./git";
+import { GIT_USAGE, runGit } from "./git";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -26,7 +26,11 @@ export interface CliIo {
 }
 
 function usage(): string {
-  return ["usage:", ...commands.map((c) => `  agent-memory ${c.usage}`)].join("\n");
+  return [
+    "usage:",
+    ...commands.map((c) => `  agent-memory ${c.usage}`),
+    ...GIT_USAGE.split(" | ").map((u) => `  agent-memory ${u}`),
+  ].join("\n");
 }
 
 export { oneLine };

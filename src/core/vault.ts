@@ -95,4 +95,10 @@ export interface VaultPort {
   process<T>(path: string, fn: DecideFn<T>): Promise<Decided<T>>;
   /** Either form, for a wrapper that passes on the edit function it was given (`writeGuarded`). */
   process<T>(path: string, fn: ProcessFn | DecideFn<T>): Promise<boolean | Decided<T>>;
+  /**
+   * Moves a file (any extension) to `to`, creating missing parent folders; nothing is deleted.
+   * Throws {@link VaultError} naming the path when `from` is missing or `to` already exists.
+   * Optional: a host without it cannot `reconcile` conflict copies (docs/sync.md, "Reconcile").
+   */
+  move?(from: string, to: string): Promise<void>;
 }

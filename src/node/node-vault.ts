@@ -301,6 +301,34 @@ export class NodeVault implements VaultPort {
     return edit.outcome(written);
   }
 
+  /**
+   * Moves `from` to `to` under `from`'s lock (see {@link VaultPort.move}): parent folders created,
+   * an existing `to` refused, nothing deleted. Both real paths must stay in the vault.
+   */
+  async move(from: string, to: string): Promise<void> {
+    const realFrom = this.paths.resolve(from);
+    const realTo = this.paths.resolve(to);
+    await this.locks.withLock(realFrom, from, async () => {
+      const exists = async (p: string) =>
+        fs.lstat(p).then(
+          () => true,
+          () => false,
+        );
+      if (!(await exists(realFrom))) throw new VaultError(`cannot move ${from}: not found`, from);
+      if (await exists(realTo))
+        throw new VaultError(`cannot move ${from} to ${to}: ${to} already exists`, to);
+      try {
+        await fs.mkdir(nodePath.dirname(realTo), { recursive: true });
+        await fs.rename(realFrom, realTo);
+      } catch (err) {
+        throw new VaultError(`cannot move ${from} to ${to}: ${describeFsError(err)}`, from, {
+          cause: err,
+        });
+      }
+      return true;
+    });
+  }
+
   private async processLocked<T>(
     real: string,
     path: string,

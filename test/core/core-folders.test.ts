@@ -22,8 +22,9 @@ const ALLOWED: Record<string, string[]> = {
   knowledge: [...BASE, "trackers"],
   search: [...BASE, "trackers"],
   llm: BASE,
-  // may-be-stale reads journal blocks (docs/compaction.md).
-  health: [...BASE, "trackers", "knowledge", "journal"],
+  // may-be-stale reads journal blocks (docs/compaction.md); conflict-copy and merge-choice read the
+  // sync rules' names (docs/sync.md, "Reconcile").
+  health: [...BASE, "trackers", "knowledge", "journal", "sync"],
   // A review lists the knowledge that may be stale (health/stale-rules.ts).
   review: [...BASE, "trackers", "knowledge", "health"],
   extraction: [...BASE, "journal", "trackers", "knowledge", "llm"],

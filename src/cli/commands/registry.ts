@@ -16,6 +16,7 @@ import { inboxCommand } from "./inbox";
 import { compactCommand } from "./compact";
 import { ingestCommand } from "./ingest";
 import { hookCommand } from "./hook";
+import { reconcileCommand } from "./reconcile";
 
 /** Every sub-command, in the order `--help` lists them. */
 export const commands: CliCommand[] = [
@@ -36,4 +37,5 @@ export const commands: CliCommand[] = [
   compactCommand,
   ingestCommand,
   hookCommand,
+  reconcileCommand,
 ];

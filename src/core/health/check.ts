@@ -31,7 +31,7 @@ import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from ".
 import { checkDuplicateFields } from "./tracker-rules";
 import { checkContradictions } from "./contradiction-rules";
 import { checkMayBeStale } from "./stale-rules";
-import { checkConflictMarkers } from "./sync-rules";
+import { checkConflictCopy, checkConflictMarkers, checkMergeChoices } from "./sync-rules";
 import type { HealthProblem, HealthReport } from "./types";
 
 /**
@@ -212,6 +212,8 @@ export async function runHealthCheck(
   const { draftDays, staleDays } = settings.health;
   for (const note of notes) {
     problems.push(...checkConflictMarkers(note));
+    problems.push(...checkConflictCopy(note));
+    problems.push(...checkMergeChoices(note));
     const syntax = checkFrontmatterSyntax(note);
     problems.push(...syntax);
     const reported = new Set(syntax.map((p) => p.line ?? 0));

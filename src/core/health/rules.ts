@@ -37,6 +37,19 @@ export const HEALTH_RULES: readonly HealthRule[] = [
     fix: "Run `agent-memory git resolve <vault>` while the merge is still open, or keep what both sides wrote and delete the marker lines; `agent-memory git setup <vault>` once per clone prevents them (docs/sync.md).",
   },
   {
+    id: "conflict-copy",
+    severity: "error",
+    title:
+      "Conflict copy a sync tool left beside a note (`X.sync-conflict-….md`, `X (conflicted copy …).md`)",
+    fix: "Run `agent-memory reconcile <vault>`: it merges the copy into its note and keeps the copy in `.agent-memory/conflict-copies/` (docs/sync.md).",
+  },
+  {
+    id: "merge-choice",
+    severity: "warning",
+    title: "A value changed two ways that a merge or `reconcile` settled (`Merge: kept … over …`)",
+    fix: "Check the item: correct it if the kept value is wrong, then delete the `Merge:` line.",
+  },
+  {
     id: "unquoted-wikilink",
     severity: "error",
     title: "Unquoted wikilink in frontmatter (YAML reads it as a nested list)",

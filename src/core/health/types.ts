@@ -29,7 +29,9 @@ export type HealthRuleId =
   | "duplicate-field"
   | "unresolved-contradiction"
   | "conflict-markers"
-  | "possible-change";
+  | "possible-change"
+  | "conflict-copy"
+  | "merge-choice";
 
 /** One finding about one note. */
 export interface HealthProblem {

@@ -279,8 +279,12 @@ const STATUS_RANK: Readonly<Record<TrackerStatus, number>> = {
   done: 3,
 };
 
-/** Both sides changed one item: state, text, fields and children merged one by one. */
-function mergeItem(
+/**
+ * Both sides changed one item (its line and child lines; `base` `null`: no common ancestor, as when
+ * `reconcile` folds two lines sharing an id): state, text, fields and children merged one by one by
+ * the rules above; a value set aside is kept as a `Merge: kept … over …` child line and in `choices`.
+ */
+export function mergeItem(
   base: readonly string[] | null,
   ours: readonly string[],
   theirs: readonly string[],

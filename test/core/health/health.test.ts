@@ -3,6 +3,7 @@
 // left byte for byte.
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -119,6 +120,13 @@ describe("health check on the seeded fixture vault", () => {
     writeFileSync(
       join(root, "Memory/Agents/ada/Journal/2026-05-21.md"),
       Buffer.from("# Caf\xe9\n", "latin1"),
+    );
+    // What a sync leaves (docs/sync.md, "Reconcile"): a conflict copy, a merge's choice.
+    mkdirSync(join(root, "Memory/Agents/ada/Trackers"), { recursive: true });
+    writeFileSync(
+      join(root, "Memory/Agents/ada/Trackers/Tasks.sync-conflict-20261201-101500-ABCDEFG.md"),
+      "---\ntype: tracker\nkind: tasks\nagent: ada\n---\n- [ ] Send it ^t-k3f9x2m7qa\n" +
+        '    - Merge: kept "Send it" over "Send" (text)\n',
     );
     const report = await check();
     const rules = new Set([...report.errors, ...report.warnings].map((p) => p.rule));
