@@ -42,8 +42,10 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: "aws-access-key",
-    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g,
-    source: "gitleaks aws-access-token; secretlint-rule-aws",
+    // Any capital or digit after the prefix (secretlint's class), not only gitleaks' base32
+    // A–Z2–7: a key written by hand or a near-real one must not pass (test/core/ingest/redact.test.ts).
+    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    source: "secretlint-rule-aws (AWSAccessKeyID); gitleaks aws-access-token",
   },
   {
     name: "aws-secret-key",

@@ -42,6 +42,17 @@ describe("redactSecrets", () => {
     expect(redactSecrets(`see ${cut}`)).toBe("see [redacted: private-key]");
   });
 
+  it("redacts an AWS access key id with any capitals or digits, 0, 1, 8 and 9 included", () => {
+    for (const key of [
+      "AKIA" + "NVORSPG48003Z8Z6",
+      "AKIA" + "XYWF0M1HQPZ4P3X9",
+      "ASIA" + "0123456789ABCDEF",
+    ])
+      expect(redactSecrets(`rotate ${key} by Friday`)).toBe(
+        "rotate [redacted: aws-access-key] by Friday",
+      );
+  });
+
   it("leaves text without secrets alone, near misses included", () => {
     const text = [
       "AKIA" + "Q7XK2MZ4P6LW3RT", // 15 characters after AKIA: not an access key id
