@@ -162,6 +162,33 @@ export interface ChatClient {
 const NO_KEY = "no-key";
 
 /**
+ * The `openai` SDK client both the chat and the embeddings clients use: our own retry loop
+ * (`maxRetries: 0`, docs/decisions.md), the given timeout in milliseconds, no logging, and explicit
+ * nulls so that `OPENAI_ORG_ID` and friends in the environment are never picked up silently.
+ * `baseUrl` must already have passed `checkBaseUrl`; an empty `apiKey` sends a placeholder.
+ */
+export function openAiSdk(options: {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  fetch?: FetchLike | undefined;
+}): OpenAI {
+  return new OpenAI({
+    baseURL: options.baseUrl,
+    apiKey: options.apiKey || NO_KEY,
+    organization: null,
+    project: null,
+    adminAPIKey: null,
+    webhookSecret: null,
+    timeout: options.timeoutMs,
+    maxRetries: 0,
+    logLevel: "off",
+    dangerouslyAllowBrowser: true,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+/**
  * Creates a chat client. Nothing is sent until a method is called.
  * `dangerouslyAllowBrowser` is set because Obsidian is a browser-like host; the key stays on the
  * person's machine and goes only to the server they configured.
@@ -185,20 +212,7 @@ export function createChatClient(options: ChatClientOptions): ChatClient {
     retryBaseMs: options.retryBaseMs ?? 500,
     sleep: options.sleep ?? defaultSleep,
   };
-  const sdk = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: apiKey || NO_KEY,
-    // Explicit nulls so OPENAI_ORG_ID and friends in the environment are not picked up silently.
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    webhookSecret: null,
-    timeout: options.timeoutMs,
-    maxRetries: 0,
-    logLevel: "off",
-    dangerouslyAllowBrowser: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const sdk = openAiSdk({ baseUrl, apiKey, timeoutMs: options.timeoutMs, fetch: options.fetch });
   let mode: ResponseFormatMode | null = options.responseFormat ?? null;
   let sendTemperature = true;
 

@@ -7,7 +7,7 @@
  * (JSON numbers); whichever the server sends back is read, since some servers ignore the
  * `encoding_format` they are asked for. The API key is passed to the SDK only.
  */
-import OpenAI from "openai";
+import { openAiSdk } from "./client";
 import { toByteArray } from "base64-js";
 import { LlmError, UsageError } from "../errors";
 import { checkBaseUrl, redactUrl } from "../url";
@@ -75,9 +75,6 @@ export interface EmbeddingsClient {
   ): Promise<EmbeddingResult>;
 }
 
-/** Placeholder key for servers that need none (the SDK refuses to start without a key). */
-const NO_KEY = "no-key";
-
 /**
  * Reads one vector as a server sends it: a list of numbers, or base64 of little-endian float32.
  * @returns `null` when it is neither.
@@ -133,20 +130,7 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
     retryBaseMs: options.retryBaseMs ?? 500,
     sleep: options.sleep ?? defaultSleep,
   };
-  const sdk = new OpenAI({
-    baseURL: baseUrl,
-    apiKey: apiKey || NO_KEY,
-    // Explicit nulls so OPENAI_ORG_ID and friends in the environment are not picked up silently.
-    organization: null,
-    project: null,
-    adminAPIKey: null,
-    webhookSecret: null,
-    timeout: options.timeoutMs,
-    maxRetries: 0,
-    logLevel: "off",
-    dangerouslyAllowBrowser: true,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
+  const sdk = openAiSdk({ baseUrl, apiKey, timeoutMs: options.timeoutMs, fetch: options.fetch });
   const shown = redactUrl(baseUrl);
   const wrong = (why: string) =>
     new LlmError(
