@@ -13,6 +13,7 @@ import { MemoryLayout } from "../../src/core/layout";
 import { defaultSettings } from "../../src/core/settings";
 import { NodeVault } from "../../src/node/node-vault";
 import { leftovers, runCli } from "../helpers/stress-harness";
+import { maskRandomIds } from "../helpers/seeded-random";
 
 // Ctrl-C during a long extraction (src/cli/commands/extract.ts): the run stops between notes with
 // exit 130 and one line, every note is complete, and running again ends as an uninterrupted run.
@@ -30,7 +31,7 @@ function vault(): string {
   return root;
 }
 
-/** Every file under the vault's memory, timestamps blanked (they are the time of the run). */
+/** Every file under the vault's memory, timestamps and random item ids blanked (each run has its own). */
 function snapshot(root: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (dir: string): void => {
@@ -40,7 +41,7 @@ function snapshot(root: string): Map<string, string> {
       else
         out.set(
           p.slice(root.length + 1),
-          readFileSync(p, "utf8").replace(
+          maskRandomIds(readFileSync(p, "utf8")).replace(
             /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}/g,
             "TIME",
           ),

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rng } from "../../bench/lib/synthetic-vault";
+import { maskRandomIds } from "./seeded-random";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 /**
@@ -320,7 +321,7 @@ function notesOf(root: string): Map<string, string> {
       } else if (e.name.endsWith(".md")) {
         out.set(
           p.slice(root.length + 1),
-          readFileSync(p, "utf8").replace(
+          maskRandomIds(readFileSync(p, "utf8")).replace(
             /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[^\s"\]]*/g,
             "<time>",
           ),
