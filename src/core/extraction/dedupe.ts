@@ -165,38 +165,13 @@ function jaccard(
  * Similarity 0–1 of what two texts are about, their values and negations left out: the
  * multiset Jaccard index of their {@link similarityTokens} without numbers, weekdays, months and
  * negations. "API rate limit is 100 per second" and "… 200 per second" give 1, as do
- * "我们周五部署" and "我们周五不部署". Used to find contradictions (contradiction.ts), never to dedupe.
+ * "我们周五部署" and "我们周五不部署". Used by the statement rule for texts it does not read
+ * (`legacyOutcome` in statements.ts), never to dedupe.
  */
 export function subjectSimilarity(a: string, b: string): number {
   const x = subjectOf(a);
   const y = subjectOf(b);
   return jaccard(x.counts, x.size, y.counts, y.size);
-}
-
-/**
- * The words of a text's subject (see {@link subjectSimilarity}) that are not CJK, as a sorted
- * list: in a Chinese text these are its names (`API`, `alpha`), which one CJK bigram more or less
- * must not outweigh.
- */
-export function subjectNames(text: string): string {
-  const names = namesOf(text);
-  return names
-    .split(" ")
-    .filter(
-      (t) =>
-        t !== "" &&
-        !VALUE_WORD.test(t) &&
-        !SUBJECT_STOP.has(t) &&
-        !/^(?:not|never|no|none|nor|neither|nobody|nothing|nowhere|cannot|without|stop|avoid|t)$/.test(
-          t,
-        ),
-    )
-    .join(" ");
-}
-
-/** True when a text holds CJK characters. */
-export function hasCjk(text: string): boolean {
-  return CJK.test(text);
 }
 
 /**
