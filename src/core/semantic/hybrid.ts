@@ -15,6 +15,7 @@ import type {
   SearchOptions,
   SearchResponse,
   SearchService,
+  SemanticQuery,
 } from "../search/search-service";
 import { parseQuery } from "../search/query";
 import { normalize, type VectorIndex } from "../search/vectors";
@@ -72,52 +73,57 @@ async function queryVector(
   }
 }
 
-/** The line said when BM25 answers instead of the vectors. */
-function fallbackLine(why: string): string {
-  return `search: BM25 only: ${why}`;
+/**
+ * Runs `search` with the query's vector when `retrieval` asks for one and there is one, else BM25
+ * alone (saying why through `onFallback`); the response always says `retrieval`.
+ */
+async function withRetrieval<
+  O extends { freeText?: boolean; semantic?: SemanticQuery },
+  R extends { retrieval?: Retrieval },
+>(
+  query: string,
+  options: O & { retrieval?: Retrieval },
+  source: SemanticSource | null,
+  onFallback: (line: string) => void,
+  search: (options: O) => Promise<Result<R>>,
+): Promise<Result<R>> {
+  const { retrieval: asked, ...rest } = options;
+  const retrieval = defaultRetrieval(asked, source);
+  if (retrieval !== "bm25") {
+    const got = await queryVector(query, source, options.freeText);
+    if ("vector" in got) return search({ ...rest, semantic: { mode: retrieval, ...got } } as O);
+    if (got.why) onFallback(`search: BM25 only: ${got.why}`);
+  }
+  const res = await search(rest as O);
+  if (res.ok) res.value.retrieval = "bm25";
+  return res;
 }
 
 /**
  * A note search by `retrieval` (default {@link defaultRetrieval}); the response always says
  * `retrieval`. Falls back to BM25 as the module says; only a bad query or scope is an error.
  */
-export async function searchWith(
+export function searchWith(
   service: SearchService,
   query: string,
   options: SearchOptions & { retrieval?: Retrieval },
   source: SemanticSource | null,
   onFallback: (line: string) => void,
 ): Promise<Result<SearchResponse>> {
-  const { retrieval: asked, ...rest } = options;
-  const retrieval = defaultRetrieval(asked, source);
-  if (retrieval !== "bm25") {
-    const got = await queryVector(query, source, options.freeText);
-    if ("vector" in got)
-      return service.search(query, { ...rest, semantic: { mode: retrieval, ...got } });
-    if (got.why) onFallback(fallbackLine(got.why));
-  }
-  const res = await service.search(query, rest);
-  if (res.ok) res.value.retrieval = "bm25";
-  return res;
+  return withRetrieval(query, options, source, onFallback, (o: SearchOptions) =>
+    service.search(query, o),
+  );
 }
 
 /** A passage search by `retrieval`, as {@link searchWith}. */
-export async function searchPassagesWith(
+export function searchPassagesWith(
   service: SearchService,
   query: string,
   options: PassageOptions & { retrieval?: Retrieval },
   source: SemanticSource | null,
   onFallback: (line: string) => void,
 ): Promise<Result<PassageResponse>> {
-  const { retrieval: asked, ...rest } = options;
-  const retrieval = defaultRetrieval(asked, source);
-  if (retrieval !== "bm25") {
-    const got = await queryVector(query, source, options.freeText);
-    if ("vector" in got)
-      return service.searchPassages(query, { ...rest, semantic: { mode: retrieval, ...got } });
-    if (got.why) onFallback(fallbackLine(got.why));
-  }
-  const res = await service.searchPassages(query, rest);
-  if (res.ok) res.value.retrieval = "bm25";
-  return res;
+  return withRetrieval(query, options, source, onFallback, (o: PassageOptions) =>
+    service.searchPassages(query, o),
+  );
 }
