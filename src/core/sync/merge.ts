@@ -117,6 +117,7 @@ function split(text: string, shape: NoteShape): Split {
     }
   }
   const body = lines.slice(start);
+  const noteLines = shape === "tracker" ? body.map((t) => ({ text: t, eol: "" as const })) : [];
   const lead: string[] = [];
   let i = 0;
   while (i < body.length && BLANK.test(body[i] ?? "")) lead.push(body[i++] ?? "");
@@ -138,10 +139,7 @@ function split(text: string, shape: NoteShape): Split {
       continue;
     }
     if (shape === "tracker") {
-      const item = itemAt(
-        body.map((t) => ({ text: t, eol: "" as const })),
-        lineNo,
-      );
+      const item = itemAt(noteLines, lineNo);
       if (item) {
         // Trailing blank lines inside the item's range belong to its children; blank lines after
         // its last child become separators.
