@@ -6,6 +6,11 @@
 
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 const BLOCK_ID_RE = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
+
+/** The block id (without `^`) a line ends with as Obsidian reads it (`text ^t-003`), or `null`. */
+export function trailingBlockId(line: string): string | null {
+  return BLOCK_ID_RE.exec(line)?.[1] ?? null;
+}
 const HEADING_RE = /^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/;
 
 /** Block ids and headings of a note, for checking `#^id` and `#Heading` links. */

@@ -1,0 +1,61 @@
+// The checks of src/core/trackers/validate.ts (docs/mcp.md, "What a write tool refuses"): each
+// rule with a value it keeps and one it refuses.
+import { describe, expect, it } from "vitest";
+import {
+  checkAddressees,
+  checkCategory,
+  checkDate,
+  checkFieldValue,
+  checkLink,
+  checkText,
+} from "../../../src/core/trackers/validate";
+
+describe("write-value checks", () => {
+  it("a text: kept trimmed; refused blank, with a NUL byte, or ending in a block id", () => {
+    expect(checkText("text", "  see ^t-003 later ")).toEqual({
+      ok: true,
+      value: "see ^t-003 later",
+    });
+    expect(checkText("text", "   ")).toEqual({ ok: false, error: "text is blank" });
+    expect(checkText("text", "a\u0000b").ok).toBe(false);
+    expect(checkText("progress", "done, see ^t-003")).toMatchObject({ ok: false });
+  });
+
+  it("a date: a real calendar day only", () => {
+    expect(checkDate("due", "2024-02-29")).toEqual({ ok: true, value: "2024-02-29" });
+    expect(checkDate("due", "2023-02-29").ok).toBe(false);
+    expect(checkDate("due", "not-a-date").ok).toBe(false);
+  });
+
+  it("a link: inside the vault, one link, no control character", () => {
+    expect(checkLink("source", "2026-11-02#^am-k3f9")).toEqual({
+      ok: true,
+      value: "[[2026-11-02#^am-k3f9]]",
+    });
+    expect(checkLink("source", "[[Memory/Agents/link/Journal/2026-11-02]]").ok).toBe(true);
+    for (const bad of ["", "[[]]", "../x", "/etc/passwd", "a\u0000b", "a]] [[b"])
+      expect(checkLink("source", bad).ok, bad).toBe(false);
+  });
+
+  it("addressees: names by the agent-name rule, several comma-separated", () => {
+    expect(checkAddressees("to", "@ming, [[atlas]]")).toEqual({
+      ok: true,
+      value: "[[ming]], [[atlas]]",
+    });
+    for (const bad of ["", "@", "ming,", "ming/../atlas", "a#b"])
+      expect(checkAddressees("to", bad).ok, bad).toBe(false);
+  });
+
+  it("a field value by its key; a category of the vault, without case", () => {
+    expect(checkFieldValue("due", "2026-12-24").ok).toBe(true);
+    expect(checkFieldValue("Scheduled", "soon").ok).toBe(false);
+    expect(checkFieldValue("priority", "1")).toEqual({ ok: true, value: "high" });
+    expect(checkFieldValue("priority", "urgent").ok).toBe(false);
+    expect(checkFieldValue("note", "free text").ok).toBe(true);
+    expect(checkCategory(["learning", "strategy"], "Strategy")).toEqual({
+      ok: true,
+      value: "strategy",
+    });
+    expect(checkCategory(["learning", "strategy"], "nonsense").ok).toBe(false);
+  });
+});
