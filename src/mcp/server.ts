@@ -1,12 +1,12 @@
 /**
  * The MCP server of `agent-memory mcp` (docs/mcp.md, "Following the disk"; docs/mcp.md, "Tools"):
- * an `McpServer` of the official SDK with the tools of tools.ts, over stdio. Only the protocol goes
- * to stdout; every log line goes to stderr.
+ * an `McpServer` of the official SDK with the tools of tools/index.ts, over stdio. Only the protocol
+ * goes to stdout; every log line goes to stderr.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
-import { oneLine } from "../node/one-line";
-import { runTool, TOOLS, type ToolDeps } from "./tools";
+import { CallToolRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { TOOLS, runTool, type McpTool, type ToolDeps } from "./tools/index";
+import { toolError } from "./tools/common";
 
 /** Name and version the server reports in `initialize`. */
 export const SERVER_INFO = { name: "agent-memory", version: "0.1.0" };
@@ -24,6 +24,12 @@ export function readOnlyToolNames(): string[] {
 /**
  * Builds the server with the tools chosen: all of them, only the read-only ones (`readOnly`), or
  * only those named in `only` (`--tools`; the caller has checked the names).
+ *
+ * `tools/list` is the SDK's, from each tool's schemas, title and annotations. `tools/call` is this
+ * server's own handler, set through the SDK's public `Server.setRequestHandler` (docs/decisions.md,
+ * "MCP tool calls checked by the server's own handler"): it checks the arguments with the tool's
+ * schema and words a refusal as one line naming every bad argument, where the SDK's handler gives a
+ * line per zod issue.
  * @param log writes one line to stderr
  */
 export function createMcpServer(
@@ -35,27 +41,28 @@ export function createMcpServer(
     instructions:
       "Long-term memory in an Obsidian vault. At session start call brief (or search); while working append_journal; at the end extract. Links are [[note#^block]].",
   });
-  // The SDK words a failed input validation with one line per zod issue; a tool error is one line
-  // (docs/mcp.md, "Tools"). `createToolError` is the SDK's own (1.32.2, pinned) and builds every
-  // tool error.
-  const internal = server as unknown as { createToolError?: (message: string) => unknown };
-  const sdkToolError = internal.createToolError?.bind(server);
-  if (sdkToolError) internal.createToolError = (message: string) => sdkToolError(oneLine(message));
-  const tools: string[] = [];
-  for (const spec of TOOLS) {
-    if (choice.readOnly && !spec.hints.readOnlyHint) continue;
-    if (choice.only && !choice.only.has(spec.name)) continue;
+  const chosen = new Map<string, McpTool>();
+  for (const tool of TOOLS) {
+    if (choice.readOnly && !tool.hints.readOnlyHint) continue;
+    if (choice.only && !choice.only.has(tool.name)) continue;
     server.registerTool(
-      spec.name,
+      tool.name,
       {
-        description: spec.description,
-        inputSchema: spec.input,
-        outputSchema: z.looseObject(spec.output),
-        annotations: spec.hints,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        annotations: tool.hints,
       },
-      (args: Record<string, unknown>) => runTool(spec, args, deps, log),
+      (args: unknown) => runTool(tool, args, deps, log),
     );
-    tools.push(spec.name);
+    chosen.set(tool.name, tool);
   }
-  return { server, tools };
+  // Replaces the handler registerTool installed (the SDK documents that setRequestHandler does).
+  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = chosen.get(request.params.name);
+    if (!tool) return toolError(`Tool ${request.params.name} not found`);
+    return runTool(tool, request.params.arguments ?? {}, deps, log);
+  });
+  return { server, tools: [...chosen.keys()] };
 }

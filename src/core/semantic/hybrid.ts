@@ -33,8 +33,8 @@ export function defaultRetrieval(asked: Retrieval | undefined, source: unknown):
   return asked ?? (source ? "hybrid" : "bm25");
 }
 
-/** Retrieval names, for option checks. */
-export const RETRIEVALS: readonly Retrieval[] = ["bm25", "hybrid", "semantic"];
+/** Retrieval names, for option checks (a tuple, so that a zod enum takes it as it is). */
+export const RETRIEVALS = ["bm25", "hybrid", "semantic"] as const satisfies readonly Retrieval[];
 
 /**
  * The query's unit vector, or why there is none. Queries without free text (filters alone) need
