@@ -28,7 +28,13 @@ const WRITE_TOOLS = [
 ];
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 /** Tools that may replace a value (a status, a field, a state, a superseded entry): `destructiveHint`. */
-const REPLACING_TOOLS = ["extract", "update_tracker_item", "answer_inbox_item"];
+const REPLACING_TOOLS = [
+  "extract",
+  "add_tracker_item",
+  "update_tracker_item",
+  "add_knowledge",
+  "answer_inbox_item",
+];
 /** Tools whose result has a fixed shape, the only ones with an output schema. */
 const FIXED_SHAPE = [
   "read_note",
@@ -57,7 +63,7 @@ describe("mcp server started with --agent link on the sample vault", () => {
     vault?.cleanup();
   });
 
-  it("lists every tool with annotations, an output schema and a short description", async () => {
+  it("lists every tool with a title, annotations as meant, output schemas for fixed shapes only", async () => {
     const { tools } = await s.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
     for (const t of tools) {

@@ -22,7 +22,7 @@ import {
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { checkCategory, checkLink, checkText } from "../../core/trackers/validate";
 import { localTimestamp, today as todayOf } from "../../core/util/dates";
-import { ADD_ONCE, defineTool, valid, write } from "./common";
+import { REPLACE, defineTool, valid, write } from "./common";
 
 const HEADINGS: Record<EntryKind, string> = {
   insight: "Insights",
@@ -50,7 +50,7 @@ export const addKnowledge = defineTool({
     added: z.boolean(),
     supersedes: z.string().optional(),
   },
-  hints: ADD_ONCE,
+  hints: REPLACE,
   async run(args, deps) {
     const { access, ctx, live } = deps;
     const topic = valid(checkText("topic", args.topic));

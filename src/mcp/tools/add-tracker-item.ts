@@ -28,7 +28,7 @@ import {
   checkText,
 } from "../../core/trackers/validate";
 import { localTimestamp, today as todayOf } from "../../core/util/dates";
-import { ADD_ONCE, defineTool, edited, noteLink, valid, write } from "./common";
+import { REPLACE, defineTool, edited, noteLink, valid, write } from "./common";
 import { fieldsArg } from "./fields-arg";
 
 export const addTrackerItemTool = defineTool({
@@ -52,7 +52,7 @@ export const addTrackerItemTool = defineTool({
     added: z.boolean(),
     supersedes: z.string().optional(),
   },
-  hints: ADD_ONCE,
+  hints: REPLACE,
   async run(args, deps) {
     const { access, ctx } = deps;
     const k = args.kind;

@@ -62,9 +62,13 @@ export const ADD: Hints = {
   idempotentHint: false,
   openWorldHint: false,
 };
-/** Only adds, and finds what the first call added (trackers and callouts dedupe). */
+/** Only adds, and finds what the first call added (a proposal is not made twice). */
 export const ADD_ONCE: Hints = { ...ADD, idempotentHint: true };
-/** Replaces values (a status, a field, a state): destructive in the specification's sense. */
+/**
+ * Replaces values (a status, a field, a state) or supersedes a current entry (it gets `valid_to`
+ * and leaves the brief): destructive in the specification's sense. A second call finds what the
+ * first wrote.
+ */
 export const REPLACE: Hints = { ...ADD, destructiveHint: true, idempotentHint: true };
 
 /** The arguments a handler receives: the input schema's output type. */
