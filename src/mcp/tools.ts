@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { buildBrief, type BriefSearchFn } from "../core/brief";
 import { isIsoDate, localTimestamp, today as todayOf } from "../core/util/dates";
-import { formatWikilink, toWikilink } from "../core/markdown/wikilinks";
+import { formatWikilink, toWikilink, noteName } from "../core/markdown/wikilinks";
 import { MemoryError, UsageError, errorMessage } from "../core/errors";
 import { applyPlan, extractionReport, planExtraction } from "../core/extraction/pipeline";
 import {
@@ -732,15 +732,11 @@ const addKnowledge: ToolSpec = {
     const key = topicKey(topic);
     let path: string | undefined;
     for (const p of live.notePaths())
-      if (
-        p.startsWith(folder) &&
-        topicKey((p.split("/").pop() ?? "").replace(/\.md$/i, "")) === key
-      )
-        path = p;
+      if (p.startsWith(folder) && topicKey(noteName(p)) === key) path = p;
     const category =
       typeof args.category === "string" && args.category.trim() ? args.category.trim() : undefined;
     path ??= ctx.layout.topicPath(access.agent, topic, category);
-    const title = (path.split("/").pop() ?? topic).replace(/\.md$/i, "");
+    const title = noteName(path);
     const heading = HEADINGS[entryKind];
     const text = String(args.text);
     interface Outcome {

@@ -15,7 +15,7 @@ import { truncateLine } from "../markdown/text";
 import { MemoryError, UsageError, errorMessage } from "../errors";
 import { extractionHash, splitBlocks, type JournalBlock } from "../journal/blocks";
 import { blockLink } from "../markdown/block-link";
-import { findWikilinks, formatWikilink } from "../markdown/wikilinks";
+import { findWikilinks, formatWikilink, noteName } from "../markdown/wikilinks";
 import { readNoteInfo } from "../health/note-info";
 import { journalDate } from "../health/time-rules";
 import { knownAgents, unknownAgentError } from "../init";
@@ -136,10 +136,6 @@ export function digestPath(
   return layout.under(joinPath(layout.journalFolder(agent), DIGESTS_FOLDER, `${week.label}.md`));
 }
 
-function journalName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
-
 const STATUS_WORD: Readonly<Record<string, string>> = {
   open: "open",
   "in-progress": "in progress",
@@ -151,7 +147,7 @@ function itemLine(item: ProducedItem): string {
   // The item's own link, shown by its id (`t-005`) or its note's name (`Content quality`).
   const own = findWikilinks(item.itemLink)[0];
   const where = own
-    ? formatWikilink({ ...own, alias: own.blockId ?? journalName(item.itemPath) })
+    ? formatWikilink({ ...own, alias: own.blockId ?? noteName(item.itemPath) })
     : item.itemLink;
   const status = item.status !== undefined ? ` (${STATUS_WORD[item.status] ?? item.status})` : "";
   return `- ${truncateLine(item.text, MAX_ITEM_CHARS)}${status} — ${where} · from ${sourceLink(item.journal, item.blockId)}`;

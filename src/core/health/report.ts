@@ -4,7 +4,7 @@
  * plugin's report note ({@link renderHealthReport}, docs/architecture.md, "The health check"). All
  * pure.
  */
-import { replaceWikilinks } from "../markdown/wikilinks";
+import { replaceWikilinks, noteName } from "../markdown/wikilinks";
 import { HEALTH_RULES, healthRule } from "./rules";
 import type { HealthJson, HealthProblem, HealthReport, HealthRuleId } from "./types";
 
@@ -113,7 +113,7 @@ function cell(text: string): string {
 
 function noteLink(p: HealthProblem): string {
   const target = p.path.replace(/\.md$/i, "");
-  const name = target.slice(target.lastIndexOf("/") + 1);
+  const name = noteName(p.path);
   const anchor = p.blockId ? `#^${p.blockId}` : "";
   return `[[${target}${anchor}\\|${name}]]`;
 }

@@ -16,6 +16,7 @@ import {
   editPlan,
   type ItemDecision,
 } from "../../core/extraction/plan-edits";
+import { noteName } from "../../core/markdown/wikilinks";
 
 const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
   task: "Tasks",
@@ -98,9 +99,7 @@ export class PlanReviewModal extends Modal {
   override onOpen(): void {
     const { plan } = this.options;
     this.modalEl.addClass("am-review-modal");
-    this.setTitle(
-      `Review items from ${plan.journal.split("/").pop()?.replace(/\.md$/i, "") ?? plan.journal}`,
-    );
+    this.setTitle(`Review items from ${noteName(plan.journal)}`);
     const el = this.contentEl;
     el.empty();
     el.addClass("am-review");
