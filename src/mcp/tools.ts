@@ -63,6 +63,7 @@ import {
 import type { Retrieval } from "../core/search/search-service";
 
 import type { Hints, ToolDeps, ToolOutput, ToolSpec } from "./tool-spec";
+import { TOPIC_HEADINGS } from "../core/knowledge/callouts";
 
 export type { Hints, ToolDeps, ToolOutput, ToolSpec } from "./tool-spec";
 
@@ -698,12 +699,6 @@ const updateTracker: ToolSpec = {
   },
 };
 
-const HEADINGS: Record<EntryKind, string> = {
-  insight: "Insights",
-  pattern: "Patterns",
-  decision: "Decisions",
-};
-
 const addKnowledge: ToolSpec = {
   name: "add_knowledge",
   description:
@@ -737,7 +732,7 @@ const addKnowledge: ToolSpec = {
       typeof args.category === "string" && args.category.trim() ? args.category.trim() : undefined;
     path ??= ctx.layout.topicPath(access.agent, topic, category);
     const title = noteName(path);
-    const heading = HEADINGS[entryKind];
+    const heading = TOPIC_HEADINGS[entryKind];
     const text = String(args.text);
     interface Outcome {
       created: boolean;

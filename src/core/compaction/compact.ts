@@ -9,7 +9,7 @@
  * nothing. With a {@link Summarizer}, a short generated summary goes on top, asked for only when
  * the listing changed (or the digest has none), so a re-run makes no model call.
  */
-import { CATEGORIES, type Category } from "../extraction/types";
+import { CATEGORIES, type Category, CATEGORY_LABELS } from "../extraction/types";
 import { sourceLink } from "../extraction/destination-match";
 import { truncateLine } from "../markdown/text";
 import { MemoryError, UsageError, errorMessage } from "../errors";
@@ -101,17 +101,6 @@ interface JournalRead {
   extraction: "extracted" | "changed" | "never";
 }
 
-/** Section headings of the listing, per category. */
-const CATEGORY_HEADING: Readonly<Record<Category, string>> = {
-  task: "Tasks",
-  goal: "Goals",
-  improvement: "Improvements",
-  knowledge: "Knowledge",
-  pattern: "Patterns",
-  decision: "Decisions",
-  question: "Questions",
-};
-
 /** Block kinds worth listing when nothing came of them (headings and thematic breaks are not content). */
 const CONTENT_KINDS = new Set<JournalBlock["kind"]>([
   "paragraph",
@@ -195,7 +184,7 @@ function renderListing(
   for (const c of CATEGORIES) {
     const list = byCategory.get(c);
     if (!list) continue;
-    lines.push("", `## ${CATEGORY_HEADING[c]} (${list.length})`, "", ...list);
+    lines.push("", `## ${CATEGORY_LABELS[c]} (${list.length})`, "", ...list);
   }
   lines.push("", `## Nothing extracted (${idle.length})`, "");
   lines.push(...(idle.length > 0 ? idle : ["- every block of the week produced an item"]));

@@ -92,7 +92,7 @@ export async function routeToTopic(
 }
 
 /** Callout kind of an item's topic entry. */
-export function calloutKind(item: ExtractedItem): EntryKind {
+export function calloutKind(item: Pick<ExtractedItem, "category">): EntryKind {
   return item.category === "decision"
     ? "decision"
     : item.category === "pattern"

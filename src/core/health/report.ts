@@ -7,6 +7,7 @@
 import { replaceWikilinks, noteName } from "../markdown/wikilinks";
 import { HEALTH_RULES, healthRule } from "./rules";
 import type { HealthJson, HealthProblem, HealthReport, HealthRuleId } from "./types";
+import { HEALTH_REPORT_TYPE } from "../note-types";
 
 /** Compliance as a percentage with one decimal, e.g. `98.0%`. */
 export function formatCompliance(compliance: number): string {
@@ -135,7 +136,7 @@ export function renderHealthReport(report: HealthReport, options: HealthReportNo
   const out: string[] = [
     "---",
     "id: health-report",
-    "type: health-report",
+    `type: ${HEALTH_REPORT_TYPE}`,
     "status: active",
     `created_at: ${options.createdAt ?? options.generatedAt}`,
     `updated_at: ${options.generatedAt}`,

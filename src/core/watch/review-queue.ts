@@ -13,11 +13,9 @@ import { extractionHash } from "../journal/blocks";
 import { joinPath, type MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { formatWikilink, noteName } from "../markdown/wikilinks";
+import { REVIEW_QUEUE_NAME, REVIEW_QUEUE_TYPE } from "../note-types";
 
-/** Frontmatter `type` of the queue note. */
-export const REVIEW_QUEUE_TYPE = "review-queue";
-/** File name of the queue note in an agent's folder. */
-export const REVIEW_QUEUE_NAME = "Review queue.md";
+export { REVIEW_QUEUE_NAME, REVIEW_QUEUE_TYPE };
 
 /** One queued plan. */
 export interface QueueEntry {
