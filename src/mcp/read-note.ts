@@ -7,7 +7,7 @@
 import { PathError, UsageError } from "../core/errors";
 import { parseNote } from "../core/frontmatter";
 import { normalizeHeading } from "../core/markdown/anchors";
-import { parseWikilinkTarget, unwrapWikilink } from "../core/markdown/wikilinks";
+import { parseWikilinkTarget, unwrapWikilink, noteName } from "../core/markdown/wikilinks";
 import { splitBlocks } from "../core/journal/split";
 import type { MemoryAccess } from "./access";
 import type { LiveIndex } from "../node/live-index";
@@ -143,9 +143,7 @@ export async function readNotePage(
   let end = Math.min(part.length, offset + limit);
   // Never cut a character in two: a high surrogate at the end of the page goes to the next one.
   if (end < part.length && end > offset && /[\uD800-\uDBFF]/.test(part[end - 1] ?? "")) end--;
-  const title =
-    live.service.meta(target.path)?.title ??
-    (target.path.split("/").pop() ?? target.path).replace(/\.md$/i, "");
+  const title = live.service.meta(target.path)?.title ?? noteName(target.path);
   return {
     path: target.path,
     title,

@@ -9,13 +9,13 @@
  * nothing. With a {@link Summarizer}, a short generated summary goes on top, asked for only when
  * the listing changed (or the digest has none), so a re-run makes no model call.
  */
-import { CATEGORIES, type Category } from "../extraction/types";
+import { CATEGORIES, type Category, CATEGORY_LABELS } from "../extraction/types";
 import { sourceLink } from "../extraction/destination-match";
 import { truncateLine } from "../markdown/text";
 import { MemoryError, UsageError, errorMessage } from "../errors";
 import { extractionHash, splitBlocks, type JournalBlock } from "../journal/blocks";
 import { blockLink } from "../markdown/block-link";
-import { findWikilinks, formatWikilink } from "../markdown/wikilinks";
+import { findWikilinks, formatWikilink, noteName } from "../markdown/wikilinks";
 import { readNoteInfo } from "../health/note-info";
 import { journalDate } from "../health/time-rules";
 import { knownAgents, unknownAgentError } from "../init";
@@ -101,17 +101,6 @@ interface JournalRead {
   extraction: "extracted" | "changed" | "never";
 }
 
-/** Section headings of the listing, per category. */
-const CATEGORY_HEADING: Readonly<Record<Category, string>> = {
-  task: "Tasks",
-  goal: "Goals",
-  improvement: "Improvements",
-  knowledge: "Knowledge",
-  pattern: "Patterns",
-  decision: "Decisions",
-  question: "Questions",
-};
-
 /** Block kinds worth listing when nothing came of them (headings and thematic breaks are not content). */
 const CONTENT_KINDS = new Set<JournalBlock["kind"]>([
   "paragraph",
@@ -136,10 +125,6 @@ export function digestPath(
   return layout.under(joinPath(layout.journalFolder(agent), DIGESTS_FOLDER, `${week.label}.md`));
 }
 
-function journalName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
-
 const STATUS_WORD: Readonly<Record<string, string>> = {
   open: "open",
   "in-progress": "in progress",
@@ -151,7 +136,7 @@ function itemLine(item: ProducedItem): string {
   // The item's own link, shown by its id (`t-005`) or its note's name (`Content quality`).
   const own = findWikilinks(item.itemLink)[0];
   const where = own
-    ? formatWikilink({ ...own, alias: own.blockId ?? journalName(item.itemPath) })
+    ? formatWikilink({ ...own, alias: own.blockId ?? noteName(item.itemPath) })
     : item.itemLink;
   const status = item.status !== undefined ? ` (${STATUS_WORD[item.status] ?? item.status})` : "";
   return `- ${truncateLine(item.text, MAX_ITEM_CHARS)}${status} — ${where} · from ${sourceLink(item.journal, item.blockId)}`;
@@ -199,7 +184,7 @@ function renderListing(
   for (const c of CATEGORIES) {
     const list = byCategory.get(c);
     if (!list) continue;
-    lines.push("", `## ${CATEGORY_HEADING[c]} (${list.length})`, "", ...list);
+    lines.push("", `## ${CATEGORY_LABELS[c]} (${list.length})`, "", ...list);
   }
   lines.push("", `## Nothing extracted (${idle.length})`, "");
   lines.push(...(idle.length > 0 ? idle : ["- every block of the week produced an item"]));

@@ -7,7 +7,7 @@ import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
 import { FIELD_KEYS, fieldValue } from "../trackers/fields";
 import { isOpenStatus } from "../trackers/status";
-import { formatWikilink, linkTarget, wikilinkTargets } from "../markdown/wikilinks";
+import { formatWikilink, linkTarget, wikilinkTargets, noteName } from "../markdown/wikilinks";
 import type { TopicEntry } from "../knowledge/topic";
 import { isSuperseded } from "../knowledge/supersede";
 
@@ -22,7 +22,7 @@ export function sourceLink(journal: string, blockId: string | null): string {
  */
 export function sourceKey(linkOrTarget: string): string {
   const [note = "", sub = ""] = linkTarget(linkOrTarget).split("#");
-  return `${(note.split("/").pop() ?? note).replace(/\.md$/i, "").toLowerCase()}#${sub}`;
+  return `${noteName(note).toLowerCase()}#${sub}`;
 }
 
 /** True when one of the link `targets` (as {@link wikilinkTargets} gives them) points at the same block as `link`. */

@@ -43,7 +43,7 @@ import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
 import type { RandomSource } from "../util/ids";
 import { findConflictMarkers } from "../markdown/conflict-markers";
-import { linkBreakingCharacters } from "../markdown/wikilinks";
+import { linkBreakingCharacters, noteName } from "../markdown/wikilinks";
 import type {
   ExtractionContext,
   ExtractionResult,
@@ -148,10 +148,6 @@ export interface ApplyResult {
 
 const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 };
 
-function baseName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
-
 /**
  * What an extractor is told about the agent's memory (docs/architecture.md, "The checklist"): its
  * topics, its open goals and questions, and the other agents.
@@ -168,8 +164,8 @@ export async function loadContext(
   ]);
   const agentTopics = await state.topics(layout, agent, agentFiles);
   const topics = [
-    ...[...agentTopics.values()].map(baseName),
-    ...libraryFiles.map((f) => baseName(f.path)),
+    ...[...agentTopics.values()].map(noteName),
+    ...libraryFiles.map((f) => noteName(f.path)),
   ];
   const openItems: ExtractionContext["openItems"] = [];
   for (const kind of ["goals", "questions"] as const) {
@@ -270,7 +266,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     }
   }
   const hash = extractionHash(note.body);
-  const title = baseName(path);
+  const title = noteName(path);
   const date = dateTitle(title) ?? today((options.now ?? (() => new Date()))());
   const base: ExtractionPlan = {
     journal: path,

@@ -14,6 +14,7 @@ import { cryptoRandom, type RandomSource } from "../util/ids";
 import { splitLines } from "../markdown/lines";
 import { listTopicEntries, topicKey, type TopicEntry } from "../knowledge/topic";
 import type { ExtractedItem, PlannedItem } from "./types";
+import { noteName } from "../markdown/wikilinks";
 
 /**
  * The read cache of one plan: each destination note is read once per plan (later reads of the same
@@ -123,8 +124,7 @@ export class PlanReadCache {
       : this.vault.list(prefix.slice(0, -1));
     this.topicIndex ??= files.then((found) => {
       const map = new Map<string, string>();
-      for (const f of found)
-        map.set(topicKey((f.path.split("/").pop() ?? "").replace(/\.md$/i, "")), f.path);
+      for (const f of found) map.set(topicKey(noteName(f.path)), f.path);
       return map;
     });
     return this.topicIndex;

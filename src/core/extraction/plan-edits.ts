@@ -8,6 +8,8 @@ import type { ExtractionPlan } from "./pipeline";
 import type { Category, PlannedItem } from "./types";
 import type { MemoryLayout } from "../layout";
 import { TRACKER_KINDS, type Settings, type TrackerKind } from "../settings";
+import { TOPIC_HEADINGS } from "../knowledge/callouts";
+import { calloutKind } from "./route-topic";
 
 /** A place an item can be sent to. */
 export type DestinationChoice =
@@ -31,22 +33,12 @@ export interface ItemDecision {
   destination?: string;
 }
 
-const DEFAULT_TOPIC_HEADING: Readonly<Record<Category, string>> = {
-  task: "Insights",
-  goal: "Insights",
-  pattern: "Patterns",
-  improvement: "Insights",
-  knowledge: "Insights",
-  decision: "Decisions",
-  question: "Insights",
-};
-
 /** The `## Heading` a category's callout goes under in a topic note (from the destination setting). */
 export function topicHeading(settings: Settings, category: Category): string {
   const spec = settings.destinations[category];
   return spec.startsWith("topic:") && spec.length > 6
     ? spec.slice(6)
-    : DEFAULT_TOPIC_HEADING[category];
+    : TOPIC_HEADINGS[calloutKind({ category })];
 }
 
 function trackerLabel(settings: Settings, kind: TrackerKind): string {

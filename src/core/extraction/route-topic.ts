@@ -14,6 +14,7 @@ import {
 } from "./supersession";
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+import { noteName } from "../markdown/wikilinks";
 
 /**
  * Callout kind for a topic entry of each category (docs/architecture.md, "Note formats": insight,
@@ -48,7 +49,7 @@ export async function routeToTopic(
     }
     throw err;
   }
-  const topicTitle = (destination.split("/").pop() ?? title).replace(/\.md$/i, "");
+  const topicTitle = noteName(destination);
   const base = { item, destination, topic: { title: topicTitle, heading } };
   const entries = await ctx.state.topicEntries(destination);
   const link = sourceLink(ctx.journal, item.blockId);
@@ -91,7 +92,7 @@ export async function routeToTopic(
 }
 
 /** Callout kind of an item's topic entry. */
-export function calloutKind(item: ExtractedItem): EntryKind {
+export function calloutKind(item: Pick<ExtractedItem, "category">): EntryKind {
   return item.category === "decision"
     ? "decision"
     : item.category === "pattern"

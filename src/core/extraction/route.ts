@@ -12,6 +12,7 @@ import type { RouteContext } from "./plan-cache";
 import { routeToTracker } from "./route-tracker";
 import { routeToTopic } from "./route-topic";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
+import { TOPIC_HEADINGS } from "../knowledge/callouts";
 
 function trackerKindOf(spec: string): TrackerKind | null {
   const name = spec.slice("tracker:".length);
@@ -44,13 +45,17 @@ export async function resolveRoute(
     if ("reason" in routed) return routed;
     out.push(routed);
     if (item.category === "decision" && item.topic) {
-      const topical = await routeToTopic(item, "Decisions", ctx);
+      const topical = await routeToTopic(item, TOPIC_HEADINGS.decision, ctx);
       if (!("reason" in topical)) out.push(topical);
     }
     return out;
   }
   if (spec.startsWith("topic:")) {
-    const routed = await routeToTopic(item, spec.slice("topic:".length) || "Insights", ctx);
+    const routed = await routeToTopic(
+      item,
+      spec.slice("topic:".length) || TOPIC_HEADINGS.insight,
+      ctx,
+    );
     return "reason" in routed ? routed : [routed];
   }
   return {

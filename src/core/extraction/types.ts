@@ -23,6 +23,20 @@ export const CATEGORIES: readonly Category[] = [
   "question",
 ];
 
+/**
+ * The label of each category where a person reads it: the plan review modal's groups and the
+ * digest's sections (docs/glossary.md, "Extraction").
+ */
+export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
+  task: "Tasks",
+  goal: "Goals",
+  pattern: "Patterns",
+  improvement: "Improvements",
+  knowledge: "Knowledge",
+  decision: "Decisions",
+  question: "Questions",
+};
+
 /** One extracted memory item (docs/architecture.md, "Items and evidence"). */
 export interface ExtractedItem {
   category: Category;

@@ -16,7 +16,13 @@ import {
   addTrackerItem,
   type EditResult,
 } from "../trackers/store";
-import { formatWikilink, toWikilink, unwrapWikilink, wikilinkTargets } from "../markdown/wikilinks";
+import {
+  formatWikilink,
+  toWikilink,
+  unwrapWikilink,
+  wikilinkTargets,
+  noteName,
+} from "../markdown/wikilinks";
 import {
   addEntrySource,
   appendTopicEntry,
@@ -173,7 +179,7 @@ export function writeItem(
       },
       {
         agent: ctx.agent,
-        title: (planned.destination.split("/").pop() ?? kind).replace(/\.md$/i, ""),
+        title: noteName(planned.destination),
         createdAt: ctx.timestamp,
       },
     );

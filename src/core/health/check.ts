@@ -33,12 +33,9 @@ import { checkContradictions } from "./contradiction-rules";
 import { checkMayBeStale } from "./stale-rules";
 import { checkConflictCopy, checkConflictMarkers, checkMergeChoices } from "./sync-rules";
 import type { HealthProblem, HealthReport } from "./types";
+import { HEALTH_REPORT_NAME } from "../note-types";
 
-/**
- * File name of the report note the plugin writes at the memory root
- * (docs/architecture.md, "The health check").
- */
-export const HEALTH_REPORT_NAME = "Health report.md";
+export { HEALTH_REPORT_NAME };
 
 /** Vault path of the report note: `<memory root>/Health report.md`. */
 export function healthReportPath(layout: MemoryLayout): string {

@@ -11,9 +11,9 @@ import type { VaultPort } from "../vault";
 import { healthReportPath } from "./check";
 import { renderHealthReport, type HealthReportNoteOptions } from "./report";
 import type { HealthReport } from "./types";
+import { HEALTH_REPORT_TYPE } from "../note-types";
 
-/** Frontmatter `type` marking a note the health check may regenerate. */
-export const HEALTH_REPORT_TYPE = "health-report";
+export { HEALTH_REPORT_TYPE };
 
 /**
  * Renders `report` and writes it to the report note, keeping the first run's `created_at`.

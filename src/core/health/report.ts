@@ -4,9 +4,10 @@
  * plugin's report note ({@link renderHealthReport}, docs/architecture.md, "The health check"). All
  * pure.
  */
-import { replaceWikilinks } from "../markdown/wikilinks";
+import { replaceWikilinks, noteName } from "../markdown/wikilinks";
 import { HEALTH_RULES, healthRule } from "./rules";
 import type { HealthJson, HealthProblem, HealthReport, HealthRuleId } from "./types";
+import { HEALTH_REPORT_TYPE } from "../note-types";
 
 /** Compliance as a percentage with one decimal, e.g. `98.0%`. */
 export function formatCompliance(compliance: number): string {
@@ -113,7 +114,7 @@ function cell(text: string): string {
 
 function noteLink(p: HealthProblem): string {
   const target = p.path.replace(/\.md$/i, "");
-  const name = target.slice(target.lastIndexOf("/") + 1);
+  const name = noteName(p.path);
   const anchor = p.blockId ? `#^${p.blockId}` : "";
   return `[[${target}${anchor}\\|${name}]]`;
 }
@@ -135,7 +136,7 @@ export function renderHealthReport(report: HealthReport, options: HealthReportNo
   const out: string[] = [
     "---",
     "id: health-report",
-    "type: health-report",
+    `type: ${HEALTH_REPORT_TYPE}`,
     "status: active",
     `created_at: ${options.createdAt ?? options.generatedAt}`,
     `updated_at: ${options.generatedAt}`,

@@ -21,6 +21,7 @@ import { readNoteInfo, type NoteInfo } from "./note-info";
 import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
 import type { HealthProblem } from "./types";
+import { noteName } from "../markdown/wikilinks";
 
 /** A journal block newer than a note's last update that mentions its topic. */
 export interface StaleBlock {
@@ -63,7 +64,7 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
     if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
       continue;
     if (RETIRED_STATUSES.has(statusOf(note))) continue;
-    const title = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+    const title = noteName(note.path);
     candidates.push({
       note,
       path: note.path,
@@ -94,7 +95,7 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
       return out;
     };
     if (concerned(matcher.find(mentionText(j.body))).size === 0) continue;
-    const stem = j.path.replace(/\.md$/i, "").split("/").pop() ?? j.path;
+    const stem = noteName(j.path);
     for (const block of splitBlocks(j.body)) {
       if (!CONTENT_KINDS.has(block.kind)) continue;
       const hit = concerned(matcher.find(mentionText(block.text)));

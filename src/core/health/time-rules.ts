@@ -21,6 +21,7 @@ import { topicKey } from "../knowledge/topic-key";
 import { isDigestNote } from "../note-types";
 import { fieldOf, type NoteInfo } from "./note-info";
 import type { HealthProblem } from "./types";
+import { noteName } from "../markdown/wikilinks";
 
 /** The status field, lower case, or `""`. */
 export function statusOf(note: NoteInfo): string {
@@ -86,8 +87,11 @@ export function checkSize(note: NoteInfo, capBytes: number): HealthProblem[] {
 
 /** The date of a journal: the first `YYYY-MM-DD` in its file name, else `created_at`, else the file's mtime. */
 export function journalDate(note: NoteInfo): IsoDate {
-  const name = note.path.slice(note.path.lastIndexOf("/") + 1);
-  return dateInName(name) ?? datePart(fieldOf(note, "created_at")) ?? localDate(note.mtime);
+  return (
+    dateInName(noteName(note.path)) ??
+    datePart(fieldOf(note, "created_at")) ??
+    localDate(note.mtime)
+  );
 }
 
 /** Statuses that take a note out of the staleness checks: finished or replaced. */
@@ -113,7 +117,7 @@ interface Candidate {
  * at least 2 characters. One home for `stale-knowledge` and `may-be-stale` (stale-rules.ts).
  */
 export function topicTerms(note: NoteInfo): string[] {
-  const name = note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  const name = noteName(note.path);
   const aliases = fieldOf(note, "aliases");
   const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(note.body)?.[1];
   const list: unknown[] = [
@@ -159,7 +163,7 @@ export function checkStaleKnowledge(
       note,
       last,
       age,
-      title: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, ""),
+      title: noteName(note.path),
       latest: null,
       count: 0,
     });

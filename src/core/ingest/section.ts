@@ -9,6 +9,7 @@ import { joinLines, splitLines } from "../markdown/lines";
 import { localDate } from "../util/dates";
 import { redactSecrets } from "./redact";
 import type { TranscriptFormat, TranscriptSession, Turn, TurnAction } from "./types";
+import { fenceAfter } from "../markdown/fences";
 
 /** Longest request kept (characters); the rest is cut with a note. */
 export const MAX_REQUEST_CHARS = 2000;
@@ -73,8 +74,9 @@ function cut(text: string, max: number): string {
   let head = text.slice(0, max);
   const nl = head.lastIndexOf("\n");
   if (nl > max / 2) head = head.slice(0, nl);
-  const fences = head.split("\n").filter((l) => /^\s*(```|~~~)/.test(l)).length;
-  return `${head.trimEnd()}${fences % 2 === 1 ? "\n```" : ""}\n\n(cut: ${text.length - head.length} more characters)`;
+  let fence: string | null = null;
+  for (const line of head.split("\n")) fence = fenceAfter(fence, line.trimStart());
+  return `${head.trimEnd()}${fence !== null ? `\n${fence}` : ""}\n\n(cut: ${text.length - head.length} more characters)`;
 }
 
 /**
@@ -89,13 +91,10 @@ function asBody(text: string): string {
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
-    const f = /^\s*(```|~~~)/.exec(line)?.[1];
-    if (f && (fence === null || fence === f)) {
-      fence = fence === null ? f : null;
-      out.push(line);
-      continue;
-    }
-    if (fence !== null) {
+    // A fence may be indented as a list item's child: its indent is not read.
+    const after = fenceAfter(fence, line.trimStart());
+    if (after !== null || fence !== null) {
+      fence = after;
       out.push(line);
       continue;
     }
@@ -175,9 +174,9 @@ function sectionEnd(text: string, markerLineIndex: number): number {
   let fence: string | null = null;
   for (let i = markerLineIndex + 1; i < lines.length; i++) {
     const t = lines[i]?.text ?? "";
-    const f = /^\s*(```|~~~)/.exec(t)?.[1];
-    if (f && (fence === null || fence === f)) fence = fence === null ? f : null;
-    else if (fence === null && /^#{1,2}\s/.test(t)) {
+    const after = fenceAfter(fence, t.trimStart());
+    if (after !== null || fence !== null) fence = after;
+    else if (/^#{1,2}\s/.test(t)) {
       // Stop before the blank lines that precede the next heading.
       let end = i;
       while (end > markerLineIndex + 1 && (lines[end - 1]?.text ?? "").trim() === "") end--;

@@ -1,3 +1,4 @@
+import { closesFence, fenceOpener } from "../markdown/fences";
 /**
  * Splitting a journal body into blocks (docs/architecture.md, "Journals"): the units a block id
  * (`^id`) can be attached to, following Obsidian's rules
@@ -33,7 +34,6 @@ export const INLINE_ID = new RegExp(`(?:^|[ \\t]+)\\^(${BLOCK_ID_CHARS})[ \\t]*$
 export const STANDALONE_ID = new RegExp(`^[ \\t]*\\^(${BLOCK_ID_CHARS})[ \\t]*$`);
 
 const BLANK = /^[ \t]*$/;
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$/;
 const QUOTE = /^ {0,3}>/;
 const CALLOUT = /^ {0,3}>[ \t]*\[!([^\]]+)\]/;
@@ -67,7 +67,7 @@ function isTableStart(lines: string[], i: number): boolean {
 function startsBlock(lines: string[], i: number): boolean {
   const line = lines[i] ?? "";
   return (
-    FENCE.test(line) ||
+    fenceOpener(line) !== null ||
     HEADING.test(line) ||
     QUOTE.test(line) ||
     THEMATIC_BREAK.test(line) ||
@@ -76,16 +76,11 @@ function startsBlock(lines: string[], i: number): boolean {
   );
 }
 
-/** The line that closes a fence opened by `openLine` (same character, at least as long). */
-function fenceCloser(openLine: string): RegExp {
-  const open = FENCE.exec(openLine)?.[1] ?? "```";
-  return new RegExp(`^ {0,3}${open[0] === "`" ? "`" : "~"}{${open.length},}[ \\t]*$`);
-}
-
 /** End (exclusive) of a fenced code block opening at `start`; the end of the body when unclosed. */
 function fenceEnd(lines: string[], start: number): number {
-  const close = fenceCloser(lines[start] ?? "");
-  for (let j = start + 1; j < lines.length; j++) if (close.test(lines[j] ?? "")) return j + 1;
+  const marker = fenceOpener(lines[start] ?? "") ?? "```";
+  for (let j = start + 1; j < lines.length; j++)
+    if (closesFence(lines[j] ?? "", marker)) return j + 1;
   return lines.length;
 }
 
@@ -101,17 +96,15 @@ export interface IdMarker {
 /** Every block id marker in a text, skipping fenced code (where `x ^y` is code, not an id). */
 export function idMarkers(text: string): IdMarker[] {
   const markers: IdMarker[] = [];
-  let close: RegExp | null = null;
+  let fence: string | null = null;
   text.split("\n").forEach((raw, line) => {
     const content = raw.replace(/\r$/, "");
-    if (close) {
-      if (close.test(content)) close = null;
+    if (fence !== null) {
+      if (closesFence(content, fence)) fence = null;
       return;
     }
-    if (FENCE.test(content)) {
-      close = fenceCloser(content);
-      return;
-    }
+    fence = fenceOpener(content);
+    if (fence !== null) return;
     const match = INLINE_ID.exec(content);
     if (match) markers.push({ line, id: match[1] ?? "", standalone: STANDALONE_ID.test(content) });
   });
@@ -206,7 +199,7 @@ export function splitBlocks(body: string): JournalBlock[] {
     let end: number;
     let calloutType: string | undefined;
     const heading = headingText(line);
-    if (FENCE.test(line)) {
+    if (fenceOpener(line) !== null) {
       kind = "code";
       end = fenceEnd(lines, i);
     } else if (heading) {

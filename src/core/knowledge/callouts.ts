@@ -14,6 +14,16 @@ import { scanInlineFields } from "../trackers/format";
 /** Kinds of entry the pipeline writes (each has its own look in `styles.css`). */
 export type EntryKind = "insight" | "decision" | "pattern";
 
+/**
+ * The topic heading of each entry kind: the `## Heading` of a topic note its entries go under
+ * (docs/glossary.md, "Trackers and topics"), in the order the plugin offers them as destinations.
+ */
+export const TOPIC_HEADINGS: Readonly<Record<EntryKind, string>> = {
+  insight: "Insights",
+  pattern: "Patterns",
+  decision: "Decisions",
+};
+
 /** A callout found in a topic note, for dedupe (see {@link listTopicEntries}). */
 export interface TopicEntry {
   /** Callout type as written, lower case (`insight`, `decision`, `pattern`, or another type a person used). */

@@ -30,7 +30,7 @@ import {
   splitLines,
   type NoteLine,
 } from "../markdown/lines";
-import { formatWikilink, linkTarget } from "../markdown/wikilinks";
+import { formatWikilink, linkTarget, noteName } from "../markdown/wikilinks";
 import { FIELD_KEYS, STATE_KEY } from "../trackers/fields";
 
 /** Fields of a promotion proposal (docs/inbox.md): what to promote and where. */
@@ -215,7 +215,7 @@ export async function planPromotion(
   if (!(await vault.exists(source.path)))
     throw new UsageError(`no note ${source.path} to promote`, source.path);
   const text = await vault.read(source.path);
-  const stem = (source.path.split("/").pop() ?? source.path).replace(/\.md$/i, "");
+  const stem = noteName(source.path);
   const destination = layout.libraryPath(area, stem);
   const sourceLink = link(source.path, source.blockId);
   const existing = (await vault.exists(destination)) ? await vault.read(destination) : null;
@@ -257,9 +257,7 @@ function planNote(
   }
   const data = parseNote(text, source.path).data ?? {};
   const id =
-    typeof data.id === "string" && data.id.trim()
-      ? data.id.trim()
-      : topicId(source.path.split("/").pop() ?? "note");
+    typeof data.id === "string" && data.id.trim() ? data.id.trim() : topicId(noteName(source.path));
   const content = setFrontmatter(
     text,
     {
@@ -345,7 +343,7 @@ function planCallout(
 
 /** Frontmatter and heading of a new library note for a callout's copy. */
 function newLibraryNote(destination: string, area: string, timestamp: string): string {
-  const title = (destination.split("/").pop() ?? "Note").replace(/\.md$/i, "");
+  const title = noteName(destination);
   return setFrontmatter(
     `# ${title}\n`,
     {

@@ -1,10 +1,10 @@
+import { closesFence, fenceOpener } from "./fences";
 /**
  * What a link can point at inside a note: its block ids (`^id` ending a line, as Obsidian writes
  * them) and its headings, outside fenced code (https://help.obsidian.md/links). The health check
  * checks `#^id` and `#Heading` links against them; the MCP `read_note` tool reads a heading.
  */
 
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
 const BLOCK_ID_RE = /(?:^|\s)\^([A-Za-z0-9-]+)\s*$/;
 
 /** The block id (without `^`) a line ends with as Obsidian reads it (`text ^t-003`), or `null`. */
@@ -41,16 +41,12 @@ export function scanAnchors(body: string, firstLine = 1): NoteAnchors {
   const lines = body.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? "").replace(/\r$/, "");
-    const f = FENCE_RE.exec(line);
     if (fence !== null) {
-      if (f?.[1] && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1])
-        fence = null;
+      if (closesFence(line, fence)) fence = null;
       continue;
     }
-    if (f?.[1]) {
-      fence = f[1];
-      continue;
-    }
+    fence = fenceOpener(line);
+    if (fence !== null) continue;
     const h = HEADING_RE.exec(line);
     if (h) headings.add(normalizeHeading(h[1] ?? ""));
     const b = BLOCK_ID_RE.exec(line);

@@ -1,3 +1,4 @@
+import { closesFence, fenceOpener } from "./fences";
 /**
  * Git's conflict markers in a note (docs/sync.md, "Without the driver"): a merge that stopped
  * leaves `<<<<<<< ours`, `=======` and `>>>>>>> theirs` lines (and `||||||| base` in diff3 style)
@@ -14,7 +15,6 @@ export interface ConflictMarker {
   marker: "<<<<<<<" | "|||||||" | "=======" | ">>>>>>>";
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const MARKER = /^(<{7}|\|{7}|={7}|>{7})(?:[ \t]|$)/;
 
 /**
@@ -28,14 +28,13 @@ export function findConflictMarkers(text: string): ConflictMarker[] {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
-    const f = FENCE.exec(raw)?.[1];
     if (fence !== null) {
-      if (f && f[0] === fence[0] && f.length >= fence.length && raw.trim() === f) fence = null;
+      if (closesFence(raw, fence)) fence = null;
       continue;
     }
     const m = MARKER.exec(raw)?.[1];
     if (m === undefined) {
-      if (f) fence = f;
+      fence = fenceOpener(raw);
       continue;
     }
     const marker = m as ConflictMarker["marker"];

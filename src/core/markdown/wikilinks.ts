@@ -137,6 +137,17 @@ function stripMd(p: string): string {
   return p.toLowerCase().endsWith(".md") ? p.slice(0, -3) : p;
 }
 
+/**
+ * The note name of a vault path, as Obsidian shows it and a bare wikilink names it: the file name
+ * without its folder and without a trailing `.md` (any case); another extension stays
+ * (`Memory/Agents/a/Journal/2026-11-24.md` → `2026-11-24`, `Library/SEO.MD` → `SEO`,
+ * `files/chart.png` → `chart.png`). A path ending in `/` gives `""`. The one home of this rule
+ * (test/core/markdown/markdown-wikilinks.test.ts, "note names").
+ */
+export function noteName(path: string): string {
+  return stripMd(path.slice(path.lastIndexOf("/") + 1));
+}
+
 function folderOf(path: string): string {
   const i = path.lastIndexOf("/");
   return i < 0 ? "" : path.slice(0, i);
@@ -163,9 +174,8 @@ export class LinkResolver {
 
   constructor(paths: Iterable<string>) {
     for (const p of paths) {
-      const key = stripMd(p).toLowerCase();
-      this.byPath.set(key, p);
-      const name = key.slice(key.lastIndexOf("/") + 1);
+      this.byPath.set(stripMd(p).toLowerCase(), p);
+      const name = noteName(p).toLowerCase();
       const list = this.byName.get(name);
       if (list) list.push(p);
       else this.byName.set(name, [p]);
@@ -234,6 +244,6 @@ const LINK_BREAKING = /[#^|[\]]/g;
  * empty when every link to the note works.
  */
 export function linkBreakingCharacters(path: string): string[] {
-  const name = path.split("/").pop() ?? path;
+  const name = noteName(path);
   return [...new Set(name.match(LINK_BREAKING) ?? [])];
 }

@@ -16,6 +16,7 @@ import { staleTopicsOf, type StaleTopic } from "../health/stale-rules";
 import { itemDate } from "../trackers/fields";
 import { subtractInterval, type ReviewSchedule } from "../trackers/reviews";
 import { REVIEW_NOTE_TYPE, isDigestNote } from "../note-types";
+import { noteName } from "../markdown/wikilinks";
 
 /** Frontmatter `type` of a review note. */
 export { REVIEW_NOTE_TYPE };
@@ -79,13 +80,9 @@ export interface ReviewMaterial {
   stale: StaleTopic[];
 }
 
-function fileStem(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-}
-
 function titleOf(body: string, path: string): string {
   const h = /^#[ \t]+(.+?)[ \t#]*$/m.exec(body);
-  return h?.[1]?.trim() ?? fileStem(path);
+  return h?.[1]?.trim() ?? noteName(path);
 }
 
 async function readIfExists(vault: VaultPort, path: string): Promise<string | null> {
@@ -125,7 +122,7 @@ export async function collectReviewMaterial(
 ): Promise<ReviewMaterial> {
   const journals: ReviewNoteRef[] = [];
   for (const f of await vault.list(layout.journalFolder(agent))) {
-    const stem = fileStem(f.path);
+    const stem = noteName(f.path);
     let data: Record<string, unknown> | null = null;
     let body = "";
     const text = await vault.read(f.path);

@@ -10,7 +10,7 @@ import type { MemoryLayout } from "../layout";
 import type { Decision, VaultPort } from "../vault";
 import { err, ok, type Result } from "../util/result";
 import { isIsoDate, type IsoDate } from "../util/dates";
-import { formatWikilink } from "../markdown/wikilinks";
+import { formatWikilink, noteName } from "../markdown/wikilinks";
 import { findItem } from "../trackers/store";
 import {
   advanceReview,
@@ -108,7 +108,7 @@ export async function finishReview(
   if (!found.ok) return found;
   const { reviewsPath } = found.value;
   const notePath = await latestDraftNote(vault, layout, agent, id);
-  const noteLink = notePath ? formatWikilink({ path: notePath.split("/").pop() ?? "" }) : "";
+  const noteLink = notePath ? formatWikilink({ path: noteName(notePath) }) : "";
   let result: AdvanceResult;
   try {
     ({ result } = await vault.process(reviewsPath, (current): Decision<AdvanceResult> => {

@@ -1,3 +1,4 @@
+import { closesFence, fenceOpener } from "../markdown/fences";
 /**
  * Blocks of a note body for block-level search hits (docs/architecture.md, "The index"): the units
  * an Obsidian block id can point at — a paragraph, a list item with the lines indented under it, a
@@ -25,7 +26,6 @@ export interface SearchBlock {
 const BLOCK_ID_AT_END = /\s\^([A-Za-z0-9-]+)\s*$/;
 const BLOCK_ID_LINE = /^\s*\^([A-Za-z0-9-]+)\s*$/;
 const HEADING = /^#{1,6}\s/;
-const FENCE = /^\s*(```|~~~)/;
 const LIST_ITEM = /^(\s*)([-*+]|\d+[.)])\s/;
 
 function indentOf(line: string): number {
@@ -60,7 +60,7 @@ function kindOf(line: string): number {
       return BLOCK_ID_LINE.test(line) ? ID : TEXT;
     case 96: // `
     case 126: // ~
-      return FENCE.test(line) ? FENCE_LINE : TEXT;
+      return fenceOpener(line.trimStart()) !== null ? FENCE_LINE : TEXT;
     case 35: // #
       return i === 0 && HEADING.test(line) ? HEADING_LINE : TEXT;
     case 62: // >
@@ -147,9 +147,9 @@ export function splitSearchBlocks(body: string): SearchBlock[] {
     }
     const start = i;
     if (kind === FENCE_LINE) {
-      const fence = FENCE.exec(lines[i] ?? "")?.[1] ?? "```";
+      const fence = fenceOpener((lines[i] ?? "").trimStart()) ?? "```";
       i++;
-      while (i < lines.length && !(lines[i] ?? "").trimStart().startsWith(fence)) i++;
+      while (i < lines.length && !closesFence((lines[i] ?? "").trimStart(), fence)) i++;
       pushBlock(s, start, Math.min(i + 1, lines.length), false, false);
       i++;
     } else if (kind === HEADING_LINE) {

@@ -9,26 +9,13 @@
  * and the one its frontmatter names (a note in an isolated zone saying `agent: me` is `agent:me`)
  * (docs/decisions.md, "Saved index format 9").
  */
-import type { Collection } from "../layout";
+import { collectionNoteType } from "../note-types";
 import type { NoteMeta } from "./note-document";
 import type { FilterName, QueryFilter } from "./query";
 
-/**
- * The `type` a note of each collection has when its frontmatter gives none (docs/architecture.md,
- * "Frontmatter").
- */
-const COLLECTION_TYPE: Readonly<Record<Collection, string | undefined>> = {
-  journal: "journal",
-  tracker: "tracker",
-  knowledge: "knowledge",
-  library: "library",
-  isolated: undefined,
-  other: undefined,
-};
-
 /** The note's type for `type:`: its frontmatter `type`, else its collection's. */
 function typeOf(meta: NoteMeta): string {
-  return meta.type ?? COLLECTION_TYPE[meta.collection] ?? "";
+  return meta.type ?? collectionNoteType(meta.collection) ?? "";
 }
 
 function matchesOne(meta: NoteMeta, name: FilterName, raw: string): boolean {

@@ -12,6 +12,7 @@ import { readSimpleFrontmatter } from "./fast-frontmatter";
 import { errorMessage } from "../errors";
 import type { Collection, MemoryLayout } from "../layout";
 import { pairFilterOf } from "./engine/phrase-filter";
+import { noteName } from "../markdown/wikilinks";
 
 /** The document given to MiniSearch; every field is plain text. */
 export interface IndexDoc {
@@ -135,18 +136,12 @@ export function readNote(
   }
 }
 
-/** File name without folder and `.md`. */
-export function baseName(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return name.toLowerCase().endsWith(".md") ? name.slice(0, -3) : name;
-}
-
 /**
  * The title a phrase check reads with the body: the file name, and the frontmatter title on a line
  * of its own when there is a different one (both are indexed as the note's title).
  */
 export function phraseTitle(meta: Pick<NoteMeta, "path" | "title">): string {
-  const stem = baseName(meta.path);
+  const stem = noteName(meta.path);
   return meta.title !== stem ? `${stem}\n${meta.title}` : stem;
 }
 
@@ -197,7 +192,7 @@ export function buildNoteDocument(
 ): { doc: IndexDoc; meta: NoteMeta; pairs?: Uint32Array } {
   const { data, body, error } = readNote(text, path);
   const capped = stat.size > layout.settings.search.sizeCapBytes;
-  const stem = baseName(path);
+  const stem = noteName(path);
   const fmTitle = firstString(data, "title");
   const title = fmTitle && fmTitle !== stem ? `${stem} ${fmTitle}` : stem;
 

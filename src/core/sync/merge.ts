@@ -15,6 +15,7 @@
  */
 import { STATUS_CHAR, itemAt, scanItemLine, type TrackerStatus } from "../trackers/format";
 import { fieldValue, orderFields, splitBlockIds } from "../trackers/fields";
+import { fenceAfter } from "../markdown/fences";
 
 /** How a note is split into blocks: tracker notes by item, others by paragraph. */
 export type NoteShape = "tracker" | "text";
@@ -57,7 +58,6 @@ interface Split {
   finalNewline: boolean;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const BLANK = /^[ \t]*$/;
 
 /**
@@ -158,9 +158,7 @@ function split(text: string, shape: NoteShape): Split {
     while (i < body.length) {
       const t = body[i] ?? "";
       if (fence === null && BLANK.test(t)) break;
-      const f = FENCE.exec(t)?.[1];
-      if (fence === null && f) fence = f;
-      else if (fence !== null && f && f[0] === fence[0] && f.length >= fence.length) fence = null;
+      fence = fenceAfter(fence, t);
       own.push(t);
       i++;
     }

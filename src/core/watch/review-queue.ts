@@ -12,12 +12,10 @@ import { parseNote, setFrontmatter } from "../frontmatter";
 import { extractionHash } from "../journal/blocks";
 import { joinPath, type MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
-import { formatWikilink } from "../markdown/wikilinks";
+import { formatWikilink, noteName } from "../markdown/wikilinks";
+import { REVIEW_QUEUE_NAME, REVIEW_QUEUE_TYPE } from "../note-types";
 
-/** Frontmatter `type` of the queue note. */
-export const REVIEW_QUEUE_TYPE = "review-queue";
-/** File name of the queue note in an agent's folder. */
-export const REVIEW_QUEUE_NAME = "Review queue.md";
+export { REVIEW_QUEUE_NAME, REVIEW_QUEUE_TYPE };
 
 /** One queued plan. */
 export interface QueueEntry {
@@ -85,7 +83,7 @@ export function appendQueueEntry(
     listQueue(current).some((e) => e.journal === entry.journal && e.hash === entry.hash)
   )
     return current;
-  const name = (entry.journal.split("/").pop() ?? entry.journal).replace(/\.md$/i, "");
+  const name = noteName(entry.journal);
   const lines = [
     `## ${name} (queued ${entry.queued.slice(0, 16).replace("T", " ")})`,
     `<!-- agent-memory:queued journal="${attr(entry.journal)}" hash="${entry.hash}" queued="${attr(entry.queued)}" extractor="${attr(entry.extractor)}" -->`,

@@ -19,16 +19,11 @@ import {
   type EntryKind,
   type TopicEntry,
 } from "../../core/knowledge/topic";
-import { formatWikilink } from "../../core/markdown/wikilinks";
+import { formatWikilink, noteName } from "../../core/markdown/wikilinks";
+import { TOPIC_HEADINGS } from "../../core/knowledge/callouts";
 import { checkCategory, checkLink, checkText } from "../../core/trackers/validate";
 import { localTimestamp, today as todayOf } from "../../core/util/dates";
 import { REPLACE, defineTool, valid, write } from "./common";
-
-const HEADINGS: Record<EntryKind, string> = {
-  insight: "Insights",
-  pattern: "Patterns",
-  decision: "Decisions",
-};
 
 export const addKnowledge = defineTool({
   name: "add_knowledge",
@@ -65,15 +60,11 @@ export const addKnowledge = defineTool({
     const key = topicKey(topic);
     let path: string | undefined;
     for (const p of live.notePaths())
-      if (
-        p.startsWith(folder) &&
-        topicKey((p.split("/").pop() ?? "").replace(/\.md$/i, "")) === key
-      )
-        path = p;
+      if (p.startsWith(folder) && topicKey(noteName(p)) === key) path = p;
     path ??= ctx.layout.topicPath(access.agent, topic, category);
     const at = path;
-    const title = (at.split("/").pop() ?? topic).replace(/\.md$/i, "");
-    const heading = HEADINGS[entryKind];
+    const title = noteName(at);
+    const heading = TOPIC_HEADINGS[entryKind];
     interface Outcome {
       created: boolean;
       restates?: TopicEntry;

@@ -7,7 +7,7 @@
  */
 import { Modal, type App } from "obsidian";
 import type { ExtractionPlan } from "../../core/extraction/pipeline";
-import { CATEGORIES, type Category, type PlannedItem } from "../../core/extraction/types";
+import { CATEGORIES, CATEGORY_LABELS, type PlannedItem } from "../../core/extraction/types";
 import { supersessionLabel } from "../../core/extraction/contradiction";
 import type { MemoryLayout } from "../../core/layout";
 import {
@@ -16,16 +16,7 @@ import {
   editPlan,
   type ItemDecision,
 } from "../../core/extraction/plan-edits";
-
-const CATEGORY_TITLES: Readonly<Record<Category, string>> = {
-  task: "Tasks",
-  goal: "Goals",
-  pattern: "Patterns",
-  improvement: "Improvements",
-  knowledge: "Knowledge",
-  decision: "Decisions",
-  question: "Questions",
-};
+import { noteName } from "../../core/markdown/wikilinks";
 
 /** Human names of the gate's checks; unknown names are shown as written. */
 const GATE_CHECKS: Readonly<Record<string, string>> = {
@@ -98,9 +89,7 @@ export class PlanReviewModal extends Modal {
   override onOpen(): void {
     const { plan } = this.options;
     this.modalEl.addClass("am-review-modal");
-    this.setTitle(
-      `Review items from ${plan.journal.split("/").pop()?.replace(/\.md$/i, "") ?? plan.journal}`,
-    );
+    this.setTitle(`Review items from ${noteName(plan.journal)}`);
     const el = this.contentEl;
     el.empty();
     el.addClass("am-review");
@@ -120,7 +109,7 @@ export class PlanReviewModal extends Modal {
         .filter((i) => i >= 0);
       if (indexes.length === 0) continue;
       const section = list.createDiv({ cls: `am-review-category am-cat-${category}` });
-      section.createEl("h3", { text: `${CATEGORY_TITLES[category]} (${indexes.length})` });
+      section.createEl("h3", { text: `${CATEGORY_LABELS[category]} (${indexes.length})` });
       for (const i of indexes) this.renderItem(section, i);
     }
     if (plan.items.length === 0)

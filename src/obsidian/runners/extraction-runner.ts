@@ -23,6 +23,7 @@ import { planCounts } from "../../core/extraction/plan-edits";
 import { ProgressNotice, untilAborted } from "../views/progress-notice";
 import { PlanReviewModal } from "../modals/plan-review-modal";
 import { todayJournal } from "../adapters/today-journal";
+import { noteName } from "../../core/markdown/wikilinks";
 
 /** Builds the extractor for a run; `signal` is aborted when the person cancels. */
 export type ExtractorFactory = (settings: Settings, signal: AbortSignal) => Extractor;
@@ -30,10 +31,6 @@ export type ExtractorFactory = (settings: Settings, signal: AbortSignal) => Extr
 /** Name of an extractor as shown to people. */
 export function extractorLabel(name: Extractor["name"]): string {
   return name === "offline" ? "the offline extractor" : "the language model";
-}
-
-function noteName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
 }
 
 export class ExtractionRunner {

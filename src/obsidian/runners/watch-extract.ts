@@ -15,16 +15,13 @@ import {
 } from "../../core/watch";
 import { layoutOf, type PluginContext } from "../context";
 import { extractorFor } from "./extractor-factory";
+import { noteName } from "../../core/markdown/wikilinks";
 
 /** The window's timers (popout-safe, as the Obsidian guidelines ask). */
 export const WINDOW_SCHEDULER: Scheduler = {
   set: (fn, ms) => window.setTimeout(fn, ms),
   clear: (handle) => window.clearTimeout(handle as number),
 };
-
-function noteName(path: string): string {
-  return (path.split("/").pop() ?? path).replace(/\.md$/i, "");
-}
 
 export class WatchExtract extends Component {
   private timers: QuietTimers | null = null;

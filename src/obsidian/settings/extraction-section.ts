@@ -12,6 +12,7 @@ import {
   toggleSetting,
   type SectionContext,
 } from "./controls";
+import { TOPIC_HEADINGS } from "../../core/knowledge/callouts";
 
 /** Review mode, the headings the offline extractor reads, and gate thresholds. */
 export function extractionSection(sc: SectionContext): void {
@@ -68,14 +69,12 @@ export function extractionSection(sc: SectionContext): void {
   });
 }
 
-const TOPIC_HEADINGS = ["Insights", "Patterns", "Decisions"];
-
 /** Where each category goes (docs/architecture.md, "The checklist", a setting). */
 export function destinationsSection(sc: SectionContext): void {
   heading(sc, "Destinations", "Where each category of item is written.");
   const options: Record<string, string> = {};
   for (const kind of TRACKER_KINDS) options[`tracker:${kind}`] = `Tracker: ${kind}`;
-  for (const h of TOPIC_HEADINGS) options[`topic:${h}`] = `Topic note, ${h} section`;
+  for (const h of Object.values(TOPIC_HEADINGS)) options[`topic:${h}`] = `Topic note, ${h} section`;
   for (const category of CATEGORIES) {
     dropdownSetting(sc, {
       name: `${category.charAt(0).toUpperCase()}${category.slice(1)}`,

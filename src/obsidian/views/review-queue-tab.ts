@@ -6,6 +6,7 @@
 import { errorMessage } from "../../core/errors";
 import { pendingReviews, reviewQueuePath, type PendingReview } from "../../core/watch";
 import { layoutOf, type PluginContext } from "../context";
+import { noteName } from "../../core/markdown/wikilinks";
 
 /** Tab label. */
 export const TO_REVIEW_LABEL = "To review";
@@ -62,7 +63,7 @@ export function renderQueue(
     const row = list.createDiv({ cls: "am-tracker-item am-queue-entry" });
     row.dataset.journal = entry.journal;
     const body = row.createDiv({ cls: "am-tracker-body" });
-    const name = (entry.journal.split("/").pop() ?? entry.journal).replace(/\.md$/i, "");
+    const name = noteName(entry.journal);
     const link = body.createEl("a", { cls: "am-tracker-text", text: name, href: "#" });
     link.setAttr("aria-label", `Review the extraction of ${entry.journal}`);
     link.addEventListener("click", (evt) => {

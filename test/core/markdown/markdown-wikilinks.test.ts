@@ -3,7 +3,9 @@
 import { describe, expect, it } from "vitest";
 import {
   formatWikilink,
+  LinkResolver,
   linkTarget,
+  noteName,
   replaceWikilinks,
   stripWikilinkBrackets,
   toWikilink,
@@ -57,5 +59,32 @@ describe("reading wikilinks", () => {
   it("strips the brackets of links, leaving the words", () => {
     expect(stripWikilinkBrackets("see [[A]] and [[B|b]]")).toBe("see A and B|b");
     expect(stripWikilinkBrackets("[[A]]", " ")).toBe(" A ");
+  });
+});
+
+describe("note names", () => {
+  it("is the file name without its folder and a trailing .md of any case", () => {
+    expect(noteName("Memory/Agents/a/Journal/2026-11-24.md")).toBe("2026-11-24");
+    expect(noteName("Library/Ops/SEO.MD")).toBe("SEO");
+    expect(noteName("Top.md")).toBe("Top");
+    expect(noteName("Top")).toBe("Top");
+  });
+
+  it("keeps another extension, a .md inside the name and dots before it", () => {
+    expect(noteName("files/chart.png")).toBe("chart.png");
+    expect(noteName("a/notes.md.bak")).toBe("notes.md.bak");
+    expect(noteName("a/v1.2 plan.md")).toBe("v1.2 plan");
+    expect(noteName("a.md/b")).toBe("b");
+  });
+
+  it("gives an empty name for a folder path or a bare .md", () => {
+    expect(noteName("Memory/Agents/")).toBe("");
+    expect(noteName("a/.md")).toBe("");
+  });
+
+  it("is the name a bare wikilink resolves by", () => {
+    const links = new LinkResolver(["Memory/Agents/a/Journal/2026-11-24.md", "Library/SEO.MD"]);
+    expect(links.resolve(noteName("Library/SEO.MD"), "x.md")).toBe("Library/SEO.MD");
+    expect(links.resolve("2026-11-24", "x.md")).toBe("Memory/Agents/a/Journal/2026-11-24.md");
   });
 });

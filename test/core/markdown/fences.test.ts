@@ -1,0 +1,76 @@
+// The one fence rule (src/core/markdown/fences.ts), each CommonMark rule tried on both sides.
+import { describe, expect, it } from "vitest";
+import { closesFence, fenceOpener } from "../../../src/core/markdown/fences";
+import { findConflictMarkers } from "../../../src/core/markdown/conflict-markers";
+import { scanAnchors } from "../../../src/core/markdown/anchors";
+import { splitBlocks } from "../../../src/core/journal/blocks";
+
+describe("fence openers", () => {
+  it("takes three or more backticks or tildes, not two", () => {
+    expect(fenceOpener("```")).toBe("```");
+    expect(fenceOpener("~~~")).toBe("~~~");
+    expect(fenceOpener("`````")).toBe("`````");
+    expect(fenceOpener("``")).toBeNull();
+    expect(fenceOpener("~~")).toBeNull();
+  });
+
+  it("allows up to three spaces of indent, not four", () => {
+    expect(fenceOpener("   ```")).toBe("```");
+    expect(fenceOpener("    ```")).toBeNull();
+    expect(fenceOpener("\t```")).toBeNull();
+  });
+
+  it("keeps the info string out of the marker", () => {
+    expect(fenceOpener("```ts title")).toBe("```");
+    expect(fenceOpener("~~~~ md")).toBe("~~~~");
+    expect(fenceOpener("text ```")).toBeNull();
+  });
+});
+
+describe("fence closers", () => {
+  it("needs the same character", () => {
+    expect(closesFence("```", "```")).toBe(true);
+    expect(closesFence("~~~", "```")).toBe(false);
+    expect(closesFence("```", "~~~")).toBe(false);
+  });
+
+  it("needs a run at least as long as the opener", () => {
+    expect(closesFence("````", "````")).toBe(true);
+    expect(closesFence("`````", "````")).toBe(true);
+    expect(closesFence("```", "````")).toBe(false);
+  });
+
+  it("allows up to three spaces of indent, not four", () => {
+    expect(closesFence("   ```", "```")).toBe(true);
+    expect(closesFence("    ```", "```")).toBe(false);
+  });
+
+  it("allows nothing but spaces and tabs after the run", () => {
+    expect(closesFence("```  \t", "```")).toBe(true);
+    expect(closesFence("```\r", "```")).toBe(true);
+    expect(closesFence("```ts", "```")).toBe(false);
+    expect(closesFence("``` x", "```")).toBe(false);
+    expect(closesFence("~~~ ~", "~~~")).toBe(false);
+  });
+});
+
+describe("the callers read code the same way", () => {
+  const note = [
+    "````md",
+    "```",
+    "<<<<<<< ours",
+    "## Not a heading ^not-an-id",
+    "```ts",
+    "````",
+    "## Heading ^real",
+    "",
+  ].join("\n");
+
+  it("a shorter or an info-string line inside a fence closes nothing", () => {
+    expect(findConflictMarkers(note)).toEqual([]);
+    const anchors = scanAnchors(note);
+    expect([...anchors.blockIds.keys()]).toEqual(["real"]);
+    const blocks = splitBlocks(note);
+    expect(blocks.map((b) => b.kind)).toEqual(["code", "heading"]);
+  });
+});
