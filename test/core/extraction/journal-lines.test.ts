@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { MemoryLayout } from "../../../src/core/layout";
+import { listItems } from "../../../src/core/trackers/format";
+import { fieldValue } from "../../../src/core/trackers/fields";
 import { defaultSettings } from "../../../src/core/settings";
 import { tempVault } from "../../helpers/temp-vault";
 
@@ -196,5 +198,25 @@ describe("identity for re-extraction", () => {
     const tasks = read(t, TASKS);
     expect(tasks.match(/water the plants/g)).toHaveLength(1);
     expect(lineOf(tasks, "water the plants")).toMatch(/^- \[x\] /);
+  });
+});
+
+describe("a half-typed [[ on a journal line", () => {
+  it("keeps the item's source link whole, and the item is not added again", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] ask dana about [[Project Alpha\n" });
+    await run(t);
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    const second = await run(t);
+    expect(second.plan.items.map((p) => `${p.item.text}:${p.action}`)).toEqual([
+      "ask dana about [[Project Alpha:skip",
+      "call the plumber:add",
+    ]);
+    const tasks = read(t, TASKS);
+    expect(tasks.match(/ask dana about/g)).toHaveLength(1);
+    const item = listItems(tasks).find((i) => i.text.startsWith("ask dana"));
+    expect(item?.text).toBe("ask dana about [[Project Alpha");
+    expect(fieldValue(item?.fields ?? [], "source")).toMatch(
+      /^\[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-[0-9a-z]+\]\]$/,
+    );
   });
 });
