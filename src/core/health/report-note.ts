@@ -8,12 +8,13 @@ import { VaultError } from "../errors";
 import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
+import { HEALTH_REPORT_TYPE } from "../note-types";
 import { healthReportPath } from "./check";
 import { renderHealthReport, type HealthReportNoteOptions } from "./report";
 import type { HealthReport } from "./types";
 
 /** Frontmatter `type` marking a note the health check may regenerate. */
-export const HEALTH_REPORT_TYPE = "health-report";
+export { HEALTH_REPORT_TYPE };
 
 /**
  * Renders `report` and writes it to the report note, keeping the first run's `created_at`.
