@@ -111,7 +111,10 @@ export async function openVault(
   return {
     vaultRoot,
     vaultArg,
-    vault: new NodeVault(vaultRoot, { lock: lockOptionsFromEnv(io.env) }),
+    vault: new NodeVault(vaultRoot, {
+      lock: lockOptionsFromEnv(io.env),
+      onSkippedLink: (message) => io.err(`warning: ${message}`),
+    }),
     settings,
     settingsSource,
     layout: new MemoryLayout(settings),

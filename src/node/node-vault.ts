@@ -89,6 +89,12 @@ const SETTLE_MS = 15;
 /** Options of a {@link NodeVault}: lock timings (tests shorten the stale time). */
 export interface NodeVaultOptions {
   lock?: Partial<LockOptions>;
+  /**
+   * Told once per link, in one line naming it and its target, when listing meets a folder that is
+   * a symbolic link out of the vault: it is skipped, its notes neither read nor listed (the CLI
+   * prints the line on stderr). Without it the folder is skipped silently.
+   */
+  onSkippedLink?: (message: string) => void;
 }
 
 /** What a read for an edit saw: the text, and the file's identity to compare around the rename. */
@@ -123,6 +129,9 @@ export class NodeVault implements VaultPort {
   afterRename: ((path: string) => Promise<void>) | null = null;
   private locksCache: NoteLocks | null = null;
   private readonly lockOptions: LockOptions;
+  private readonly onSkippedLink: ((message: string) => void) | undefined;
+  /** Folder links out of the vault already told of ({@link NodeVaultOptions.onSkippedLink}). */
+  private readonly skippedLinks = new Set<string>();
   /**
    * Folders {@link list} walked: real folders inside the vault, reached without a link (a link
    * to a folder is not walked). Reads of notes in them skip resolving each path.
@@ -132,6 +141,7 @@ export class NodeVault implements VaultPort {
   private readonly seenSize = new Map<string, number>();
 
   constructor(root: string, options: NodeVaultOptions = {}) {
+    this.onSkippedLink = options.onSkippedLink;
     this.paths = new VaultPaths(root);
     this.root = this.paths.root;
     this.lockOptions = {
@@ -210,8 +220,9 @@ export class NodeVault implements VaultPort {
 
   /**
    * Markdown files under `folder`, sorted by path. Dot-folders are skipped, and so are symbolic
-   * links to folders and to notes inside the vault (their targets are listed). A link to a note
-   * outside the vault is listed, so that reading it fails with a `PathError` naming it.
+   * links to folders and to notes inside the vault (their targets are listed); a link to a folder
+   * outside the vault is skipped and told of ({@link NodeVaultOptions.onSkippedLink}). A link to a
+   * note outside the vault is listed, so that reading it fails with a `PathError` naming it.
    */
   list(folder = ""): Promise<FileStat[]> {
     const out: FileStat[] = [];
@@ -235,6 +246,8 @@ export class NodeVault implements VaultPort {
         else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
           const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
           if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
+        } else if (entry.isSymbolicLink() && !entry.name.toLowerCase().endsWith(".md")) {
+          this.noteSkippedLink(child);
         } else if (
           entry.isSymbolicLink() &&
           entry.name.toLowerCase().endsWith(".md") &&
@@ -256,6 +269,24 @@ export class NodeVault implements VaultPort {
     }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return Promise.resolve(out);
+  }
+
+  /** Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of a folder link out of the vault. */
+  private noteSkippedLink(path: string): void {
+    if (!this.onSkippedLink || this.skippedLinks.has(path)) return;
+    let message: string;
+    try {
+      this.paths.resolve(path);
+      return; // a link inside the vault: its target is listed where it is
+    } catch (err) {
+      if (!(err instanceof PathError)) return;
+      message = err.message;
+    }
+    if (!statOrNull(this.abs(path))?.isDirectory()) return;
+    this.skippedLinks.add(path);
+    this.onSkippedLink(
+      `skipped ${path}/: ${message.replace(/; refused: .*$/, "")}; its notes are not read`,
+    );
   }
 
   /** True when the link at vault path `path` resolves outside the vault. */

@@ -272,24 +272,24 @@ describe("agent-memory CLI", () => {
     );
   });
 
-  it("trackers shows links as Obsidian does and lists numbered items; a bad agent name says what is allowed", () => {
+  it("trackers shows links as Obsidian does, lists numbered items and names owners; a bad agent name says what is allowed", () => {
     const tasks = "Memory/Agents/link/Trackers/Tasks.md";
     const t = setup({
       [J]: journal,
       [tasks]:
-        "# Tasks\n\n- [ ] Review the [[Pricing page|pricing draft]] with [[Agents/ming]] ^t-001\n1. [ ] Send the [[Memo]] ^t-002\n2) [x] Old numbered one ^t-003\n",
+        "# Tasks\n\n- [ ] Review the [[Pricing page|pricing draft]] with [[Agents/ming]] ^t-001\n1. [ ] Send the [[Memo]] [owner:: [[dana]]] [due:: 2026-01-02] ^t-002\n2) [x] Old numbered one ^t-003\n",
     });
     const r = cliRun("trackers", t.root, "--kind", "tasks");
     expect(r.stdout).toContain("[ ] t-001  Review the pricing draft with ming\n");
-    expect(r.stdout).toContain("[ ] t-002  Send the Memo\n");
+    expect(r.stdout).toContain("[ ] t-002  Send the Memo  (owner dana; OVERDUE, due 2026-01-02)\n");
     expect(r.stdout).not.toContain("[[");
     const json = JSON.parse(
       cliRun("trackers", t.root, "--kind", "tasks", "--status", "all", "--json").stdout,
-    ) as { items: { id: string; text: string }[] };
-    expect(json.items.map((i) => [i.id, i.text])).toEqual([
-      ["t-001", "Review the [[Pricing page|pricing draft]] with [[Agents/ming]]"],
-      ["t-002", "Send the [[Memo]]"],
-      ["t-003", "Old numbered one"],
+    ) as { items: { id: string; text: string; owner?: string }[] };
+    expect(json.items.map((i) => [i.id, i.text, i.owner ?? null])).toEqual([
+      ["t-001", "Review the [[Pricing page|pricing draft]] with [[Agents/ming]]", null],
+      ["t-002", "Send the [[Memo]]", "dana"],
+      ["t-003", "Old numbered one", null],
     ]);
     const bad = cliRun("init", t.root, "--agent", "a/b");
     expect(bad.code).toBe(2);

@@ -61,6 +61,8 @@ const EXCEPTIONS: Record<string, string> = {
   "llm/usage.ts": "extraction",
   // The unresolved-contradiction and possible-change rules apply extraction's statement rule (docs/contradictions.md).
   "health/contradiction-rules.ts": "extraction",
+  // Progress finds its goal by the words they share, read with the search tokenizer (CJK too).
+  "extraction/goal-match.ts": "search",
 };
 
 function folderOf(file: string): string {

@@ -114,6 +114,38 @@ describe("real paths stay inside the vault", () => {
     expect(readFileSync(join(u.root, "Memory/x.md"), "utf8")).toBe("x\n");
   });
 
+  it("index, search and health say once, on stderr, that they skip a folder linked out of the vault", () => {
+    const out = outsideDir();
+    writeFileSync(join(out, "Outside.md"), "# Outside\n\nzanzibar outside\n");
+    const t = vault({
+      "Memory/Agents/a/Journal/2026-11-27.md": "# 2026-11-27\n\nzanzibar inside\n",
+    });
+    mkdirSync(join(t.root, "Memory/Agents/a/Knowledge"), { recursive: true });
+    symlinkSync(out, join(t.root, "Memory/Agents/a/Knowledge/learning"));
+    const skipped = new RegExp(
+      `^warning: skipped Memory/Agents/a/Knowledge/learning/: Memory/Agents/a/Knowledge/learning is a symbolic link to ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, outside the vault .*; its notes are not read$`,
+    );
+    for (const args of [
+      ["index", t.root],
+      ["search", t.root, "zanzibar"],
+      ["health", t.root],
+    ]) {
+      const r = cliRun(...(args as [string, ...string[]]));
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(0);
+      const lines = r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => l.includes("skipped"));
+      expect(lines, args[0]).toHaveLength(1);
+      expect(lines[0]).toMatch(skipped);
+      if (args[0] === "search") {
+        expect(r.stdout).toContain("2026-11-27");
+        expect(r.stdout).not.toContain("Outside");
+      }
+    }
+    expect(readdirSync(out)).toEqual(["Outside.md"]);
+  });
+
   it("case 14: CLI extract with a tracker linked out of the vault exits 2 naming the link; nothing in the vault or outside changes", () => {
     const out = outsideDir();
     writeFileSync(join(out, "victim.md"), "outside\n");

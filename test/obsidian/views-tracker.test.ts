@@ -122,6 +122,21 @@ describe("tracker panel", () => {
     expect(tab(view, "tasks").querySelector(".am-tab-count")?.textContent).toBe("1");
   });
 
+  it("shows an item's owner, written as a name or a wikilink", async () => {
+    const app = new App();
+    await app.vault.seed(
+      TASKS,
+      "# Tasks\n\n- [ ] update the runbook [owner:: [[dana]]] [due:: 2026-11-20] ^t-001\n- [ ] renew the certificate [owner:: ming] ^t-002\n- [ ] my own task ^t-003\n",
+    );
+    await app.vault.createFolder("Memory/Agents/me");
+    const view = await openView(app);
+    expect(rows(view).map((r) => r.querySelector(".am-field-owner")?.textContent ?? null)).toEqual([
+      "owner: dana",
+      "owner: ming",
+      null,
+    ]);
+  });
+
   it("ticking an item sets its status in the tracker note, touching only its line", async () => {
     const app = new App();
     await seedSmall(app);

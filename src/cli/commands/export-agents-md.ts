@@ -20,8 +20,8 @@ import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import type { CliCommand } from "../command";
 import { UsageError, VaultError, errorMessage } from "../../core/errors";
-import { BRIEF_EXPORT_MARK, isBriefExportLine } from "../../core/note-types";
 import { cliBrief, positiveOption } from "../shared";
+import { BRIEF_EXPORT_MARK, isBriefExport } from "../../core/note-types";
 
 /** First line of every exported file; its presence is what allows an overwrite. */
 export const GENERATED_MARK = BRIEF_EXPORT_MARK;
@@ -30,9 +30,7 @@ export const GENERATED_MARK = BRIEF_EXPORT_MARK;
 export const DEFAULT_BUDGET_BYTES = 32_768;
 
 /** True when `text` starts with {@link GENERATED_MARK} as its whole first line (a UTF-8 BOM before it is allowed). */
-export function isGenerated(text: string): boolean {
-  return isBriefExportLine(text.split(/\r?\n/, 1)[0] ?? "");
-}
+export const isGenerated = isBriefExport;
 
 /** Where the export will write, after the checks of the module comment. */
 interface Target {

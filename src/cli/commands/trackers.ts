@@ -86,6 +86,7 @@ export const trackersCommand: CliCommand = {
       }
       const mark = checkboxOf(it.status);
       const extra = [
+        it.owner ? `owner ${it.owner}` : "",
         it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "",
         it.reviewDue ? "REVIEW DUE" : "",
         it.latestProgress ? `latest: ${it.latestProgress}` : "",

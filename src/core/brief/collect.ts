@@ -16,7 +16,15 @@ import type { IsoDate } from "../util/dates";
 import { UsageError } from "../errors";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
-import { FIELD_KEYS, PRIORITY_WORDS, fieldValue, itemDate, priorityWord } from "../trackers/fields";
+import {
+  FIELD_KEYS,
+  PRIORITY_WORDS,
+  fieldValue,
+  itemDate,
+  namesIn,
+  otherOwner,
+  priorityWord,
+} from "../trackers/fields";
 import { recipients } from "../inbox/address";
 import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/destination-match";
@@ -85,8 +93,11 @@ const byOptional = <T extends string | number>(a: T | undefined, b: T | undefine
   a === b ? 0 : a === undefined ? 1 : b === undefined ? -1 : a < b ? -1 : 1;
 
 /**
- * Open tasks: overdue first (oldest due first), then by priority (Tasks' words, highest first, as
- * `priorityWord` reads them; none after low), then due date, then note order.
+ * Open tasks of the agent: its own and those another agent's tracker gives it (`[owner:: agent]`,
+ * shown `from atlas: …`), overdue first (oldest due first), then by priority (Tasks' words,
+ * highest first, as `priorityWord` reads them; none after low), then due date, then note order;
+ * after them the tasks of its tracker that someone else owns (`for dana: …`), which are never
+ * shown as its own overdue work (test/core/brief/brief-owners.test.ts).
  */
 export async function collectTasks(
   vault: VaultPort,
@@ -94,39 +105,69 @@ export async function collectTasks(
   agent: string,
   today: IsoDate,
 ): Promise<Collected> {
-  const t = await readItems(vault, layout, agent, "tasks");
-  if (!t) return { items: [], total: 0 };
-  const rows = t.items.filter(isOpen).map((item) => {
-    const due = field(item, FIELD_KEYS.due);
-    const priority = priorityWord(field(item, FIELD_KEYS.priority) ?? "") ?? undefined;
-    return {
-      item,
-      due,
-      priority,
-      rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority),
-      overdue: due !== undefined && isOverdue(due, today),
-    };
-  });
+  const sources: { path: string; items: TrackerItem[]; from: string | null }[] = [];
+  const own = await readItems(vault, layout, agent, "tasks");
+  if (own) sources.push({ ...own, from: null });
+  const me = agent.toLowerCase();
+  const others = layout
+    .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
+    .filter((a) => a !== agent);
+  for (const other of others) {
+    const t = await readItems(vault, layout, other, "tasks");
+    if (!t) continue;
+    const mine = t.items.filter((item) =>
+      namesIn(field(item, FIELD_KEYS.owner)).some((n) => n.toLowerCase() === me),
+    );
+    if (mine.length > 0) sources.push({ path: t.path, items: mine, from: other });
+  }
+  const rows = sources.flatMap(({ path, items, from }, source) =>
+    items.filter(isOpen).map((item) => {
+      const due = field(item, FIELD_KEYS.due);
+      const priority = priorityWord(field(item, FIELD_KEYS.priority) ?? "") ?? undefined;
+      const owner = from === null ? otherOwner(item.fields, agent) : null;
+      return {
+        item,
+        path,
+        from,
+        owner,
+        source,
+        due,
+        priority,
+        rank: priority === undefined ? undefined : PRIORITY_WORDS.indexOf(priority),
+        overdue: due !== undefined && isOverdue(due, today),
+      };
+    }),
+  );
+  // Someone else's task in the agent's tracker is not the agent's own overdue work.
+  const urgent = (r: (typeof rows)[number]): boolean => r.overdue && r.owner === null;
   rows.sort(
     (a, b) =>
-      Number(b.overdue) - Number(a.overdue) ||
-      (a.overdue ? byOptional(a.due, b.due) : 0) ||
+      Number(a.owner !== null) - Number(b.owner !== null) ||
+      Number(urgent(b)) - Number(urgent(a)) ||
+      (urgent(a) ? byOptional(a.due, b.due) : 0) ||
       byOptional(a.rank, b.rank) ||
       byOptional(a.due, b.due) ||
+      a.source - b.source ||
       a.item.line - b.item.line,
   );
-  const items = rows.map(({ item, due, priority, overdue }) =>
+  const items = rows.map(({ item, path, from, owner, due, priority, overdue }) =>
     withLine(
       {
-        ...base("tasks", t.path, item),
+        ...base("tasks", path, item),
         ...(due !== undefined ? { due, overdue } : {}),
         ...(priority !== undefined ? { priority } : {}),
+        ...(from !== null
+          ? { owner: agent, direction: "to" as const, counterpart: from }
+          : owner !== null
+            ? { owner, direction: "from" as const, counterpart: owner }
+            : {}),
       },
       [
         item.status === "in-progress" && "in progress",
-        overdue ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
+        overdue && owner === null ? `OVERDUE, due ${due}` : due !== undefined && `due ${due}`,
         priority !== undefined && `${priority} priority`,
       ],
+      from !== null ? `from ${from}: ` : owner !== null ? `for ${owner}: ` : "",
     ),
   );
   return { items, total: items.length };

@@ -93,10 +93,19 @@ export interface BriefItem {
   /** A due review's `next` date and days since it. */
   next?: string;
   daysOverdue?: number;
-  /** Questions and proposals: `to` the agent (written by another) or `from` the agent. */
+  /**
+   * Questions and proposals: `to` the agent (written by another) or `from` the agent. Tasks: `to`
+   * for one another agent's tracker gives the agent (`[owner:: agent]`), `from` for one of the
+   * agent's tracker that someone else owns.
+   */
   direction?: "to" | "from";
-  /** The other side of a question or proposal (its `to`, or the agent that wrote it), when known. */
+  /**
+   * The other side of a question or proposal (its `to`, or the agent that wrote it), or of a task
+   * with an owner (the agent whose tracker holds it, or its owner), when known.
+   */
   counterpart?: string;
+  /** A task's owner (its `owner` field's names), when someone is named; the agent itself for a task given to it. */
+  owner?: string;
   /** The item's date: `decided` / `created` of a tracker line, a callout's date, or the note's date. */
   date?: string;
   /** Knowledge: search score (see src/core/search/ranking.ts) and confidence 0–1 when written. */

@@ -434,7 +434,17 @@ interface ListNode {
   line: string;
   parent: ListNode | null;
   hasChildren: boolean;
+  /** A sentence of its own written on the line after a task line: prose, not the task's words. */
+  remark?: boolean;
 }
+
+/**
+ * A line without a list marker right after a task line that is a sentence of its own (a capital
+ * letter or a CJK character first, sentence punctuation last: "The staging DB is on port 5433."),
+ * rather than the task's text wrapped onto the next line ("- [ ] email Dana about the" /
+ * "launch plan").
+ */
+const OWN_SENTENCE = /^[\p{Lu}\p{Script=Han}].*[.!?。！？]$/u;
 
 const LIST_MARKER = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)/;
 
@@ -459,6 +469,18 @@ function listNodes(text: string): ListNode[] {
         continue;
       }
       const last = nodes.at(-1);
+      if (last?.checkbox != null && !last.remark && OWN_SENTENCE.test(own.content)) {
+        nodes.push({
+          indent: indentWidth(raw),
+          content: own.content,
+          checkbox: null,
+          line: raw.trim(),
+          parent: null,
+          hasChildren: false,
+          remark: true,
+        });
+        continue;
+      }
       if (last) last.content = `${last.content} ${stripLine(raw).content}`.trim();
       continue;
     }
@@ -567,6 +589,8 @@ function listNodeItems(
 ): ExtractedItem[] {
   const { content, checkbox } = node;
   if (!content) return [];
+  // A sentence written under a task line is read as a paragraph's prose is (paragraphItems).
+  if (node.remark) return phrasingItems(content, block, index, run);
   if (checkbox !== null && checkbox !== " " && checkbox !== "/") return []; // done, abandoned, other states
   const keyword = keywordItem(content, node.line, block, index, run, node);
   if (keyword) return checkbox !== null && keyword.category === "task" ? [keyword] : [keyword];

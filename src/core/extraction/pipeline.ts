@@ -37,7 +37,7 @@ import { dateTitle, localTimestamp, today } from "../util/dates";
 import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
-import { isDigestNote } from "../note-types";
+import { generatedNoteKind, personWrittenPart, type GeneratedNoteKind } from "../note-types";
 import { PlanReadCache } from "./plan-cache";
 import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
@@ -194,9 +194,17 @@ function chooseAgent(
   return { agent: options.settings.defaultAgent, agentReason: "default-agent" };
 }
 
+/** How a refusal names each generated note that has no part a person wrote. */
+const GENERATED_WHAT: Readonly<Record<Exclude<GeneratedNoteKind, "review">, string>> = {
+  digest: "a weekly digest written by compact (type: digest)",
+  "health-report": "the health report written by health (type: health-report)",
+  brief: "a brief written by export-agents-md (its first line says so)",
+};
+
 /**
  * Reads the journal, runs the extractor, assigns block ids, and routes and dedupes every item.
- * Writes nothing.
+ * Writes nothing. A note the product generated (src/core/note-types.ts) is refused with a
+ * {@link UsageError}, except a review note, of which only the reflection a person wrote is read.
  * Throws {@link VaultError} when the journal cannot be read, {@link FrontmatterError} when its
  * frontmatter does not parse or is a YAML list or single value rather than a mapping (applying
  * would have to write `extraction_hash` there, so nothing is extracted and no destination is
@@ -235,9 +243,12 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
       path,
     );
   }
-  if (isDigestNote(note.data)) {
+  // A note the product generated is never read as a journal; of a review note only the part a
+  // person wrote is (src/core/note-types.ts).
+  const generated = generatedNoteKind(note.data, text);
+  if (generated && generated !== "review") {
     throw new UsageError(
-      `${path} is a weekly digest written by compact (type: digest), not a journal; extraction reads journals`,
+      `${path} is ${GENERATED_WHAT[generated]}, not a journal; extraction reads journals`,
       path,
     );
   }
@@ -285,13 +296,14 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   if (!options.force && note.data?.extraction_hash === hash)
     return { ...base, skipped: "unchanged" };
 
-  const blocks = splitBlocks(note.body);
+  const body = generated ? personWrittenPart(generated, note.body) : note.body;
+  const blocks = splitBlocks(body);
   const state = new PlanReadCache(vault, options.random);
   const context = await loadContext(vault, layout, agent, state);
   const result: ExtractionResult = await extractor.extract({
     path,
     title,
-    body: note.body,
+    body,
     blocks,
     context,
     sectionHeadings: options.settings.sectionHeadings,

@@ -2,7 +2,9 @@
  * Routing of an item to a tracker: progress on a goal (by id, else the most similar goal), a
  * duplicate of an existing line, or a new line (which may supersede one).
  */
-import { findDuplicate, similarity } from "./dedupe";
+import { similarity } from "./dedupe";
+import { matchGoal, type GoalMatch } from "./goal-match";
+import { isOpenStatus } from "../trackers/status";
 import type { TrackerKind } from "../settings";
 import { KIND_PREFIX, newItemId, type TrackerItem } from "../trackers/format";
 import { wikilinkTargets } from "../markdown/wikilinks";
@@ -17,20 +19,15 @@ import {
 import type { RouteContext } from "./plan-cache";
 import type { ExtractedItem, PlannedItem, RejectedItem } from "./types";
 
-/**
- * Progress that names no goal id joins the most similar goal when at least this similar
- * (multiset Jaccard, 0–1): a progress note words its goal loosely ("rubric drafted" under "Draft
- * the grading rubric"), so the bar is far below the duplicate threshold.
- */
-const GOAL_MATCH_SIMILARITY = 0.3;
 /** A progress note at least this similar to one already under the goal is the same note again (a re-run). */
 const SAME_PROGRESS_SIMILARITY = 0.9;
 
 /**
- * Plans an item for the tracker of `kind`: progress under a goal (its `ref`, else the goal it
- * resembles at least {@link GOAL_MATCH_SIMILARITY}), a skip or an added source for a duplicate, or
- * a new line with the next id (`add`, or `supersede`). @returns the planned item, or a rejection
- * when its `ref` names a goal that is not there
+ * Plans an item for the tracker of `kind`: progress under a goal (its `ref`, else the open goal
+ * whose text shares the most meaning with it, `matchGoal` of goal-match.ts), a skip or an added
+ * source for a duplicate, or a new line with the next id (`add`, or `supersede`). @returns the
+ * planned item, or a rejection when its `ref` names a goal that is not there or, without a `ref`,
+ * no goal fits it (the plan says which and why; never a new goal made of the progress note)
  */
 export async function routeToTracker(
   item: ExtractedItem,
@@ -45,26 +42,41 @@ export async function routeToTracker(
     trackerMatcher([...existing], kind),
   );
   if (item.ref || item.progress) {
-    const goal = item.ref
-      ? existing.find((it) => it.id === item.ref)
-      : existing[findDuplicate(item.text, existing, (it) => it.text, GOAL_MATCH_SIMILARITY)];
+    // A goal this same run adds is known by the id it is expected to get
+    // (docs/decisions.md, "Ids planned in the same run").
+    const plannedGoals = (ctx.state.planned.get(destination) ?? []).filter(
+      (p): p is PlannedItem & { newId: string } => p.newId !== undefined,
+    );
+    let goal: TrackerItem | undefined;
+    if (item.ref) goal = existing.find((it) => it.id === item.ref);
+    else {
+      // No id: the open goal that shares the most meaning with the note, or none (goal-match.ts).
+      const open = existing.filter((it) => it.id && isOpenStatus(it.status));
+      const found = matchGoal(item.text, [
+        ...open.map((it) => ({ id: it.id as string, text: it.text })),
+        ...plannedGoals.map((p) => ({ id: p.newId, text: p.item.text })),
+      ]);
+      if (!found.goal) return noGoalFound(item, destination, found);
+      goal = open.find((it) => it.id === found.goal.id);
+      if (!goal)
+        return ctx.state.plan({
+          ...base,
+          action: "progress",
+          existingId: found.goal.id,
+          sameRun: true,
+        });
+    }
     if (!goal?.id) {
-      // A goal this same run adds is known by the id it is expected to get
-      // (docs/decisions.md, "Ids planned in the same run").
-      const planned = item.ref
-        ? ctx.state.planned.get(destination)?.find((p) => p.newId === item.ref)
-        : undefined;
+      const planned = plannedGoals.find((p) => p.newId === item.ref);
       if (planned)
         return ctx.state.plan({ ...base, action: "progress", existingId: item.ref, sameRun: true });
-      if (item.ref)
-        return {
-          reason: `refers to ${item.ref}, which is not in ${destination}`,
-          category: item.category,
-          text: item.text,
-          evidence: item.evidence,
-          retry: true,
-        };
-      // Progress we cannot place becomes a plain item of its category rather than being lost.
+      return {
+        reason: `refers to ${item.ref}, which is not in ${destination}`,
+        category: item.category,
+        text: item.text,
+        evidence: item.evidence,
+        retry: true,
+      };
     } else {
       const already = goal.children.some(
         (c) =>
@@ -128,4 +140,25 @@ export async function routeToTracker(
   const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", newId, supersedes });
   return ctx.state.plan({ ...base, action: "add", newId });
+}
+
+/** The rejection of progress that names no goal and fits none (or two equally). */
+function noGoalFound(
+  item: ExtractedItem,
+  destination: string,
+  found: Extract<GoalMatch, { goal: null }>,
+): RejectedItem {
+  const fix = "add [goal:: g-…] to the line";
+  const why =
+    found.why === "no-goals"
+      ? `${destination} has no open goal`
+      : found.why === "tie"
+        ? `it fits ${(found.tied ?? []).map((g) => g.id).join(" and ")} equally`
+        : `it shares no words with an open goal in ${destination}`;
+  return {
+    reason: `progress names no goal, and ${why}; ${fix}`,
+    category: item.category,
+    text: item.text,
+    evidence: item.evidence,
+  };
 }

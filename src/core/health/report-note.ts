@@ -8,10 +8,10 @@ import { VaultError } from "../errors";
 import { parseNote } from "../frontmatter";
 import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
+import { HEALTH_REPORT_TYPE } from "../note-types";
 import { healthReportPath } from "./check";
 import { renderHealthReport, type HealthReportNoteOptions } from "./report";
 import type { HealthReport } from "./types";
-import { HEALTH_REPORT_TYPE } from "../note-types";
 
 export { HEALTH_REPORT_TYPE };
 

@@ -4,21 +4,15 @@
  * (`newItemFields` of src/core/trackers/new-item.ts). One reading for the brief, the inbox listing
  * and the inbox verbs.
  */
-import { wikilinkTargets } from "../markdown/wikilinks";
+import { namesIn } from "../trackers/fields";
 
 /**
- * Names in a `[to:: …]` value: wikilink targets (last path part, without `#heading`), else
- * comma- or semicolon-separated words; a leading `@` is dropped. `undefined` or `null`: none.
+ * Names in a `[to:: …]` value (`namesIn` of src/core/trackers/fields.ts): wikilink targets (last
+ * path part, without `#heading`), else comma- or semicolon-separated words; a leading `@` is
+ * dropped. `undefined` or `null`: none.
  * @example recipients("[[Memory/Agents/ming]], [[me]]") // ["ming", "me"]
  */
-export function recipients(value: string | null | undefined): string[] {
-  if (value === undefined || value === null) return [];
-  const links = wikilinkTargets(value);
-  const names = links.length > 0 ? links.map((t) => t.split("#")[0] ?? t) : value.split(/[,;]/);
-  return names
-    .map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, ""))
-    .filter((n) => n !== "");
-}
+export const recipients = namesIn;
 
 /** True when `name` is one of the {@link recipients} of a `to` value (case ignored). */
 export function addressedTo(value: string | null | undefined, name: string): boolean {

@@ -10,8 +10,10 @@
  *   library`, `promoted_from: "[[source]]"` and `promoted_at: YYYY-MM-DD`; the source gets
  *   `promoted_to: "[[copy]]"` in its frontmatter.
  * - A callout's copy is appended to the library note (created when missing) with a line
- *   `> [promoted_from:: [[source#^id]]] [promoted_at:: YYYY-MM-DD]` and its own block id; the
- *   source callout gets a line `> [promoted_to:: [[copy#^id]]]`.
+ *   `> [promoted_from:: [[source#^id]]] [promoted_at:: YYYY-MM-DD]` and its own block id, and the
+ *   library note's frontmatter records it too, as a whole note's copy does: `promoted_from` lists
+ *   the source callouts (`["[[source#^id]]"]`), `promoted_at` is the latest day; the source callout
+ *   gets a line `> [promoted_to:: [[copy#^id]]]`.
  *
  * Promoting the same thing again changes nothing. Every write is one `VaultPort.process` of the
  * note's current content; the rest of each note is kept byte for byte.
@@ -236,8 +238,8 @@ function planNote(
   const destinationLink = link(destination);
   const sourceAddition = `promoted_to: "${destinationLink}"`;
   if (existing !== null) {
-    const from = parseNote(existing, destination).data?.promoted_from;
-    if (typeof from !== "string" || linkTarget(from) !== linkTarget(sourceLink)) {
+    const from = promotedFrom(parseNote(existing, destination).data)[0];
+    if (from === undefined || linkTarget(from) !== linkTarget(sourceLink)) {
       throw new UsageError(
         `${destination} already exists and is not a promoted copy of ${source.path}; choose another area or rename one of them`,
         destination,
@@ -341,6 +343,30 @@ function planCallout(
   };
 }
 
+/**
+ * The links of a library note's `promoted_from`: one for a whole note's copy (the first is the note
+ * it copies), one per callout copied in; `[]` when it has none.
+ */
+function promotedFrom(data: Record<string, unknown> | null | undefined): string[] {
+  const v = data?.promoted_from;
+  return (Array.isArray(v) ? v : [v]).filter((l): l is string => typeof l === "string");
+}
+
+/**
+ * The library note's frontmatter after a callout's copy is appended, as a whole note's copy records
+ * it: `promoted_from` lists every source callout copied in (a list of quoted wikilinks, oldest
+ * first; a single link written before is kept as the first), `promoted_at` is the latest day.
+ */
+function recordCalloutSource(text: string, plan: PromotionPlan, destination: string): string {
+  const links = promotedFrom(parseNote(text, destination).data);
+  const known = links.some((l) => linkTarget(l) === linkTarget(plan.sourceLink));
+  return setFrontmatter(
+    text,
+    { promoted_from: known ? links : [...links, plan.sourceLink], promoted_at: plan.date },
+    destination,
+  );
+}
+
 /** Frontmatter and heading of a new library note for a callout's copy. */
 function newLibraryNote(destination: string, area: string, timestamp: string): string {
   const title = noteName(destination);
@@ -376,9 +402,8 @@ export async function applyPromotion(
     const wrote = await vault.process(destination, (current) => {
       if (source.blockId === null) {
         if (current === null) return plan.content;
-        const from = parseNote(current, destination).data?.promoted_from;
-        if (typeof from === "string" && linkTarget(from) === linkTarget(plan.sourceLink))
-          return current;
+        const from = promotedFrom(parseNote(current, destination).data)[0];
+        if (from !== undefined && linkTarget(from) === linkTarget(plan.sourceLink)) return current;
         throw new UsageError(
           `${destination} appeared meanwhile and is not a copy of ${source.path}; nothing promoted`,
           destination,
@@ -394,7 +419,7 @@ export async function applyPromotion(
         [...(tail && tail.text.trim() !== "" ? [""] : []), ...plan.content.split("\n")],
         eol,
       );
-      return joinLines(bom, lines);
+      return recordCalloutSource(joinLines(bom, lines), plan, destination);
     });
     if (wrote) writes.push(destination);
   }

@@ -1,9 +1,9 @@
 /**
  * The review note (docs/architecture.md, "Review loops"): one note per review run, in the agent's
  * journal folder (`Journal/2026-11-29 review r-001.md`), since a review is the agent's own
- * reflective writing (layer 1) and extraction then reads its decisions like any journal's. Its list
- * lines are plain bullets, never `- [ ]`, so extraction does not copy the open tasks it lists back
- * into the tracker.
+ * reflective writing (layer 1). Extraction reads only the reflection under its last headings
+ * (`personWrittenPart` of src/core/note-types.ts), never the goals, decisions and tasks it quotes;
+ * its list lines are plain bullets too, never `- [ ]`.
  */
 import type { MemoryLayout } from "../layout";
 import { joinPath } from "../layout";
@@ -17,6 +17,7 @@ import {
   type ReviewNoteRef,
 } from "./material";
 import { staleSummary, type StaleTopic } from "../health/stale-rules";
+import { REVIEW_REFLECTION_HEADINGS } from "../note-types";
 
 /** Vault path of the review note of review `id` started on `date`. Throws {@link PathError} for an unsafe agent or id. */
 export function reviewNotePath(
@@ -143,12 +144,8 @@ export function renderReviewNote(material: ReviewMaterial, meta: ReviewNoteMeta)
       material.stale.map(staleLine),
       "- No knowledge note is mentioned in journals newer than it.",
     ),
-    "",
-    "## What went well",
-    "",
-    "## What slipped",
-    "",
-    "## What to change",
+    // The reflection, the part a person writes and extraction reads (src/core/note-types.ts).
+    ...REVIEW_REFLECTION_HEADINGS.flatMap((h) => ["", `## ${h}`]),
     "",
   ];
   return lines.join("\n");

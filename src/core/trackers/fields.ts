@@ -10,6 +10,7 @@
  * writer puts our own fields first and Tasks' fields after them, in {@link TASKS_FIELD_ORDER}:
  * `- [ ] Text [to:: [[ming]]] [source:: [[J#^am-k3f9]]] [priority:: medium] [created:: D] [due:: D] ^t-006`.
  */
+import { wikilinkTargets } from "../markdown/wikilinks";
 
 /**
  * Keys the Tasks plugin reads in its Dataview format, in the order Tasks writes them (`id` and
@@ -262,4 +263,34 @@ export function splitBlockIds(line: string, from: number): LineIds {
     else id = f;
   }
   return { id, contentEnd, displaced };
+}
+
+/**
+ * Names in a field that names people or agents (`to`, `owner`): wikilink targets (last path part,
+ * without `#heading`), else comma- or semicolon-separated words; a leading `@` is dropped.
+ * `undefined` or `null`: none. The inbox reads `to` with it (`recipients`), listings and the brief
+ * read `owner`.
+ * @example namesIn("[[Memory/Agents/ming]], [[me]]") // ["ming", "me"]
+ */
+export function namesIn(value: string | null | undefined): string[] {
+  if (value === undefined || value === null) return [];
+  const links = wikilinkTargets(value);
+  const names = links.length > 0 ? links.map((t) => t.split("#")[0] ?? t) : value.split(/[,;]/);
+  return names
+    .map((n) => (n.split("/").pop() ?? n).trim().replace(/^@/, ""))
+    .filter((n) => n !== "");
+}
+
+/**
+ * Who owns an item other than `agent` (whose tracker holds it): its `owner` names
+ * ({@link namesIn}) without `agent` (case ignored), joined by `, `; `null` when it has no owner or
+ * only `agent` owns it.
+ */
+export function otherOwner(
+  fields: readonly { key: string; value: string }[],
+  agent: string,
+): string | null {
+  const me = agent.toLowerCase();
+  const names = namesIn(fieldValue(fields, FIELD_KEYS.owner)).filter((n) => n.toLowerCase() !== me);
+  return names.length > 0 ? names.join(", ") : null;
 }

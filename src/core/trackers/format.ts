@@ -155,6 +155,7 @@ export interface TrackerNote {
  */
 const ITEM_LINE = /^(?:[-*+]|\d{1,9}[.)])[ \t]+\[([^\]])\](?=[ \t]|$)/u;
 const FIELD_HEAD = /[[(]([^[\]()\r\n:]+)::/y;
+const WIKILINK_AT = /\[\[[^[\]\r\n]+\]\]/y;
 
 /**
  * Reads a task-list line at column 0 (`-`, `*` or `+` bullet, or `1.`). Returns `null` for any other line,
@@ -294,9 +295,13 @@ function scanFields(line: string, from: number, to: number): FieldSpan[] {
   while (p < to) {
     const ch = line[p];
     if (ch === "[" && line[p + 1] === "[") {
-      // A wikilink in the text: skip it whole so that its inner brackets start nothing.
-      const close = line.indexOf("]]", p + 2);
-      p = close < 0 || close >= to ? p + 2 : close + 2;
+      // A wikilink in the text (as src/core/markdown/wikilinks.ts reads one: no bracket inside):
+      // skip it whole so that its inner brackets start nothing. A half-typed `[[` that no `]]`
+      // closes before the next bracket is two characters of text, so a field after it, such as
+      // the item's `source`, stays whole.
+      WIKILINK_AT.lastIndex = p;
+      const link = WIKILINK_AT.exec(line);
+      p = link && p + link[0].length <= to ? p + link[0].length : p + 2;
       continue;
     }
     if (ch !== "[" && ch !== "(") {

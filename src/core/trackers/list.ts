@@ -8,7 +8,7 @@ import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
 import { listItems } from "./format";
 import { isOpenStatus, isOverdue, latestProgressText } from "./status";
-import { fieldRecord } from "./fields";
+import { FIELD_KEYS, fieldRecord, fieldValue, namesIn } from "./fields";
 import { dueReviews, isReviewItem, readSchedule } from "./reviews";
 
 /** Statuses a listing can filter on: `open` includes items in progress. */
@@ -30,6 +30,8 @@ export interface ListedItem {
    */
   fields: Record<string, string>;
   due?: string;
+  /** Who does the item, from its `owner` field (names as `namesIn` reads them, joined by `, `), when it has one. */
+  owner?: string;
   /** Reviews whose `next` date has passed (docs/architecture.md, "Review loops"). */
   reviewDue?: boolean;
   /** Open items whose `due` date has passed. */
@@ -73,6 +75,7 @@ export async function listTrackerItems(
         if (status !== "all" && state !== status) continue;
         const fields = fieldRecord(it.fields);
         const progress = latestProgressText(it);
+        const owner = namesIn(fieldValue(it.fields, FIELD_KEYS.owner)).join(", ");
         items.push({
           agent,
           kind: k,
@@ -83,6 +86,7 @@ export async function listTrackerItems(
           ...(fields.due
             ? { due: fields.due, overdue: state === "open" && isOverdue(fields.due, today) }
             : {}),
+          ...(owner ? { owner } : {}),
           ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
           ...(progress ? { latestProgress: progress } : {}),
           path,

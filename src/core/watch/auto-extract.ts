@@ -47,12 +47,14 @@ export interface QuietExtractOptions {
 
 /**
  * True for a note watch-and-extract may extract: a journal (by folder) that is not a digest, its
- * Digests folder or a review note. `data` is its frontmatter when already read.
+ * Digests folder or another generated note (src/core/note-types.ts). `data` is its frontmatter
+ * and `text` its whole text, when already read.
  */
 export function isWatchedJournal(
   layout: MemoryLayout,
   path: string,
   data?: Record<string, unknown> | null,
+  text?: string,
 ): boolean {
   if (layout.collectionOf(path) !== "journal") return false;
   const agent = layout.agentOf(path);
@@ -61,7 +63,7 @@ export function isWatchedJournal(
     path.startsWith(`${joinPath(layout.journalFolder(agent), DIGESTS_FOLDER)}/`)
   )
     return false;
-  return !isNotJournal(data);
+  return !isNotJournal(data, text);
 }
 
 /**
@@ -76,13 +78,15 @@ export async function extractQuietJournal(options: QuietExtractOptions): Promise
   const now = options.now ?? (() => new Date());
   if (!(await vault.exists(journalPath))) return { kind: "ignored", reason: "gone" };
   let data: Record<string, unknown> | null;
+  let text: string;
   try {
-    data = parseNote(await vault.read(journalPath), journalPath).data;
+    text = await vault.read(journalPath);
+    data = parseNote(text, journalPath).data;
   } catch (err) {
     if (err instanceof MemoryError) return { kind: "ignored", reason: errorMessage(err) };
     throw err;
   }
-  if (!isWatchedJournal(layout, journalPath, data))
+  if (!isWatchedJournal(layout, journalPath, data, text))
     return { kind: "ignored", reason: "not a journal" };
   const plan = await planExtraction({
     vault,

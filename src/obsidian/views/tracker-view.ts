@@ -60,6 +60,7 @@ const BADGE_FIELDS = [
   FIELD_KEYS.every,
   FIELD_KEYS.next,
   FIELD_KEYS.to,
+  FIELD_KEYS.owner,
   FIELD_KEYS.state,
   FIELD_KEYS.decided,
 ];

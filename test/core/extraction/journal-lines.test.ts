@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { MemoryLayout } from "../../../src/core/layout";
+import { listItems } from "../../../src/core/trackers/format";
+import { fieldValue } from "../../../src/core/trackers/fields";
 import { defaultSettings } from "../../../src/core/settings";
 import { tempVault } from "../../helpers/temp-vault";
 
@@ -196,5 +198,95 @@ describe("identity for re-extraction", () => {
     const tasks = read(t, TASKS);
     expect(tasks.match(/water the plants/g)).toHaveLength(1);
     expect(lineOf(tasks, "water the plants")).toMatch(/^- \[x\] /);
+  });
+});
+
+describe("a half-typed [[ on a journal line", () => {
+  it("keeps the item's source link whole, and the item is not added again", async () => {
+    const t = setup({ [J]: "# 2026-11-24\n\n- [ ] ask dana about [[Project Alpha\n" });
+    await run(t);
+    writeFileSync(join(t.root, J), `${read(t, J)}\n- [ ] call the plumber\n`);
+    const second = await run(t);
+    expect(second.plan.items.map((p) => `${p.item.text}:${p.action}`)).toEqual([
+      "ask dana about [[Project Alpha:skip",
+      "call the plumber:add",
+    ]);
+    const tasks = read(t, TASKS);
+    expect(tasks.match(/ask dana about/g)).toHaveLength(1);
+    const item = listItems(tasks).find((i) => i.text.startsWith("ask dana"));
+    expect(item?.text).toBe("ask dana about [[Project Alpha");
+    expect(fieldValue(item?.fields ?? [], "source")).toMatch(
+      /^\[\[Memory\/Agents\/link\/Journal\/2026-11-24#\^am-[0-9a-z]+\]\]$/,
+    );
+  });
+});
+
+describe("progress finds its goal without a [goal::] field", () => {
+  const EARLIER = "Memory/Agents/link/Journal/2026-11-20.md";
+  const GOALS = "Memory/Agents/link/Trackers/Goals.md";
+  async function runOn(t: ReturnType<typeof setup>, path: string, force = false) {
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: path,
+      extractor: new OfflineExtractor(),
+      force,
+      now,
+    });
+    await applyPlan(t.vault, layout, plan, now);
+    return plan;
+  }
+
+  it.each([
+    [
+      "English",
+      "Goal: ship the mobile app by March\n\nGoal: halve first-month churn\n",
+      "Progress: the mobile app beta went out to 40 testers\n\nProgress: churn down 12% since the onboarding call\n",
+      ["ship the mobile app by March", "halve first-month churn"],
+    ],
+    [
+      "Chinese",
+      "目标：年底前上线移动应用\n\n目标：把首月流失率减半\n",
+      "进展：移动应用测试版已发给 40 位测试用户\n\n进展：首月流失率下降了 12%\n",
+      ["年底前上线移动应用", "把首月流失率减半"],
+    ],
+  ])(
+    "in %s, each progress line goes under the goal it shares words with, and --force adds nothing",
+    async (_language, goals, progress, goalTexts) => {
+      const t = setup({
+        [EARLIER]: `# 2026-11-20\n\n${goals}`,
+        [J]: `# 2026-11-24\n\n${progress}`,
+      });
+      await runOn(t, EARLIER);
+      const before = listItems(read(t, GOALS));
+      expect(before.map((g) => g.text)).toEqual(goalTexts);
+      const plan = await runOn(t, J);
+      expect(plan.items.map((p) => `${p.action}:${p.existingId}`)).toEqual(
+        before.map((g) => `progress:${g.id}`),
+      );
+      const after = listItems(read(t, GOALS));
+      expect(after.map((g) => g.text)).toEqual(goalTexts);
+      expect(after.map((g) => g.children.length)).toEqual([1, 1]);
+      const written = read(t, GOALS);
+      const forced = await runOn(t, J, true);
+      expect(forced.items.map((p) => p.action)).toEqual(["skip", "skip"]);
+      expect(read(t, GOALS)).toBe(written);
+    },
+  );
+
+  it("a progress line that fits no goal is not made a goal: the plan says it found none", async () => {
+    const t = setup({
+      [EARLIER]: "# 2026-11-20\n\nGoal: ship the mobile app by March\n",
+      [J]: "# 2026-11-24\n\nProgress: the release notes are written\n",
+    });
+    await runOn(t, EARLIER);
+    const goalsBefore = read(t, GOALS);
+    const plan = await runOn(t, J);
+    expect(plan.items).toEqual([]);
+    expect(plan.rejected.map((r) => r.reason)).toEqual([
+      `progress names no goal, and it shares no words with an open goal in ${GOALS}; add [goal:: g-…] to the line`,
+    ]);
+    expect(read(t, GOALS)).toBe(goalsBefore);
   });
 });

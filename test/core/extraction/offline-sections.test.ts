@@ -197,6 +197,31 @@ describe("nested items", () => {
   });
 });
 
+describe("a line under a task line", () => {
+  it("a sentence of its own is not folded into the task; a wrapped line still is", () => {
+    const body =
+      "- [ ] deploy the API\nThe staging DB is on port 5433.\n\n- [ ] email Dana about the\nlaunch plan\n\n- [ ] fix the login\nRemember to update the runbook.\n\n- [ ] 整理发布说明\n测试环境的数据库在 5433 端口。\n";
+    expect(got(body)).toEqual([
+      ["task", "deploy the API"],
+      ["task", "email Dana about the launch plan"],
+      ["task", "fix the login"],
+      ["task", "Update the runbook"],
+      ["task", "整理发布说明"],
+    ]);
+  });
+
+  it("a plain fact line is prose: read under a heading that names knowledge, or after Learned:", () => {
+    // README, "What the offline extractor reads": prose without a convention needs a language model.
+    expect(got("The staging DB is on port 5433.\n")).toEqual([]);
+    expect(got("## Learned\n\nThe staging DB is on port 5433.\n")).toEqual([
+      ["knowledge", "The staging DB is on port 5433."],
+    ]);
+    expect(got("Learned: the staging DB is on port 5433.\n")).toEqual([
+      ["knowledge", "the staging DB is on port 5433."],
+    ]);
+  });
+});
+
 describe("nothing found", () => {
   it("says why, what the extractor reads, and that prose needs a model", async () => {
     const body = "# Tuesday\n\n## Summary\nA quiet day.\n\n## Log\n- 09:30 standup\n";

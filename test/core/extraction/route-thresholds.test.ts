@@ -1,8 +1,9 @@
-// The two similarity bars of routing (src/core/extraction/route-tracker.ts), each on both sides of its
-// boundary: GOAL_MATCH_SIMILARITY (0.3: progress without a `[goal:: id]` goes under the goal it
-// resembles) and SAME_PROGRESS_SIMILARITY (0.9: a progress note that resembles one already under
-// the goal is the same note again). Texts are made of distinct plain words so the multiset
-// Jaccard similarity is exactly shared / (a + b - shared); `similarity` itself confirms it.
+// The bars of routing progress (src/core/extraction/route-tracker.ts), each on both sides of its
+// boundary: progress without a `[goal:: id]` goes under the open goal that shares the most meaning
+// with it, one shared content word at least (src/core/extraction/goal-match.ts), and
+// SAME_PROGRESS_SIMILARITY (0.9: a progress note that resembles one already under the goal is the
+// same note again). Texts are made of distinct plain words so the multiset Jaccard similarity is
+// exactly shared / (a + b - shared); `similarity` itself confirms it.
 import { afterEach, describe, expect, it } from "vitest";
 import { planExtraction } from "../../../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../../../src/core/extraction/offline";
@@ -57,23 +58,43 @@ const words = (n: number, from = 0) =>
     .slice(from, from + n)
     .join(" ");
 
-describe("progress without a goal id goes under the goal it resembles from a similarity of 0.3 on", () => {
-  it("at 0.3 (3 shared of 7 and 6 words) it is progress on that goal", async () => {
-    const goal = words(7);
-    const progress = `${words(3)} ${words(3, 10)}`;
-    expect(similarity(goal, progress)).toBeCloseTo(0.3, 10);
-    expect(await planFor(`# Goals\n\n- [ ] ${goal} ^g-001\n`, progress)).toEqual([
-      "goal:progress:g-001",
+describe("progress without a goal id goes under the open goal it shares the most meaning with", () => {
+  it("one shared content word is enough when one goal has it", async () => {
+    const goals = `# Goals\n\n- [ ] ${words(7)} ^g-001\n- [ ] ${words(3, 10)} ^g-002\n`;
+    expect(await planFor(goals, `${words(1)} ${words(2, 7)}`)).toEqual(["goal:progress:g-001"]);
+  });
+
+  it("no shared content word (only stop words, progress words and numbers) places it nowhere, and says so", async () => {
+    const t = tempVault({
+      [J]: "# 2026-11-24\n\nProgress: 40 of the 50 done this week\n",
+      [GOALS]: `# Goals\n\n- [ ] ${words(3)} in 50 days ^g-001\n`,
+    });
+    cleanup = t.cleanup;
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: new OfflineExtractor(),
+      now,
+    });
+    expect(plan.items).toEqual([]);
+    expect(plan.rejected.map((r) => r.reason)).toEqual([
+      `progress names no goal, and it shares no words with an open goal in ${GOALS}; add [goal:: g-…] to the line`,
     ]);
   });
 
-  it("just below (3 shared of 8 and 6 words, 0.27) it is not placed under the goal", async () => {
-    const goal = words(8);
-    const progress = `${words(3)} ${words(3, 10)}`;
-    expect(similarity(goal, progress)).toBeLessThan(0.3);
-    const plan = await planFor(`# Goals\n\n- [ ] ${goal} ^g-001\n`, progress);
-    expect(plan).not.toContain("goal:progress:g-001");
-    expect(plan).toHaveLength(1);
+  it("a word two goals share weighs half: the goal with a word of its own wins, equal scores are a tie", async () => {
+    const goals = `# Goals\n\n- [ ] ${words(3)} ^g-001\n- [ ] ${words(1)} ${words(2, 5)} ^g-002\n`;
+    // amber is in both goals (1/2 each), cedar only in g-001 (1).
+    expect(await planFor(goals, "amber cedar")).toEqual(["goal:progress:g-001"]);
+    const plan = await planFor(goals, "amber");
+    expect(plan).toEqual([]);
+  });
+
+  it("a goal that is done or abandoned takes no progress", async () => {
+    const goals = `# Goals\n\n- [x] ${words(3)} ^g-001\n- [-] ${words(3)} ^g-002\n- [/] ${words(3)} ^g-003\n`;
+    expect(await planFor(goals, words(2))).toEqual(["goal:progress:g-003"]);
   });
 });
 

@@ -144,6 +144,45 @@ describe("review start and extraction agree", () => {
   });
 });
 
+describe("a review note is extracted only where a person wrote", () => {
+  const now = () => new Date("2026-06-01T10:00:00Z");
+  const plan = () =>
+    planExtraction({
+      vault,
+      settings,
+      layout,
+      journalPath: NOTE,
+      extractor: new OfflineExtractor(),
+      now,
+    });
+
+  it("the goals, decisions and tasks it quotes are not read as new items", async () => {
+    await startReview(vault, layout, "ada", "r-001", "2026-06-01");
+    const quoted = read(NOTE);
+    expect(quoted).toContain("Keep the 14-day trial");
+    const first = await plan();
+    expect(first.items.map((p) => p.item.text)).toEqual([]);
+    writeFileSync(
+      join(root, NOTE),
+      quoted.replace(
+        "## What to change\n",
+        "## What to change\n\n- [ ] write a retro template\nDecision: run reviews on Mondays\n",
+      ),
+    );
+    const second = await plan();
+    expect(second.items.map((p) => `${p.item.category}:${p.item.text}`).sort()).toEqual([
+      "decision:run reviews on Mondays",
+      "decision:run reviews on Mondays",
+      "task:write a retro template",
+    ]);
+    await applyPlan(vault, layout, second, now);
+    expect(read(NOTE)).toContain("- [ ] write a retro template ^am-");
+    expect(
+      read("Memory/Agents/ada/Trackers/Goals.md").match(/Halve first-month churn/g),
+    ).toHaveLength(1);
+  });
+});
+
 describe("review done", () => {
   it("advances next by every, records the day with a link to the review note, and marks the note done", async () => {
     await startReview(vault, layout, "ada", "r-001", "2026-06-01");

@@ -30,6 +30,19 @@ describe("inline fields outside tracker lines", () => {
     expect(cleanItemText("add a style check [to:: [[editor]]] ^am-1234")).toBe("add a style check");
   });
 
+  it("a half-typed [[ starts no link: the fields after it are read, a closed link still skipped", () => {
+    const line =
+      "- [ ] ask about [[Project Alpha [source:: [[J#^am-1]]] [created:: 2026-11-24] ^t-001";
+    const item = listItems(`${line}\n`)[0];
+    expect(item?.text).toBe("ask about [[Project Alpha");
+    expect(item?.fields).toEqual([
+      { key: "source", value: "[[J#^am-1]]" },
+      { key: "created", value: "2026-11-24" },
+    ]);
+    expect(scanInlineFields("see [[Note [x:: 1]]]").map((f) => f.key)).toEqual(["x"]);
+    expect(scanInlineFields("see [[Note (x:: 1)]] and (y:: 2)").map((f) => f.key)).toEqual(["y"]);
+  });
+
   it("proposals and questions addressed with a wikilink leave no ]] in the item's text", async () => {
     const settings = defaultSettings();
     const layout = new MemoryLayout(settings);
