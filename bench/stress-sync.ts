@@ -5,7 +5,8 @@
 // (with --write). The same run is small in `npm test` (test/cli/sync-stress.process.test.ts).
 // Usage: npm run stress:sync [-- --clones 3 --rounds 20 --mode merge|rebase|both --write]
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import * as os from "node:os";
 import { fileURLToPath } from "node:url";
 import { runSyncStress, type PullMode, type SyncStressResult } from "../test/helpers/sync-stress";
@@ -22,6 +23,10 @@ const modes: PullMode[] = MODE === "both" ? ["merge", "rebase"] : [MODE as PullM
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 execFileSync(process.execPath, ["esbuild.config.mjs", "cli"], { cwd: root, stdio: "inherit" });
+// A copy of the build, so that a rebuild meanwhile (a test run) does not change the CLI mid-run.
+const copy = mkdtempSync(join(os.tmpdir(), "am-stress-cli-"));
+cpSync(join(root, "dist"), copy, { recursive: true });
+process.on("exit", () => rmSync(copy, { recursive: true, force: true }));
 
 const results: SyncStressResult[] = [];
 for (const mode of modes) {

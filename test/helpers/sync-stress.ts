@@ -31,6 +31,8 @@ export interface SyncStressOptions {
   seed?: number;
   /** Keeps the temporary folder (its path is in the result). */
   keep?: boolean;
+  /** The CLI to run (default the built `dist/cli.js`). */
+  cli?: string;
 }
 
 /** What {@link runSyncStress} found; every count is 0 and `identical` true when sync is right. */
@@ -105,7 +107,7 @@ export async function runSyncStress(options: SyncStressOptions): Promise<SyncStr
   const tryGit = (cwd: string, ...args: string[]): boolean =>
     spawnSync("git", args, { cwd, env, encoding: "utf8" }).status === 0;
   const cli = (...args: string[]): { code: number | null; stdout: string; stderr: string } => {
-    const r = spawnSync(process.execPath, [CLI_PATH, ...args], {
+    const r = spawnSync(process.execPath, [options.cli ?? CLI_PATH, ...args], {
       cwd: root,
       env,
       encoding: "utf8",
