@@ -24,6 +24,7 @@ import { StatusBarProgress } from "./obsidian/views/status-bar-progress";
 import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/views/tracker-view";
 import { TrackerUpkeep, runMigrateCommand } from "./obsidian/runners/tracker-upkeep";
 import { WatchExtract } from "./obsidian/runners/watch-extract";
+import { SyncReconcile } from "./obsidian/runners/sync-reconcile";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */
@@ -75,6 +76,7 @@ export default class AgentMemoryPlugin extends Plugin {
     });
     this.addChild(new TrackerUpkeep(ctx));
     this.addChild(new WatchExtract(ctx));
+    this.addChild(new SyncReconcile(ctx));
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
         ctx,

@@ -121,11 +121,29 @@ async function setup(vaultArg: string, io: Io): Promise<number> {
   const ctx = await openVault(vaultArg, io);
   if (!isGitWorkTree(ctx.vaultRoot, io.env))
     throw new Error(`${ctx.vaultRoot} is not in a git repository (run git init first)`);
-  const { written, configured } = await setupGit(ctx, io.env);
-  for (const w of written) io.out(`wrote ${w}`);
-  if (configured) io.out(`registered the merge driver in ${ctx.vaultRoot}'s git config`);
-  if (!written.length && !configured) io.out("git is already set up; nothing changed");
+  const done = await setupGit(ctx, io.env);
+  for (const line of describeGitSetup(done, ctx.vaultRoot)) io.out(line);
+  if (!done.written.length && !done.configured) io.out("git is already set up; nothing changed");
   return 0;
+}
+
+/**
+ * What {@link setupGit} did, one line each, for `git setup` and `init`: `.gitignore` (what it keeps
+ * out), `.gitattributes` (what it routes to the driver), the driver registered in the clone's git
+ * config. Nothing when it changed nothing.
+ */
+export function describeGitSetup(
+  done: { written: string[]; configured: boolean },
+  vaultRoot: string,
+): string[] {
+  const lines: string[] = [];
+  if (done.written.includes(".gitignore"))
+    lines.push("wrote .gitignore (keeps .agent-memory/ out of git)");
+  if (done.written.includes(".gitattributes"))
+    lines.push("wrote .gitattributes (routes the memory notes to the agent-memory merge driver)");
+  if (done.configured)
+    lines.push(`registered the agent-memory merge driver in ${vaultRoot}'s git config`);
+  return lines;
 }
 
 async function driver(args: string[], io: Io): Promise<number> {
@@ -159,6 +177,8 @@ async function driver(args: string[], io: Io): Promise<number> {
 
 async function resolve(vaultArg: string, io: Io): Promise<number> {
   const ctx = await openVault(vaultArg, io);
+  if (!isGitWorkTree(ctx.vaultRoot, io.env))
+    throw new Error(`${ctx.vaultRoot} is not in a git repository: nothing to resolve`);
   const top = git(ctx.vaultRoot, ["rev-parse", "--show-toplevel"], io.env).trim();
   const lines = git(top, ["ls-files", "-u", "-z"], io.env).split("\0").filter(Boolean);
   const stages = new Map<string, Set<number>>();

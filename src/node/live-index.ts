@@ -57,6 +57,7 @@ export class LiveIndex {
   private savedAt: number | null = null;
   private watching = false;
   private closed = false;
+  private readonly listeners: ((path: string) => void)[] = [];
   /** Notes that could not be read, with the reason, as a cold open would report them now. */
   private readonly unreadableNotes = new Map<string, string>();
 
@@ -102,6 +103,15 @@ export class LiveIndex {
     });
     this.watcher.start();
     this.watching = true;
+  }
+
+  /**
+   * Calls `listener` with the vault path of each Markdown file the watcher saw change, once it is
+   * re-indexed (the server's reconcile, docs/sync.md "Reconcile"). Never for the server's own
+   * {@link wrote} calls; the watcher reports those writes too.
+   */
+  onChange(listener: (path: string) => void): void {
+    this.listeners.push(listener);
   }
 
   /** Every note path known under the memory root (hidden folders excluded), unsorted. */
@@ -184,6 +194,7 @@ export class LiveIndex {
     const paths = [...this.pending.keys()];
     this.pending.clear();
     for (const path of paths) await this.index(path);
+    for (const path of paths) for (const l of this.listeners) l(path);
   }
 
   private async index(path: string): Promise<void> {

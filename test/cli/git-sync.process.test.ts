@@ -143,4 +143,16 @@ describe("agent-memory git", () => {
     expect(listItems(text)[0]).toMatchObject({ status: "done", text: "Send the signed draft" });
     expect(git(b, "ls-files", "-u")).toBe("");
   });
+
+  it("resolve outside a git repository: one line saying so, exit 2, nothing written", () => {
+    root = mkdtempSync(join(tmpdir(), "am-git-"));
+    const vault = join(root, "v");
+    write(vault, TASKS, "# Tasks\n\n- [ ] One ^t-001\n");
+    const r = cliRun("git", "resolve", vault);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `agent-memory git resolve: ${vault} is not in a git repository: nothing to resolve\n`,
+    );
+    expect(read(vault, TASKS)).toBe("# Tasks\n\n- [ ] One ^t-001\n");
+  });
 });

@@ -1,6 +1,8 @@
 // `agent-memory init`: several agents at once, and a .gitignore that keeps per-clone state out of
 // git (docs/sync.md, "Git").
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliRun } from "../helpers/cli-run";
@@ -62,5 +64,22 @@ describe("agent-memory init", () => {
     const has = vault({ ".gitignore": "x\n.agent-memory/\n" });
     expect(cliRun("init", has.root, "--agent", "a1").code).toBe(0);
     expect(readFileSync(join(has.root, ".gitignore"), "utf8")).toBe("x\n.agent-memory/\n");
+  });
+
+  it("on a git repository says what it set up: .gitignore, .gitattributes and the driver", () => {
+    const t = vault();
+    const home = mkdtempSync(join(tmpdir(), "am-init-home-"));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: home };
+    execFileSync("git", ["init", "-q", t.root], { env, stdio: "pipe" });
+    const r = cliRun("init", t.root, "--agent", "a1");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").filter((l) => /^ {2}(wrote|registered)/.test(l))).toEqual([
+      "  wrote .gitignore (keeps .agent-memory/ out of git)",
+      "  wrote .gitattributes (routes the memory notes to the agent-memory merge driver)",
+      `  registered the agent-memory merge driver in ${t.root}'s git config`,
+    ]);
+    const again = cliRun("init", t.root, "--agent", "a1");
+    expect(again.stdout).not.toMatch(/wrote|registered/);
   });
 });

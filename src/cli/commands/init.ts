@@ -2,14 +2,16 @@ import type { CliCommand } from "../command";
 import { today } from "../../core/util/dates";
 import { initAgent } from "../../core/init";
 import { GITIGNORE_LINES, withLines } from "../../core/sync/setup-files";
-import { isGitWorkTree, setupGit } from "../git";
+import { describeGitSetup, isGitWorkTree, setupGit } from "../git";
 
 /**
  * `agent-memory init <vault> [--agent NAME]…` (docs/architecture.md, "The CLI contract"): creates
  * each named agent's six tracker notes and today's journal when missing (the default agent when
  * none is named), the library folder's index note, and a `.gitignore` that keeps the per-clone
- * state folder `.agent-memory/` out of git (docs/sync.md, "Git"). Never overwrites a note; an
- * existing `.gitignore` keeps its lines byte for byte and gains only what is missing.
+ * state folder `.agent-memory/` out of git (docs/sync.md, "Git"); in a git repository also what
+ * `git setup` writes (`.gitattributes`, the merge driver in the clone's config), each said in one
+ * line. Never overwrites a note; an existing `.gitignore` keeps its lines byte for byte and gains
+ * only what is missing.
  */
 export const initCommand: CliCommand = {
   name: "init",
@@ -40,10 +42,20 @@ export const initCommand: CliCommand = {
     )
       created.push(".gitignore");
     // A vault in a git repository gets the merge driver too (docs/sync.md, "Git").
+    const wroteIgnore = created.includes(".gitignore");
+    let gitLines: string[] = [];
     if (isGitWorkTree(ctx.vaultRoot, process.env)) {
       const git = await setupGit(ctx, process.env);
       for (const w of git.written) if (!created.includes(w)) created.push(w);
-    }
+      gitLines = describeGitSetup(
+        {
+          written: wroteIgnore ? [".gitignore", ...git.written] : git.written,
+          configured: git.configured,
+        },
+        ctx.vaultRoot,
+      );
+    } else if (wroteIgnore)
+      gitLines = describeGitSetup({ written: [".gitignore"], configured: false }, ctx.vaultRoot);
     if (options.json) {
       const agent = agents[0] ?? ctx.settings.defaultAgent;
       ctx.out(JSON.stringify({ agent, agents, created }, null, 2));
@@ -56,8 +68,7 @@ export const initCommand: CliCommand = {
             : "  everything was already there; nothing written",
         );
       }
-      if (created.includes(".gitignore"))
-        ctx.out("  wrote .gitignore (keeps .agent-memory/ out of git)");
+      for (const line of gitLines) ctx.out(`  ${line}`);
     }
     return 0;
   },

@@ -5,6 +5,7 @@ import { UsageError, errorMessage } from "../../core/errors";
 import { knownAgents, unknownAgentError } from "../../core/init";
 import { MemoryAccess } from "../../mcp/access";
 import { LiveIndex } from "../../node/live-index";
+import { ReconcileOnChange } from "../../core/sync/reconcile-vault";
 import { createMcpServer, readOnlyToolNames, toolNames } from "../../mcp/server";
 import { SearchSocket } from "../../serve/socket-server";
 import { SERVER_ENV } from "../../serve/socket-path";
@@ -99,6 +100,18 @@ export const mcpCommand: CliCommand = {
       log,
     );
     await live.start();
+    // A note changed under the server with duplicated ids, or a sync tool's conflict copy: reconcile
+    // (docs/sync.md, "Reconcile"); a read-only server only reads.
+    const reconciler =
+      options["read-only"] === true
+        ? null
+        : new ReconcileOnChange(
+            ctx.vault,
+            ctx.layout,
+            (summary) => log(`mcp: ${summary}`),
+            (err) => log(`mcp: reconcile failed: ${errorMessage(err)}`),
+          );
+    if (reconciler) live.onChange((path) => void reconciler.changed(path));
     // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
     const socket =
       ctx.env[SERVER_ENV] === "off"
@@ -151,6 +164,7 @@ export const mcpCommand: CliCommand = {
             const closing = socket instanceof SearchSocket ? socket.close() : Promise.resolve();
             void closing
               .then(() => watch?.close())
+              .then(() => reconciler?.idle())
               .then(() => live.close())
               .then(resolve, reject);
           });

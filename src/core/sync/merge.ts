@@ -13,7 +13,13 @@
  *   set aside is kept in a child line `Merge: kept … over …`, which `health` lists for a person.
  * - frontmatter: the same, except that `extraction_hash` follows the `extracted_at` that won.
  */
-import { STATUS_CHAR, itemAt, scanItemLine, type TrackerStatus } from "../trackers/format";
+import {
+  STATUS_CHAR,
+  itemAt,
+  scanItemLine,
+  type ItemLineScan,
+  type TrackerStatus,
+} from "../trackers/format";
 import { fieldValue, orderFields, splitBlockIds } from "../trackers/fields";
 import { fenceAfter } from "../markdown/fences";
 
@@ -73,9 +79,16 @@ export function mergeNote(
   if (ours === theirs) return { text: ours, choices: [] };
   if (base !== null && ours === base) return { text: theirs, choices: [] };
   if (base !== null && theirs === base) return { text: ours, choices: [] };
-  const b = split(base ?? "", shape);
-  const o = split(ours, shape);
-  const t = split(theirs, shape);
+  // Most lines are the same in all three versions: each is scanned once.
+  const scans = new Map<string, ItemLineScan | null>();
+  const scan = (line: string): ItemLineScan | null => {
+    let s = scans.get(line);
+    if (s === undefined) scans.set(line, (s = scanItemLine(line)));
+    return s;
+  };
+  const b = split(base ?? "", shape, scan);
+  const o = split(ours, shape, scan);
+  const t = split(theirs, shape, scan);
   const choices: MergeChoice[] = [];
   const front = mergeFront(b.front, o.front, t.front, choices);
   const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices);
@@ -100,7 +113,7 @@ function needsGap(block: Block, next: Block | undefined, shape: NoteShape): bool
   return true;
 }
 
-function split(text: string, shape: NoteShape): Split {
+function split(text: string, shape: NoteShape, scan: (line: string) => ItemLineScan | null): Split {
   const bom = text.startsWith("\uFEFF");
   const body0 = bom ? text.slice(1) : text;
   const eol = body0.includes("\r\n") ? "\r\n" : "\n";
@@ -139,7 +152,7 @@ function split(text: string, shape: NoteShape): Split {
       continue;
     }
     if (shape === "tracker") {
-      const item = itemAt(noteLines, lineNo);
+      const item = itemAt(noteLines, lineNo, scan);
       if (item) {
         // Trailing blank lines inside the item's range belong to its children; blank lines after
         // its last child become separators.

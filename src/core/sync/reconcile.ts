@@ -29,17 +29,7 @@ export interface FoldResult {
 export function foldDuplicateItems(text: string): FoldResult {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(/\r?\n/);
-  const noteLines = lines.map((t) => ({ text: t, eol: "" as const }));
-  const items: { id: string; start: number; end: number }[] = [];
-  for (let i = 0; i < lines.length;) {
-    const item = itemAt(noteLines, i);
-    if (!item) {
-      i++;
-      continue;
-    }
-    if (item.id) items.push({ id: item.id, start: item.line, end: item.endLine });
-    i = Math.max(item.endLine, i + 1);
-  }
+  const items = itemSpans(lines);
   const groups = new Map<string, { start: number; end: number }[]>();
   for (const it of items) groups.set(it.id, [...(groups.get(it.id) ?? []), it]);
   const replace = new Map<number, { end: number; lines: string[] }>();
@@ -70,6 +60,32 @@ export function foldDuplicateItems(text: string): FoldResult {
     i++;
   }
   return { text: out.join(eol), folded, choices };
+}
+
+/** The tracker items of `lines` that have a block id: the id and the item's lines `[start, end)`. */
+function itemSpans(lines: readonly string[]): { id: string; start: number; end: number }[] {
+  const noteLines = lines.map((t) => ({ text: t, eol: "" as const }));
+  const items: { id: string; start: number; end: number }[] = [];
+  for (let i = 0; i < lines.length;) {
+    const item = itemAt(noteLines, i);
+    if (!item) {
+      i++;
+      continue;
+    }
+    if (item.id) items.push({ id: item.id, start: item.line, end: item.endLine });
+    i = Math.max(item.endLine, i + 1);
+  }
+  return items;
+}
+
+/** True when two tracker items of `text` share a block id (what {@link foldDuplicateItems} folds). */
+export function hasDuplicateItemIds(text: string): boolean {
+  const seen = new Set<string>();
+  for (const { id } of itemSpans(text.split(/\r?\n/))) {
+    if (seen.has(id)) return true;
+    seen.add(id);
+  }
+  return false;
 }
 
 function trimBlankEnd(lines: string[]): string[] {

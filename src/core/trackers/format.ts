@@ -389,9 +389,15 @@ export function parseTracker(text: string): TrackerNote {
 /**
  * The item whose line is `lines[i]`, with its children, as {@link parseTracker} reads it there
  * (outside frontmatter and code fences), or `null` when that line is not a task-list line.
+ * `scanLine` is {@link scanItemLine} or a memo of it (the merge driver reads the same lines in
+ * three versions of a note).
  */
-export function itemAt(lines: readonly NoteLine[], i: number): TrackerItem | null {
-  const scan = scanItemLine(lines[i]?.text ?? "");
+export function itemAt(
+  lines: readonly NoteLine[],
+  i: number,
+  scanLine: (line: string) => ItemLineScan | null = scanItemLine,
+): TrackerItem | null {
+  const scan = scanLine(lines[i]?.text ?? "");
   if (!scan) return null;
   let end = i + 1;
   for (let j = i + 1; j < lines.length; j++) {

@@ -154,6 +154,15 @@ export class ObsidianVault implements VaultPort {
   }
 
   /**
+   * {@link VaultPort.move}, for `reconcile` (docs/sync.md, "Reconcile"): moves a file through
+   * {@link rename} (`FileManager.renameFile`), creating the destination folder; nothing is deleted.
+   * Throws {@link VaultError} naming the path when `from` is missing or `to` exists.
+   */
+  move(from: string, to: string): Promise<void> {
+    return this.rename(from, to);
+  }
+
+  /**
    * Renames or moves a note the plugin owns, through `FileManager.renameFile` so links to it follow
    * the user's link settings. Creates the destination folder. Throws {@link VaultError} when the
    * source is missing or the destination exists.
