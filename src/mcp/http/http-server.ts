@@ -171,7 +171,11 @@ export class McpHttpServer {
    * @throws the listen error (`EADDRINUSE`, `EACCES` …)
    */
   static async listen(opts: McpHttpOptions): Promise<McpHttpServer> {
-    const http = createServer();
+    // A client reuses an idle connection until the server's keep-alive hint (less a second): a
+    // server that closed it at 5 s (Node's default) meanwhile fails that request on a busy
+    // machine. Sixty seconds, as proxies keep theirs; headers must come within a little more.
+    const http = createServer({ headersTimeout: 61_000 });
+    http.keepAliveTimeout = 60_000;
     const server = new McpHttpServer(opts, http);
     http.on("request", (req: IncomingMessage, res: ServerResponse) => server.onRequest(req, res));
     await new Promise<void>((resolve, reject) => {
