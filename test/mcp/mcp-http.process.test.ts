@@ -9,13 +9,8 @@ import { today } from "../../src/core/util/dates";
 import { NodeVault } from "../../src/node/node-vault";
 import { cliRun } from "../helpers/cli-run";
 import { pollUntil } from "../helpers/mcp-client";
-import {
-  addTokenCli,
-  fetchWithHost,
-  httpClient,
-  startHttpMcp,
-  type HttpServerProcess,
-} from "../helpers/mcp-http";
+import { addTokenCli, startHttpMcp, type HttpServerProcess } from "../helpers/mcp-http";
+import { fetchWithHost, httpClient } from "../helpers/mcp-http-client";
 import { tempVault } from "../helpers/temp-vault";
 
 type Call = {
