@@ -69,7 +69,7 @@ async function timed(fn: () => Promise<Result>, into: number[]): Promise<boolean
 async function measure(
   clients: Client[],
   queries: string[],
-  wire: () => number | null,
+  wire: () => Promise<number | null>,
 ): Promise<Figures> {
   const [one] = clients;
   if (!one) throw new Error("no client");
@@ -101,9 +101,9 @@ async function measure(
         if (!(await timed(() => append(client, `bench concurrent ${c}-${i}`), a8))) errors++;
     }),
   );
-  const before = wire();
+  const before = await wire();
   const typical = await search(one, queries[0] ?? "x");
-  const after = wire();
+  const after = await wire();
   const appended = await append(one, "bench typical append");
   const p = (xs: number[], q: number) => round(percentile(xs, q), 2);
   return {
@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     });
     const sc = new Client({ name: "bench-stdio", version: "1" });
     await sc.connect(stdio);
-    const viaStdio = await measure([sc], queries, () => null);
+    const viaStdio = await measure([sc], queries, () => Promise.resolve(null));
     await sc.close();
 
     // HTTP: one server, eight clients with their own sessions.
@@ -172,14 +172,23 @@ async function main(): Promise<void> {
       });
       proc.once("exit", () => reject(new Error(`the HTTP server exited: ${log}`)));
     });
+    // Bytes of every response body the first client read, counted on a copy; a body is counted
+    // once its stream has ended, so each reading waits for the copies still open.
     let wireBytes = 0;
+    const reading = new Set<Promise<void>>();
     const counting: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
+      // The standalone GET stream never ends; the answers to POSTs do.
+      if (init?.method !== "POST") return res;
       const copy = res.clone();
-      void copy.arrayBuffer().then(
-        (b) => (wireBytes += b.byteLength),
+      const counted: Promise<void> = copy.arrayBuffer().then(
+        (b) => {
+          wireBytes += b.byteLength;
+        },
         () => undefined,
       );
+      reading.add(counted);
+      void counted.finally(() => reading.delete(counted));
       return res;
     };
     const clients = await Promise.all(
@@ -193,7 +202,10 @@ async function main(): Promise<void> {
         return c;
       }),
     );
-    const viaHttp = await measure(clients, queries, () => wireBytes);
+    const viaHttp = await measure(clients, queries, async () => {
+      await Promise.all([...reading]);
+      return wireBytes;
+    });
     await Promise.all(clients.map((c) => c.close()));
     proc.kill("SIGTERM");
     await new Promise((r) => proc.once("exit", r));
@@ -227,7 +239,7 @@ async function main(): Promise<void> {
       table,
       "",
     ].join("\n");
-    console.log(md);
+    process.stdout.write(`${md}\nwrote bench/results/mcp-http.md\n`);
     writeFileSync(join(ROOT, "bench", "results", "mcp-http.md"), md);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -235,6 +247,8 @@ async function main(): Promise<void> {
 }
 
 void main().catch((err: unknown) => {
-  console.error(err);
+  process.stderr.write(
+    `bench:mcp-http: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exitCode = 1;
 });
