@@ -28,7 +28,13 @@ export interface CliIo {
 function usage(): string {
   return [
     "usage:",
-    ...commands.map((c) => `  agent-memory ${c.usage}`),
+    // A command with several forms (`token add | token list | …`) gets a line for each.
+    ...commands.flatMap((c) =>
+      c.usage
+        .split(` | ${c.name} `)
+        .map((u, i) => (i === 0 ? u : `${c.name} ${u}`))
+        .map((u) => `  agent-memory ${u}`),
+    ),
     ...GIT_USAGE.split(" | ").map((u) => `  agent-memory ${u}`),
   ].join("\n");
 }

@@ -11,6 +11,7 @@ import { briefCommand } from "./brief";
 import { exportAgentsMdCommand } from "./export-agents-md";
 import { mcpCommand } from "./mcp";
 import { serveCommand } from "./serve";
+import { tokenCommand } from "./token";
 import { promoteCommand } from "./promote";
 import { inboxCommand } from "./inbox";
 import { compactCommand } from "./compact";
@@ -32,6 +33,7 @@ export const commands: CliCommand[] = [
   exportAgentsMdCommand,
   mcpCommand,
   serveCommand,
+  tokenCommand,
   promoteCommand,
   inboxCommand,
   compactCommand,

@@ -1,0 +1,254 @@
+/**
+ * MCP over stdio and over Streamable HTTP side by side (docs/mcp.md, "Figures"):
+ * `npm run bench:mcp-http [-- --notes 2000]` (also run by `npm run bench:mcp`).
+ *
+ * On one synthetic vault (bench/lib/synthetic-vault.ts) indexed by `agent-memory index`, the built
+ * `dist/cli.js mcp <vault> --agent agent-01` (stdio, the SDK's StdioClientTransport) and
+ * `dist/cli.js mcp <vault> --http 127.0.0.1:0` with a token of agent-01 (the SDK's
+ * StreamableHTTPClientTransport) are measured the same way, round trip through the SDK's client:
+ * - one client: warm `search` p50/p95 over the 200 queries of bench:search (after 20), then
+ *   `append_journal` p50/p95 over 50 appends to the agent's journal of today;
+ * - eight concurrent: 8 callers × 25 searches, then 8 × 10 appends to the same journal, at once;
+ *   over HTTP eight clients, each its own session; over stdio one client with eight requests in
+ *   flight (a stdio server has one client), errors counted;
+ * - the bytes of a typical result: the JSON of one `search` (limit 10) and one `append_journal`
+ *   result, and over HTTP the bytes of the whole response (SSE framing included).
+ * Writes bench/results/mcp-http.md.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { benchQueries, generateVault } from "./lib/synthetic-vault";
+import { percentile, round } from "./lib/stats";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CLI = join(ROOT, "dist", "cli.js");
+const AGENT = "agent-01";
+
+type Result = { isError?: boolean; content?: unknown; structuredContent?: unknown };
+
+function env(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|AGENT_MEMORY_EMBEDDINGS_|OPENAI_)/.test(k))
+      out[k] = v;
+  return out;
+}
+
+interface Figures {
+  searchP50: number;
+  searchP95: number;
+  appendP50: number;
+  appendP95: number;
+  conc8SearchP50: number;
+  conc8SearchP95: number;
+  conc8AppendP50: number;
+  conc8AppendP95: number;
+  errors: number;
+  searchBytes: number;
+  appendBytes: number;
+  wireSearchBytes: number | null;
+}
+
+async function timed(fn: () => Promise<Result>, into: number[]): Promise<boolean> {
+  const s = performance.now();
+  try {
+    const r = await fn();
+    into.push(performance.now() - s);
+    return !r.isError;
+  } catch {
+    return false;
+  }
+}
+
+async function measure(
+  clients: Client[],
+  queries: string[],
+  wire: () => Promise<number | null>,
+): Promise<Figures> {
+  const [one] = clients;
+  if (!one) throw new Error("no client");
+  const search = (c: Client, q: string) =>
+    c.callTool({ name: "search", arguments: { query: q, scope: "all" } }) as Promise<Result>;
+  const append = (c: Client, text: string) =>
+    c.callTool({ name: "append_journal", arguments: { text } }) as Promise<Result>;
+  let errors = 0;
+  for (const q of queries.slice(0, 20)) await search(one, q);
+  const s1: number[] = [];
+  for (const q of queries) if (!(await timed(() => search(one, q), s1))) errors++;
+  const a1: number[] = [];
+  for (let i = 0; i < 50; i++)
+    if (!(await timed(() => append(one, `bench append ${i}`), a1))) errors++;
+  const s8: number[] = [];
+  const a8: number[] = [];
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, c) => {
+      const client = clients[c % clients.length] ?? one;
+      for (let i = 0; i < 25; i++)
+        if (!(await timed(() => search(client, queries[(c * 25 + i) % queries.length] ?? "x"), s8)))
+          errors++;
+    }),
+  );
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, c) => {
+      const client = clients[c % clients.length] ?? one;
+      for (let i = 0; i < 10; i++)
+        if (!(await timed(() => append(client, `bench concurrent ${c}-${i}`), a8))) errors++;
+    }),
+  );
+  const before = await wire();
+  const typical = await search(one, queries[0] ?? "x");
+  const after = await wire();
+  const appended = await append(one, "bench typical append");
+  const p = (xs: number[], q: number) => round(percentile(xs, q), 2);
+  return {
+    searchP50: p(s1, 50),
+    searchP95: p(s1, 95),
+    appendP50: p(a1, 50),
+    appendP95: p(a1, 95),
+    conc8SearchP50: p(s8, 50),
+    conc8SearchP95: p(s8, 95),
+    conc8AppendP50: p(a8, 50),
+    conc8AppendP95: p(a8, 95),
+    errors,
+    searchBytes: JSON.stringify(typical).length,
+    appendBytes: JSON.stringify(appended).length,
+    wireSearchBytes: before === null || after === null ? null : after - before,
+  };
+}
+
+async function main(): Promise<void> {
+  const arg = process.argv.indexOf("--notes");
+  const notes = arg > 0 ? Number(process.argv[arg + 1]) : 2000;
+  const dir = join(tmpdir(), `am-bench-http-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  try {
+    const v = generateVault(dir, notes);
+    const queries = benchQueries(v).map((q) => q.query);
+    execFileSync(process.execPath, [CLI, "index", dir], { env: env(), stdio: "pipe" });
+
+    // stdio: one server, one client.
+    const stdio = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp", dir, "--agent", AGENT],
+      env: { ...env(), AGENT_MEMORY_SERVER: "off" },
+      stderr: "pipe",
+    });
+    const sc = new Client({ name: "bench-stdio", version: "1" });
+    await sc.connect(stdio);
+    const viaStdio = await measure([sc], queries, () => Promise.resolve(null));
+    await sc.close();
+
+    // HTTP: one server, eight clients with their own sessions.
+    const made = execFileSync(
+      process.execPath,
+      [CLI, "token", "add", dir, "--agent", AGENT, "--json"],
+      {
+        env: env(),
+        encoding: "utf8",
+      },
+    );
+    const token = (JSON.parse(made) as { token: string }).token;
+    const proc = spawn(
+      process.execPath,
+      [CLI, "mcp", dir, "--http", "127.0.0.1:0", "--rate", "1000000"],
+      {
+        env: { ...env(), AGENT_MEMORY_SERVER: "off" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let log = "";
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      proc.stderr.on("data", (c: Buffer) => {
+        log += c.toString("utf8");
+        const m = /listening on (http:\/\/\S+\/mcp)/.exec(log);
+        if (m?.[1]) resolveUrl(m[1]);
+      });
+      proc.once("exit", () => reject(new Error(`the HTTP server exited: ${log}`)));
+    });
+    // Bytes of every response body the first client read, counted on a copy; a body is counted
+    // once its stream has ended, so each reading waits for the copies still open.
+    let wireBytes = 0;
+    const reading = new Set<Promise<void>>();
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      // The standalone GET stream never ends; the answers to POSTs do.
+      if (init?.method !== "POST") return res;
+      const copy = res.clone();
+      const counted: Promise<void> = copy.arrayBuffer().then(
+        (b) => {
+          wireBytes += b.byteLength;
+        },
+        () => undefined,
+      );
+      reading.add(counted);
+      void counted.finally(() => reading.delete(counted));
+      return res;
+    };
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const t = new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          ...(i === 0 ? { fetch: counting } : {}),
+        });
+        const c = new Client({ name: `bench-http-${i}`, version: "1" });
+        await c.connect(t);
+        return c;
+      }),
+    );
+    const viaHttp = await measure(clients, queries, async () => {
+      await Promise.all([...reading]);
+      return wireBytes;
+    });
+    await Promise.all(clients.map((c) => c.close()));
+    proc.kill("SIGTERM");
+    await new Promise((r) => proc.once("exit", r));
+
+    const rows: [string, (f: Figures) => string][] = [
+      ["search, one client, p50 / p95 (ms)", (f) => `${f.searchP50} / ${f.searchP95}`],
+      ["append_journal, one client, p50 / p95 (ms)", (f) => `${f.appendP50} / ${f.appendP95}`],
+      ["search, eight at once, p50 / p95 (ms)", (f) => `${f.conc8SearchP50} / ${f.conc8SearchP95}`],
+      [
+        "append_journal, eight at once, p50 / p95 (ms)",
+        (f) => `${f.conc8AppendP50} / ${f.conc8AppendP95}`,
+      ],
+      ["errors", (f) => String(f.errors)],
+      ["a search result (JSON bytes)", (f) => String(f.searchBytes)],
+      ["an append_journal result (JSON bytes)", (f) => String(f.appendBytes)],
+      [
+        "a search response on the wire (bytes)",
+        (f) => (f.wireSearchBytes === null ? "—" : String(f.wireSearchBytes)),
+      ],
+    ];
+    const table = [
+      "| | stdio | HTTP |",
+      "|---|---|---|",
+      ...rows.map(([name, f]) => `| ${name} | ${f(viaStdio)} | ${f(viaHttp)} |`),
+    ].join("\n");
+    const md = [
+      "# MCP over stdio and Streamable HTTP",
+      "",
+      `\`npm run bench:mcp-http -- --notes ${notes}\` on ${new Date().toISOString().slice(0, 10)}: ${notes} synthetic notes, ${cpus().length} cores, load average ${round(loadavg()[0] ?? 0, 1)} at the end (a shared machine; every figure is slower than on an idle one). Round trips through the SDK's client; over HTTP eight clients with their own sessions and one token, over stdio one client with eight requests in flight.`,
+      "",
+      table,
+      "",
+    ].join("\n");
+    process.stdout.write(`${md}\nwrote bench/results/mcp-http.md\n`);
+    writeFileSync(join(ROOT, "bench", "results", "mcp-http.md"), md);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((err: unknown) => {
+  process.stderr.write(
+    `bench:mcp-http: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
+  process.exitCode = 1;
+});
