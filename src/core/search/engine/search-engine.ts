@@ -42,6 +42,18 @@ import {
 
 export type { TopHit, TopResults } from "./top-scorer";
 
+/** Options of {@link SearchEngine.searchTop}. */
+export interface TopOptions {
+  /**
+   * The most `boostDocument` ever returns (a bound, not a guess). Given, documents that cannot
+   * reach the best `limit` are passed over without being scored (see top-scorer.ts); not given
+   * (or `Infinity`), every matching document is scored.
+   */
+  maxBoost?: number;
+  /** Score every matching document whatever `maxBoost` says (the exhaustive scorer, a test oracle). */
+  exhaustive?: boolean;
+}
+
 /** Counts terms: term → occurrences. */
 export function countTerms(terms: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -310,6 +322,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * @param limit most results in `top`: its whole part; 0 or less (or NaN) gives none, `total`
    *   still counts the matches (as `search()` sliced to `limit` would)
    * @param required terms a document must have matched to count (the terms of quoted phrases)
+   * @param options see {@link TopOptions}
    * As `search()` does, it drops postings of discarded documents that it meets, also when a
    * required term is in no document (test/core/search/search-minisearch-parity.test.ts).
    * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
@@ -321,6 +334,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
     boostDocument: (id: string, shortId: number) => number,
     limit: number,
     required: readonly string[] = [],
+    options: TopOptions = {},
   ): TopResults {
     const query = terms
       .join(" ")
@@ -352,7 +366,16 @@ export class SearchEngine<T> extends MiniSearch<T> {
     const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
     return this.scorer.run(
       this.scoringView(),
-      { query, unique, fieldBoosts, bm25, boostDocument, limit: size, required },
+      {
+        query,
+        unique,
+        fieldBoosts,
+        bm25,
+        boostDocument,
+        limit: size,
+        required,
+        maxBoost: options.exhaustive ? Infinity : (options.maxBoost ?? Infinity),
+      },
       this._nextId,
     );
   }

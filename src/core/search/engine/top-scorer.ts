@@ -78,6 +78,8 @@ export interface TopQuery {
   limit: number;
   /** Terms a document must have matched to count. */
   required: readonly string[];
+  /** The most `boostDocument` returns; `Infinity` scores every matching document. */
+  maxBoost: number;
 }
 
 function bitCount(n: number): number {
