@@ -32,9 +32,11 @@ import { hashSpan } from "./span-table";
 import { TermMap } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
+import { maxScoreTop } from "./max-score";
 import {
   TopScorer,
   type Bm25Params,
+  type TopQuery,
   type ScoringIndex,
   type TopHit,
   type TopResults,
@@ -364,20 +366,18 @@ export class SearchEngine<T> extends MiniSearch<T> {
           (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
     }
     const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
-    return this.scorer.run(
-      this.scoringView(),
-      {
-        query,
-        unique,
-        fieldBoosts,
-        bm25,
-        boostDocument,
-        limit: size,
-        required,
-        maxBoost: options.exhaustive ? Infinity : (options.maxBoost ?? Infinity),
-      },
-      this._nextId,
-    );
+    const view = this.scoringView();
+    const topQuery: TopQuery = {
+      query,
+      unique,
+      fieldBoosts,
+      bm25,
+      boostDocument,
+      limit: size,
+      required,
+      maxBoost: options.exhaustive ? Infinity : (options.maxBoost ?? Infinity),
+    };
+    return maxScoreTop(view, topQuery) ?? this.scorer.run(view, topQuery, this._nextId);
   }
 
   /** What the {@link TopScorer} reads (see {@link ScoringIndex}). */
