@@ -17,6 +17,7 @@
  *   MiniSearch 7.2 (its default tokenizer, fields title and body, the same boosts), p50/p95/p99,
  *   and the check that the engine's results equal its exhaustive scorer's for every query (same
  *   top 10, same scores, ties aside); a difference fails the run.
+ * `--engine-only` measures only the in-process columns (no build, CLI or server).
  * Writes bench/results/scale.json and prints a markdown table (bench/results/scale.md keeps the
  * recorded runs, written by hand from it).
  */
@@ -191,7 +192,7 @@ function inProcess(
   const run = (exhaustive: boolean) =>
     prepared.map((p) => {
       const s = performance.now();
-      const r = engine.searchTop(p.terms, boost, 10, p.required, { exhaustive });
+      const r = engine.searchTop(p.terms, boost, 10, p.required, { exhaustive, maxBoost: 1 });
       return { ms: performance.now() - s, r };
     });
   run(false); // warm-up
@@ -356,6 +357,16 @@ async function main(): Promise<void> {
     .filter((x) => x > 0);
   const corpus = loadCorpus(DATA);
   const queries = scaleQueries(corpus, Number(arg("--queries", "200")));
+  if (args.includes("--engine-only")) {
+    for (const n of sizes) {
+      const dir = join(tmpdir(), "am-bench-scale", `vault-${n}`);
+      realVault(dir, n, corpus);
+      const figures = inProcess(dir, queries);
+      process.stdout.write(`${JSON.stringify({ notes: n, ...figures })}\n`);
+      if (figures.mismatches > 0) process.exitCode = 1;
+    }
+    return;
+  }
   execFileSync(process.execPath, [join(ROOT, "esbuild.config.mjs"), "cli"], {
     cwd: ROOT,
     stdio: "pipe",
