@@ -10,7 +10,7 @@ import type { CachedNote } from "./note-cache";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { filterMayHold, judgesPhrase, phrasePairs } from "./engine/phrase-filter";
 import type { ParsedQuery } from "./query";
-import { blockRankFactor, rankFactor } from "./ranking";
+import { MAX_RANK_FACTOR, blockRankFactor, rankFactor } from "./ranking";
 import type { BlockHit, SearchHit, SearchResponse } from "./search-types";
 import { normalizeText, textContainsPhrase } from "./engine/tokenizer";
 import { FIELD_KEYS } from "../trackers/fields";
@@ -41,7 +41,7 @@ export interface Shard {
    * Metadata by the index's short id, filled as queries ask (a short id is never reused, so an
    * entry stays right for as long as its document is indexed).
    */
-  byShortId?: Map<number, NoteMeta | undefined>;
+  byShortId?: (NoteMeta | undefined)[];
 }
 
 /** What a search run needs from the service. */
@@ -129,13 +129,17 @@ export async function chooseNotes(
   const { shard } = ctx;
   // Scope, filters, expiry and the ranking factor go in as MiniSearch's document boost (searchTop
   // asks once per note and query): a note boosted 0 never becomes a result, the rest come back ranked.
-  const byShortId = (shard.byShortId ??= new Map<number, NoteMeta | undefined>());
+  const byShortId = (shard.byShortId ??= []);
   const pairs = phrasePairs(parsed.phrases);
   const boostDocument = (key: string, shortId: number): number => {
-    let meta = byShortId.get(shortId);
+    let meta = shortId >= 0 ? byShortId[shortId] : undefined;
     if (meta === undefined) {
       meta = shard.metas.get(key);
-      if (shortId >= 0) byShortId.set(shortId, meta);
+      if (shortId >= 0) {
+        // Grown by pushes, so the array stays dense (an assignment far past its end would not).
+        while (byShortId.length <= shortId) byShortId.push(undefined);
+        byShortId[shortId] = meta;
+      }
     }
     if (!ctx.visible(meta)) return 0;
     if (pairs.length > 0) {
@@ -146,7 +150,11 @@ export async function chooseNotes(
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.
   const keep = parsed.phrases.length > 0 ? Math.max(PHRASE_CHECK_LIMIT, opts.limit) : opts.limit;
-  const ranked = shard.mini.searchTop(terms, boostDocument, keep, required);
+  // The boost is at most 1 (rankFactor), so searchTop may pass over notes that cannot reach the
+  // best `keep` (docs/decisions.md, "Top-k search prunes with MaxScore and block maxima").
+  const ranked = shard.mini.searchTop(terms, boostDocument, keep, required, {
+    maxBoost: MAX_RANK_FACTOR,
+  });
   const candidates: Candidate[] = [];
   for (const r of ranked.top) {
     const meta = shard.metas.get(r.id);
@@ -188,6 +196,7 @@ export async function chooseNotes(
     }
   } else {
     response.total = ranked.total;
+    if (ranked.estimated) response.totalBound = "about";
     const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
     candidates.forEach((cand, k) =>
       chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }),

@@ -45,8 +45,11 @@ function ageDays(date: string | undefined, now: number): number {
   return Number.isFinite(t) ? Math.max(0, (now - t) / DAY_MS) : 0;
 }
 
+/** The most {@link rankFactor} returns: every factor is at most 1 (searchTop's `maxBoost`). */
+export const MAX_RANK_FACTOR = 1;
+
 /**
- * The factor a note's BM25 score is multiplied by:
+ * The factor a note's BM25 score is multiplied by, in (0, {@link MAX_RANK_FACTOR}]:
  * - status superseded, archived, deprecated or abandoned: × {@link DEMOTED_FACTOR};
  * - `useConfidence` and a confidence c in 0–1: × (0.5 + 0.5·c);
  * - `recencyHalfLifeDays` h > 0 and an age of a days: × (0.5 + 0.5·2^(−a/h)).

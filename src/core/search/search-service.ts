@@ -204,7 +204,8 @@ type PreparedRun =
 
 /** Drops a note's entry from the shard's metadata-by-short-id cache (it is about to be discarded). */
 function forget(shard: Shard, path: string): void {
-  shard.byShortId?.delete(shard.mini.shortIdOf(path));
+  const shortId = shard.mini.shortIdOf(path);
+  if (shard.byShortId && shortId >= 0) shard.byShortId[shortId] = undefined;
 }
 
 /** The search index of one memory. Methods that change the index run one at a time. */

@@ -184,7 +184,9 @@ export interface SearchResponse {
   total: number;
   /**
    * How far `total` can be off: absent when it is exact, `about` when it counts unread notes by
-   * their phrase filters, `at-least` when it counts only the notes read.
+   * their phrase filters or when the ranking passed over notes that could not reach the results
+   * (an estimate from the notes holding the query's words, see `SearchEngine.searchTop`),
+   * `at-least` when it counts only the notes read.
    */
   totalBound?: "about" | "at-least";
   /**

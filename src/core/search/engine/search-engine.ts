@@ -32,15 +32,29 @@ import { hashSpan } from "./span-table";
 import { TermMap } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
+import { maxScoreTop } from "./max-score";
 import {
   TopScorer,
   type Bm25Params,
+  type TopQuery,
   type ScoringIndex,
   type TopHit,
   type TopResults,
 } from "./top-scorer";
 
 export type { TopHit, TopResults } from "./top-scorer";
+
+/** Options of {@link SearchEngine.searchTop}. */
+export interface TopOptions {
+  /**
+   * The most `boostDocument` ever returns (a bound, not a guess). Given, documents that cannot
+   * reach the best `limit` are passed over without being scored (see top-scorer.ts); not given
+   * (or `Infinity`), every matching document is scored.
+   */
+  maxBoost?: number;
+  /** Score every matching document whatever `maxBoost` says (the exhaustive scorer, a test oracle). */
+  exhaustive?: boolean;
+}
 
 /** Counts terms: term → occurrences. */
 export function countTerms(terms: readonly string[]): Map<string, number> {
@@ -310,6 +324,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
    * @param limit most results in `top`: its whole part; 0 or less (or NaN) gives none, `total`
    *   still counts the matches (as `search()` sliced to `limit` would)
    * @param required terms a document must have matched to count (the terms of quoted phrases)
+   * @param options see {@link TopOptions}
    * As `search()` does, it drops postings of discarded documents that it meets, also when a
    * required term is in no document (test/core/search/search-minisearch-parity.test.ts).
    * Falls back to `search()` when the index's search options use prefix, fuzzy, term boosts, field
@@ -321,6 +336,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
     boostDocument: (id: string, shortId: number) => number,
     limit: number,
     required: readonly string[] = [],
+    options: TopOptions = {},
   ): TopResults {
     const query = terms
       .join(" ")
@@ -350,11 +366,18 @@ export class SearchEngine<T> extends MiniSearch<T> {
           (Object.prototype.hasOwnProperty.call(boost, field) ? boost[field] : undefined) || 1;
     }
     const bm25 = (opts.bm25 as Bm25Params | undefined) ?? DEFAULT_BM25;
-    return this.scorer.run(
-      this.scoringView(),
-      { query, unique, fieldBoosts, bm25, boostDocument, limit: size, required },
-      this._nextId,
-    );
+    const view = this.scoringView();
+    const topQuery: TopQuery = {
+      query,
+      unique,
+      fieldBoosts,
+      bm25,
+      boostDocument,
+      limit: size,
+      required,
+      maxBoost: options.exhaustive ? Infinity : (options.maxBoost ?? Infinity),
+    };
+    return maxScoreTop(view, topQuery) ?? this.scorer.run(view, topQuery, this._nextId);
   }
 
   /** What the {@link TopScorer} reads (see {@link ScoringIndex}). */

@@ -28,6 +28,11 @@ export interface TopResults {
   total: number;
   /** The best `limit` of them, in the order `search()` would return them. */
   top: TopHit[];
+  /**
+   * True when `total` is an estimate: pruning passed over documents without asking their boost
+   * (see max-score.ts). Absent or false: exact.
+   */
+  estimated?: boolean;
 }
 
 /** MiniSearch's BM25+ parameters. */
@@ -78,31 +83,45 @@ export interface TopQuery {
   limit: number;
   /** Terms a document must have matched to count. */
   required: readonly string[];
+  /** The most `boostDocument` returns; `Infinity` scores every matching document. */
+  maxBoost: number;
 }
 
-function bitCount(n: number): number {
+/** Number of bits set in a 32-bit integer. */
+export function bitCount(n: number): number {
   let v = n - ((n >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
 /**
- * The `size` best of a stream of `(score, rank, docId)` offered in rank order: higher scores
- * first, equal scores by lower rank. A binary min-heap on (score, then −rank).
+ * The `size` best of a stream of `(score, rank, docId)`: higher scores first, equal scores by
+ * lower rank (ranks are distinct whole numbers below 2^53). A binary min-heap on (score, then
+ * −rank).
  */
-class TopHeap {
+export class TopHeap {
   private readonly scores: Float64Array;
-  private readonly ranks: Int32Array;
+  private readonly ranks: Float64Array;
   private readonly docs: Int32Array;
   private n = 0;
 
   constructor(private readonly size: number) {
     this.scores = new Float64Array(size);
-    this.ranks = new Int32Array(size);
+    this.ranks = new Float64Array(size);
     this.docs = new Int32Array(size);
   }
 
-  /** Offers a document; ranks must increase from call to call. */
+  /** True when `size` documents are kept: a new one must beat {@link TopHeap.worstScore}. */
+  get full(): boolean {
+    return this.n === this.size;
+  }
+
+  /** The score of the worst document kept (0 when none is). */
+  get worstScore(): number {
+    return this.scores[0] ?? 0;
+  }
+
+  /** Offers a document (in any rank order). */
   offer(score: number, rank: number, docId: number): void {
     if (this.n < this.size) {
       let i = this.n++;
@@ -115,8 +134,10 @@ class TopHeap {
       this.put(i, score, rank, docId);
       return;
     }
-    // Later ranks lose ties, so only a strictly higher score than the worst kept gets in.
-    if (!(score > (this.scores[0] ?? 0))) return;
+    // Only a better document than the worst kept gets in: a higher score, or the same score and
+    // a lower rank (offered in rank order, that never happens: later ranks lose ties).
+    const worst = this.scores[0] ?? 0;
+    if (!(score > worst || (score === worst && rank < (this.ranks[0] ?? 0)))) return;
     let i = 0;
     for (;;) {
       const left = i * 2 + 1;
