@@ -46,7 +46,7 @@ export default class AgentMemoryPlugin extends Plugin {
       new IndexLifecycle(
         ctx,
         new StatusBarProgress(this.addStatusBarItem()),
-        normalizePath(`${pluginDir}/search-index.json`),
+        normalizePath(`${pluginDir}/search-index.bin`),
       ),
     );
 

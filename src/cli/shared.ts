@@ -12,7 +12,7 @@ import type { Actor, InboxItem } from "../core/inbox/inbox";
 import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
-import { FileIndexStore, indexFileOf } from "../node/index-store";
+import { vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { cliSemanticSource } from "../node/embeddings-env";
 import { searchWith } from "../core/semantic/hybrid";
@@ -85,7 +85,9 @@ export function cliSearchService(ctx: CliContext): SearchService {
   return new SearchService({
     vault: ctx.vault,
     layout: ctx.layout,
-    store: new FileIndexStore(indexFileOf(ctx.vault)),
+    store: vaultIndexStore(ctx.vault),
+    // A macrotask between batches of a save or a build, so a server answers meanwhile.
+    yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
     reader: new WorkerNoteReader(ctx.vault, {
       onFallback: (reason) => ctx.err(`index: ${reason}`),
     }),

@@ -1,9 +1,12 @@
 // `agent-memory search` and `agent-memory index` (docs/architecture.md, "The CLI contract"), run
 // in-process on temporary vaults.
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/cli/main";
+import { readSavedIndex, serializeShards } from "../../src/core/search/persistence";
+import { miniSearchOptions } from "../../src/core/search/search-service";
+import { tokenize } from "../../src/core/search/engine/tokenizer";
 import { tempVault } from "../helpers/temp-vault";
 
 let cleanup: (() => void) | null = null;
@@ -52,7 +55,7 @@ describe("agent-memory index", () => {
       frontmatter_errors: [],
     });
     expect(built.index_bytes).toBeGreaterThan(100);
-    expect(existsSync(join(root, ".agent-memory", "search-index.json"))).toBe(true);
+    expect(existsSync(join(root, ".agent-memory", "search-index.bin"))).toBe(true);
     const second = JSON.parse((await run("index", root, "--json")).out) as Record<string, unknown>;
     expect(second).toMatchObject({ notes: 4, source: "saved", indexed: 0, removed: 0 });
     expect(typeof second.load_ms).toBe("number");
@@ -90,7 +93,7 @@ describe("agent-memory index", () => {
       expect(res.code).toBe(2);
       expect(res.err.split("\n")).toEqual([
         expect.stringMatching(
-          /^agent-memory index: .*search-index\.json.*ENOTDIR|^agent-memory index: .*ENOTDIR.*search-index\.json/,
+          /^agent-memory index: .*search-index\.bin.*ENOTDIR|^agent-memory index: .*ENOTDIR.*search-index\.bin/,
         ) as string,
       ]);
       expect(res.out).toBe("");
@@ -100,11 +103,41 @@ describe("agent-memory index", () => {
   it("a corrupt saved index is rebuilt with a message on stderr, not a crash", async () => {
     const { root } = vault();
     await run("index", root);
-    writeFileSync(join(root, ".agent-memory", "search-index.json"), "{ truncated");
+    const file = join(root, ".agent-memory", "search-index.bin");
+    const good = readFileSync(file);
+    for (const bad of [Buffer.from("{ truncated"), good.subarray(0, good.length - 3)]) {
+      writeFileSync(file, bad);
+      const res = await run("index", root, "--json");
+      expect(res.code).toBe(0);
+      expect(res.err.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          /^index: saved index is corrupt .* in .*search-index\.bin; rebuilt/,
+        ) as string,
+      ]);
+      expect(JSON.parse(res.out)).toMatchObject({ source: "built", notes: 4 });
+      expect(readFileSync(file).equals(good)).toBe(false);
+    }
+  });
+
+  it("an index saved in the JSON format 9 is read, then replaced by the binary one", async () => {
+    const { root } = vault();
+    await run("index", root);
+    const dir = join(root, ".agent-memory");
+    const bin = readFileSync(join(dir, "search-index.bin"));
+    const saved = readSavedIndex(new Uint8Array(bin), miniSearchOptions(tokenize));
+    if (!saved.ok) throw new Error(saved.error);
+    writeFileSync(
+      join(dir, "search-index.json"),
+      serializeShards(saved.value.shards, saved.value.key, saved.value.savedAt),
+    );
+    rmSync(join(dir, "search-index.bin"));
     const res = await run("index", root, "--json");
-    expect(res.code).toBe(0);
-    expect(res.err).toMatch(/saved index is corrupt.*rebuilt/);
-    expect(JSON.parse(res.out)).toMatchObject({ source: "built", notes: 4 });
+    expect(res.err).toBe("");
+    expect(JSON.parse(res.out)).toMatchObject({ source: "saved", notes: 4, indexed: 0 });
+    expect(existsSync(join(dir, "search-index.json"))).toBe(false);
+    expect(existsSync(join(dir, "search-index.bin"))).toBe(true);
+    const again = JSON.parse((await run("index", root, "--json")).out) as Record<string, unknown>;
+    expect(again).toMatchObject({ source: "saved", indexed: 0 });
   });
 });
 

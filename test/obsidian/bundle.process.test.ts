@@ -129,14 +129,14 @@ describe("bundle", () => {
       expect(plugin.settingTabs).toHaveLength(1);
       // onload only registers: no vault subscription and no index work before the layout is ready.
       expect(app.vault.listenerCount("create")).toBe(0);
-      expect(app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json")).toBe(
-        false,
-      );
+      expect(
+        app.vault.adapter.binaries.has(".obsidian/plugins/agent-memory/search-index.bin"),
+      ).toBe(false);
 
       app.workspace.triggerLayoutReady();
       expect(app.vault.listenerCount("create")).toBe(1);
       await waitFor(
-        () => app.vault.adapter.files.has(".obsidian/plugins/agent-memory/search-index.json"),
+        () => app.vault.adapter.binaries.has(".obsidian/plugins/agent-memory/search-index.bin"),
         10_000,
       );
 

@@ -14,7 +14,7 @@ import {
   waitFor,
 } from "../stubs/obsidian-fixtures";
 
-const STORE = ".obsidian/plugins/agent-memory/search-index.json";
+const STORE = ".obsidian/plugins/agent-memory/search-index.bin";
 const JOURNAL = "Memory/Agents/me/Journal/2026-03-05.md";
 
 async function setup(seed: (app: App) => Promise<void>) {
@@ -165,9 +165,12 @@ describe("search panel", () => {
     expect(index.state.kind).toBe("ready");
     expect(statusTexts.some((t) => /^Indexing memory \d+\/\d+$/.test(t))).toBe(true);
     expect(statusEl.textContent).toMatch(/^Memory index: \d+ notes$/);
-    expect(app.vault.adapter.files.get(STORE)).toMatch(
-      /^\{"checksum":-?\d+,"format":"agent-memory-search"/,
-    );
+    // The binary index (format 10) opens with its magic, "AMIX".
+    expect(
+      Buffer.from(app.vault.adapter.binaries.get(STORE) ?? [])
+        .subarray(0, 4)
+        .toString(),
+    ).toBe("AMIX");
     await view.setQuery("Lighthouse", "library");
     expect(results(view).map((r) => r.dataset.path)).toContain(
       "Memory/Library/SEO/Core Web Vitals.md",

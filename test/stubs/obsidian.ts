@@ -174,12 +174,34 @@ function byteLength(text: string): number {
 export class StubAdapter {
   /** Test helper: the adapter's files, by path (what `write` and {@link Plugin.saveData} stored). */
   readonly files = new Map<string, string>();
+  /** Test helper: the adapter's binary files, by path (what `writeBinary` stored). */
+  readonly binaries = new Map<string, Uint8Array>();
   /** Test helper: the folders `mkdir` made. */
   readonly folders = new Set<string>();
 
   /** Imitates DataAdapter.exists: whether a file or folder is at `path` (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/exists). */
   exists(path: string): Promise<boolean> {
-    return Promise.resolve(this.files.has(path) || this.folders.has(path));
+    return Promise.resolve(
+      this.files.has(path) || this.binaries.has(path) || this.folders.has(path),
+    );
+  }
+  /** Imitates DataAdapter.readBinary: the bytes at `path`; rejects when there are none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/readBinary). */
+  readBinary(path: string): Promise<ArrayBuffer> {
+    const bytes = this.binaries.get(path);
+    return bytes === undefined
+      ? Promise.reject(new Error(`ENOENT: ${path}`))
+      : Promise.resolve(bytes.slice().buffer);
+  }
+  /** Imitates DataAdapter.writeBinary: writes bytes at `path` (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/writeBinary). */
+  writeBinary(path: string, data: ArrayBuffer): Promise<void> {
+    this.binaries.set(path, new Uint8Array(data.slice(0)));
+    return Promise.resolve();
+  }
+  /** Imitates DataAdapter.remove: removes the file at `path` (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/remove). */
+  remove(path: string): Promise<void> {
+    this.files.delete(path);
+    this.binaries.delete(path);
+    return Promise.resolve();
   }
   /** Imitates DataAdapter.read: the text at `path`; rejects when there is none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/read). */
   read(path: string): Promise<string> {

@@ -1,9 +1,13 @@
 /**
- * The saved index (docs/architecture.md, "The saved index"): one JSON document holding, per shard,
- * the MiniSearch index (see {@link SavedMiniIndex}) and each note's metadata with the mtime and
- * size it was indexed at. The host decides where it lives through an {@link IndexStore} (CLI:
- * `<vault>/.agent-memory/`; plugin: its folder under the config dir). Reading it never throws: a
- * corrupt, foreign or outdated file is a reason to rebuild, returned as a value.
+ * The saved index (docs/architecture.md, "The saved index"). Since format 10 it is binary and read
+ * on demand (docs/decisions.md, "Saved index format 10: binary, read on demand"; see
+ * {@link serializeShardsBinary}): a small header, then per shard its notes' metadata, documents,
+ * phrase filters, terms and postings as separate sections, the postings decoded term by term when
+ * a query first needs them. Format 9, one JSON document (see {@link serializeIndex}), still loads
+ * and is rewritten in format 10 by the next save. The host decides where it lives through an
+ * {@link IndexStore} (CLI: `<vault>/.agent-memory/`; plugin: its folder under the config dir).
+ * Reading it never throws: a corrupt, foreign or outdated file is a reason to rebuild, returned as
+ * a value; postings found damaged later throw {@link CorruptPostingsError} from the search.
  */
 import { errorMessage } from "../errors";
 import { hashSpan } from "./engine/span-table";
@@ -12,14 +16,23 @@ import type { Shard } from "./query-runner";
 import type { Result } from "../util/result";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
+import { CorruptPostingsError, hashBytes } from "./engine/postings-bytes";
+
+export { CorruptPostingsError } from "./engine/postings-bytes";
 
 /**
- * Bumped whenever the saved shape or the indexed fields change. 8: a note's `expiresAt` is its
+ * Bumped whenever the saved shape or the indexed fields change. 10: the binary format read on
+ * demand ({@link serializeShardsBinary}); 9 is the last JSON one ({@link JSON_FORMAT_VERSION}).
+ */
+export const INDEX_FORMAT_VERSION = 10;
+
+/**
+ * The version of the JSON format (one document, {@link serializeIndex}) that still loads. 8: a note's `expiresAt` is its
  * `expires_at` as written (a date-time expires at its instant) and a date from the mtime is the
  * local date (test/core/health/expiry-time-zone.process.test.ts). 9: a note's frontmatter `agent` is kept when it is
  * not the layout's (`agentField`, for the `agent:` filter; test/core/search/search-service.test.ts).
  */
-export const INDEX_FORMAT_VERSION = 9;
+export const JSON_FORMAT_VERSION = 9;
 const FORMAT = "agent-memory-search";
 
 /** One shard as saved: `name` is `""` for the main shard, else the isolated zone's name. */
@@ -51,7 +64,7 @@ export interface SavedIndex {
  * decoding of CJK terms, a one-byte string for `JSON.parse`: 16.7 MB at 10k notes, 0.32 s → 0.05 s).
  */
 export function serializeIndex(key: string, shards: SavedShard[], savedAt: number): string {
-  const saved: SavedIndex = { format: FORMAT, version: INDEX_FORMAT_VERSION, key, savedAt, shards };
+  const saved: SavedIndex = { format: FORMAT, version: JSON_FORMAT_VERSION, key, savedAt, shards };
   const body = JSON.stringify(saved).replace(
     NON_ASCII,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
@@ -126,7 +139,7 @@ export function deserializeIndex(data: string, expectedKey: string): Result<Save
     return { ok: false, error: "saved index is corrupt (not an agent-memory search index)" };
   }
   const saved = raw as Record<string, unknown>;
-  if (saved.version !== INDEX_FORMAT_VERSION) {
+  if (saved.version !== JSON_FORMAT_VERSION) {
     return {
       ok: false,
       error: `saved index has format version ${String(saved.version)}, expected ${INDEX_FORMAT_VERSION}`,
@@ -143,7 +156,10 @@ export function deserializeIndex(data: string, expectedKey: string): Result<Save
   return { ok: true, value: raw as SavedIndex };
 }
 
-/** Serialises the shards (see {@link serializeIndex}). */
+/**
+ * Serialises the shards in the JSON format 9 (see {@link serializeIndex}): no longer written by the
+ * service, kept so the format that still loads can be made for tests.
+ */
 export function serializeShards(
   shards: ReadonlyMap<string, Shard>,
   key: string,
@@ -159,17 +175,19 @@ export function serializeShards(
 }
 
 /**
- * Restores shards from a saved index, checking that each index and its metadata agree.
+ * Restores shards from a saved index, checking that each index and its metadata agree: `data` is
+ * the binary format ({@link serializeShardsBinary}) as bytes, or the JSON format 9 as text.
  * @param options the MiniSearch options of every shard
  * @param analysis the shards' analysis options (stemming)
  * @returns the shards by name, or why the saved index cannot be used
  */
 export function restoreShards(
-  data: string,
+  data: string | Uint8Array,
   key: string,
   options: ConstructorParameters<typeof SearchEngine<IndexDoc>>[0],
   analysis: AnalysisOptions = {},
 ): Result<Map<string, Shard>> {
+  if (typeof data !== "string") return restoreBinary(data, key, options, analysis);
   const saved = deserializeIndex(data, key);
   if (!saved.ok) return saved;
   const shards = new Map<string, Shard>();
@@ -188,6 +206,357 @@ export function restoreShards(
         if (filter && path !== undefined) pairs.set(path, filter);
       });
       shards.set(s.name, { mini, metas: new Map(s.metas.map((m) => [m.path, m])), pairs });
+    }
+  } catch (err) {
+    return { ok: false, error: `saved index is corrupt (${errorMessage(err)})` };
+  }
+  return { ok: true, value: shards };
+}
+
+/** "AMIX": the first four bytes of a binary saved index. */
+const MAGIC = [0x41, 0x4d, 0x49, 0x58];
+/** Bytes before the header: magic, version, header length, header checksum (u32 little-endian). */
+const PREAMBLE = 16;
+/** Postings are checked in blocks of this many bytes, each the first time a query reads it. */
+export const POSTINGS_BLOCK = 1 << 16;
+
+/** A section of a binary saved index: where it is after the header, its length and checksum. */
+interface Section {
+  offset: number;
+  length: number;
+  checksum: number;
+}
+
+const SECTION_NAMES = ["metas", "docs", "pairs", "terms", "ends", "postings"] as const;
+type SectionName = (typeof SECTION_NAMES)[number];
+
+/** One shard in the header of a binary saved index. */
+interface BinaryShardHead {
+  name: string;
+  documentCount: number;
+  nextId: number;
+  dirtCount: number;
+  fieldIds: Record<string, number>;
+  averageFieldLength: number[];
+  sections: Record<SectionName, Section>;
+  /** {@link hashBytes} of each {@link POSTINGS_BLOCK} bytes of the postings section. */
+  blocks: number[];
+}
+
+/** The header of a binary saved index (JSON, after the preamble). */
+interface BinaryHead {
+  format: typeof FORMAT;
+  version: number;
+  key: string;
+  savedAt: number;
+  shards: BinaryShardHead[];
+}
+
+function u32Bytes(values: Uint32Array): Uint8Array {
+  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+}
+
+/**
+ * Serialises shards in the binary format 10, read on demand:
+ * `AMIX`, the version, the header's length and {@link hashBytes} (four u32, little-endian), the
+ * header (UTF-8 JSON: key, save time and per shard its counts, fields, each section's offset,
+ * length and checksum, and the checksum of each {@link POSTINGS_BLOCK} of postings), then the
+ * sections, each starting at a multiple of 4 bytes: `metas` (UTF-8 JSON of the notes' metadata),
+ * `docs` (UTF-8 JSON: short ids, document ids, field lengths, phrase filter sizes in 32-bit
+ * words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
+ * order like the JSON format's base64), `terms` (UTF-8, joined by `\n`), `ends` (u32 per term:
+ * where its postings end) and `postings` (engine/postings-bytes.ts). Terms are encoded
+ * `batchSize` at a time with `yieldToHost` awaited between batches. Must not run alongside
+ * changes to the shards (the service queues them). Throws `Error` for a term holding white space.
+ */
+export async function serializeShardsBinary(
+  shards: ReadonlyMap<string, Shard>,
+  key: string,
+  savedAt: number,
+  yieldToHost: () => Promise<void> = () => Promise.resolve(),
+): Promise<Uint8Array> {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let offset = 0;
+  const add = (bytes: Uint8Array): Section => {
+    const section = { offset, length: bytes.length, checksum: hashBytes(bytes) };
+    parts.push(bytes);
+    offset += bytes.length;
+    const pad = (4 - (offset % 4)) % 4;
+    if (pad > 0) {
+      parts.push(new Uint8Array(pad));
+      offset += pad;
+    }
+    return section;
+  };
+  const heads: BinaryShardHead[] = [];
+  for (const [name, shard] of shards) {
+    // Everything but the postings is taken at once, so the state and its notes agree.
+    const metas = [...shard.metas.values()];
+    const state = shard.mini.savedState();
+    const filters = metas.map((m) => shard.pairs.get(m.path));
+    const pairSizes = filters.map((f) => (f ? f.length : -1));
+    const words = new Uint32Array(pairSizes.reduce((a, n) => a + Math.max(0, n), 0));
+    let at = 0;
+    for (const f of filters) {
+      if (!f) continue;
+      words.set(f, at);
+      at += f.length;
+    }
+    const binary = await shard.mini.toBinary({ yieldToHost });
+    const sections = {} as Record<SectionName, Section>;
+    sections.metas = add(encoder.encode(JSON.stringify(metas)));
+    sections.docs = add(
+      encoder.encode(
+        JSON.stringify({
+          shortIds: state.shortIds,
+          documentIds: state.documentIds,
+          fieldLength: state.fieldLength,
+          pairSizes,
+        }),
+      ),
+    );
+    sections.pairs = add(u32Bytes(words));
+    sections.terms = add(encoder.encode(binary.terms));
+    sections.ends = add(u32Bytes(binary.ends));
+    const blocks: number[] = [];
+    for (let b = 0; b < binary.postings.length; b += POSTINGS_BLOCK) {
+      blocks.push(
+        hashBytes(binary.postings, b, Math.min(b + POSTINGS_BLOCK, binary.postings.length)),
+      );
+      if (blocks.length % 64 === 0) await yieldToHost();
+    }
+    sections.postings = add(binary.postings);
+    heads.push({
+      name,
+      documentCount: state.documentCount,
+      nextId: state.nextId,
+      dirtCount: state.dirtCount,
+      fieldIds: state.fieldIds,
+      averageFieldLength: state.averageFieldLength,
+      sections,
+      blocks,
+    });
+  }
+  const head: BinaryHead = {
+    format: FORMAT,
+    version: INDEX_FORMAT_VERSION,
+    key,
+    savedAt,
+    shards: heads,
+  };
+  const headBytes = encoder.encode(JSON.stringify(head));
+  const start = PREAMBLE + headBytes.length + ((4 - (headBytes.length % 4)) % 4);
+  const out = new Uint8Array(start + offset);
+  out.set(MAGIC, 0);
+  const view = new DataView(out.buffer);
+  view.setUint32(4, INDEX_FORMAT_VERSION, true);
+  view.setUint32(8, headBytes.length, true);
+  view.setInt32(12, hashBytes(headBytes), true);
+  out.set(headBytes, PREAMBLE);
+  let k = start;
+  for (const p of parts) {
+    out.set(p, k);
+    k += p.length;
+  }
+  return out;
+}
+
+function isSection(value: unknown): value is Section {
+  if (typeof value !== "object" || value === null) return false;
+  const s = value as Record<string, unknown>;
+  return (
+    Number.isInteger(s.offset) &&
+    Number.isInteger(s.length) &&
+    Number.isInteger(s.checksum) &&
+    (s.offset as number) >= 0 &&
+    (s.length as number) >= 0
+  );
+}
+
+function isShardHead(value: unknown): value is BinaryShardHead {
+  if (typeof value !== "object" || value === null) return false;
+  const s = value as Record<string, unknown>;
+  const sections = s.sections as Record<string, unknown> | null | undefined;
+  return (
+    typeof s.name === "string" &&
+    typeof sections === "object" &&
+    sections !== null &&
+    SECTION_NAMES.every((n) => isSection(sections[n])) &&
+    Array.isArray(s.blocks) &&
+    s.blocks.every((b) => Number.isInteger(b))
+  );
+}
+
+/**
+ * The binary saved index's header, or why it cannot be used.
+ * @param key the expected key, or `null` to take any
+ */
+function readHead(
+  bytes: Uint8Array,
+  key: string | null,
+): Result<{ head: BinaryHead; start: number }> {
+  const corrupt = (why: string): Result<never> => ({
+    ok: false,
+    error: `saved index is corrupt (${why})`,
+  });
+  if (bytes.length < PREAMBLE || MAGIC.some((b, i) => bytes[i] !== b))
+    return corrupt("not an agent-memory search index");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(4, true);
+  if (version !== INDEX_FORMAT_VERSION) {
+    return {
+      ok: false,
+      error: `saved index has format version ${version}, expected ${INDEX_FORMAT_VERSION}`,
+    };
+  }
+  const headLength = view.getUint32(8, true);
+  if (PREAMBLE + headLength > bytes.length) return corrupt("truncated header");
+  const headBytes = bytes.subarray(PREAMBLE, PREAMBLE + headLength);
+  if (hashBytes(headBytes) !== view.getInt32(12, true)) return corrupt("header checksum mismatch");
+  let head: unknown;
+  try {
+    head = JSON.parse(new TextDecoder().decode(headBytes));
+  } catch (err) {
+    return corrupt(errorMessage(err));
+  }
+  const h = head as Record<string, unknown> | null;
+  if (typeof h !== "object" || h === null || h.format !== FORMAT)
+    return corrupt("not an agent-memory search index");
+  if (typeof h.key !== "string" || typeof h.savedAt !== "number")
+    return corrupt("malformed header");
+  if (key !== null && h.key !== key)
+    return { ok: false, error: "saved index was built with other settings or another tokenizer" };
+  if (!Array.isArray(h.shards) || !h.shards.every(isShardHead)) return corrupt("malformed shards");
+  return {
+    ok: true,
+    value: {
+      head: h as unknown as BinaryHead,
+      start: PREAMBLE + headLength + ((4 - (headLength % 4)) % 4),
+    },
+  };
+}
+
+/**
+ * A binary saved index whatever its key (for tools and tests that rewrite one): its key, save
+ * time and shards, or why it cannot be used.
+ */
+export function readSavedIndex(
+  bytes: Uint8Array,
+  options: ConstructorParameters<typeof SearchEngine<IndexDoc>>[0],
+  analysis: AnalysisOptions = {},
+): Result<{ key: string; savedAt: number; shards: Map<string, Shard> }> {
+  const read = readHead(bytes, null);
+  if (!read.ok) return read;
+  const shards = restoreBinary(bytes, read.value.head.key, options, analysis);
+  if (!shards.ok) return shards;
+  return {
+    ok: true,
+    value: { key: read.value.head.key, savedAt: read.value.head.savedAt, shards: shards.value },
+  };
+}
+
+/** {@link restoreShards} of the binary format. */
+function restoreBinary(
+  bytes: Uint8Array,
+  key: string,
+  options: ConstructorParameters<typeof SearchEngine<IndexDoc>>[0],
+  analysis: AnalysisOptions,
+): Result<Map<string, Shard>> {
+  const read = readHead(bytes, key);
+  if (!read.ok) return read;
+  const { head, start } = read.value;
+  const decoder = new TextDecoder();
+  const shards = new Map<string, Shard>();
+  try {
+    for (const s of head.shards) {
+      const section = (name: SectionName, check = true): Uint8Array => {
+        const { offset, length, checksum } = s.sections[name];
+        if (start + offset + length > bytes.length)
+          throw new Error(`shard "${s.name}" ${name} truncated`);
+        const view = bytes.subarray(start + offset, start + offset + length);
+        if (check && hashBytes(view) !== checksum)
+          throw new Error(`shard "${s.name}" ${name} checksum mismatch`);
+        return view;
+      };
+      const u32 = (view: Uint8Array): Uint32Array => {
+        if (view.length % 4 !== 0) throw new Error(`shard "${s.name}" has a partial word`);
+        // A copy: the file's bytes need not start at a multiple of 4 in memory.
+        return new Uint32Array(Uint8Array.prototype.slice.call(view).buffer);
+      };
+      const metas = JSON.parse(decoder.decode(section("metas"))) as unknown;
+      if (!Array.isArray(metas) || !metas.every(isMeta))
+        throw new Error(`shard "${s.name}" has malformed metadata`);
+      const docs = JSON.parse(decoder.decode(section("docs"))) as Record<string, unknown>;
+      const pairSizes = docs.pairSizes;
+      if (
+        !Array.isArray(pairSizes) ||
+        pairSizes.length !== metas.length ||
+        !pairSizes.every((n) => Number.isInteger(n) && (n as number) >= -1)
+      )
+        throw new Error(`shard "${s.name}" has malformed phrase filter sizes`);
+      const words = u32(section("pairs"));
+      if (words.length !== (pairSizes as number[]).reduce((a, n) => a + Math.max(0, n), 0))
+        throw new Error(`shard "${s.name}" phrase filters disagree with their sizes`);
+      const ends = u32(section("ends"));
+      const postings = section("postings", false);
+      if (s.blocks.length !== Math.ceil(postings.length / POSTINGS_BLOCK))
+        throw new Error(`shard "${s.name}" postings blocks disagree with their length`);
+      const startOf = new Uint32Array(ends.length);
+      let prev = 0;
+      for (let k = 0; k < ends.length; k++) {
+        const e = ends[k] ?? 0;
+        if (e < prev || e > postings.length)
+          throw new Error(`shard "${s.name}" postings ends out of order`);
+        startOf[k] = prev;
+        prev = e;
+      }
+      const checked = new Uint8Array(s.blocks.length);
+      const verify = (from: number, to: number): void => {
+        for (let b = Math.floor(from / POSTINGS_BLOCK); b * POSTINGS_BLOCK < to; b++) {
+          if (checked[b]) continue;
+          const a = b * POSTINGS_BLOCK;
+          if (hashBytes(postings, a, Math.min(a + POSTINGS_BLOCK, postings.length)) !== s.blocks[b])
+            throw new CorruptPostingsError(
+              `postings block ${b} of shard "${s.name}" checksum mismatch`,
+            );
+          checked[b] = 1;
+        }
+      };
+      const mini = SearchEngine.fromBinary<IndexDoc>(
+        {
+          documentCount: s.documentCount,
+          nextId: s.nextId,
+          dirtCount: s.dirtCount,
+          fieldIds: s.fieldIds,
+          averageFieldLength: s.averageFieldLength,
+          shortIds: docs.shortIds as number[],
+          documentIds: docs.documentIds as string[],
+          fieldLength: docs.fieldLength as number[],
+        },
+        decoder.decode(section("terms")),
+        { bytes: postings, start: startOf, end: ends, verify },
+        options,
+        analysis,
+      );
+      if (mini.documentCount !== metas.length) {
+        return {
+          ok: false,
+          error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${metas.length})`,
+        };
+      }
+      const pairs = new Map<string, Uint32Array>();
+      let at = 0;
+      (pairSizes as number[]).forEach((n, i) => {
+        const path = (metas[i] as NoteMeta).path;
+        if (n >= 0) pairs.set(path, words.subarray(at, at + n));
+        at += Math.max(0, n);
+      });
+      shards.set(s.name, {
+        mini,
+        metas: new Map(metas.map((m) => [m.path, m])),
+        pairs,
+      });
     }
   } catch (err) {
     return { ok: false, error: `saved index is corrupt (${errorMessage(err)})` };

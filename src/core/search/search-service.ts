@@ -33,7 +33,7 @@ import {
   type IndexDoc,
   type NoteMeta,
 } from "./note-document";
-import { restoreShards, serializeShards } from "./persistence";
+import { CorruptPostingsError, restoreShards, serializeShardsBinary } from "./persistence";
 import type { IndexStore } from "./search-types";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
@@ -428,7 +428,11 @@ export class SearchService {
    * carries its best-matching blocks and a snippet, read from the note at query time.
    * @returns the response, or an error for an unknown filter, a bad date or an unknown scope
    */
-  async search(query: string, options: SearchOptions = {}): Promise<Result<SearchResponse>> {
+  search(query: string, options: SearchOptions = {}): Promise<Result<SearchResponse>> {
+    return this.rebuiltIfCorrupt(() => this.searchOnce(query, options));
+  }
+
+  private async searchOnce(query: string, options: SearchOptions): Promise<Result<SearchResponse>> {
     const t0 = clock();
     const prepared = this.prepare(query, options);
     if (!prepared.ok) return prepared;
@@ -479,9 +483,36 @@ export class SearchService {
    * @returns the response (`results` best first, `total` = matching notes as {@link search} counts
    *   them), or an error for an unknown filter, a bad date or an unknown scope
    */
-  async searchPassages(
+  searchPassages(query: string, options: PassageOptions = {}): Promise<Result<PassageResponse>> {
+    return this.rebuiltIfCorrupt(() => this.searchPassagesOnce(query, options));
+  }
+
+  /**
+   * Runs a search; when the saved index's postings, read on demand, turn out damaged
+   * ({@link CorruptPostingsError}), says so through `onBackgroundError` (naming the file),
+   * rebuilds the index from the notes and runs the search again.
+   */
+  private async rebuiltIfCorrupt<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof CorruptPostingsError)) throw err;
+      this.onBackgroundError(
+        `search index: saved index is corrupt (${err.message})${this.where()}; rebuilt from the notes`,
+      );
+      await this.rebuild();
+      return run();
+    }
+  }
+
+  /** `" in <file>"` when the store says where it keeps the index, else `""`. */
+  private where(): string {
+    return this.store?.location ? ` in ${this.store.location}` : "";
+  }
+
+  private async searchPassagesOnce(
     query: string,
-    options: PassageOptions = {},
+    options: PassageOptions,
   ): Promise<Result<PassageResponse>> {
     const t0 = clock();
     const prepared = this.prepare(query, options);
@@ -761,7 +792,7 @@ export class SearchService {
     this.reset();
     if (this.store && useSaved) {
       const t0 = clock();
-      let data: string | null = null;
+      let data: Uint8Array | string | null = null;
       try {
         data = await this.store.load();
       } catch (err) {
@@ -771,9 +802,12 @@ export class SearchService {
       if (data !== null) {
         indexBytes = data.length;
         const restored = this.restore(data);
-        if (restored.ok) source = "saved";
-        else {
-          rebuildReason = restored.error;
+        if (restored.ok) {
+          source = "saved";
+          // The JSON format 9 is rewritten once, in the binary format.
+          if (typeof data === "string") this.changed = true;
+        } else {
+          rebuildReason = `${restored.error}${this.where()}`;
           this.reset();
         }
       }
@@ -857,7 +891,7 @@ export class SearchService {
     return shard;
   }
 
-  private restore(data: string): Result<true> {
+  private restore(data: Uint8Array | string): Result<true> {
     const restored = restoreShards(data, this.key, this.miniOptions(), this.analysis);
     if (!restored.ok) return restored;
     this.shards = restored.value;
@@ -866,7 +900,8 @@ export class SearchService {
 
   private async saveNow(): Promise<number> {
     if (!this.store) return 0;
-    const data = serializeShards(this.shards, this.key, this.now());
+    // Encoded in batches, yielding to the host between them, so a search is not held up by a save.
+    const data = await serializeShardsBinary(this.shards, this.key, this.now(), this.yieldToHost);
     await this.store.save(data);
     this.changed = false;
     return data.length;

@@ -10,10 +10,17 @@ import type { NoteMeta } from "./note-document";
 import type { PreparedNote } from "./prepared-note";
 import type { VectorIndex } from "./vectors";
 
-/** Where the host keeps the saved index. `load` returns `null` when nothing was saved yet. */
+/**
+ * Where the host keeps the saved index (docs/architecture.md, "The saved index"). `load` returns
+ * the binary index (format 10) as bytes, an index of the JSON format 9 as text, or `null` when
+ * nothing was saved yet; `save` is given the binary index and replaces what `load` returns
+ * atomically (a crash leaves the old index or the new one, never half of one).
+ */
 export interface IndexStore {
-  load(): Promise<string | null>;
-  save(data: string): Promise<void>;
+  load(): Promise<Uint8Array | string | null>;
+  save(data: Uint8Array): Promise<void>;
+  /** Where the index is (a file path), for messages. */
+  readonly location?: string;
 }
 
 /** Construction options of {@link SearchService}. */
@@ -98,7 +105,10 @@ export interface OpenReport {
   syncMs: number;
   /** Time to save (0 when nothing changed or there is no store). */
   saveMs: number;
-  /** Length of the saved index in characters (JSON text), when it was saved or loaded. */
+  /**
+   * Size of the saved index when it was saved or loaded: bytes (format 10), or characters for an
+   * index loaded in the JSON format 9.
+   */
   indexChars?: number;
   /** Notes over the size cap, indexed by frontmatter and headings only. */
   capped: string[];

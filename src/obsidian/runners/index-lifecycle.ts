@@ -44,21 +44,37 @@ export type IndexState =
   | { kind: "ready"; notes: number }
   | { kind: "failed"; error: string };
 
-/** {@link IndexStore} over the vault adapter: a JSON file in the plugin's folder. */
+/**
+ * {@link IndexStore} over the vault adapter: a binary file in the plugin's folder (`path`), or,
+ * before its first save, the JSON index (format 9) at `jsonPath`, which a save then removes.
+ */
 export class AdapterIndexStore implements IndexStore {
   constructor(
     private readonly adapter: DataAdapter,
     readonly path: string,
+    readonly jsonPath?: string,
   ) {}
 
-  async load(): Promise<string | null> {
-    return (await this.adapter.exists(this.path)) ? this.adapter.read(this.path) : null;
+  get location(): string {
+    return this.path;
   }
 
-  async save(data: string): Promise<void> {
+  async load(): Promise<Uint8Array | string | null> {
+    if (await this.adapter.exists(this.path))
+      return new Uint8Array(await this.adapter.readBinary(this.path));
+    if (this.jsonPath !== undefined && (await this.adapter.exists(this.jsonPath)))
+      return this.adapter.read(this.jsonPath);
+    return null;
+  }
+
+  async save(data: Uint8Array): Promise<void> {
     const folder = this.path.slice(0, this.path.lastIndexOf("/"));
     if (folder && !(await this.adapter.exists(folder))) await this.adapter.mkdir(folder);
-    await this.adapter.write(this.path, data);
+    const copy = new Uint8Array(data.length);
+    copy.set(data);
+    await this.adapter.writeBinary(this.path, copy.buffer);
+    if (this.jsonPath !== undefined && (await this.adapter.exists(this.jsonPath)))
+      await this.adapter.remove(this.jsonPath);
   }
 }
 
@@ -101,7 +117,8 @@ export class IndexLifecycle extends Component {
   );
 
   /**
-   * @param storePath vault path of the saved index, e.g. `.obsidian/plugins/agent-memory/search-index.json`
+   * @param storePath vault path of the saved index, e.g. `.obsidian/plugins/agent-memory/search-index.bin`;
+   *   an index saved in the JSON format 9 beside it (`search-index.json`) is read once and replaced
    */
   constructor(
     private readonly ctx: PluginContext,
@@ -201,7 +218,11 @@ export class IndexLifecycle extends Component {
     return new SearchService({
       vault: this.ctx.vault,
       layout: new MemoryLayout(settings),
-      store: new AdapterIndexStore(this.ctx.app.vault.adapter, normalizePath(this.storePath)),
+      store: new AdapterIndexStore(
+        this.ctx.app.vault.adapter,
+        normalizePath(this.storePath),
+        normalizePath(this.storePath.replace(/\.bin$/, ".json")),
+      ),
       yieldToHost: yieldToUi,
       onBackgroundError: reportBackgroundError,
     });

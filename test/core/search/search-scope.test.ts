@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MemoryLayout } from "../../../src/core/layout";
 import { defaultSettings } from "../../../src/core/settings";
 import type { NoteMeta } from "../../../src/core/search/note-document";
-import { serializeIndex, type SavedIndex } from "../../../src/core/search/persistence";
+import { readSavedIndex, serializeShardsBinary } from "../../../src/core/search/persistence";
 import type { IndexStore } from "../../../src/core/search/search-types";
 import { inScope, type Scope } from "../../../src/core/search/scope";
-import { SearchService } from "../../../src/core/search/search-service";
+import { miniSearchOptions, SearchService } from "../../../src/core/search/search-service";
+import { tokenize } from "../../../src/core/search/engine/tokenizer";
 import { tempVault } from "../../helpers/temp-vault";
 
 const meta = (over: Partial<NoteMeta>): NoteMeta => ({
@@ -57,11 +58,11 @@ describe("inScope", () => {
 });
 
 class MemoryStore implements IndexStore {
-  data: string | null = null;
-  load(): Promise<string | null> {
+  data: Uint8Array | string | null = null;
+  load(): Promise<Uint8Array | string | null> {
     return Promise.resolve(this.data);
   }
-  save(data: string): Promise<void> {
+  save(data: Uint8Array): Promise<void> {
     this.data = data;
     return Promise.resolve();
   }
@@ -96,12 +97,18 @@ describe("a saved index whose main shard holds an isolated note", () => {
 
     // An index is data: a file saved with the note's zone set (a checksum that holds, the right
     // key) is loaded as it is, with the note in the main shard.
-    const saved = JSON.parse(store.data ?? "") as SavedIndex;
-    const main = saved.shards.find((s) => s.name === "");
-    const target = main?.metas.find((m) => m.path === note);
+    const data = store.data;
+    if (!(data instanceof Uint8Array)) throw new Error("no binary index saved");
+    const saved = readSavedIndex(data, miniSearchOptions(tokenize));
+    if (!saved.ok) throw new Error(saved.error);
+    const target = saved.value.shards.get("")?.metas.get(note);
     expect(target).toBeDefined();
     if (target) target.zone = "Restricted";
-    store.data = serializeIndex(saved.key, saved.shards, saved.savedAt);
+    store.data = await serializeShardsBinary(
+      saved.value.shards,
+      saved.value.key,
+      saved.value.savedAt,
+    );
 
     const again = make();
     expect(await again.open()).toMatchObject({ source: "saved", indexed: 0 });

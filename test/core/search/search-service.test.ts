@@ -14,13 +14,50 @@ import {
   type SearchResponse,
 } from "../../../src/core/search/search-service";
 import {
-  INDEX_FORMAT_VERSION,
+  readSavedIndex,
   serializeIndex,
+  serializeShards,
   type SavedIndex,
   type SavedShard,
 } from "../../../src/core/search/persistence";
+import { miniSearchOptions } from "../../../src/core/search/search-service";
+import { tokenize } from "../../../src/core/search/engine/tokenizer";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
+
+/** The binary index a store holds (throws when it holds none). */
+function bytesOf(store: MemoryStore): Uint8Array {
+  if (!(store.data instanceof Uint8Array)) throw new Error("no binary index saved");
+  return store.data;
+}
+
+/** Where a binary index's sections start and end (parsed from its header). */
+function sectionsOf(bytes: Uint8Array): Record<string, { from: number; to: number }> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = view.getUint32(8, true);
+  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + length))) as {
+    shards: { sections: Record<string, { offset: number; length: number }> }[];
+  };
+  const start = 16 + length + ((4 - (length % 4)) % 4);
+  const out: Record<string, { from: number; to: number }> = {};
+  for (const [name, s] of Object.entries(head.shards[0]?.sections ?? {}))
+    out[name] = { from: start + s.offset, to: start + s.offset + s.length };
+  return out;
+}
+
+/** A copy of `bytes` with the byte at `at` changed. */
+function flipped(bytes: Uint8Array, at: number): Uint8Array {
+  const copy = bytes.slice();
+  copy[at] = (copy[at] ?? 0) ^ 0x5a;
+  return copy;
+}
+
+/** The saved index in the JSON format 9 (what was saved before format 10). */
+function asJson(bytes: Uint8Array): string {
+  const saved = readSavedIndex(bytes, miniSearchOptions(tokenize));
+  if (!saved.ok) throw new Error(saved.error);
+  return serializeShards(saved.value.shards, saved.value.key, saved.value.savedAt);
+}
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -30,12 +67,13 @@ afterEach(() => {
 });
 
 class MemoryStore implements IndexStore {
-  data: string | null = null;
+  data: Uint8Array | string | null = null;
   saves = 0;
-  load(): Promise<string | null> {
+  readonly location = "memory://index";
+  load(): Promise<Uint8Array | string | null> {
     return Promise.resolve(this.data);
   }
-  save(data: string): Promise<void> {
+  save(data: Uint8Array): Promise<void> {
     this.data = data;
     this.saves++;
     return Promise.resolve();
@@ -832,13 +870,95 @@ describe("SearchService", () => {
       }
     });
 
-    it("a saved index that is truncated, of another version or with broken postings (checksum) is rebuilt", async () => {
+    it("a saved index that is truncated, of another version or with a damaged section is rebuilt, naming it", async () => {
       const { make, store } = setup(files);
       await make().open();
-      const good = store.data ?? "";
+      const good = bytesOf(store);
+      const at = sectionsOf(good);
+      const versioned = good.slice();
+      new DataView(versioned.buffer).setUint32(4, 99, true);
+      const variants: [string, Uint8Array][] = [
+        ["empty", new Uint8Array(0)],
+        ["truncated", good.subarray(0, Math.floor(good.length / 2))],
+        ["postings cut short", good.subarray(0, (at.postings?.to ?? 1) - 1)],
+        ["another version", versioned],
+        ["not ours", flipped(good, 0)],
+        ["header", flipped(good, 20)],
+      ];
+      // One byte of any section checked at open: metadata, documents, filters, terms, ends.
+      for (const name of ["metas", "docs", "pairs", "terms", "ends"]) {
+        const s = at[name];
+        if (s && s.to > s.from) variants.push([name, flipped(good, s.from)]);
+      }
+      expect(variants.length).toBe(11);
+      for (const [what, bad] of variants) {
+        store.data = bad;
+        const s = make();
+        const report = await s.open();
+        expect(report.source, what).toBe("built");
+        expect(report.rebuildReason, what).toMatch(/(corrupt|version).* in memory:\/\/index$/);
+        expect(await paths(s, "otters"), what).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+        expect(await paths(s, '"note about otters"'), what).toEqual([
+          "Memory/Agents/me/Journal/2026-01-01.md",
+        ]);
+        expect(bytesOf(store), what).not.toBe(bad);
+      }
+    });
+
+    it("postings found damaged when a search first reads them: the index is rebuilt, named, and the search answered", async () => {
+      const { vault, layout, store } = setup(files);
+      const messages: string[] = [];
+      const make = () =>
+        new SearchService({
+          vault,
+          layout,
+          store,
+          now: () => NOW,
+          onBackgroundError: (m) => messages.push(m),
+        });
+      await make().open();
+      const good = bytesOf(store);
+      const postings = sectionsOf(good).postings ?? { from: 0, to: 0 };
+      store.data = flipped(good, postings.from + 1);
+      const s = make();
+      // Postings are not read at open: the damage is found by the first search that needs them.
+      expect((await s.open()).source).toBe("saved");
+      expect(messages).toEqual([]);
+      expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(
+        /saved index is corrupt \(postings block 0 .*checksum mismatch.*\) in memory:\/\/index; rebuilt/,
+      );
+      expect(Buffer.from(bytesOf(store)).equals(Buffer.from(good))).toBe(true);
+      expect(await paths(s, "beavers")).toEqual(["Memory/Agents/me/Journal/2026-01-02.md"]);
+      expect(messages).toHaveLength(1);
+    });
+
+    it("an index saved in the JSON format 9 loads as it is and is rewritten once in the binary format", async () => {
+      const { make, store } = setup(files);
+      await make().open();
+      const binary = bytesOf(store);
+      const json = asJson(binary);
+      expect(json).toMatch(/^\{"checksum":-?\d+,"format":"agent-memory-search","version":9,/);
+      store.data = json;
+      const saves = store.saves;
+      const s = make();
+      expect(await s.open()).toMatchObject({ source: "saved", indexed: 0, removed: 0 });
+      expect(store.saves).toBe(saves + 1);
+      expect(Buffer.from(bytesOf(store)).equals(Buffer.from(binary))).toBe(true);
+      expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      // Rewritten once: the next open loads the binary index and has nothing to save.
+      expect(await make().open()).toMatchObject({ source: "saved", indexed: 0 });
+      expect(store.saves).toBe(saves + 1);
+    });
+
+    it("a JSON index (format 9) that is damaged is rebuilt", async () => {
+      const { make, store } = setup(files);
+      await make().open();
+      const good = asJson(bytesOf(store));
       const variants = [
         good.slice(0, Math.floor(good.length / 2)),
-        good.replace(`"version":${INDEX_FORMAT_VERSION}`, '"version":99'),
+        good.replace('"version":9', '"version":99'),
         good.replace('"postings":"', '"postings":"9:!'),
         // One character of a path or of a note's metadata (documents and metas are checksummed too).
         good.replace("2026-01-01.md", "2026X01-01.md"),

@@ -29,7 +29,8 @@
  */
 import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
-import { TermMap } from "./term-map";
+import { ByteWriter } from "./postings-bytes";
+import { TermMap, type SavedPostings } from "./term-map";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
 import { maxScoreTop } from "./max-score";
@@ -92,6 +93,23 @@ export interface SavedMiniIndex {
   postings: string;
   /** {@link checksumOf} `terms` and `postings`: a damaged file is rebuilt, not read. */
   checksum: number;
+}
+
+/**
+ * A {@link SearchEngine}'s state beside its terms (saved index format 10, see
+ * {@link SearchEngine.toBinary}): counts, fields and each document's short id, id and field
+ * lengths, as in {@link SavedMiniIndex}.
+ */
+export type SavedEngineState = Omit<SavedMiniIndex, "terms" | "postings" | "checksum">;
+
+/** A {@link SearchEngine}'s terms and postings as bytes (see {@link SearchEngine.toBinary}). */
+export interface BinaryTerms {
+  /** Live terms in saved order, joined by `\n`. */
+  terms: string;
+  /** Every term's postings end to end (engine/postings-bytes.ts). */
+  postings: Uint8Array;
+  /** Where each term's postings end in `postings`, bytes, in the order of `terms`. */
+  ends: Uint32Array;
 }
 
 /** A 32-bit checksum of the saved terms and postings (FNV-1a of each, combined). */
@@ -201,6 +219,74 @@ export class SearchEngine<T> extends MiniSearch<T> {
     const index = new SearchEngine<D>(options, analysis);
     index.restoreFrom(saved);
     return index;
+  }
+
+  /**
+   * Restores an index saved with {@link SearchEngine.savedState} and {@link SearchEngine.toBinary}.
+   * `postings.start`/`end` give each term's bytes in the order of `terms`; they are checked with
+   * `postings.verify` and decoded when the term is first used. Throws `Error` when `state` is
+   * malformed or its fields differ from `options.fields`.
+   */
+  static fromBinary<D>(
+    state: SavedEngineState,
+    terms: string,
+    postings: Omit<SavedPostings, "maxDoc">,
+    options: Options<D>,
+    analysis: AnalysisOptions = {},
+  ): SearchEngine<D> {
+    const index = new SearchEngine<D>(options, analysis);
+    index.restoreState(state);
+    index._index = TermMap.fromBytes(terms, {
+      ...postings,
+      maxDoc: index._nextId,
+    }) as unknown as MiniIndexField;
+    return index;
+  }
+
+  /** Counts, fields and documents as saved (see {@link SavedEngineState}); a snapshot. */
+  savedState(): SavedEngineState {
+    const fields = Object.keys(this._fieldIds).length;
+    const shortIds: number[] = [];
+    const documentIds: string[] = [];
+    const fieldLength: number[] = [];
+    for (const [shortId, id] of this._documentIds) {
+      shortIds.push(shortId);
+      documentIds.push(String(id));
+      const lengths = this._fieldLength.get(shortId) ?? [];
+      for (let f = 0; f < fields; f++) fieldLength.push(lengths[f] ?? -1);
+    }
+    return {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      shortIds,
+      documentIds,
+      fieldIds: { ...this._fieldIds },
+      fieldLength,
+      averageFieldLength: [...this._avgFieldLength],
+      dirtCount: this._dirtCount,
+    };
+  }
+
+  /**
+   * The terms and postings as bytes (see {@link BinaryTerms}), `batchSize` term ids at a time,
+   * awaiting `yieldToHost` between batches so a save does not hold the thread: postings restored
+   * from bytes and not used since are copied, the rest encoded. Must not run alongside adds,
+   * discards or a vacuum (the service queues them). Throws `Error` for a term holding white space
+   * or saved bytes that fail their checksum.
+   */
+  async toBinary(
+    options: { batchSize?: number; yieldToHost?: () => Promise<void> } = {},
+  ): Promise<BinaryTerms> {
+    const map = this.termMap();
+    const out = new ByteWriter(1 << 20);
+    const terms: string[] = [];
+    const ends: number[] = [];
+    const batch = Math.max(1, options.batchSize ?? 16384);
+    for (let from = 0; from < map.idCount; from += batch) {
+      map.writeRange(out, terms, ends, from, from + batch);
+      if (options.yieldToHost) await options.yieldToHost();
+    }
+    return { terms: terms.join("\n"), postings: out.view(), ends: Uint32Array.from(ends) };
   }
 
   /** The index in its saved form (see {@link SavedMiniIndex}). */
@@ -499,6 +585,16 @@ export class SearchEngine<T> extends MiniSearch<T> {
   }
 
   private restoreFrom(saved: SavedMiniIndex): void {
+    this.restoreState(saved);
+    if (typeof saved.terms !== "string" || typeof saved.postings !== "string")
+      throw new Error("bad terms");
+    if (checksumOf(saved.terms, saved.postings) !== saved.checksum)
+      throw new Error("checksum mismatch");
+    this._index = TermMap.fromSaved(saved.terms, saved.postings) as unknown as MiniIndexField;
+  }
+
+  /** Checks and takes the counts, fields and documents of a saved index. Throws `Error` when malformed. */
+  private restoreState(saved: SavedEngineState): void {
     this.scanner = null;
     this.facts.reset();
     const fields = Object.keys(this._fieldIds).sort().join(",");
@@ -535,10 +631,6 @@ export class SearchEngine<T> extends MiniSearch<T> {
     )
       throw new Error("bad field lengths");
     if (!numbers(saved.averageFieldLength)) throw new Error("bad average field lengths");
-    if (typeof saved.terms !== "string" || typeof saved.postings !== "string")
-      throw new Error("bad terms");
-    if (checksumOf(saved.terms, saved.postings) !== saved.checksum)
-      throw new Error("checksum mismatch");
     this._documentCount = saved.documentCount;
     this._nextId = saved.nextId;
     this._dirtCount = saved.dirtCount;
@@ -561,6 +653,5 @@ export class SearchEngine<T> extends MiniSearch<T> {
       }
       this._fieldLength.set(shortId, lengths);
     });
-    this._index = TermMap.fromSaved(saved.terms, saved.postings) as unknown as MiniIndexField;
   }
 }

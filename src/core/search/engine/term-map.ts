@@ -27,6 +27,7 @@
  */
 import SearchableMap from "minisearch/SearchableMap";
 import {
+  compactOf,
   compactOfBuilt,
   mapOf,
   packCompact,
@@ -36,6 +37,7 @@ import {
   type CompactPostings,
   type Postings,
 } from "./postings";
+import { CorruptPostingsError, readCompact, writeCompact, type ByteWriter } from "./postings-bytes";
 import { SpanTable } from "./span-table";
 import type { TermCounts, TermIds } from "./term-scanner";
 
@@ -51,12 +53,28 @@ interface BuiltBatch {
 
 /**
  * A term's postings: map, compact, packed text, the index of the {@link BuiltBatch} holding them,
- * or {@link RESTORED}: packed text still inside the restored index's postings string.
+ * {@link RESTORED}: packed text still inside the restored index's postings string, or
+ * {@link SAVED}: bytes still inside a saved index's postings section.
  */
 type Value = Postings | CompactPostings | string | number;
 
 /** See {@link Value}. */
 const RESTORED = -1;
+/** See {@link Value}. */
+const SAVED = -2;
+
+/**
+ * The postings section of a saved index (see postings-bytes.ts): term `id`'s bytes are
+ * `bytes[start[id], end[id])`; `verify(from, to)` throws when those bytes fail their checksum.
+ */
+export interface SavedPostings {
+  bytes: Uint8Array;
+  start: Uint32Array;
+  end: Uint32Array;
+  verify: (from: number, to: number) => void;
+  /** Document ids are below it (the index's next short id). */
+  maxDoc: number;
+}
 
 /** The packed postings of a restored index: term `id`'s are `text[start[id], end[id])`. */
 interface RestoredPostings {
@@ -92,6 +110,7 @@ export class TermMap implements TermIds {
   private readonly ids: SpanTable;
   private terms = 0;
   private restored: RestoredPostings | null = null;
+  private saved: SavedPostings | null = null;
   /** Postings by term id; `undefined` for an id whose term has no postings (deleted or not yet flushed). */
   private readonly values: (Value | undefined)[] = [];
   private live = 0;
@@ -140,6 +159,72 @@ export class TermMap implements TermIds {
     if (p <= postings.length) throw new Error("bad terms: more postings than terms");
     map.restored = { text: postings, start, end };
     return map;
+  }
+
+  /**
+   * Restores the terms of a saved index (`terms` joined by `\n`, in id order) whose postings are
+   * bytes in `postings.bytes` (`start`/`end` by position in `terms`): a term's bytes are checked
+   * and decoded when the term is first used. Throws `Error` when the counts differ.
+   */
+  static fromBytes(terms: string, postings: SavedPostings): TermMap {
+    const count = terms === "" ? 0 : terms.split("\n").length;
+    if (count !== postings.start.length || count !== postings.end.length)
+      throw new Error(`bad terms: ${count} terms, ${postings.start.length} postings`);
+    const map = new TermMap({ terms: Math.max(1, count), chars: Math.max(1, terms.length) });
+    const start = new Uint32Array(count);
+    const end = new Uint32Array(count);
+    let a = 0;
+    for (let k = 0; k < count; k++) {
+      let b = terms.indexOf("\n", a);
+      if (b < 0) b = terms.length;
+      const id = map.idOfSpan(terms, a, b);
+      if (map.values[id] === undefined) map.live++;
+      map.values[id] = SAVED;
+      start[id] = postings.start[k] ?? 0;
+      end[id] = postings.end[k] ?? 0;
+      a = b + 1;
+    }
+    map.saved = { ...postings, start, end };
+    return map;
+  }
+
+  /**
+   * Appends the postings of term ids `from` to `to - 1` to `out` (postings-bytes.ts), each live
+   * term's text to `terms` and the end of its bytes in `out` to `ends`. A term never used since
+   * it was restored from bytes is copied as it is, after its checksum is checked. Throws `Error`
+   * for a term holding white space (it cannot be saved) or bytes that fail their checksum.
+   */
+  writeRange(out: ByteWriter, terms: string[], ends: number[], from: number, to: number): void {
+    this.flush();
+    const saved = this.saved;
+    for (let id = from; id < Math.min(to, this.terms); id++) {
+      const value = this.values[id];
+      if (value === undefined) continue;
+      const term = this.ids.keyAt(id);
+      if (/\s/.test(term))
+        throw new Error(`MiniSearch: term "${term}" holds white space and cannot be saved`);
+      if (value === SAVED && saved) {
+        const a = saved.start[id] ?? 0;
+        const b = saved.end[id] ?? 0;
+        saved.verify(a, b);
+        out.append(saved.bytes.subarray(a, b));
+      } else {
+        const v = this.valueAt(id);
+        if (v === undefined) continue;
+        writeCompact(
+          v instanceof Map
+            ? compactOf(v)
+            : typeof v === "string"
+              ? unpackCompact(v)
+              : typeof v === "number"
+                ? this.builtAt(id, v)
+                : v,
+          out,
+        );
+      }
+      terms.push(term);
+      ends.push(out.length);
+    }
   }
 
   /** The id of a term, created when new (see {@link TermIds}). */
@@ -424,9 +509,30 @@ export class TermMap implements TermIds {
     }
   }
 
-  /** Term `id`'s postings, with {@link RESTORED} ones as their packed text. */
+  /**
+   * Term `id`'s postings, with {@link RESTORED} ones as their packed text and {@link SAVED} ones
+   * checked, decoded and kept compact. Throws `Error` when saved bytes fail their checksum or do
+   * not decode.
+   */
   private valueAt(id: number): Value | undefined {
     const value = this.values[id];
+    if (value === SAVED) {
+      const s = this.saved;
+      if (!s) throw new Error(`term "${this.ids.keyAt(id)}" points to no saved postings`);
+      const a = s.start[id] ?? 0;
+      const b = s.end[id] ?? 0;
+      let compact: CompactPostings;
+      try {
+        s.verify(a, b);
+        compact = readCompact(s.bytes, a, b, s.maxDoc);
+      } catch (err) {
+        throw new CorruptPostingsError(
+          `${err instanceof Error ? err.message : String(err)} for term "${this.ids.keyAt(id).slice(0, 40)}"`,
+        );
+      }
+      this.values[id] = compact;
+      return compact;
+    }
     if (value !== RESTORED) return value;
     const r = this.restored;
     if (!r) throw new Error(`term "${this.ids.keyAt(id)}" points to no restored postings`);
