@@ -15,6 +15,7 @@ import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/runners/extraction-runner";
 import { createExtractorFactory } from "./obsidian/runners/extractor-factory";
 import { runHealthCommand } from "./obsidian/runners/health-command";
+import { EmbeddingsRunner } from "./obsidian/runners/embeddings-runner";
 import { IndexLifecycle } from "./obsidian/runners/index-lifecycle";
 import { ObsidianVault } from "./obsidian/adapters/obsidian-vault";
 import { activateView } from "./obsidian/views/open-view";
@@ -41,12 +42,16 @@ export default class AgentMemoryPlugin extends Plugin {
     const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
     const pluginDir =
       this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const status = new StatusBarProgress(this.addStatusBarItem());
+    const embeddings = new EmbeddingsRunner(
+      this.app,
+      ctx.vault,
+      () => ctx.settings(),
+      status,
+      normalizePath(pluginDir),
+    );
     const index = this.addChild(
-      new IndexLifecycle(
-        ctx,
-        new StatusBarProgress(this.addStatusBarItem()),
-        normalizePath(`${pluginDir}/search-index.json`),
-      ),
+      new IndexLifecycle(ctx, status, normalizePath(`${pluginDir}/search-index.json`), embeddings),
     );
 
     this.registerView(
@@ -72,6 +77,14 @@ export default class AgentMemoryPlugin extends Plugin {
       runHealthCheck: () => runHealthCommand(ctx),
       migrateTrackers: () => runMigrateCommand(ctx),
       promoteNote: (path) => new PromoteModal(this.app, ctx, path).open(),
+      embedNow: async () => {
+        if (!embeddings.configured)
+          new Notice("Set the embeddings base URL and model in the settings first.");
+        else await index.embedNow();
+      },
+      cancelEmbedding: () => {
+        if (!embeddings.cancel()) new Notice("No embedding is running.");
+      },
     });
     this.addChild(new TrackerUpkeep(ctx));
     this.addChild(new WatchExtract(ctx));

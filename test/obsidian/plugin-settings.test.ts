@@ -163,6 +163,7 @@ describe("settings", () => {
       "Destinations",
       "Watch and extract",
       "Search",
+      "Semantic search",
       "Health check",
     ]);
     const options = [...row("Default agent").querySelectorAll("option")].map((o) => o.value);

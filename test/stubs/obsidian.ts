@@ -176,10 +176,35 @@ export class StubAdapter {
   readonly files = new Map<string, string>();
   /** Test helper: the folders `mkdir` made. */
   readonly folders = new Set<string>();
+  /** Test helper: the binary files, by path (what `writeBinary` and `appendBinary` stored). */
+  readonly binaries = new Map<string, Uint8Array>();
 
   /** Imitates DataAdapter.exists: whether a file or folder is at `path` (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/exists). */
   exists(path: string): Promise<boolean> {
-    return Promise.resolve(this.files.has(path) || this.folders.has(path));
+    return Promise.resolve(
+      this.files.has(path) || this.binaries.has(path) || this.folders.has(path),
+    );
+  }
+  /** Imitates DataAdapter.readBinary: the bytes at `path`; rejects when there are none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/readBinary). */
+  readBinary(path: string): Promise<ArrayBuffer> {
+    const bytes = this.binaries.get(path);
+    return bytes === undefined
+      ? Promise.reject(new Error(`ENOENT: ${path}`))
+      : Promise.resolve(bytes.slice().buffer);
+  }
+  /** Imitates DataAdapter.writeBinary: writes bytes at `path` (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/writeBinary). */
+  writeBinary(path: string, data: ArrayBuffer): Promise<void> {
+    this.binaries.set(path, new Uint8Array(data.slice(0)));
+    return Promise.resolve();
+  }
+  /** Imitates DataAdapter.appendBinary: adds bytes at the end of `path`, creating it (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/appendBinary). */
+  appendBinary(path: string, data: ArrayBuffer): Promise<void> {
+    const old = this.binaries.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + data.byteLength);
+    next.set(old, 0);
+    next.set(new Uint8Array(data), old.length);
+    this.binaries.set(path, next);
+    return Promise.resolve();
   }
   /** Imitates DataAdapter.read: the text at `path`; rejects when there is none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/read). */
   read(path: string): Promise<string> {

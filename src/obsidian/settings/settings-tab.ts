@@ -9,6 +9,7 @@ import { discoverAgents, type PluginContext } from "../context";
 import { validateSettings, type SectionContext } from "./controls";
 import { extractionSection, destinationsSection } from "./extraction-section";
 import { journalSection } from "./journal-section";
+import { embeddingsSection } from "./embeddings-section";
 import { llmSection } from "./llm-section";
 import { agentsSection, memorySection } from "./memory-section";
 import { healthSection, searchSection } from "./search-section";
@@ -68,6 +69,7 @@ export class AgentMemorySettingTab extends PluginSettingTab {
     destinationsSection(sc);
     watchSection(sc);
     searchSection(sc);
+    embeddingsSection(sc);
     healthSection(sc);
   }
 }
