@@ -10,6 +10,7 @@ import { today } from "./core/util/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
+import { ImportSessionsModal } from "./obsidian/modals/import-sessions-modal";
 import { PromoteModal } from "./obsidian/modals/promote-modal";
 import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/runners/extraction-runner";
@@ -25,6 +26,7 @@ import { StatusBarProgress } from "./obsidian/views/status-bar-progress";
 import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/views/tracker-view";
 import { TrackerUpkeep, runMigrateCommand } from "./obsidian/runners/tracker-upkeep";
 import { WatchExtract } from "./obsidian/runners/watch-extract";
+import { SessionFolderWatch } from "./obsidian/runners/session-import";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */
@@ -82,12 +84,17 @@ export default class AgentMemoryPlugin extends Plugin {
           new Notice("Set the embeddings base URL and model in the settings first.");
         else await index.embedNow();
       },
+      importSessions: () =>
+        new ImportSessionsModal(this.app, ctx, (journal, agent) =>
+          runner.extract(journal, agent),
+        ).open(),
       cancelEmbedding: () => {
         if (!embeddings.cancel()) new Notice("No embedding is running.");
       },
     });
     this.addChild(new TrackerUpkeep(ctx));
     this.addChild(new WatchExtract(ctx));
+    this.addChild(new SessionFolderWatch(ctx));
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
         ctx,

@@ -162,6 +162,7 @@ describe("settings", () => {
       "Extraction",
       "Destinations",
       "Watch and extract",
+      "Agent sessions",
       "Search",
       "Semantic search",
       "Health check",

@@ -11,6 +11,7 @@ import { extractionSection, destinationsSection } from "./extraction-section";
 import { journalSection } from "./journal-section";
 import { embeddingsSection } from "./embeddings-section";
 import { llmSection } from "./llm-section";
+import { sessionsSection } from "./sessions-section";
 import { agentsSection, memorySection } from "./memory-section";
 import { healthSection, searchSection } from "./search-section";
 import { watchSection } from "./watch-section";
@@ -68,6 +69,7 @@ export class AgentMemorySettingTab extends PluginSettingTab {
     extractionSection(sc);
     destinationsSection(sc);
     watchSection(sc);
+    sessionsSection(sc);
     searchSection(sc);
     embeddingsSection(sc);
     healthSection(sc);
