@@ -108,8 +108,11 @@ describe("bundle", () => {
 
       expect([...plugin.commandIds].sort()).toEqual(
         [
+          "cancel-embedding",
+          "embed-memory",
           "extract-current-note",
           "extract-todays-journal",
+          "import-agent-sessions",
           "migrate-tracker-lines",
           "open-search",
           "open-trackers",
