@@ -24,6 +24,7 @@ import { defaultSettings } from "../src/core/settings";
 import { NodeVault } from "../src/node/node-vault";
 import { benchQueries, generateVault } from "./lib/synthetic-vault";
 import { percentile, round } from "./lib/stats";
+import { claudeTranscript as transcript } from "./lib/transcript";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -45,38 +46,6 @@ function timed(args: string[], input: string, env: NodeJS.ProcessEnv): number {
   const ms = performance.now() - t0;
   if (r.status !== 0 || r.stderr) throw new Error(`hook failed (${r.status}): ${r.stderr}`);
   return ms;
-}
-
-/** A Claude Code transcript of `turns` turns, one tool result of `bigBytes`. */
-function transcript(turns: number, bigBytes: number, sessionId: string): string {
-  const lines: string[] = [];
-  const line = (type: string, uuid: string, content: unknown) =>
-    JSON.stringify({
-      type,
-      uuid,
-      sessionId,
-      cwd: "/w",
-      timestamp: "2026-11-30T10:00:00Z",
-      message: { role: type, content },
-    });
-  for (let i = 0; i < turns; i++) {
-    lines.push(line("user", `u${i}`, `Request ${i}: update the parser for case ${i}.`));
-    lines.push(
-      line("assistant", `a${i}`, [
-        { type: "tool_use", id: `t${i}`, name: "Bash", input: { command: `npm test -- case${i}` } },
-      ]),
-    );
-    const out = i === 0 ? "x".repeat(bigBytes) : `ok ${i}`;
-    lines.push(
-      line("user", `r${i}`, [{ type: "tool_result", tool_use_id: `t${i}`, content: out }]),
-    );
-    lines.push(
-      line("assistant", `b${i}`, [
-        { type: "text", text: `Case ${i} passes.\n\n## Next steps\n- Check case ${i + 1}` },
-      ]),
-    );
-  }
-  return `${lines.join("\n")}\n`;
 }
 
 async function main(): Promise<void> {

@@ -10,11 +10,13 @@ import { today } from "./core/util/dates";
 import { errorMessage } from "./core/errors";
 import { defaultSettings, parseSettings, usableSettings, type Settings } from "./core/settings";
 import { registerCommands } from "./obsidian/commands";
+import { ImportSessionsModal } from "./obsidian/modals/import-sessions-modal";
 import { PromoteModal } from "./obsidian/modals/promote-modal";
 import type { PluginContext } from "./obsidian/context";
 import { ExtractionRunner } from "./obsidian/runners/extraction-runner";
 import { createExtractorFactory } from "./obsidian/runners/extractor-factory";
 import { runHealthCommand } from "./obsidian/runners/health-command";
+import { EmbeddingsRunner } from "./obsidian/runners/embeddings-runner";
 import { IndexLifecycle } from "./obsidian/runners/index-lifecycle";
 import { ObsidianVault } from "./obsidian/adapters/obsidian-vault";
 import { activateView } from "./obsidian/views/open-view";
@@ -25,6 +27,7 @@ import { TRACKER_VIEW_TYPE, TrackerView } from "./obsidian/views/tracker-view";
 import { TrackerUpkeep, runMigrateCommand } from "./obsidian/runners/tracker-upkeep";
 import { WatchExtract } from "./obsidian/runners/watch-extract";
 import { SyncReconcile } from "./obsidian/runners/sync-reconcile";
+import { SessionFolderWatch } from "./obsidian/runners/session-import";
 
 export default class AgentMemoryPlugin extends Plugin {
   /** Validated settings (src/core/settings.ts); the API key is never part of them. */
@@ -42,12 +45,16 @@ export default class AgentMemoryPlugin extends Plugin {
     const runner = new ExtractionRunner(ctx, createExtractorFactory(ctx));
     const pluginDir =
       this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+    const status = new StatusBarProgress(this.addStatusBarItem());
+    const embeddings = new EmbeddingsRunner(
+      this.app,
+      ctx.vault,
+      () => ctx.settings(),
+      status,
+      normalizePath(pluginDir),
+    );
     const index = this.addChild(
-      new IndexLifecycle(
-        ctx,
-        new StatusBarProgress(this.addStatusBarItem()),
-        normalizePath(`${pluginDir}/search-index.bin`),
-      ),
+      new IndexLifecycle(ctx, status, normalizePath(`${pluginDir}/search-index.bin`), embeddings),
     );
 
     this.registerView(
@@ -73,10 +80,23 @@ export default class AgentMemoryPlugin extends Plugin {
       runHealthCheck: () => runHealthCommand(ctx),
       migrateTrackers: () => runMigrateCommand(ctx),
       promoteNote: (path) => new PromoteModal(this.app, ctx, path).open(),
+      embedNow: async () => {
+        if (!embeddings.configured)
+          new Notice("Set the embeddings base URL and model in the settings first.");
+        else await index.embedNow();
+      },
+      importSessions: () =>
+        new ImportSessionsModal(this.app, ctx, (journal, agent) =>
+          runner.extract(journal, agent),
+        ).open(),
+      cancelEmbedding: () => {
+        if (!embeddings.cancel()) new Notice("No embedding is running.");
+      },
     });
     this.addChild(new TrackerUpkeep(ctx));
     this.addChild(new WatchExtract(ctx));
     this.addChild(new SyncReconcile(ctx));
+    this.addChild(new SessionFolderWatch(ctx));
     this.addSettingTab(
       new AgentMemorySettingTab(this.app, this, {
         ctx,

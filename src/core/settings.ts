@@ -193,6 +193,16 @@ const hooks = z.object({
   promptMinCoverage: z.number().min(0).max(1).default(0.5),
 });
 
+/**
+ * Importing agent sessions in the plugin (docs/agents.md, "Importing past sessions"): per agent, a
+ * vault folder whose Claude Code and Codex transcripts (`.jsonl`) are ingested when they are added
+ * or grow. None by default.
+ */
+const sessionImport = z.object({
+  /** Agent name → vault folder of its transcripts (empty or absent: not watched). */
+  folders: z.record(z.string(), z.string()).default({}),
+});
+
 const health = z.object({
   /** Fields every note must have, unless its collection has its own list in `requiredFieldsBy`. */
   requiredFields: fieldList.default(["id", "type", "status", "created_at"]),
@@ -261,6 +271,7 @@ export const settingsSchema = z.object({
   health: health.prefault({}),
   watch: watch.prefault({}),
   hooks: hooks.prefault({}),
+  sessionImport: sessionImport.prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

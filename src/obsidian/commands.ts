@@ -19,6 +19,12 @@ export interface CommandActions {
    * "Tracker line order follows Tasks' reader").
    */
   migrateTrackers?: () => Promise<void>;
+  /** Embeds the blocks without a vector now (docs/plugin.md, "Semantic search"). */
+  embedNow?: () => Promise<void>;
+  /** Stops a background embedding run. */
+  cancelEmbedding?: () => void;
+  /** Imports Claude Code or Codex transcripts into an agent's journal (docs/agents.md). */
+  importSessions?: () => void;
   /** Opens the promotion review for a note (docs/inbox.md). */
   promoteNote?: (path: string) => void;
 }
@@ -76,6 +82,27 @@ export function registerCommands(plugin: Plugin, actions: CommandActions): void 
       },
     });
   }
+  const embed = actions.embedNow;
+  if (embed)
+    plugin.addCommand({
+      id: "embed-memory",
+      name: "Embed memory now",
+      callback: () => void embed(),
+    });
+  const cancel = actions.cancelEmbedding;
+  if (cancel)
+    plugin.addCommand({
+      id: "cancel-embedding",
+      name: "Cancel embedding",
+      callback: () => cancel(),
+    });
+  const importSessions = actions.importSessions;
+  if (importSessions)
+    plugin.addCommand({
+      id: "import-agent-sessions",
+      name: "Import agent sessions",
+      callback: () => importSessions(),
+    });
   const migrate = actions.migrateTrackers;
   if (migrate) {
     plugin.addCommand({

@@ -108,8 +108,11 @@ describe("bundle", () => {
 
       expect([...plugin.commandIds].sort()).toEqual(
         [
+          "cancel-embedding",
+          "embed-memory",
           "extract-current-note",
           "extract-todays-journal",
+          "import-agent-sessions",
           "migrate-tracker-lines",
           "open-search",
           "open-trackers",
@@ -134,7 +137,8 @@ describe("bundle", () => {
       ).toBe(false);
 
       app.workspace.triggerLayoutReady();
-      expect(app.vault.listenerCount("create")).toBe(1);
+      // After it: the index, sync reconcile and the watched session folders, one listener each.
+      expect(app.vault.listenerCount("create")).toBe(3);
       await waitFor(
         () => app.vault.adapter.binaries.has(".obsidian/plugins/agent-memory/search-index.bin"),
         10_000,

@@ -162,7 +162,9 @@ describe("settings", () => {
       "Extraction",
       "Destinations",
       "Watch and extract",
+      "Agent sessions",
       "Search",
+      "Semantic search",
       "Health check",
     ]);
     const options = [...row("Default agent").querySelectorAll("option")].map((o) => o.value);

@@ -174,7 +174,7 @@ function byteLength(text: string): number {
 export class StubAdapter {
   /** Test helper: the adapter's files, by path (what `write` and {@link Plugin.saveData} stored). */
   readonly files = new Map<string, string>();
-  /** Test helper: the adapter's binary files, by path (what `writeBinary` stored). */
+  /** Test helper: the adapter's binary files, by path (what `writeBinary` and `appendBinary` stored). */
   readonly binaries = new Map<string, Uint8Array>();
   /** Test helper: the folders `mkdir` made. */
   readonly folders = new Set<string>();
@@ -201,6 +201,15 @@ export class StubAdapter {
   remove(path: string): Promise<void> {
     this.files.delete(path);
     this.binaries.delete(path);
+    return Promise.resolve();
+  }
+  /** Imitates DataAdapter.appendBinary: adds bytes at the end of `path`, creating it (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/appendBinary). */
+  appendBinary(path: string, data: ArrayBuffer): Promise<void> {
+    const old = this.binaries.get(path) ?? new Uint8Array(0);
+    const next = new Uint8Array(old.length + data.byteLength);
+    next.set(old, 0);
+    next.set(new Uint8Array(data), old.length);
+    this.binaries.set(path, next);
     return Promise.resolve();
   }
   /** Imitates DataAdapter.read: the text at `path`; rejects when there is none (https://docs.obsidian.md/Reference/TypeScript+API/DataAdapter/read). */

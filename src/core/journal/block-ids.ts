@@ -39,7 +39,8 @@ export function newBlockId(
   seed: string,
   taken: ReadonlySet<string> | readonly string[] = [],
 ): string {
-  return deriveShortId("am-", seed, new Set<string>(taken));
+  // A set is used as it is: copying it per id made a loop over many new blocks quadratic.
+  return deriveShortId("am-", seed, taken instanceof Set ? taken : new Set<string>(taken));
 }
 
 /** Every block id in a body (inline and standalone, outside fenced code). */
@@ -57,20 +58,43 @@ export function findBlock(
   text: string,
   claimed: ReadonlySet<number> = new Set(),
 ): number {
-  const wanted = trimLineEnds(text);
-  const exact = blocks.findIndex((b, i) => !claimed.has(i) && trimLineEnds(b.text) === wanted);
-  if (exact >= 0) return exact;
-  const firstLine = wanted.split("\n")[0] ?? "";
-  if (firstLine === "") return -1;
-  const candidates = blocks
-    .map((b, i) => ({ b, i }))
-    .filter(
-      ({ b, i }) =>
-        !claimed.has(i) &&
-        (b.kind === "list-item" || b.kind === "paragraph") &&
-        trimLineEnds(b.text).split("\n")[0] === firstLine,
-    );
-  return candidates.length === 1 ? (candidates[0]?.i ?? -1) : -1;
+  return blockFinder(blocks)(text, claimed);
+}
+
+/**
+ * {@link findBlock} over `blocks`, with their texts compared once: each call looks its text up in
+ * a map, so finding every block of a body is linear, not quadratic. Across calls of one finder,
+ * `claimed` may only grow (as in {@link addBlockIds}).
+ */
+function blockFinder(
+  blocks: readonly JournalBlock[],
+): (text: string, claimed: ReadonlySet<number>) => number {
+  const byText = new Map<string, { at: number; indices: number[] }>();
+  const byFirstLine = new Map<string, number[]>();
+  blocks.forEach((b, i) => {
+    const trimmed = trimLineEnds(b.text);
+    const same = byText.get(trimmed);
+    if (same) same.indices.push(i);
+    else byText.set(trimmed, { at: 0, indices: [i] });
+    if (b.kind !== "list-item" && b.kind !== "paragraph") return;
+    const first = trimmed.split("\n")[0] ?? "";
+    const list = byFirstLine.get(first);
+    if (list) list.push(i);
+    else byFirstLine.set(first, [i]);
+  });
+  return (text, claimed) => {
+    const wanted = trimLineEnds(text);
+    const same = byText.get(wanted);
+    if (same) {
+      while (same.at < same.indices.length && claimed.has(same.indices[same.at] ?? -1)) same.at++;
+      const exact = same.indices[same.at];
+      if (exact !== undefined) return exact;
+    }
+    const firstLine = wanted.split("\n")[0] ?? "";
+    if (firstLine === "") return -1;
+    const candidates = (byFirstLine.get(firstLine) ?? []).filter((i) => !claimed.has(i));
+    return candidates.length === 1 ? (candidates[0] ?? -1) : -1;
+  };
 }
 
 /** The id of the block with this text in `body`, or `null` (no such block, or it has no id). */
@@ -156,8 +180,9 @@ export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): Add
   const present = existingBlockIds(body);
   const claimed = new Set<number>();
   const edits: Edit[] = [];
+  const find = blockFinder(blocks);
   for (const { text, id } of wanted) {
-    const index = findBlock(blocks, text, claimed);
+    const index = find(text, claimed);
     const block = blocks[index];
     if (!block) {
       result.missing.push(id);

@@ -88,46 +88,44 @@ export async function semanticBlocks(
   opts: { depth: number; search: Settings["search"]; nowMs: number },
 ): Promise<SemanticBlock[]> {
   const { index, vector } = query;
-  // The visible notes' blocks that have vectors, flat: slot, owner (note), line and hash.
+  const table = index.blockTable();
+  // The visible notes' blocks, as positions into the flat table (built once per vector index).
+  const picked = new Int32Array(table.slots.length);
+  const owners = new Int32Array(table.slots.length);
   const metas: NoteMeta[] = [];
-  const noteFactors: number[] = [];
-  let total = 0;
-  for (const meta of ctx.shard.metas.values()) {
-    const nv = index.notes.get(meta.path);
-    if (!nv || nv.blocks.length === 0 || !ctx.visible(meta)) continue;
-    const factor = rankFactor(meta, opts.search, opts.nowMs);
-    if (factor <= 0) continue;
-    metas.push(meta);
-    noteFactors.push(factor);
-    total += nv.blocks.length;
-  }
-  const slots = new Int32Array(total);
-  const owners = new Int32Array(total);
-  const lines = new Int32Array(total);
-  const hashes = new Float64Array(total);
-  const blockFactors = new Float64Array(total);
   let count = 0;
-  metas.forEach((meta, owner) => {
-    for (const b of index.notes.get(meta.path)?.blocks ?? []) {
-      if (b.slot < 0) continue;
-      slots[count] = b.slot;
+  for (let n = 0; n < table.paths.length; n++) {
+    const from = table.start[n]!;
+    const to = table.start[n + 1]!;
+    if (from === to) continue;
+    const meta = ctx.shard.metas.get(table.paths[n]!);
+    if (!ctx.visible(meta)) continue;
+    const owner = metas.push(meta) - 1;
+    for (let b = from; b < to; b++) {
+      picked[count] = b;
       owners[count] = owner;
-      lines[count] = b.line;
-      hashes[count] = b.hash;
-      blockFactors[count] = b.factor;
       count++;
     }
-  });
-  // Sign bits choose the candidates, the int8 codes rank them.
+  }
+  const slots = new Int32Array(count);
+  for (let i = 0; i < count; i++) slots[i] = table.slots[picked[i]!]!;
+  // Sign bits choose the candidates, the int8 codes rank them; a note's ranking factor is worked
+  // out only for the notes of candidates.
   const candidates = index.prefilter(
     index.signBits(vector),
     slots,
     count,
     Math.max(PREFILTER_KEEP, opts.depth * 20),
   );
+  const noteFactors = new Float64Array(metas.length).fill(Number.NaN);
   const top = new TopK(opts.depth + 10);
   for (const i of candidates) {
-    const score = index.similarity(vector, slots[i]!) * noteFactors[owners[i]!]! * blockFactors[i]!;
+    const owner = owners[i]!;
+    let factor = noteFactors[owner]!;
+    if (Number.isNaN(factor))
+      factor = noteFactors[owner] = rankFactor(metas[owner]!, opts.search, opts.nowMs);
+    if (factor <= 0) continue;
+    const score = index.similarity(vector, slots[i]!) * factor * table.factors[picked[i]!]!;
     // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
     if (score > 0) top.push(score, i);
   }
@@ -139,8 +137,8 @@ export async function semanticBlocks(
     const meta = metas[owners[id]!]!;
     const found: SemanticBlock = {
       meta,
-      line: lines[id]!,
-      hash: hashes[id]!,
+      line: table.lines[picked[id]!]!,
+      hash: table.hashes[picked[id]!]!,
       score: top.scores[i] ?? 0,
     };
     const nv = index.notes.get(meta.path);

@@ -51,6 +51,22 @@ export interface NoteVectors {
   blocks: BlockRef[];
 }
 
+/**
+ * Every block with a vector, flat and in note order, for one pass per query
+ * ({@link VectorIndex.blockTable}): note `n` (path `paths[n]`) owns the blocks
+ * `start[n]` … `start[n + 1] - 1`; block `b` has the vector in `slots[b]`, the body line
+ * `lines[b]`, the text hash `hashes[b]` and the ranking factor `factors[b]`.
+ */
+export interface BlockTable {
+  paths: string[];
+  /** `paths.length + 1` offsets into the block arrays. */
+  start: Int32Array;
+  slots: Int32Array;
+  lines: Int32Array;
+  hashes: Float64Array;
+  factors: Float64Array;
+}
+
 /** A block to embed: its body line, the text sent and that text's hash. */
 export interface EmbeddableBlock {
   line: number;
@@ -128,8 +144,14 @@ export class VectorIndex {
   private hashes: Float64Array;
   private count = 0;
   private readonly slots = new Map<number, number>();
-  /** Blocks of each note, by path. */
+  /**
+   * Blocks of each note, by path. Code that changes this map directly calls {@link relink}
+   * afterwards, which also drops the cached {@link blockTable}.
+   */
   readonly notes = new Map<string, NoteVectors>();
+  private table: BlockTable | null = null;
+  /** A buffer of one 16-bit distance per block, reused by {@link prefilter}. */
+  private distances = new Uint16Array(0);
 
   constructor(
     readonly model: string,
@@ -196,6 +218,41 @@ export class VectorIndex {
   }
 
   /**
+   * The blocks of every note that have a vector, flat (built on first use and kept until the notes
+   * change through {@link setNote}, {@link relink} or a load), so a query reads them without
+   * walking the notes map.
+   */
+  blockTable(): BlockTable {
+    if (this.table) return this.table;
+    let total = 0;
+    for (const n of this.notes.values()) for (const b of n.blocks) if (b.slot >= 0) total++;
+    const t: BlockTable = {
+      paths: [],
+      start: new Int32Array(this.notes.size + 1),
+      slots: new Int32Array(total),
+      lines: new Int32Array(total),
+      hashes: new Float64Array(total),
+      factors: new Float64Array(total),
+    };
+    let at = 0;
+    for (const [path, n] of this.notes) {
+      t.start[t.paths.length] = at;
+      t.paths.push(path);
+      for (const b of n.blocks) {
+        if (b.slot < 0) continue;
+        t.slots[at] = b.slot;
+        t.lines[at] = b.line;
+        t.hashes[at] = b.hash;
+        t.factors[at] = b.factor;
+        at++;
+      }
+    }
+    t.start[t.paths.length] = at;
+    this.table = t;
+    return t;
+  }
+
+  /**
    * The prefilter (docs/decisions.md, "Block vectors are int8 with a scale per vector"): of the
    * vectors in `slots[0..count)`, the positions of at least `keep` whose sign bits differ least from
    * the query's (Hamming distance, all ties at the cut included), so that only they are scored
@@ -205,7 +262,8 @@ export class VectorIndex {
     if (count <= keep) return Int32Array.from({ length: count }, (_, i) => i);
     const words = this.words;
     const bits = this.bits;
-    const distance = new Uint16Array(count);
+    if (this.distances.length < count) this.distances = new Uint16Array(count);
+    const distance = this.distances;
     const histogram = new Uint32Array(this.dims + 1);
     for (let i = 0; i < count; i++) {
       const base = slots[i]! * words;
@@ -395,6 +453,7 @@ export class VectorIndex {
   }
 
   private loadNotes(bytes: Uint8Array | null): void {
+    this.table = null;
     if (!bytes) return;
     let parsed: { format?: unknown; model?: unknown; dims?: unknown; notes?: unknown };
     try {
@@ -421,6 +480,7 @@ export class VectorIndex {
 
   /** Sets a note's blocks (their slots looked up now). */
   setNote(path: string, mtime: number, size: number, blocks: readonly EmbeddableBlock[]): void {
+    this.table = null;
     this.notes.set(path, {
       mtime,
       size,
@@ -435,6 +495,7 @@ export class VectorIndex {
 
   /** Looks up the slots of blocks that had no vector when their note was set. */
   relink(): void {
+    this.table = null;
     for (const n of this.notes.values())
       for (const b of n.blocks) if (b.slot < 0) b.slot = this.slotOf(b.hash);
   }

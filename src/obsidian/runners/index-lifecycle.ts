@@ -29,6 +29,8 @@ import {
 import type { Settings } from "../../core/settings";
 import type { PluginContext } from "../context";
 import type { StatusBarProgress } from "../views/status-bar-progress";
+import { searchWith } from "../../core/semantic/hybrid";
+import { embeddingsSettingsKey, type EmbeddingsRunner } from "./embeddings-runner";
 
 /** Notes per chunk while building; the UI gets a turn between chunks. */
 const CHUNK = 100;
@@ -36,6 +38,8 @@ const CHUNK = 100;
 const SAVE_DELAY_MS = 5000;
 /** Wait after the last settings change before re-opening the index, milliseconds. */
 const RECONFIGURE_DELAY_MS = 1500;
+/** Wait after the last change of a note before embedding what changed, milliseconds. */
+const EMBED_DELAY_MS = 10_000;
 
 /** Where the index is: not started, being built, ready, or failed (with the reason). */
 export type IndexState =
@@ -104,6 +108,7 @@ export class IndexLifecycle extends Component {
   private stateValue: IndexState = { kind: "waiting" };
   private readonly listeners = new Set<(state: IndexState) => void>();
   private settingsKey = "";
+  private embeddingsKey = "";
   private problemList: string[] = [];
   private started = false;
   private unloaded = false;
@@ -115,15 +120,19 @@ export class IndexLifecycle extends Component {
     RECONFIGURE_DELAY_MS,
     true,
   );
+  private readonly embedLater = debounce(() => void this.embedNow(), EMBED_DELAY_MS, true);
 
   /**
    * @param storePath vault path of the saved index, e.g. `.obsidian/plugins/agent-memory/search-index.bin`;
    *   an index saved in the JSON format 9 beside it (`search-index.json`) is read once and replaced
+   * @param embeddings the background embedding and the vectors of hybrid search; without it (or
+   *   without embeddings configured) search is BM25 alone
    */
   constructor(
     private readonly ctx: PluginContext,
     private readonly status: StatusBarProgress,
     private readonly storePath: string,
+    private readonly embeddings: EmbeddingsRunner | null = null,
   ) {
     super();
   }
@@ -149,6 +158,8 @@ export class IndexLifecycle extends Component {
     this.warmUpYields.clear();
     this.saveLater.cancel();
     this.reconfigureLater.cancel();
+    this.embedLater.cancel();
+    this.embeddings?.cancel();
     this.status.dispose();
     this.listeners.clear();
   }
@@ -172,6 +183,23 @@ export class IndexLifecycle extends Component {
   settingsChanged(): void {
     if (!this.started || this.unloaded) return;
     if (indexSettingsKey(this.ctx.settings()) !== this.settingsKey) this.reconfigureLater();
+    else if (embeddingsSettingsKey(this.ctx.settings()) !== this.embeddingsKey) {
+      this.embeddings?.reset();
+      this.embeddingsKey = embeddingsSettingsKey(this.ctx.settings());
+      this.embedLater();
+    }
+  }
+
+  /**
+   * Embeds the blocks that have no vector yet, in the background ("Embed memory now"); waits for
+   * the run. `null` when the index is not ready, embeddings are not configured, or the run was
+   * cancelled or failed (said in the status bar and a notice).
+   */
+  async embedNow(): Promise<Awaited<ReturnType<EmbeddingsRunner["embed"]>>> {
+    const service = this.service;
+    if (!service || this.stateValue.kind !== "ready" || !this.embeddings || this.unloaded)
+      return null;
+    return this.embeddings.embed(service);
   }
 
   /** Drops the saved index and builds it again ("Rebuild search index"). */
@@ -191,7 +219,16 @@ export class IndexLifecycle extends Component {
       return { ok: false, error: `The search index could not be built: ${this.stateValue.error}` };
     }
     try {
-      return await service.search(query, options);
+      const embeddings = this.embeddings;
+      const source = embeddings ? await embeddings.source() : null;
+      if (!embeddings || !source) return await service.search(query, options);
+      let fellBack = false;
+      const res = await searchWith(service, query, options, source, (line) => {
+        fellBack = true;
+        embeddings.fallback(line);
+      });
+      if (res.ok && !fellBack && res.value.retrieval !== "bm25") embeddings.succeeded();
+      return res;
     } catch (err) {
       return { ok: false, error: errorMessage(err) };
     }
@@ -262,6 +299,9 @@ export class IndexLifecycle extends Component {
       }
       this.status.finished(`Memory index: ${report.notes} notes`);
       this.setState({ kind: "ready", notes: report.notes });
+      this.embeddingsKey = embeddingsSettingsKey(this.ctx.settings());
+      // Blocks without a vector are embedded after the index, in the background.
+      void this.embedNow();
       // A few searches of the vault's own words, so the person's first searches run on optimised
       // code (query p95, bench/results/search.md); it yields between them and never fails the
       // index.
@@ -312,6 +352,7 @@ export class IndexLifecycle extends Component {
       () => {
         if (this.unloaded) return;
         this.saveLater();
+        if (this.embeddings?.configured) this.embedLater();
         if (this.stateValue.kind === "ready" && this.service)
           this.setState({ kind: "ready", notes: this.service.size });
       },

@@ -9,7 +9,9 @@ import { discoverAgents, type PluginContext } from "../context";
 import { validateSettings, type SectionContext } from "./controls";
 import { extractionSection, destinationsSection } from "./extraction-section";
 import { journalSection } from "./journal-section";
+import { embeddingsSection } from "./embeddings-section";
 import { llmSection } from "./llm-section";
+import { sessionsSection } from "./sessions-section";
 import { agentsSection, memorySection } from "./memory-section";
 import { healthSection, searchSection } from "./search-section";
 import { watchSection } from "./watch-section";
@@ -67,7 +69,9 @@ export class AgentMemorySettingTab extends PluginSettingTab {
     extractionSection(sc);
     destinationsSection(sc);
     watchSection(sc);
+    sessionsSection(sc);
     searchSection(sc);
+    embeddingsSection(sc);
     healthSection(sc);
   }
 }

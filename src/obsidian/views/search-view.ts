@@ -38,6 +38,16 @@ export function highlightTerms(query: string): string[] {
   return long.length > 0 ? long : all;
 }
 
+/**
+ * Which retrieval ran, for the status line: ` · hybrid`, ` · semantic`, ` · BM25`; empty when the
+ * search did not say (no embeddings configured: BM25 is the only retrieval there is).
+ */
+export function retrievalLabel(response: SearchResponse): string {
+  const r = response.retrieval;
+  if (!r) return "";
+  return ` · ${r === "bm25" ? "BM25" : r}`;
+}
+
 export class SearchView extends ItemView {
   private inputEl!: HTMLInputElement;
   private scopeEl!: HTMLSelectElement;
@@ -188,7 +198,9 @@ export class SearchView extends ItemView {
     const note = this.indexNote();
     const scopeLabel = this.scopeEl.selectedOptions[0]?.textContent ?? response.scope;
     if (response.results.length === 0) {
-      this.statusEl.setText(note);
+      this.statusEl.setText(
+        `${retrievalLabel(response).replace(/^ · /, "")}${note ? ` ${note}` : ""}`,
+      );
       this.resultsEl.createDiv({
         cls: "am-empty",
         text: `No notes match "${query.trim()}" in ${scopeLabel.toLowerCase()}.`,
@@ -201,7 +213,7 @@ export class SearchView extends ItemView {
         ? `${shown} of ${totalPrefix(response)}${response.total} notes`
         : `${shown} note${shown === 1 ? "" : "s"}`;
     this.statusEl.setText(
-      `${count} in ${Math.max(1, Math.round(response.took_ms))} ms${note ? `. ${note}` : ""}`,
+      `${count} in ${Math.max(1, Math.round(response.took_ms))} ms${retrievalLabel(response)}${note ? `. ${note}` : ""}`,
     );
     const terms = highlightTerms(query);
     this.hits = response.results;

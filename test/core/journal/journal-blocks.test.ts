@@ -15,6 +15,7 @@ import {
   stripBlockIds,
 } from "../../../src/core/journal/blocks";
 import type { JournalBlock } from "../../../src/core/journal/blocks";
+import { appendJournalBlock } from "../../../src/core/journal/append";
 
 const JOURNAL = [
   "# 2026-03-24 周二",
@@ -250,6 +251,35 @@ describe("block ids", () => {
     expect(addBlockIds(before, wanted).body).toBe(
       "- [ ] Renew passport ^am-pass\n- [ ] Book the dentist\n",
     );
+  });
+
+  it("equal blocks take the wanted ids in order; a first line two blocks share matches neither", () => {
+    const body = "- same\n\nPara\n\n- same\n\n- same\n\n- two\n  - a\n- two\n  - b\n";
+    const result = addBlockIds(body, [
+      { text: "- same", id: "am-s1" },
+      { text: "Para", id: "am-p" },
+      { text: "- same", id: "am-s2" },
+      { text: "- same", id: "am-s3" },
+      { text: "- same", id: "am-s4" },
+      { text: "- two", id: "am-two" },
+    ]);
+    expect(result.body).toBe(
+      "- same ^am-s1\n\nPara ^am-p\n\n- same ^am-s2\n\n- same ^am-s3\n\n- two\n  - a\n- two\n  - b\n",
+    );
+    expect(result.added).toEqual(["am-s1", "am-p", "am-s2", "am-s3"]);
+    expect(result.missing).toEqual(["am-s4", "am-two"]);
+  });
+
+  it("a thousand equal blocks appended get a thousand distinct ids, each on its own block", () => {
+    const chunk = Array.from({ length: 1000 }, () => "- [ ] Check the case").join("\n\n");
+    const { text, ids } = appendJournalBlock(null, chunk, {
+      agent: "a",
+      date: "2026-11-30",
+      path: "Memory/Agents/a/Journal/2026-11-30.md",
+    });
+    expect(new Set(ids).size).toBe(1000);
+    const blocks = splitBlocks(parseNote(text, "j").body).filter((b) => b.kind === "list-item");
+    expect(blocks.map((b) => b.blockId)).toEqual(ids);
   });
 
   it("case 07: through NodeVault.process, a concurrent edit and the added ids both survive", async () => {

@@ -54,6 +54,28 @@ describe("VectorIndex", () => {
     expect([...index.prefilter(q, slots, 3, 1)]).toEqual([2]);
   });
 
+  it("the block table lists each note's blocks with vectors, and follows setNote and relink", () => {
+    const index = new VectorIndex("m", 3);
+    index.add(1, vec(1, 0, 0));
+    const block = (hash: number, line: number) => ({ hash, line, text: "t", factor: 0.5 });
+    index.setNote("a.md", 1, 1, [block(1, 0), block(2, 3)]);
+    index.setNote("b.md", 1, 1, [block(1, 5)]);
+    const first = index.blockTable();
+    expect(first.paths).toEqual(["a.md", "b.md"]);
+    expect([...first.start]).toEqual([0, 1, 2]);
+    expect([...first.lines]).toEqual([0, 5]);
+    expect(index.blockTable()).toBe(first);
+    // Hash 2 gets its vector: relink puts the block in the next table.
+    index.add(2, vec(0, 1, 0));
+    index.relink();
+    const second = index.blockTable();
+    expect([...second.start]).toEqual([0, 2, 3]);
+    expect([...second.lines]).toEqual([0, 3, 5]);
+    expect([...second.slots]).toEqual([0, 1, 0]);
+    index.setNote("b.md", 2, 2, []);
+    expect([...index.blockTable().start]).toEqual([0, 2, 2]);
+  });
+
   it("embeds the blocks passages use: no headings, none of a note over the size cap", () => {
     const text = "---\ntitle: x\n---\n# Head\n\nFirst block.\n\n- item ^b1\n";
     expect(embeddableBlocks(text, "a.md", false).map((b) => [b.line, b.text])).toEqual([
