@@ -3,7 +3,7 @@
  * object with the zod schema (src/core/settings.ts) before saving, and shows the reason under the
  * control when the value is refused, so an invalid value never reaches `data.json`.
  */
-import { Setting, type App } from "obsidian";
+import { SecretComponent, Setting, type App } from "obsidian";
 import { parseSettings, type Settings } from "../../core/settings";
 import { err, type Result } from "../../core/util/result";
 
@@ -65,6 +65,20 @@ export function textSetting(sc: SectionContext, spec: ControlSpec<string>): Sett
     if (spec.placeholder) text.setPlaceholder(spec.placeholder);
     text.onChange((value) => commit(sc, setting, (s) => spec.set(s, value.trim())));
   });
+  return setting;
+}
+
+/**
+ * A secret setting: the person picks a secret of Obsidian's secret storage with `SecretComponent`,
+ * and the settings keep only its name (docs/architecture.md, "Invariants").
+ */
+export function secretSetting(sc: SectionContext, spec: ControlSpec<string>): Setting {
+  const setting = new Setting(sc.containerEl).setName(spec.name).setDesc(spec.desc);
+  setting.addComponent((el) =>
+    new SecretComponent(sc.app, el)
+      .setValue(spec.get(sc.settings()))
+      .onChange((name) => commit(sc, setting, (s) => spec.set(s, name))),
+  );
   return setting;
 }
 

@@ -3,12 +3,12 @@
  * "Semantic search"). The API key is picked with `SecretComponent` and lives in Obsidian's secret
  * storage, as the language model's does; isolated zones are embedded only when listed here.
  */
-import { SecretComponent, Setting } from "obsidian";
 import {
   dropdownSetting,
   heading,
   listSetting,
   numberSetting,
+  secretSetting,
   textSetting,
   type SectionContext,
 } from "./controls";
@@ -34,18 +34,12 @@ export function embeddingsSection(sc: SectionContext): void {
     get: (s) => s.embeddings.model,
     set: (s, v) => (s.embeddings.model = v),
   });
-  const keySetting = new Setting(sc.containerEl)
-    .setName("Embeddings API key")
-    .setDesc(
-      "Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.",
-    );
-  keySetting.addComponent((el) =>
-    new SecretComponent(sc.app, el)
-      .setValue(sc.settings().embeddings.apiKeySecret)
-      .onChange(async (name) => {
-        await sc.update((s) => (s.embeddings.apiKeySecret = name));
-      }),
-  );
+  secretSetting(sc, {
+    name: "Embeddings API key",
+    desc: "Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.",
+    get: (s) => s.embeddings.apiKeySecret,
+    set: (s, v) => (s.embeddings.apiKeySecret = v),
+  });
   listSetting(sc, {
     name: "Isolated zones to embed",
     desc: "Isolated zones whose text may be sent to the embeddings server, comma-separated. None by default: a zone's text never leaves this device unless it is listed here.",

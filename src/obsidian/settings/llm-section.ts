@@ -3,9 +3,15 @@
  * Obsidian's secret storage; the settings keep only the secret's name (docs/architecture.md,
  * "Invariants").
  */
-import { SecretComponent, Setting } from "obsidian";
+import { Setting } from "obsidian";
 import { testConnection } from "../adapters/llm-host";
-import { heading, numberSetting, textSetting, type SectionContext } from "./controls";
+import {
+  heading,
+  numberSetting,
+  secretSetting,
+  textSetting,
+  type SectionContext,
+} from "./controls";
 
 /** Base URL, model, API key, limits, prices and "Test connection". */
 export function llmSection(sc: SectionContext): void {
@@ -28,18 +34,12 @@ export function llmSection(sc: SectionContext): void {
     get: (s) => s.llm.model,
     set: (s, v) => (s.llm.model = v),
   });
-  const keySetting = new Setting(sc.containerEl)
-    .setName("API key")
-    .setDesc(
-      "Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.",
-    );
-  keySetting.addComponent((el) =>
-    new SecretComponent(sc.app, el)
-      .setValue(sc.settings().llm.apiKeySecret)
-      .onChange(async (name) => {
-        await sc.update((s) => (s.llm.apiKeySecret = name));
-      }),
-  );
+  secretSetting(sc, {
+    name: "API key",
+    desc: "Kept in Obsidian's secret storage, never in the plugin's data. Local servers may need none.",
+    get: (s) => s.llm.apiKeySecret,
+    set: (s, v) => (s.llm.apiKeySecret = v),
+  });
 
   const test = new Setting(sc.containerEl)
     .setName("Test connection")

@@ -299,27 +299,10 @@ export class SearchEngine<T> extends MiniSearch<T> {
       terms.push(term);
       postings.push(packed);
     }
-    const fields = Object.keys(this._fieldIds).length;
-    const shortIds: number[] = [];
-    const documentIds: string[] = [];
-    const fieldLength: number[] = [];
-    for (const [shortId, id] of this._documentIds) {
-      shortIds.push(shortId);
-      documentIds.push(String(id));
-      const lengths = this._fieldLength.get(shortId) ?? [];
-      for (let f = 0; f < fields; f++) fieldLength.push(lengths[f] ?? -1);
-    }
     const joinedTerms = terms.join("\n");
     const joinedPostings = postings.join("\n");
     return {
-      documentCount: this._documentCount,
-      nextId: this._nextId,
-      shortIds,
-      documentIds,
-      fieldIds: { ...this._fieldIds },
-      fieldLength,
-      averageFieldLength: [...this._avgFieldLength],
-      dirtCount: this._dirtCount,
+      ...this.savedState(),
       terms: joinedTerms,
       postings: joinedPostings,
       checksum: checksumOf(joinedTerms, joinedPostings),
