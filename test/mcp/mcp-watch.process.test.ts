@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openVault } from "../../src/node/context";
 import { MemoryAccess } from "../../src/mcp/access";
 import { parseWatchMinutes, startWatchExtract } from "../../src/mcp/watch-extract";
-import { listQueue, pendingReviews, reviewQueuePath } from "../../src/core/watch";
+import { listQueue, pendingQueueEntries, reviewQueuePath } from "../../src/core/watch";
 import { listItems } from "../../src/core/trackers/format";
 import { cliRun } from "../helpers/cli-run";
 import { pollUntil, startMcp, type McpSession } from "../helpers/mcp-client";
@@ -100,9 +100,9 @@ describe("watch and extract in the MCP server (in-process, manual clock)", () =>
     const after = files(t.root);
     expect([...after.keys()].filter((p) => !before.has(p))).toEqual([queuePath]);
     for (const [p, text] of before) expect(after.get(p), p).toBe(text);
-    expect((await pendingReviews(s.ctx.vault, s.ctx.layout, "link")).map((p) => p.items)).toEqual([
-      ["task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new)"],
-    ]);
+    expect(
+      (await pendingQueueEntries(s.ctx.vault, s.ctx.layout, "link")).map((p) => p.items),
+    ).toEqual([["task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new)"]]);
 
     // The journal saved again unchanged (an editor's save): quiet again, nothing new is written.
     s.watch.changed(s.abs(J));

@@ -125,8 +125,8 @@ export function appendQueueEntry(
   return current + sep + lines.join(eol);
 }
 
-/** A queued plan still waiting for a person. */
-export interface PendingReview extends QueueEntry {
+/** A queue entry (docs/glossary.md, "review queue") whose plan still waits for a person. */
+export interface PendingQueueEntry extends QueueEntry {
   /** Vault path of the queue note. */
   queuePath: string;
 }
@@ -136,16 +136,16 @@ export interface PendingReview extends QueueEntry {
  * latest), oldest first. A journal that is gone or cannot be read is left out.
  * @throws VaultError when the queue note cannot be read.
  */
-export async function pendingReviews(
+export async function pendingQueueEntries(
   vault: VaultPort,
   layout: MemoryLayout,
   agent: string,
-): Promise<PendingReview[]> {
+): Promise<PendingQueueEntry[]> {
   const queuePath = reviewQueuePath(layout, agent);
   if (!(await vault.exists(queuePath))) return [];
   const latest = new Map<string, QueueEntry>();
   for (const e of listQueue(await vault.read(queuePath))) latest.set(e.journal, e);
-  const out: PendingReview[] = [];
+  const out: PendingQueueEntry[] = [];
   for (const e of latest.values()) {
     let body: string;
     let recorded: unknown;

@@ -4,7 +4,7 @@
  * extraction review of that journal (the review modal, made from the journal as it is now).
  */
 import { errorMessage } from "../../core/errors";
-import { pendingReviews, reviewQueuePath, type PendingReview } from "../../core/watch";
+import { pendingQueueEntries, reviewQueuePath, type PendingQueueEntry } from "../../core/watch";
 import { layoutOf, type PluginContext } from "../context";
 import { noteName } from "../../core/markdown/wikilinks";
 
@@ -14,7 +14,7 @@ export const TO_REVIEW_LABEL = "To review";
 /** The pending plans of `agent`, or why they cannot be read. */
 export interface QueueData {
   path: string;
-  entries: PendingReview[];
+  entries: PendingQueueEntry[];
   error?: string;
 }
 
@@ -24,7 +24,7 @@ export async function loadQueue(ctx: PluginContext, agent: string): Promise<Queu
   try {
     const layout = layoutOf(ctx);
     path = reviewQueuePath(layout, agent);
-    return { path, entries: await pendingReviews(ctx.vault, layout, agent) };
+    return { path, entries: await pendingQueueEntries(ctx.vault, layout, agent) };
   } catch (err) {
     return { path, entries: [], error: errorMessage(err) };
   }

@@ -8,7 +8,7 @@ import {
   QuietTimers,
   extractQuietJournal,
   listQueue,
-  pendingReviews,
+  pendingQueueEntries,
   reviewQueuePath,
 } from "../../../src/core/watch";
 import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
@@ -151,7 +151,7 @@ describe("extract a quiet journal", () => {
         ],
       }),
     ]);
-    expect((await pendingReviews(t.vault, layout, "link")).map((p) => p.journal)).toEqual([J]);
+    expect((await pendingQueueEntries(t.vault, layout, "link")).map((p) => p.journal)).toEqual([J]);
 
     const again = await quiet(t, false);
     expect(again).toMatchObject({ kind: "queued", written: false });
@@ -172,11 +172,11 @@ describe("extract a quiet journal", () => {
       now: NOW,
     });
     await applyPlan(t.vault, layout, plan, NOW);
-    expect(await pendingReviews(t.vault, layout, "link")).toEqual([]);
+    expect(await pendingQueueEntries(t.vault, layout, "link")).toEqual([]);
     expect(await quiet(t, false)).toEqual({ kind: "unchanged" });
     t.write(J, `${readFileSync(join(t.root, J), "utf8")}\n- [ ] Book the retro room\n`);
     expect(await quiet(t, false)).toMatchObject({ kind: "queued", written: true, items: 1 });
-    const pending = await pendingReviews(t.vault, layout, "link");
+    const pending = await pendingQueueEntries(t.vault, layout, "link");
     expect(pending).toHaveLength(1);
     expect(pending[0]?.items).toEqual([
       "task: Book the retro room → Memory/Agents/link/Trackers/Tasks.md (new)",
