@@ -88,7 +88,7 @@ export async function main(
   const command: CliCommand | undefined = commands.find((c) => c.name === name);
   if (!command) {
     return fail(
-      `agent-memory: unknown command "${name}" (commands: ${commands.map((c) => c.name).join(", ")}; see agent-memory --help)`,
+      `agent-memory: unknown command "${name}" (commands: ${[...commands.map((c) => c.name), "git"].join(", ")}; see agent-memory --help)`,
     );
   }
   if (command.direct) return command.direct(rest, io);
