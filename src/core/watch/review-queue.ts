@@ -125,7 +125,7 @@ export function appendQueueEntry(
   return current + sep + lines.join(eol);
 }
 
-/** A queue entry (docs/glossary.md, "review queue") whose plan still waits for a person. */
+/** A queue entry (docs/glossary.md, "Reviews, briefs, digests, inbox": review queue) whose plan still waits for a person. */
 export interface PendingQueueEntry extends QueueEntry {
   /** Vault path of the queue note. */
   queuePath: string;
