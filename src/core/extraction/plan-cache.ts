@@ -118,11 +118,15 @@ export class PlanReadCache {
     agent: string,
     listed?: readonly FileStat[],
   ): Promise<Map<string, string>> {
+    if (this.topicIndex) return this.topicIndex;
     const prefix = `${layout.knowledgeFolder(agent)}/`;
+    // Listed only on the first call: a listing started and dropped on a later call would reject
+    // unobserved (a knowledge folder linked out of the vault) and end the process
+    // (test/cli/out-of-vault.process.test.ts).
     const files = listed
       ? Promise.resolve(listed.filter((f) => f.path.startsWith(prefix)))
       : this.vault.list(prefix.slice(0, -1));
-    this.topicIndex ??= files.then((found) => {
+    this.topicIndex = files.then((found) => {
       const map = new Map<string, string>();
       for (const f of found) map.set(topicKey(noteName(f.path)), f.path);
       return map;
