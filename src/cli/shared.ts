@@ -3,7 +3,7 @@
  * option readers (`--date`, positive numbers, `--agent`), the CLI's brief, and the CLI's search
  * index (opening the saved index of src/node/index-store.ts with its stderr reports).
  */
-import { UsageError } from "../core/errors";
+import { errorMessage, UsageError } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
 import { SearchService, type OpenReport } from "../core/search/search-service";
 import { isIsoDate, today } from "../core/util/dates";
@@ -161,4 +161,21 @@ export function printInbox(ctx: CliContext, who: Actor, items: readonly InboxIte
     );
     for (const r of it.replies) ctx.out(`         ${wikilinkDisplayText(r)}`);
   }
+}
+
+/**
+ * Keeps a long-running server (`mcp`, `serve`) alive when a promise rejects with nobody waiting on
+ * it: Node would end the process with a stack trace, and every client with it. The rejection is
+ * logged as one line (`<name>: internal error, kept running: <message>`) through `log`; the request
+ * that made it has already had its own answer or error. Returns the function that removes the
+ * handler (call it when the server stops). test/cli/out-of-vault.process.test.ts.
+ */
+export function keepServingOnRejection(name: string, log: (line: string) => void): () => void {
+  const onRejection = (reason: unknown): void => {
+    log(`${name}: internal error, kept running: ${errorMessage(reason)}`);
+  };
+  process.on("unhandledRejection", onRejection);
+  return () => {
+    process.off("unhandledRejection", onRejection);
+  };
 }

@@ -18,7 +18,7 @@ import { TokenRegistry, type TokenEntry } from "../../mcp/http/tokens";
 import type { CliContext } from "../../node/context";
 import { SearchSocket } from "../../serve/socket-server";
 import { SERVER_ENV } from "../../serve/socket-path";
-import { openSearch } from "../shared";
+import { keepServingOnRejection, openSearch } from "../shared";
 import { parseWatchMinutes, startWatchExtract } from "../../mcp/watch-extract";
 
 /**
@@ -102,100 +102,105 @@ export const mcpCommand: CliCommand = {
           }
         : { http: listen };
     const log = (line: string) => ctx.err(line);
-    const t0 = Date.now();
-    const { service, report } = await openSearch(ctx);
-    const live = new LiveIndex(
-      service,
-      ctx.vault,
-      ctx.layout,
-      { at: Date.now(), source: report.source, unreadable: report.unreadable },
-      log,
-    );
-    await live.start();
-    // A note changed under the server with duplicated ids, or a sync tool's conflict copy: reconcile
-    // (docs/sync.md, "Reconcile"); a read-only server only reads.
-    const reconciler = readOnly
-      ? null
-      : new ReconcileOnChange(
-          ctx.vault,
-          ctx.layout,
-          (summary) => log(`mcp: ${summary}`),
-          (err) => log(`mcp: reconcile failed: ${errorMessage(err)}`),
-        );
-    if (reconciler) live.onChange((path) => void reconciler.changed(path));
-    // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
-    const socket =
-      ctx.env[SERVER_ENV] === "off"
-        ? { none: `${SERVER_ENV}=off` }
-        : await SearchSocket.listen({
-            vault: ctx.vault,
-            settings: ctx.settings,
-            live,
-            log,
-            dispatch,
-          });
-    const socketNote =
-      socket instanceof SearchSocket
-        ? `CLI searches answered on ${socket.path}`
-        : `no socket for CLI searches (${socket.none})`;
-    const closeRest = async () => {
-      if (socket instanceof SearchSocket) await socket.close();
-      await reconciler?.idle();
-    };
-    const semantic = cachedSemanticSource(ctx, ctx.err);
-    if ("http" in mode) {
-      const origins = Array.isArray(options["allow-origin"]) ? options["allow-origin"] : [];
-      return serveHttp(ctx, live, semantic, { listen: mode.http, origins, rate }, log, {
-        started: `mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); ${socketNote}`,
-        closeRest,
-      });
-    }
-    const access = mode.access;
-    const watch =
-      watchMinutes === null
+    const release = keepServingOnRejection("mcp", log);
+    try {
+      const t0 = Date.now();
+      const { service, report } = await openSearch(ctx);
+      const live = new LiveIndex(
+        service,
+        ctx.vault,
+        ctx.layout,
+        { at: Date.now(), source: report.source, unreadable: report.unreadable },
+        log,
+      );
+      await live.start();
+      // A note changed under the server with duplicated ids, or a sync tool's conflict copy: reconcile
+      // (docs/sync.md, "Reconcile"); a read-only server only reads.
+      const reconciler = readOnly
         ? null
-        : startWatchExtract({
-            ctx,
-            access,
-            live,
-            minutes: watchMinutes,
-            autoApply: options["watch-auto-apply"] === true,
-            log,
-          });
-    const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
-    const { server, tools } = createMcpServer(
-      { ctx, access, live, defaultScope, now: () => Date.now(), semantic },
-      { readOnly, only },
-      log,
-    );
-    log(
-      `mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socketNote}${watch ? `; watch and extract: journals quiet for ${watchMinutes} min ${options["watch-auto-apply"] === true ? "are applied" : "go to the review queue"}` : ""}`,
-    );
-    const transport = new StdioServerTransport();
-    await new Promise<void>((resolve, reject) => {
-      let done = false;
-      const stop = () => {
-        if (done) return;
-        done = true;
-        // Closing on a signal: a transport already closed has nothing left to close.
-        server
-          .close()
-          .catch(() => undefined)
-          .finally(() => {
-            void closeRest()
-              .then(() => watch?.close())
-              .then(() => live.close())
-              .then(resolve, reject);
-          });
+        : new ReconcileOnChange(
+            ctx.vault,
+            ctx.layout,
+            (summary) => log(`mcp: ${summary}`),
+            (err) => log(`mcp: reconcile failed: ${errorMessage(err)}`),
+          );
+      if (reconciler) live.onChange((path) => void reconciler.changed(path));
+      // One-shot `agent-memory search` runs in this process when it can (docs/mcp.md).
+      const socket =
+        ctx.env[SERVER_ENV] === "off"
+          ? { none: `${SERVER_ENV}=off` }
+          : await SearchSocket.listen({
+              vault: ctx.vault,
+              settings: ctx.settings,
+              live,
+              log,
+              dispatch,
+            });
+      const socketNote =
+        socket instanceof SearchSocket
+          ? `CLI searches answered on ${socket.path}`
+          : `no socket for CLI searches (${socket.none})`;
+      const closeRest = async () => {
+        if (socket instanceof SearchSocket) await socket.close();
+        await reconciler?.idle();
       };
-      process.stdin.once("end", stop);
-      process.stdin.once("close", stop);
-      process.once("SIGINT", stop);
-      process.once("SIGTERM", stop);
-      transport.onclose = stop;
-      server.connect(transport).catch(reject);
-    });
-    return 0;
+      const semantic = cachedSemanticSource(ctx, ctx.err);
+      if ("http" in mode) {
+        const origins = Array.isArray(options["allow-origin"]) ? options["allow-origin"] : [];
+        return serveHttp(ctx, live, semantic, { listen: mode.http, origins, rate }, log, {
+          started: `mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); ${socketNote}`,
+          closeRest,
+        });
+      }
+      const access = mode.access;
+      const watch =
+        watchMinutes === null
+          ? null
+          : startWatchExtract({
+              ctx,
+              access,
+              live,
+              minutes: watchMinutes,
+              autoApply: options["watch-auto-apply"] === true,
+              log,
+            });
+      const defaultScope = typeof options.agent === "string" ? `agent:${agent}` : "all";
+      const { server, tools } = createMcpServer(
+        { ctx, access, live, defaultScope, now: () => Date.now(), semantic },
+        { readOnly, only },
+        log,
+      );
+      log(
+        `mcp: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); agent ${agent}${access.zones.length ? `, zones ${access.zones.join(", ")}` : ""}; tools: ${tools.join(", ")}; ${socketNote}${watch ? `; watch and extract: journals quiet for ${watchMinutes} min ${options["watch-auto-apply"] === true ? "are applied" : "go to the review queue"}` : ""}`,
+      );
+      const transport = new StdioServerTransport();
+      await new Promise<void>((resolve, reject) => {
+        let done = false;
+        const stop = () => {
+          if (done) return;
+          done = true;
+          // Closing on a signal: a transport already closed has nothing left to close.
+          server
+            .close()
+            .catch(() => undefined)
+            .finally(() => {
+              void closeRest()
+                .then(() => watch?.close())
+                .then(() => live.close())
+                .then(resolve, reject);
+            });
+        };
+        process.stdin.once("end", stop);
+        process.stdin.once("close", stop);
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+        transport.onclose = stop;
+        server.connect(transport).catch(reject);
+      });
+      return 0;
+    } finally {
+      release();
+    }
   },
 };
 

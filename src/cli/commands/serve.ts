@@ -3,7 +3,7 @@ import { UsageError } from "../../core/errors";
 import { LiveIndex } from "../../node/live-index";
 import { SearchSocket } from "../../serve/socket-server";
 import { SERVER_ENV } from "../../serve/socket-path";
-import { openSearch } from "../shared";
+import { keepServingOnRejection, openSearch } from "../shared";
 
 /**
  * `agent-memory serve <vault>` (docs/mcp.md, "One-shot searches through a running server"): keeps
@@ -21,42 +21,47 @@ export const serveCommand: CliCommand = {
   async run(ctx, _args, _options, dispatch) {
     if (ctx.env[SERVER_ENV] === "off")
       throw new UsageError(`${SERVER_ENV}=off: no server is started`);
-    const t0 = Date.now();
-    const { service, report } = await openSearch(ctx);
-    const live = new LiveIndex(
-      service,
-      ctx.vault,
-      ctx.layout,
-      { at: Date.now(), source: report.source, unreadable: report.unreadable },
-      ctx.err,
-    );
-    await live.start();
-    const socket = await SearchSocket.listen({
-      vault: ctx.vault,
-      settings: ctx.settings,
-      live,
-      log: ctx.err,
-      dispatch,
-    });
-    if (!(socket instanceof SearchSocket)) {
+    const release = keepServingOnRejection("serve", ctx.err);
+    try {
+      const t0 = Date.now();
+      const { service, report } = await openSearch(ctx);
+      const live = new LiveIndex(
+        service,
+        ctx.vault,
+        ctx.layout,
+        { at: Date.now(), source: report.source, unreadable: report.unreadable },
+        ctx.err,
+      );
+      await live.start();
+      const socket = await SearchSocket.listen({
+        vault: ctx.vault,
+        settings: ctx.settings,
+        live,
+        log: ctx.err,
+        dispatch,
+      });
+      if (!(socket instanceof SearchSocket)) {
+        await live.close();
+        throw new UsageError(`serve: ${socket.none}`);
+      }
+      ctx.err(
+        `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await socket.close();
       await live.close();
-      throw new UsageError(`serve: ${socket.none}`);
+      ctx.err(`serve: stopped after ${socket.answered} search${socket.answered === 1 ? "" : "es"}`);
+      return 0;
+    } finally {
+      release();
     }
-    ctx.err(
-      `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
-    );
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        resolve();
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
-    await socket.close();
-    await live.close();
-    ctx.err(`serve: stopped after ${socket.answered} search${socket.answered === 1 ? "" : "es"}`);
-    return 0;
   },
 };
