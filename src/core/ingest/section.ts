@@ -2,7 +2,7 @@
  * A session's section in a journal (docs/agents.md, "Where it goes"): a `##` heading naming the
  * session, a marker comment that is the ingest watermark (docs/decisions.md, "The ingest watermark
  * lives in the journal section"), and one `###` part per turn — the request, what was done, the
- * conclusion. Pure text functions, run inside `VaultPort.process`.
+ * answer (every assistant text of the turn). Pure text functions, run inside `VaultPort.process`.
  */
 import { insertJournalBlock } from "../journal/append";
 import { joinLines, splitLines } from "../markdown/lines";
@@ -13,7 +13,7 @@ import { fenceAfter } from "../markdown/fences";
 
 /** Longest request kept (characters); the rest is cut with a note. */
 export const MAX_REQUEST_CHARS = 2000;
-/** Longest conclusion kept (characters). */
+/** Longest answer kept (characters): all the assistant texts of a turn together. */
 export const MAX_CONCLUSION_CHARS = 6000;
 /** Most actions listed per turn; more are counted. */
 export const MAX_ACTIONS = 30;
@@ -148,7 +148,7 @@ function labelled(label: string, body: string): string {
   return plain ? `${label} ${body}` : `${label}\n\n${body}`;
 }
 
-/** The Markdown of one turn: a `###` heading with its time, the request, what was done, the conclusion. */
+/** The Markdown of one turn: a `###` heading with its time, the request, what was done, the answer. */
 export function renderTurn(turn: Turn): string {
   const time = clock(turn.at);
   const parts = [`### ${time || "Turn"}`];

@@ -1,7 +1,8 @@
 /**
  * Building turns from a transcript's events, for both parsers (claude-code.ts, codex.ts): a
- * request starts a turn; assistant text, tool calls and their results fill it; the text after the
- * last tool call is the turn's conclusion.
+ * request starts a turn; assistant text, tool calls and their results fill it; every assistant text
+ * of the turn, in order, is its answer (docs/decisions.md, "Ingest keeps every assistant text of a
+ * turn").
  */
 import type { Turn, TurnAction } from "./types";
 
@@ -32,7 +33,7 @@ export function shownCommand(command: string): string {
 export class TurnBuilder {
   readonly turns: Turn[] = [];
   private current: Turn | null = null;
-  /** Text parts since the last tool call of the current turn. */
+  /** The assistant's text parts of the current turn, in order (before and after tool calls). */
   private texts: string[] = [];
   /** Whether anything (text, a tool call) followed the current request. */
   private answered = false;
@@ -57,7 +58,6 @@ export class TurnBuilder {
   toolCall(callId: string | undefined, action: TurnAction | TurnAction[] | null): void {
     if (!this.current) return;
     this.answered = true;
-    this.texts = [];
     const list = action === null ? [] : Array.isArray(action) ? action : [action];
     for (const a of list) {
       this.current.actions.push(a);

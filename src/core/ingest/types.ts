@@ -1,7 +1,7 @@
 /**
  * What a transcript parser gives (docs/agents.md, "What is captured"): per session, the turns of
- * the conversation as the journal keeps them — the person's request, the assistant's conclusion
- * (the final text of the turn) and what was done — and never tool output, file contents, thinking
+ * the conversation as the journal keeps them — the person's request, the assistant's answer
+ * (every text it wrote in the turn, in order) and what was done — and never tool output, file contents, thinking
  * or encrypted reasoning.
  */
 
@@ -31,7 +31,10 @@ export interface Turn {
   at: string;
   /** The person's request, boilerplate removed. */
   request: string;
-  /** The assistant's final text of the turn (after its last tool call), or `null` when there is none. */
+  /**
+   * The assistant's text parts of the turn, in order and joined by a blank line — those before a
+   * tool call as well as the last (never thinking or tool output) — or `null` when there is none.
+   */
   conclusion: string | null;
   actions: TurnAction[];
   /** The person stopped the turn (Claude Code's "[Request interrupted by user]", Codex's `turn_aborted`). */

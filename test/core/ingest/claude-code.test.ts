@@ -23,9 +23,8 @@ describe("parseClaudeCode", () => {
     const [first, review, stopped] = s.turns;
     expect(first!.key).toBe("u-0001");
     expect(first!.at).toBe("2026-11-30T09:02:11.000Z");
-    // The text before the first tool call is narration, not the conclusion.
-    expect(first!.conclusion).toMatch(/^The parser now splits/);
-    expect(first!.conclusion).not.toContain("Let me run the tests first");
+    // Every text of the turn is kept, in order: the one before the first tool call too.
+    expect(first!.conclusion).toMatch(/^Let me run the tests first\.\n\nThe parser now splits/);
     expect(first!.actions).toEqual([
       { kind: "ran", target: "npm test -- parser", failed: true },
       { kind: "edited", target: "src/parser.ts" },
@@ -35,7 +34,8 @@ describe("parseClaudeCode", () => {
     // A subagent's edit counts for the turn; its words do not.
     expect(review!.actions).toEqual([{ kind: "edited", target: "src/exporter.ts" }]);
     expect(stopped!.interrupted).toBe(true);
-    expect(stopped!.conclusion).toBeNull();
+    // What it wrote before the person stopped it is kept.
+    expect(stopped!.conclusion).toBe("I'll start with the scanner.");
     expect(JSON.stringify(r)).not.toContain(NEVER);
     expect(JSON.stringify(r)).not.toContain("system-reminder");
     expect(r.unknownTypes).toEqual(["some-future-type"]);
@@ -85,6 +85,22 @@ describe("parseClaudeCode", () => {
       ccLine(S, "assistant", "a1", "2026-11-30T09:00:01Z", [{ type: "text", text: "hello" }]),
     ].join("\n");
     expect(parseClaudeCode(text).sessions[0]!.title).toBeUndefined();
+  });
+
+  it("keeps the text written before a tool call, in order, without thinking or tool output", () => {
+    const r = parseClaudeCode(fixture("claude-code-text-before-tool.jsonl"));
+    const [setup, warm] = r.sessions[0]!.turns;
+    expect(setup!.conclusion).toBe(
+      "Decision: we pin redis to 7.2 for now.\n\n" +
+        "TODO: move the redis version into `.env` once staging is stable.\n\n" +
+        "Staging now runs redis 7.2.",
+    );
+    expect(setup!.actions).toEqual([
+      { kind: "edited", target: "docker-compose.yml" },
+      { kind: "ran", target: "docker compose up -d redis" },
+    ]);
+    expect(warm!.conclusion).toBe("Yes, the hit rate is back to normal.");
+    expect(JSON.stringify(r)).not.toContain(NEVER);
   });
 
   it("reads a 5 MB tool result without keeping any of it", () => {

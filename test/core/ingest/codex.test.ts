@@ -42,6 +42,31 @@ describe("parseCodex", () => {
     expect(new Set(a).size).toBe(a.length);
   });
 
+  it("keeps an assistant message written before a tool call, in order", () => {
+    const item = (payload: unknown) =>
+      JSON.stringify({ timestamp: "2026-11-30T14:00:00Z", type: "response_item", payload });
+    const say = (role: string, type: string, text: string) =>
+      item({ type: "message", role, content: [{ type, text }] });
+    const text = [
+      JSON.stringify({ type: "session_meta", payload: { id: "cx-2", cwd: "/home/dev/cache" } }),
+      say("user", "input_text", "Pin redis in staging."),
+      say("assistant", "output_text", "Decision: we pin redis to 7.2 for now."),
+      item({
+        type: "function_call",
+        name: "shell",
+        arguments: '{"command":["bash","-lc","docker compose up -d redis"]}',
+        call_id: "c1",
+      }),
+      item({ type: "function_call_output", call_id: "c1", output: "Exit code: 0" }),
+      say("assistant", "output_text", "Staging now runs redis 7.2."),
+    ].join("\n");
+    const turn = parseCodex(text).sessions[0]!.turns[0]!;
+    expect(turn.conclusion).toBe(
+      "Decision: we pin redis to 7.2 for now.\n\nStaging now runs redis 7.2.",
+    );
+    expect(turn.actions).toEqual([{ kind: "ran", target: "docker compose up -d redis" }]);
+  });
+
   it("reads an older rollout without the type/payload envelope", () => {
     const text = [
       JSON.stringify({ id: "old-1", timestamp: "2025-06-01T10:00:00Z", instructions: null }),

@@ -170,4 +170,55 @@ describe("ingestTranscript", () => {
     for (const [path, content] of files)
       for (const secret of Object.values(FAKE)) expect(content, path).not.toContain(secret);
   });
+
+  it("writes the text before a tool call into the Answer, and adds nothing to a section the older ingest wrote", async () => {
+    const v = vault();
+    const full = fixture("claude-code-text-before-tool.jsonl");
+    const S2 = "3c9d51e0-7a2b-4f6c-8e1d-5b0a9c7d2e41";
+    await run(v, full);
+    const text = readFileSync(join(v.root, JOURNAL), "utf8");
+    // In order, each line perhaps with a block id.
+    expect(text).toMatch(
+      /\*\*Answer:\*\* Decision: we pin redis to 7\.2 for now\.[^\n]*\n\nTODO: move the redis version into `\.env` once staging is stable\.[^\n]*\n\nStaging now runs redis 7\.2\./,
+    );
+    expect(text).not.toContain(NEVER);
+    // A section as the older ingest wrote it: only the last text of each turn.
+    const old = text.replace(
+      /Decision: we pin redis to 7\.2 for now\.[^\n]*\n\nTODO: [^\n]*\n\n/,
+      "",
+    );
+    expect(old).not.toContain("Decision: we pin");
+    v.write(JOURNAL, old);
+    const again = await run(v, full);
+    expect(again.outcome.sessions[0]).toMatchObject({ id: S2, status: "unchanged", added: 0 });
+    expect(again.outcome.written).toEqual([]);
+    expect(readFileSync(join(v.root, JOURNAL), "utf8")).toBe(old);
+  });
+
+  it("grows a section the older ingest wrote by the new turns only", async () => {
+    const v = vault();
+    const full = fixture("claude-code-text-before-tool.jsonl");
+    const S2 = "3c9d51e0-7a2b-4f6c-8e1d-5b0a9c7d2e41";
+    // The first turn only (its last text is line 8), written then stripped to the older form.
+    await run(v, `${full.split("\n").slice(0, 8).join("\n")}\n`);
+    const first = readFileSync(join(v.root, JOURNAL), "utf8");
+    const old = first.replace(
+      /Decision: we pin redis to 7\.2 for now\.[^\n]*\n\nTODO: [^\n]*\n\n/,
+      "",
+    );
+    expect(old).not.toBe(first);
+    v.write(JOURNAL, old);
+    const grown = await run(v, full);
+    expect(grown.outcome.sessions[0]).toMatchObject({ id: S2, status: "grown", added: 1 });
+    const after = readFileSync(join(v.root, JOURNAL), "utf8");
+    // The older text is kept byte for byte; only the watermark moved on.
+    expect(
+      after.replace("turns=2 last=u-0104", "turns=1 last=u-0101").startsWith(old.trimEnd()),
+    ).toBe(true);
+    expect(after.match(/Which redis version/g)).toHaveLength(1);
+    expect(after.match(/Staging now runs redis 7\.2/g)).toHaveLength(1);
+    expect(after).not.toContain("Decision: we pin");
+    expect(after).toContain("Yes, the hit rate is back to normal.");
+    expect(findWatermark(after, S2)).toMatchObject({ turns: 2, last: "u-0104" });
+  });
 });
