@@ -249,7 +249,7 @@ describe("mcp --http limits and shutdown", () => {
         arguments: { text: "quokka last words" },
       });
       await inFlight;
-      const indexBefore = statSync(join(v.root, ".agent-memory/search-index.json")).mtimeMs;
+      const indexBefore = statSync(join(v.root, ".agent-memory/search-index.bin")).mtimeMs;
       const exit = s.stop("SIGTERM");
       release();
       await otherWrite;
@@ -259,7 +259,7 @@ describe("mcp --http limits and shutdown", () => {
       const text = readFileSync(join(v.root, path), "utf8");
       expect(text).toContain("quokka last words");
       expect(text).toContain("another writer");
-      const index = join(v.root, ".agent-memory/search-index.json");
+      const index = join(v.root, ".agent-memory/search-index.bin");
       expect(statSync(index).mtimeMs).toBeGreaterThan(indexBefore);
       expect(readFileSync(index, "utf8")).toContain("quokka");
       expect(s.stderr()).toMatch(/stopping/);

@@ -55,7 +55,7 @@ async function setup(options: { zones?: string[]; blocks?: number } = {}) {
   const statusEl = createDiv();
   const status = new StatusBarProgress(statusEl);
   const embeddings = new EmbeddingsRunner(ctx.app, ctx.vault, () => ctx.settings(), status, DIR);
-  const index = new IndexLifecycle(ctx, status, `${DIR}/search-index.json`, embeddings);
+  const index = new IndexLifecycle(ctx, status, `${DIR}/search-index.bin`, embeddings);
   index.load();
   return { app, ctx, index, embeddings, statusEl };
 }
