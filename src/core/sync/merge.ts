@@ -65,6 +65,8 @@ interface Split {
 }
 
 const BLANK = /^[ \t]*$/;
+/** A line that is only a block id (`^c-1a2b`). */
+const LONE_ID = /^\^[A-Za-z0-9-]+[ \t]*$/;
 
 /**
  * Merges `ours` and `theirs`, both descended from `base` (`null`: the note was added on both sides),
@@ -174,6 +176,21 @@ function split(text: string, shape: NoteShape, scan: (line: string) => ItemLineS
       fence = fenceAfter(fence, t);
       own.push(t);
       i++;
+    }
+    // A block id on a line of its own after a blank line names the paragraph before it (a callout's
+    // `^c-…`, as the topic note writer puts it): it is part of that block, so the callout is keyed
+    // by its id and never parted from it.
+    let j = i;
+    while (j < body.length && BLANK.test(body[j] ?? "")) j++;
+    if (
+      fence === null &&
+      j > i &&
+      LONE_ID.test(body[j] ?? "") &&
+      (j + 1 >= body.length || BLANK.test(body[j + 1] ?? "")) &&
+      !LONE_ID.test(own[own.length - 1] ?? "")
+    ) {
+      own.push(...body.slice(i, j + 1));
+      i = j + 1;
     }
     push(own, `p:${textKey(own)}`);
   }

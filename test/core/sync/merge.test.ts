@@ -105,6 +105,34 @@ describe("mergeNote on journals and topic notes", () => {
     );
   });
 
+  it("a callout keeps its block id line: two clones superseding one fact give each id once", () => {
+    const src = (b: string) => `> Source: [[Memory/Agents/link/Journal/2026-11-24#^am-${b}]]`;
+    const link = (id: string) => `[[Memory/Agents/link/Knowledge/learning/Build#^${id}]]`;
+    const fact = (n: number, b: string) =>
+      `> [!insight] 2026-11-24 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n${src(b)}`;
+    const head = "# Build\n\n## Insights\n\n";
+    const base = `${head}${fact(10, "k7j9")}\n`;
+    const side = (n: number, b: string, id: string) =>
+      `${head}${fact(10, "k7j9")}\n> [valid_to:: 2026-11-24] [superseded_by:: ${link(id)}]\n\n^c-old\n\n` +
+      `${fact(n, b)}\n> [supersedes:: ${link("c-old")}]\n\n^${id}\n`;
+    const ours = side(20, "wccj", "c-new20");
+    const theirs = side(30, "fcqz", "c-new30");
+    for (const [o, t] of [
+      [ours, theirs],
+      [theirs, ours],
+    ] as const) {
+      const text = mergeNote(base, o, t, "text").text;
+      expect(text.match(/^\^c-[a-z0-9]+$/gm)?.sort()).toEqual(["^c-new20", "^c-new30", "^c-old"]);
+      expect(text.match(/takes 10 minutes/g)).toHaveLength(1);
+      // Each callout is followed by its own id, and the old one names one successor either way.
+      expect(text).toMatch(/takes 20 minutes[^]*?\n\n\^c-new20\n/);
+      expect(text).toMatch(/takes 30 minutes[^]*?\n\n\^c-new30(\n|$)/);
+      expect(text).toMatch(
+        /takes 10 minutes[^]*?superseded_by:: [^\n]*\^c-new30\]\]\]\n\n\^c-old\n/,
+      );
+    }
+  });
+
   it("two notes created for the same topic on two machines merge into one", () => {
     const a =
       "---\ntype: knowledge\ncreated_at: 2026-12-01T09:00:00Z\n---\n# API\n\n## Insights\n\n> [!insight] x\n> A\n";
