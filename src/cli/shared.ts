@@ -60,10 +60,10 @@ export async function cliBrief(
   await requireMemoryRoot(ctx);
   const agent = await agentOption(ctx, options.agent);
   const today = todayOption(options.date);
-  const { service } = await openSearch(ctx);
+  const { service, report } = await openSearch(ctx);
   // The brief's relevant knowledge uses hybrid search when embeddings are configured.
   const source = typeof options.query === "string" ? await cliSemanticSource(ctx, ctx.err) : null;
-  return buildBrief({
+  const brief = await buildBrief({
     vault: ctx.vault,
     layout: ctx.layout,
     settings: ctx.settings,
@@ -74,6 +74,11 @@ export async function cliBrief(
     vaultLabel: ctx.vaultArg,
     ...budget,
   });
+  // Left out and named once: the index has named those it could not read already.
+  const named = new Set(report.unreadable.map((u) => u.path));
+  for (const u of brief.unreadable)
+    if (!named.has(u.path)) ctx.err(`brief: left out ${u.path}: ${u.error}`);
+  return brief;
 }
 
 /**

@@ -47,6 +47,23 @@ export class EncodingError extends MemoryError {}
  * (truncate, then write) looks like from outside: it is never edited or rebuilt from that read.
  */
 export class TruncatedNoteError extends MemoryError {}
+
+/**
+ * True for a note refused for what it is: not UTF-8 ({@link EncodingError}) or a link out of the
+ * vault ({@link PathError}). A reader that goes over many notes (health, search, the brief) leaves
+ * such a note out and names it; any other read failure is a real error.
+ */
+export function isUnreadableNote(err: unknown): err is EncodingError | PathError {
+  return err instanceof EncodingError || err instanceof PathError;
+}
+
+/** A note left out because it cannot be read ({@link isUnreadableNote}), with the reason. */
+export interface UnreadableNote {
+  /** Vault-relative path of the note. */
+  path: string;
+  /** One-line reason ({@link errorMessage}). */
+  error: string;
+}
 /**
  * A run stopped because it was cancelled (Ctrl-C in the CLI): `writes` are the notes written
  * before it stopped, each complete; the journal is not marked as extracted, so the same run again

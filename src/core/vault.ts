@@ -5,6 +5,7 @@
  *
  * Paths are vault-relative, use `/` as separator, and never start with `/` or contain `..`.
  */
+import { errorMessage, isUnreadableNote, type UnreadableNote } from "./errors";
 
 /** A Markdown file seen by {@link VaultPort.list}. */
 export interface FileStat {
@@ -101,4 +102,25 @@ export interface VaultPort {
    * Optional: a host without it cannot `reconcile` conflict copies (docs/sync.md, "Reconcile").
    */
   move?(from: string, to: string): Promise<void>;
+}
+
+/**
+ * Reads the note at `path` for a reader that goes over many notes: a note refused for what it is
+ * (not UTF-8, a link out of the vault: {@link isUnreadableNote}) gives `null` and is added to
+ * `unreadable` with its reason, for the host to name on stderr; any other failure throws as
+ * {@link VaultPort.read} does.
+ */
+export async function readOrLeaveOut(
+  vault: VaultPort,
+  path: string,
+  unreadable: UnreadableNote[],
+): Promise<string | null> {
+  try {
+    return await vault.read(path);
+  } catch (err) {
+    if (!isUnreadableNote(err)) throw err;
+    if (!unreadable.some((u) => u.path === path))
+      unreadable.push({ path, error: errorMessage(err) });
+    return null;
+  }
 }

@@ -72,6 +72,7 @@ interface JsonBrief {
     }[];
   }[];
   omitted: { section: string; what: string; count: number; how: string }[];
+  unreadable: { path: string; error: string }[];
 }
 
 /** Runs an `omitted[].how` command (`agent-memory …`, words quoted for a POSIX shell) with the built CLI. */
@@ -99,6 +100,7 @@ describe("agent-memory brief", () => {
       "query",
       "sections",
       "today",
+      "unreadable",
     ]);
     expect(b).toMatchObject({
       agent: "link",
@@ -171,6 +173,31 @@ describe("agent-memory brief", () => {
     expect(b.markdown).toMatch(
       /- 给要求降级的 2 家客户准备功能对比表 — OVERDUE, due 2026-11-15 \[\[Memory\/Agents\/ming\/Trackers\/Tasks#\^t-[a-z][0-9a-z]{9}\]\]/,
     );
+  });
+
+  it("leaves out a note that is not UTF-8 and a link out of the vault, names each once, exits 0", () => {
+    const latin = "Memory/Agents/link/Knowledge/latin.md";
+    const passwd = "Memory/Library/passwd.md";
+    mkdirSync(join(sample.root, "Memory/Agents/link/Knowledge"), { recursive: true });
+    writeFileSync(
+      join(sample.root, latin),
+      Buffer.from([0x23, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a]),
+    );
+    symlinkSync("/etc/passwd", join(sample.root, passwd));
+    try {
+      const clean = brief("--agent", "link", "--budget-tokens", "100000");
+      const out = newProject();
+      for (const r of [clean, exportTo(join(out, "AGENTS.md"), "--budget-bytes", "100000")]) {
+        expect(r.code, r.stderr).toBe(0);
+        for (const path of [latin, passwd])
+          expect(r.stderr.split("\n").filter((l) => l.includes(path))).toHaveLength(1);
+      }
+      expect(clean.stdout).toContain("## Open tasks (");
+      expect(clean.stdout).not.toContain("latin");
+    } finally {
+      rmSync(join(sample.root, latin));
+      rmSync(join(sample.root, passwd));
+    }
   });
 
   it("exits 2 with one line for an unknown agent, a missing agent, a bad budget or a bad query filter", () => {

@@ -11,9 +11,9 @@
  */
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
-import type { VaultPort } from "../vault";
+import { readOrLeaveOut, type VaultPort } from "../vault";
 import type { IsoDate } from "../util/dates";
-import { UsageError } from "../errors";
+import { UsageError, type UnreadableNote } from "../errors";
 import { listItems, type TrackerItem } from "../trackers/format";
 import { isOpenStatus, isOverdue, latestProgressText } from "../trackers/status";
 import {
@@ -60,10 +60,12 @@ async function readItems(
   layout: MemoryLayout,
   agent: string,
   kind: TrackerKind,
+  unreadable: UnreadableNote[],
 ): Promise<{ path: string; items: TrackerItem[] } | null> {
   const path = layout.trackerPath(agent, kind);
   if (!(await vault.exists(path))) return null;
-  return { path, items: listItems(await vault.read(path)) };
+  const text = await readOrLeaveOut(vault, path, unreadable);
+  return text === null ? null : { path, items: listItems(text) };
 }
 
 function base(kind: BriefSectionKind, path: string, item: TrackerItem): Omit<BriefItem, "line"> {
@@ -104,16 +106,17 @@ export async function collectTasks(
   layout: MemoryLayout,
   agent: string,
   today: IsoDate,
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
   const sources: { path: string; items: TrackerItem[]; from: string | null }[] = [];
-  const own = await readItems(vault, layout, agent, "tasks");
+  const own = await readItems(vault, layout, agent, "tasks", unreadable);
   if (own) sources.push({ ...own, from: null });
   const me = agent.toLowerCase();
   const others = layout
     .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
     .filter((a) => a !== agent);
   for (const other of others) {
-    const t = await readItems(vault, layout, other, "tasks");
+    const t = await readItems(vault, layout, other, "tasks", unreadable);
     if (!t) continue;
     const mine = t.items.filter((item) =>
       namesIn(field(item, FIELD_KEYS.owner)).some((n) => n.toLowerCase() === me),
@@ -178,8 +181,9 @@ export async function collectGoals(
   vault: VaultPort,
   layout: MemoryLayout,
   agent: string,
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
-  const g = await readItems(vault, layout, agent, "goals");
+  const g = await readItems(vault, layout, agent, "goals", unreadable);
   if (!g) return { items: [], total: 0 };
   const open = g.items
     .filter(isOpen)
@@ -212,8 +216,9 @@ export async function collectReviews(
   layout: MemoryLayout,
   agent: string,
   today: IsoDate,
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
-  const due = await listDueReviews(vault, layout, today, agent);
+  const due = await listDueReviews(vault, layout, today, agent, unreadable);
   const items = due.map(({ path, review: r }) =>
     withLine(
       {
@@ -247,6 +252,7 @@ export async function collectExchanges(
   layout: MemoryLayout,
   agent: string,
   kind: "questions" | "proposals",
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
   const others = layout
     .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
@@ -254,7 +260,7 @@ export async function collectExchanges(
   const rows: { item: BriefItem; created: string | undefined; order: number }[] = [];
   const me = agent.toLowerCase();
   for (const other of others) {
-    const t = await readItems(vault, layout, other, kind);
+    const t = await readItems(vault, layout, other, kind, unreadable);
     for (const item of t?.items ?? []) {
       if (
         !t ||
@@ -272,7 +278,7 @@ export async function collectExchanges(
       rows.push({ item: withLine(b, [], `from ${other}: `), created, order: 0 });
     }
   }
-  const own = await readItems(vault, layout, agent, kind);
+  const own = await readItems(vault, layout, agent, kind, unreadable);
   for (const item of own?.items ?? []) {
     if (!own || !isOpen(item)) continue;
     const to = recipients(field(item, FIELD_KEYS.to));
@@ -305,8 +311,9 @@ export async function collectDecisions(
   layout: MemoryLayout,
   agent: string,
   limit: number,
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
-  const d = await readItems(vault, layout, agent, "decisions");
+  const d = await readItems(vault, layout, agent, "decisions", unreadable);
   if (!d) return { items: [], total: 0 };
   const rows = d.items
     .filter((i) => i.status !== "abandoned" && !isSuperseded(i.fields))
@@ -435,8 +442,9 @@ export async function collectStale(
   layout: MemoryLayout,
   agent: string,
   today: IsoDate,
+  unreadable: UnreadableNote[] = [],
 ): Promise<Collected> {
-  const stale = await staleTopicsOf(vault, layout, agent, today);
+  const stale = await staleTopicsOf(vault, layout, agent, today, unreadable);
   stale.sort((a, b) => b.blocks.length - a.blocks.length || (a.path < b.path ? -1 : 1));
   const items = stale.map((t): BriefItem => {
     const n = t.blocks.length;

@@ -126,7 +126,7 @@ export function omissionWhat(
  * Lays the sections out and keeps the most valuable lines that fit `ctx.limit`.
  * Throws {@link UsageError} when even the title and the omission notes do not fit.
  */
-export function fitBrief(sections: SectionInput[], ctx: FitContext): Brief {
+export function fitBrief(sections: SectionInput[], ctx: FitContext): Omit<Brief, "unreadable"> {
   const order = new Map(BRIEF_SECTIONS.map((k, i) => [k, i]));
   const candidates = sections.flatMap((s) =>
     s.items.map((item, rank) => ({

@@ -5,7 +5,7 @@
  * Used by
  * `agent-memory brief`, `agent-memory export-agents-md` and the MCP server's `brief` tool.
  */
-import { UsageError } from "../errors";
+import { UsageError, type UnreadableNote } from "../errors";
 import {
   collectDecisions,
   collectExchanges,
@@ -79,11 +79,13 @@ const TITLES: Readonly<Record<BriefSectionKind, string>> = {
  * Every line ends with a wikilink to its block (`[[path#^id]]`) or note. Lines are cut to the
  * budget (tokens by default, {@link DEFAULT_BUDGET_TOKENS}; or UTF-8 bytes) lowest value first (see
  * src/core/brief/fit.ts); each section that lost lines gets an entry in `omitted` and a line under
- * "Not shown" with a command that lists them. Reads only; writes nothing.
+ * "Not shown" with a command that lists them. A note that is not UTF-8 or is a link out of the
+ * vault is left out and listed in `unreadable`, for the host to name. Reads only; writes nothing.
  * @returns the brief; `budget.used` ≤ `budget.limit` always.
  * @throws UsageError for a budget that is not a positive whole number, both budgets given, a budget
  *   too small for the title and the omission notes, or a query the search refuses.
- * @throws PathError for an unsafe agent name; VaultError when a tracker cannot be read.
+ * @throws PathError for an unsafe agent name; VaultError when a note cannot be read for another
+ *   reason.
  */
 export async function buildBrief(options: BriefOptions): Promise<Brief> {
   const { vault, layout, agent, today } = options;
@@ -95,15 +97,17 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
   const decisionLimit = options.decisionLimit ?? 10;
   const knowledgeLimit = options.knowledgeLimit ?? 8;
 
+  // A note that cannot be read is left out and named, as `search` and `index` do.
+  const unreadable: UnreadableNote[] = [];
   const collected: Record<BriefSectionKind, Collected | null> = {
-    reviews: await collectReviews(vault, layout, agent, today),
-    tasks: await collectTasks(vault, layout, agent, today),
-    questions: await collectExchanges(vault, layout, agent, "questions"),
-    goals: await collectGoals(vault, layout, agent),
-    proposals: await collectExchanges(vault, layout, agent, "proposals"),
-    decisions: await collectDecisions(vault, layout, agent, decisionLimit),
+    reviews: await collectReviews(vault, layout, agent, today, unreadable),
+    tasks: await collectTasks(vault, layout, agent, today, unreadable),
+    questions: await collectExchanges(vault, layout, agent, "questions", unreadable),
+    goals: await collectGoals(vault, layout, agent, unreadable),
+    proposals: await collectExchanges(vault, layout, agent, "proposals", unreadable),
+    decisions: await collectDecisions(vault, layout, agent, decisionLimit, unreadable),
     knowledge: null,
-    stale: await collectStale(vault, layout, agent, today),
+    stale: await collectStale(vault, layout, agent, today, unreadable),
   };
   const searchFn =
     typeof options.search === "function"
@@ -141,7 +145,7 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
     return { kind, title, items: c.items, total: c.total };
   });
 
-  return fitBrief(sections, {
+  const brief = fitBrief(sections, {
     agent,
     today,
     query: query ?? null,
@@ -160,4 +164,5 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
       };
     },
   });
+  return { ...brief, unreadable };
 }

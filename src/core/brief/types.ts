@@ -7,6 +7,7 @@ import type { MemoryLayout } from "../layout";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import type { IsoDate } from "../util/dates";
+import type { UnreadableNote } from "../errors";
 import type { TrackerStatus } from "../trackers/format";
 import type { PriorityWord } from "../trackers/fields";
 import type { Result } from "../util/result";
@@ -159,6 +160,11 @@ export interface Brief {
   sections: BriefSection[];
   /** What was left out, one entry per section that lost items (never silent). */
   omitted: BriefOmission[];
+  /**
+   * Notes left out because they cannot be read (not UTF-8, a link out of the vault), each with
+   * its reason, for the host to name as `search` and `index` do; empty when every note was read.
+   */
+  unreadable: UnreadableNote[];
 }
 
 /** Longest item text in characters; longer text is cut with `…`. */

@@ -4,7 +4,7 @@
  * compliance, the share of memory notes with no error. It never writes: a note that does not parse
  * is only reported.
  */
-import { EncodingError, PathError } from "../errors";
+import { isUnreadableNote } from "../errors";
 import { joinPath, type MemoryLayout } from "../layout";
 import { requiredFieldsOf, type Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
@@ -75,7 +75,7 @@ async function readAll(
       try {
         out[i] = await vault.read(s.path);
       } catch (err) {
-        if (err instanceof EncodingError || err instanceof PathError) out[i] = err;
+        if (isUnreadableNote(err)) out[i] = err;
         else throw err;
       }
     }

@@ -15,7 +15,8 @@ import { blockLink } from "../markdown/block-link";
 import { splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import { isNotJournal } from "../note-types";
-import type { VaultPort } from "../vault";
+import { readOrLeaveOut, type VaultPort } from "../vault";
+import type { UnreadableNote } from "../errors";
 import { mentionIndex, mentionText } from "./mentions";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 import { lastUpdated } from "../knowledge/last-updated";
@@ -136,7 +137,8 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
 /**
  * The notes that may be stale for one agent's brief or review: its knowledge notes and the library,
  * against its own journals (the health check also counts other agents' journals for the library).
- * Reads those notes through `vault`.
+ * Reads those notes through `vault`. With `unreadable`, a note that is not UTF-8 or is a link out
+ * of the vault is left out and added to it ({@link readOrLeaveOut}); without, it throws.
  * @throws VaultError when a note cannot be read.
  */
 export async function staleTopicsOf(
@@ -144,6 +146,7 @@ export async function staleTopicsOf(
   layout: MemoryLayout,
   agent: string,
   today: IsoDate,
+  unreadable?: UnreadableNote[],
 ): Promise<StaleTopic[]> {
   const folders: [string, NoteInfo["collection"]][] = [
     [layout.knowledgeFolder(agent), "knowledge"],
@@ -154,8 +157,12 @@ export async function staleTopicsOf(
   for (const [folder, collection] of folders) {
     for (const f of await vault.list(folder)) {
       if (layout.zoneOf(f.path)) continue;
+      const text = unreadable
+        ? await readOrLeaveOut(vault, f.path, unreadable)
+        : await vault.read(f.path);
+      if (text === null) continue;
       notes.push(
-        readNoteInfo(f.path, await vault.read(f.path), f, {
+        readNoteInfo(f.path, text, f, {
           collection,
           agent: collection === "library" ? null : agent,
         }),

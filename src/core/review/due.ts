@@ -3,7 +3,8 @@
  * `trackers` CLI and the plugin.
  */
 import type { MemoryLayout } from "../layout";
-import type { VaultPort } from "../vault";
+import { readOrLeaveOut, type VaultPort } from "../vault";
+import type { UnreadableNote } from "../errors";
 import type { IsoDate } from "../util/dates";
 import { dueReviews, type DueReview } from "../trackers/reviews";
 
@@ -17,13 +18,15 @@ export interface AgentDueReview {
 
 /**
  * Reviews whose `next` date is `today` or earlier, for every agent (or only `agent`), most overdue
- * first. Throws {@link VaultError} when a tracker cannot be read.
+ * first. With `unreadable`, a tracker that is not UTF-8 or is a link out of the vault is left out
+ * and added to it ({@link readOrLeaveOut}). Throws {@link VaultError} when a tracker cannot be read.
  */
 export async function listDueReviews(
   vault: VaultPort,
   layout: MemoryLayout,
   today: IsoDate,
   agent?: string,
+  unreadable?: UnreadableNote[],
 ): Promise<AgentDueReview[]> {
   const agents = agent
     ? [agent]
@@ -38,8 +41,11 @@ export async function listDueReviews(
       continue;
     }
     if (!(await vault.exists(path))) continue;
-    for (const review of dueReviews(await vault.read(path), today))
-      out.push({ agent: a, path, review });
+    const text = unreadable
+      ? await readOrLeaveOut(vault, path, unreadable)
+      : await vault.read(path);
+    if (text === null) continue;
+    for (const review of dueReviews(text, today)) out.push({ agent: a, path, review });
   }
   return out.sort(
     (x, y) => y.review.daysOverdue - x.review.daysOverdue || (x.path < y.path ? -1 : 1),

@@ -49,6 +49,7 @@ export const brief = defineTool({
         markdown: b.markdown,
         budget: b.budget,
         omitted: b.omitted,
+        unreadable: b.unreadable,
       },
     };
   },
