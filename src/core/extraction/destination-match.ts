@@ -2,7 +2,7 @@
  * Dedupe against destinations: whether an item is already in its tracker or topic note (cited from
  * the same journal block, or the same text on a current entry), and the source links that decide it.
  */
-import { DUPLICATE_THRESHOLD, SimilarityIndex, findDuplicate, wordSimilarity } from "./dedupe";
+import { DUPLICATE_THRESHOLD, SimilarityIndex, findDuplicate } from "./dedupe";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
 import { FIELD_KEYS, fieldValue } from "../trackers/fields";
@@ -32,39 +32,6 @@ export function citesBlock(targets: readonly string[], link: string): boolean {
 }
 
 /**
- * Which of the entries citing an item's journal block is that item, for a plan (docs/decisions.md,
- * "An item citing its journal block is that item, edited or not"): the one with the same text
- * ({@link findDuplicate}), else, as a person may have edited the entry's text since, the one whose
- * words most resemble the item's ({@link wordSimilarity}; the first on a tie), whatever its status.
- * @returns an index into `cited`, or -1 when `cited` is empty
- */
-export function citedMatch<T>(text: string, cited: readonly T[], textOf: (c: T) => string): number {
-  const same = findDuplicate(text, cited, textOf);
-  if (same >= 0 || cited.length === 0) return same;
-  let best = 0;
-  let bestScore = -1;
-  cited.forEach((c, i) => {
-    const score = wordSimilarity(text, textOf(c));
-    if (score > bestScore) {
-      best = i;
-      bestScore = score;
-    }
-  });
-  return best;
-}
-
-/** How an {@link EntryMatcher} takes an entry citing the item's block. */
-export interface MatchOptions {
-  /**
-   * `true` (a plan, which sees the notes as they were before it): an entry citing the block is
-   * the item whatever its text now is ({@link citedMatch}). `false` (default; the write path, which
-   * also sees the items this apply wrote, several of which may come from one block): only one
-   * with the same text is.
-   */
-  citedIsItem?: boolean;
-}
-
-/**
  * The duplicate rule of {@link matchTrackerItem} and {@link topicDuplicate} over a list of entries
  * that only grows, with the entries indexed by the journal blocks they cite and by their text's
  * tokens, so a run of many items compares each with the few entries that can match it. Gives
@@ -79,25 +46,17 @@ export class EntryMatcher<T> {
     private readonly textOf: (e: T) => string,
     private readonly sourcesOf: (e: T) => readonly string[],
     private readonly isLive: (e: T) => boolean,
-    private readonly options: MatchOptions = {},
   ) {
     entries.forEach((e, i) => this.indexSources(e, i));
   }
 
   /**
-   * The entry `text` duplicates: one citing `link`'s block with the same text, or with any text
-   * under {@link MatchOptions.citedIsItem} (`recorded`), else a live one with the same text;
-   * `null` when none.
+   * The entry `text` duplicates: one citing `link`'s block with the same text (`recorded`), else a
+   * live one with the same text; `null` when none.
    */
   match(text: string, link: string): { index: number; recorded: boolean } | null {
     const cited = this.cited.get(sourceKey(link)) ?? [];
-    const textOf = (i: number) => this.textOf(this.entries[i] as T);
-    const same =
-      cited[
-        this.options.citedIsItem
-          ? citedMatch(text, cited, textOf)
-          : findDuplicate(text, cited, textOf)
-      ];
+    const same = cited[findDuplicate(text, cited, (i) => this.textOf(this.entries[i] as T))];
     if (same !== undefined) return { index: same, recorded: true };
     const live = this.liveIndex();
     const ids = live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1);
@@ -152,31 +111,22 @@ export class EntryMatcher<T> {
 }
 
 /** {@link matchTrackerItem}'s rule over a tracker's items, for many lookups. */
-export function trackerMatcher(
-  items: TrackerItem[],
-  kind: TrackerKind,
-  options: MatchOptions = {},
-): EntryMatcher<TrackerItem> {
+export function trackerMatcher(items: TrackerItem[], kind: TrackerKind): EntryMatcher<TrackerItem> {
   return new EntryMatcher(
     items,
     (it) => it.text,
     (it) => wikilinkTargets(sourcesOf(it)),
     (it) => (kind === "decisions" || isOpenStatus(it.status)) && !isSuperseded(it.fields),
-    options,
   );
 }
 
 /** {@link topicDuplicate}'s rule over a topic note's entries, for many lookups. */
-export function topicMatcher(
-  entries: TopicEntry[],
-  options: MatchOptions = {},
-): EntryMatcher<TopicEntry> {
+export function topicMatcher(entries: TopicEntry[]): EntryMatcher<TopicEntry> {
   return new EntryMatcher(
     entries,
     (e) => e.text,
     (e) => e.sources,
     (e) => !isSuperseded(e.fields),
-    options,
   );
 }
 

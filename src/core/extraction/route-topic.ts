@@ -54,9 +54,7 @@ export async function routeToTopic(
   const entries = await ctx.state.topicEntries(destination);
   const link = sourceLink(ctx.journal, item.blockId);
   const matched = ctx.state
-    .once(`matcher\u0000topic\u0000${destination}`, () =>
-      topicMatcher([...entries], { citedIsItem: true }),
-    )
+    .once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries]))
     .match(item.text, link);
   const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;

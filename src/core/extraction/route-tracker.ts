@@ -39,7 +39,7 @@ export async function routeToTracker(
   const link = sourceLink(ctx.journal, item.blockId);
   const base = { item, destination, tracker: kind };
   const matcher = ctx.state.once(`matcher\u0000${kind}\u0000${destination}`, () =>
-    trackerMatcher([...existing], kind, { citedIsItem: true }),
+    trackerMatcher([...existing], kind),
   );
   if (item.ref || item.progress) {
     // A goal this same run adds is known by the id it is expected to get

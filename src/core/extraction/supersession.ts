@@ -89,9 +89,7 @@ export function supersessionFor(
  * supersedes even when it reads as a duplicate"): the offline extractor gives a block's words as
  * written, so its item not {@link restates restating} the entry means the block now says something
  * else. A model's item is its own wording of the block, so a duplicate of it is the entry again
- * (`null`). `null` too when the two texts are not within the duplicate threshold ({@link
- * sameItemText}: the entry's text was edited in the note, docs/decisions.md, "An item citing its
- * journal block is that item, edited or not"), when the entry is no longer current (superseded, or a task closed: a
+ * (`null`). `null` too when the entry is no longer current (superseded, or a task closed: a
  * reworded line never reopens it) or another item of this run supersedes it.
  */
 export function rewordedEntry(
@@ -100,8 +98,7 @@ export function rewordedEntry(
   taken: ReadonlySet<string>,
 ): Supersession | null {
   if (item.origin !== "offline" || !entry.current || !entry.id || taken.has(entry.id)) return null;
-  // Texts past the duplicate threshold: a person edited the entry (citedMatch), it stays the item.
-  if (restates(item.text, entry.text) || !sameItemText(item.text, entry.text)) return null;
+  if (restates(item.text, entry.text)) return null;
   return { id: entry.id, text: entry.text, reason: "reworded" };
 }
 
