@@ -75,8 +75,11 @@ export const BRIEF_EXPORT_MARK =
  */
 export const REVIEW_REFLECTION_HEADINGS = ["What went well", "What slipped", "What to change"];
 
-/** Which generated note a note is: `digest`, `review`, `health-report` or `brief`. */
-export type GeneratedNoteKind = "digest" | "review" | "health-report" | "brief";
+/**
+ * Which generated note a note is: a note type of {@link NOTE_TYPES} with `generated: true`
+ * (`review`, `digest`, `review-queue`, `health-report`, `brief`).
+ */
+export type GeneratedNoteKind = "review" | "digest" | "review-queue" | "health-report" | "brief";
 
 /** Every note type, memory first, then the generated notes. */
 export const NOTE_TYPES: readonly NoteTypeSpec[] = [
@@ -129,7 +132,7 @@ export const NOTE_TYPES: readonly NoteTypeSpec[] = [
 /** A digest's file name: its ISO week, `YYYY-Www.md`. */
 const DIGEST_NAME = /^\d{4}-W\d{2}\.md$/i;
 
-const GENERATED_TYPES: ReadonlySet<string> = new Set(
+const GENERATED_TYPES: ReadonlySet<string> = new Set<string>(
   NOTE_TYPES.filter((t) => t.generated).map((t) => t.type),
 );
 
@@ -160,10 +163,7 @@ export function isGeneratedNote(
   data: Record<string, unknown> | null | undefined,
   firstLine?: string,
 ): boolean {
-  if (GENERATED_TYPES.has(typeOf(data))) return true;
-  const parts = path.split("/");
-  if (parts.at(-2) === DIGESTS_FOLDER && DIGEST_NAME.test(parts.at(-1) ?? "")) return true;
-  return firstLine !== undefined && isBriefExportLine(firstLine);
+  return generatedNoteKind(data, firstLine, path) !== null;
 }
 
 /** True when `line` (a text's first line; a UTF-8 BOM before it allowed) is {@link BRIEF_EXPORT_MARK}. */
@@ -182,18 +182,23 @@ export function isBriefExport(text: string): boolean {
 }
 
 /**
- * The kind of generated note a note is, from its frontmatter `type` (`digest`, `review`,
- * `health-report`, compared without case) or, for the brief, its first line
- * ({@link isBriefExport}; `text` is the note's whole text, when read); `null` for any other note.
+ * The kind of generated note a note is (the one rule behind {@link isGeneratedNote} and
+ * {@link isNotJournal}): its frontmatter `type` (trimmed, any case) when {@link NOTE_TYPES} marks
+ * that type generated; else `digest` for a note named like a digest in a `Digests/` folder (when
+ * `path`, vault-relative with `/`, is given); else `brief` when `text` (the note's whole text or
+ * its first line; a leading BOM allowed) starts with {@link BRIEF_EXPORT_MARK}; else `null`.
  */
 export function generatedNoteKind(
   data: Record<string, unknown> | null | undefined,
   text?: string,
+  path?: string,
 ): GeneratedNoteKind | null {
   const type = typeOf(data);
-  if (type === DIGEST_NOTE_TYPE) return "digest";
-  if (type === REVIEW_NOTE_TYPE) return "review";
-  if (type === HEALTH_REPORT_TYPE) return "health-report";
+  if (GENERATED_TYPES.has(type)) return type as GeneratedNoteKind;
+  if (path !== undefined) {
+    const parts = path.split("/");
+    if (parts.at(-2) === DIGESTS_FOLDER && DIGEST_NAME.test(parts.at(-1) ?? "")) return "digest";
+  }
   if (text !== undefined && isBriefExport(text)) return "brief";
   return null;
 }

@@ -197,6 +197,7 @@ function chooseAgent(
 /** How a refusal names each generated note that has no part a person wrote. */
 const GENERATED_WHAT: Readonly<Record<Exclude<GeneratedNoteKind, "review">, string>> = {
   digest: "a weekly digest written by compact (type: digest)",
+  "review-queue": "a review queue written by watch-and-extract (type: review-queue)",
   "health-report": "the health report written by health (type: health-report)",
   brief: "a brief written by export-agents-md (its first line says so)",
 };
