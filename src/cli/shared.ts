@@ -14,6 +14,7 @@ import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
 import { vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
+import { LiveIndex } from "../node/live-index";
 import { cliSemanticSource } from "../node/embeddings-env";
 import { searchWith } from "../core/semantic/hybrid";
 
@@ -132,6 +133,27 @@ export async function openSearch(
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
   for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
   return { service, report };
+}
+
+/**
+ * Opens the search index ({@link openSearch}) and starts a {@link LiveIndex} over it, the warm index
+ * a long-lived host (`mcp`, `serve`) keeps up to date as notes change (docs/mcp.md). `log` takes
+ * the live index's one-line messages.
+ */
+export async function openLiveIndex(
+  ctx: CliContext,
+  log: (line: string) => void,
+): Promise<{ live: LiveIndex; report: OpenReport }> {
+  const { service, report } = await openSearch(ctx);
+  const live = new LiveIndex(
+    service,
+    ctx.vault,
+    ctx.layout,
+    { at: Date.now(), source: report.source, unreadable: report.unreadable },
+    log,
+  );
+  await live.start();
+  return { live, report };
 }
 
 /** The actor of a CLI run: the agent of `--agent` (checked to exist), else the person. */

@@ -2,7 +2,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CliCommand } from "../command";
 import { cachedSemanticSource } from "../../node/embeddings-env";
 import { UsageError, errorMessage } from "../../core/errors";
-import { LiveIndex } from "../../node/live-index";
+import type { LiveIndex } from "../../node/live-index";
 import { ReconcileOnChange } from "../../core/sync/reconcile-vault";
 import { createMcpServer } from "../../mcp/server";
 import { accessFor, parseToolList } from "../../mcp/rights";
@@ -18,7 +18,7 @@ import { TokenRegistry, type TokenEntry } from "../../mcp/http/tokens";
 import type { CliContext } from "../../node/context";
 import { SearchSocket } from "../../serve/socket-server";
 import { SERVER_ENV } from "../../serve/socket-path";
-import { keepServingOnRejection, openSearch } from "../shared";
+import { keepServingOnRejection, openLiveIndex } from "../shared";
 import { parseWatchMinutes, startWatchExtract } from "../../mcp/watch-extract";
 
 /**
@@ -105,15 +105,7 @@ export const mcpCommand: CliCommand = {
     const release = keepServingOnRejection("mcp", log);
     try {
       const t0 = Date.now();
-      const { service, report } = await openSearch(ctx);
-      const live = new LiveIndex(
-        service,
-        ctx.vault,
-        ctx.layout,
-        { at: Date.now(), source: report.source, unreadable: report.unreadable },
-        log,
-      );
-      await live.start();
+      const { live, report } = await openLiveIndex(ctx, log);
       // A note changed under the server with duplicated ids, or a sync tool's conflict copy: reconcile
       // (docs/sync.md, "Reconcile"); a read-only server only reads.
       const reconciler = readOnly

@@ -1,9 +1,8 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
-import { LiveIndex } from "../../node/live-index";
 import { SearchSocket } from "../../serve/socket-server";
 import { SERVER_ENV } from "../../serve/socket-path";
-import { keepServingOnRejection, openSearch } from "../shared";
+import { keepServingOnRejection, openLiveIndex } from "../shared";
 
 /**
  * `agent-memory serve <vault>` (docs/mcp.md, "One-shot searches through a running server"): keeps
@@ -24,15 +23,7 @@ export const serveCommand: CliCommand = {
     const release = keepServingOnRejection("serve", ctx.err);
     try {
       const t0 = Date.now();
-      const { service, report } = await openSearch(ctx);
-      const live = new LiveIndex(
-        service,
-        ctx.vault,
-        ctx.layout,
-        { at: Date.now(), source: report.source, unreadable: report.unreadable },
-        ctx.err,
-      );
-      await live.start();
+      const { live, report } = await openLiveIndex(ctx, ctx.err);
       const socket = await SearchSocket.listen({
         vault: ctx.vault,
         settings: ctx.settings,
