@@ -21,11 +21,14 @@ import { NodeVault } from "../src/node/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";
-import { generateRealVault, REAL_QUERIES } from "./lib/store-vault";
+import { loadCorpus, realVault, scaleQueries } from "./lib/real-vault";
 import { percentile, round } from "./lib/stats";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist", "cli.js");
+const DATA = resolve(ROOT, "..", "shared", "data");
+/** An agent every generated vault has (bench/lib/real-vault.ts names them agent-01, agent-02, …). */
+const AGENT = "agent-01";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -64,7 +67,7 @@ async function serverFirstAnswer(vault: string, query: string): Promise<number> 
   const t = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "mcp", vault, "--agent", "agent-1"],
+    args: [CLI, "mcp", vault, "--agent", AGENT],
     stderr: "pipe",
   });
   const client = new Client({ name: "bench-store", version: "1.0.0" });
@@ -80,7 +83,9 @@ async function main(): Promise<void> {
   const notes = Number(arg("notes", "10000"));
   execFileSync("npm", ["run", "-s", "build:cli"], { cwd: ROOT, stdio: "inherit" });
   const dir = join(tmpdir(), `am-bench-store-${notes}`);
-  const made = generateRealVault(dir, notes);
+  const corpus = loadCorpus(DATA);
+  const made = realVault(dir, notes, corpus);
+  const queries = scaleQueries(corpus, 50).map((q) => q.query);
   const lines: string[] = [];
   const say = (line: string): void => {
     process.stdout.write(`${line}\n`);
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
     const oneShotCpu: number[] = [];
     let oneShotRss = 0;
     for (let i = 0; i < 7; i++) {
-      const q = REAL_QUERIES[i % REAL_QUERIES.length] ?? "search";
+      const q = queries[i % queries.length] ?? "search";
       const r = timed(["search", dir, q, "--json"]);
       oneShot.push(r.ms);
       oneShotCpu.push(r.cpuMs);
@@ -117,7 +122,7 @@ async function main(): Promise<void> {
     );
 
     const starts: number[] = [];
-    for (let i = 0; i < 3; i++) starts.push(await serverFirstAnswer(dir, REAL_QUERIES[i] ?? "x"));
+    for (let i = 0; i < 3; i++) starts.push(await serverFirstAnswer(dir, queries[i] ?? "x"));
     say(`server start → first answer: p50 ${round(percentile(starts, 50))} ms`);
   }
 
@@ -132,7 +137,8 @@ async function main(): Promise<void> {
   await service.open();
   const saves: number[] = [];
   const during: number[] = [];
-  const path = made.paths[0] ?? "";
+  const journals = `Memory/Agents/${AGENT}/Journal`;
+  const path = `${journals}/${readdirSync(join(dir, journals)).sort()[0] ?? ""}`;
   for (let i = 0; i < 5; i++) {
     await vault.process(path, (text) => `${text}\nchanged ${i}\n`);
     await service.update(path);
@@ -141,7 +147,7 @@ async function main(): Promise<void> {
     // Issued as the save starts, answered once the event loop gets to it.
     await new Promise<void>((done) => {
       setTimeout(() => {
-        void service.search(REAL_QUERIES[i] ?? "x", { limit: 10 }).then(() => {
+        void service.search(queries[i] ?? "x", { limit: 10 }).then(() => {
           during.push(performance.now() - t);
           done();
         });
