@@ -112,7 +112,7 @@ export const mcpCommand: CliCommand = {
         ? null
         : new ReconcileOnChange(
             ctx.vault,
-            ctx.layout,
+            () => ctx.layout,
             (summary) => log(`mcp: ${summary}`),
             (err) => log(`mcp: reconcile failed: ${errorMessage(err)}`),
           );

@@ -127,14 +127,16 @@ export class ReconcileOnChange {
   private running: Promise<void> = Promise.resolve();
 
   /**
+   * @param layout the layout in force, asked at each change (the plugin's follows its settings)
    * @param report called with each run that did something (a summary line for a log or notice)
-   * @param failed called with a run's error (nothing is thrown to the host's event loop)
+   * @param failed called with a run's error and the note whose change started it (nothing is
+   *   thrown to the host's event loop)
    */
   constructor(
     private readonly vault: VaultPort,
-    private readonly layout: MemoryLayout,
+    private readonly layout: () => MemoryLayout,
     private readonly report: (summary: string, done: ReconcileReport) => void,
-    private readonly failed: (err: unknown) => void,
+    private readonly failed: (err: unknown, path: string) => void,
   ) {}
 
   /** A note at `path` (vault path) was created or changed. Resolves when it has been handled. */
@@ -152,15 +154,16 @@ export class ReconcileOnChange {
     try {
       if (!path.toLowerCase().endsWith(".md")) return;
       const copy = conflictCopyTarget(path) !== null;
-      if (!copy && noteShape(this.layout, path) !== "tracker") return;
+      const layout = this.layout();
+      if (!copy && noteShape(layout, path) !== "tracker") return;
       if (!(await this.vault.exists(path))) return;
       const text = copy ? null : await this.vault.read(path);
-      if (!needsReconcile(this.layout, path, text)) return;
-      const done = await reconcileVault(this.vault, this.layout);
+      if (!needsReconcile(layout, path, text)) return;
+      const done = await reconcileVault(this.vault, layout);
       const summary = reconcileSummary(done);
       if (summary) this.report(summary, done);
     } catch (err) {
-      this.failed(err);
+      this.failed(err, path);
     }
   }
 }

@@ -11,11 +11,17 @@ import { ReconcileOnChange } from "../../core/sync/reconcile-vault";
 import { layoutOf, type PluginContext } from "../context";
 
 export class SyncReconcile extends Component {
-  private reconciler: ReconcileOnChange | null = null;
-  private settingsKey = "";
+  private readonly reconciler: ReconcileOnChange;
 
   constructor(private readonly ctx: PluginContext) {
     super();
+    // The layout is asked at each change, so it follows the settings.
+    this.reconciler = new ReconcileOnChange(
+      ctx.vault,
+      () => layoutOf(ctx),
+      (summary) => new Notice(`Agent Memory ${summary}`),
+      (err, path) => new Notice(`Agent Memory could not reconcile ${path}: ${errorMessage(err)}`),
+    );
   }
 
   override onload(): void {
@@ -29,22 +35,11 @@ export class SyncReconcile extends Component {
 
   /** A note at `path` was created, changed or renamed there. Resolves once it is handled. */
   changed(path: string): Promise<void> {
-    // The layout follows the settings: a new reconciler when they changed.
-    const key = JSON.stringify(this.ctx.settings());
-    if (key !== this.settingsKey) this.reconciler = null;
-    this.settingsKey = key;
-    const layout = layoutOf(this.ctx);
-    this.reconciler ??= new ReconcileOnChange(
-      this.ctx.vault,
-      layout,
-      (summary) => new Notice(`Agent Memory ${summary}`),
-      (err) => new Notice(`Agent Memory could not reconcile ${path}: ${errorMessage(err)}`),
-    );
     return this.reconciler.changed(path);
   }
 
   /** Resolves when every change seen so far has been handled (for tests). */
   idle(): Promise<void> {
-    return this.reconciler?.idle() ?? Promise.resolve();
+    return this.reconciler.idle();
   }
 }
