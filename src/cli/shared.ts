@@ -152,7 +152,7 @@ export async function openLiveIndex(
     { at: Date.now(), source: report.source, unreadable: report.unreadable },
     log,
   );
-  await live.start();
+  await live.start(report.listed);
   return { live, report };
 }
 

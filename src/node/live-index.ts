@@ -89,9 +89,13 @@ export class LiveIndex {
   /**
    * Lists the notes under the memory root (for `read_note` by title and link) and starts the
    * watcher. Resolves once the watcher is ready, so a change made after it is seen.
+   * @param listed the vault paths the index's open just listed (`OpenReport.listed`), so the vault
+   *   is not listed a second time; without it the vault is listed here
    */
-  async start(): Promise<void> {
-    for (const f of await this.vault.list(this.layout.root || undefined)) this.paths.add(f.path);
+  async start(listed?: readonly string[]): Promise<void> {
+    const paths =
+      listed ?? (await this.vault.list(this.layout.root || undefined)).map((f) => f.path);
+    for (const p of paths) this.paths.add(p);
     const rootAbs = this.layout.root ? this.vault.abs(this.layout.root) : this.vault.root;
     this.watcher = new DirWatcher(rootAbs, {
       file: (abs) => this.changed(abs),

@@ -840,6 +840,7 @@ export class SearchService {
       saveMs,
       capped: this.cappedPaths(),
       unreadable: sync.unreadable,
+      listed: sync.listed,
     };
     if (rebuildReason) report.rebuildReason = rebuildReason;
     if (saveError) report.saveError = saveError;
@@ -970,12 +971,14 @@ export class SearchService {
     return found;
   }
 
-  private async syncWithVault(
-    progress: ProgressOptions,
-  ): Promise<{ indexed: number; removed: number; unreadable: OpenReport["unreadable"] }> {
-    const files = (await this.vault.list(this.layout.root || undefined)).filter((f) =>
-      this.layout.isInside(f.path),
-    );
+  private async syncWithVault(progress: ProgressOptions): Promise<{
+    indexed: number;
+    removed: number;
+    unreadable: OpenReport["unreadable"];
+    listed: string[];
+  }> {
+    const all = await this.vault.list(this.layout.root || undefined);
+    const files = all.filter((f) => this.layout.isInside(f.path));
     const seen = new Set<string>();
     const todo: { path: string; mtime: number; size: number }[] = [];
     for (const f of files) {
@@ -1012,7 +1015,12 @@ export class SearchService {
     // Grouping the new postings by term is the last step of indexing them.
     for (const shard of this.shards.values()) shard.mini.flush();
     if (todo.length === 0) progress.onProgress?.(0, 0);
-    return { indexed: todo.length - unreadable.length, removed, unreadable };
+    return {
+      indexed: todo.length - unreadable.length,
+      removed,
+      unreadable,
+      listed: all.map((f) => f.path),
+    };
   }
 
   private readCached(meta: NoteMeta, store = true): Promise<CachedNote | null> {

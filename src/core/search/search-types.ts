@@ -114,6 +114,12 @@ export interface OpenReport {
   capped: string[];
   /** Notes that could not be read, with the reason (they are left out). */
   unreadable: { path: string; error: string }[];
+  /**
+   * Every file this open listed under the memory root (vault paths; hidden folders are never
+   * listed), so a host that keeps its own list of notes need not list the vault again; absent
+   * when a running server lent its open index.
+   */
+  listed?: readonly string[];
 }
 
 /** Options of {@link SearchService.search}. */
