@@ -31,6 +31,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { estimateTokens } from "../src/core/llm/tokens";
 import { benchQueries, generateVault } from "./lib/synthetic-vault";
 import { percentile, round } from "./lib/stats";
+import { childEnv } from "./lib/child-env";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -82,16 +83,9 @@ interface McpFigures {
   loadAverage: number;
 }
 
-function env(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) out[k] = v;
-  return out;
-}
-
-/** `env()` without NODE_EXTRA_CA_CERTS, or `null` when it is not set. */
+/** `childEnv()` without NODE_EXTRA_CA_CERTS, or `null` when it is not set. */
 function envWithoutExtraCa(): Record<string, string> | null {
-  const e = env();
+  const e = childEnv();
   if (!e.NODE_EXTRA_CA_CERTS) return null;
   delete e.NODE_EXTRA_CA_CERTS;
   return e;
@@ -117,15 +111,15 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   const v = generateVault(dir, n);
   const queries = benchQueries(v);
   const t0 = performance.now();
-  execFileSync(process.execPath, [CLI, "index", dir], { env: env(), stdio: "pipe" });
+  execFileSync(process.execPath, [CLI, "index", dir], { env: childEnv(), stdio: "pipe" });
   const indexBuildMs = performance.now() - t0;
 
   // One-shot searches without a server (no socket: the launcher loads the full CLI, which opens
   // the saved index), before the server starts.
   const oneShot = queries.slice(0, 20);
-  const cli = (q: string, childEnv = env()) =>
+  const cli = (q: string, vars = childEnv()) =>
     spawnSync(process.execPath, [CLI, "search", dir, q, "--json"], {
-      env: childEnv,
+      env: vars,
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -143,7 +137,7 @@ async function measure(dir: string, n: number, rg: boolean): Promise<McpFigures>
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "mcp", dir, "--agent", AGENT],
-    env: env(),
+    env: childEnv(),
     stderr: "pipe",
   });
   let log = "";

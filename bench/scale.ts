@@ -38,6 +38,7 @@ import {
 import { dropStopWords } from "../src/core/search/engine/stop-words";
 import { loadCorpus, realVault, scaleQueries, type ScaleQuery } from "./lib/real-vault";
 import { percentile, round } from "./lib/stats";
+import { childEnv } from "./lib/child-env";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist", "cli.js");
@@ -73,13 +74,6 @@ interface Figures {
   loadAverage: number;
 }
 
-function env(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !/^(AGENT_MEMORY_LLM_|OPENAI_)/.test(k)) out[k] = v;
-  return out;
-}
-
 const mb = (bytes: number): number => round(bytes / 2 ** 20, 1);
 
 function procStatus(pid: number | undefined, key: "VmRSS" | "VmHWM"): number | null {
@@ -98,7 +92,7 @@ function procStatus(pid: number | undefined, key: "VmRSS" | "VmHWM"): number | n
 async function build(dir: string): Promise<{ ms: number; peak: number | null }> {
   rmSync(join(dir, ".agent-memory"), { recursive: true, force: true });
   const t0 = performance.now();
-  const child = spawn(process.execPath, [CLI, "index", dir], { env: env(), stdio: "ignore" });
+  const child = spawn(process.execPath, [CLI, "index", dir], { env: childEnv(), stdio: "ignore" });
   let peak: number | null = null;
   const timer = setInterval(() => {
     const hwm = procStatus(child.pid, "VmHWM");
@@ -248,7 +242,7 @@ async function measure(dir: string, n: number, queries: ScaleQuery[], rg: boolea
   for (const q of queries.slice(0, 10)) {
     const s = performance.now();
     const r = spawnSync(process.execPath, [CLI, "search", dir, q.query, "--json"], {
-      env: env(),
+      env: childEnv(),
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -260,7 +254,7 @@ async function measure(dir: string, n: number, queries: ScaleQuery[], rg: boolea
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, "mcp", dir, "--agent", "agent-01"],
-    env: env(),
+    env: childEnv(),
     stderr: "pipe",
   });
   let log = "";
