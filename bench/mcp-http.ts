@@ -16,7 +16,7 @@
  * Writes bench/results/mcp-http.md.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,6 +53,21 @@ interface Figures {
   searchBytes: number;
   appendBytes: number;
   wireSearchBytes: number | null;
+  /** The server process's CPU time (user + system) per search, one client and eight at once. */
+  cpuSearch1: number | null;
+  cpuSearch8: number | null;
+}
+
+/** CPU time (user + system, ms) a process has used, from /proc; `null` off Linux. */
+function cpuMs(pid: number | null | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 async function timed(fn: () => Promise<Result>, into: number[]): Promise<boolean> {
@@ -70,6 +85,7 @@ async function measure(
   clients: Client[],
   queries: string[],
   wire: () => Promise<number | null>,
+  pid: number | null,
 ): Promise<Figures> {
   const [one] = clients;
   if (!one) throw new Error("no client");
@@ -80,12 +96,15 @@ async function measure(
   let errors = 0;
   for (const q of queries.slice(0, 20)) await search(one, q);
   const s1: number[] = [];
+  const c0 = cpuMs(pid);
   for (const q of queries) if (!(await timed(() => search(one, q), s1))) errors++;
+  const c1 = cpuMs(pid);
   const a1: number[] = [];
   for (let i = 0; i < 50; i++)
     if (!(await timed(() => append(one, `bench append ${i}`), a1))) errors++;
   const s8: number[] = [];
   const a8: number[] = [];
+  const c2 = cpuMs(pid);
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
       const client = clients[c % clients.length] ?? one;
@@ -94,6 +113,7 @@ async function measure(
           errors++;
     }),
   );
+  const c3 = cpuMs(pid);
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
       const client = clients[c % clients.length] ?? one;
@@ -119,6 +139,8 @@ async function measure(
     searchBytes: JSON.stringify(typical).length,
     appendBytes: JSON.stringify(appended).length,
     wireSearchBytes: before === null || after === null ? null : after - before,
+    cpuSearch1: c0 === null || c1 === null ? null : round((c1 - c0) / s1.length, 2),
+    cpuSearch8: c2 === null || c3 === null ? null : round((c3 - c2) / Math.max(1, s8.length), 2),
   };
 }
 
@@ -142,7 +164,7 @@ async function main(): Promise<void> {
     });
     const sc = new Client({ name: "bench-stdio", version: "1" });
     await sc.connect(stdio);
-    const viaStdio = await measure([sc], queries, () => Promise.resolve(null));
+    const viaStdio = await measure([sc], queries, () => Promise.resolve(null), stdio.pid);
     await sc.close();
 
     // HTTP: one server, eight clients with their own sessions.
@@ -202,10 +224,15 @@ async function main(): Promise<void> {
         return c;
       }),
     );
-    const viaHttp = await measure(clients, queries, async () => {
-      await Promise.all([...reading]);
-      return wireBytes;
-    });
+    const viaHttp = await measure(
+      clients,
+      queries,
+      async () => {
+        await Promise.all([...reading]);
+        return wireBytes;
+      },
+      proc.pid ?? null,
+    );
     await Promise.all(clients.map((c) => c.close()));
     proc.kill("SIGTERM");
     await new Promise((r) => proc.once("exit", r));
@@ -217,6 +244,10 @@ async function main(): Promise<void> {
       [
         "append_journal, eight at once, p50 / p95 (ms)",
         (f) => `${f.conc8AppendP50} / ${f.conc8AppendP95}`,
+      ],
+      [
+        "server CPU per search, one client / eight at once (ms)",
+        (f) => `${f.cpuSearch1 ?? "—"} / ${f.cpuSearch8 ?? "—"}`,
       ],
       ["errors", (f) => String(f.errors)],
       ["a search result (JSON bytes)", (f) => String(f.searchBytes)],
