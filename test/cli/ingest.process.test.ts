@@ -155,6 +155,14 @@ describe("agent-memory ingest", () => {
     const format = cliRun("ingest", vault, file, "--agent", "claude", "--format", "chatgpt");
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("--format must be auto, claude-code or codex");
+    // A Codex rollout read as Claude Code is refused, not reported as "0 sessions".
+    const before = snapshot(vault);
+    const other = cliRun("ingest", vault, file, "--agent", "claude", "--format", "claude-code");
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(
+      "--format claude-code, but this is a Codex transcript; pass --format codex",
+    );
+    expect(snapshot(vault)).toEqual(before);
   });
 
   it("leaves no secret of three kinds and more anywhere in the vault", () => {

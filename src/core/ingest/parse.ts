@@ -7,6 +7,12 @@ import { parseClaudeCode } from "./claude-code";
 import { parseCodex } from "./codex";
 import type { TranscriptFormat, TranscriptReport } from "./types";
 
+/** A format as messages name it. */
+const FORMAT_NAMES: Record<TranscriptFormat, string> = {
+  "claude-code": "Claude Code",
+  codex: "Codex",
+};
+
 /** How many non-blank lines {@link detectFormat} looks at. */
 const DETECT_LINES = 20;
 
@@ -43,15 +49,22 @@ export function detectFormat(text: string): TranscriptFormat | null {
 
 /**
  * Parses a transcript. `format` `auto` detects it ({@link detectFormat}); `name` (the file, for
- * messages and as the Codex session id when the file names none).
- * @throws UsageError naming the file when the format cannot be told
+ * messages and as the Codex session id when the file names none). A format given that the file's
+ * lines show to be the other one is refused rather than read as "0 sessions".
+ * @throws UsageError naming the file when the format cannot be told, or is not the one given
  */
 export function parseTranscript(
   text: string,
   format: TranscriptFormat | "auto",
   name: string,
 ): TranscriptReport {
-  const chosen = format === "auto" ? detectFormat(text) : format;
+  const detected = detectFormat(text);
+  const chosen = format === "auto" ? detected : format;
+  if (detected !== null && chosen !== detected)
+    throw new UsageError(
+      `${name}: --format ${format}, but this is a ${FORMAT_NAMES[detected]} transcript; pass --format ${detected} or --format auto`,
+      name,
+    );
   if (chosen === null)
     throw new UsageError(
       `${name}: not a Claude Code or Codex transcript (no line names a session); pass --format claude-code or --format codex`,

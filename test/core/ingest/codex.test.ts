@@ -116,6 +116,21 @@ describe("parseTranscript", () => {
     );
   });
 
+  it("refuses a format the file's lines show to be the other one, naming the file", () => {
+    expect(() =>
+      parseTranscript(fixture("claude-code-session.jsonl"), "codex", "session.jsonl"),
+    ).toThrow(
+      /^session\.jsonl: --format codex, but this is a Claude Code transcript; pass --format claude-code/,
+    );
+    expect(() => parseTranscript(fixture("codex-rollout.jsonl"), "claude-code", "r.jsonl")).toThrow(
+      /^r\.jsonl: --format claude-code, but this is a Codex transcript/,
+    );
+    // The format that matches, given or detected, reads the sessions.
+    expect(
+      parseTranscript(fixture("codex-rollout.jsonl"), "codex", "r.jsonl").sessions.length,
+    ).toBe(parseTranscript(fixture("codex-rollout.jsonl"), "auto", "r.jsonl").sessions.length);
+  });
+
   it("takes a Codex session id from the rollout's name when no session_meta names one", () => {
     const text = JSON.stringify({
       timestamp: "2026-11-30T10:00:00Z",
