@@ -13,6 +13,7 @@ import { openVault, requireMemoryRoot, type WarmSearch } from "../node/context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 import { oneLine } from "../node/one-line";
+import { version as packageVersion } from "../../package.json";
 
 /** Where the CLI writes its lines; tests pass their own. */
 export interface CliIo {
@@ -36,6 +37,7 @@ function usage(): string {
         .map((u) => `  agent-memory ${u}`),
     ),
     ...GIT_USAGE.split(" | ").map((u) => `  agent-memory ${u}`),
+    "  agent-memory --version",
   ].join("\n");
 }
 
@@ -82,6 +84,10 @@ export async function main(
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.out(usage());
     return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    io.out(`agent-memory ${packageVersion}`);
+    return 0;
   }
   // `git setup <vault>`, `git resolve <vault>`, `git merge-driver %O %A %B %P` (docs/sync.md).
   if (name === "git") return runGit(rest, io);

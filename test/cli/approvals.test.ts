@@ -82,6 +82,18 @@ describe("approved texts", () => {
     expectApproved(r.out, approved("help.txt"));
   });
 
+  it("--version prints the package's version", async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+    ) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-V", "version"]) {
+      const r = await run(flag);
+      expect([r.code, r.out, r.err]).toEqual([0, `agent-memory ${version}\n`, ""]);
+    }
+  });
+
   it("the brief of link on a fixed day", async () => {
     const r = await run("brief", sample, "--agent", "link", "--date", DATE);
     expect(r.code).toBe(0);
