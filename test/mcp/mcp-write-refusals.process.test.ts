@@ -1,7 +1,7 @@
 // Every write argument of the MCP tools refused as the CLI and the journal refuse it (docs/mcp.md,
 // "What a write tool refuses"), through the SDK's own client on the built dist/cli.js: a one-line
 // tool error, and nothing written.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMcp, textOf, type McpSession } from "../helpers/mcp-client";
@@ -79,6 +79,32 @@ describe("mcp write tools refuse what the journal and the CLI refuse, writing no
       /must be a date/,
       TASKS,
     );
+  });
+
+  it("append_journal: a NUL byte, a block over 100,000 characters; add_tracker_item: a text over 10,000", async () => {
+    // Today's journal on the server's calendar (the same time zone as this process).
+    const journal = `Memory/Agents/link/Journal/${new Date().toLocaleDateString("sv")}.md`;
+    const journals = () => readdirSync(join(vault.root, "Memory/Agents/link/Journal")).sort();
+    const listed = journals();
+    await refused(
+      "append_journal",
+      { text: "ran it\u0000" },
+      /text holds a control character/,
+      journal,
+    );
+    await refused(
+      "append_journal",
+      { text: "log ".repeat(25_001) },
+      /text is 100004 characters; at most 100000 are appended at once/,
+      journal,
+    );
+    await refused(
+      "add_tracker_item",
+      { kind: "tasks", text: "x".repeat(10_001) },
+      /text is 10001 characters; at most 10000 are taken/,
+      TASKS,
+    );
+    expect(journals()).toEqual(listed);
   });
 
   it("update_tracker_item: due not a date; a progress note or an answer ending in a block id", async () => {

@@ -38,15 +38,24 @@ export const DATE_FIELD_KEYS: readonly string[] = [
   FIELD_KEYS.validTo,
 ];
 
+/** Longest text (characters) of an item, a progress note, an answer or a callout: a line, not a file. */
+export const MAX_TEXT_CHARS = 10_000;
+
+/** Longest block (characters) appended to a journal at once: a pasted log belongs in a file. */
+export const MAX_BLOCK_CHARS = 100_000;
+
 /**
- * A text to write as an item's text, a progress note, an answer or a callout: not blank, no
- * control character, and not ending in a block-id-looking token (` ^t-003`), which Obsidian would
- * read as the line's block id and so take the id from the item it belongs to.
+ * A text to write as an item's text, a progress note, an answer or a callout: not blank, at most
+ * {@link MAX_TEXT_CHARS} characters, no control character, and not ending in a block-id-looking
+ * token (` ^t-003`), which Obsidian would read as the line's block id and so take the id from the
+ * item it belongs to.
  * @returns the text trimmed, or the reason
  */
 export function checkText(what: string, text: string): Result<string> {
   const t = text.trim();
   if (t === "") return err(`${what} is blank`);
+  if (t.length > MAX_TEXT_CHARS)
+    return err(`${what} is ${t.length} characters; at most ${MAX_TEXT_CHARS} are taken`);
   if (hasControl(t)) return err(`${what} holds a control character`);
   const id = trailingBlockId(t);
   if (id !== null)
@@ -54,6 +63,21 @@ export function checkText(what: string, text: string): Result<string> {
       `${what} ends with "^${id}", which Obsidian reads as a block id; drop it or add words after it`,
     );
   return ok(t);
+}
+
+/**
+ * Markdown to append to a journal as blocks: not blank, at most {@link MAX_BLOCK_CHARS}
+ * characters, no control character (line breaks and tabs are text).
+ * @returns the text as given (its own trimming is the journal's), or the reason
+ */
+export function checkBlockText(what: string, text: string): Result<string> {
+  if (text.trim() === "") return err(`${what} is blank`);
+  if (text.length > MAX_BLOCK_CHARS)
+    return err(
+      `${what} is ${text.length} characters; at most ${MAX_BLOCK_CHARS} are appended at once`,
+    );
+  if (hasControl(text)) return err(`${what} holds a control character`);
+  return ok(text);
 }
 
 /** A day `YYYY-MM-DD` (a real calendar date), or the reason. */

@@ -1,9 +1,9 @@
 /** `append_journal` (docs/mcp.md, "Tools"): a Markdown block appended to today's journal of the agent. */
 import { z } from "zod";
-import { UsageError } from "../../core/errors";
 import { appendJournalBlock } from "../../core/journal/append";
 import { today as todayOf } from "../../core/util/dates";
-import { ADD, defineTool, noteLink, write } from "./common";
+import { checkBlockText } from "../../core/trackers/validate";
+import { ADD, defineTool, noteLink, valid, write } from "./common";
 
 export const appendJournal = defineTool({
   name: "append_journal",
@@ -26,13 +26,13 @@ export const appendJournal = defineTool({
   hints: ADD,
   async run(args, deps) {
     const { access, ctx } = deps;
-    if (args.text.trim() === "") throw new UsageError("text is blank");
+    const text = valid(checkBlockText("text", args.text));
     const day = todayOf(deps.now());
     const path = ctx.layout.journalPath(access.agent, day);
     const {
       result: { ids, created },
     } = await write(deps, path, (current) => {
-      const appended = appendJournalBlock(current, args.text, {
+      const appended = appendJournalBlock(current, text, {
         agent: access.agent,
         date: day,
         path,

@@ -3,11 +3,14 @@
 import { describe, expect, it } from "vitest";
 import {
   checkAddressees,
+  checkBlockText,
   checkCategory,
   checkDate,
   checkFieldValue,
   checkLink,
   checkText,
+  MAX_BLOCK_CHARS,
+  MAX_TEXT_CHARS,
 } from "../../../src/core/trackers/validate";
 
 describe("write-value checks", () => {
@@ -19,6 +22,33 @@ describe("write-value checks", () => {
     expect(checkText("text", "   ")).toEqual({ ok: false, error: "text is blank" });
     expect(checkText("text", "a\u0000b").ok).toBe(false);
     expect(checkText("progress", "done, see ^t-003")).toMatchObject({ ok: false });
+  });
+
+  it("a text: at most MAX_TEXT_CHARS characters, trimmed", () => {
+    const at = "w".repeat(MAX_TEXT_CHARS);
+    expect(checkText("text", ` ${at} `)).toEqual({ ok: true, value: at });
+    expect(checkText("text", `${at}w`)).toEqual({
+      ok: false,
+      error: `text is ${MAX_TEXT_CHARS + 1} characters; at most ${MAX_TEXT_CHARS} are taken`,
+    });
+  });
+
+  it("a journal block: line breaks kept, at most MAX_BLOCK_CHARS, no control character", () => {
+    expect(checkBlockText("text", "- [ ] one\n\tdetail\r\n")).toEqual({
+      ok: true,
+      value: "- [ ] one\n\tdetail\r\n",
+    });
+    expect(checkBlockText("text", " \n ")).toEqual({ ok: false, error: "text is blank" });
+    expect(checkBlockText("text", "a\u0000b")).toEqual({
+      ok: false,
+      error: "text holds a control character",
+    });
+    expect(checkBlockText("text", "\u001b[31mred").ok).toBe(false);
+    expect(checkBlockText("text", "x".repeat(MAX_BLOCK_CHARS)).ok).toBe(true);
+    expect(checkBlockText("text", "x".repeat(MAX_BLOCK_CHARS + 1))).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^text is 100001 characters; at most 100000/),
+    });
   });
 
   it("a date: a real calendar day only", () => {
