@@ -209,4 +209,10 @@ export interface RouteContext {
    * block whose text none of them says any more was reworded in the journal (docs/contradictions.md).
    */
   blockTexts?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Ids of the journal blocks whose text still derives their id (`blockUnchangedSinceId`): an
+   * entry citing one is that block's item whatever its text now is, and the item is skipped
+   * (docs/decisions.md, "An unchanged journal block's entry is its item").
+   */
+  unchangedBlocks?: ReadonlySet<string>;
 }

@@ -4,7 +4,7 @@
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */
-import { deriveShortId } from "../util/hash";
+import { deriveShortId, isDerivedShortId } from "../util/hash";
 import { idMarkers, splitBlocks } from "./split";
 import type { JournalBlock } from "./split";
 import { trimLineEnds } from "../markdown/text";
@@ -41,6 +41,27 @@ export function newBlockId(
 ): string {
   // A set is used as it is: copying it per id made a loop over many new blocks quadratic.
   return deriveShortId("am-", seed, taken instanceof Set ? taken : new Set<string>(taken));
+}
+
+/**
+ * The seed of the id extraction derives for a journal block ({@link newBlockId}): the journal's
+ * vault path and the block's text as {@link splitBlocks} gives it (without its `^id`).
+ */
+export function blockIdSeed(journalPath: string, blockText: string): string {
+  return `${journalPath}\n${blockText}`;
+}
+
+/**
+ * True when `block`'s id is the one extraction derived from the text the block still has
+ * ({@link blockIdSeed}): the block is unchanged since its id was given. False when it has no id,
+ * was reworded in place since (its id kept), or carries an id not derived so (by hand, the old
+ * four-character form, an id given by a journal append).
+ */
+export function blockUnchangedSinceId(journalPath: string, block: JournalBlock): boolean {
+  return (
+    block.blockId !== null &&
+    isDerivedShortId("am-", blockIdSeed(journalPath, block.text), block.blockId)
+  );
 }
 
 /** Every block id in a body (inline and standalone, outside fenced code). */
