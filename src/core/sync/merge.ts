@@ -22,6 +22,7 @@ import {
 } from "../trackers/format";
 import { fieldValue, orderFields, splitBlockIds } from "../trackers/fields";
 import { fenceAfter } from "../markdown/fences";
+import { wordsForSimilarity } from "../markdown/text";
 
 /** How a note is split into blocks: tracker notes by item, others by paragraph. */
 export type NoteShape = "tracker" | "text";
@@ -91,6 +92,10 @@ export function mergeNote(
   const b = split(base ?? "", shape, scan);
   const o = split(ours, shape, scan);
   const t = split(theirs, shape, scan);
+  if (shape === "tracker") {
+    keyEditedLines(b.blocks, o.blocks, scan);
+    keyEditedLines(b.blocks, t.blocks, scan);
+  }
   const choices: MergeChoice[] = [];
   const front = mergeFront(b.front, o.front, t.front, choices);
   const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices);
@@ -214,6 +219,60 @@ function blockIdOf(lines: readonly string[]): string | null {
   return m && lines.length > 1 && /^c-/.test(m[1] ?? "") ? (m[1] ?? null) : null;
 }
 
+/** Overlap of two lines' words that makes one side's new line the edit of a base line. */
+const EDITED_LINE_OVERLAP = 0.5;
+
+/**
+ * A tracker item without an id is keyed by its text, so an edit on one side (a tick, a word) would
+ * read as the line deleted and another added, and an edit on both sides would keep both lines.
+ * Each base item without an id that `side` no longer has is matched to the line that took its
+ * place there: of the item lines `side` added between the base line's nearest neighbours that it
+ * kept, the first whose words overlap the base line's by half ({@link EDITED_LINE_OVERLAP}, of the
+ * shorter's words), with an id of its own or not. That line is re-keyed as the base line, so the
+ * item is merged three-way as one (docs/decisions.md, "A tracker line without an id is matched to
+ * its edit"). Changes `side` in place.
+ */
+function keyEditedLines(
+  base: readonly Block[],
+  side: Block[],
+  scan: (line: string) => ItemLineScan | null,
+): void {
+  const sideAt = new Map(side.map((x, i) => [x.key, i]));
+  const baseKeys = new Set(base.map((x) => x.key));
+  const added = new Set(side.map((x, i) => (baseKeys.has(x.key) ? -1 : i)).filter((i) => i >= 0));
+  base.forEach((gone, i) => {
+    if (!gone.key.startsWith("line:") || sideAt.has(gone.key)) return;
+    const line = gone.lines[0] ?? "";
+    const item = scan(line);
+    if (!item || item.id) return;
+    let from = -1;
+    for (let j = i - 1; j >= 0 && from < 0; j--) from = sideAt.get(base[j]?.key ?? "") ?? -1;
+    let to = side.length;
+    for (let j = i + 1; j < base.length && to === side.length; j++)
+      to = sideAt.get(base[j]?.key ?? "") ?? side.length;
+    for (let k = from + 1; k < to; k++) {
+      const next = side[k];
+      const scanned = next && added.has(k) ? scan(next.lines[0] ?? "") : null;
+      if (!next || !scanned || wordOverlap(item.text, scanned.text) < EDITED_LINE_OVERLAP) continue;
+      added.delete(k);
+      sideAt.delete(next.key);
+      next.key = gone.key;
+      sideAt.set(gone.key, k);
+      return;
+    }
+  });
+}
+
+/** Shared words of two texts over the words of the shorter, 0–1 (0 when either has none). */
+function wordOverlap(a: string, b: string): number {
+  const x = new Set(wordsForSimilarity(a).split(" ").filter(Boolean));
+  const y = new Set(wordsForSimilarity(b).split(" ").filter(Boolean));
+  if (x.size === 0 || y.size === 0) return 0;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / Math.min(x.size, y.size);
+}
+
 function same(a: Block | undefined, b: Block | undefined): boolean {
   if (!a || !b) return a === b;
   return a.lines.length === b.lines.length && a.lines.every((l, i) => l === b.lines[i]);
@@ -277,7 +336,7 @@ function mergeBlock(
   if (same(ours, theirs)) return ours;
   if (base && same(base, ours)) return theirs;
   if (base && same(base, theirs)) return ours;
-  if (shape === "tracker" && ours.key.startsWith("id:")) {
+  if (shape === "tracker" && (ours.key.startsWith("id:") || scanItemLine(ours.lines[0] ?? ""))) {
     const lines = mergeItem(base?.lines ?? null, ours.lines, theirs.lines, choices);
     return { ...ours, lines };
   }

@@ -28,6 +28,60 @@ describe("mergeNote on trackers", () => {
     }
   });
 
+  it("a line without an id: a tick on one side and an edit on the other give one line, done, with the edit", () => {
+    const base = `${HEAD}- [ ] A ^t-001\n- [ ] Call hk-c2r1 the vendor\n- [ ] B ^t-002\n`;
+    const ticked = base.replace("- [ ] Call", "- [x] Call");
+    // The edit side also adds lines of its own after the edited one, one by hand and one with an id.
+    const edited = base.replace(
+      "- [ ] Call hk-c2r1 the vendor\n",
+      "- [ ] Call hk-c2r1 e-c1r3 e-c1r4 the vendor\n- [ ] Call hk-c1r3 the vendor\n",
+    );
+    for (const [ours, theirs] of [
+      [ticked, edited],
+      [edited, ticked],
+    ] as const) {
+      const r = mergeNote(base, ours, theirs, "tracker");
+      expect(listItems(r.text).map((i) => `${i.status} ${i.text}`)).toEqual([
+        "open A",
+        "done Call hk-c2r1 e-c1r3 e-c1r4 the vendor",
+        "open Call hk-c1r3 the vendor",
+        "open B",
+      ]);
+      expect(r.choices).toEqual([]);
+    }
+  });
+
+  it("a line without an id edited on both sides is one line, the other text kept under it", () => {
+    const base = `${HEAD}- [ ] Call hk-c2r1 the vendor\n`;
+    const ours = `${HEAD}- [x] Call hk-c2r1 e-c2r4 the vendor\n`;
+    const theirs = `${HEAD}- [ ] Call hk-c2r1 e-c1r3 the vendor\n`;
+    const a = mergeNote(base, ours, theirs, "tracker");
+    const b = mergeNote(base, theirs, ours, "tracker");
+    expect(a.text).toBe(b.text);
+    expect(listItems(a.text).map((i) => `${i.status} ${i.text}`)).toEqual([
+      "done Call hk-c2r1 e-c2r4 the vendor",
+    ]);
+    expect(a.text).toContain(
+      'Merge: kept "Call hk-c2r1 e-c2r4 the vendor" over "Call hk-c2r1 e-c1r3 the vendor"',
+    );
+  });
+
+  it("a line given an id on one side and edited on the other is one line, with the id and the edit", () => {
+    const base = `${HEAD}- [ ] Call hk-c2r1 the vendor\n- [ ] B ^t-002\n`;
+    const withId = base.replace("the vendor\n", "the vendor ^t-k3f9x2m7qa\n");
+    const edited = base.replace("hk-c2r1", "hk-c2r1 e-c1r3");
+    for (const [ours, theirs] of [
+      [withId, edited],
+      [edited, withId],
+    ] as const) {
+      const r = mergeNote(base, ours, theirs, "tracker");
+      expect(listItems(r.text).map((i) => `${i.id} ${i.text}`)).toEqual([
+        "t-k3f9x2m7qa Call hk-c2r1 e-c1r3 the vendor",
+        "t-002 B",
+      ]);
+    }
+  });
+
   it("items added on both sides are all kept, once, and new ids never collide", () => {
     const base = `${HEAD}- [ ] A ^t-001\n`;
     const ours = `${HEAD}- [ ] A ^t-001\n- [ ] B ^t-k3f9x2m7qa\n`;
