@@ -98,7 +98,9 @@ export function mergeNote(
   }
   const choices: MergeChoice[] = [];
   const front = mergeFront(b.front, o.front, t.front, choices);
-  const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices);
+  const forks: Fork[] = [];
+  const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices, forks);
+  settleForks(blocks, forks);
   const out: string[] = [];
   if (front) out.push("---", ...front, "---");
   out.push(...o.lead);
@@ -284,6 +286,7 @@ function mergeBlocks(
   theirs: readonly Block[],
   shape: NoteShape,
   choices: MergeChoice[],
+  forks: Fork[],
 ): Block[] {
   const inBase = new Map(base.map((b) => [b.key, b]));
   const inOurs = new Map(ours.map((b) => [b.key, b]));
@@ -300,7 +303,7 @@ function mergeBlocks(
       out.push(o);
       continue;
     }
-    out.push(mergeBlock(b, o, t, shape, choices));
+    out.push(mergeBlock(b, o, t, shape, choices, forks));
   }
   let prev: string | null = null;
   for (const t of theirs) {
@@ -332,6 +335,7 @@ function mergeBlock(
   theirs: Block,
   shape: NoteShape,
   choices: MergeChoice[],
+  forks: Fork[],
 ): Block {
   if (same(ours, theirs)) return ours;
   if (base && same(base, ours)) return theirs;
@@ -339,6 +343,13 @@ function mergeBlock(
   if (shape === "tracker" && (ours.key.startsWith("id:") || scanItemLine(ours.lines[0] ?? ""))) {
     const lines = mergeItem(base?.lines ?? null, ours.lines, theirs.lines, choices);
     return { ...ours, lines };
+  }
+  if (shape === "text" && ours.key.startsWith("p:^")) {
+    // A callout keyed by its id that both sides changed (a source added, marked superseded; or
+    // given its id on both, when first superseded): its lines merged three-way, so neither side's
+    // line is lost.
+    const lines = mergeLinesInPlace(base?.lines ?? [], ours.lines, theirs.lines);
+    return { ...ours, lines: settleSuccessor(lines, forks) };
   }
   // Two versions of one paragraph (it differs only in block ids): the one with more ids, else the
   // greater text; the lines of the other are never lost because they were the same text.
@@ -351,6 +362,83 @@ function mergeBlock(
         ? ours
         : theirs;
   return { ...pick, blanks: ours.blanks };
+}
+
+/**
+ * Lines of `ours` without those `theirs` deleted, and each line `theirs` added at its place there:
+ * after the line it followed, else before the next line kept, so a callout's id stays last.
+ */
+function mergeLinesInPlace(
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): string[] {
+  const b = new Set(base);
+  const t = new Set(theirs);
+  const out = ours.filter((l) => l.trim() === "" || !b.has(l) || t.has(l));
+  const o = new Set(out);
+  const kept = (line: string | undefined): number =>
+    line === undefined || line.trim() === "" ? -1 : out.indexOf(line);
+  theirs.forEach((l, j) => {
+    if (o.has(l) || b.has(l) || l.trim() === "") return;
+    // Right after the line before it there; else before the next line of it that is kept (and the
+    // blank lines before that); else after the nearest earlier one kept; else first.
+    let at = kept(theirs[j - 1]) + 1;
+    if (at === 0) {
+      let k = j + 1;
+      while (k < theirs.length && kept(theirs[k]) < 0) k++;
+      at = k < theirs.length ? kept(theirs[k]) : -1;
+      while (at > 0 && (out[at - 1] ?? "").trim() === "") at--;
+    }
+    for (let k = j - 2; at < 0 && k >= 0; k--) if (kept(theirs[k]) >= 0) at = kept(theirs[k]) + 1;
+    out.splice(Math.max(at, 0), 0, l);
+    o.add(l);
+  });
+  return out;
+}
+
+/** A callout superseded on two sides at once: the successor kept, and the line that names it. */
+interface Fork {
+  /** Block ids of the successors set aside. */
+  losers: string[];
+  /** The kept `> [valid_to:: …] [superseded_by:: …]` line. */
+  line: string;
+}
+
+const SUCCESSOR_LINE = /^>.*\[superseded_by::[^\]]*\^(c-[A-Za-z0-9-]+)\]\]\]/;
+
+/**
+ * Two sides that each superseded one callout leave it two `superseded_by` lines: the greater is
+ * kept, as for any value changed two ways, and each other successor is recorded in `forks`, to be
+ * marked superseded by the kept one ({@link settleForks}; docs/decisions.md, "Two clones
+ * superseding one fact: one successor stays current").
+ */
+function settleSuccessor(lines: string[], forks: Fork[]): string[] {
+  const named = lines.filter((l) => SUCCESSOR_LINE.test(l));
+  if (new Set(named).size < 2) return lines;
+  const kept = named.reduce((a, l) => (l > a ? l : a));
+  const losers = named
+    .filter((l) => l !== kept)
+    .map((l) => SUCCESSOR_LINE.exec(l)?.[1] ?? "")
+    .filter(Boolean);
+  forks.push({ losers, line: kept });
+  return lines.filter((l) => !named.includes(l) || l === kept);
+}
+
+/**
+ * Marks each successor a fork set aside as superseded by the kept one: the kept line is added at
+ * the end of its quote lines, unless it is superseded already.
+ */
+function settleForks(blocks: Block[], forks: readonly Fork[]): void {
+  for (const fork of forks)
+    for (const loser of fork.losers) {
+      const block = blocks.find((x) => x.key === `p:^${loser}`);
+      if (!block || block.lines.some((l) => /\[(?:superseded_by|valid_to)::/.test(l))) continue;
+      let end = block.lines.length;
+      while (end > 0 && !(block.lines[end - 1] ?? "").startsWith(">")) end--;
+      if (end === 0) continue;
+      block.lines = [...block.lines.slice(0, end), fork.line, ...block.lines.slice(end)];
+    }
 }
 
 function ids(lines: readonly string[]): number {

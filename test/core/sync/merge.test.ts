@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { hasConflictMarkers } from "../../../src/core/markdown/conflict-markers";
 import { listItems } from "../../../src/core/trackers/format";
+import { listTopicEntries } from "../../../src/core/knowledge/callouts";
+import { isSuperseded } from "../../../src/core/knowledge/supersede";
 import { mergeNote } from "../../../src/core/sync/merge";
 
 const HEAD = "---\ntype: tracker\nkind: tasks\n---\n# Tasks\n\n";
@@ -183,6 +185,49 @@ describe("mergeNote on journals and topic notes", () => {
       expect(text).toMatch(/takes 30 minutes[^]*?\n\n\^c-new30(\n|$)/);
       expect(text).toMatch(
         /takes 10 minutes[^]*?superseded_by:: [^\n]*\^c-new30\]\]\]\n\n\^c-old\n/,
+      );
+    }
+  });
+
+  it("two clones superseding one fact at once: one successor stays current, the other is superseded by it", () => {
+    const link = (id: string) => `[[Memory/Agents/link/Knowledge/learning/Build#^${id}]]`;
+    const fact = (n: number) =>
+      `> [!insight] 2026-11-24 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n> Source: [[Memory/Agents/link/Journal/2026-11-24#^am-${n}]]`;
+    const head = "# Build\n\n## Insights\n\n";
+    const base = `${head}${fact(10)}\n\n^c-old\n`;
+    const side = (n: number, id: string) =>
+      `${head}${fact(10)}\n> [valid_to:: 2026-11-24] [superseded_by:: ${link(id)}]\n\n^c-old\n\n` +
+      `${fact(n)}\n> [supersedes:: ${link("c-old")}]\n\n^${id}\n`;
+    const current = (text: string) =>
+      listTopicEntries(text)
+        .filter((e) => !isSuperseded(e.fields))
+        .map((e) => e.id);
+    for (const b of [base, `${head}${fact(10)}\n`]) {
+      const a = mergeNote(b, side(20, "c-new20"), side(30, "c-new30"), "text").text;
+      const z = mergeNote(b, side(30, "c-new30"), side(20, "c-new20"), "text").text;
+      expect([current(a), current(z)]).toEqual([["c-new30"], ["c-new30"]]);
+      expect(a.match(/superseded_by::/g)).toHaveLength(2);
+      expect(a).toMatch(
+        /takes 20 minutes[^]*?\n> \[valid_to:: 2026-11-24\] \[superseded_by:: [^\n]*\^c-new30\]\]\]\n\n\^c-new20\n/,
+      );
+    }
+  });
+
+  it("a callout given a source on one side and superseded on the other keeps both", () => {
+    const head = "# Build\n\n## Insights\n\n";
+    const base = `${head}> [!insight] 2026-11-24 · confidence 0.9\n> A\n> Source: [[J#^am-1]]\n\n^c-a\n`;
+    const sourced = base.replace("[[J#^am-1]]", "[[J#^am-1]], [[J#^am-2]]");
+    const marked = base.replace(
+      "\n\n^c-a",
+      "\n> [valid_to:: 2026-11-24] [superseded_by:: [[B#^c-b]]]\n\n^c-a",
+    );
+    for (const [o, t] of [
+      [sourced, marked],
+      [marked, sourced],
+    ] as const) {
+      const text = mergeNote(base, o, t, "text").text;
+      expect(text).toBe(
+        `${head}> [!insight] 2026-11-24 · confidence 0.9\n> A\n> Source: [[J#^am-1]], [[J#^am-2]]\n> [valid_to:: 2026-11-24] [superseded_by:: [[B#^c-b]]]\n\n^c-a\n`,
       );
     }
   });
