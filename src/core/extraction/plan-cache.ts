@@ -148,6 +148,7 @@ export class PlanReadCache {
       if (planned.supersedes) {
         const ids = this.superseding.get(planned.destination) ?? new Set<string>();
         ids.add(planned.supersedes.id);
+        for (const other of planned.supersedes.also ?? []) ids.add(other.id);
         this.superseding.set(planned.destination, ids);
       }
     }

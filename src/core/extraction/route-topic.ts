@@ -99,7 +99,9 @@ export async function routeToTopic(
       action: citesBlock(restated.sources, link) ? "skip" : "add-source",
       existingId: restated.id,
     });
-  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination), {
+    all: true,
+  });
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });
 }
