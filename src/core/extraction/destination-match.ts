@@ -2,7 +2,13 @@
  * Dedupe against destinations: whether an item is already in its tracker or topic note (cited from
  * the same journal block, or the same text on a current entry), and the source links that decide it.
  */
-import { DUPLICATE_THRESHOLD, SimilarityIndex, findDuplicate } from "./dedupe";
+import {
+  DUPLICATE_THRESHOLD,
+  SimilarityIndex,
+  findDuplicate,
+  sameItemText,
+  wordSimilarity,
+} from "./dedupe";
 import type { TrackerKind } from "../settings";
 import type { TrackerItem } from "../trackers/format";
 import { FIELD_KEYS, fieldValue } from "../trackers/fields";
@@ -62,6 +68,31 @@ export class EntryMatcher<T> {
     const ids = live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1);
     const dup = ids[findDuplicate(text, ids, (i) => this.textOf(this.entries[i] as T))];
     return dup === undefined ? null : { index: dup, recorded: false };
+  }
+
+  /**
+   * The entry that is the item of `link`'s journal block when the block is unchanged since its id
+   * was given (docs/decisions.md, "An unchanged journal block's entry is its item"): among the
+   * entries citing the block, leaving out those that another item of the block (`siblings`, the
+   * texts of every item extracted from it, `text` among them) says, the one with the same text,
+   * else the one whose words most resemble `text` (the first on a tie), whatever its text and
+   * status now are. @returns its index, or -1 when no entry is left
+   */
+  blockEntry(text: string, link: string, siblings: readonly string[] = [text]): number {
+    const textOf = (i: number) => this.textOf(this.entries[i] as T);
+    const others = siblings.filter((s) => s !== text);
+    const own = (this.cited.get(sourceKey(link)) ?? []).filter(
+      (i) => !others.some((s) => sameItemText(s, textOf(i))),
+    );
+    const same = own[findDuplicate(text, own, textOf)];
+    if (same !== undefined) return same;
+    let best = -1;
+    let bestScore = -1;
+    for (const i of own) {
+      const score = wordSimilarity(text, textOf(i));
+      if (score > bestScore) [best, bestScore] = [i, score];
+    }
+    return best;
   }
 
   /** Adds an entry at the end of the list. */

@@ -26,6 +26,8 @@ import {
 } from "../frontmatter";
 import {
   addBlockIds,
+  blockIdSeed,
+  blockUnchangedSinceId,
   existingBlockIds,
   extractionHash,
   newBlockId,
@@ -316,16 +318,20 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   const taken = existingBlockIds(note.body);
   const assigned = new Map<number, string>();
   const newBlockIds: ExtractionPlan["newBlockIds"] = [];
+  // Blocks unchanged since extraction gave their id: an entry citing one is its item, however the
+  // entry was edited since (docs/decisions.md, "An unchanged journal block's entry is its item").
+  const unchangedBlocks = new Set<string>();
   for (const item of result.items) {
     const block = blocks[item.blockIndex];
     if (!block) continue;
     if (block.blockId) {
       item.blockId = block.blockId;
+      if (blockUnchangedSinceId(path, block)) unchangedBlocks.add(block.blockId);
       continue;
     }
     let id = assigned.get(item.blockIndex);
     if (!id) {
-      id = newBlockId(`${path}\n${block.text}`, taken);
+      id = newBlockId(blockIdSeed(path, block.text), taken);
       taken.add(id);
       assigned.set(item.blockIndex, id);
       newBlockIds.push({ text: block.text, id });
@@ -360,6 +366,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
       fallbackTopic,
       state,
       blockTexts,
+      unchangedBlocks,
     });
     if ("reason" in routed) rejected.push(routed);
     else items.push(...routed);

@@ -148,6 +148,7 @@ export class PlanReadCache {
       if (planned.supersedes) {
         const ids = this.superseding.get(planned.destination) ?? new Set<string>();
         ids.add(planned.supersedes.id);
+        for (const other of planned.supersedes.also ?? []) ids.add(other.id);
         this.superseding.set(planned.destination, ids);
       }
     }
@@ -209,4 +210,10 @@ export interface RouteContext {
    * block whose text none of them says any more was reworded in the journal (docs/contradictions.md).
    */
   blockTexts?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Ids of the journal blocks whose text still derives their id (`blockUnchangedSinceId`): an
+   * entry citing one is that block's item whatever its text now is, and the item is skipped
+   * (docs/decisions.md, "An unchanged journal block's entry is its item").
+   */
+  unchangedBlocks?: ReadonlySet<string>;
 }

@@ -53,9 +53,22 @@ export async function routeToTopic(
   const base = { item, destination, topic: { title: topicTitle, heading } };
   const entries = await ctx.state.topicEntries(destination);
   const link = sourceLink(ctx.journal, item.blockId);
-  const matched = ctx.state
-    .once(`matcher\u0000topic\u0000${destination}`, () => topicMatcher([...entries]))
-    .match(item.text, link);
+  const matcher = ctx.state.once(`matcher\u0000topic\u0000${destination}`, () =>
+    topicMatcher([...entries]),
+  );
+  if (item.blockId && ctx.unchangedBlocks?.has(item.blockId)) {
+    // The block is as it was when its callout was written: that callout is its item, however a
+    // person edited it since (docs/decisions.md, "An unchanged journal block's entry is its item").
+    const own = matcher.blockEntry(item.text, link, ctx.blockTexts?.get(item.blockId));
+    const entry = own >= 0 ? matcher.entries[own] : undefined;
+    if (entry)
+      return ctx.state.plan({
+        ...base,
+        action: "skip",
+        existingId: entry.id ?? `callout ${own + 1}`,
+      });
+  }
+  const matched = matcher.match(item.text, link);
   const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;
   const kind = calloutKind(item);
@@ -86,7 +99,9 @@ export async function routeToTopic(
       action: citesBlock(restated.sources, link) ? "skip" : "add-source",
       existingId: restated.id,
     });
-  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination));
+  const supersedes = supersessionFor(item, views, link, ctx, ctx.state.supersededIn(destination), {
+    all: true,
+  });
   if (supersedes) return ctx.state.plan({ ...base, action: "supersede", supersedes });
   return ctx.state.plan({ ...base, action: "add" });
 }

@@ -45,7 +45,9 @@ export function restatementFor(
  *   (the block was reworded after extraction), still current;
  * - for knowledge and decisions, the current entry it contradicts (`contradiction.ts`).
  * Entries already superseded, and (`live`) closed tasks, are never chosen. Entries another item of
- * this run already supersedes are left to it.
+ * this run already supersedes are left to it. With `all` (topic notes), the other current entries
+ * it contradicts are in `also` (docs/decisions.md, "A new fact supersedes every current fact it
+ * contradicts").
  */
 export function supersessionFor(
   item: ExtractedItem,
@@ -53,6 +55,7 @@ export function supersessionFor(
   link: string,
   ctx: RouteContext,
   taken: ReadonlySet<string>,
+  options: { all?: boolean } = {},
 ): Supersession | null {
   const { views } = entries;
   const isCurrent = (i: number): boolean => {
@@ -80,7 +83,12 @@ export function supersessionFor(
     .filter((e) => !ctx.date || !e.date || e.date <= ctx.date);
   const hit = current[findContradiction(item.text, current, (e) => e.text)];
   if (!hit) return null;
-  return { id: hit.id, text: hit.text, reason: contradiction(item.text, hit.text) ?? "value" };
+  const reason = contradiction(item.text, hit.text) ?? "value";
+  if (!options.all) return { id: hit.id, text: hit.text, reason };
+  const also = current
+    .filter((e) => e !== hit && contradiction(item.text, e.text) !== null)
+    .map((e) => ({ id: e.id, text: e.text }));
+  return { id: hit.id, text: hit.text, reason, ...(also.length ? { also } : {}) };
 }
 
 /**

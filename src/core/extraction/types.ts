@@ -205,6 +205,12 @@ export interface Supersession {
    * `reworded`: the journal block it came from now says something else.
    */
   reason: "polarity" | "value" | "reworded";
+  /**
+   * Other current callouts of a topic note the new one contradicts as well (facts recorded at once
+   * on other clones): they are superseded by it too (docs/decisions.md, "A new fact supersedes
+   * every current fact it contradicts").
+   */
+  also?: { id: string; text: string }[];
 }
 
 export interface PlannedItem {

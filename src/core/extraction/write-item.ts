@@ -225,7 +225,7 @@ export function writeItem(
       planned.action === "supersede" && current !== null
         ? supersededCallout(entries, planned.supersedes, kind)
         : undefined;
-    return appendCallout(
+    const appended = appendCallout(
       current,
       {
         title: planned.topic.title,
@@ -244,7 +244,26 @@ export function writeItem(
         source: unwrapWikilink(link),
       },
       old,
-    ).text;
+    );
+    // The other current facts it contradicts, still there and current, are superseded by it too.
+    let text = appended.text;
+    for (const other of old && appended.newId ? (planned.supersedes?.also ?? []) : []) {
+      const entry = supersededCallout(listTopicEntries(text), { ...other, reason: "value" }, kind);
+      if (!entry) continue;
+      const taken = blockIdsIn(text);
+      const marked = supersedeCallout(
+        text,
+        { ...(entry.id ? { id: entry.id } : {}), text: entry.text },
+        planned.destination,
+        {
+          newId: appended.newId ?? "",
+          oldId: entry.id ?? calloutBlockId(`${planned.destination}\n${entry.text}`, taken),
+        },
+        ctx.date,
+      );
+      if (marked) text = marked.text;
+    }
+    return text;
   }
   return current;
 }

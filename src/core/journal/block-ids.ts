@@ -4,7 +4,7 @@
  * `^id` or adds a deterministic `^am-xxxx`, locating blocks in the journal's CURRENT text by their
  * content so that a person's edits made meanwhile survive.
  */
-import { deriveShortId } from "../util/hash";
+import { deriveShortId, isDerivedShortId } from "../util/hash";
 import { idMarkers, splitBlocks } from "./split";
 import type { JournalBlock } from "./split";
 import { trimLineEnds } from "../markdown/text";
@@ -43,6 +43,27 @@ export function newBlockId(
   return deriveShortId("am-", seed, taken instanceof Set ? taken : new Set<string>(taken));
 }
 
+/**
+ * The seed of the id extraction derives for a journal block ({@link newBlockId}): the journal's
+ * vault path and the block's text as {@link splitBlocks} gives it (without its `^id`).
+ */
+export function blockIdSeed(journalPath: string, blockText: string): string {
+  return `${journalPath}\n${blockText}`;
+}
+
+/**
+ * True when `block`'s id is the one extraction derived from the text the block still has
+ * ({@link blockIdSeed}): the block is unchanged since its id was given. False when it has no id,
+ * was reworded in place since (its id kept), or carries an id not derived so (by hand, the old
+ * four-character form, an id given by a journal append).
+ */
+export function blockUnchangedSinceId(journalPath: string, block: JournalBlock): boolean {
+  return (
+    block.blockId !== null &&
+    isDerivedShortId("am-", blockIdSeed(journalPath, block.text), block.blockId)
+  );
+}
+
 /** Every block id in a body (inline and standalone, outside fenced code). */
 export function existingBlockIds(body: string): Set<string> {
   return new Set(idMarkers(body).map((m) => m.id));
@@ -64,10 +85,12 @@ export function findBlock(
 /**
  * {@link findBlock} over `blocks`, with their texts compared once: each call looks its text up in
  * a map, so finding every block of a body is linear, not quadratic. Across calls of one finder,
- * `claimed` may only grow (as in {@link addBlockIds}).
+ * `claimed` may only grow (as in {@link addBlockIds}). `preferWithoutId`: of blocks with the same
+ * text, an unclaimed one without an id comes first.
  */
 function blockFinder(
   blocks: readonly JournalBlock[],
+  preferWithoutId = false,
 ): (text: string, claimed: ReadonlySet<number>) => number {
   const byText = new Map<string, { at: number; indices: number[] }>();
   const byFirstLine = new Map<string, number[]>();
@@ -87,7 +110,11 @@ function blockFinder(
     const same = byText.get(wanted);
     if (same) {
       while (same.at < same.indices.length && claimed.has(same.indices[same.at] ?? -1)) same.at++;
-      const exact = same.indices[same.at];
+      // A block wanting a new id had none when planned: of blocks with the same text, one without.
+      const free = preferWithoutId
+        ? same.indices.slice(same.at).find((i) => !claimed.has(i) && blocks[i]?.blockId === null)
+        : undefined;
+      const exact = free ?? same.indices[same.at];
       if (exact !== undefined) return exact;
     }
     const firstLine = wanted.split("\n")[0] ?? "";
@@ -162,8 +189,9 @@ function applyEdit(rows: Row[], edit: Edit, eol: string): void {
  * by line number, so lines a person added or moved meanwhile survive (test/core/journal/journal-blocks.test.ts,
  * "case 07: …"): a paragraph gets
  * ` ^id` at the end of its last line, a list item at the end of its first line, a quote, callout,
- * table or code block a `^id` line after it. A block that already has an id keeps it (reported in
- * `kept`); a block no longer found, or an id already used elsewhere in the body, is skipped and
+ * table or code block a `^id` line after it. Of blocks with the same text, one without an id is
+ * taken first (the wanted id was derived for a block that had none: a paragraph written again
+ * later in the journal). A block that already has an id keeps it (reported in `kept`); a block no longer found, or an id already used elsewhere in the body, is skipped and
  * reported in `missing`. Line endings (CRLF) are preserved. Never throws.
  */
 export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): AddBlockIdsResult {
@@ -180,7 +208,7 @@ export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): Add
   const present = existingBlockIds(body);
   const claimed = new Set<number>();
   const edits: Edit[] = [];
-  const find = blockFinder(blocks);
+  const find = blockFinder(blocks, true);
   for (const { text, id } of wanted) {
     const index = find(text, claimed);
     const block = blocks[index];

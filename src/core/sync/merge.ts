@@ -22,6 +22,7 @@ import {
 } from "../trackers/format";
 import { fieldValue, orderFields, splitBlockIds } from "../trackers/fields";
 import { fenceAfter } from "../markdown/fences";
+import { wordsForSimilarity } from "../markdown/text";
 
 /** How a note is split into blocks: tracker notes by item, others by paragraph. */
 export type NoteShape = "tracker" | "text";
@@ -91,9 +92,15 @@ export function mergeNote(
   const b = split(base ?? "", shape, scan);
   const o = split(ours, shape, scan);
   const t = split(theirs, shape, scan);
+  if (shape === "tracker") {
+    keyEditedLines(b.blocks, o.blocks, scan);
+    keyEditedLines(b.blocks, t.blocks, scan);
+  }
   const choices: MergeChoice[] = [];
   const front = mergeFront(b.front, o.front, t.front, choices);
-  const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices);
+  const forks: Fork[] = [];
+  const blocks = mergeBlocks(b.blocks, o.blocks, t.blocks, shape, choices, forks);
+  settleForks(blocks, forks);
   const out: string[] = [];
   if (front) out.push("---", ...front, "---");
   out.push(...o.lead);
@@ -214,6 +221,60 @@ function blockIdOf(lines: readonly string[]): string | null {
   return m && lines.length > 1 && /^c-/.test(m[1] ?? "") ? (m[1] ?? null) : null;
 }
 
+/** Overlap of two lines' words that makes one side's new line the edit of a base line. */
+const EDITED_LINE_OVERLAP = 0.5;
+
+/**
+ * A tracker item without an id is keyed by its text, so an edit on one side (a tick, a word) would
+ * read as the line deleted and another added, and an edit on both sides would keep both lines.
+ * Each base item without an id that `side` no longer has is matched to the line that took its
+ * place there: of the item lines `side` added between the base line's nearest neighbours that it
+ * kept, the first whose words overlap the base line's by half ({@link EDITED_LINE_OVERLAP}, of the
+ * shorter's words), with an id of its own or not. That line is re-keyed as the base line, so the
+ * item is merged three-way as one (docs/decisions.md, "A tracker line without an id is matched to
+ * its edit"). Changes `side` in place.
+ */
+function keyEditedLines(
+  base: readonly Block[],
+  side: Block[],
+  scan: (line: string) => ItemLineScan | null,
+): void {
+  const sideAt = new Map(side.map((x, i) => [x.key, i]));
+  const baseKeys = new Set(base.map((x) => x.key));
+  const added = new Set(side.map((x, i) => (baseKeys.has(x.key) ? -1 : i)).filter((i) => i >= 0));
+  base.forEach((gone, i) => {
+    if (!gone.key.startsWith("line:") || sideAt.has(gone.key)) return;
+    const line = gone.lines[0] ?? "";
+    const item = scan(line);
+    if (!item || item.id) return;
+    let from = -1;
+    for (let j = i - 1; j >= 0 && from < 0; j--) from = sideAt.get(base[j]?.key ?? "") ?? -1;
+    let to = side.length;
+    for (let j = i + 1; j < base.length && to === side.length; j++)
+      to = sideAt.get(base[j]?.key ?? "") ?? side.length;
+    for (let k = from + 1; k < to; k++) {
+      const next = side[k];
+      const scanned = next && added.has(k) ? scan(next.lines[0] ?? "") : null;
+      if (!next || !scanned || wordOverlap(item.text, scanned.text) < EDITED_LINE_OVERLAP) continue;
+      added.delete(k);
+      sideAt.delete(next.key);
+      next.key = gone.key;
+      sideAt.set(gone.key, k);
+      return;
+    }
+  });
+}
+
+/** Shared words of two texts over the words of the shorter, 0–1 (0 when either has none). */
+function wordOverlap(a: string, b: string): number {
+  const x = new Set(wordsForSimilarity(a).split(" ").filter(Boolean));
+  const y = new Set(wordsForSimilarity(b).split(" ").filter(Boolean));
+  if (x.size === 0 || y.size === 0) return 0;
+  let shared = 0;
+  for (const w of x) if (y.has(w)) shared++;
+  return shared / Math.min(x.size, y.size);
+}
+
 function same(a: Block | undefined, b: Block | undefined): boolean {
   if (!a || !b) return a === b;
   return a.lines.length === b.lines.length && a.lines.every((l, i) => l === b.lines[i]);
@@ -225,6 +286,7 @@ function mergeBlocks(
   theirs: readonly Block[],
   shape: NoteShape,
   choices: MergeChoice[],
+  forks: Fork[],
 ): Block[] {
   const inBase = new Map(base.map((b) => [b.key, b]));
   const inOurs = new Map(ours.map((b) => [b.key, b]));
@@ -241,7 +303,7 @@ function mergeBlocks(
       out.push(o);
       continue;
     }
-    out.push(mergeBlock(b, o, t, shape, choices));
+    out.push(mergeBlock(b, o, t, shape, choices, forks));
   }
   let prev: string | null = null;
   for (const t of theirs) {
@@ -273,13 +335,21 @@ function mergeBlock(
   theirs: Block,
   shape: NoteShape,
   choices: MergeChoice[],
+  forks: Fork[],
 ): Block {
   if (same(ours, theirs)) return ours;
   if (base && same(base, ours)) return theirs;
   if (base && same(base, theirs)) return ours;
-  if (shape === "tracker" && ours.key.startsWith("id:")) {
+  if (shape === "tracker" && (ours.key.startsWith("id:") || scanItemLine(ours.lines[0] ?? ""))) {
     const lines = mergeItem(base?.lines ?? null, ours.lines, theirs.lines, choices);
     return { ...ours, lines };
+  }
+  if (shape === "text" && ours.key.startsWith("p:^")) {
+    // A callout keyed by its id that both sides changed (a source added, marked superseded; or
+    // given its id on both, when first superseded): its lines merged three-way, so neither side's
+    // line is lost.
+    const lines = mergeLinesInPlace(base?.lines ?? [], ours.lines, theirs.lines);
+    return { ...ours, lines: settleSuccessor(lines, forks) };
   }
   // Two versions of one paragraph (it differs only in block ids): the one with more ids, else the
   // greater text; the lines of the other are never lost because they were the same text.
@@ -292,6 +362,83 @@ function mergeBlock(
         ? ours
         : theirs;
   return { ...pick, blanks: ours.blanks };
+}
+
+/**
+ * Lines of `ours` without those `theirs` deleted, and each line `theirs` added at its place there:
+ * after the line it followed, else before the next line kept, so a callout's id stays last.
+ */
+function mergeLinesInPlace(
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+): string[] {
+  const b = new Set(base);
+  const t = new Set(theirs);
+  const out = ours.filter((l) => l.trim() === "" || !b.has(l) || t.has(l));
+  const o = new Set(out);
+  const kept = (line: string | undefined): number =>
+    line === undefined || line.trim() === "" ? -1 : out.indexOf(line);
+  theirs.forEach((l, j) => {
+    if (o.has(l) || b.has(l) || l.trim() === "") return;
+    // Right after the line before it there; else before the next line of it that is kept (and the
+    // blank lines before that); else after the nearest earlier one kept; else first.
+    let at = kept(theirs[j - 1]) + 1;
+    if (at === 0) {
+      let k = j + 1;
+      while (k < theirs.length && kept(theirs[k]) < 0) k++;
+      at = k < theirs.length ? kept(theirs[k]) : -1;
+      while (at > 0 && (out[at - 1] ?? "").trim() === "") at--;
+    }
+    for (let k = j - 2; at < 0 && k >= 0; k--) if (kept(theirs[k]) >= 0) at = kept(theirs[k]) + 1;
+    out.splice(Math.max(at, 0), 0, l);
+    o.add(l);
+  });
+  return out;
+}
+
+/** A callout superseded on two sides at once: the successor kept, and the line that names it. */
+interface Fork {
+  /** Block ids of the successors set aside. */
+  losers: string[];
+  /** The kept `> [valid_to:: …] [superseded_by:: …]` line. */
+  line: string;
+}
+
+const SUCCESSOR_LINE = /^>.*\[superseded_by::[^\]]*\^(c-[A-Za-z0-9-]+)\]\]\]/;
+
+/**
+ * Two sides that each superseded one callout leave it two `superseded_by` lines: the greater is
+ * kept, as for any value changed two ways, and each other successor is recorded in `forks`, to be
+ * marked superseded by the kept one ({@link settleForks}; docs/decisions.md, "Two clones
+ * superseding one fact: one successor stays current").
+ */
+function settleSuccessor(lines: string[], forks: Fork[]): string[] {
+  const named = lines.filter((l) => SUCCESSOR_LINE.test(l));
+  if (new Set(named).size < 2) return lines;
+  const kept = named.reduce((a, l) => (l > a ? l : a));
+  const losers = named
+    .filter((l) => l !== kept)
+    .map((l) => SUCCESSOR_LINE.exec(l)?.[1] ?? "")
+    .filter(Boolean);
+  forks.push({ losers, line: kept });
+  return lines.filter((l) => !named.includes(l) || l === kept);
+}
+
+/**
+ * Marks each successor a fork set aside as superseded by the kept one: the kept line is added at
+ * the end of its quote lines, unless it is superseded already.
+ */
+function settleForks(blocks: Block[], forks: readonly Fork[]): void {
+  for (const fork of forks)
+    for (const loser of fork.losers) {
+      const block = blocks.find((x) => x.key === `p:^${loser}`);
+      if (!block || block.lines.some((l) => /\[(?:superseded_by|valid_to)::/.test(l))) continue;
+      let end = block.lines.length;
+      while (end > 0 && !(block.lines[end - 1] ?? "").startsWith(">")) end--;
+      if (end === 0) continue;
+      block.lines = [...block.lines.slice(0, end), fork.line, ...block.lines.slice(end)];
+    }
 }
 
 function ids(lines: readonly string[]): number {

@@ -53,10 +53,27 @@ export function fnv1a(text: string): number {
  */
 export function deriveShortId(prefix: string, seed: string, taken: ReadonlySet<string>): string {
   for (let attempt = 0; ; attempt++) {
-    const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
-    const id = `${prefix}${base32(hash % SHORT_ID_SPACE, 10)}`;
+    const id = shortIdAttempt(prefix, seed, attempt);
     if (!taken.has(id)) return id;
   }
+}
+
+/**
+ * True when `id` is one that {@link deriveShortId} gives `seed` (its first id, or one of the next
+ * `attempts - 1` drawn when the first were taken): the text the seed was made of is the text the
+ * id was derived from. False for any other id, such as one written by hand or in the old
+ * four-character form.
+ */
+export function isDerivedShortId(prefix: string, seed: string, id: string, attempts = 8): boolean {
+  if (!id.startsWith(prefix)) return false;
+  for (let attempt = 0; attempt < attempts; attempt++)
+    if (shortIdAttempt(prefix, seed, attempt) === id) return true;
+  return false;
+}
+
+function shortIdAttempt(prefix: string, seed: string, attempt: number): string {
+  const hash = cyrb53(attempt === 0 ? seed : `${seed}\u0000${attempt}`);
+  return `${prefix}${base32(hash % SHORT_ID_SPACE, 10)}`;
 }
 
 /** 2⁵⁰: the ids {@link deriveShortId} draws from per prefix. */

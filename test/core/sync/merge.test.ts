@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { hasConflictMarkers } from "../../../src/core/markdown/conflict-markers";
 import { listItems } from "../../../src/core/trackers/format";
+import { listTopicEntries } from "../../../src/core/knowledge/callouts";
+import { isSuperseded } from "../../../src/core/knowledge/supersede";
 import { mergeNote } from "../../../src/core/sync/merge";
 
 const HEAD = "---\ntype: tracker\nkind: tasks\n---\n# Tasks\n\n";
@@ -25,6 +27,60 @@ describe("mergeNote on trackers", () => {
       });
       expect(r.text).toContain("[completion:: 2026-12-01]");
       expect(r.choices).toEqual([]);
+    }
+  });
+
+  it("a line without an id: a tick on one side and an edit on the other give one line, done, with the edit", () => {
+    const base = `${HEAD}- [ ] A ^t-001\n- [ ] Call hk-c2r1 the vendor\n- [ ] B ^t-002\n`;
+    const ticked = base.replace("- [ ] Call", "- [x] Call");
+    // The edit side also adds lines of its own after the edited one, one by hand and one with an id.
+    const edited = base.replace(
+      "- [ ] Call hk-c2r1 the vendor\n",
+      "- [ ] Call hk-c2r1 e-c1r3 e-c1r4 the vendor\n- [ ] Call hk-c1r3 the vendor\n",
+    );
+    for (const [ours, theirs] of [
+      [ticked, edited],
+      [edited, ticked],
+    ] as const) {
+      const r = mergeNote(base, ours, theirs, "tracker");
+      expect(listItems(r.text).map((i) => `${i.status} ${i.text}`)).toEqual([
+        "open A",
+        "done Call hk-c2r1 e-c1r3 e-c1r4 the vendor",
+        "open Call hk-c1r3 the vendor",
+        "open B",
+      ]);
+      expect(r.choices).toEqual([]);
+    }
+  });
+
+  it("a line without an id edited on both sides is one line, the other text kept under it", () => {
+    const base = `${HEAD}- [ ] Call hk-c2r1 the vendor\n`;
+    const ours = `${HEAD}- [x] Call hk-c2r1 e-c2r4 the vendor\n`;
+    const theirs = `${HEAD}- [ ] Call hk-c2r1 e-c1r3 the vendor\n`;
+    const a = mergeNote(base, ours, theirs, "tracker");
+    const b = mergeNote(base, theirs, ours, "tracker");
+    expect(a.text).toBe(b.text);
+    expect(listItems(a.text).map((i) => `${i.status} ${i.text}`)).toEqual([
+      "done Call hk-c2r1 e-c2r4 the vendor",
+    ]);
+    expect(a.text).toContain(
+      'Merge: kept "Call hk-c2r1 e-c2r4 the vendor" over "Call hk-c2r1 e-c1r3 the vendor"',
+    );
+  });
+
+  it("a line given an id on one side and edited on the other is one line, with the id and the edit", () => {
+    const base = `${HEAD}- [ ] Call hk-c2r1 the vendor\n- [ ] B ^t-002\n`;
+    const withId = base.replace("the vendor\n", "the vendor ^t-k3f9x2m7qa\n");
+    const edited = base.replace("hk-c2r1", "hk-c2r1 e-c1r3");
+    for (const [ours, theirs] of [
+      [withId, edited],
+      [edited, withId],
+    ] as const) {
+      const r = mergeNote(base, ours, theirs, "tracker");
+      expect(listItems(r.text).map((i) => `${i.id} ${i.text}`)).toEqual([
+        "t-k3f9x2m7qa Call hk-c2r1 e-c1r3 the vendor",
+        "t-002 B",
+      ]);
     }
   });
 
@@ -129,6 +185,49 @@ describe("mergeNote on journals and topic notes", () => {
       expect(text).toMatch(/takes 30 minutes[^]*?\n\n\^c-new30(\n|$)/);
       expect(text).toMatch(
         /takes 10 minutes[^]*?superseded_by:: [^\n]*\^c-new30\]\]\]\n\n\^c-old\n/,
+      );
+    }
+  });
+
+  it("two clones superseding one fact at once: one successor stays current, the other is superseded by it", () => {
+    const link = (id: string) => `[[Memory/Agents/link/Knowledge/learning/Build#^${id}]]`;
+    const fact = (n: number) =>
+      `> [!insight] 2026-11-24 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n> Source: [[Memory/Agents/link/Journal/2026-11-24#^am-${n}]]`;
+    const head = "# Build\n\n## Insights\n\n";
+    const base = `${head}${fact(10)}\n\n^c-old\n`;
+    const side = (n: number, id: string) =>
+      `${head}${fact(10)}\n> [valid_to:: 2026-11-24] [superseded_by:: ${link(id)}]\n\n^c-old\n\n` +
+      `${fact(n)}\n> [supersedes:: ${link("c-old")}]\n\n^${id}\n`;
+    const current = (text: string) =>
+      listTopicEntries(text)
+        .filter((e) => !isSuperseded(e.fields))
+        .map((e) => e.id);
+    for (const b of [base, `${head}${fact(10)}\n`]) {
+      const a = mergeNote(b, side(20, "c-new20"), side(30, "c-new30"), "text").text;
+      const z = mergeNote(b, side(30, "c-new30"), side(20, "c-new20"), "text").text;
+      expect([current(a), current(z)]).toEqual([["c-new30"], ["c-new30"]]);
+      expect(a.match(/superseded_by::/g)).toHaveLength(2);
+      expect(a).toMatch(
+        /takes 20 minutes[^]*?\n> \[valid_to:: 2026-11-24\] \[superseded_by:: [^\n]*\^c-new30\]\]\]\n\n\^c-new20\n/,
+      );
+    }
+  });
+
+  it("a callout given a source on one side and superseded on the other keeps both", () => {
+    const head = "# Build\n\n## Insights\n\n";
+    const base = `${head}> [!insight] 2026-11-24 · confidence 0.9\n> A\n> Source: [[J#^am-1]]\n\n^c-a\n`;
+    const sourced = base.replace("[[J#^am-1]]", "[[J#^am-1]], [[J#^am-2]]");
+    const marked = base.replace(
+      "\n\n^c-a",
+      "\n> [valid_to:: 2026-11-24] [superseded_by:: [[B#^c-b]]]\n\n^c-a",
+    );
+    for (const [o, t] of [
+      [sourced, marked],
+      [marked, sourced],
+    ] as const) {
+      const text = mergeNote(base, o, t, "text").text;
+      expect(text).toBe(
+        `${head}> [!insight] 2026-11-24 · confidence 0.9\n> A\n> Source: [[J#^am-1]], [[J#^am-2]]\n> [valid_to:: 2026-11-24] [superseded_by:: [[B#^c-b]]]\n\n^c-a\n`,
       );
     }
   });

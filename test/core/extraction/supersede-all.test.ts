@@ -1,0 +1,55 @@
+// Facts recorded at once on two clones are both current after the merge (docs/sync.md, "Stress"):
+// the next fact that contradicts them supersedes every one, not only the most similar, so one
+// stays current (docs/decisions.md, "A new fact supersedes every current fact it contradicts").
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
+import { OfflineExtractor } from "../../../src/core/extraction/offline";
+import { listTopicEntries } from "../../../src/core/knowledge/callouts";
+import { isSuperseded } from "../../../src/core/knowledge/supersede";
+import { MemoryLayout } from "../../../src/core/layout";
+import { defaultSettings } from "../../../src/core/settings";
+import { tempVault } from "../../helpers/temp-vault";
+
+const settings = defaultSettings();
+const layout = new MemoryLayout(settings);
+const J = "Memory/Agents/link/Journal/2026-11-24.md";
+const TOPIC = "Memory/Agents/link/Knowledge/learning/Build.md";
+const now = () => new Date("2026-11-24T10:00:00Z");
+const fact = (n: number, block: string) =>
+  `> [!insight] 2026-11-23 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n> Source: [[Memory/Agents/link/Journal/2026-11-23#^am-${block}]]\n`;
+
+let cleanup: (() => void) | null = null;
+afterEach(() => {
+  cleanup?.();
+  cleanup = null;
+});
+
+it("a new fact supersedes both current facts it contradicts, and only it is current", async () => {
+  const t = tempVault({
+    [TOPIC]: `---\ntype: knowledge\n---\n# Build\n\n## Insights\n\n${fact(40, "aaaa")}\n${fact(50, "bbbb")}`,
+    [J]: "# 2026-11-24\n\n## Build\n\nLearned: the build takes 58 minutes on the CI runner.\n",
+  });
+  cleanup = t.cleanup;
+  const plan = await planExtraction({
+    vault: t.vault,
+    settings,
+    layout,
+    journalPath: J,
+    extractor: new OfflineExtractor(),
+    now,
+  });
+  expect(plan.items.map((p) => p.action)).toEqual(["supersede"]);
+  await applyPlan(t.vault, layout, plan, now);
+  const entries = listTopicEntries(readFileSync(join(t.root, TOPIC), "utf8"));
+  expect(entries.map((e) => [e.text, isSuperseded(e.fields)])).toEqual([
+    ["the build takes 40 minutes on the CI runner.", true],
+    ["the build takes 50 minutes on the CI runner.", true],
+    ["the build takes 58 minutes on the CI runner.", false],
+  ]);
+  const newId = entries[2]?.id;
+  expect(newId).toMatch(/^c-/);
+  for (const old of entries.slice(0, 2))
+    expect(old.fields.find((f) => f.key === "superseded_by")?.value).toContain(`#^${newId}`);
+});
