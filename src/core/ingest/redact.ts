@@ -54,6 +54,14 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     source: "secretlint-rule-aws (AWSSecretAccessKey)",
   },
   {
+    name: "aws-secret-key",
+    // Looser than its source: 40 characters of the key's alphabet with a digit, a capital and a
+    // small letter, within a few words after "secret" in prose ("the secret is wJalr…").
+    pattern:
+      /(?<keep>\b(?:[Ss]ecret|SECRET)(?:[ _-]?(?:[Aa]ccess|ACCESS)?[ _-]?(?:[Kk]ey|KEY))?\b(?:\s+(?:is|was|=|:))?["'`]?\s*[:=]?\s*["'`]?)(?=[A-Za-z0-9/+]{0,39}[0-9])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[a-z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g,
+    source: "gitleaks aws-secret-access-key (the word secret before a 40-character key)",
+  },
+  {
     name: "github-token",
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})/g,
     source:

@@ -68,8 +68,12 @@ export function sessionDay(session: TranscriptSession, fallback: string): string
   return fallback;
 }
 
-/** Cuts `text` to `max` characters at a line end when it can, closing a code fence left open. */
-function cut(text: string, max: number): string {
+/**
+ * Cuts `text` to `max` characters at a line end when it can, closing a code fence left open. Its
+ * secrets are redacted first: a key that crossed the cut would no longer match its pattern.
+ */
+function cut(whole: string, max: number): string {
+  const text = redactSecrets(whole);
   if (text.length <= max) return text;
   let head = text.slice(0, max);
   const nl = head.lastIndexOf("\n");

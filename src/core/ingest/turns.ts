@@ -5,6 +5,7 @@
  * turn").
  */
 import type { Turn, TurnAction } from "./types";
+import { redactSecrets } from "./redact";
 
 /** Longest command line kept (characters); a longer one is cut with `…`. */
 export const MAX_COMMAND_CHARS = 160;
@@ -21,9 +22,14 @@ export function shownPath(path: string, cwd: string | undefined): string {
   return path;
 }
 
-/** The first line of a command, whitespace collapsed, cut to {@link MAX_COMMAND_CHARS}. */
+/**
+ * The first line of a command, whitespace collapsed, its secrets redacted ({@link redactSecrets})
+ * before it is cut to {@link MAX_COMMAND_CHARS}: a key that crossed the cut would not match.
+ */
 export function shownCommand(command: string): string {
-  const lines = command.split("\n").filter((l) => l.trim() !== "");
+  const lines = redactSecrets(command)
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   let first = (lines[0] ?? "").trim().replace(/\s+/g, " ");
   if (lines.length > 1) first += " …";
   return first.length > MAX_COMMAND_CHARS ? `${first.slice(0, MAX_COMMAND_CHARS - 1)}…` : first;

@@ -171,6 +171,30 @@ describe("ingestTranscript", () => {
       for (const secret of Object.values(FAKE)) expect(content, path).not.toContain(secret);
   });
 
+  it("leaves no fragment of a secret that a cut command or request would have split", async () => {
+    const v = vault();
+    const text = [
+      ccLine(S, "user", "s-1", "2026-11-30T09:00:00Z", `${"a".repeat(1980)} ${FAKE.openai}`),
+      ccLine(S, "assistant", "s-2", "2026-11-30T09:00:01Z", [
+        {
+          type: "tool_use",
+          id: "t1",
+          name: "Bash",
+          input: { command: `echo ${"b".repeat(130)} ${FAKE.github}` },
+        },
+        { type: "text", text: "Done." },
+      ]),
+    ].join("\n");
+    await run(v, text);
+    const journal = allFiles(v.root).get(join(v.root, JOURNAL)) ?? "";
+    expect(journal).toContain("**Done:** ran `echo bbb");
+    // Before, the cut came first: `ghp_aB3dE…` and `sk-proj-Tq3…` were left in the journal.
+    for (const [path, content] of allFiles(v.root)) {
+      expect(content, path).not.toContain(FAKE.github.slice(0, 8));
+      expect(content, path).not.toContain(FAKE.openai.slice(0, 12));
+    }
+  });
+
   it("writes the text before a tool call into the Answer, and adds nothing to a section the older ingest wrote", async () => {
     const v = vault();
     const full = fixture("claude-code-text-before-tool.jsonl");

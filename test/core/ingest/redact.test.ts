@@ -53,6 +53,21 @@ describe("redactSecrets", () => {
       );
   });
 
+  it("redacts an AWS secret key written after the word secret in prose", () => {
+    const key = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY";
+    for (const [text, want] of [
+      [`AWS secret ${key} and more`, "AWS secret [redacted: aws-secret-key] and more"],
+      [`the secret key is ${key}.`, "the secret key is [redacted: aws-secret-key]."],
+      [`Secret: "${key}"`, 'Secret: "[redacted: aws-secret-key]"'],
+    ])
+      expect(redactSecrets(text)).toBe(want);
+    // Forty letters after "secret" without a digit, or a 39-character value, are not a key.
+    const plain = `the secret ${"abcdefghijABCDEFGHIJ".repeat(2)} stays`;
+    expect(redactSecrets(plain)).toBe(plain);
+    const short = `secret ${key.slice(1)} stays`;
+    expect(redactSecrets(short)).toBe(short);
+  });
+
   it("leaves text without secrets alone, near misses included", () => {
     const text = [
       "AKIA" + "Q7XK2MZ4P6LW3RT", // 15 characters after AKIA: not an access key id
