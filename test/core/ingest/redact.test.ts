@@ -55,12 +55,12 @@ describe("redactSecrets", () => {
 
   it("redacts an AWS secret key written after the word secret in prose", () => {
     const key = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY";
-    for (const [text, want] of [
+    const cases: [string, string][] = [
       [`AWS secret ${key} and more`, "AWS secret [redacted: aws-secret-key] and more"],
       [`the secret key is ${key}.`, "the secret key is [redacted: aws-secret-key]."],
       [`Secret: "${key}"`, 'Secret: "[redacted: aws-secret-key]"'],
-    ])
-      expect(redactSecrets(text)).toBe(want);
+    ];
+    for (const [text, want] of cases) expect(redactSecrets(text)).toBe(want);
     // Forty letters after "secret" without a digit, or a 39-character value, are not a key.
     const plain = `the secret ${"abcdefghijABCDEFGHIJ".repeat(2)} stays`;
     expect(redactSecrets(plain)).toBe(plain);
