@@ -95,6 +95,27 @@ export class EntryMatcher<T> {
     return best;
   }
 
+  /**
+   * {@link blockEntry} when `blockId` is among `blocks.unchangedBlocks` (the journal blocks whose
+   * text still derives their id), else nothing: the entry an item of such a block is, to be
+   * skipped whatever its text and status now are. `blocks` is the run's route context.
+   * @returns the entry and its index, or `null`
+   */
+  unchangedBlockEntry(
+    text: string,
+    blockId: string | null | undefined,
+    link: string,
+    blocks: {
+      unchangedBlocks?: ReadonlySet<string>;
+      blockTexts?: ReadonlyMap<string, readonly string[]>;
+    },
+  ): { entry: T; index: number } | null {
+    if (!blockId || !blocks.unchangedBlocks?.has(blockId)) return null;
+    const index = this.blockEntry(text, link, blocks.blockTexts?.get(blockId));
+    const entry = index >= 0 ? this.entries[index] : undefined;
+    return entry === undefined ? null : { entry, index };
+  }
+
   /** Adds an entry at the end of the list. */
   push(entry: T): void {
     const i = this.entries.length;

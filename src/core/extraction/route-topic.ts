@@ -56,18 +56,15 @@ export async function routeToTopic(
   const matcher = ctx.state.once(`matcher\u0000topic\u0000${destination}`, () =>
     topicMatcher([...entries]),
   );
-  if (item.blockId && ctx.unchangedBlocks?.has(item.blockId)) {
-    // The block is as it was when its callout was written: that callout is its item, however a
-    // person edited it since (docs/decisions.md, "An unchanged journal block's entry is its item").
-    const own = matcher.blockEntry(item.text, link, ctx.blockTexts?.get(item.blockId));
-    const entry = own >= 0 ? matcher.entries[own] : undefined;
-    if (entry)
-      return ctx.state.plan({
-        ...base,
-        action: "skip",
-        existingId: entry.id ?? `callout ${own + 1}`,
-      });
-  }
+  // The block is as it was when its callout was written: that callout is its item, however a
+  // person edited it since (docs/decisions.md, "An unchanged journal block's entry is its item").
+  const own = matcher.unchangedBlockEntry(item.text, item.blockId, link, ctx);
+  if (own)
+    return ctx.state.plan({
+      ...base,
+      action: "skip",
+      existingId: own.entry.id ?? `callout ${own.index + 1}`,
+    });
   const matched = matcher.match(item.text, link);
   const dup = matched ? matched.index : -1;
   const found = dup >= 0 ? entries[dup] : undefined;

@@ -91,18 +91,11 @@ export async function routeToTracker(
       });
     }
   }
-  if (item.blockId && ctx.unchangedBlocks?.has(item.blockId)) {
-    // The block is as it was when its item was recorded: the entry citing it is that item, however
-    // a person edited it since (docs/decisions.md, "An unchanged journal block's entry is its item").
-    const own = matcher.blockEntry(item.text, link, ctx.blockTexts?.get(item.blockId));
-    const entry = own >= 0 ? (matcher.entries[own] as TrackerItem) : undefined;
-    if (entry)
-      return ctx.state.plan({
-        ...base,
-        action: "skip",
-        ...(entry.id ? { existingId: entry.id } : {}),
-      });
-  }
+  // The block is as it was when its item was recorded: the entry citing it is that item, however
+  // a person edited it since (docs/decisions.md, "An unchanged journal block's entry is its item").
+  const own = matcher.unchangedBlockEntry(item.text, item.blockId, link, ctx)?.entry;
+  if (own)
+    return ctx.state.plan({ ...base, action: "skip", ...(own.id ? { existingId: own.id } : {}) });
   const found = matcher.match(item.text, link);
   const match = found
     ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
