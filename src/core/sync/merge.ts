@@ -16,6 +16,7 @@
 import {
   STATUS_CHAR,
   itemAt,
+  scanInlineFields,
   scanItemLine,
   type ItemLineScan,
   type TrackerStatus,
@@ -23,6 +24,7 @@ import {
 import { fieldValue, orderFields, splitBlockIds } from "../trackers/fields";
 import { fenceAfter } from "../markdown/fences";
 import { wordsForSimilarity } from "../markdown/text";
+import { isSuperseded } from "../knowledge/supersede";
 
 /** How a note is split into blocks: tracker notes by item, others by paragraph. */
 export type NoteShape = "tracker" | "text";
@@ -433,7 +435,7 @@ function settleForks(blocks: Block[], forks: readonly Fork[]): void {
   for (const fork of forks)
     for (const loser of fork.losers) {
       const block = blocks.find((x) => x.key === `p:^${loser}`);
-      if (!block || block.lines.some((l) => /\[(?:superseded_by|valid_to)::/.test(l))) continue;
+      if (!block || block.lines.some((l) => isSuperseded(scanInlineFields(l)))) continue;
       let end = block.lines.length;
       while (end > 0 && !(block.lines[end - 1] ?? "").startsWith(">")) end--;
       if (end === 0) continue;
