@@ -7,17 +7,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
-import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { listTopicEntries } from "../../../src/core/knowledge/callouts";
 import { isSuperseded } from "../../../src/core/knowledge/supersede";
-import { MemoryLayout } from "../../../src/core/layout";
 import { listItems } from "../../../src/core/trackers/format";
-import { defaultSettings } from "../../../src/core/settings";
+import { extractOffline } from "../../helpers/offline-extract";
 import { tempVault } from "../../helpers/temp-vault";
 
-const settings = defaultSettings();
-const layout = new MemoryLayout(settings);
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
 const now = () => new Date("2026-11-24T10:00:00Z");
@@ -30,18 +25,7 @@ afterEach(() => {
 
 type Vault = ReturnType<typeof tempVault>;
 
-async function run(t: Vault) {
-  const plan = await planExtraction({
-    vault: t.vault,
-    settings,
-    layout,
-    journalPath: J,
-    extractor: new OfflineExtractor(),
-    now,
-  });
-  await applyPlan(t.vault, layout, plan, now);
-  return plan;
-}
+const run = (t: Vault) => extractOffline(t.vault, J, now);
 
 const read = (t: Vault, p: string) => readFileSync(join(t.root, p), "utf8");
 const append = (t: Vault, p: string, text: string) =>

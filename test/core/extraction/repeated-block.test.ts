@@ -5,16 +5,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
-import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { listTopicEntries } from "../../../src/core/knowledge/callouts";
-import { MemoryLayout } from "../../../src/core/layout";
 import { existingBlockIds } from "../../../src/core/journal/blocks";
-import { defaultSettings } from "../../../src/core/settings";
+import { extractOffline } from "../../helpers/offline-extract";
 import { tempVault } from "../../helpers/temp-vault";
 
-const settings = defaultSettings();
-const layout = new MemoryLayout(settings);
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TOPIC = "Memory/Agents/link/Knowledge/learning/Build.md";
 const now = () => new Date("2026-11-24T10:00:00Z");
@@ -29,17 +24,7 @@ afterEach(() => {
 it("the same paragraph again later gets its own id, and every source of the fact resolves", async () => {
   const t = tempVault({ [J]: `# 2026-11-24\n\n## Build\n\n${FACT}\n` });
   cleanup = t.cleanup;
-  const run = async () => {
-    const plan = await planExtraction({
-      vault: t.vault,
-      settings,
-      layout,
-      journalPath: J,
-      extractor: new OfflineExtractor(),
-      now,
-    });
-    await applyPlan(t.vault, layout, plan, now);
-  };
+  const run = () => extractOffline(t.vault, J, now);
   await run();
   const read = (p: string) => readFileSync(join(t.root, p), "utf8");
   writeFileSync(join(t.root, J), `${read(J)}\n## Build\n\n${FACT}\n`);

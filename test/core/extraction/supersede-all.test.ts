@@ -4,16 +4,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
-import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { listTopicEntries } from "../../../src/core/knowledge/callouts";
 import { isSuperseded } from "../../../src/core/knowledge/supersede";
-import { MemoryLayout } from "../../../src/core/layout";
-import { defaultSettings } from "../../../src/core/settings";
+import { extractOffline } from "../../helpers/offline-extract";
 import { tempVault } from "../../helpers/temp-vault";
 
-const settings = defaultSettings();
-const layout = new MemoryLayout(settings);
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TOPIC = "Memory/Agents/link/Knowledge/learning/Build.md";
 const now = () => new Date("2026-11-24T10:00:00Z");
@@ -32,16 +27,8 @@ it("a new fact supersedes both current facts it contradicts, and only it is curr
     [J]: "# 2026-11-24\n\n## Build\n\nLearned: the build takes 58 minutes on the CI runner.\n",
   });
   cleanup = t.cleanup;
-  const plan = await planExtraction({
-    vault: t.vault,
-    settings,
-    layout,
-    journalPath: J,
-    extractor: new OfflineExtractor(),
-    now,
-  });
+  const plan = await extractOffline(t.vault, J, now);
   expect(plan.items.map((p) => p.action)).toEqual(["supersede"]);
-  await applyPlan(t.vault, layout, plan, now);
   const entries = listTopicEntries(readFileSync(join(t.root, TOPIC), "utf8"));
   expect(entries.map((e) => [e.text, isSuperseded(e.fields)])).toEqual([
     ["the build takes 40 minutes on the CI runner.", true],
