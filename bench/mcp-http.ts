@@ -40,6 +40,14 @@ function env(): Record<string, string> {
   return out;
 }
 
+/**
+ * Node options for the two servers from `BENCH_SERVER_NODE_ARGS` (space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile them; none when unset.
+ */
+function serverNodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+}
+
 interface Figures {
   searchP50: number;
   searchP95: number;
@@ -56,6 +64,8 @@ interface Figures {
   /** The server process's CPU time (user + system) per search, one client and eight at once. */
   cpuSearch1: number | null;
   cpuSearch8: number | null;
+  /** This process's CPU time (the eight SDK clients) per search, eight at once. */
+  clientCpuSearch8: number;
 }
 
 /** CPU time (user + system, ms) a process has used, from /proc; `null` off Linux. */
@@ -105,6 +115,7 @@ async function measure(
   const s8: number[] = [];
   const a8: number[] = [];
   const c2 = cpuMs(pid);
+  const u2 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
       const client = clients[c % clients.length] ?? one;
@@ -114,6 +125,7 @@ async function measure(
     }),
   );
   const c3 = cpuMs(pid);
+  const u3 = process.cpuUsage(u2);
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
       const client = clients[c % clients.length] ?? one;
@@ -141,6 +153,7 @@ async function measure(
     wireSearchBytes: before === null || after === null ? null : after - before,
     cpuSearch1: c0 === null || c1 === null ? null : round((c1 - c0) / s1.length, 2),
     cpuSearch8: c2 === null || c3 === null ? null : round((c3 - c2) / Math.max(1, s8.length), 2),
+    clientCpuSearch8: round((u3.user + u3.system) / 1000 / Math.max(1, s8.length), 2),
   };
 }
 
@@ -158,7 +171,7 @@ async function main(): Promise<void> {
     // stdio: one server, one client.
     const stdio = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "mcp", dir, "--agent", AGENT],
+      args: [...serverNodeArgs(), CLI, "mcp", dir, "--agent", AGENT],
       env: { ...env(), AGENT_MEMORY_SERVER: "off" },
       stderr: "pipe",
     });
@@ -179,7 +192,7 @@ async function main(): Promise<void> {
     const token = (JSON.parse(made) as { token: string }).token;
     const proc = spawn(
       process.execPath,
-      [CLI, "mcp", dir, "--http", "127.0.0.1:0", "--rate", "1000000"],
+      [...serverNodeArgs(), CLI, "mcp", dir, "--http", "127.0.0.1:0", "--rate", "1000000"],
       {
         env: { ...env(), AGENT_MEMORY_SERVER: "off" },
         stdio: ["ignore", "ignore", "pipe"],
@@ -249,6 +262,7 @@ async function main(): Promise<void> {
         "server CPU per search, one client / eight at once (ms)",
         (f) => `${f.cpuSearch1 ?? "—"} / ${f.cpuSearch8 ?? "—"}`,
       ],
+      ["client CPU per search, eight at once (ms)", (f) => String(f.clientCpuSearch8)],
       ["errors", (f) => String(f.errors)],
       ["a search result (JSON bytes)", (f) => String(f.searchBytes)],
       ["an append_journal result (JSON bytes)", (f) => String(f.appendBytes)],
