@@ -215,6 +215,23 @@ describe("agent-memory search", () => {
     expect((await run("search", root, "bounce", "--bogus")).code).toBe(2);
   });
 
+  it("a status: filter naming an item state that finds nothing says where open items are listed; another status does not", async () => {
+    const { root } = vault();
+    const open = await run("search", root, "bounce", "status:open");
+    expect(open.code).toBe(0);
+    expect(open.out).toBe(
+      [
+        `no results for "bounce status:open" in scope all`,
+        `status:open matches the status in a note's frontmatter (active, archived …); tracker items that are open: agent-memory trackers ${root} --status open`,
+      ].join("\n"),
+    );
+    const passages = await run("search", root, "status:done", "--passages", "3");
+    expect(passages.out).toContain("agent-memory trackers");
+    expect((await run("search", root, "bounce", "status:nosuch")).out).toBe(
+      `no results for "bounce status:nosuch" in scope all`,
+    );
+  });
+
   it("an agent scope with no indexed notes warns that it sees the library only", async () => {
     const { root } = vault();
     const typo = await run("search", root, "bounce", "--scope", "agent:lnik");

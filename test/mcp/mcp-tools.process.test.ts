@@ -119,6 +119,16 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(data.results[0]?.link).toMatch(/^\[\[Memory\/.+#.+\]\]$/);
   });
 
+  it("search with status:open that finds nothing names list_trackers; with a frontmatter status it does not", async () => {
+    const open = await s.call("search", { query: "canonical status:open" });
+    expect(open.isError).toBeFalsy();
+    expect(textOf(open)).toContain("tracker items that are open: list_trackers with status open");
+    const passages = await s.call("search", { query: "status:done", mode: "passages" });
+    expect(textOf(passages)).toContain("list_trackers with status done");
+    const other = await s.call("search", { query: "canonical status:nosuch" });
+    expect(textOf(other)).not.toContain("list_trackers");
+  });
+
   it("search refuses an isolated zone not opened with --zone, and a bad query or argument, as tool errors", async () => {
     const zone = await s.call("search", { query: "Kestrelwind", scope: "Restricted" });
     expect(zone.isError).toBe(true);

@@ -16,6 +16,7 @@ import {
   type SemanticSource,
 } from "../../core/semantic/hybrid";
 import type { Retrieval } from "../../core/search/search-service";
+import { itemStateFilter, parseQuery } from "../../core/search/query";
 
 /** `--retrieval`, checked; `undefined` when not given. Throws {@link UsageError}. */
 function retrievalOption(value: unknown): Retrieval | undefined {
@@ -107,6 +108,20 @@ function shownQuery(query: string): string {
 }
 
 /**
+ * Prints that nothing was found (`what`: results or passages) and, when the query has a `status:`
+ * filter naming a tracker item state, where such items are listed ({@link itemStateFilter}).
+ */
+function noResults(ctx: CliContext, what: string, query: string, scope: string): void {
+  ctx.out(`no ${what} for ${shownQuery(query)} in scope ${scope}`);
+  const parsed = parseQuery(query);
+  const state = parsed.ok ? itemStateFilter(parsed.value) : null;
+  if (state)
+    ctx.out(
+      `status:${state} matches the status in a note's frontmatter (active, archived …); tracker items that are ${state}: agent-memory trackers ${ctx.vaultArg} --status ${state}`,
+    );
+}
+
+/**
  * `search --passages N`: the N best blocks across notes, one entry each (docs/architecture.md,
  * "Passages").
  */
@@ -136,7 +151,7 @@ async function runPassages(
     return 0;
   }
   if (res.results.length === 0) {
-    ctx.out(`no passages for ${shownQuery(res.query)} in scope ${res.scope}`);
+    noResults(ctx, "passages", res.query, res.scope);
     return 0;
   }
   const notes = `${totalPrefix(res)}${res.total} matching note${res.total === 1 ? "" : "s"}`;
@@ -249,7 +264,7 @@ export const searchCommand: CliCommand = {
     }
     if (res.results.length === 0) {
       // A query holding double quotes is shown in single ones (`'"x"'`, not `""x""`).
-      ctx.out(`no results for ${shownQuery(res.query)} in scope ${res.scope}`);
+      noResults(ctx, "results", res.query, res.scope);
       return 0;
     }
     ctx.out(

@@ -6,6 +6,7 @@
  * (`path:"Agents/link"`). The same filter given twice matches either value; different filters
  * must all match. An unknown filter or a bad date is an error value, never an empty result.
  */
+import { LIST_STATUSES, type ListStatus } from "../trackers/list";
 import { isIsoDate } from "../util/dates";
 import type { Result } from "../util/result";
 
@@ -137,4 +138,21 @@ export function parseQuery(input: string): Result<ParsedQuery> {
     filters.push({ name: name as FilterName, value, negated });
   }
   return { ok: true, value: { text: words.join(" "), phrases, filters } };
+}
+
+/**
+ * The tracker item state (`open`, `done`, `abandoned`; see `LIST_STATUSES`) that a plain
+ * `status:` filter of `parsed` names, or null. `status:` matches the `status` of a note's
+ * frontmatter (`active`, `archived` …), while the items of a tracker have states of their own that
+ * a tracker listing filters on; a search that finds nothing with such a filter says so
+ * (test/core/search/search-query.test.ts, "a status: filter naming an item state …").
+ */
+export function itemStateFilter(parsed: ParsedQuery): Exclude<ListStatus, "all"> | null {
+  for (const f of parsed.filters) {
+    if (f.name !== "status" || f.negated) continue;
+    const value = f.value.toLowerCase();
+    if (value !== "all" && (LIST_STATUSES as readonly string[]).includes(value))
+      return value as Exclude<ListStatus, "all">;
+  }
+  return null;
 }

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { UsageError } from "../../core/errors";
 import type { Retrieval } from "../../core/search/search-service";
+import { itemStateFilter, parseQuery } from "../../core/search/query";
 import {
   RETRIEVALS,
   searchPassagesWith,
@@ -71,6 +72,7 @@ export const search = defineTool({
         `   ${r.snippet.replace(/\s+/g, " ")}`,
       ),
     );
+    if (results.length === 0) lines.push(...stateHint(args.query));
     return {
       text: lines.join("\n"),
       data: {
@@ -121,6 +123,7 @@ async function passages(
   results.forEach((r, i) =>
     lines.push(`${i + 1}. ${r.link} (${r.score})`, `   ${r.snippet.replace(/\s+/g, " ")}`),
   );
+  if (results.length === 0) lines.push(...stateHint(query));
   return {
     text: lines.join("\n"),
     data: {
@@ -133,4 +136,18 @@ async function passages(
       results,
     },
   };
+}
+
+/**
+ * For a query whose `status:` filter names a tracker item state ({@link itemStateFilter}), the
+ * line saying that it filters notes and where such items are listed; none otherwise.
+ */
+function stateHint(query: string): string[] {
+  const parsed = parseQuery(query);
+  const state = parsed.ok ? itemStateFilter(parsed.value) : null;
+  return state
+    ? [
+        `status:${state} matches the status in a note's frontmatter (active, archived …); tracker items that are ${state}: list_trackers with status ${state}`,
+      ]
+    : [];
 }

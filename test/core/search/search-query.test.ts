@@ -1,7 +1,7 @@
 // The query language (docs/architecture.md, "Query language") and scopes (docs/architecture.md,
 // "Scopes and zones"): parsing only.
 import { describe, expect, it } from "vitest";
-import { isIsoDate, parseQuery } from "../../../src/core/search/query";
+import { isIsoDate, itemStateFilter, parseQuery } from "../../../src/core/search/query";
 import { parseScope } from "../../../src/core/search/scope";
 import { matchesFilters } from "../../../src/core/search/filters";
 import type { NoteMeta } from "../../../src/core/search/note-document";
@@ -134,5 +134,18 @@ describe("filters", () => {
     expect(f("-status:active")).toBe(false);
     expect(f("status:draft status:active")).toBe(true);
     expect(f("status:draft")).toBe(false);
+  });
+});
+
+describe("itemStateFilter", () => {
+  it("a status: filter naming an item state (open, done, abandoned) is named, any case; other statuses, negations and all are not", () => {
+    expect(itemStateFilter(ok("status:open migration"))).toBe("open");
+    expect(itemStateFilter(ok("status:Done"))).toBe("done");
+    expect(itemStateFilter(ok("status:active status:abandoned"))).toBe("abandoned");
+    expect(itemStateFilter(ok("status:active"))).toBeNull();
+    expect(itemStateFilter(ok("-status:open"))).toBeNull();
+    expect(itemStateFilter(ok("status:all"))).toBeNull();
+    expect(itemStateFilter(ok("open tasks"))).toBeNull();
+    expect(itemStateFilter(ok("type:open"))).toBeNull();
   });
 });
