@@ -89,6 +89,39 @@ describe("agent-memory CLI", () => {
     );
   });
 
+  it("the wrote line names at most 10 notes and counts the rest; --json lists them all", () => {
+    const topics = (n: number) =>
+      [
+        "# 2026-11-24",
+        "",
+        ...Array.from({ length: n }, (_, i) => [
+          `## Topic${i} area`,
+          "",
+          `Learned: the topic${i} cache keeps entries for ten minutes.`,
+          "",
+        ]).flat(),
+      ].join("\n");
+    // 9 topic notes and the journal: 10 notes, all named.
+    const ten = setup({ [J]: topics(9) });
+    const wroteTen = /wrote (\d+) note\(s\): (.*)$/m.exec(cliRun("extract", ten.root, J).stdout);
+    expect(wroteTen?.[1]).toBe("10");
+    expect(wroteTen?.[2]?.split(", ")).toHaveLength(10);
+    expect(wroteTen?.[2]).not.toContain("more");
+    cleanup?.();
+    // 10 topic notes and the journal: 11 notes, 10 named and one counted.
+    const json = setup({ [J]: topics(10) });
+    const report = JSON.parse(cliRun("extract", json.root, J, "--json").stdout) as {
+      writes: string[];
+    };
+    expect(report.writes).toHaveLength(11);
+    cleanup?.();
+    const eleven = setup({ [J]: topics(10) });
+    const wrote = /wrote (\d+) note\(s\): (.*)$/m.exec(cliRun("extract", eleven.root, J).stdout);
+    expect(wrote?.[1]).toBe("11");
+    expect(wrote?.[2]).toMatch(/ and 1 more \(--json lists them all\)$/);
+    expect(wrote?.[2]?.replace(/ and 1 more.*$/, "").split(", ")).toHaveLength(10);
+  });
+
   it("prints a readable report that says which extractor ran", () => {
     const t = setup();
     const r = cliRun("extract", t.root, J);
