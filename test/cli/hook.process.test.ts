@@ -65,6 +65,14 @@ const stop = (path: string) => ({
   stop_hook_active: false,
 });
 
+/** A file outside the vault (removed after the test), for a transcript_path that is not one. */
+function otherFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "am-hook-other-"));
+  dirs.push(dir);
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
 interface HookReply {
   hookSpecificOutput: { hookEventName: string; additionalContext: string };
 }
@@ -153,6 +161,17 @@ describe("agent-memory hook claude-code", () => {
       "a missing transcript",
       (v: string) => hook(v, stop("/nonexistent/t.jsonl")),
       /cannot read the transcript \/nonexistent\/t\.jsonl/,
+    ],
+    [
+      "a transcript_path that is not a transcript (a Markdown file)",
+      (v: string) => hook(v, stop(otherFile("notes.md", "# Notes\n\nnot a transcript\n"))),
+      /notes\.md: not a Claude Code transcript \(2 line\(s\) not JSON; no session\); nothing written/,
+    ],
+    [
+      "a transcript_path of JSON lines of another program",
+      (v: string) =>
+        hook(v, stop(otherFile("events.jsonl", '{"kind":"metric","v":1}\n{"type":"ping"}\n'))),
+      /events\.jsonl: not a Claude Code transcript \(line types \(none\), ping; no session\); nothing written/,
     ],
     [
       "a Stop without transcript_path",

@@ -148,6 +148,22 @@ async function claudeCode(
       "claude-code",
       field(event, "cwd") ?? process.cwd(),
     );
+    for (const { report } of files) {
+      // A file of other lines (a wrong path in the hook's event) is said, not taken as a session
+      // with nothing new (test/cli/hook.process.test.ts, "%s: exit 0, one line …").
+      if (report.sessions.length > 0) continue;
+      const seen = [
+        ...(report.badLines.length > 0 ? [`${report.badLines.length} line(s) not JSON`] : []),
+        ...(report.unknownTypes.length > 0
+          ? [`line types ${report.unknownTypes.slice(0, 3).join(", ")}`]
+          : []),
+      ];
+      if (seen.length > 0)
+        throw new UsageError(
+          `${path}: not a Claude Code transcript (${seen.join("; ")}; no session); nothing written`,
+          path,
+        );
+    }
     const run = await ingestFiles(ctx, files, { agent, dryRun: false, extract: false });
     await extractAfter(ctx, run.written, agent);
   }
