@@ -150,7 +150,7 @@ async function claudeCode(
     );
     for (const { report } of files) {
       // A file of other lines (a wrong path in the hook's event) is said, not taken as a session
-      // with nothing new (test/cli/hook.process.test.ts, "%s: exit 0, one line …").
+      // with nothing new (test/cli/hook.process.test.ts, the bad inputs).
       if (report.sessions.length > 0) continue;
       const seen = [
         ...(report.badLines.length > 0 ? [`${report.badLines.length} line(s) not JSON`] : []),
