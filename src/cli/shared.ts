@@ -206,3 +206,15 @@ export function keepServingOnRejection(name: string, log: (line: string) => void
     process.off("unhandledRejection", onRejection);
   };
 }
+
+/** Notes a "wrote" line names; the rest are counted (`--json` lists every one). */
+export const WRITES_SHOWN = 10;
+
+/**
+ * `a, b, c` of the first {@link WRITES_SHOWN} `paths`, then ` and N more (--json lists them all)`
+ * when there are more: a run that wrote hundreds of notes prints one readable line.
+ */
+export function shownWrites(paths: readonly string[]): string {
+  const more = paths.length - WRITES_SHOWN;
+  return `${paths.slice(0, WRITES_SHOWN).join(", ")}${more > 0 ? ` and ${more} more (--json lists them all)` : ""}`;
+}

@@ -38,6 +38,21 @@ function snapshot(root: string): Map<string, string> {
 }
 
 describe("agent-memory ingest", () => {
+  it("the wrote line names the journal and the trackers its extraction wrote", () => {
+    const vault = newVault();
+    const r = cliRun(
+      "ingest",
+      vault,
+      join(FIXTURES, "claude-code-session.jsonl"),
+      "--agent",
+      "claude",
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split("\n").at(-1)).toBe(
+      `wrote ${JOURNAL}, Memory/Agents/claude/Trackers/Tasks.md, Memory/Agents/claude/Trackers/Decisions.md`,
+    );
+  });
+
   it("writes both formats, extracts the items, and a re-run writes nothing", () => {
     const vault = newVault();
     const files = [

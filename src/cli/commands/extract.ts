@@ -10,6 +10,7 @@ import {
   type ExtractionReport,
 } from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../../node/llm-env";
+import { shownWrites } from "../shared";
 
 /**
  * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]`
@@ -98,8 +99,6 @@ export const extractCommand: CliCommand = {
 
 /** Runs of at least this many items print a progress line on stderr every so many items. */
 const PROGRESS_ITEMS = 500;
-/** Notes the "wrote" line names; the rest are counted (`--json` lists every one). */
-const WRITES_SHOWN = 10;
 
 const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
   named: "from --agent",
@@ -172,7 +171,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   else
     ctx.out(
       r.writes.length
-        ? `  wrote ${r.writes.length} note(s): ${r.writes.slice(0, WRITES_SHOWN).join(", ")}${r.writes.length > WRITES_SHOWN ? ` and ${r.writes.length - WRITES_SHOWN} more (--json lists them all)` : ""}`
+        ? `  wrote ${r.writes.length} note(s): ${shownWrites(r.writes)}`
         : "  nothing new to write",
     );
 }

@@ -15,7 +15,7 @@ import {
   readTranscripts,
   shortId,
 } from "../ingest-run";
-import { agentOption } from "../shared";
+import { agentOption, shownWrites } from "../shared";
 
 const STATUS_WORDS = {
   new: "new section",
@@ -78,7 +78,11 @@ export const ingestCommand: CliCommand = {
       );
     }
     if (dryRun) ctx.out("dry run: nothing written");
-    else ctx.out(run.written.length ? `wrote ${run.written.join(", ")}` : "nothing new to write");
+    else {
+      // The journals, then what their extraction wrote (trackers, topic notes), each once.
+      const wrote = [...new Set([...run.written, ...run.extraction.flatMap((e) => e.writes)])];
+      ctx.out(wrote.length ? `wrote ${shownWrites(wrote)}` : "nothing new to write");
+    }
     return ingestHadProblems(run) ? 1 : 0;
   },
 };
