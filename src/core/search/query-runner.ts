@@ -42,6 +42,16 @@ export interface Shard {
    * entry stays right for as long as its document is indexed).
    */
   byShortId?: (NoteMeta | undefined)[];
+  /**
+   * Bumped by {@link touchShard} on every change to `metas`, so that what is worked out from the
+   * notes' metadata (the vector search's visible blocks) can be kept until the next change.
+   */
+  version?: number;
+}
+
+/** Marks a change to the shard's notes ({@link Shard.version}); call it on every change to `metas`. */
+export function touchShard(shard: Shard): void {
+  shard.version = (shard.version ?? 0) + 1;
 }
 
 /** What a search run needs from the service. */
@@ -49,6 +59,12 @@ export interface RunContext {
   shard: Shard;
   /** Scope, filters and expiry. */
   visible: (meta: NoteMeta | undefined) => meta is NoteMeta;
+  /**
+   * Names what `visible` lets through, for the shard as it is (scope, filters, expiry rule and
+   * day): two runs with the same key see the same notes of an unchanged shard, save for expiry
+   * instants passing. Without it, nothing is cached by visibility.
+   */
+  visibleKey?: string;
   /**
    * The note's blocks and text, from the note cache; `null` when it cannot be read. With `store`
    * false a note read now is not added to the cache (see {@link RunContext.remember}).

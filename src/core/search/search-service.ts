@@ -48,6 +48,7 @@ import {
   snippetWords,
   type RunContext,
   type Shard,
+  touchShard,
 } from "./query-runner";
 import { embedHash, embedText } from "./vectors";
 import {
@@ -611,6 +612,12 @@ export class SearchService {
     const ctx: RunContext = {
       shard,
       visible,
+      visibleKey: JSON.stringify([
+        scopeLabel(scope),
+        parsed.filters,
+        options.includeExpired === true,
+        todayIso,
+      ]),
       read: (meta, store) => this.readCached(meta, store),
       remember: (meta, note) => this.cache.put(meta.path, note),
     };
@@ -933,6 +940,7 @@ export class SearchService {
         shard.mini.discard(path);
         shard.metas.delete(path);
         shard.pairs.delete(path);
+        touchShard(shard);
       }
     }
     const shard = this.shardFor(name);
@@ -949,6 +957,7 @@ export class SearchService {
       memo,
     );
     shard.metas.set(path, meta);
+    touchShard(shard);
     if (pairs) shard.pairs.set(path, pairs);
     else shard.pairs.delete(path);
     this.cache.drop(path);
@@ -963,7 +972,10 @@ export class SearchService {
         shard.mini.discard(path);
         found = true;
       }
-      if (shard.metas.delete(path)) found = true;
+      if (shard.metas.delete(path)) {
+        touchShard(shard);
+        found = true;
+      }
       shard.pairs.delete(path);
     }
     this.cache.drop(path);

@@ -12,11 +12,12 @@ import type { RankedBlock } from "./block-rank";
 import type { CachedNote } from "./note-cache";
 import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
-import type { RunContext } from "./query-runner";
+import type { RunContext, Shard } from "./query-runner";
 import { rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
-import { embedHash, embedText } from "./vectors";
+import { instantOf } from "../util/dates";
+import { embedHash, embedText, type BlockTable } from "./vectors";
 
 /** Entries of each list that fusion sees (never fewer than the results asked for). */
 export const FUSE_DEPTH = 20;
@@ -26,11 +27,91 @@ export const FUSE_DEPTH = 20;
  */
 export const RRF_K = 60;
 /**
- * Candidates the sign-bit prefilter passes to int8 scoring, at least: on the 10k-note benchmark
- * the whole vector list then keeps recall@10 0.98 against exact float32 cosine over every block
- * (bench/results/hybrid.md).
+ * Candidates the sign-bit prefilter passes to int8 scoring: on the 10k-note benchmark 1000 kept
+ * recall@10 against exact float32 cosine over every block as 2000 did (bench/results/hybrid.md).
  */
-export const PREFILTER_KEEP = 2000;
+export const PREFILTER_KEEP = 1000;
+/** Scopes whose visible blocks are kept per block table and shard ({@link visibleBlocks}). */
+const SCOPE_CACHE = 8;
+
+/**
+ * The blocks of a block table that a run may see: `positions[0..count)` into the table (`null`:
+ * every block), and the metadata of each visible note by the table's note number (`undefined`
+ * for a note the run does not see). Kept for the next query of the same scope, filters and day
+ * while the shard and the vectors' notes are unchanged and no note's expiry instant has passed.
+ */
+interface VisibleBlocks {
+  shard: Shard;
+  version: number;
+  key: string;
+  /** The run's clock when built, ms: an earlier clock is not trusted. */
+  from: number;
+  /**
+   * The first expiry instant at or after `from` among the notes, ms: a note's visibility may change
+   * just after it, so the entry is trusted only before it.
+   */
+  until: number;
+  positions: Int32Array | null;
+  count: number;
+  metas: (NoteMeta | undefined)[];
+}
+
+const visibleCache = new WeakMap<BlockTable, VisibleBlocks[]>();
+
+/**
+ * The blocks of `table` whose notes `ctx` sees, from the cache when `ctx.visibleKey` names the
+ * same visibility as an entry built for the same shard version (see {@link VisibleBlocks}).
+ */
+function visibleBlocks(ctx: RunContext, table: BlockTable, nowMs: number): VisibleBlocks {
+  const version = ctx.shard.version ?? 0;
+  const key = ctx.visibleKey;
+  const entries = visibleCache.get(table) ?? [];
+  if (key !== undefined) {
+    const hit = entries.find(
+      (e) =>
+        e.key === key &&
+        e.shard === ctx.shard &&
+        e.version === version &&
+        nowMs >= e.from &&
+        nowMs < e.until,
+    );
+    if (hit) return hit;
+  }
+  const metas: (NoteMeta | undefined)[] = new Array<NoteMeta | undefined>(table.paths.length);
+  const picked = new Int32Array(table.slots.length);
+  let count = 0;
+  let until = Infinity;
+  for (let n = 0; n < table.paths.length; n++) {
+    const from = table.start[n]!;
+    const to = table.start[n + 1]!;
+    if (from === to) continue;
+    const meta = ctx.shard.metas.get(table.paths[n]!);
+    if (meta?.expiresAt !== undefined) {
+      const instant = instantOf(meta.expiresAt.trim());
+      // Expired once the clock is past the instant (isExpired): at the instant itself, still visible.
+      if (instant !== null && instant >= nowMs) until = Math.min(until, instant);
+    }
+    if (!ctx.visible(meta)) continue;
+    metas[n] = meta;
+    for (let b = from; b < to; b++) picked[count++] = b;
+  }
+  const entry: VisibleBlocks = {
+    shard: ctx.shard,
+    version,
+    key: key ?? "",
+    from: nowMs,
+    until,
+    positions: count === table.slots.length ? null : picked.slice(0, count),
+    count,
+    metas,
+  };
+  if (key !== undefined) {
+    const kept = entries.filter((e) => e.shard === ctx.shard && e.version === version);
+    kept.push(entry);
+    visibleCache.set(table, kept.slice(-SCOPE_CACHE));
+  }
+  return entry;
+}
 
 /**
  * A block the vectors found: its note's metadata, its body line and hash, its score; `note` and
@@ -89,56 +170,43 @@ export async function semanticBlocks(
 ): Promise<SemanticBlock[]> {
   const { index, vector } = query;
   const table = index.blockTable();
-  // The visible notes' blocks, as positions into the flat table (built once per vector index).
-  const picked = new Int32Array(table.slots.length);
-  const owners = new Int32Array(table.slots.length);
-  const metas: NoteMeta[] = [];
-  let count = 0;
-  for (let n = 0; n < table.paths.length; n++) {
-    const from = table.start[n]!;
-    const to = table.start[n + 1]!;
-    if (from === to) continue;
-    const meta = ctx.shard.metas.get(table.paths[n]!);
-    if (!ctx.visible(meta)) continue;
-    const owner = metas.push(meta) - 1;
-    for (let b = from; b < to; b++) {
-      picked[count] = b;
-      owners[count] = owner;
-      count++;
-    }
-  }
-  const slots = new Int32Array(count);
-  for (let i = 0; i < count; i++) slots[i] = table.slots[picked[i]!]!;
+  const visible = visibleBlocks(ctx, table, opts.nowMs);
   // Sign bits choose the candidates, the int8 codes rank them; a note's ranking factor is worked
   // out only for the notes of candidates.
   const candidates = index.prefilter(
+    table,
     index.signBits(vector),
-    slots,
-    count,
+    visible.positions,
+    visible.count,
     Math.max(PREFILTER_KEEP, opts.depth * 20),
   );
-  const noteFactors = new Float64Array(metas.length).fill(Number.NaN);
+  const cosines = new Float64Array(candidates.length);
+  index.scores(vector, table, candidates, candidates.length, cosines);
+  const noteFactors = new Map<number, number>();
   const top = new TopK(opts.depth + 10);
-  for (const i of candidates) {
-    const owner = owners[i]!;
-    let factor = noteFactors[owner]!;
-    if (Number.isNaN(factor))
-      factor = noteFactors[owner] = rankFactor(metas[owner]!, opts.search, opts.nowMs);
-    if (factor <= 0) continue;
-    const score = index.similarity(vector, slots[i]!) * factor * table.factors[picked[i]!]!;
+  for (let i = 0; i < candidates.length; i++) {
     // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
-    if (score > 0) top.push(score, i);
+    if (cosines[i]! <= 0) continue;
+    const b = candidates[i]!;
+    const note = table.noteOf[b]!;
+    let factor = noteFactors.get(note);
+    if (factor === undefined) {
+      factor = rankFactor(visible.metas[note]!, opts.search, opts.nowMs);
+      noteFactors.set(note, factor);
+    }
+    const score = cosines[i]! * factor * table.factors[b]!;
+    if (score > 0) top.push(score, b);
   }
   // A note unchanged since `index` is trusted without reading it (its text is read only for the
   // blocks shown); a changed one, or any under a quoted phrase, is read and checked now.
   const out: SemanticBlock[] = [];
   const checks: Promise<SemanticBlock | null>[] = [];
-  top.ids.forEach((id, i) => {
-    const meta = metas[owners[id]!]!;
+  top.ids.forEach((b, i) => {
+    const meta = visible.metas[table.noteOf[b]!]!;
     const found: SemanticBlock = {
       meta,
-      line: table.lines[picked[id]!]!,
-      hash: table.hashes[picked[id]!]!,
+      line: table.lines[b]!,
+      hash: table.hashes[b]!,
       score: top.scores[i] ?? 0,
     };
     const nv = index.notes.get(meta.path);

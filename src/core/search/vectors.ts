@@ -6,7 +6,7 @@
  * Vectors are unit-normalised and stored int8-quantised with one float32 scale each
  * (docs/decisions.md, "Block vectors are int8 with a scale per vector"): 384 dimensions take 396
  * bytes with the hash, so 100k blocks take about 38 MB on disk, and 43 MB in memory with the sign
- * bits of the prefilter ({@link VectorIndex.prefilter}), which are computed at load.
+ * bits of the prefilter ({@link VectorIndex.prefilter}), which the {@link BlockTable} holds.
  *
  * Two files, through a {@link VectorFiles} port:
  * - `vectors`: a header (magic, model, dimensions) then records appended one batch at a time,
@@ -54,17 +54,70 @@ export interface NoteVectors {
 /**
  * Every block with a vector, flat and in note order, for one pass per query
  * ({@link VectorIndex.blockTable}): note `n` (path `paths[n]`) owns the blocks
- * `start[n]` … `start[n + 1] - 1`; block `b` has the vector in `slots[b]`, the body line
- * `lines[b]`, the text hash `hashes[b]` and the ranking factor `factors[b]`.
+ * `start[n]` … `start[n + 1] - 1`; block `b` belongs to note `noteOf[b]`, has the vector in
+ * `slots[b]`, the body line `lines[b]`, the text hash `hashes[b]`, the ranking factor `factors[b]`
+ * and its vector's sign bits in `bits[b * words]` … `bits[b * words + words - 1]` (bit i set when
+ * component i is positive), in block order so that the prefilter reads them in one sweep.
  */
 export interface BlockTable {
   paths: string[];
   /** `paths.length + 1` offsets into the block arrays. */
   start: Int32Array;
+  noteOf: Int32Array;
   slots: Int32Array;
   lines: Int32Array;
   hashes: Float64Array;
   factors: Float64Array;
+  /** 32-bit words of sign bits per block ({@link VectorIndex.words}). */
+  words: number;
+  bits: Uint32Array;
+}
+
+/** Scratch of the prefilter, one 16-bit distance per block, grown as needed (used synchronously). */
+let scratchDistances = new Uint16Array(0);
+
+/** Bits set in the 32-bit integer `x` (SWAR; small enough for V8 to inline in the prefilter's loop). */
+function popcount(x: number): number {
+  x = (x - ((x >>> 1) & 0x55555555)) | 0;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * Writes to `out` the `keep` of the positions `from[0..count)` (or `0..count` when `from` is
+ * `null`) whose distance `distance[i]` (of the i-th position, at most `max`) is least, ties at the
+ * cut taken in order, in their order.
+ * @returns how many were written (`min(keep, count)`)
+ */
+function keepNearest(
+  from: Int32Array | null,
+  count: number,
+  distance: Uint16Array,
+  max: number,
+  keep: number,
+  out: Int32Array,
+): number {
+  const histogram = new Uint32Array(max + 1);
+  for (let i = 0; i < count; i++) histogram[distance[i]!]!++;
+  let cut = 0;
+  let below = 0;
+  for (; cut < max; cut++) {
+    const here = histogram[cut]!;
+    if (below + here >= keep) break;
+    below += here;
+  }
+  let room = keep - below;
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const d = distance[i]!;
+    if (d > cut) continue;
+    if (d === cut) {
+      if (room <= 0) continue;
+      room--;
+    }
+    out[n++] = from ? from[i]! : i;
+  }
+  return n;
 }
 
 /** A block to embed: its body line, the text sent and that text's hash. */
@@ -136,9 +189,7 @@ export function normalize(v: Float32Array): Float32Array {
  */
 export class VectorIndex {
   private codes: Int8Array;
-  /** Sign bits of each vector, {@link words} 32-bit words a vector: the prefilter's codes. */
-  private bits: Uint32Array;
-  /** 32-bit words of sign bits per vector. */
+  /** 32-bit words of sign bits per vector (the prefilter's codes, held by the {@link BlockTable}). */
   readonly words: number;
   private scales: Float32Array;
   private hashes: Float64Array;
@@ -150,8 +201,6 @@ export class VectorIndex {
    */
   readonly notes = new Map<string, NoteVectors>();
   private table: BlockTable | null = null;
-  /** A buffer of one 16-bit distance per block, reused by {@link prefilter}. */
-  private distances = new Uint16Array(0);
 
   constructor(
     readonly model: string,
@@ -162,7 +211,6 @@ export class VectorIndex {
     this.scales = new Float32Array(capacity);
     this.hashes = new Float64Array(capacity);
     this.words = Math.ceil(dims / 32);
-    this.bits = new Uint32Array(capacity * this.words);
   }
 
   /** Vectors held. */
@@ -195,7 +243,6 @@ export class VectorIndex {
       this.codes[base + i] = scale > 0 ? Math.round((unit[i] ?? 0) / scale) : 0;
     this.scales[slot] = scale;
     this.hashes[slot] = hash;
-    this.setBits(slot);
     this.slots.set(hash, slot);
     return slot;
   }
@@ -218,32 +265,67 @@ export class VectorIndex {
   }
 
   /**
+   * Int8 scores of the blocks at `positions[0..count)` of `table`: `out[i]` is the cosine of the
+   * unit vector `query` with the vector of block `positions[i]` (as {@link similarity}).
+   */
+  scores(
+    query: Float32Array,
+    table: BlockTable,
+    positions: Int32Array,
+    count: number,
+    out: Float64Array,
+  ): void {
+    const codes = this.codes;
+    const scales = this.scales;
+    const slots = table.slots;
+    const dims = this.dims;
+    for (let i = 0; i < count; i++) {
+      const slot = slots[positions[i]!]!;
+      const base = slot * dims;
+      let sum = 0;
+      for (let d = 0; d < dims; d++) sum += query[d]! * codes[base + d]!;
+      out[i] = sum * scales[slot]!;
+    }
+  }
+
+  /**
    * The blocks of every note that have a vector, flat (built on first use and kept until the notes
    * change through {@link setNote}, {@link relink} or a load), so a query reads them without
-   * walking the notes map.
+   * walking the notes map. A new table is a new object: caches keyed by it follow the notes.
    */
   blockTable(): BlockTable {
     if (this.table) return this.table;
     let total = 0;
     for (const n of this.notes.values()) for (const b of n.blocks) if (b.slot >= 0) total++;
+    const words = this.words;
     const t: BlockTable = {
       paths: [],
       start: new Int32Array(this.notes.size + 1),
+      noteOf: new Int32Array(total),
       slots: new Int32Array(total),
       lines: new Int32Array(total),
       hashes: new Float64Array(total),
       factors: new Float64Array(total),
+      words,
+      bits: new Uint32Array(total * words),
     };
+    const codes = this.codes;
+    const dims = this.dims;
     let at = 0;
     for (const [path, n] of this.notes) {
-      t.start[t.paths.length] = at;
+      const note = t.paths.length;
+      t.start[note] = at;
       t.paths.push(path);
       for (const b of n.blocks) {
         if (b.slot < 0) continue;
+        t.noteOf[at] = note;
         t.slots[at] = b.slot;
         t.lines[at] = b.line;
         t.hashes[at] = b.hash;
         t.factors[at] = b.factor;
+        const base = b.slot * dims;
+        for (let i = 0; i < dims; i++)
+          if (codes[base + i]! > 0) t.bits[at * words + (i >>> 5)]! |= 1 << (i & 31);
         at++;
       }
     }
@@ -254,45 +336,57 @@ export class VectorIndex {
 
   /**
    * The prefilter (docs/decisions.md, "Block vectors are int8 with a scale per vector"): of the
-   * vectors in `slots[0..count)`, the positions of at least `keep` whose sign bits differ least from
-   * the query's (Hamming distance, all ties at the cut included), so that only they are scored
-   * with the int8 codes. With `count` ≤ `keep` every position is kept.
+   * blocks of `table` at `positions[0..count)` (blocks `0..count` when `positions` is `null`), the
+   * `keep` whose sign bits differ least from `queryBits` (Hamming distance), so that only they are
+   * scored with the int8 codes. Ties at the cut are taken in block order. With `count` ≤ `keep`
+   * every block is kept.
+   * @returns block positions (into the table), in block order
    */
-  prefilter(queryBits: Uint32Array, slots: Int32Array, count: number, keep: number): Int32Array {
-    if (count <= keep) return Int32Array.from({ length: count }, (_, i) => i);
-    const words = this.words;
-    const bits = this.bits;
-    if (this.distances.length < count) this.distances = new Uint16Array(count);
-    const distance = this.distances;
-    const histogram = new Uint32Array(this.dims + 1);
-    for (let i = 0; i < count; i++) {
-      const base = slots[i]! * words;
-      let d = 0;
-      for (let w = 0; w < words; w++) {
-        let x = (bits[base + w]! ^ queryBits[w]!) >>> 0;
-        x -= (x >>> 1) & 0x55555555;
-        x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-        d += Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  prefilter(
+    table: BlockTable,
+    queryBits: Uint32Array,
+    positions: Int32Array | null,
+    count: number,
+    keep: number,
+  ): Int32Array {
+    const out = new Int32Array(Math.min(count, keep));
+    if (count <= keep) {
+      for (let i = 0; i < count; i++) out[i] = positions ? positions[i]! : i;
+      return out;
+    }
+    const words = table.words;
+    const bits = table.bits;
+    if (scratchDistances.length < count) scratchDistances = new Uint16Array(count);
+    const distance = scratchDistances;
+    if (words === 12) {
+      // 384 dimensions, the common size: the twelve words unrolled.
+      const q = queryBits;
+      for (let i = 0; i < count; i++) {
+        const base = (positions ? positions[i]! : i) * 12;
+        distance[i] =
+          popcount(bits[base]! ^ q[0]!) +
+          popcount(bits[base + 1]! ^ q[1]!) +
+          popcount(bits[base + 2]! ^ q[2]!) +
+          popcount(bits[base + 3]! ^ q[3]!) +
+          popcount(bits[base + 4]! ^ q[4]!) +
+          popcount(bits[base + 5]! ^ q[5]!) +
+          popcount(bits[base + 6]! ^ q[6]!) +
+          popcount(bits[base + 7]! ^ q[7]!) +
+          popcount(bits[base + 8]! ^ q[8]!) +
+          popcount(bits[base + 9]! ^ q[9]!) +
+          popcount(bits[base + 10]! ^ q[10]!) +
+          popcount(bits[base + 11]! ^ q[11]!);
       }
-      distance[i] = d;
-      histogram[d]!++;
+    } else {
+      for (let i = 0; i < count; i++) {
+        const base = (positions ? positions[i]! : i) * words;
+        let d = 0;
+        for (let w = 0; w < words; w++) d += popcount(bits[base + w]! ^ queryBits[w]!);
+        distance[i] = d;
+      }
     }
-    let cut = 0;
-    for (let seen = 0; cut <= this.dims; cut++) {
-      seen += histogram[cut]!;
-      if (seen >= keep) break;
-    }
-    const out: number[] = [];
-    for (let i = 0; i < count; i++) if (distance[i]! <= cut) out.push(i);
-    return Int32Array.from(out);
-  }
-
-  private setBits(slot: number): void {
-    const base = slot * this.words;
-    const codes = this.codes;
-    for (let w = 0; w < this.words; w++) this.bits[base + w] = 0;
-    for (let i = 0; i < this.dims; i++)
-      if (codes[slot * this.dims + i]! > 0) this.bits[base + (i >>> 5)]! |= 1 << (i & 31);
+    keepNearest(positions, count, distance, words * 32, keep, out);
+    return out;
   }
 
   /** The stored (dequantised) vector in `slot`, for tests and measurements. */
@@ -444,7 +538,6 @@ export class VectorIndex {
         index.hashes[slot] = hash;
         index.scales[slot] = view.getFloat32(base + 8, true);
         index.codes.set(new Int8Array(vectors.buffer, vectors.byteOffset + base + 12, d), slot * d);
-        index.setBits(slot);
         index.slots.set(hash, slot);
       }
     }
@@ -509,9 +602,6 @@ export class VectorIndex {
       scales.set(this.scales);
       const hashes = new Float64Array(capacity);
       hashes.set(this.hashes);
-      const bits = new Uint32Array(capacity * this.words);
-      bits.set(this.bits);
-      this.bits = bits;
       this.codes = codes;
       this.scales = scales;
       this.hashes = hashes;

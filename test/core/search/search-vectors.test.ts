@@ -44,14 +44,41 @@ describe("VectorIndex", () => {
 
   it("the prefilter keeps every candidate up to its keep count, and the nearest past it", () => {
     const index = new VectorIndex("m", 2);
-    const near = index.add(1, vec(1, 1));
-    const mid = index.add(2, vec(1, -1));
-    const far = index.add(3, vec(-1, -1));
+    index.add(1, vec(1, 1));
+    index.add(2, vec(1, -1));
+    index.add(3, vec(-1, -1));
+    const block = (hash: number) => ({ hash, line: 0, text: "t", factor: 1 });
+    // Table blocks 0, 1, 2: far, mid, near.
+    index.setNote("a.md", 1, 1, [block(3), block(2), block(1)]);
+    const table = index.blockTable();
     const q = index.signBits(vec(1, 1));
-    const slots = Int32Array.from([far, mid, near]);
-    expect([...index.prefilter(q, slots, 3, 3)]).toEqual([0, 1, 2]);
-    expect([...index.prefilter(q, slots, 3, 2)]).toEqual([1, 2]);
-    expect([...index.prefilter(q, slots, 3, 1)]).toEqual([2]);
+    expect([...index.prefilter(table, q, null, 3, 3)]).toEqual([0, 1, 2]);
+    expect([...index.prefilter(table, q, null, 3, 2)]).toEqual([1, 2]);
+    expect([...index.prefilter(table, q, null, 3, 1)]).toEqual([2]);
+    // Over some blocks only, by position; a tie at the cut goes to the first.
+    expect([...index.prefilter(table, q, Int32Array.from([0, 1]), 2, 1)]).toEqual([1]);
+    expect([...index.prefilter(table, q, Int32Array.from([1, 1, 0]), 3, 1)]).toEqual([1]);
+  });
+
+  it("the prefilter's twelve-word path (384 dimensions) keeps what the general path keeps", () => {
+    for (const dims of [384, 352]) {
+      const index = new VectorIndex("m", dims);
+      const blocks = [];
+      // The vector of hash 100 + j differs from the query in the sign of 40·j components.
+      for (let j = 0; j < 8; j++) {
+        const v = new Float32Array(dims).fill(1);
+        for (let i = 0; i < 40 * j; i++) v[(i * 7) % dims] = -1;
+        index.add(100 + j, v);
+      }
+      // Block k holds hash 100 + (3k mod 8): hashes 100, 101 and 102 are blocks 0, 3 and 6.
+      for (let k = 0; k < 8; k++)
+        blocks.push({ hash: 100 + ((k * 3) % 8), line: k, text: "t", factor: 1 });
+      index.setNote("a.md", 1, 1, blocks);
+      const table = index.blockTable();
+      const q = index.signBits(new Float32Array(dims).fill(1));
+      expect([...index.prefilter(table, q, null, 8, 3)]).toEqual([0, 3, 6]);
+      expect([...index.prefilter(table, q, null, 8, 4)]).toEqual([0, 1, 3, 6]);
+    }
   });
 
   it("the block table lists each note's blocks with vectors, and follows setNote and relink", () => {

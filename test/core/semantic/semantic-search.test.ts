@@ -312,3 +312,84 @@ describe("semantic recall: hybrid search over block vectors", () => {
     expect(ctx.stub.inputs.length).toBe(before);
   });
 });
+
+// The vector search keeps each scope's visible blocks between queries (src/core/search/semantic.ts,
+// visibleBlocks). Each test queries first, so that the cache holds an entry, then changes one thing:
+// a cache that is never cleared would answer the second query as the first.
+describe("semantic recall: the visible blocks kept between queries follow every change", () => {
+  const QUERY = "work piling up";
+
+  it("a note changed: the next query judges it by its new metadata", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).toContain(TARGET);
+    // Its blocks stay as embedded; it has expired.
+    await ctx.vault.process(TARGET, (t) => `---\nexpires_at: 2026-01-01\n---\n${t ?? ""}`);
+    await ctx.service.update(TARGET);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).not.toContain(TARGET);
+  });
+
+  it("a note removed: the next query does not list it", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).toContain(TARGET);
+    expect(await ctx.service.remove(TARGET)).toBe(true);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).not.toContain(TARGET);
+  });
+
+  it("another scope or filter: the next query sees that scope's notes only", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const agent = await paths(ctx.service, QUERY, "semantic", src, { scope: "agent:link" });
+    expect(agent.paths).toContain(TARGET);
+    const library = await paths(ctx.service, QUERY, "semantic", src, { scope: "library" });
+    expect(library.paths).not.toContain(TARGET);
+    expect((await paths(ctx.service, `${QUERY} type:topic`, "semantic", src)).paths).toEqual([]);
+    // And back: the first scope's entry still answers right.
+    expect(
+      (await paths(ctx.service, QUERY, "semantic", src, { scope: "agent:link" })).paths,
+    ).toContain(TARGET);
+  });
+
+  it("a vector set replaced, or a note's vectors changed: the next query ranks by the new ones", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).toContain(TARGET);
+    const replaced = await source(ctx.stub, ctx.vault);
+    const target = replaced.index?.notes.get(TARGET);
+    if (!replaced.index || !target) throw new Error("no vectors for the target");
+    replaced.index.setNote(TARGET, target.mtime, target.size, []);
+    expect((await paths(ctx.service, QUERY, "semantic", replaced)).paths).not.toContain(TARGET);
+    // The same vector set, changed in place.
+    src.index?.setNote(TARGET, target.mtime, target.size, []);
+    expect((await paths(ctx.service, QUERY, "semantic", src)).paths).not.toContain(TARGET);
+  });
+
+  it("a note whose expiry instant passes between two queries drops out of the second", async () => {
+    const tv = tempVault({
+      ...FILES,
+      [TARGET]: `---\nexpires_at: "2026-12-01T13:00:00+00:00"\n---\n${FILES[TARGET] ?? ""}`,
+    });
+    cleanups.push(tv.cleanup);
+    const stub = await startEmbeddingsStub({ concepts: CONCEPTS });
+    cleanups.push(() => stub.close());
+    let now = Date.parse("2026-12-01T12:59:59Z");
+    const service = new SearchService({
+      vault: tv.vault,
+      layout: new MemoryLayout(defaultSettings()),
+      now: () => now,
+    });
+    await service.open();
+    await embed({ stub, service, vault: tv.vault });
+    const src = await source(stub, tv.vault);
+    expect((await paths(service, QUERY, "semantic", src)).paths).toContain(TARGET);
+    now = Date.parse("2026-12-01T13:00:00Z"); // the instant itself: not yet past
+    expect((await paths(service, QUERY, "semantic", src)).paths).toContain(TARGET);
+    now = Date.parse("2026-12-01T13:00:01Z");
+    expect((await paths(service, QUERY, "semantic", src)).paths).not.toContain(TARGET);
+  });
+});
