@@ -2,6 +2,8 @@
 // blocks through a local stub embeddings server, `search --retrieval` ranks by them, and a dead
 // server leaves BM25 answering with one line on stderr.
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI_PATH, offlineEnv } from "../helpers/cli-run";
 import { startEmbeddingsStub, type EmbeddingsStub } from "../helpers/embeddings-stub-server";
@@ -144,4 +146,54 @@ describe("the MCP search tool with embeddings", () => {
     const bm25 = await mcp.call("search", { query: "任务堆积", retrieval: "bm25", scope: "all" });
     expect(bm25.structuredContent).toMatchObject({ retrieval: "bm25", total: 0 });
   });
+});
+
+describe("agent-memory index resumes after a kill", () => {
+  it("a killed index keeps the vectors it received; the rerun sends only the rest", async () => {
+    // 50 notes of 4 blocks: 200 texts, 64 a request (embeddings.batchSize), a slow server.
+    const files: Record<string, string> = {};
+    for (let n = 0; n < 50; n++)
+      files[`Memory/Library/notes/N${n}.md`] = `# N${n}\n\n${[0, 1, 2, 3]
+        .map((b) => `Block ${b} of note ${n}: release notes, part ${n * 4 + b}.`)
+        .join("\n\n")}\n`;
+    const tv = tempVault(files);
+    cleanups.push(tv.cleanup);
+    const stub = await startEmbeddingsStub({ concepts: [["release"]], delayMs: 400 });
+    cleanups.push(() => stub.close());
+    const env = {
+      ...offlineEnv(),
+      AGENT_MEMORY_SERVER: "off",
+      AGENT_MEMORY_EMBEDDINGS_BASE_URL: stub.baseUrl,
+      AGENT_MEMORY_EMBEDDINGS_MODEL: "stub-embed",
+    };
+    const child = spawn(process.execPath, [CLI_PATH, "index", tv.root], { env });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise((resolve) => child.on("close", resolve));
+    // Killed once the first request's vectors are on disk and while the second is under way.
+    const vectors = join(tv.root, ".agent-memory", "vectors.bin");
+    while (!(existsSync(vectors) && stub.inputs.length > 64))
+      await new Promise((r) => setTimeout(r, 20));
+    child.kill("SIGKILL");
+    await exited;
+    expect(stderr).not.toContain("200/200");
+    const sentFirst = stub.inputs.length;
+    expect(sentFirst).toBeLessThan(200);
+
+    stub.set({ delayMs: 0 });
+    const rerun = await run(env, "index", tv.root, "--json");
+    expect(rerun.code).toBe(0);
+    const report = JSON.parse(rerun.stdout) as { embeddings: Record<string, number> };
+    const sent = stub.inputs.length - sentFirst;
+    expect(report.embeddings.sent).toBe(sent);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(200 - 64);
+    expect(report.embeddings).toMatchObject({ blocks: 200, vectors: 200 });
+    // Progress counts what this run sends.
+    expect(rerun.stderr).toContain(`index: embedding blocks ${sent}/${sent} (model stub-embed)`);
+    const third = await run(env, "index", tv.root, "--json");
+    expect((JSON.parse(third.stdout) as typeof report).embeddings.sent).toBe(0);
+    expect(third.stderr).not.toContain("embedding blocks");
+    expect(stub.inputs.length).toBe(sentFirst + sent);
+  }, 30_000);
 });

@@ -62,6 +62,8 @@ export interface EmbeddingsClient {
   /** The base URL without trailing slashes (never with credentials). */
   readonly baseUrl: string;
   readonly model: string;
+  /** Texts per request ({@link EmbeddingsClientOptions.batchSize}), when the client sends batches. */
+  readonly batchSize?: number;
   /**
    * Embeds `texts`, {@link EmbeddingsClientOptions.batchSize} per request, one request after
    * another; `onBatch(done, total)` is called after each request (texts done so far).
@@ -204,5 +206,5 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions): Embedd
     return { vectors, promptTokens, estimatedUsage, attempts, requests, wallMs: now() - started };
   }
 
-  return { baseUrl, model: options.model, embed };
+  return { baseUrl, model: options.model, batchSize, embed };
 }

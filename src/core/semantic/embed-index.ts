@@ -1,8 +1,9 @@
 /**
  * Embedding the blocks of the vault (docs/architecture.md, "Semantic recall"): after the search
  * index is current, every block that passages use and that has no vector yet for the configured
- * model is sent to the embeddings server, a chunk at a time; each chunk's vectors are appended to
- * the vector file as one checksummed record, so a killed run resumes where it stopped. A note
+ * model is sent to the embeddings server, one request's batch at a time; each batch's vectors are
+ * appended to the vector file as one checksummed record as soon as they arrive, so a killed run
+ * keeps every batch received before the kill, and the next run sends only the rest. A note
  * whose mtime and size are unchanged is not read again; a second run over an unchanged vault sends
  * nothing. Notes of an isolated zone are embedded only when `embeddings.zones` lists the zone.
  */
@@ -13,8 +14,11 @@ import type { VaultPort } from "../vault";
 import type { NoteMeta } from "../search/note-document";
 import { embeddableBlocks, VectorIndex, type VectorFiles } from "../search/vectors";
 
-/** Texts embedded between two writes of the vector file. */
-export const CHUNK_TEXTS = 256;
+/**
+ * Texts embedded between two writes of the vector file when the client says no batch size
+ * ({@link EmbeddingsClient.batchSize}, which is used otherwise: one record per request).
+ */
+export const CHUNK_TEXTS = 64;
 
 /** Options of {@link embedIndex}. */
 export interface EmbedIndexOptions {
@@ -26,9 +30,16 @@ export interface EmbedIndexOptions {
   settings: Settings["embeddings"];
   /** Drop the stored vectors and embed every block again. */
   rebuild?: boolean;
-  /** Texts per record of the vector file (default {@link CHUNK_TEXTS}). */
+  /**
+   * Texts per record of the vector file, at most (default: the client's batch size, else
+   * {@link CHUNK_TEXTS}); never more than the client's batch size, so that no vector received
+   * waits for another request before it is written.
+   */
   chunkTexts?: number;
-  /** Called after each request: texts embedded so far and to embed in this run. */
+  /**
+   * Called before the first request and after each record is written: texts embedded and saved so
+   * far in this run, and texts to send in this run (0 when there is nothing to send).
+   */
   onProgress?: (done: number, total: number) => void;
   /** Why stored vectors were not used (another model, a damaged file), as soon as it is known. */
   onReset?: (reason: string) => void;
@@ -126,7 +137,10 @@ export async function embedIndex(options: EmbedIndexOptions): Promise<EmbedRepor
   for (const path of [...index.notes.keys()]) if (!seen.has(path)) index.notes.delete(path);
 
   const todo = [...texts.entries()];
-  const chunk = Math.max(1, options.chunkTexts ?? CHUNK_TEXTS);
+  const chunk = Math.max(
+    1,
+    Math.min(options.chunkTexts ?? Infinity, client.batchSize ?? options.chunkTexts ?? CHUNK_TEXTS),
+  );
   let tokens = 0;
   let estimatedUsage = false;
   let requests = 0;
@@ -138,10 +152,7 @@ export async function embedIndex(options: EmbedIndexOptions): Promise<EmbedRepor
     try {
       result = await client.embed(
         part.map(([, t]) => t),
-        {
-          signal: options.signal,
-          onBatch: (n) => options.onProgress?.(done + n, todo.length),
-        },
+        { signal: options.signal },
       );
     } catch (err) {
       if (err instanceof LlmError && /HTTP 404/.test(err.message))
