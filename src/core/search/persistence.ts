@@ -17,6 +17,7 @@ import type { Result } from "../util/result";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 import { CorruptPostingsError, hashBytes } from "./engine/postings-bytes";
+import { timeSlicer } from "../util/slices";
 
 export { CorruptPostingsError } from "./engine/postings-bytes";
 
@@ -84,7 +85,8 @@ function checksumHolds(data: string): boolean {
 
 const NON_ASCII = /[\u007f-\uffff]/g;
 
-function isMeta(value: unknown): value is NoteMeta {
+/** True when `value` has the fields every saved {@link NoteMeta} has (path, mtime, size, title). */
+export function isMeta(value: unknown): value is NoteMeta {
   if (typeof value !== "object" || value === null) return false;
   const m = value as Record<string, unknown>;
   return (
@@ -265,9 +267,10 @@ function u32Bytes(values: Uint32Array): Uint8Array {
  * `docs` (UTF-8 JSON: short ids, document ids, field lengths, phrase filter sizes in 32-bit
  * words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
  * order like the JSON format's base64), `terms` (UTF-8, joined by `\n`), `ends` (u32 per term:
- * where its postings end) and `postings` (engine/postings-bytes.ts). Terms are encoded
- * `batchSize` at a time with `yieldToHost` awaited between batches. Must not run alongside
- * changes to the shards (the service queues them). Throws `Error` for a term holding white space.
+ * where its postings end) and `postings` (engine/postings-bytes.ts). The work is time-sliced
+ * ({@link timeSlicer}): `yieldToHost` is awaited whenever a slice of about 8 ms is used up, so a
+ * query waits at most about a slice. Must not run alongside changes to the shards (the service
+ * queues them). Throws `Error` for a term holding white space.
  */
 export async function serializeShardsBinary(
   shards: ReadonlyMap<string, Shard>,
@@ -275,6 +278,7 @@ export async function serializeShardsBinary(
   savedAt: number,
   yieldToHost: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Uint8Array> {
+  const slice = timeSlicer(yieldToHost);
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   let offset = 0;
@@ -303,9 +307,11 @@ export async function serializeShardsBinary(
       words.set(f, at);
       at += f.length;
     }
-    const binary = await shard.mini.toBinary({ yieldToHost });
+    await slice();
+    const binary = await shard.mini.toBinary({ batchSize: 1024, yieldToHost: slice });
     const sections = {} as Record<SectionName, Section>;
     sections.metas = add(encoder.encode(JSON.stringify(metas)));
+    await slice();
     sections.docs = add(
       encoder.encode(
         JSON.stringify({
@@ -316,15 +322,17 @@ export async function serializeShardsBinary(
         }),
       ),
     );
+    await slice();
     sections.pairs = add(u32Bytes(words));
     sections.terms = add(encoder.encode(binary.terms));
+    await slice();
     sections.ends = add(u32Bytes(binary.ends));
     const blocks: number[] = [];
     for (let b = 0; b < binary.postings.length; b += POSTINGS_BLOCK) {
       blocks.push(
         hashBytes(binary.postings, b, Math.min(b + POSTINGS_BLOCK, binary.postings.length)),
       );
-      if (blocks.length % 64 === 0) await yieldToHost();
+      if (blocks.length % 8 === 0) await slice();
     }
     sections.postings = add(binary.postings);
     heads.push({
@@ -360,6 +368,22 @@ export async function serializeShardsBinary(
     k += p.length;
   }
   return out;
+}
+
+/**
+ * What identifies a binary saved index (see {@link serializeShardsBinary}) for the delta saved
+ * beside it (delta.ts): its length in bytes and the {@link hashBytes} of its preamble and header,
+ * which hold its save time and every section's checksum. `null` for bytes that do not start as a
+ * binary saved index (a JSON one has no delta).
+ */
+export function savedIndexId(bytes: Uint8Array): string | null {
+  if (bytes.length < PREAMBLE || MAGIC.some((b, i) => bytes[i] !== b)) return null;
+  const headLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+    8,
+    true,
+  );
+  if (PREAMBLE + headLength > bytes.length) return null;
+  return `${bytes.length}:${hashBytes(bytes, 0, PREAMBLE + headLength)}`;
 }
 
 function isSection(value: unknown): value is Section {

@@ -33,7 +33,22 @@ import {
   type IndexDoc,
   type NoteMeta,
 } from "./note-document";
-import { CorruptPostingsError, restoreShards, serializeShardsBinary } from "./persistence";
+import {
+  CorruptPostingsError,
+  restoreShards,
+  savedIndexId,
+  serializeShardsBinary,
+} from "./persistence";
+import {
+  COMPACT_FRACTION,
+  deltaHeader,
+  encodeDeltaRecord,
+  readDelta,
+  scanDelta,
+  shouldCompact,
+  type DeltaNote,
+  type DeltaRecord,
+} from "./delta";
 import type { IndexStore } from "./search-types";
 import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
@@ -228,6 +243,19 @@ export class SearchService {
   private shards = new Map<string, Shard>();
   private queue: Promise<unknown> = Promise.resolve();
   private changed = false;
+  /**
+   * The saved index this one follows (delta.ts): the base's id (`savedIndexId`) and bytes and the
+   * delta's bytes after it, header included; `null` when the next save rewrites the base (nothing
+   * saved or loaded yet, a store without a delta, a delta not used).
+   */
+  private saved: { base: string; baseBytes: number; deltaBytes: number } | null = null;
+  /**
+   * While {@link saved} is set: the notes indexed (as now) or removed (`null`) since the last
+   * save, for the next delta record; `null` once they outgrow what a delta may hold, so the next
+   * save rewrites the base. {@link pendingChars} counts their text.
+   */
+  private pending: Map<string, DeltaNote | null> | null = new Map();
+  private pendingChars = 0;
 
   constructor(options: SearchServiceOptions) {
     this.vault = options.vault;
@@ -796,6 +824,7 @@ export class SearchService {
     let rebuildReason: string | undefined;
     let source: OpenReport["source"] = "built";
     let indexBytes: number | undefined;
+    let delta: { records: number } | { ignored: string } | null = null;
     this.reset();
     if (this.store && useSaved) {
       const t0 = clock();
@@ -813,6 +842,7 @@ export class SearchService {
           source = "saved";
           // The JSON format 9 is rewritten once, in the binary format.
           if (typeof data === "string") this.changed = true;
+          else delta = await this.replayDelta(data);
         } else {
           rebuildReason = `${restored.error}${this.where()}`;
           this.reset();
@@ -851,6 +881,8 @@ export class SearchService {
     };
     if (rebuildReason) report.rebuildReason = rebuildReason;
     if (saveError) report.saveError = saveError;
+    if (delta && "records" in delta && delta.records > 0) report.deltaRecords = delta.records;
+    if (delta && "ignored" in delta) report.deltaIgnored = delta.ignored;
     if (indexBytes !== undefined) report.indexChars = indexBytes;
     return report;
   }
@@ -880,6 +912,55 @@ export class SearchService {
     this.shards = new Map();
     this.cache.clear();
     this.changed = false;
+    this.saved = null;
+    this.pending = new Map();
+    this.pendingChars = 0;
+  }
+
+  /**
+   * Replays the delta stored beside the binary saved index `base` (just restored), then follows
+   * them: the next save appends to that delta. A delta that does not follow `base` (or cannot be
+   * read) is left unused and the next save rewrites the base; the notes it held differ from the
+   * base by mtime or size, so the sync re-indexes them.
+   * @returns the records replayed, or why the delta was not used; `null` when the store keeps no
+   *   delta
+   */
+  private async replayDelta(
+    base: Uint8Array,
+  ): Promise<{ records: number } | { ignored: string } | null> {
+    const store = this.store;
+    const id = savedIndexId(base);
+    if (!store?.loadDelta || !store.writeDelta || id === null) return null;
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await store.loadDelta();
+    } catch (err) {
+      return { ignored: `delta cannot be read (${errorMessage(err)})` };
+    }
+    if (bytes === null) {
+      this.saved = { base: id, baseBytes: base.length, deltaBytes: 0 };
+      return { records: 0 };
+    }
+    const read = readDelta(bytes, this.key, id);
+    if (!read.ok) return { ignored: read.error };
+    for (const record of read.value.records) {
+      for (const path of record.removed) this.removeNow(path);
+      for (const note of record.notes) this.indexDocument(note.meta.path, note);
+    }
+    for (const shard of this.shards.values()) shard.mini.flush();
+    this.changed = false;
+    this.saved = { base: id, baseBytes: base.length, deltaBytes: read.value.length };
+    return { records: read.value.records.length };
+  }
+
+  /** Notes a save's delta record holds: `note` indexed at `path`, or `null` when it was removed. */
+  private track(path: string, note: DeltaNote | null): void {
+    if (!this.saved || !this.pending) return;
+    this.pending.set(path, note);
+    this.pendingChars += note ? INDEX_FIELDS.reduce((n, f) => n + note.doc[f].length, 0) : 0;
+    this.pendingChars += path.length;
+    // More than a delta may hold: the next save rewrites the base, so the documents are not kept.
+    if (this.pendingChars * COMPACT_FRACTION > this.saved.baseBytes) this.pending = null;
   }
 
   private newMini(): SearchEngine<IndexDoc> {
@@ -906,13 +987,73 @@ export class SearchService {
     return { ok: true, value: true };
   }
 
+  /**
+   * Saves: appends the changes since the last save to the delta when there is one to follow and
+   * it stays small (see {@link appendDelta}), else rewrites the base and starts a new delta.
+   * @returns the bytes of the saved index now, delta included
+   */
   private async saveNow(): Promise<number> {
     if (!this.store) return 0;
-    // Encoded in batches, yielding to the host between them, so a search is not held up by a save.
+    const appended = await this.appendDelta();
+    if (appended !== null) {
+      this.changed = false;
+      return appended;
+    }
+    const store = this.store;
+    // Time-sliced (persistence.ts), so a search is not held up by a save.
     const data = await serializeShardsBinary(this.shards, this.key, this.now(), this.yieldToHost);
-    await this.store.save(data);
+    const id = savedIndexId(data);
+    const header = store.loadDelta && store.writeDelta && id ? deltaHeader(this.key, id) : null;
+    await store.save(data, header ?? undefined);
+    this.saved =
+      header && id ? { base: id, baseBytes: data.length, deltaBytes: header.length } : null;
+    this.pending = new Map();
+    this.pendingChars = 0;
     this.changed = false;
     return data.length;
+  }
+
+  /**
+   * Appends one record of the notes changed and removed since the last save to the delta, under
+   * the store's lock, after the last whole record found there (another process's records stay).
+   * @returns the bytes of base and delta, or `null` when the base must be rewritten instead: no
+   *   delta followed, too many changes kept, the delta would outgrow 1/{@link COMPACT_FRACTION}
+   *   of the base, or the delta stored now follows another base (another process rewrote it)
+   */
+  private async appendDelta(): Promise<number | null> {
+    const store = this.store;
+    const saved = this.saved;
+    const pending = this.pending;
+    if (!store?.writeDelta || !saved || !pending) return null;
+    if (pending.size === 0) return saved.baseBytes + saved.deltaBytes;
+    const record: DeltaRecord = { notes: [], removed: [] };
+    for (const [path, note] of pending) {
+      if (note) record.notes.push(note);
+      else record.removed.push(path);
+    }
+    const bytes = encodeDeltaRecord(record);
+    const header = deltaHeader(this.key, saved.base);
+    let end = 0;
+    const wrote = await store.writeDelta((current) => {
+      let at = header.length;
+      if (current !== null) {
+        const scanned = scanDelta(current, this.key, saved.base);
+        if (!scanned.ok) return null;
+        at = scanned.value.length;
+      }
+      if (shouldCompact(saved.baseBytes, at, bytes.length)) return null;
+      end = at + bytes.length;
+      if (current !== null) return { at, bytes };
+      const whole = new Uint8Array(end);
+      whole.set(header, 0);
+      whole.set(bytes, header.length);
+      return { at: 0, bytes: whole };
+    });
+    if (!wrote) return null;
+    saved.deltaBytes = end;
+    this.pending = new Map();
+    this.pendingChars = 0;
+    return saved.baseBytes + end;
   }
 
   private cappedPaths(): string[] {
@@ -962,6 +1103,7 @@ export class SearchService {
     else shard.pairs.delete(path);
     this.cache.drop(path);
     this.changed = true;
+    this.track(path, pairs ? { doc, meta, pairs } : { doc, meta });
   }
 
   private removeNow(path: string): boolean {
@@ -979,7 +1121,10 @@ export class SearchService {
       shard.pairs.delete(path);
     }
     this.cache.drop(path);
-    if (found) this.changed = true;
+    if (found) {
+      this.changed = true;
+      this.track(path, null);
+    }
     return found;
   }
 

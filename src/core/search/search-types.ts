@@ -10,15 +10,39 @@ import type { NoteMeta } from "./note-document";
 import type { PreparedNote } from "./prepared-note";
 import type { VectorIndex } from "./vectors";
 
+/** Where a write of the saved index's delta goes: `bytes` at byte `at` (the file cut there first; 0: a new file). */
+export interface DeltaWrite {
+  at: number;
+  bytes: Uint8Array;
+}
+
 /**
  * Where the host keeps the saved index (docs/architecture.md, "The saved index"). `load` returns
  * the binary index (format 10) as bytes, an index of the JSON format 9 as text, or `null` when
  * nothing was saved yet; `save` is given the binary index and replaces what `load` returns
  * atomically (a crash leaves the old index or the new one, never half of one).
+ *
+ * A store may also keep the delta beside it (delta.ts): then a save appends only what changed. A
+ * store without `loadDelta` and `writeDelta` is rewritten whole on every save.
  */
 export interface IndexStore {
   load(): Promise<Uint8Array | string | null>;
-  save(data: Uint8Array): Promise<void>;
+  /**
+   * Replaces the saved index with `data`, then, when `delta` is given, the delta with `delta` (a
+   * new delta's header), each atomically, under the store's lock when it has one. The delta is
+   * written after the index: a crash between leaves the new index beside a delta that follows the
+   * old one, which is then not used.
+   */
+  save(data: Uint8Array, delta?: Uint8Array): Promise<void>;
+  /** The delta's bytes, or `null` when there is none. */
+  loadDelta?(): Promise<Uint8Array | null>;
+  /**
+   * A locked read-modify-write of the delta: reads the delta now stored (`null`: none), asks
+   * `plan` where to write, then writes `bytes` at byte `at` (the file cut to `at` first; `at` 0
+   * writes a new file atomically), so two processes never interleave their records. `at` must not
+   * exceed the delta's length. Resolves `false` when `plan` returns `null` (nothing is written).
+   */
+  writeDelta?(plan: (current: Uint8Array | null) => DeltaWrite | null): Promise<boolean>;
   /** Where the index is (a file path), for messages. */
   readonly location?: string;
 }
@@ -110,6 +134,14 @@ export interface OpenReport {
    * index loaded in the JSON format 9.
    */
   indexChars?: number;
+  /** Records of the saved index's delta replayed over it (delta.ts), when there were any. */
+  deltaRecords?: number;
+  /**
+   * Why the delta beside the saved index was not used (another base, version or settings, damaged
+   * header, unreadable); the notes it held are re-indexed by mtime and size, and the next save
+   * rewrites the index whole.
+   */
+  deltaIgnored?: string;
   /** Notes over the size cap, indexed by frontmatter and headings only. */
   capped: string[];
   /** Notes that could not be read, with the reason (they are left out). */

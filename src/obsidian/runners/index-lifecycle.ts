@@ -21,6 +21,7 @@ import type { Result } from "../../core/util/result";
 import { emptyZones } from "../../core/search/scope";
 import {
   SearchService,
+  type DeltaWrite,
   type IndexStore,
   type OpenReport,
   type SearchOptions,
@@ -50,14 +51,23 @@ export type IndexState =
 
 /**
  * {@link IndexStore} over the vault adapter: a binary file in the plugin's folder (`path`), or,
- * before its first save, the JSON index (format 9) at `jsonPath`, which a save then removes.
+ * before its first save, the JSON index (format 9) at `jsonPath`, which a save then removes; the
+ * delta at `deltaPath` (default: `path` with `.delta` for its extension), appended with
+ * `appendBinary`. Only this plugin writes these files; its saves and delta writes run one at a
+ * time.
  */
 export class AdapterIndexStore implements IndexStore {
+  readonly deltaPath: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly adapter: DataAdapter,
     readonly path: string,
     readonly jsonPath?: string,
-  ) {}
+    deltaPath?: string,
+  ) {
+    this.deltaPath = deltaPath ?? `${path.replace(/\.[^./]*$/, "")}.delta`;
+  }
 
   get location(): string {
     return this.path;
@@ -71,15 +81,63 @@ export class AdapterIndexStore implements IndexStore {
     return null;
   }
 
-  async save(data: Uint8Array): Promise<void> {
+  async loadDelta(): Promise<Uint8Array | null> {
+    if (!(await this.adapter.exists(this.deltaPath))) return null;
+    return new Uint8Array(await this.adapter.readBinary(this.deltaPath));
+  }
+
+  /**
+   * See {@link IndexStore.writeDelta}: `appendBinary` when the write starts at the delta's end,
+   * else the delta written whole (its first `at` bytes, then `bytes`). Throws `RangeError` for an
+   * `at` past the delta's end.
+   */
+  writeDelta(plan: (current: Uint8Array | null) => DeltaWrite | null): Promise<boolean> {
+    return this.oneAtATime(async () => {
+      const current = await this.loadDelta();
+      const write = plan(current);
+      if (write === null) return false;
+      const length = current?.length ?? 0;
+      if (write.at > length) throw new RangeError(`delta write at ${write.at} is past its end`);
+      if (current !== null && write.at === length && length > 0) {
+        await this.adapter.appendBinary(this.deltaPath, bufferOf(write.bytes));
+        return true;
+      }
+      const whole = new Uint8Array(write.at + write.bytes.length);
+      if (current !== null) whole.set(current.subarray(0, write.at), 0);
+      whole.set(write.bytes, write.at);
+      await this.mkFolder();
+      await this.adapter.writeBinary(this.deltaPath, whole.buffer);
+      return true;
+    });
+  }
+
+  save(data: Uint8Array, delta?: Uint8Array): Promise<void> {
+    return this.oneAtATime(async () => {
+      await this.mkFolder();
+      await this.adapter.writeBinary(this.path, bufferOf(data));
+      if (delta !== undefined) await this.adapter.writeBinary(this.deltaPath, bufferOf(delta));
+      if (this.jsonPath !== undefined && (await this.adapter.exists(this.jsonPath)))
+        await this.adapter.remove(this.jsonPath);
+    });
+  }
+
+  private async mkFolder(): Promise<void> {
     const folder = this.path.slice(0, this.path.lastIndexOf("/"));
     if (folder && !(await this.adapter.exists(folder))) await this.adapter.mkdir(folder);
-    const copy = new Uint8Array(data.length);
-    copy.set(data);
-    await this.adapter.writeBinary(this.path, copy.buffer);
-    if (this.jsonPath !== undefined && (await this.adapter.exists(this.jsonPath)))
-      await this.adapter.remove(this.jsonPath);
   }
+
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** A copy of `bytes` in an `ArrayBuffer` of their own (the adapter takes whole buffers). */
+function bufferOf(bytes: Uint8Array): ArrayBuffer {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy.buffer;
 }
 
 /** Settings the index depends on: when one changes, the index is re-opened. */
