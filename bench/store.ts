@@ -6,8 +6,9 @@
  * saved index's size, a one-shot `search` with no server running (p50 of 7 runs, Node's own start
  * included), an MCP server's start to its first answer (SDK client over stdio), and in this
  * process the save of a one-note change (`SearchService.update` then `save`, p50 of 5) with a
- * search issued while it saves (`--save-only`: that alone, on the vault's saved index). Writes
- * bench/results/store.md.
+ * search issued while it saves, first as the delta record it appends, then as a full rewrite (a
+ * store without a delta, as a compaction writes), and an open after them (`--save-only`: these
+ * alone, on the vault's saved index). Writes bench/results/store.md.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
@@ -20,7 +21,7 @@ import { vaultIndexStore } from "../src/node/index-store";
 import { NodeVault } from "../src/node/node-vault";
 import { MemoryLayout } from "../src/core/layout";
 import { defaultSettings } from "../src/core/settings";
-import { SearchService } from "../src/core/search/search-service";
+import { SearchService, type IndexStore } from "../src/core/search/search-service";
 import { loadCorpus, realVault, scaleQueries } from "./lib/real-vault";
 import { percentile, round } from "./lib/stats";
 
@@ -127,36 +128,65 @@ async function main(): Promise<void> {
   }
 
   const vault = new NodeVault(dir);
-  const service = new SearchService({
-    vault,
-    layout: new MemoryLayout(defaultSettings()),
-    store: vaultIndexStore(vault),
-    // As the CLI and the server run it (src/cli/shared.ts, cliSearchService).
-    yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
-  });
-  await service.open();
-  const saves: number[] = [];
-  const during: number[] = [];
   const journals = `Memory/Agents/${AGENT}/Journal`;
   const path = `${journals}/${readdirSync(join(dir, journals)).sort()[0] ?? ""}`;
-  for (let i = 0; i < 5; i++) {
-    await vault.process(path, (text) => `${text}\nchanged ${i}\n`);
-    await service.update(path);
-    const t = performance.now();
-    const saving = service.save().then(() => saves.push(performance.now() - t));
-    // Issued as the save starts, answered once the event loop gets to it.
-    await new Promise<void>((done) => {
-      setTimeout(() => {
-        void service.search(queries[i] ?? "x", { limit: 10 }).then(() => {
-          during.push(performance.now() - t);
-          done();
-        });
-      }, 0);
+  /** Five saves of a one-note change: each save's time, and a search's issued as it starts. */
+  const saveWhileSearching = async (
+    store: IndexStore,
+    round: string,
+  ): Promise<{ saves: number[]; during: number[] }> => {
+    const service = new SearchService({
+      vault,
+      layout: new MemoryLayout(defaultSettings()),
+      store,
+      // As the CLI and the server run it (src/cli/shared.ts, cliSearchService).
+      yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
     });
-    await saving;
-  }
+    await service.open();
+    // One save first, so the timed ones follow a delta this service wrote (not one it ignored).
+    await vault.process(path, (text) => `${text}\nchanged ${round}\n`);
+    await service.update(path);
+    await service.save();
+    const saves: number[] = [];
+    const during: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await vault.process(path, (text) => `${text}\nchanged ${round} ${i}\n`);
+      await service.update(path);
+      const t = performance.now();
+      const saving = service.save().then(() => saves.push(performance.now() - t));
+      // Issued as the save starts, answered once the event loop gets to it.
+      await new Promise<void>((done) => {
+        setTimeout(() => {
+          void service.search(queries[i] ?? "x", { limit: 10 }).then(() => {
+            during.push(performance.now() - t);
+            done();
+          });
+        }, 0);
+      });
+      await saving;
+    }
+    return { saves, during };
+  };
+  const store = vaultIndexStore(vault);
+  // The same store without its delta methods: every save rewrites the base, as a compaction does.
+  const whole = await saveWhileSearching(
+    { load: () => store.load(), save: (data) => store.save(data), location: store.location },
+    "whole",
+  );
   say(
-    `one-note change saved: p50 ${round(percentile(saves, 50))} ms; a search issued during the save answered in p50 ${round(percentile(during, 50))} ms`,
+    `full rewrite (as a compaction, time-sliced): p50 ${round(percentile(whole.saves, 50))} ms; a search issued during it answered in p50 ${round(percentile(whole.during, 50))} ms`,
+  );
+  const delta = await saveWhileSearching(store, "delta");
+  say(
+    `one-note change saved (a delta record appended; what a server's close does): p50 ${round(percentile(delta.saves, 50))} ms; a search issued during the save answered in p50 ${round(percentile(delta.during, 50))} ms`,
+  );
+  const reopened = await new SearchService({
+    vault,
+    layout: new MemoryLayout(defaultSettings()),
+    store,
+  }).open();
+  say(
+    `open after the delta saves: ${reopened.source}, ${reopened.indexed} re-indexed, ${reopened.deltaRecords ?? 0} delta records replayed, load ${round(reopened.loadMs)} ms`,
   );
   writeFileSync(
     join(ROOT, "bench", "results", cliRuns ? "store.md" : "store-save.md"),

@@ -282,8 +282,8 @@ export async function serializeShardsBinary(
   const encoder = new TextEncoder();
   const parts: Uint8Array[] = [];
   let offset = 0;
-  const add = (bytes: Uint8Array): Section => {
-    const section = { offset, length: bytes.length, checksum: hashBytes(bytes) };
+  const add = async (bytes: Uint8Array): Promise<Section> => {
+    const section = { offset, length: bytes.length, checksum: await hashSliced(bytes, slice) };
     parts.push(bytes);
     offset += bytes.length;
     const pad = (4 - (offset % 4)) % 4;
@@ -298,21 +298,24 @@ export async function serializeShardsBinary(
     // Everything but the postings is taken at once, so the state and its notes agree.
     const metas = [...shard.metas.values()];
     const state = shard.mini.savedState();
+    await slice();
     const filters = metas.map((m) => shard.pairs.get(m.path));
     const pairSizes = filters.map((f) => (f ? f.length : -1));
     const words = new Uint32Array(pairSizes.reduce((a, n) => a + Math.max(0, n), 0));
     let at = 0;
-    for (const f of filters) {
+    for (const [i, f] of filters.entries()) {
+      if (i % 256 === 0) await slice();
       if (!f) continue;
       words.set(f, at);
       at += f.length;
     }
     await slice();
-    const binary = await shard.mini.toBinary({ batchSize: 1024, yieldToHost: slice });
+    const binary = await shard.mini.toBinary({ batchSize: 256, yieldToHost: slice });
     const sections = {} as Record<SectionName, Section>;
-    sections.metas = add(encoder.encode(JSON.stringify(metas)));
     await slice();
-    sections.docs = add(
+    sections.metas = await add(encoder.encode(JSON.stringify(metas)));
+    await slice();
+    sections.docs = await add(
       encoder.encode(
         JSON.stringify({
           shortIds: state.shortIds,
@@ -323,10 +326,10 @@ export async function serializeShardsBinary(
       ),
     );
     await slice();
-    sections.pairs = add(u32Bytes(words));
-    sections.terms = add(encoder.encode(binary.terms));
+    sections.pairs = await add(u32Bytes(words));
+    sections.terms = await add(encoder.encode(binary.terms));
     await slice();
-    sections.ends = add(u32Bytes(binary.ends));
+    sections.ends = await add(u32Bytes(binary.ends));
     const blocks: number[] = [];
     for (let b = 0; b < binary.postings.length; b += POSTINGS_BLOCK) {
       blocks.push(
@@ -334,7 +337,7 @@ export async function serializeShardsBinary(
       );
       if (blocks.length % 8 === 0) await slice();
     }
-    sections.postings = add(binary.postings);
+    sections.postings = await add(binary.postings);
     heads.push({
       name,
       documentCount: state.documentCount,
@@ -364,10 +367,26 @@ export async function serializeShardsBinary(
   out.set(headBytes, PREAMBLE);
   let k = start;
   for (const p of parts) {
-    out.set(p, k);
+    for (let from = 0; from < p.length; from += HASH_CHUNK) {
+      await slice();
+      out.set(p.subarray(from, Math.min(from + HASH_CHUNK, p.length)), k + from);
+    }
     k += p.length;
   }
   return out;
+}
+
+/** Bytes hashed or copied between two checks of the slicer. */
+const HASH_CHUNK = 1 << 20;
+
+/** {@link hashBytes} of `bytes`, {@link HASH_CHUNK} bytes at a time with `slice` awaited between. */
+async function hashSliced(bytes: Uint8Array, slice: () => Promise<void>): Promise<number> {
+  let h = hashBytes(bytes, 0, Math.min(HASH_CHUNK, bytes.length));
+  for (let at = HASH_CHUNK; at < bytes.length; at += HASH_CHUNK) {
+    await slice();
+    h = hashBytes(bytes, at, Math.min(at + HASH_CHUNK, bytes.length), h);
+  }
+  return h;
 }
 
 /**

@@ -32,6 +32,19 @@ const postingsArb = fc
   });
 
 describe("postings as bytes", () => {
+  it("hashBytes continued from the hash of a first piece is the hash of the whole", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(), (bytes, at) => {
+        const cut = bytes.length === 0 ? 0 : at % bytes.length;
+        expect(hashBytes(bytes, cut, bytes.length, hashBytes(bytes, 0, cut))).toBe(
+          hashBytes(bytes),
+        );
+      }),
+    );
+    // A different seed gives another hash.
+    expect(hashBytes(Uint8Array.of(1, 2), 0, 2, 7)).not.toBe(hashBytes(Uint8Array.of(1, 2)));
+  });
+
   it("round-trip any postings (fields, then documents, ascending)", () => {
     fc.assert(
       fc.property(postingsArb, (p) => {

@@ -132,9 +132,17 @@ export function readCompact(
   return Int32Array.from(rows);
 }
 
-/** FNV-1a over `bytes[start, end)`, as a 32-bit integer. */
-export function hashBytes(bytes: Uint8Array, start = 0, end = bytes.length): number {
-  let h = 0x811c9dc5;
+/**
+ * FNV-1a over `bytes[start, end)`, as a 32-bit integer. `seed` continues a hash: the hash of the
+ * bytes before `start` (so a long run can be hashed in pieces), FNV's offset basis by default.
+ */
+export function hashBytes(
+  bytes: Uint8Array,
+  start = 0,
+  end = bytes.length,
+  seed = 0x811c9dc5,
+): number {
+  let h = seed;
   for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] ?? 0), 0x01000193);
   return h | 0;
 }
