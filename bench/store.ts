@@ -168,6 +168,27 @@ async function main(): Promise<void> {
     return { saves, during };
   };
   const store = vaultIndexStore(vault);
+  {
+    // The same searches with no save running, for comparison.
+    const alone = new SearchService({
+      vault,
+      layout: new MemoryLayout(defaultSettings()),
+      store,
+      yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
+    });
+    await alone.open();
+    // Other queries first, so the engine's code is compiled, as it is by the time saves are timed.
+    for (let i = 10; i < 20; i++) await alone.search(queries[i] ?? "x", { limit: 10 });
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      await alone.search(queries[i] ?? "x", { limit: 10 });
+      times.push(performance.now() - t);
+    }
+    say(
+      `a search with no save running (same queries, same process): p50 ${round(percentile(times, 50))} ms`,
+    );
+  }
   // The same store without its delta methods: every save rewrites the base, as a compaction does.
   const whole = await saveWhileSearching(
     { load: () => store.load(), save: (data) => store.save(data), location: store.location },

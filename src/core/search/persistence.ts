@@ -268,7 +268,7 @@ function u32Bytes(values: Uint32Array): Uint8Array {
  * words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
  * order like the JSON format's base64), `terms` (UTF-8, joined by `\n`), `ends` (u32 per term:
  * where its postings end) and `postings` (engine/postings-bytes.ts). The work is time-sliced
- * ({@link timeSlicer}): `yieldToHost` is awaited whenever a slice of about 8 ms is used up, so a
+ * ({@link timeSlicer}): `yieldToHost` is awaited whenever a slice (`SLICE_MS`, 4 ms) is used up, so a
  * query waits at most about a slice. Must not run alongside changes to the shards (the service
  * queues them). Throws `Error` for a term holding white space.
  */

@@ -6,7 +6,7 @@
  */
 
 /** Longest run between two yields of a {@link timeSlicer}, ms. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 function clock(): number {
   return typeof performance !== "undefined" ? performance.now() : Date.now();

@@ -31,7 +31,7 @@ describe("timeSlicer", () => {
     expect(yields).toBe(2);
   });
 
-  it("a slice of 8 ms by default", () => {
-    expect(SLICE_MS).toBe(8);
+  it("a slice of 4 ms by default", () => {
+    expect(SLICE_MS).toBe(4);
   });
 });
