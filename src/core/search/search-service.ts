@@ -9,8 +9,9 @@
  *   {@link SearchService.rename} re-index one note with MiniSearch `replace`/`discard`, never `remove`
  *   with a changed document (test/core/search/search-service.test.ts, "case 06: …").
  * - Persistent: {@link SearchService.open} restores the index saved through an {@link IndexStore}
- *   and re-indexes only notes whose mtime or size changed; a corrupt, foreign or outdated saved
- *   index is rebuilt with a message, never a crash.
+ *   (the base file, then the delta of later saves replayed: delta.ts) and re-indexes only notes
+ *   whose mtime or size changed; a corrupt, foreign or outdated saved index is rebuilt with a
+ *   message, never a crash. A save appends only what changed since the last one.
  * - Hosts: core code only; it talks to storage through {@link VaultPort} and the store. Long work
  *   runs in chunks, calling `onProgress(done, total)` and the host's `yieldToHost` between chunks so
  *   the plugin's UI stays responsive.
@@ -359,8 +360,10 @@ export class SearchService {
   }
 
   /**
-   * Saves the index through the store (when there is one) and returns its size in characters.
-   * Throws whatever the store throws.
+   * Saves the index through the store (when there is one): appends the notes changed since the
+   * last save to the delta when the store keeps one and it stays under 1/32 of the base, else
+   * rewrites the base whole (see delta.ts). Returns the saved index's size in bytes, delta
+   * included. Throws whatever the store throws.
    */
   save(): Promise<number> {
     return this.enqueue(() => this.saveNow());
