@@ -959,9 +959,12 @@ export class SearchService {
   /** Notes a save's delta record holds: `note` indexed at `path`, or `null` when it was removed. */
   private track(path: string, note: DeltaNote | null): void {
     if (!this.saved || !this.pending) return;
+    const chars = (n: DeltaNote | null | undefined): number =>
+      path.length + (n ? INDEX_FIELDS.reduce((sum, f) => sum + n.doc[f].length, 0) : 0);
+    // A note changed again replaces its entry: only its latest text counts.
+    if (this.pending.has(path)) this.pendingChars -= chars(this.pending.get(path));
     this.pending.set(path, note);
-    this.pendingChars += note ? INDEX_FIELDS.reduce((n, f) => n + note.doc[f].length, 0) : 0;
-    this.pendingChars += path.length;
+    this.pendingChars += chars(note);
     // More than a delta may hold: the next save rewrites the base, so the documents are not kept.
     if (this.pendingChars * COMPACT_FRACTION > this.saved.baseBytes) this.pending = null;
   }

@@ -315,6 +315,35 @@ describe("SearchService with a delta", () => {
     expect(rewrites).toBeGreaterThan(0);
   });
 
+  it("a note changed many times between saves counts once toward the delta's limit; as many different notes do not fit", async () => {
+    const { make, store, root, write } = setup(many(200, 10));
+    const a = make();
+    await a.open();
+    const baseBytes = statSync(store.file).size;
+    const text = (i: number) =>
+      `# n\n\n${"grebe ".repeat(Math.ceil(baseBytes / 32 / 6 / 3))}v${i}\n`;
+    // Each version is about a third of what the delta may hold; ten of them are three times that.
+    const one = `${JOURNAL}/2026-01-01-n0.md`;
+    for (let i = 0; i < 10; i++) {
+      write(one, text(i));
+      await a.update(one, statOf(root, one));
+    }
+    const before = readFileSync(store.file);
+    await a.save();
+    expect(readFileSync(store.file).equals(before)).toBe(true);
+    // Ten different notes of that size: the base is rewritten.
+    for (let i = 0; i < 10; i++) {
+      const path = `${JOURNAL}/2026-01-${String(i + 2).padStart(2, "0")}-n${i + 1}.md`;
+      write(path, text(i));
+      await a.update(path, statOf(root, path));
+    }
+    await a.save();
+    expect(readFileSync(store.file).equals(before)).toBe(false);
+    const b = make();
+    expect(await b.open()).toMatchObject({ indexed: 0 });
+    expect(await answers(b, ["grebe", "v9"])).toEqual(await answers(a, ["grebe", "v9"]));
+  });
+
   it("base + delta answers exactly as the index that saved it, and as a fresh build, after random edits, additions and removals", async () => {
     const files = many(200, 4);
     const { make, root, write, store } = setup(files);
