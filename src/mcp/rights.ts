@@ -56,14 +56,17 @@ export function parseToolList(value: string, readOnly: boolean): string[] {
  * client's configuration would split memory) and every zone must be an isolated zone of the
  * settings. Returns the {@link MemoryAccess} that holds the client to them.
  * @param how what the caller may do about an unknown agent, e.g. `pass --agent with a known agent`
+ * @param notes the vault paths of the notes under the memory root when the caller keeps them (a
+ *   server's `LiveIndex`), so the vault is not listed again; otherwise it is listed
  * @throws {@link UsageError} naming the agent or the zone
  */
 export async function accessFor(
   ctx: CliContext,
   rights: McpRights,
   how: string,
+  notes?: Iterable<string>,
 ): Promise<MemoryAccess> {
-  const agents = await knownAgents(ctx.vault, ctx.layout);
+  const agents = notes ? ctx.layout.agentsIn(notes) : await knownAgents(ctx.vault, ctx.layout);
   if (!agents.includes(rights.agent)) throw unknownAgentError(rights.agent, agents, how);
   try {
     return new MemoryAccess(ctx.vault, ctx.layout, rights.agent, rights.zones);

@@ -88,24 +88,32 @@ export const mcpCommand: CliCommand = {
       );
     const agent = typeof options.agent === "string" ? options.agent : ctx.settings.defaultAgent;
     const zones = Array.isArray(options.zone) ? options.zone : [];
-    // Over stdio the flags give the one client's rights; over HTTP each token does.
-    const mode: { access: MemoryAccess } | { http: ListenAddress } =
-      listen === null
-        ? {
-            access: await accessFor(
-              ctx,
-              { agent, readOnly, tools: only ? [...only] : null, zones },
-              typeof options.agent === "string"
-                ? "pass --agent with a known agent"
-                : "pass --agent NAME",
-            ),
-          }
-        : { http: listen };
     const log = (line: string) => ctx.err(line);
     const release = keepServingOnRejection("mcp", log);
     try {
       const t0 = Date.now();
       const { live, report } = await openLiveIndex(ctx, log);
+      // Over stdio the flags give the one client's rights; over HTTP each token does. The agents
+      // are those of the notes the open just listed: a start lists the vault once.
+      let mode: { access: MemoryAccess } | { http: ListenAddress };
+      try {
+        mode =
+          listen === null
+            ? {
+                access: await accessFor(
+                  ctx,
+                  { agent, readOnly, tools: only ? [...only] : null, zones },
+                  typeof options.agent === "string"
+                    ? "pass --agent with a known agent"
+                    : "pass --agent NAME",
+                  live.notePaths(),
+                ),
+              }
+            : { http: listen };
+      } catch (err) {
+        await live.close();
+        throw err;
+      }
       // A note changed under the server with duplicated ids, or a sync tool's conflict copy: reconcile
       // (docs/sync.md, "Reconcile"); a read-only server only reads.
       const reconciler = readOnly
@@ -219,7 +227,7 @@ async function serveHttp(
   const tokens = new TokenRegistry(ctx.vault, () => Date.now(), log);
   await tokens.refresh();
   const serverFor = async (token: TokenEntry) => {
-    const access = await accessFor(ctx, token, "make a token for a known agent");
+    const access = await accessFor(ctx, token, "make a token for a known agent", live.notePaths());
     return createMcpServer(
       { ctx, access, live, defaultScope: `agent:${token.agent}`, now: () => Date.now(), semantic },
       { readOnly: token.readOnly, only: token.tools ? new Set(token.tools) : null },
