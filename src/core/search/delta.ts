@@ -2,13 +2,15 @@
  * The delta beside the saved index (docs/architecture.md, "The saved index"; docs/decisions.md,
  * "Saves append a delta"): a save appends only the notes changed or removed since the last save,
  * and the saved index is the base file plus this delta replayed in order. Once the delta outgrows
- * {@link COMPACT_FRACTION} of the base, the next save rewrites the base and starts a new delta.
+ * {@link COMPACT_FRACTION} of the base or {@link MAX_DELTA_NOTES} notes, the next save rewrites
+ * the base and starts a new delta.
  *
  * Layout: a 16-byte preamble (`AMDX`, {@link DELTA_VERSION}, the header's length and
  * {@link hashBytes}, u32/i32 little-endian), a UTF-8 JSON header (the index format version, the
  * index key and the id of the base it follows, `savedIndexId`), then records, each its payload's
- * length (u32), its payload's {@link hashBytes} (i32) and the payload: UTF-8 JSON of the notes
- * (metadata and the text of each indexed field) and the paths removed. A record cut short or whose
+ * length (u32), the {@link hashBytes} (i32) of what follows it, the number of notes it holds (u32)
+ * and the payload: UTF-8 JSON of the notes (metadata and the text of each indexed field) and the
+ * paths removed. A record cut short or whose
  * checksum fails ends the delta there (a process killed mid-append leaves a loadable index, the
  * records before it); a delta with another header (another version, settings or base) is not used.
  */
@@ -22,13 +24,20 @@ import { INDEX_FORMAT_VERSION, isMeta } from "./persistence";
 export const DELTA_VERSION = 1;
 /** A save rewrites the base once the delta would exceed 1/COMPACT_FRACTION of the base's bytes. */
 export const COMPACT_FRACTION = 32;
+/**
+ * …or once the delta would hold more than this many notes (changed or removed, counted per
+ * record): replaying a note turns the postings of each of its terms into a map, which made an
+ * open at 10k notes about 0.75 s slower with 220 notes in the delta and about 0.1 s with 64
+ * (docs/decisions.md, "Saves append a delta").
+ */
+export const MAX_DELTA_NOTES = 64;
 
 const FORMAT = "agent-memory-search-delta";
 /** "AMDX": the first four bytes of a delta. */
 const MAGIC = [0x41, 0x4d, 0x44, 0x58];
 const PREAMBLE = 16;
-/** Bytes before a record's payload: its length and checksum. */
-const FRAME = 8;
+/** Bytes before a record's payload: its length, checksum and count of notes. */
+const FRAME = 12;
 
 /** A note as a delta holds it: what the index is given for it (see `buildNoteDocument`). */
 export interface DeltaNote {
@@ -46,11 +55,19 @@ export interface DeltaRecord {
 
 /**
  * True when a save should rewrite the base rather than append: when the delta (`deltaBytes`,
- * header included) with the new record (`recordBytes`) would exceed 1/{@link COMPACT_FRACTION} of
- * the base's `baseBytes`.
+ * header included, holding `deltaNotes` notes) with the new record (`recordBytes`, `recordNotes`)
+ * would exceed 1/{@link COMPACT_FRACTION} of the base's `baseBytes`, or hold more than
+ * {@link MAX_DELTA_NOTES} notes.
  */
-export function shouldCompact(baseBytes: number, deltaBytes: number, recordBytes: number): boolean {
-  return (deltaBytes + recordBytes) * COMPACT_FRACTION > baseBytes;
+export function shouldCompact(
+  baseBytes: number,
+  delta: { bytes: number; notes: number },
+  record: { bytes: number; notes: number },
+): boolean {
+  return (
+    (delta.bytes + record.bytes) * COMPACT_FRACTION > baseBytes ||
+    delta.notes + record.notes > MAX_DELTA_NOTES
+  );
 }
 
 /** The header of a new delta following the base `base` (`savedIndexId`) of an index keyed `key`. */
@@ -80,35 +97,44 @@ export function encodeDeltaRecord(record: DeltaRecord): Uint8Array {
   const out = new Uint8Array(FRAME + payload.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, payload.length, true);
-  view.setInt32(4, hashBytes(payload), true);
+  view.setUint32(8, record.notes.length + record.removed.length, true);
   out.set(payload, FRAME);
+  view.setInt32(4, hashBytes(out, 8), true);
   return out;
 }
 
+/** The notes a record counts (changed and removed), from its frame. */
+export function recordNotes(record: Uint8Array): number {
+  return new DataView(record.buffer, record.byteOffset, record.byteLength).getUint32(8, true);
+}
+
 /**
- * The whole records of a delta: where each payload starts and ends, and the length of the delta up
- * to the end of its last whole record (a write appends there, leaving out a torn tail). Fails when
- * the header is damaged or follows another version, key or base.
+ * The whole records of a delta: where each payload starts and ends, the notes they count, and the
+ * length of the delta up to the end of its last whole record (a write appends there, leaving out
+ * a torn tail). Fails when the header is damaged or follows another version, key or base.
  */
 export function scanDelta(
   bytes: Uint8Array,
   key: string,
   base: string,
-): Result<{ payloads: [number, number][]; length: number }> {
+): Result<{ payloads: [number, number][]; notes: number; length: number }> {
   const header = headerEnd(bytes, key, base);
   if (!header.ok) return header;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const payloads: [number, number][] = [];
+  let notes = 0;
   let at = header.value;
   while (at + FRAME <= bytes.length) {
     const length = view.getUint32(at, true);
     const end = at + FRAME + length;
     if (end > bytes.length) break;
-    if (hashBytes(bytes, at + FRAME, end) !== view.getInt32(at + 4, true)) break;
+    // The checksum covers the count of notes and the payload.
+    if (hashBytes(bytes, at + 8, end) !== view.getInt32(at + 4, true)) break;
     payloads.push([at + FRAME, end]);
+    notes += view.getUint32(at + 8, true);
     at = end;
   }
-  return { ok: true, value: { payloads, length: at } };
+  return { ok: true, value: { payloads, notes, length: at } };
 }
 
 /**
@@ -119,7 +145,7 @@ export function readDelta(
   bytes: Uint8Array,
   key: string,
   base: string,
-): Result<{ records: DeltaRecord[]; length: number }> {
+): Result<{ records: DeltaRecord[]; notes: number; length: number }> {
   const scanned = scanDelta(bytes, key, base);
   if (!scanned.ok) return scanned;
   const decoder = new TextDecoder();
@@ -129,7 +155,10 @@ export function readDelta(
     if (!record) return { ok: false, error: `delta is corrupt (malformed record at byte ${from})` };
     records.push(record);
   }
-  return { ok: true, value: { records, length: scanned.value.length } };
+  return {
+    ok: true,
+    value: { records, notes: scanned.value.notes, length: scanned.value.length },
+  };
 }
 
 /** Where the header ends, or why the delta is not one for this key and base. */

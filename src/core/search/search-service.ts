@@ -44,7 +44,9 @@ import {
   COMPACT_FRACTION,
   deltaHeader,
   encodeDeltaRecord,
+  MAX_DELTA_NOTES,
   readDelta,
+  recordNotes,
   scanDelta,
   shouldCompact,
   type DeltaNote,
@@ -245,9 +247,9 @@ export class SearchService {
   private queue: Promise<unknown> = Promise.resolve();
   private changed = false;
   /**
-   * The saved index this one follows (delta.ts): the base's id (`savedIndexId`) and bytes and the
-   * delta's bytes after it, header included; `null` when the next save rewrites the base (nothing
-   * saved or loaded yet, a store without a delta, a delta not used).
+   * The saved index this one follows (delta.ts): the base's id (`savedIndexId`) and bytes, and the
+   * delta's bytes after it (header included); `null` when the next save rewrites the base
+   * (nothing saved or loaded yet, a store without a delta, a delta not used).
    */
   private saved: { base: string; baseBytes: number; deltaBytes: number } | null = null;
   /**
@@ -966,7 +968,11 @@ export class SearchService {
     this.pending.set(path, note);
     this.pendingChars += chars(note);
     // More than a delta may hold: the next save rewrites the base, so the documents are not kept.
-    if (this.pendingChars * COMPACT_FRACTION > this.saved.baseBytes) this.pending = null;
+    if (
+      this.pendingChars * COMPACT_FRACTION > this.saved.baseBytes ||
+      this.pending.size > MAX_DELTA_NOTES
+    )
+      this.pending = null;
   }
 
   private newMini(): SearchEngine<IndexDoc> {
@@ -1024,7 +1030,8 @@ export class SearchService {
    * the store's lock, after the last whole record found there (another process's records stay).
    * @returns the bytes of base and delta, or `null` when the base must be rewritten instead: no
    *   delta followed, too many changes kept, the delta would outgrow 1/{@link COMPACT_FRACTION}
-   *   of the base, or the delta stored now follows another base (another process rewrote it)
+   *   of the base or {@link MAX_DELTA_NOTES} notes, or the delta stored now follows another base
+   *   (another process rewrote it)
    */
   private async appendDelta(): Promise<number | null> {
     const store = this.store;
@@ -1042,12 +1049,15 @@ export class SearchService {
     let end = 0;
     const wrote = await store.writeDelta((current) => {
       let at = header.length;
+      let before = 0;
       if (current !== null) {
         const scanned = scanDelta(current, this.key, saved.base);
         if (!scanned.ok) return null;
         at = scanned.value.length;
+        before = scanned.value.notes;
       }
-      if (shouldCompact(saved.baseBytes, at, bytes.length)) return null;
+      const adds = { bytes: bytes.length, notes: recordNotes(bytes) };
+      if (shouldCompact(saved.baseBytes, { bytes: at, notes: before }, adds)) return null;
       end = at + bytes.length;
       if (current !== null) return { at, bytes };
       const whole = new Uint8Array(end);

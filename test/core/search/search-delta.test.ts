@@ -14,7 +14,9 @@ import {
   COMPACT_FRACTION,
   deltaHeader,
   encodeDeltaRecord,
+  MAX_DELTA_NOTES,
   readDelta,
+  recordNotes,
   scanDelta,
   shouldCompact,
 } from "../../../src/core/search/delta";
@@ -228,12 +230,27 @@ describe("delta format", () => {
     expect(readDelta(new TextEncoder().encode("{}"), "key", "base").ok).toBe(false);
   });
 
-  it("compacts only once the delta would exceed 1/32 of the base", () => {
+  it("compacts only once the delta would exceed 1/32 of the base or 64 notes", () => {
     expect(COMPACT_FRACTION).toBe(32);
-    expect(shouldCompact(3200, 50, 50)).toBe(false);
-    expect(shouldCompact(3200, 50, 51)).toBe(true);
-    expect(shouldCompact(3200, 0, 100)).toBe(false);
-    expect(shouldCompact(3199, 0, 100)).toBe(true);
+    expect(MAX_DELTA_NOTES).toBe(64);
+    const d = (bytes: number, notes = 1) => ({ bytes, notes });
+    expect(shouldCompact(3200, d(50), d(50))).toBe(false);
+    expect(shouldCompact(3200, d(50), d(51))).toBe(true);
+    expect(shouldCompact(3200, d(0), d(100))).toBe(false);
+    expect(shouldCompact(3199, d(0), d(100))).toBe(true);
+    expect(shouldCompact(1e9, d(10, 60), d(10, 4))).toBe(false);
+    expect(shouldCompact(1e9, d(10, 60), d(10, 5))).toBe(true);
+  });
+
+  it("a record's frame counts its notes, changed and removed", () => {
+    const one = encodeDeltaRecord({
+      notes: [{ meta: meta("a.md"), doc: doc("a.md", "x") }],
+      removed: ["b.md", "c.md"],
+    });
+    expect(recordNotes(one)).toBe(3);
+    const bytes = new Uint8Array([...deltaHeader("key", "base"), ...one, ...one]);
+    const scanned = scanDelta(bytes, "key", "base");
+    expect(scanned.ok && scanned.value.notes).toBe(6);
   });
 });
 
@@ -344,6 +361,30 @@ describe("SearchService with a delta", () => {
     expect(await answers(b, ["grebe", "v9"])).toEqual(await answers(a, ["grebe", "v9"]));
   });
 
+  it("the 64th note in the delta is appended; the 65th rewrites the base", async () => {
+    const { make, store, root } = setup(many(1200, 11));
+    const a = make();
+    await a.open();
+    const base = readFileSync(store.file);
+    const paths = Object.keys(many(1200, 11)).sort();
+    for (let i = 0; i < 64; i++) {
+      const path = paths[i] ?? "";
+      rmSync(join(root, path));
+      await a.remove(path);
+      await a.save();
+    }
+    expect(readFileSync(store.file).equals(base)).toBe(true);
+    // Far from 1/32 of the base in bytes: the count of notes is what rewrites it next.
+    expect(statSync(store.deltaFile).size * COMPACT_FRACTION * 1.5).toBeLessThan(base.length);
+    const path = paths[64] ?? "";
+    rmSync(join(root, path));
+    await a.remove(path);
+    await a.save();
+    expect(readFileSync(store.file).equals(base)).toBe(false);
+    const b = make();
+    expect(await b.open()).toMatchObject({ indexed: 0, removed: 0, notes: 1200 - 65 });
+  });
+
   it("base + delta answers exactly as the index that saved it, and as a fresh build, after random edits, additions and removals", async () => {
     const files = many(200, 4);
     const { make, root, write, store } = setup(files);
@@ -415,7 +456,7 @@ describe("SearchService with a delta", () => {
     const scanned = scanDelta(whole, keyOf(store), id);
     if (!scanned.ok) throw new Error(scanned.error);
     expect(scanned.value.payloads).toHaveLength(2);
-    const lastStart = (scanned.value.payloads[1]?.[0] ?? 0) - 8;
+    const lastStart = (scanned.value.payloads[1]?.[0] ?? 0) - 12;
     expect(whole.length - lastStart).toBeLessThan(1000);
     for (let cut = lastStart; cut < whole.length; cut++) {
       writeFileSync(store.deltaFile, whole.subarray(0, cut));
@@ -457,7 +498,7 @@ describe("SearchService with a delta", () => {
           const bytes = new Uint8Array(readFileSync(one.store.deltaFile));
           const scanned = scanDelta(bytes, keyOf(one.store), baseId());
           if (!scanned.ok) throw new Error(scanned.error);
-          const records = scanned.value.payloads.map(([from, to]) => bytes.subarray(from - 8, to));
+          const records = scanned.value.payloads.map(([from, to]) => bytes.subarray(from - 12, to));
           const head = deltaHeader("another key", baseId());
           writeFileSync(one.store.deltaFile, Buffer.concat([head, ...records]));
         },
