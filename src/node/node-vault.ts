@@ -74,6 +74,13 @@ import { VaultPaths } from "./vault-paths";
 /** Rounds of the read–apply–rename loop before giving up on a note that keeps changing. */
 const MAX_ATTEMPTS = 8;
 /**
+ * Rounds allowed once a save into the old file is waiting to be put back (see `hidden` in
+ * `processLocked`): our rename already replaced that file, so giving up then would lose the
+ * person's lines (test/node/write-safety.process.test.ts, "a save into the old file, then a note
+ * that keeps changing …"). Between these rounds the loop waits a little longer each time.
+ */
+const MAX_ATTEMPTS_HIDDEN = 64;
+/**
  * Waits (ms) between reads of a note that looks truncated: empty, or shorter than it was read a
  * moment ago. An in-place save (truncate, then write) is over in well under the sum (630 ms).
  */
@@ -370,7 +377,13 @@ export class NodeVault implements VaultPort {
     // Saves into the old file that our rename hid (a program that opened the note before the rename
     // and wrote after it): each is put back into the note as it is now, with restoreLostLines.
     const hidden: { base: string; theirs: string }[] = [];
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    for (
+      let attempt = 0;
+      attempt < (hidden.length > 0 ? MAX_ATTEMPTS_HIDDEN : MAX_ATTEMPTS);
+      attempt++
+    ) {
+      // Past the usual rounds, a program saving every few milliseconds is given room to finish.
+      if (attempt >= MAX_ATTEMPTS) await sleep(Math.min(5 * (attempt - MAX_ATTEMPTS + 1), 100));
       const snap = await readForEdit(real, path, this.seenSize.get(path));
       let tmp: string | null = null;
       try {
@@ -431,6 +444,12 @@ export class NodeVault implements VaultPort {
         if (snap.fd !== null) closeSync(snap.fd);
         if (tmp !== null) await fs.rm(tmp, { force: true });
       }
+    }
+    if (hidden.length > 0) {
+      throw new VaultError(
+        `cannot write ${path}: it kept changing during ${MAX_ATTEMPTS_HIDDEN} attempts, and what another program saved into it during our write could not be put back; check the note`,
+        path,
+      );
     }
     throw new VaultError(
       `cannot write ${path}: it kept changing during ${MAX_ATTEMPTS} attempts; try again`,

@@ -374,6 +374,52 @@ describe("a note caught mid-save is never rebuilt", () => {
     expect(text.match(/- \[ \] extracted/g)).toHaveLength(1);
   });
 
+  it.each([
+    [12, true],
+    [Number.POSITIVE_INFINITY, false],
+  ])(
+    "a save into the old file, then a note that keeps changing through more than 8 rounds (%s more saves): the save's line is put back, or the refusal says to check the note",
+    async (saves, kept) => {
+      const t = vault({ "Memory/Tasks.md": "- [ ] a\n" });
+      const file = join(t.root, "Memory/Tasks.md");
+      let fd = -1;
+      let commits = 0;
+      t.vault.beforeCommit = () => {
+        commits++;
+        if (fd === -1)
+          fd = openSync(file, "r+"); // an editor opens the note to save it…
+        // …and, once our rename hid its save, a program saves in place just before each of our
+        // next 12 renames (more than the 8 rounds a note that keeps changing is given).
+        else if (fd === -2 && commits <= saves + 1)
+          writeFileSync(file, `${readFileSync(file, "utf8")}- [ ] in-place save ${commits}\n`);
+        return Promise.resolve();
+      };
+      t.vault.afterRename = () => {
+        if (fd >= 0) {
+          ftruncateSync(fd, 0);
+          writeSync(fd, "- [ ] a\n- [ ] typed by a person\n", 0);
+          closeSync(fd);
+          fd = -2;
+        }
+        return Promise.resolve();
+      };
+      const run = t.vault.process("Memory/Tasks.md", (cur) =>
+        cur?.includes("- [ ] extracted") ? cur : `${cur ?? ""}- [ ] extracted\n`,
+      );
+      if (!kept) {
+        await expect(run).rejects.toThrow(
+          /kept changing during 64 attempts, and what another program saved into it during our write could not be put back; check the note/,
+        );
+        return;
+      }
+      expect(await run).toBe(true);
+      const text = readFileSync(file, "utf8");
+      expect(text).toContain("- [ ] typed by a person\n");
+      expect(text.match(/- \[ \] extracted/g)).toHaveLength(1);
+      for (let i = 2; i <= saves + 1; i++) expect(text).toContain(`- [ ] in-place save ${i}\n`);
+    },
+  );
+
   it("a save over our note right after the rename, from what was read before it, gets the edit again", async () => {
     const t = vault({ "Memory/Tasks.md": "- [ ] a\n" });
     const file = join(t.root, "Memory/Tasks.md");
