@@ -9,6 +9,7 @@ import * as nodePath from "node:path";
 import { UsageError, errorMessage } from "../core/errors";
 import {
   applyPlan,
+  extractionDue,
   extractionReport,
   planExtraction,
   type ExtractionReport,
@@ -56,21 +57,28 @@ export interface IngestRun {
   files: { file: TranscriptFile; outcome: IngestOutcome }[];
   /** Journals written, each once. */
   written: string[];
+  /**
+   * Journals to extract, each once: those written, then those of the run's sessions that a run
+   * before wrote and did not extract (killed between its write and its extraction). Empty in a dry run.
+   */
+  toExtract: string[];
   /** The extraction of each journal written (empty in a dry run or with `extract: false`). */
   extraction: (ExtractionReport & { extractorReason: string })[];
 }
 
 /**
  * Writes the sessions of `files` into the journals of `agent` (one locked write per session),
- * then, unless `dryRun` or `extract` is false, extracts each journal written with the CLI's
- * extractor (offline unless a model is configured).
+ * then, unless `dryRun` or `extract` is false, extracts each journal of {@link IngestRun.toExtract}
+ * with the CLI's extractor (offline unless a model is configured): a journal whose sessions were
+ * all there already is extracted too when it is not extracted as it reads (`extractionDue`), so a
+ * run killed between its write and its extraction is caught up by the next.
  */
 export async function ingestFiles(
   ctx: CliContext,
   files: readonly TranscriptFile[],
   options: { agent: string; dryRun: boolean; extract: boolean; now?: Date },
 ): Promise<IngestRun> {
-  const run: IngestRun = { files: [], written: [], extraction: [] };
+  const run: IngestRun = { files: [], written: [], toExtract: [], extraction: [] };
   for (const file of files) {
     const outcome = await ingestSessions(file.report.sessions, {
       vault: ctx.vault,
@@ -82,9 +90,31 @@ export async function ingestFiles(
     run.files.push({ file, outcome });
     for (const w of outcome.written) if (!run.written.includes(w)) run.written.push(w);
   }
-  if (!options.dryRun && options.extract)
-    run.extraction = await extractJournals(ctx, run.written, options.agent);
+  if (options.dryRun) return run;
+  run.toExtract = await journalsToExtract(
+    ctx,
+    run.files.map((f) => f.outcome),
+  );
+  if (options.extract) run.extraction = await extractJournals(ctx, run.toExtract, options.agent);
   return run;
+}
+
+/**
+ * The journals to extract after writing `outcomes`, each once: those written, then the journals of
+ * their sessions that are {@link extractionDue} (written by a run killed before it extracted them).
+ * Throws `VaultError` when such a journal cannot be read.
+ */
+export async function journalsToExtract(
+  ctx: Pick<CliContext, "vault">,
+  outcomes: readonly IngestOutcome[],
+): Promise<string[]> {
+  const out: string[] = [];
+  for (const o of outcomes) for (const w of o.written) if (!out.includes(w)) out.push(w);
+  for (const o of outcomes)
+    for (const s of o.sessions)
+      if (!out.includes(s.journal) && (await extractionDue(ctx.vault, s.journal)))
+        out.push(s.journal);
+  return out;
 }
 
 /** Extracts each journal with the CLI's extractor (offline unless a model is configured). */

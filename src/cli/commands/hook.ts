@@ -26,7 +26,7 @@ import { fitChars, promptContext, promptQuery } from "../../core/ingest/recall";
 import type { TranscriptSession } from "../../core/ingest/types";
 import type { CliCommand, DirectIo } from "../command";
 import { openVault, requireMemoryRoot, type CliContext } from "../../node/context";
-import { extractJournals, ingestFiles, readTranscripts } from "../ingest-run";
+import { extractJournals, ingestFiles, journalsToExtract, readTranscripts } from "../ingest-run";
 import { createCliExtractor } from "../../node/llm-env";
 import { oneLine } from "../../node/one-line";
 import { agentOption, cliBrief, openSearch, positiveOption } from "../shared";
@@ -75,7 +75,7 @@ function printContext(io: DirectIo, event: string, text: string): void {
 }
 
 /**
- * Extracts the journals written: inline with the offline extractor; with a model configured, in
+ * Extracts the journals written (and those a killed run wrote without extracting): inline with the offline extractor; with a model configured, in
  * a detached `agent-memory extract` process per journal, so a slow model never holds the session
  * (the journal section is already written).
  */
@@ -165,7 +165,7 @@ async function claudeCode(
         );
     }
     const run = await ingestFiles(ctx, files, { agent, dryRun: false, extract: false });
-    await extractAfter(ctx, run.written, agent);
+    await extractAfter(ctx, run.toExtract, agent);
   }
   // Other events (PreToolUse, Notification…) are not this hook's.
 }
@@ -214,7 +214,7 @@ async function codex(
     agent,
     now: new Date(),
   });
-  await extractAfter(ctx, outcome.written, agent);
+  await extractAfter(ctx, await journalsToExtract(ctx, [outcome]), agent);
 }
 
 /** Runs a hook; always 0 (see the module comment). */

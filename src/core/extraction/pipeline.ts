@@ -29,6 +29,7 @@ import {
   blockIdSeed,
   blockUnchangedSinceId,
   existingBlockIds,
+  extractedAsIs,
   extractionHash,
   newBlockId,
   splitBlocks,
@@ -205,6 +206,23 @@ const GENERATED_WHAT: Readonly<Record<Exclude<GeneratedNoteKind, "review">, stri
 };
 
 /**
+ * True when the journal at `path` waits for extraction: it exists and is not extracted as it now
+ * reads ({@link extractedAsIs}), e.g. a run wrote it and was killed before extracting it. A
+ * journal whose frontmatter does not parse is due too, so that {@link planExtraction} reports it.
+ * Throws {@link VaultError} when the journal exists and cannot be read.
+ */
+export async function extractionDue(vault: VaultPort, path: string): Promise<boolean> {
+  if (!(await vault.exists(path))) return false;
+  const text = await vault.read(path);
+  try {
+    return !extractedAsIs(parseNote(text, path));
+  } catch {
+    // planExtraction reads it again and throws the frontmatter's error with its reason.
+    return true;
+  }
+}
+
+/**
  * Reads the journal, runs the extractor, assigns block ids, and routes and dedupes every item.
  * Writes nothing. A note the product generated (src/core/note-types.ts) is refused with a
  * {@link UsageError}, except a review note, of which only the reflection a person wrote is read.
@@ -296,8 +314,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     newBlockIds: [],
     date,
   };
-  if (!options.force && note.data?.extraction_hash === hash)
-    return { ...base, skipped: "unchanged" };
+  if (!options.force && extractedAsIs(note, hash)) return { ...base, skipped: "unchanged" };
 
   const body = generated ? personWrittenPart(generated, note.body) : note.body;
   const blocks = splitBlocks(body);

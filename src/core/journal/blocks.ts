@@ -16,4 +16,4 @@ export {
   findBlock,
   newBlockId,
 } from "./block-ids";
-export { extractionHash, hashableText } from "./hash";
+export { extractedAsIs, extractionHash, hashableText } from "./hash";

@@ -27,3 +27,16 @@ export function extractionHash(body: string): string {
   const text = hashableText(body);
   return cyrb53Hex(text, [0, 0x9e3779b9]);
 }
+
+/**
+ * True when a journal is extracted as it now reads: its frontmatter's `extraction_hash` is the
+ * {@link extractionHash} of its body. False with no hash (never extracted, or a run that wrote the
+ * journal and died before extracting it) or a hash of other words (edited since).
+ * @param hash the body's {@link extractionHash} when the caller has it already
+ */
+export function extractedAsIs(
+  note: { data: Record<string, unknown> | null; body: string },
+  hash: string = extractionHash(note.body),
+): boolean {
+  return note.data?.extraction_hash === hash;
+}
