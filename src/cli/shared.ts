@@ -3,11 +3,11 @@
  * option readers (`--date`, positive numbers, `--agent`), the CLI's brief, and the CLI's search
  * index (opening the saved index of src/node/index-store.ts with its stderr reports).
  */
-import { errorMessage, UsageError } from "../core/errors";
+import { errorMessage, PathError, UsageError } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
 import { SearchService, type OpenReport } from "../core/search/search-service";
 import { isIsoDate, today } from "../core/util/dates";
-import { knownAgents, unknownAgentError } from "../core/init";
+import { isKnownAgent, knownAgents, unknownAgentError } from "../core/init";
 import type { Actor, InboxItem } from "../core/inbox/inbox";
 import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "../node/context";
@@ -41,12 +41,17 @@ export function positiveOption(value: unknown, name: string): number | undefined
 export async function agentOption(ctx: CliContext, value: unknown): Promise<string> {
   if (typeof value !== "string" || value.trim() === "")
     throw new UsageError("--agent NAME is required");
-  const known = ctx.layout.agentsIn(
-    (await ctx.vault.list(ctx.layout.agentsRoot)).map((f) => f.path),
-  );
-  if (!known.includes(value))
-    throw new UsageError(`unknown agent "${value}" (known: ${known.join(", ") || "none"})`, value);
-  return value;
+  // One folder listed when the agent exists; every agent's only to name them when it does not.
+  let known = false;
+  try {
+    known = await isKnownAgent(ctx.vault, ctx.layout, value);
+  } catch (err) {
+    // A name that is no plain folder name (PathError) is no agent of the vault: reported below.
+    if (!(err instanceof PathError)) throw err;
+  }
+  if (known) return value;
+  const agents = await knownAgents(ctx.vault, ctx.layout);
+  throw new UsageError(`unknown agent "${value}" (known: ${agents.join(", ") || "none"})`, value);
 }
 
 /**

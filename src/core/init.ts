@@ -75,6 +75,21 @@ export async function knownAgents(vault: VaultPort, layout: MemoryLayout): Promi
 }
 
 /**
+ * True when `agent` exists by the rule of {@link knownAgents} (its folder under the agents root
+ * holds at least one note), found by listing that one folder rather than every agent's.
+ * Throws `PathError` for a name that is not a plain folder name.
+ */
+export async function isKnownAgent(
+  vault: VaultPort,
+  layout: MemoryLayout,
+  agent: string,
+): Promise<boolean> {
+  return layout
+    .agentsIn((await vault.list(layout.agentRoot(agent))).map((f) => f.path))
+    .includes(agent);
+}
+
+/**
  * The usage error for an agent that does not exist, naming the known ones and how to create it.
  * @param how what the caller may do instead, e.g. `pass --agent with a known agent`
  */

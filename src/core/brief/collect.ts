@@ -33,6 +33,7 @@ import { SUPERSEDES_KEY, isSuperseded } from "../knowledge/supersede";
 import { staleTopicsOf } from "../health/stale-rules";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
 import { truncateLine } from "../markdown/text";
+import { knownAgents } from "../init";
 
 /** A section's items (best first) and its total before any cut. */
 export interface Collected {
@@ -99,7 +100,8 @@ const byOptional = <T extends string | number>(a: T | undefined, b: T | undefine
  * shown `from atlas: …`), overdue first (oldest due first), then by priority (Tasks' words,
  * highest first, as `priorityWord` reads them; none after low), then due date, then note order;
  * after them the tasks of its tracker that someone else owns (`for dana: …`), which are never
- * shown as its own overdue work (test/core/brief/brief-owners.test.ts).
+ * shown as its own overdue work (test/core/brief/brief-owners.test.ts). `agents`: the vault's
+ * agents when the caller has listed them ({@link knownAgents}), else they are listed here.
  */
 export async function collectTasks(
   vault: VaultPort,
@@ -107,14 +109,13 @@ export async function collectTasks(
   agent: string,
   today: IsoDate,
   unreadable: UnreadableNote[] = [],
+  agents?: readonly string[],
 ): Promise<Collected> {
   const sources: { path: string; items: TrackerItem[]; from: string | null }[] = [];
   const own = await readItems(vault, layout, agent, "tasks", unreadable);
   if (own) sources.push({ ...own, from: null });
   const me = agent.toLowerCase();
-  const others = layout
-    .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
-    .filter((a) => a !== agent);
+  const others = (agents ?? (await knownAgents(vault, layout))).filter((a) => a !== agent);
   for (const other of others) {
     const t = await readItems(vault, layout, other, "tasks", unreadable);
     if (!t) continue;
@@ -245,7 +246,8 @@ export async function collectReviews(
 /**
  * Open questions or proposals to the agent (in another agent's tracker, `[to:: …]` naming it) and
  * from it (its own tracker), those to it first; each group oldest first (by `created`), then by
- * agent and note order.
+ * agent and note order. `agents`: the vault's agents when the caller has listed them
+ * ({@link knownAgents}), else they are listed here.
  */
 export async function collectExchanges(
   vault: VaultPort,
@@ -253,10 +255,9 @@ export async function collectExchanges(
   agent: string,
   kind: "questions" | "proposals",
   unreadable: UnreadableNote[] = [],
+  agents?: readonly string[],
 ): Promise<Collected> {
-  const others = layout
-    .agentsIn((await vault.list(layout.agentsRoot)).map((f) => f.path))
-    .filter((a) => a !== agent);
+  const others = (agents ?? (await knownAgents(vault, layout))).filter((a) => a !== agent);
   const rows: { item: BriefItem; created: string | undefined; order: number }[] = [];
   const me = agent.toLowerCase();
   for (const other of others) {

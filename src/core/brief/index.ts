@@ -18,6 +18,7 @@ import {
   type Collected,
 } from "./collect";
 import { BYTE_METER, TOKEN_METER, fitBrief, omissionWhat, type SectionInput } from "./fit";
+import { knownAgents } from "../init";
 import {
   BRIEF_SECTIONS,
   DEFAULT_BUDGET_TOKENS,
@@ -99,12 +100,14 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
 
   // A note that cannot be read is left out and named, as `search` and `index` do.
   const unreadable: UnreadableNote[] = [];
+  // Listed once for the three sections that read other agents' trackers.
+  const agents = await knownAgents(vault, layout);
   const collected: Record<BriefSectionKind, Collected | null> = {
     reviews: await collectReviews(vault, layout, agent, today, unreadable),
-    tasks: await collectTasks(vault, layout, agent, today, unreadable),
-    questions: await collectExchanges(vault, layout, agent, "questions", unreadable),
+    tasks: await collectTasks(vault, layout, agent, today, unreadable, agents),
+    questions: await collectExchanges(vault, layout, agent, "questions", unreadable, agents),
     goals: await collectGoals(vault, layout, agent, unreadable),
-    proposals: await collectExchanges(vault, layout, agent, "proposals", unreadable),
+    proposals: await collectExchanges(vault, layout, agent, "proposals", unreadable, agents),
     decisions: await collectDecisions(vault, layout, agent, decisionLimit, unreadable),
     knowledge: null,
     stale: await collectStale(vault, layout, agent, today, unreadable),
