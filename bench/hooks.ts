@@ -6,7 +6,8 @@
  * `dist/cli.js hook claude-code --vault V --agent agent-01` with the event JSON on stdin, one
  * process per run, wall clock:
  * - `UserPromptSubmit` p50/p95 over 20 prompts and `SessionStart` p50/p95 over 10 runs, with no
- *   server (`AGENT_MEMORY_SERVER=off`) and with `agent-memory serve` running;
+ *   server (`AGENT_MEMORY_SERVER=off`) and with `agent-memory serve` running (timed once it says
+ *   its session briefs are ready);
  * - `Stop` on a generated 5 MB Claude Code transcript (a 5 MB tool result and 40 turns), first run
  *   (journal written, offline extraction) and a second run (nothing new);
  * - ingest throughput: parsing plus writing a 20 MB transcript in this process (MB/s).
@@ -74,7 +75,9 @@ async function main(): Promise<void> {
       let log = "";
       server.stderr.on("data", (c: Buffer) => {
         log += c.toString();
-        if (/listening on /.test(log)) ok();
+        // Timed once the server has computed the session briefs it keeps (docs/decisions.md,
+        // "A server keeps the SessionStart brief"): the figures are those of a server at rest.
+        if (/session briefs of \d+ agents? ready/.test(log)) ok();
       });
       server.once("exit", () => fail(new Error(`serve exited: ${log}`)));
     });

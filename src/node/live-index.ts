@@ -60,6 +60,7 @@ export class LiveIndex {
   private readonly listeners: ((path: string) => void)[] = [];
   /** Notes that could not be read, with the reason, as a cold open would report them now. */
   private readonly unreadableNotes = new Map<string, string>();
+  private changes = 0;
 
   /**
    * @param log writes one line to stderr (never stdout: it carries the protocol)
@@ -118,6 +119,15 @@ export class LiveIndex {
     this.listeners.push(listener);
   }
 
+  /**
+   * A counter bumped by every change the watcher sees and every {@link wrote}, before the change
+   * is indexed: a value computed from the vault while it stayed the same is still current (the
+   * server's reply cache, src/serve/socket-server.ts).
+   */
+  get generation(): number {
+    return this.changes;
+  }
+
   /** Every note path known under the memory root (hidden folders excluded), unsorted. */
   notePaths(): Iterable<string> {
     return this.paths;
@@ -134,6 +144,7 @@ export class LiveIndex {
    * search sees it. Never throws (a failure is logged; the watcher will try again).
    */
   async wrote(path: string): Promise<void> {
+    this.changes++;
     await this.index(path);
   }
 
@@ -176,6 +187,7 @@ export class LiveIndex {
     if (this.closed) return;
     const rel = this.relative(abs);
     if (!rel.toLowerCase().endsWith(".md")) return;
+    this.changes++;
     const now = Date.now();
     this.lastChange = { path: rel, at: now };
     const first = this.pending.get(rel)?.first ?? now;

@@ -14,6 +14,7 @@ import { chmodSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from "node:
 import { connect, createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
+import { instantOf, today } from "../core/util/dates";
 import type { OpenReport } from "../core/search/search-service";
 import type { CliContext, WarmSearch } from "../node/context";
 import type { LiveIndex } from "../node/live-index";
@@ -62,6 +63,113 @@ export interface SearchSocketOptions {
   log: (line: string) => void;
   /** Runs a served command line: the CLI's `main`, injected by the command that starts the server. */
   dispatch: Dispatch;
+  /**
+   * The vault as the server's own command line named it: when given, the SessionStart brief of
+   * each agent of the index is computed at start for a hook naming the vault so ({@link ReplyCache}).
+   */
+  vaultArg?: string;
+}
+
+/** A reply kept by {@link ReplyCache}, with what it was computed from. */
+interface CachedReply {
+  generation: number;
+  /** The local date it was computed on. */
+  day: string;
+  /** It is stale from this instant (ms): the first `expires_at` date-time then ahead of it. */
+  until: number;
+  reply: { code: number; lines: ["o" | "e", string][] };
+}
+
+/** Quiet time (ms) after the last change before the kept replies are computed again. */
+const REFRESH_AFTER_MS = 1000;
+
+/**
+ * The replies of Claude Code's `SessionStart` hook (the brief, most of a served hook's time), kept
+ * per command line (docs/decisions.md, "A server keeps the SessionStart brief"). A reply is used
+ * again while the live index's {@link LiveIndex.generation} is the one it was computed at (no note
+ * changed since), on the same local date and before the next `expires_at` date-time of a note; a
+ * while after the notes change, every kept reply is computed again in the background, so the next
+ * session start is a hit as well.
+ */
+class ReplyCache {
+  private readonly entries = new Map<string, { req: ServeRequest; cached: CachedReply | null }>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    private readonly live: LiveIndex,
+    private readonly compute: (req: ServeRequest) => Promise<ServeReply>,
+  ) {}
+
+  /** The cache key of a request it keeps replies of, or `null` for any other request. */
+  static keyOf(req: ServeRequest, env: NodeJS.ProcessEnv): string | null {
+    if (req.argv[0] !== "hook" || req.argv[1] !== "claude-code") return null;
+    let name: unknown;
+    try {
+      name = (JSON.parse(req.argv[req.argv.length - 1] ?? "") as { hook_event_name?: unknown })
+        ?.hook_event_name;
+    } catch {
+      return null;
+    }
+    if (name !== "SessionStart") return null;
+    // The event's other fields (session id, source, transcript) do not change the brief; an empty
+    // variable counts as unset, as the CLI reads them.
+    const vars = Object.entries(env)
+      .filter(([, v]) => v !== "" && v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return JSON.stringify([req.argv.slice(0, -1), req.cwd, req.tz, vars]);
+  }
+
+  /** The kept reply of `key` when it is still current, else a new one, kept when it succeeded. */
+  async reply(key: string, req: ServeRequest): Promise<ServeReply> {
+    const now = Date.now();
+    const c = this.entries.get(key)?.cached;
+    if (c && c.generation === this.live.generation && c.day === today(now) && now < c.until)
+      return c.reply;
+    return this.fill(key, req);
+  }
+
+  /** Computes `req` and keeps its reply under `key` (a fallback or an error is not kept). */
+  async fill(key: string, req: ServeRequest): Promise<ServeReply> {
+    const generation = this.live.generation;
+    const day = today(Date.now());
+    const reply = await this.compute(req);
+    const cached =
+      "code" in reply && reply.code === 0
+        ? { generation, day, until: this.nextExpiry(Date.now()), reply }
+        : null;
+    this.entries.set(key, { req, cached });
+    return reply;
+  }
+
+  /** Computes every kept reply again {@link REFRESH_AFTER_MS} after the last change. */
+  changed(): void {
+    if (this.entries.size === 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void (async () => {
+        for (const [key, { req }] of this.entries) await this.fill(key, req);
+      })();
+    }, REFRESH_AFTER_MS);
+    this.timer.unref?.();
+  }
+
+  /** Stops a refresh that has not started. */
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The first `expires_at` date-time of an indexed note after `now`, or +∞. */
+  private nextExpiry(now: number): number {
+    let next = Number.POSITIVE_INFINITY;
+    for (const m of this.live.service.notes()) {
+      if (typeof m.expiresAt !== "string") continue;
+      const at = instantOf(m.expiresAt.trim());
+      if (at !== null && at > now && at < next) next = at;
+    }
+    return next;
+  }
 }
 
 /** Does `path` accept connections? `refused`: a socket left by a server that is gone. */
@@ -91,12 +199,18 @@ function probe(path: string): Promise<"live" | "refused" | "none"> {
 export class SearchSocket {
   private readonly connections = new Set<Socket>();
   private served = 0;
+  /**
+   * Resolves with how many agents' SessionStart replies were computed at start (0 without
+   * {@link SearchSocketOptions.vaultArg}); never rejects.
+   */
+  warmed: Promise<number> = Promise.resolve(0);
 
   private constructor(
     /** The socket's real path. */
     readonly path: string,
     private readonly server: Server,
     private readonly ino: number,
+    private readonly cache: ReplyCache,
   ) {}
 
   /**
@@ -129,6 +243,8 @@ export class SearchSocket {
       if (state === "live") return { none: `another server answers on ${path}` };
       if (state === "refused") unlinkSync(path);
     }
+    const cache: ReplyCache = new ReplyCache(options.live, (req) => run(req, root, options));
+    options.live.onChange(() => cache.changed());
     return new Promise<SearchSocket | { none: string }>((resolve) => {
       let self: SearchSocket | null = null;
       const server = createServer((c: Socket) => {
@@ -145,7 +261,9 @@ export class SearchSocket {
         server.listen(path, () => {
           try {
             chmodSync(path, 0o600);
-            self = new SearchSocket(path, server, lstatSync(path).ino);
+            self = new SearchSocket(path, server, lstatSync(path).ino, cache);
+            if (options.vaultArg !== undefined)
+              self.warmed = self.prewarm(options.vaultArg, options.live);
             resolve(self);
           } catch (err) {
             server.close();
@@ -163,8 +281,38 @@ export class SearchSocket {
     return this.served;
   }
 
+  /**
+   * Computes in the background the SessionStart reply of each agent of the index for a hook
+   * naming the vault as `vaultArg`, from this process's folder and environment, so a session's
+   * first start is a cache hit. Never throws (a failure only leaves the cache empty).
+   */
+  private prewarm(vaultArg: string, live: LiveIndex): Promise<number> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env))
+      if (k.startsWith("AGENT_MEMORY_") && v !== undefined) env[k] = v;
+    const event = JSON.stringify({ hook_event_name: "SessionStart" });
+    return (async () => {
+      let n = 0;
+      for (const agent of live.service.agents()) {
+        const req: ServeRequest = {
+          v: PROTOCOL_VERSION,
+          argv: ["hook", "claude-code", "--vault", vaultArg, "--agent", agent, event],
+          cwd: process.cwd(),
+          vault: vaultArg,
+          env,
+          tz: timeZone(),
+        };
+        const key = ReplyCache.keyOf(req, env);
+        const reply = key ? await this.cache.fill(key, req).catch(() => null) : null;
+        if (reply && "code" in reply) n++;
+      }
+      return n;
+    })();
+  }
+
   /** Stops listening and removes the socket file (only if it is still this server's). Never throws. */
   async close(): Promise<void> {
+    this.cache.close();
     for (const c of this.connections) c.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     // Node removes the file itself on close; a socket another server put there since is not ours.
@@ -196,10 +344,12 @@ export class SearchSocket {
       }
       started = true;
       chunks.push(chunk.subarray(0, nl));
-      void answer(Buffer.concat(chunks).toString("utf8"), root, options).then((reply) => {
-        if ("code" in reply) this.served++;
-        if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
-      });
+      void answer(Buffer.concat(chunks).toString("utf8"), root, options, this.cache).then(
+        (reply) => {
+          if ("code" in reply) this.served++;
+          if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
+        },
+      );
     });
   }
 }
@@ -222,11 +372,12 @@ function realOrNull(path: string): string | null {
   }
 }
 
-/** Reads a request, checks it, runs it. Never throws. */
+/** Reads a request, checks it, runs it (a SessionStart hook through `cache`). Never throws. */
 async function answer(
   text: string,
   root: string,
   options: SearchSocketOptions,
+  cache: ReplyCache,
 ): Promise<ServeReply> {
   let req: ServeRequest;
   try {
@@ -256,9 +407,29 @@ async function answer(
     return { fallback: "another vault" };
   // Expiry is judged by the local date: a caller in another time zone runs on its own.
   if (req.tz !== timeZone()) return { fallback: "another time zone" };
+  const key = ReplyCache.keyOf(req, requestEnv(req));
+  if (key === null) return run(req, root, options);
+  // The watcher's events already queued are seen first, so a note saved just before is a change.
+  await new Promise((resolve) => setImmediate(resolve));
+  await options.live.settled();
+  return cache.reply(key, req);
+}
+
+/** The request's `AGENT_MEMORY_*` variables (only those reach a served run). */
+function requestEnv(req: ServeRequest): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(req.env ?? {}))
     if (k.startsWith("AGENT_MEMORY_") && typeof v === "string") env[k] = v;
+  return env;
+}
+
+/** Runs a checked request with the server's index lent to it. Never throws. */
+async function run(
+  req: ServeRequest,
+  root: string,
+  options: SearchSocketOptions,
+): Promise<ServeReply> {
+  const env = requestEnv(req);
   const settings = JSON.stringify(options.settings);
   let refused: string | null = null;
   const warm: WarmSearch = {

@@ -384,4 +384,28 @@ describe("Claude Code hooks through agent-memory serve", () => {
     }
     expect(await s.stop()).toContain("serve: stopped after 2 searches");
   }, 120_000);
+
+  it("SessionStart: the brief computed at start is given until a note changes, then the new one", async () => {
+    const t = vault();
+    expect((await cold(["index", t.root])).code).toBe(0);
+    const s = await serve(t.root);
+    for (let i = 0; i < 600 && !/session briefs of/.test(s.log()); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(s.log()).toContain("serve: session briefs of 1 agent ready");
+    const start = hookArgs(t.root, { hook_event_name: "SessionStart", source: "startup" });
+    const kept = await cli(start);
+    expect(kept).toEqual(await cold(start));
+    expect(kept.stdout).not.toContain("zorblax");
+    t.write(
+      "Memory/Agents/link/Trackers/Tasks.md",
+      "---\ntype: tracker\nkind: tasks\nagent: link\n---\n# Tasks\n\n- [ ] Write the zorblax runbook [created:: 2026-06-01] ^t-001\n",
+    );
+    const changed = await cli(start);
+    expect(changed.stdout).toContain("zorblax");
+    expect(changed).toEqual(await cold(start));
+    // Another session's event fields do not matter; the reply is the one just computed.
+    const resumed = hookArgs(t.root, { hook_event_name: "SessionStart", source: "resume" });
+    expect(await cli(resumed)).toEqual(changed);
+    expect(await s.stop()).toContain("serve: stopped after 3 searches");
+  }, 120_000);
 });

@@ -135,6 +135,7 @@ export const mcpCommand: CliCommand = {
               live,
               log,
               dispatch,
+              vaultArg: ctx.vaultArg,
             });
       const socketNote =
         socket instanceof SearchSocket

@@ -30,6 +30,7 @@ export const serveCommand: CliCommand = {
         live,
         log: ctx.err,
         dispatch,
+        vaultArg: ctx.vaultArg,
       });
       if (!(socket instanceof SearchSocket)) {
         await live.close();
@@ -37,6 +38,12 @@ export const serveCommand: CliCommand = {
       }
       ctx.err(
         `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
+      );
+      const t1 = Date.now();
+      void socket.warmed.then((n) =>
+        ctx.err(
+          `serve: session briefs of ${n} agent${n === 1 ? "" : "s"} ready (${Date.now() - t1} ms)`,
+        ),
       );
       await new Promise<void>((resolve) => {
         const stop = () => {
