@@ -117,10 +117,12 @@ export function rebuiltLine(reason: string): string {
 /**
  * Opens the vault's search index (saved index reloaded, changed notes re-indexed) and reports a
  * rebuild of a bad saved index on stderr (docs/architecture.md, "The saved index": a message, never
- * a crash).
+ * a crash). With `saved`, a usable saved index is taken as it is, without listing the vault
+ * (`SearchService.openSaved`; the caller checks what it returns with {@link changedOnDisk}).
  */
 export async function openSearch(
   ctx: CliContext,
+  options: { saved?: boolean } = {},
 ): Promise<{ service: SearchService; report: OpenReport }> {
   // A server running this command lends its open index (docs/mcp.md); its report says what a
   // cold open would (the notes it cannot read), so the output is the same.
@@ -130,14 +132,37 @@ export async function openSearch(
     ({ service, report } = await ctx.warm.open(ctx));
   } else {
     service = cliSearchService(ctx);
-    report = await service.open();
+    report = options.saved ? await service.openSaved() : await service.open();
   }
+  reportOpen(ctx, report);
+  return { service, report };
+}
+
+/**
+ * True when any of the notes at `paths` differs on disk from what the index holds (mtime or size,
+ * as `SearchService.open` compares them), is gone, or is not in the index: a search on a saved
+ * index opened unsynced (`openSaved`) is then run again after `SearchService.sync`.
+ */
+export function changedOnDisk(
+  ctx: Pick<CliContext, "vault">,
+  service: Pick<SearchService, "meta">,
+  paths: Iterable<string>,
+): boolean {
+  for (const path of paths) {
+    const meta = service.meta(path);
+    const st = ctx.vault.stat(path);
+    if (!meta || !st || meta.mtime !== st.mtime || meta.size !== st.size) return true;
+  }
+  return false;
+}
+
+/** Prints the stderr lines of an open's report (a rebuild, a failed save, notes left out). */
+export function reportOpen(ctx: CliContext, report: OpenReport): void {
   if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
   if (report.saveError)
     ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
   for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
-  return { service, report };
 }
 
 /**

@@ -226,6 +226,15 @@ export class NodeVault implements VaultPort {
   }
 
   /**
+   * The mtime (ms) and size (bytes) {@link list} gives for the note at `path` (links followed), or
+   * `null` when it is gone or not a file. Throws PathError for `..` or absolute paths.
+   */
+  stat(path: string): FileStat | null {
+    const st = statOrNull(this.abs(path));
+    return st?.isFile() ? { path, mtime: st.mtimeMs, size: st.size } : null;
+  }
+
+  /**
    * Markdown files under `folder`, sorted by path. Dot-folders are skipped, and so are symbolic
    * links to folders and to notes inside the vault (their targets are listed); a link to a folder
    * outside the vault is skipped and told of ({@link NodeVaultOptions.onSkippedLink}). A link to a

@@ -135,6 +135,28 @@ describe("agent-memory hook claude-code", () => {
     expect(unrelated).toMatchObject({ code: 0, stdout: "", stderr: "" });
   });
 
+  it("UserPromptSubmit on a saved index older than the notes: a changed note is answered as it is now", () => {
+    const vault = newVault();
+    const note = join(vault, "Memory/Agents/claude/Knowledge/learning/Deploys.md");
+    mkdirSync(join(note, ".."), { recursive: true });
+    writeFileSync(note, "# Deploys\n\nThe canary deploy runs before the fleet deploy.\n");
+    expect(cliRun("index", vault).code).toBe(0);
+    // Changed after the index was saved: another order, a word more.
+    writeFileSync(note, "# Deploys\n\nThe canary deploy now runs after the whole fleet deploy.\n");
+    const prompt = {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "Does the canary deploy run before the fleet deploy?",
+    };
+    const stale = hook(vault, prompt);
+    expect(stale.stderr).toBe("");
+    const context = (JSON.parse(stale.stdout) as HookReply).hookSpecificOutput.additionalContext;
+    expect(context).toContain("The canary deploy now runs after the whole fleet deploy.");
+    expect(context).not.toContain("runs before");
+    // The same as once the index is up to date.
+    expect(cliRun("index", vault).code).toBe(0);
+    expect(hook(vault, prompt)).toEqual(stale);
+  });
+
   it("--budget-chars bounds what a prompt brings back", () => {
     const vault = newVault();
     expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);

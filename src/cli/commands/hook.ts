@@ -29,7 +29,14 @@ import { openVault, requireMemoryRoot, type CliContext } from "../../node/contex
 import { extractJournals, ingestFiles, journalsToExtract, readTranscripts } from "../ingest-run";
 import { createCliExtractor } from "../../node/llm-env";
 import { oneLine } from "../../node/one-line";
-import { agentOption, cliBrief, openSearch, positiveOption } from "../shared";
+import {
+  agentOption,
+  changedOnDisk,
+  cliBrief,
+  openSearch,
+  positiveOption,
+  reportOpen,
+} from "../shared";
 
 /** Claude Code's cap on the context a hook adds (characters). */
 export const SESSION_START_CHARS = 10_000;
@@ -123,11 +130,25 @@ async function claudeCode(
     const prompt = field(event, "prompt") ?? "";
     const query = promptQuery(prompt);
     if (query === null) return;
-    const { service } = await openSearch(ctx);
-    const found = await service.searchPassages(query, {
-      scope: `agent:${agent}`,
-      limit: PROMPT_PASSAGES,
-    });
+    // The saved index as it is (no listing of the vault); when a note it returns changed on disk,
+    // the index is brought up to date and the search run again (docs/decisions.md, "A hook
+    // answers from the saved index").
+    const { service, report } = await openSearch(ctx, { saved: true });
+    const search = () =>
+      service.searchPassages(query, { scope: `agent:${agent}`, limit: PROMPT_PASSAGES });
+    let found = await search();
+    if (
+      report.unsynced &&
+      found.ok &&
+      changedOnDisk(
+        ctx,
+        service,
+        found.value.results.map((r) => r.path),
+      )
+    ) {
+      reportOpen(ctx, await service.sync());
+      found = await search();
+    }
     if (!found.ok) throw new UsageError(found.error);
     const context = promptContext(prompt, found.value.results, {
       budgetChars: Math.min(

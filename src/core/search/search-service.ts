@@ -228,6 +228,15 @@ function forget(shard: Shard, path: string): void {
 }
 
 /** The search index of one memory. Methods that change the index run one at a time. */
+/** Puts what an open did with the saved index's delta into its report. */
+function deltaReport(
+  report: OpenReport,
+  delta: { records: number } | { ignored: string } | null,
+): void {
+  if (delta && "records" in delta && delta.records > 0) report.deltaRecords = delta.records;
+  if (delta && "ignored" in delta) report.deltaIgnored = delta.ignored;
+}
+
 export class SearchService {
   private readonly vault: VaultPort;
   private readonly layout: MemoryLayout;
@@ -299,6 +308,27 @@ export class SearchService {
    */
   open(progress: ProgressOptions = {}): Promise<OpenReport> {
     return this.enqueue(() => this.load(progress, true));
+  }
+
+  /**
+   * {@link open} without listing the vault when the saved index is usable: the index is as it was
+   * saved and may be stale (the report says `unsynced`), for a one-shot host that checks the few
+   * notes a search returned against the disk and calls {@link sync} when one changed (the hooks,
+   * docs/decisions.md, "A hook answers from the saved index"). Without a usable saved index, the
+   * same as {@link open}. Throws as {@link open}.
+   */
+  openSaved(progress: ProgressOptions = {}): Promise<OpenReport> {
+    return this.enqueue(() => this.load(progress, true, false));
+  }
+
+  /**
+   * The second half of {@link open} on the index in memory: lists the notes under the memory root,
+   * re-indexes new and changed notes, drops deleted ones and saves when anything changed. The
+   * report's `source` and `loadMs` are those of the index it started from. Throws
+   * {@link VaultError} when the vault cannot be listed.
+   */
+  sync(progress: ProgressOptions = {}): Promise<OpenReport> {
+    return this.enqueue(() => this.finishOpen(progress, "saved", 0, undefined, undefined));
   }
 
   /** Drops the index and builds it again from the notes (then saves, when there is a store). */
@@ -824,7 +854,11 @@ export class SearchService {
     return run;
   }
 
-  private async load(progress: ProgressOptions, useSaved: boolean): Promise<OpenReport> {
+  private async load(
+    progress: ProgressOptions,
+    useSaved: boolean,
+    sync = true,
+  ): Promise<OpenReport> {
     let loadMs = 0;
     let rebuildReason: string | undefined;
     let source: OpenReport["source"] = "built";
@@ -855,6 +889,35 @@ export class SearchService {
       }
       loadMs = source === "saved" ? clock() - t0 : 0;
     }
+    if (!sync && source === "saved") {
+      const report: OpenReport = {
+        source,
+        notes: this.size,
+        indexed: 0,
+        removed: 0,
+        loadMs,
+        syncMs: 0,
+        saveMs: 0,
+        capped: this.cappedPaths(),
+        unreadable: [],
+        unsynced: true,
+      };
+      deltaReport(report, delta);
+      if (indexBytes !== undefined) report.indexChars = indexBytes;
+      return report;
+    }
+    return this.finishOpen(progress, source, loadMs, rebuildReason, indexBytes, delta);
+  }
+
+  /** Syncs with the vault and saves ({@link sync}); the rest of {@link load}. */
+  private async finishOpen(
+    progress: ProgressOptions,
+    source: OpenReport["source"],
+    loadMs: number,
+    rebuildReason: string | undefined,
+    indexBytes: number | undefined,
+    delta: { records: number } | { ignored: string } | null = null,
+  ): Promise<OpenReport> {
     // Loading ICU's CJK dictionary belongs to opening, not to the first Chinese query.
     warmUpSegmenter();
     const t1 = clock();
@@ -886,8 +949,7 @@ export class SearchService {
     };
     if (rebuildReason) report.rebuildReason = rebuildReason;
     if (saveError) report.saveError = saveError;
-    if (delta && "records" in delta && delta.records > 0) report.deltaRecords = delta.records;
-    if (delta && "ignored" in delta) report.deltaIgnored = delta.ignored;
+    deltaReport(report, delta);
     if (indexBytes !== undefined) report.indexChars = indexBytes;
     return report;
   }

@@ -152,6 +152,11 @@ export interface OpenReport {
    * when a running server lent its open index.
    */
   listed?: readonly string[];
+  /**
+   * True when the vault was not listed ({@link SearchService.openSaved}): the index is as it was
+   * saved, and notes changed since are not in it yet.
+   */
+  unsynced?: true;
 }
 
 /** Options of {@link SearchService.search}. */
