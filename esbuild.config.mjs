@@ -1,7 +1,8 @@
 // Builds the two bundles (docs/decisions.md, "The CLI bundle is ESM"): main.js (the Obsidian
 // plugin, CommonJS) and the agent-memory command for Node: dist/cli.js, a small CommonJS launcher
 // that asks a running server for `search` and otherwise loads the full CLI dist/cli-main.mjs
-// (docs/mcp.md), with its index worker dist/index-worker.mjs.
+// (docs/mcp.md), or for a hook that only reads dist/hook-main.mjs, with the index worker
+// dist/index-worker.mjs.
 // Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
 import builtins from "node:module";
@@ -58,6 +59,23 @@ const cli = {
   banner: { js: "#!/usr/bin/env node" },
 };
 
+/**
+ * The hooks' own bundle: the Claude Code events that only read (src/cli/hook-main.ts), loaded by the
+ * launcher instead of the full CLI when no server answered (docs/decisions.md, "A bundle of its
+ * own for the hooks that read").
+ */
+const { outfile: _cliMainFile, ...cliMainRest } = cliMain;
+const hookMain = {
+  ...cliMainRest,
+  // Split: what it imports only when used (the embeddings client and its SDK) is a chunk of its
+  // own under dist/hook-chunks/, loaded by the rare run that needs it.
+  entryPoints: { "hook-main": "src/cli/hook-main.ts" },
+  splitting: true,
+  outdir: "dist",
+  outExtension: { ".js": ".mjs" },
+  chunkNames: "hook-chunks/[name]-[hash]",
+};
+
 /** The CLI's index worker (src/node/worker-reader.ts loads it from beside cli.js). */
 const cliWorker = {
   ...cliMain,
@@ -85,10 +103,14 @@ function writeAtomically(path, contents, mode) {
 
 /**
  * The CLI: the launcher, executable so `./dist/cli.js` runs as well as the npm bin link, the full
- * CLI and its worker. The launcher is written last, so it never names a dist/cli-main.mjs older than it.
+ * CLI, the hooks' bundle and the index worker. The launcher is written last, so it never names a dist/cli-main.mjs older than it.
  */
 async function buildCli() {
-  await Promise.all([buildAtomically(cliMain, 0o644), buildAtomically(cliWorker, 0o644)]);
+  await Promise.all([
+    buildAtomically(cliMain, 0o644),
+    buildAtomically(hookMain, 0o644),
+    buildAtomically(cliWorker, 0o644),
+  ]);
   writeAtomically("dist/package.json", `${JSON.stringify({ type: "commonjs" })}\n`, 0o644);
   await buildAtomically(cli, 0o755);
   chmodSync(cli.outfile, 0o755);

@@ -4,13 +4,20 @@
  * (`agent-memory serve` or `agent-memory mcp`, docs/mcp.md) over the socket in the vault's
  * `.agent-memory/`, and prints what the server's run of the same command printed. When no server
  * answers (no socket, a stale one, a server that dies or stalls, another vault's, a refusal), and
- * for every other command, it loads the full CLI (dist/cli-main.mjs) and runs it as before.
+ * for every other command, it loads the full CLI (dist/cli-main.mjs) and runs it as before; a
+ * Claude Code hook that only reads loads the hooks' own bundle (dist/hook-main.mjs) instead.
  * Only `node:*` modules here: loading the full CLI is what costs time. Bundled as CommonJS
  * (esbuild.config.mjs), so `import.meta` is not available: the full CLI is found from `__dirname`.
  */
 import * as nodePath from "node:path";
 import { pathToFileURL } from "node:url";
-import { askServer, CONNECT_TIMEOUT_MS, REPLY_TIMEOUT_MS, servedVault } from "../serve/client";
+import {
+  askServer,
+  CONNECT_TIMEOUT_MS,
+  REPLY_TIMEOUT_MS,
+  servedHookVault,
+  servedVault,
+} from "../serve/client";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
@@ -60,6 +67,11 @@ interface FullCli {
   runCli(argv: string[]): Promise<void>;
 }
 
+/** The hooks' own bundle (dist/hook-main.mjs beside this file; src/cli/hook-main.ts). */
+interface HookCli {
+  runHookCli(argv: string[]): Promise<void>;
+}
+
 /** Reads all of stdin (a Claude Code hook's event). */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -81,6 +93,16 @@ async function withHookEvent(argv: string[]): Promise<string[]> {
 async function launch(): Promise<void> {
   const argv = await withHookEvent(process.argv.slice(2));
   if (await viaServer(argv)) return;
+  // A Claude Code hook that only reads loads the hooks' own, smaller bundle (docs/decisions.md,
+  // "A bundle of its own for the hooks that read"); everything else the full CLI.
+  if (servedHookVault(argv) !== null) {
+    // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
+    const hook = (await import(
+      pathToFileURL(nodePath.join(__dirname, "hook-main.mjs")).href
+    )) as HookCli;
+    await hook.runHookCli(argv);
+    return;
+  }
   // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
   const full = (await import(
     pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href

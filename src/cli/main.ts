@@ -13,6 +13,7 @@ import { openVault, requireMemoryRoot, type WarmSearch } from "../node/context";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 import { oneLine } from "../node/one-line";
+import { streamFailed, streamWriter, watchStream } from "./process-io";
 import { version as packageVersion } from "../../package.json";
 
 /** Where the CLI writes its lines; tests pass their own. */
@@ -52,15 +53,6 @@ function argsReason(err: unknown): string {
     if (option) return `unknown option '${option}'`;
   }
   return message.replace(/^([A-Z])/, (c) => c.toLowerCase()).replace(/\.$/, "");
-}
-
-/** Writes a line to a process stream unless its reader has gone (EPIPE after `| head`). */
-function streamWriter(
-  stream: NodeJS.WritableStream & { destroyed?: boolean },
-): (line: string) => void {
-  return (line) => {
-    if (!stream.destroyed && stream.writable) stream.write(`${line}\n`);
-  };
 }
 
 /**
@@ -180,24 +172,6 @@ function isEntryModule(): boolean {
   return false;
 }
 
-/** Set when stdout or stderr failed for a reason other than a closed pipe: the output is incomplete. */
-let streamFailed = false;
-
-/**
- * A reader that goes away (`agent-memory … | head`) is not an error: later lines are dropped and the
- * command ends with its own exit code, without a stack trace. Any other write failure ends with 2.
- */
-function watchStream(stream: NodeJS.WriteStream, label: string): void {
-  stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") return;
-    streamFailed = true;
-    if (stream !== process.stderr)
-      streamWriter(process.stderr)(
-        oneLine(`agent-memory: cannot write to ${label}: ${errorMessage(err)}`),
-      );
-  });
-}
-
 /**
  * Runs the CLI as a process: `argv` without node and script, output to the process's streams, the
  * exit code set on `process.exitCode`. Called by the launcher (dist/cli.js, src/cli/launcher.ts)
@@ -210,7 +184,7 @@ export function runCli(argv: string[]): Promise<void> {
   const failed = argv[0] === "hook" ? 0 : 2;
   return main(argv).then(
     (code) => {
-      process.exitCode = streamFailed ? failed : code;
+      process.exitCode = streamFailed() ? failed : code;
     },
     (err: unknown) => {
       streamWriter(process.stderr)(oneLine(`agent-memory: ${errorMessage(err)}`));

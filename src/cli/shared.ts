@@ -15,7 +15,6 @@ import { requireMemoryRoot } from "../node/context";
 import { vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { LiveIndex } from "../node/live-index";
-import { cliSemanticSource } from "../node/embeddings-env";
 import { searchWith } from "../core/semantic/hybrid";
 
 /**
@@ -68,7 +67,12 @@ export async function cliBrief(
   const today = todayOption(options.date);
   const { service, report } = await openSearch(ctx);
   // The brief's relevant knowledge uses hybrid search when embeddings are configured.
-  const source = typeof options.query === "string" ? await cliSemanticSource(ctx, ctx.err) : null;
+  // Imported when used: the embeddings client (and the model SDK) stays out of the hooks' bundle
+  // until a brief with a query needs it (esbuild.config.mjs, the hooks' bundle is split).
+  const source =
+    typeof options.query === "string"
+      ? await (await import("../node/embeddings-env")).cliSemanticSource(ctx, ctx.err)
+      : null;
   const brief = await buildBrief({
     vault: ctx.vault,
     layout: ctx.layout,

@@ -14,7 +14,13 @@
  * the SDK's `APIError`, which is why the plugin's `requestUrl` fetch must return 4xx/5xx responses
  * instead of throwing.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+// The error classes alone: the client (and the whole SDK) stays out of a bundle that needs no model.
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "openai/error";
 import { LlmError } from "../errors";
 import { redactUrl } from "../url";
 
