@@ -8,6 +8,7 @@ import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../fron
 import type { Collection } from "../layout";
 import { locateFrontmatterBlock } from "../markdown/frontmatter-block";
 import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
+import { readSimpleFrontmatter } from "../search/fast-frontmatter";
 
 /** One note as the health check sees it. */
 export interface NoteInfo {
@@ -54,13 +55,27 @@ export function readNoteInfo(
   let invalid = false;
   let body = text;
   let bodyLine = 1;
-  try {
-    const parsed = parseNote(text, path);
-    data = parsed.data;
-    body = parsed.body;
-    bodyLine = parsed.bodyLine;
-  } catch {
-    invalid = true;
+  // Plain `key: value` frontmatter takes the index's fast reader, which gives what parseNote gives
+  // wherever it answers (test/core/search/search-frontmatter.test.ts); a note without frontmatter,
+  // an empty one or anything the reader leaves to the full parser goes through parseNote.
+  const simple = readSimpleFrontmatter(text);
+  const bodyOffset = simple ? text.length - simple.body.length : 0;
+  if (simple && bodyOffset > 0 && Object.keys(simple.data).length > 0) {
+    data = simple.data;
+    body = simple.body;
+    let lines = 0;
+    for (let i = text.indexOf("\n"); i >= 0 && i < bodyOffset; i = text.indexOf("\n", i + 1))
+      lines++;
+    bodyLine = lines + 1;
+  } else {
+    try {
+      const parsed = parseNote(text, path);
+      data = parsed.data;
+      body = parsed.body;
+      bodyLine = parsed.bodyLine;
+    } catch {
+      invalid = true;
+    }
   }
   // frontmatterProblems parses the YAML again; a note that parsed into a mapping needs it only for
   // wikilinks read as nested lists, which checkFrontmatterSyntax finds line by line without parsing.

@@ -21,6 +21,7 @@ import { mentionIndex, mentionText } from "./mentions";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
+import { dateInName } from "../util/dates";
 import type { HealthProblem } from "./types";
 import { noteName } from "../markdown/wikilinks";
 
@@ -60,21 +61,7 @@ function isJournal(note: NoteInfo): boolean {
  * sorted by path; each with every such block, oldest first. Reads nothing; never throws.
  */
 export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): StaleTopic[] {
-  const candidates: (StaleTopic & { note: NoteInfo })[] = [];
-  for (const note of notes) {
-    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
-      continue;
-    if (RETIRED_STATUSES.has(statusOf(note))) continue;
-    const title = noteName(note.path);
-    candidates.push({
-      note,
-      path: note.path,
-      title,
-      last: lastUpdated(note),
-      agent: note.agent,
-      blocks: [],
-    });
-  }
+  const candidates = candidatesOf(notes);
   if (candidates.length === 0) return [];
   const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
   const journals = notes.filter(isJournal).map((j) => ({ j, date: journalDate(j) }));
@@ -116,6 +103,26 @@ export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): Sta
     .sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+/** The knowledge and library notes among `notes` that may be stale (not invalid, not retired). */
+function candidatesOf(notes: readonly NoteInfo[]): (StaleTopic & { note: NoteInfo })[] {
+  const candidates: (StaleTopic & { note: NoteInfo })[] = [];
+  for (const note of notes) {
+    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
+      continue;
+    if (RETIRED_STATUSES.has(statusOf(note))) continue;
+    const title = noteName(note.path);
+    candidates.push({
+      note,
+      path: note.path,
+      title,
+      last: lastUpdated(note),
+      agent: note.agent,
+      blocks: [],
+    });
+  }
+  return candidates;
+}
+
 /** The `may-be-stale` warnings of {@link findStaleTopics}: the first {@link STALE_LINKS_SHOWN} blocks linked, the rest counted. */
 export function checkMayBeStale(notes: readonly NoteInfo[], today: IsoDate): HealthProblem[] {
   return findStaleTopics(notes, today).map((t) => ({
@@ -137,7 +144,9 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
 /**
  * The notes that may be stale for one agent's brief or review: its knowledge notes and the library,
  * against its own journals (the health check also counts other agents' journals for the library).
- * Reads those notes through `vault`. With `unreadable`, a note that is not UTF-8 or is a link out
+ * Reads those notes through `vault`; of the journals, not those whose name dates them on or before
+ * the oldest last update of a topic, or after `today`, which {@link findStaleTopics} passes over.
+ * With `unreadable`, a note that is not UTF-8 or is a link out
  * of the vault is left out and added to it ({@link readOrLeaveOut}); without, it throws.
  * @throws VaultError when a note cannot be read.
  */
@@ -154,9 +163,17 @@ export async function staleTopicsOf(
     [layout.journalFolder(agent), "journal"],
   ];
   const notes: NoteInfo[] = [];
+  let oldest: IsoDate | null = null;
   for (const [folder, collection] of folders) {
+    // The journals come last: by then the topics' oldest update is known.
+    if (collection === "journal") {
+      oldest = today;
+      for (const c of candidatesOf(notes)) if (c.last < oldest) oldest = c.last;
+    }
     for (const f of await vault.list(folder)) {
       if (layout.zoneOf(f.path)) continue;
+      const named = oldest === null ? null : dateInName(noteName(f.path));
+      if (named !== null && oldest !== null && (named <= oldest || named > today)) continue;
       const text = unreadable
         ? await readOrLeaveOut(vault, f.path, unreadable)
         : await vault.read(f.path);

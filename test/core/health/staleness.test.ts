@@ -1,7 +1,10 @@
 // Staleness (docs/compaction.md): a knowledge note whose topic journal blocks newer than its last
 // update mention is flagged "may be stale" by the health check (`may-be-stale`, the blocks linked),
 // in the brief and in the review material; a mention on or before the update is not one.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { UnreadableNote } from "../../../src/core/errors";
 import { runHealthCheck } from "../../../src/core/health";
 import { findStaleTopics, staleTopicsOf } from "../../../src/core/health/stale-rules";
 import { readNoteInfo } from "../../../src/core/health/note-info";
@@ -74,6 +77,23 @@ describe("may be stale", () => {
     // Only the block after 2026-11-20 counts; it has no id, so its heading is linked.
     expect(found.map((f) => f.message)).toEqual([
       `May be stale: mentioned in 1 journal block newer than its last update (2026-11-20): [[${A}/Journal/2026-11-21#Perf]].`,
+    ]);
+  });
+
+  it("reads no journal its name dates on or before the oldest topic update, or after today", async () => {
+    const t = vault("2026-11-10", {});
+    // Not UTF-8: a journal that is read is named in `unreadable`, one that is not read is not.
+    const bad = Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]);
+    mkdirSync(join(t.root, `${A}/Journal`), { recursive: true });
+    for (const day of ["2026-11-09", "2026-11-10", "2026-11-11", "2026-11-30", "2026-12-01"])
+      writeFileSync(join(t.root, `${A}/Journal/${day}.md`), bad);
+    writeFileSync(join(t.root, `${A}/Journal/notes without a date.md`), bad);
+    const unreadable: UnreadableNote[] = [];
+    expect(await staleTopicsOf(t.vault, layout, "ada", "2026-11-30", unreadable)).toEqual([]);
+    expect(unreadable.map((u) => u.path).sort()).toEqual([
+      `${A}/Journal/2026-11-11.md`,
+      `${A}/Journal/2026-11-30.md`,
+      `${A}/Journal/notes without a date.md`,
     ]);
   });
 
