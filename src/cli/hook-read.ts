@@ -10,14 +10,7 @@ import { fitChars, promptContext, promptQuery } from "../core/ingest/recall";
 import type { DirectIo } from "./command";
 import { openVault, requireMemoryRoot, type CliContext } from "../node/context";
 import { oneLine } from "../node/one-line";
-import {
-  agentOption,
-  changedOnDisk,
-  cliBrief,
-  openSearch,
-  positiveOption,
-  reportOpen,
-} from "./shared";
+import { agentOption, checkedSearch, cliBrief, openSearch, positiveOption } from "./shared";
 
 /** Claude Code's cap on the context a hook adds (characters). */
 export const SESSION_START_CHARS = 10_000;
@@ -75,7 +68,12 @@ export async function readOnlyEvent(
 ): Promise<boolean> {
   const name = field(event, "hook_event_name") ?? "";
   if (name === "SessionStart") {
-    const brief = await cliBrief(ctx, { agent }, { budgetTokens: SESSION_START_TOKENS });
+    const brief = await cliBrief(
+      ctx,
+      { agent },
+      { budgetTokens: SESSION_START_TOKENS },
+      { saved: true },
+    );
     printContext(io, name, fitChars(brief.markdown.trimEnd(), SESSION_START_CHARS));
     return true;
   }
@@ -87,21 +85,10 @@ export async function readOnlyEvent(
   // the index is brought up to date and the search run again (docs/decisions.md, "A hook
   // answers from the saved index").
   const { service, report } = await openSearch(ctx, { saved: true });
-  const search = () =>
-    service.searchPassages(query, { scope: `agent:${agent}`, limit: PROMPT_PASSAGES });
-  let found = await search();
-  if (
-    report.unsynced &&
-    found.ok &&
-    changedOnDisk(
-      ctx,
-      service,
-      found.value.results.map((r) => r.path),
-    )
-  ) {
-    reportOpen(ctx, await service.sync());
-    found = await search();
-  }
+  const search = checkedSearch(ctx, service, report, () =>
+    service.searchPassages(query, { scope: `agent:${agent}`, limit: PROMPT_PASSAGES }),
+  );
+  const found = await search();
   if (!found.ok) throw new UsageError(found.error);
   const context = promptContext(prompt, found.value.results, {
     budgetChars: Math.min(

@@ -5,7 +5,8 @@
  */
 import { errorMessage, PathError, UsageError } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
-import { SearchService, type OpenReport } from "../core/search/search-service";
+import { SearchService, type OpenReport, type SearchOptions } from "../core/search/search-service";
+import type { Result } from "../core/util/result";
 import { isIsoDate, today } from "../core/util/dates";
 import { isKnownAgent, knownAgents, unknownAgentError } from "../core/init";
 import type { Actor, InboxItem } from "../core/inbox/inbox";
@@ -55,17 +56,19 @@ export async function agentOption(ctx: CliContext, value: unknown): Promise<stri
 
 /**
  * The brief of the CLI's options: trackers and reviews of the vault, knowledge through the CLI's
- * search index (`openSearch`: the saved index, re-indexed where notes changed).
+ * search index (`openSearch`: the saved index, re-indexed where notes changed; with `open.saved`,
+ * the saved index as it is, checked against the disk where the brief quotes it: {@link checkedSearch}).
  */
 export async function cliBrief(
   ctx: CliContext,
   options: Record<string, string | boolean | string[] | undefined>,
   budget: { budgetTokens?: number; budgetBytes?: number; header?: string[] },
+  open: { saved?: boolean } = {},
 ): Promise<Brief> {
   await requireMemoryRoot(ctx);
   const agent = await agentOption(ctx, options.agent);
   const today = todayOption(options.date);
-  const { service, report } = await openSearch(ctx);
+  const { service, report } = await openSearch(ctx, open);
   // The brief's relevant knowledge uses hybrid search when embeddings are configured.
   // Imported when used: the embeddings client (and the model SDK) stays out of the hooks' bundle
   // until a brief with a query needs it (esbuild.config.mjs, the hooks' bundle is split).
@@ -80,7 +83,9 @@ export async function cliBrief(
     agent,
     today,
     ...(typeof options.query === "string" ? { query: options.query } : {}),
-    search: (q, o) => searchWith(service, q, o, source, ctx.err),
+    search: checkedSearch(ctx, service, report, (q: string, o: SearchOptions) =>
+      searchWith(service, q, o, source, ctx.err),
+    ),
     vaultLabel: ctx.vaultArg,
     ...budget,
   });
@@ -158,6 +163,40 @@ export function changedOnDisk(
     if (!meta || !st || meta.mtime !== st.mtime || meta.size !== st.size) return true;
   }
   return false;
+}
+
+/**
+ * A search on an index opened with `saved` ({@link openSearch}), checked against the disk: when
+ * the index is unsynced and a note of the results changed on disk ({@link changedOnDisk}), the
+ * index is brought up to date (`SearchService.sync`, its report printed as an open's) and the
+ * search runs again; once synced, a search runs once. `run` does the search.
+ */
+export function checkedSearch<
+  A extends unknown[],
+  T extends { results: readonly { path: string }[] },
+>(
+  ctx: CliContext,
+  service: SearchService,
+  report: OpenReport,
+  run: (...args: A) => Promise<Result<T>>,
+): (...args: A) => Promise<Result<T>> {
+  let synced = report.unsynced !== true;
+  return async (...args: A) => {
+    const found = await run(...args);
+    if (
+      synced ||
+      !found.ok ||
+      !changedOnDisk(
+        ctx,
+        service,
+        found.value.results.map((r) => r.path),
+      )
+    )
+      return found;
+    synced = true;
+    reportOpen(ctx, await service.sync());
+    return run(...args);
+  };
 }
 
 /** Prints the stderr lines of an open's report (a rebuild, a failed save, notes left out). */

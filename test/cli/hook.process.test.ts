@@ -157,6 +157,23 @@ describe("agent-memory hook claude-code", () => {
     expect(hook(vault, prompt)).toEqual(stale);
   });
 
+  it("SessionStart on a saved index older than the notes gives the brief of the notes as they are", () => {
+    const vault = newVault();
+    const note = join(vault, "Memory/Agents/claude/Knowledge/learning/Deploys.md");
+    mkdirSync(join(note, ".."), { recursive: true });
+    const text = (line: string) =>
+      `---\ntype: knowledge\nstatus: active\nupdated_at: 2026-11-20\n---\n# Deploys\n\n${line}\n`;
+    writeFileSync(note, text("The canary deploy runs before the fleet deploy."));
+    expect(cliRun("index", vault).code).toBe(0);
+    writeFileSync(note, text("The zorblax deploy now runs after the whole fleet deploy."));
+    const start = { hook_event_name: "SessionStart", source: "startup" };
+    const stale = hook(vault, start);
+    expect(stale.stderr).toBe("");
+    expect(stale.stdout).toContain("zorblax");
+    expect(cliRun("index", vault).code).toBe(0);
+    expect(hook(vault, start)).toEqual(stale);
+  });
+
   it("--budget-chars bounds what a prompt brings back", () => {
     const vault = newVault();
     expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);
