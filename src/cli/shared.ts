@@ -3,6 +3,8 @@
  * option readers (`--date`, positive numbers, `--agent`), the CLI's brief, and the CLI's search
  * index (opening the saved index of src/node/index-store.ts with its stderr reports).
  */
+import { statSync } from "node:fs";
+import * as nodePath from "node:path";
 import { errorMessage, PathError, UsageError } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
 import { SearchService, type OpenReport, type SearchOptions } from "../core/search/search-service";
@@ -13,7 +15,7 @@ import type { Actor, InboxItem } from "../core/inbox/inbox";
 import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
-import { vaultIndexStore } from "../node/index-store";
+import { savedIndexTime, vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { LiveIndex } from "../node/live-index";
 import { searchWith } from "../core/semantic/hybrid";
@@ -166,10 +168,58 @@ export function changedOnDisk(
 }
 
 /**
+ * Slack (ms) between a note's modification time and its folder's: a write through the vault sets
+ * the note's time when it writes the temporary file and the folder's when it renames it into place.
+ */
+const FOLDER_SLACK_MS = 1_000;
+
+/**
+ * True when a folder holding indexed notes (or one of its parents up to the memory root) was
+ * changed after the saved index was written (`savedAtMs`, {@link savedIndexTime}; `null` when
+ * unknown), or later than the newest of the notes beneath it that the index knows by more than
+ * {@link FOLDER_SLACK_MS}: a note was created, renamed into place (every write through the vault
+ * is a rename) or deleted there since. One `stat` per folder, not per note; a note edited in place
+ * leaves its folder's time alone and is caught by {@link changedOnDisk} when a search returns it
+ * (docs/decisions.md, "A hook answers from the saved index").
+ */
+export function foldersChanged(
+  ctx: Pick<CliContext, "vaultRoot" | "layout">,
+  service: Pick<SearchService, "notes">,
+  savedAtMs: number | null,
+): boolean {
+  const newest = new Map<string, number>();
+  const root = ctx.layout.root;
+  for (const meta of service.notes()) {
+    let folder = meta.path;
+    for (;;) {
+      const cut = folder.lastIndexOf("/");
+      folder = cut < 0 ? "" : folder.slice(0, cut);
+      const known = newest.get(folder);
+      if (known !== undefined && known >= meta.mtime) break;
+      newest.set(folder, Math.max(known ?? -1, meta.mtime));
+      if (folder === root || folder === "") break;
+    }
+  }
+  for (const [folder, mtime] of newest) {
+    // A note whose time is unknown (-1) makes its folders count as changed: the sync finds out.
+    let st;
+    try {
+      st = statSync(nodePath.join(ctx.vaultRoot, folder));
+    } catch {
+      return true;
+    }
+    if (st.mtimeMs > mtime + FOLDER_SLACK_MS) return true;
+    if (savedAtMs !== null && st.mtimeMs > savedAtMs) return true;
+  }
+  return false;
+}
+
+/**
  * A search on an index opened with `saved` ({@link openSearch}), checked against the disk: when
- * the index is unsynced and a note of the results changed on disk ({@link changedOnDisk}), the
- * index is brought up to date (`SearchService.sync`, its report printed as an open's) and the
- * search runs again; once synced, a search runs once. `run` does the search.
+ * the index is unsynced and a folder of its notes changed since ({@link foldersChanged}), the
+ * index is brought up to date before the first search; when a note of the results changed on
+ * disk ({@link changedOnDisk}), it is brought up to date (`SearchService.sync`, its report printed
+ * as an open's) and the search runs again; once synced, a search runs once. `run` does the search.
  */
 export function checkedSearch<
   A extends unknown[],
@@ -182,6 +232,10 @@ export function checkedSearch<
 ): (...args: A) => Promise<Result<T>> {
   let synced = report.unsynced !== true;
   return async (...args: A) => {
+    if (!synced && foldersChanged(ctx, service, savedIndexTime(ctx.vault))) {
+      synced = true;
+      reportOpen(ctx, await service.sync());
+    }
     const found = await run(...args);
     if (
       synced ||

@@ -3,7 +3,7 @@
  * under the vault's `.agent-memory/` and the {@link IndexStore} that loads and saves it.
  */
 import { isAscii } from "node:buffer";
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs, readFileSync, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { VaultError, errorMessage } from "../core/errors";
@@ -187,4 +187,27 @@ export function vaultIndexStore(vault: NodeVault): FileIndexStore {
     jsonIndexFileOf(vault),
     vault.resolve(`${INDEX_DIR}/${DELTA_FILE}`),
   );
+}
+
+/**
+ * When the CLI's saved index was last written (ms since the epoch): the later modification time of
+ * its index file and its delta, `null` when neither exists or `.agent-memory` is a link out of the
+ * vault. Every save writes one of them, after the notes it holds were listed.
+ */
+export function savedIndexTime(vault: NodeVault): number | null {
+  let latest: number | null = null;
+  try {
+    const store = vaultIndexStore(vault);
+    for (const file of [indexFileOf(vault), store.deltaFile]) {
+      try {
+        const ms = statSync(file).mtimeMs;
+        latest = latest === null ? ms : Math.max(latest, ms);
+      } catch {
+        // not there
+      }
+    }
+  } catch {
+    return null;
+  }
+  return latest;
 }

@@ -157,6 +157,19 @@ describe("agent-memory hook claude-code", () => {
     expect(hook(vault, prompt)).toEqual(stale);
   });
 
+  it("UserPromptSubmit after a Stop finds the session's new notes, though the saved index is older", () => {
+    const vault = newVault();
+    expect(cliRun("index", vault).code).toBe(0);
+    expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);
+    const r = hook(vault, {
+      hook_event_name: "UserPromptSubmit",
+      prompt: "add the CRLF case to the tokenizer tests",
+    });
+    expect(r.code).toBe(0);
+    const context = (JSON.parse(r.stdout) as HookReply).hookSpecificOutput.additionalContext;
+    expect(context).toContain("CRLF");
+  });
+
   it("SessionStart on a saved index older than the notes gives the brief of the notes as they are", () => {
     const vault = newVault();
     const note = join(vault, "Memory/Agents/claude/Knowledge/learning/Deploys.md");

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MemoryLayout } from "../../src/core/layout";
 import { defaultSettings } from "../../src/core/settings";
 import { SearchService } from "../../src/core/search/search-service";
-import { vaultIndexStore } from "../../src/node/index-store";
-import { changedOnDisk } from "../../src/cli/shared";
+import { changedOnDisk, foldersChanged } from "../../src/cli/shared";
+import { savedIndexTime, vaultIndexStore } from "../../src/node/index-store";
 import { tempVault } from "../helpers/temp-vault";
 
 const A = "Memory/Agents/link/Knowledge/learning/Deploys.md";
@@ -81,5 +81,84 @@ describe("openSaved", () => {
     expect(changedOnDisk(tv, service, [A, B])).toBe(true);
     // A path the index does not hold is a change too.
     expect(changedOnDisk(tv, service, ["Memory/Library/Ops/New.md"])).toBe(true);
+  });
+});
+
+describe("foldersChanged", () => {
+  it("a folder (or a parent up to the memory root) changed more than 1 s after its newest indexed note is a change; at 1 s it is not", async () => {
+    const { tv, make } = setup();
+    // Notes and their folders at one known time, then indexed.
+    const t = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    const at = (ms: number) => new Date(ms);
+    const folders = [
+      "Memory",
+      "Memory/Agents",
+      "Memory/Agents/link",
+      "Memory/Agents/link/Knowledge",
+      "Memory/Agents/link/Knowledge/learning",
+      "Memory/Library",
+      "Memory/Library/Ops",
+    ];
+    const setAll = () => {
+      for (const p of [A, B]) utimesSync(join(tv.root, p), at(t), at(t));
+      for (const f of folders) utimesSync(join(tv.root, f), at(t), at(t));
+    };
+    setAll();
+    await make().open();
+    const service = make();
+    await service.openSaved();
+    const ctx = { vaultRoot: tv.root, layout: new MemoryLayout(defaultSettings()) };
+    expect(foldersChanged(ctx, service, null)).toBe(false);
+    const ops = join(tv.root, "Memory/Library/Ops");
+    utimesSync(ops, at(t + 1_000), at(t + 1_000));
+    expect(foldersChanged(ctx, service, null)).toBe(false);
+    utimesSync(ops, at(t + 1_001), at(t + 1_001));
+    expect(foldersChanged(ctx, service, null)).toBe(true);
+    // A parent without notes of its own counts by the notes beneath it.
+    setAll();
+    expect(foldersChanged(ctx, service, null)).toBe(false);
+    utimesSync(join(tv.root, "Memory/Agents"), at(t + 5_000), at(t + 5_000));
+    expect(foldersChanged(ctx, service, null)).toBe(true);
+    // A note written through the vault (a rename into its folder) since the index was saved.
+    setAll();
+    await tv.vault.process("Memory/Library/Ops/Oncall.md", () => "# Oncall\n\nThe oncall swap.\n");
+    expect(foldersChanged(ctx, service, null)).toBe(true);
+    // A note edited in place leaves its folder alone: changedOnDisk catches it when returned.
+    rmSync(join(tv.root, "Memory/Library/Ops/Oncall.md"));
+    setAll();
+    tv.write(B, "# Pager\n\nThe pager rotation changes on Fridays.\n");
+    utimesSync(ops, at(t), at(t));
+    expect(foldersChanged(ctx, service, null)).toBe(false);
+    expect(changedOnDisk(tv, service, [B])).toBe(true);
+  });
+
+  it("a folder changed after the saved index was written is a change, also within 1 s of its newest note; savedIndexTime is the index's", async () => {
+    const { tv, make } = setup();
+    expect(savedIndexTime(tv.vault)).toBeNull();
+    const t = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
+    const at = new Date(t);
+    for (const p of [A, B]) utimesSync(join(tv.root, p), at, at);
+    await make().open();
+    const saved = savedIndexTime(tv.vault);
+    expect(saved).toBeGreaterThan(t);
+    const service = make();
+    await service.openSaved();
+    const ctx = { vaultRoot: tv.root, layout: new MemoryLayout(defaultSettings()) };
+    for (const f of [
+      "Memory",
+      "Memory/Library",
+      "Memory/Library/Ops",
+      "Memory/Agents",
+      "Memory/Agents/link",
+      "Memory/Agents/link/Knowledge",
+      "Memory/Agents/link/Knowledge/learning",
+    ])
+      utimesSync(join(tv.root, f), at, at);
+    const ops = join(tv.root, "Memory/Library/Ops");
+    // Half a second after the newest note: within the slack, so only the save time tells.
+    utimesSync(ops, new Date(t + 500), new Date(t + 500));
+    expect(foldersChanged(ctx, service, null)).toBe(false);
+    expect(foldersChanged(ctx, service, t + 499)).toBe(true);
+    expect(foldersChanged(ctx, service, t + 500)).toBe(false);
   });
 });
