@@ -88,11 +88,16 @@ const REFRESH_AFTER_MS = 1000;
  * per command line (docs/decisions.md, "A server keeps the SessionStart brief"). A reply is used
  * again while the live index's {@link LiveIndex.generation} is the one it was computed at (no note
  * changed since), on the same local date and before the next `expires_at` date-time of a note; a
- * while after the notes change, every kept reply is computed again in the background, so the next
- * session start is a hit as well.
+ * while after the notes change, the kept replies a hook has asked for are computed again in the
+ * background, so the next session start is a hit as well. A reply computed at start that no hook
+ * has asked for is not: a server that many agents write to would otherwise build every agent's
+ * brief after each burst of writes, taking a core from the searches (bench/results/mcp-http.md).
  */
-class ReplyCache {
-  private readonly entries = new Map<string, { req: ServeRequest; cached: CachedReply | null }>();
+export class ReplyCache {
+  private readonly entries = new Map<
+    string,
+    { req: ServeRequest; cached: CachedReply | null; asked: boolean }
+  >();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -122,37 +127,51 @@ class ReplyCache {
   /** The kept reply of `key` when it is still current, else a new one, kept when it succeeded. */
   async reply(key: string, req: ServeRequest): Promise<ServeReply> {
     const now = Date.now();
-    const c = this.entries.get(key)?.cached;
+    const entry = this.entries.get(key);
+    if (entry) entry.asked = true;
+    const c = entry?.cached;
     if (c && c.generation === this.live.generation && c.day === today(now) && now < c.until)
       return c.reply;
-    return this.fill(key, req);
+    return this.fill(key, req, true);
   }
 
-  /** Computes `req` and keeps its reply under `key` (a fallback or an error is not kept). */
-  async fill(key: string, req: ServeRequest): Promise<ServeReply> {
+  /**
+   * Computes `req` and keeps its reply under `key` (a fallback or an error is not kept). `asked`:
+   * a hook asked for it (else it is computed ahead, at start), so it is kept up to date after
+   * changes; once asked, an entry stays so.
+   */
+  async fill(key: string, req: ServeRequest, asked = false): Promise<ServeReply> {
     const generation = this.live.generation;
     const day = today(Date.now());
     const reply = await this.compute(req);
+    this.computed++;
     const cached =
       "code" in reply && reply.code === 0
         ? { generation, day, until: this.nextExpiry(Date.now()), reply }
         : null;
-    this.entries.set(key, { req, cached });
+    const was = this.entries.get(key)?.asked === true;
+    this.entries.set(key, { req, cached, asked: asked || was });
     return reply;
   }
 
-  /** Computes every kept reply again {@link REFRESH_AFTER_MS} after the last change. */
+  /**
+   * Computes the kept replies that a hook has asked for again {@link REFRESH_AFTER_MS} after the
+   * last change.
+   */
   changed(): void {
-    if (this.entries.size === 0) return;
+    if (![...this.entries.values()].some((e) => e.asked)) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
       void (async () => {
-        for (const [key, { req }] of this.entries) await this.fill(key, req);
+        for (const [key, { req, asked }] of this.entries) if (asked) await this.fill(key, req);
       })();
     }, REFRESH_AFTER_MS);
     this.timer.unref?.();
   }
+
+  /** How many kept replies were computed since start (for tests): see {@link fill}. */
+  computed = 0;
 
   /** Stops a refresh that has not started. */
   close(): void {

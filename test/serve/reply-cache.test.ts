@@ -1,0 +1,58 @@
+// The served SessionStart replies (docs/decisions.md, "A server keeps the SessionStart brief"):
+// after a change, only the replies a hook has asked for are computed again in the background.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ReplyCache } from "../../src/serve/socket-server";
+import type { LiveIndex } from "../../src/node/live-index";
+import type { ServeRequest } from "../../src/serve/socket-path";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup() {
+  const live = { generation: 0, service: { notes: () => [] } };
+  const asked: string[] = [];
+  const cache = new ReplyCache(live as unknown as LiveIndex, (req) => {
+    asked.push(req.argv.join(" "));
+    return Promise.resolve({ code: 0, lines: [["o", `brief of ${req.argv.join(" ")}`]] });
+  });
+  const req = (agent: string) => ({ argv: ["hook", agent] }) as unknown as ServeRequest;
+  return { live, asked, cache, req };
+}
+
+describe("ReplyCache", () => {
+  it("a change recomputes the replies a hook asked for, not those computed ahead at start", async () => {
+    vi.useFakeTimers();
+    const { live, asked, cache, req } = setup();
+    await cache.fill("a", req("a"));
+    await cache.fill("b", req("b"));
+    expect(cache.computed).toBe(2);
+    // A hook asks for a's: kept, not computed again.
+    expect(await cache.reply("a", req("a"))).toEqual({
+      code: 0,
+      lines: [["o", "brief of hook a"]],
+    });
+    expect(cache.computed).toBe(2);
+    live.generation++;
+    cache.changed();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(asked).toEqual(["hook a", "hook b", "hook a"]);
+    // b's, never asked for, is computed when a hook asks, then kept up to date too.
+    await cache.reply("b", req("b"));
+    expect(cache.computed).toBe(4);
+    live.generation++;
+    cache.changed();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(asked.slice(4).sort()).toEqual(["hook a", "hook b"]);
+  });
+
+  it("with nothing asked for, a change computes nothing", async () => {
+    vi.useFakeTimers();
+    const { live, cache, req } = setup();
+    await cache.fill("a", req("a"));
+    live.generation++;
+    cache.changed();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(cache.computed).toBe(1);
+  });
+});
