@@ -28,6 +28,9 @@ export interface ReconcileReport {
   choices: (MergeChoice & { path: string })[];
 }
 
+/** Times a conflict copy that changed while it was merged is merged again before it is moved. */
+const COPY_ROUNDS = 4;
+
 /**
  * Reconciles every note under the memory root. With `dryRun` nothing is written. Throws
  * {@link UsageError} (nothing written) when a conflict copy is found and `vault` cannot move
@@ -48,7 +51,7 @@ export async function reconcileVault(
   for (const copy of copies) {
     const note = conflictCopyTarget(copy) ?? copy;
     const shape = noteShape(layout, note);
-    const copyText = await vault.read(copy);
+    let copyText = await vault.read(copy);
     const edit = (cur: string | null) => {
       const merged =
         cur === null ? { text: copyText, choices: [] } : mergeNote(null, cur, copyText, shape);
@@ -68,6 +71,15 @@ export async function reconcileVault(
       choices = edit(cur).result;
     } else {
       choices = (await vault.process(note, edit)).result;
+      // A copy still being written when it was read (a sync tool writing it in place, the watcher
+      // told of it at its creation) is merged again as it reads now, before it is moved away
+      // (test/core/sync/reconcile-vault.test.ts).
+      for (let round = 0; round < COPY_ROUNDS; round++) {
+        const now = await vault.read(copy);
+        if (now === copyText) break;
+        copyText = now;
+        choices = (await vault.process(note, edit)).result;
+      }
       await vault.move?.(copy, keptAt);
     }
     report.copies.push({ copy, note, kept_at: keptAt });
