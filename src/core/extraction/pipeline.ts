@@ -42,6 +42,8 @@ import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { generatedNoteKind, personWrittenPart, type GeneratedNoteKind } from "../note-types";
 import { PlanReadCache } from "./plan-cache";
+import { textProblem } from "../trackers/validate";
+import { truncateLine } from "../markdown/text";
 import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
 import type { RandomSource } from "../util/ids";
@@ -102,6 +104,9 @@ export type Checkpoint = (at: {
 
 /** Items routed between two checkpoints while planning. */
 export const CHECKPOINT_ITEMS = 50;
+
+/** Characters of a refused item's text kept in the report (a 2 MB line is not printed whole). */
+const REJECTED_TEXT_SHOWN = 200;
 
 /** What {@link applyPlan} checks between notes: a cancel signal, and a checkpoint to await. */
 export interface ApplyControl {
@@ -373,6 +378,16 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
         throw new CancelledError(
           `extraction of ${path} cancelled while planning; nothing was written`,
         );
+    }
+    // Too long for a line, or a control character from a damaged journal: refused, not written.
+    const problem = textProblem("the item's text", item.text);
+    if (problem !== null) {
+      rejected.push({
+        reason: problem,
+        category: item.category,
+        text: truncateLine(item.text, REJECTED_TEXT_SHOWN),
+      });
+      continue;
     }
     const routed = await resolveRoute(item, {
       settings: options.settings,

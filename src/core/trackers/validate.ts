@@ -45,6 +45,19 @@ export const MAX_TEXT_CHARS = 10_000;
 export const MAX_BLOCK_CHARS = 100_000;
 
 /**
+ * Why `text` cannot go into a note as an item's text as it stands, or `null`: over
+ * {@link MAX_TEXT_CHARS} characters, or holding a control character (a NUL of a damaged journal
+ * would make git take the tracker for a binary file). The rule of {@link checkText}, also applied
+ * to extracted items (src/core/extraction/pipeline.ts).
+ */
+export function textProblem(what: string, text: string): string | null {
+  if (text.length > MAX_TEXT_CHARS)
+    return `${what} is ${text.length} characters; at most ${MAX_TEXT_CHARS} are taken`;
+  if (hasControl(text)) return `${what} holds a control character`;
+  return null;
+}
+
+/**
  * A text to write as an item's text, a progress note, an answer or a callout: not blank, at most
  * {@link MAX_TEXT_CHARS} characters, no control character, and not ending in a block-id-looking
  * token (` ^t-003`), which Obsidian would read as the line's block id and so take the id from the
@@ -54,9 +67,8 @@ export const MAX_BLOCK_CHARS = 100_000;
 export function checkText(what: string, text: string): Result<string> {
   const t = text.trim();
   if (t === "") return err(`${what} is blank`);
-  if (t.length > MAX_TEXT_CHARS)
-    return err(`${what} is ${t.length} characters; at most ${MAX_TEXT_CHARS} are taken`);
-  if (hasControl(t)) return err(`${what} holds a control character`);
+  const problem = textProblem(what, t);
+  if (problem !== null) return err(problem);
   const id = trailingBlockId(t);
   if (id !== null)
     return err(
