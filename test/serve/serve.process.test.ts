@@ -207,7 +207,9 @@ describe("one-shot search through agent-memory serve", () => {
     await serve(t.root);
     const second = await cli(["serve", t.root]);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/another server answers on .*serve\.sock/);
+    expect(second.stderr).toMatch(
+      /^agent-memory serve: another server answers on .*serve\.sock\n$/,
+    );
     expect(lstatSync(sockOf(t.root)).isSocket()).toBe(true);
   }, 60_000);
 

@@ -34,7 +34,7 @@ export const serveCommand: CliCommand = {
       });
       if (!(socket instanceof SearchSocket)) {
         await live.close();
-        throw new UsageError(`serve: ${socket.none}`);
+        throw new UsageError(socket.none);
       }
       ctx.err(
         `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
