@@ -33,6 +33,8 @@ export class PlanReadCache {
   private readonly batches = new Map<string, BatchIndex>();
   /** Ids that items of {@link planned} supersede, per destination. */
   private readonly superseding = new Map<string, Set<string>>();
+  /** The new ids of {@link planned}, per destination (kept as items are planned, not rebuilt). */
+  private readonly newIds = new Map<string, Set<string>>();
 
   /** `random` draws the ids of new tracker items (`newItemId`). */
   constructor(
@@ -103,6 +105,18 @@ export class PlanReadCache {
     return this.batches.get(destination)?.has(item) ?? false;
   }
 
+  /**
+   * The block ids a new item of `destination` must not take: those of the note as read and the
+   * new ids of the items this run already plans for it. One lookup each, nothing copied, so
+   * planning n items stays linear in n (a 4000-item journal spent a quarter of its time copying
+   * them per item).
+   */
+  async takenIds(destination: string): Promise<Pick<ReadonlySet<string>, "has">> {
+    const read = await this.blockIds(destination);
+    const planned = this.newIds.get(destination) ?? EMPTY_SET;
+    return { has: (id) => read.has(id) || planned.has(id) };
+  }
+
   /** Ids this run already supersedes in `destination` (do not change the set). */
   supersededIn(destination: string): ReadonlySet<string> {
     return this.superseding.get(destination) ?? EMPTY_SET;
@@ -145,6 +159,11 @@ export class PlanReadCache {
         this.batches.set(planned.destination, batch);
       }
       batch.add(planned);
+      if (planned.newId) {
+        const ids = this.newIds.get(planned.destination) ?? new Set<string>();
+        ids.add(planned.newId);
+        this.newIds.set(planned.destination, ids);
+      }
       if (planned.supersedes) {
         const ids = this.superseding.get(planned.destination) ?? new Set<string>();
         ids.add(planned.supersedes.id);

@@ -101,11 +101,8 @@ export async function routeToTracker(
     ? { item: matcher.entries[found.index] as TrackerItem, recorded: found.recorded }
     : null;
   const prefix = KIND_PREFIX[kind];
-  const nextId = async (): Promise<string> => {
-    const taken = new Set(await ctx.state.blockIds(destination));
-    for (const p of ctx.state.planned.get(destination) ?? []) if (p.newId) taken.add(p.newId);
-    return newItemId(prefix, taken, ctx.state.random);
-  };
+  const nextId = async (): Promise<string> =>
+    newItemId(prefix, await ctx.state.takenIds(destination), ctx.state.random);
   if (match?.recorded) {
     const reworded = rewordedEntry(
       item,

@@ -456,7 +456,7 @@ export function blockIdsOf(lines: readonly NoteLine[]): Set<string> {
  */
 export function newItemId(
   prefix: string,
-  taken: ReadonlySet<string>,
+  taken: Pick<ReadonlySet<string>, "has">,
   random: RandomSource = cryptoRandom,
 ): string {
   return randomId(`${prefix}-`, taken, random);

@@ -40,7 +40,7 @@ export const ID_LENGTH = 10;
  */
 export function randomId(
   prefix: string,
-  taken: ReadonlySet<string> = new Set(),
+  taken: Pick<ReadonlySet<string>, "has"> = new Set(),
   random: RandomSource = cryptoRandom,
 ): string {
   for (;;) {

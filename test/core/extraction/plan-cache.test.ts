@@ -41,3 +41,30 @@ describe("PlanReadCache.topics", () => {
     expect([...first.values()]).toEqual([`${KNOWLEDGE}/learning/API.md`]);
   });
 });
+
+describe("PlanReadCache.takenIds", () => {
+  it("holds the note's block ids and the new ids planned for it, and no other note's", async () => {
+    const TASKS = "Memory/Agents/link/Trackers/Tasks.md";
+    const GOALS = "Memory/Agents/link/Trackers/Goals.md";
+    const t = tempVault({ [TASKS]: "# Tasks\n\n- [ ] Send the draft ^t-k3f9x2m7qa\n" });
+    cleanups.push(t.cleanup);
+    const cache = new PlanReadCache(t.vault);
+    const item = {
+      category: "task" as const,
+      text: "Book the room",
+      evidence: "Book the room",
+      blockId: null,
+      confidence: 1,
+      origin: "offline" as const,
+    };
+    const before = await cache.takenIds(TASKS);
+    expect([before.has("t-k3f9x2m7qa"), before.has("t-m2n4p6q8rs")]).toEqual([true, false]);
+    cache.plan({ item, destination: TASKS, action: "add", newId: "t-m2n4p6q8rs" });
+    // Asked for again after the plan, the set holds it.
+    expect((await cache.takenIds(TASKS)).has("t-m2n4p6q8rs")).toBe(true);
+    expect((await cache.takenIds(GOALS)).has("t-m2n4p6q8rs")).toBe(false);
+    // A skipped item's id is no new id.
+    cache.plan({ item, destination: TASKS, action: "skip", newId: "t-v7w8x9y0za" });
+    expect((await cache.takenIds(TASKS)).has("t-v7w8x9y0za")).toBe(false);
+  });
+});
