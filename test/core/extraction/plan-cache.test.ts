@@ -54,6 +54,7 @@ describe("PlanReadCache.takenIds", () => {
       text: "Book the room",
       evidence: "Book the room",
       blockId: null,
+      blockIndex: 0,
       confidence: 1,
       origin: "offline" as const,
     };
