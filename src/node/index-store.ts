@@ -3,7 +3,7 @@
  * under the vault's `.agent-memory/` and the {@link IndexStore} that loads and saves it.
  */
 import { isAscii } from "node:buffer";
-import { promises as fs, readFileSync, statSync } from "node:fs";
+import { promises as fs, readFileSync, statSync, type Stats } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
 import { VaultError, errorMessage } from "../core/errors";
@@ -180,13 +180,14 @@ export function jsonIndexFileOf(vault: NodeVault): string {
   return vault.resolve(`${INDEX_DIR}/${JSON_INDEX_FILE}`);
 }
 
+/** The CLI's delta beside its index file, `<vault>/.agent-memory/search-index.delta` (see {@link indexFileOf}). */
+function deltaFileOf(vault: NodeVault): string {
+  return vault.resolve(`${INDEX_DIR}/${DELTA_FILE}`);
+}
+
 /** The CLI's {@link FileIndexStore} for a vault (see {@link indexFileOf}), its delta `search-index.delta`. */
 export function vaultIndexStore(vault: NodeVault): FileIndexStore {
-  return new FileIndexStore(
-    indexFileOf(vault),
-    jsonIndexFileOf(vault),
-    vault.resolve(`${INDEX_DIR}/${DELTA_FILE}`),
-  );
+  return new FileIndexStore(indexFileOf(vault), jsonIndexFileOf(vault), deltaFileOf(vault));
 }
 
 /**
@@ -195,19 +196,21 @@ export function vaultIndexStore(vault: NodeVault): FileIndexStore {
  * vault. Every save writes one of them, after the notes it holds were listed.
  */
 export function savedIndexTime(vault: NodeVault): number | null {
-  let latest: number | null = null;
+  let files: string[];
   try {
-    const store = vaultIndexStore(vault);
-    for (const file of [indexFileOf(vault), store.deltaFile]) {
-      try {
-        const ms = statSync(file).mtimeMs;
-        latest = latest === null ? ms : Math.max(latest, ms);
-      } catch {
-        // not there
-      }
-    }
+    files = [indexFileOf(vault), deltaFileOf(vault)];
   } catch {
     return null;
   }
-  return latest;
+  const times = files.map((f) => statOrNull(f)?.mtimeMs).filter((t) => t !== undefined);
+  return times.length > 0 ? Math.max(...times) : null;
+}
+
+/** Stats of `file`, or `null` when it cannot be stat-ed (not there). */
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file);
+  } catch {
+    return null;
+  }
 }
