@@ -7,7 +7,8 @@
  * process per run, wall clock:
  * - `UserPromptSubmit` p50/p95 over 20 prompts and `SessionStart` p50/p95 over 10 runs, with no
  *   server (`AGENT_MEMORY_SERVER=off`) and with `agent-memory serve` running (timed once it says
- *   its session briefs are ready);
+ *   its session briefs are ready), and through the plugin's shell hook (hooks/claude-code-hook.sh,
+ *   curl to the server's hook socket) with the server running;
  * - `Stop` on a generated 5 MB Claude Code transcript (a 5 MB tool result and 40 turns), first run
  *   (journal written, offline extraction) and a second run (nothing new);
  * - ingest throughput: parsing plus writing a 20 MB transcript in this process (MB/s).
@@ -41,9 +42,17 @@ const offline = {
   OPENAI_API_KEY: "",
 };
 
-function timed(args: string[], input: string, env: NodeJS.ProcessEnv): number {
+const SHELL_HOOK = join(ROOT, "hooks", "claude-code-hook.sh");
+
+/**
+ * Wall clock (ms) of one run of the CLI with `args`, or, with `shell`, of the plugin's shell hook
+ * (hooks/claude-code-hook.sh: vault and agent from the environment, as the plugin runs it).
+ */
+function timed(args: string[], input: string, env: NodeJS.ProcessEnv, shell = false): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { input, env, encoding: "utf8" });
+  const r = shell
+    ? spawnSync("/bin/sh", [SHELL_HOOK], { input, env, encoding: "utf8" })
+    : spawnSync(process.execPath, [CLI, ...args], { input, env, encoding: "utf8" });
   const ms = performance.now() - t0;
   if (r.status !== 0 || r.stderr) throw new Error(`hook failed (${r.status}): ${r.stderr}`);
   return ms;
@@ -60,11 +69,11 @@ async function main(): Promise<void> {
       (q) => `How do we handle ${q.query.replace(/[^\p{L}\p{N} ]/gu, " ")}?`,
     );
     const start = JSON.stringify({ hook_event_name: "SessionStart", source: "startup" });
-    const run = (env: NodeJS.ProcessEnv) => ({
+    const run = (env: NodeJS.ProcessEnv, shell = false) => ({
       prompt: prompts.map((p) =>
-        timed(hook, JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: p }), env),
+        timed(hook, JSON.stringify({ hook_event_name: "UserPromptSubmit", prompt: p }), env, shell),
       ),
-      start: Array.from({ length: 10 }, () => timed(hook, start, env)),
+      start: Array.from({ length: 10 }, () => timed(hook, start, env, shell)),
     });
     const cold = run({ ...offline, AGENT_MEMORY_SERVER: "off" });
     const server = spawn(process.execPath, [CLI, "serve", root], {
@@ -82,6 +91,7 @@ async function main(): Promise<void> {
       server.once("exit", () => fail(new Error(`serve exited: ${log}`)));
     });
     const warm = run(offline);
+    const viaShell = run({ ...offline, AGENT_MEMORY_VAULT: root, AGENT_MEMORY_AGENT: AGENT }, true);
     server.kill("SIGTERM");
 
     const big = join(root, "..", `${root.split("/").pop()}-5mb.jsonl`);
@@ -118,8 +128,10 @@ async function main(): Promise<void> {
       "|---|---|---|",
       row("UserPromptSubmit, no server", cold.prompt),
       row("UserPromptSubmit, serve running", warm.prompt),
+      row("UserPromptSubmit, serve running, the plugin's shell hook", viaShell.prompt),
       row("SessionStart, no server", cold.start),
       row("SessionStart, serve running", warm.start),
+      row("SessionStart, serve running, the plugin's shell hook", viaShell.start),
       "",
       `Stop on a 5 MB transcript (40 turns): ${round(stopFirst)} ms the first time (journal written, offline extraction), ${round(stopAgain)} ms again (nothing new).`,
       "",

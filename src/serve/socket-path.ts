@@ -10,6 +10,13 @@ import * as nodePath from "node:path";
 export const SOCKET_VAULT_PATH = ".agent-memory/serve.sock";
 
 /**
+ * The socket where the same server answers Claude Code's read-only hooks over HTTP, for the
+ * plugin's shell hook (hooks/claude-code-hook.sh, through `curl --unix-socket`), which skips
+ * Node's start (docs/decisions.md, "A shell hook asks the server first").
+ */
+export const HOOK_SOCKET_VAULT_PATH = ".agent-memory/hook.sock";
+
+/**
  * Longest socket path in bytes: `sun_path` holds 108 bytes on Linux and 104 on macOS, the
  * terminating NUL included.
  */

@@ -6,11 +6,22 @@
  * for a `search` with its output captured and this server's open index lent to it, so the
  * launcher prints what a run of its own would print (test/serve/serve.process.test.ts).
  *
+ * The same server answers the Claude Code plugin's shell hook (hooks/claude-code-hook.sh) over
+ * HTTP on a second socket, `.agent-memory/hook.sock` (docs/decisions.md, "A shell hook asks the
+ * server first"): its form becomes the command line the launcher would send ({@link hookRequest})
+ * and passes the same checks.
+ *
  * Refused with a fallback (the launcher then runs the command itself): any command but `search`,
  * a vault that is not this server's (compared as real paths), settings that changed since the
  * server opened the index, a caller in another time zone, a request it cannot read.
  */
 import { chmodSync, lstatSync, mkdirSync, realpathSync, unlinkSync } from "node:fs";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server as HttpServer,
+  type ServerResponse,
+} from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
@@ -22,6 +33,7 @@ import type { NodeVault } from "../node/node-vault";
 import { servedHookVault } from "./client";
 import {
   checkLength,
+  HOOK_SOCKET_VAULT_PATH,
   PROTOCOL_VERSION,
   SOCKET_VAULT_PATH,
   timeZone,
@@ -230,69 +242,60 @@ export class SearchSocket {
     private readonly server: Server,
     private readonly ino: number,
     private readonly cache: ReplyCache,
+    /** The shell hook's HTTP socket, when it could be opened. */
+    readonly hook: { path: string; server: HttpServer; ino: number } | null,
   ) {}
 
   /**
    * Listens on `<vault>/.agent-memory/serve.sock` (the path resolved inside the vault by
-   * {@link NodeVault.resolve}, docs/write-safety.md). A socket left by a server that is gone
-   * (connection refused) is replaced; a live one, a file that is not a socket, Windows or a path
-   * too long for a socket give `{ none: reason }` and the server runs without one.
+   * {@link NodeVault.resolve}, docs/write-safety.md), and over HTTP on
+   * `<vault>/.agent-memory/hook.sock` for the plugin's shell hook ({@link HOOK_SOCKET_VAULT_PATH}).
+   * A socket left by a server that is gone (connection refused) is replaced; a live one, a file
+   * that is not a socket, Windows or a path too long for a socket give `{ none: reason }` and the
+   * server runs without one. When only the hook socket cannot be opened, the server says why on
+   * its log and runs without it (the shell hook then runs the CLI).
    */
   static async listen(options: SearchSocketOptions): Promise<SearchSocket | { none: string }> {
     if (process.platform === "win32")
       return { none: "no socket on Windows; one-shot searches run on their own" };
     let path: string;
+    let hookPath: string;
     let root: string;
     try {
       mkdirSync(options.vault.resolve(nodePath.posix.dirname(SOCKET_VAULT_PATH)), {
         recursive: true,
       });
       path = options.vault.resolve(SOCKET_VAULT_PATH);
+      hookPath = options.vault.resolve(HOOK_SOCKET_VAULT_PATH);
       root = realpathSync(options.vault.root);
     } catch (err) {
       return { none: errorMessage(err) };
     }
-    const length = checkLength(path);
-    if ("none" in length) return length;
-    const st = lstatOrNull(path);
-    if (st && !st.isSocket())
-      return { none: `${path} exists and is not a socket; it is left as it is` };
-    if (st) {
-      const state = await probe(path);
-      if (state === "live") return { none: `another server answers on ${path}` };
-      if (state === "refused") unlinkSync(path);
-    }
     const cache: ReplyCache = new ReplyCache(options.live, (req) => run(req, root, options));
-    options.live.onChange(() => cache.changed());
-    return new Promise<SearchSocket | { none: string }>((resolve) => {
-      let self: SearchSocket | null = null;
-      const server = createServer((c: Socket) => {
-        if (self) self.accept(c, root, options);
-        else c.destroy();
-      });
-      server.once("error", (err) =>
-        resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` }),
-      );
-      // Created with mode 600 (umask 177 while it is bound, which Node does at once), then chmod
-      // again in case the platform ignored the umask.
-      const umask = process.umask(0o177);
-      try {
-        server.listen(path, () => {
-          try {
-            chmodSync(path, 0o600);
-            self = new SearchSocket(path, server, lstatSync(path).ino, cache);
-            if (options.vaultArg !== undefined)
-              self.warmed = self.prewarm(options.vaultArg, options.live);
-            resolve(self);
-          } catch (err) {
-            server.close();
-            resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` });
-          }
-        });
-      } finally {
-        process.umask(umask);
-      }
+    let self: SearchSocket | null = null;
+    const server = createServer((c: Socket) => {
+      if (self) self.accept(c, root, options);
+      else c.destroy();
     });
+    const bound = await bindSocket(path, server);
+    if ("none" in bound) return bound;
+    options.live.onChange(() => cache.changed());
+    const hookServer = createHttpServer((req, res) => {
+      if (self) self.acceptHook(req, res, root, options);
+      else res.writeHead(503).end();
+    });
+    const hookBound = await bindSocket(hookPath, hookServer);
+    if ("none" in hookBound)
+      options.log(`serve: no socket for the shell hook (${hookBound.none}); hooks run the CLI`);
+    self = new SearchSocket(
+      path,
+      server,
+      bound.ino,
+      cache,
+      "none" in hookBound ? null : { path: hookPath, server: hookServer, ino: hookBound.ino },
+    );
+    if (options.vaultArg !== undefined) self.warmed = self.prewarm(options.vaultArg, options.live);
+    return self;
   }
 
   /** How many commands this socket ran (fallbacks not counted). */
@@ -333,16 +336,70 @@ export class SearchSocket {
   async close(): Promise<void> {
     this.cache.close();
     for (const c of this.connections) c.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Node removes the file itself on close; a socket another server put there since is not ours.
-    const st = lstatOrNull(this.path);
-    if (st?.isSocket() && st.ino === this.ino) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        // already gone
-      }
+    const closing = [new Promise<void>((resolve) => this.server.close(() => resolve()))];
+    if (this.hook) {
+      const hook = this.hook.server;
+      closing.push(new Promise<void>((resolve) => hook.close(() => resolve())));
+      hook.closeAllConnections();
     }
+    await Promise.all(closing);
+    // Node removes the file itself on close; a socket another server put there since is not ours.
+    removeIfSame(this.path, this.ino);
+    if (this.hook) removeIfSame(this.hook.path, this.hook.ino);
+  }
+
+  /**
+   * One request of the shell hook: `POST /claude-code` with a form body (`vault`, `agent`, `cwd`,
+   * `tz`, the event as `event`, each `AGENT_MEMORY_*` variable as `env=NAME=value`), run with the
+   * checks of a socket request ({@link hookRequest}). 200 with the hook's stdout when it ran, exited
+   * 0 and wrote nothing to stderr; else 409 with the reason, and the shell hook runs the CLI, which
+   * prints what it prints (its stderr line included). 404 for another path, 413 over
+   * {@link MAX_REQUEST_BYTES}.
+   */
+  private acceptHook(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    options: SearchSocketOptions,
+  ): void {
+    const send = (status: number, body: string): void => {
+      res.writeHead(status, {
+        "content-type": "text/plain; charset=utf-8",
+        "content-length": Buffer.byteLength(body),
+      });
+      res.end(body);
+    };
+    if (req.method !== "POST" || req.url !== "/claude-code") {
+      send(404, "only POST /claude-code\n");
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    req.on("error", () => res.destroy());
+    req.on("end", () => {
+      if (size > MAX_REQUEST_BYTES) {
+        send(413, `request over ${MAX_REQUEST_BYTES} bytes\n`);
+        return;
+      }
+      const request = hookRequest(new URLSearchParams(Buffer.concat(chunks).toString("utf8")));
+      if (request === null) {
+        send(409, "not a hook request (vault, agent, cwd and event are needed)\n");
+        return;
+      }
+      void answerRequest(request, root, options, this.cache).then((reply) => {
+        if ("fallback" in reply) send(409, `${reply.fallback}\n`);
+        else if (reply.code !== 0 || reply.lines.some(([s]) => s === "e"))
+          send(409, "the hook wrote to stderr or failed: the CLI runs it\n");
+        else {
+          this.served++;
+          send(200, reply.lines.map(([, line]) => `${line}\n`).join(""));
+        }
+      });
+    });
   }
 
   private accept(conn: Socket, root: string, options: SearchSocketOptions): void {
@@ -373,6 +430,66 @@ export class SearchSocket {
   }
 }
 
+/**
+ * Binds `server` to the Unix socket `path` with mode 600. A socket left by a server that is gone
+ * (connection refused) is replaced; a path too long, a file that is not a socket or a live socket
+ * give `{ none: reason }`. Never throws.
+ */
+async function bindSocket(
+  path: string,
+  server: Server | HttpServer,
+): Promise<{ ino: number } | { none: string }> {
+  const length = checkLength(path);
+  if ("none" in length) return length;
+  const st = lstatOrNull(path);
+  if (st && !st.isSocket())
+    return { none: `${path} exists and is not a socket; it is left as it is` };
+  if (st) {
+    const state = await probe(path);
+    if (state === "live") return { none: `another server answers on ${path}` };
+    if (state === "refused") {
+      try {
+        unlinkSync(path);
+      } catch (err) {
+        return { none: `cannot replace ${path}: ${errorMessage(err)}` };
+      }
+    }
+  }
+  return new Promise((resolve) => {
+    server.once("error", (err) =>
+      resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` }),
+    );
+    // Created with mode 600 (umask 177 while it is bound, which Node does at once), then chmod
+    // again in case the platform ignored the umask.
+    const umask = process.umask(0o177);
+    try {
+      server.listen(path, () => {
+        try {
+          chmodSync(path, 0o600);
+          resolve({ ino: lstatSync(path).ino });
+        } catch (err) {
+          server.close();
+          resolve({ none: `cannot listen on ${path}: ${errorMessage(err)}` });
+        }
+      });
+    } finally {
+      process.umask(umask);
+    }
+  });
+}
+
+/** Removes the socket `path` if it is still the one of inode `ino` (not another server's). */
+function removeIfSame(path: string, ino: number): void {
+  const st = lstatOrNull(path);
+  if (st?.isSocket() && st.ino === ino) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
   try {
     return lstatSync(path);
@@ -391,7 +508,7 @@ function realOrNull(path: string): string | null {
   }
 }
 
-/** Reads a request, checks it, runs it (a SessionStart hook through `cache`). Never throws. */
+/** Reads a request line and answers it ({@link answerRequest}). Never throws. */
 async function answer(
   text: string,
   root: string,
@@ -405,6 +522,42 @@ async function answer(
     // Reported to the client, which then runs the search itself.
     return { fallback: "request is not JSON" };
   }
+  return answerRequest(req, root, options, cache);
+}
+
+/**
+ * The command line the shell hook's form asks for (see {@link SearchSocket}'s `acceptHook`): the
+ * one hooks/hooks.json runs, `hook claude-code --vault V --agent A <event>`, with the launcher's
+ * fields; `null` when a field is missing.
+ */
+export function hookRequest(form: URLSearchParams): ServeRequest | null {
+  const vault = form.get("vault");
+  const agent = form.get("agent");
+  const cwd = form.get("cwd");
+  const event = form.get("event");
+  if (vault === null || agent === null || cwd === null || event === null) return null;
+  const env: Record<string, string> = {};
+  for (const pair of form.getAll("env")) {
+    const eq = pair.indexOf("=");
+    if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return {
+    v: PROTOCOL_VERSION,
+    argv: ["hook", "claude-code", "--vault", vault, "--agent", agent, event],
+    cwd,
+    vault: nodePath.resolve(cwd, vault),
+    env,
+    tz: form.get("tz") ?? "",
+  };
+}
+
+/** Checks a request and runs it (a SessionStart hook through `cache`). Never throws. */
+async function answerRequest(
+  req: ServeRequest,
+  root: string,
+  options: SearchSocketOptions,
+  cache: ReplyCache,
+): Promise<ServeReply> {
   if (req?.v !== PROTOCOL_VERSION)
     return {
       fallback: `protocol version ${String(req?.v)} (this server speaks ${PROTOCOL_VERSION})`,

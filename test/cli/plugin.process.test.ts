@@ -58,7 +58,7 @@ describe("the plugin's files", () => {
     ]);
   });
 
-  it("hook the events of the loop, each with one agent-memory hook command", () => {
+  it("hook the events of the loop: the ones that read through the shell hook, the others through agent-memory hook", () => {
     expect(Object.keys(hooks).sort()).toEqual([
       "PreCompact",
       "SessionEnd",
@@ -70,9 +70,12 @@ describe("the plugin's files", () => {
       expect(entries, event).toHaveLength(1);
       const [h] = entries[0]!.hooks;
       expect(h!.type).toBe("command");
-      expect(h!.command).toMatch(
-        /^agent-memory hook claude-code --vault "\$AGENT_MEMORY_VAULT" --agent /,
-      );
+      if (event === "SessionStart" || event === "UserPromptSubmit")
+        expect(h!.command).toBe('sh "${CLAUDE_PLUGIN_ROOT}/hooks/claude-code-hook.sh"');
+      else
+        expect(h!.command).toMatch(
+          /^agent-memory hook claude-code --vault "\$AGENT_MEMORY_VAULT" --agent /,
+        );
       expect(h!.timeout).toBeGreaterThan(0);
     }
     expect(mcp.mcpServers["agent-memory"]).toEqual({
@@ -102,6 +105,8 @@ describe("the hook command lines, run as Claude Code runs them", () => {
       ...offlineEnv(),
       PATH: `${shim()}:${process.env.PATH ?? ""}`,
       AGENT_MEMORY_VAULT: vault,
+      // Set by Claude Code for a plugin's hooks: the installed plugin's folder.
+      CLAUDE_PLUGIN_ROOT: ROOT,
     };
     delete env.AGENT_MEMORY_AGENT;
     const r = run(

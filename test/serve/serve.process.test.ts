@@ -3,9 +3,20 @@
 // `agent-memory mcp`) on the vault's socket and prints what a run of its own would print, and runs
 // on its own when no server answers. Every wait is bounded; nothing here asserts a duration.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, type Server } from "node:net";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { askServer, servedVault } from "../../src/serve/client";
 import { PROTOCOL_VERSION, socketPathFor, timeZone } from "../../src/serve/socket-path";
@@ -410,4 +421,119 @@ describe("Claude Code hooks through agent-memory serve", () => {
     expect(await cli(resumed)).toEqual(changed);
     expect(await s.stop()).toContain("serve: stopped after 3 searches");
   }, 120_000);
+});
+
+describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
+  const script = fileURLToPath(new URL("../../hooks/claude-code-hook.sh", import.meta.url));
+
+  /** A folder holding an `agent-memory` that runs the built CLI and counts its calls. */
+  function shim(): { bin: string; calls: () => number } {
+    const bin = mkdtempSync(join(tmpdir(), "am-bin-"));
+    cleanups.push(() => rmSync(bin, { recursive: true, force: true }));
+    const count = join(bin, "calls");
+    writeFileSync(
+      join(bin, "agent-memory"),
+      `#!/bin/sh\necho x >> "${count}"\nexec "${process.execPath}" "${cliPath}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    return {
+      bin,
+      calls: () => (existsSync(count) ? readFileSync(count, "utf8").split("\n").length - 1 : 0),
+    };
+  }
+
+  /** Runs the script as Claude Code runs a plugin's hook: the event on stdin, through sh. */
+  function hook(root: string, event: string, env: Record<string, string>): Promise<Run> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        "/bin/sh",
+        [script],
+        {
+          env: { ...serverEnv(), AGENT_MEMORY_VAULT: root, AGENT_MEMORY_AGENT: "link", ...env },
+          encoding: "utf8",
+        },
+        (err, stdout, stderr) => {
+          const code = err ? ((err as { code?: unknown }).code as number | null) : 0;
+          resolve({ code: typeof code === "number" ? code : null, stdout, stderr });
+        },
+      );
+      child.stdin?.end(event);
+    });
+  }
+
+  const args = (root: string, event: string) => [
+    "hook",
+    "claude-code",
+    "--vault",
+    root,
+    "--agent",
+    "link",
+    event,
+  ];
+  const prompt = JSON.stringify({
+    hook_event_name: "UserPromptSubmit",
+    prompt: "Does the canary deploy run first?",
+  });
+  const start = JSON.stringify({ hook_event_name: "SessionStart", source: "startup" });
+
+  /** A vault in a folder whose name needs quoting in a shell (a space and a quote). */
+  function awkwardVault(): string {
+    const t = vault({});
+    const root = join(t.root, "my 'vault");
+    for (const [path, text] of Object.entries(notes)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  }
+
+  it("a running server answers SessionStart and UserPromptSubmit without the CLI, as the CLI would", async () => {
+    const root = awkwardVault();
+    expect((await cold(["index", root])).code).toBe(0);
+    const s = await serve(root);
+    const { bin, calls } = shim();
+    const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+    for (const event of [prompt, start]) {
+      const fast = await hook(root, event, env);
+      expect(fast).toEqual(await cold(args(root, event)));
+      expect(fast.stdout).toContain("additionalContext");
+    }
+    expect(calls()).toBe(0);
+    expect(await s.stop()).toContain("serve: stopped after 2 searches");
+  }, 120_000);
+
+  it("runs the CLI for another event, a bad event, AGENT_MEMORY_SERVER=off, or no server", async () => {
+    const root = awkwardVault();
+    expect((await cold(["index", root])).code).toBe(0);
+    const { bin, calls } = shim();
+    const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+    const stop = JSON.stringify({ hook_event_name: "Stop", transcript_path: join(root, "none") });
+    const s = await serve(root);
+    let expected = 0;
+    for (const [event, extra] of [
+      [stop, {}],
+      ["{not json", {}],
+      [prompt, { AGENT_MEMORY_SERVER: "off" }],
+    ] as const) {
+      const r = await hook(root, event, { ...env, ...extra });
+      expect(r.code).toBe(0);
+      expect(calls()).toBe(++expected);
+      expect(same(r)).toEqual(same(await cold(args(root, event))));
+    }
+    expect(await s.stop()).toContain("serve: stopped after 0 searches");
+    const alone = await hook(root, prompt, env);
+    expect(calls()).toBe(++expected);
+    expect(alone).toEqual(await cold(args(root, prompt)));
+  }, 120_000);
+
+  it("exits 0 with one line when no server answers and agent-memory is not on PATH", async () => {
+    const t = vault();
+    const r = await hook(t.root, start, { PATH: "/usr/bin:/bin" });
+    expect(r).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        'agent-memory: not on PATH; install it as docs/agents.md says ("Claude Code: the plugin")\n',
+    });
+  });
 });

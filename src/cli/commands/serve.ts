@@ -37,7 +37,7 @@ export const serveCommand: CliCommand = {
         throw new UsageError(socket.none);
       }
       ctx.err(
-        `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}`,
+        `serve: ${report.notes} notes indexed (${report.source}, ${Date.now() - t0} ms); listening on ${socket.path}${socket.hook ? ` (the plugin's shell hook on ${socket.hook.path})` : ""}`,
       );
       const t1 = Date.now();
       void socket.warmed.then((n) =>
