@@ -18,6 +18,11 @@ import type { OpenReport, SearchService } from "../core/search/search-service";
  */
 export interface WarmSearch {
   open(ctx: CliContext): Promise<{ service: SearchService; report: OpenReport }>;
+  /**
+   * The server's time slicer for the run's vault reads (`NodeVaultOptions.slice`), so a long
+   * served run (a brief at 50k notes) lets the server's other requests in.
+   */
+  slice?: () => Promise<void>;
 }
 
 export interface CliContext {
@@ -114,6 +119,7 @@ export async function openVault(
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
       onSkippedLink: (message) => io.err(`warning: ${message}`),
+      ...(io.warm?.slice ? { slice: io.warm.slice } : {}),
     }),
     settings,
     settingsSource,

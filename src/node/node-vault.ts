@@ -102,7 +102,18 @@ export interface NodeVaultOptions {
    * prints the line on stderr). Without it the folder is skipped silently.
    */
   onSkippedLink?: (message: string) => void;
+  /**
+   * For a long-lived host (the MCP server, `serve`): awaited before each read and every
+   * {@link LIST_SLICE_EVERY} entries a list walks, a `timeSlicer` (src/core/util/slices.ts) that
+   * yields to the event loop once its slice is used up, so a long run of reads (a brief at 50k
+   * notes) lets the host's searches in between (docs/decisions.md, "Long reads in a server yield").
+   * Without it reads and lists never yield, as before.
+   */
+  slice?: () => Promise<void>;
 }
+
+/** Entries a list walks between two calls of {@link NodeVaultOptions.slice}. */
+export const LIST_SLICE_EVERY = 64;
 
 /** What a read for an edit saw: the text, and the file's identity to compare around the rename. */
 interface Snapshot {
@@ -137,6 +148,7 @@ export class NodeVault implements VaultPort {
   private locksCache: NoteLocks | null = null;
   private readonly lockOptions: LockOptions;
   private readonly onSkippedLink: ((message: string) => void) | undefined;
+  private readonly slice: (() => Promise<void>) | undefined;
   /** Folder links out of the vault already told of ({@link NodeVaultOptions.onSkippedLink}). */
   private readonly skippedLinks = new Set<string>();
   /**
@@ -149,6 +161,7 @@ export class NodeVault implements VaultPort {
 
   constructor(root: string, options: NodeVaultOptions = {}) {
     this.onSkippedLink = options.onSkippedLink;
+    this.slice = options.slice;
     this.paths = new VaultPaths(root);
     this.root = this.paths.root;
     this.lockOptions = {
@@ -185,6 +198,11 @@ export class NodeVault implements VaultPort {
    * is not UTF-8.
    */
   read(path: string): Promise<string> {
+    if (this.slice) return this.slice().then(() => this.readNow(path));
+    return this.readNow(path);
+  }
+
+  private readNow(path: string): Promise<string> {
     try {
       const bytes = this.readBytes(path);
       this.seenSize.set(path, bytes.length);
@@ -241,41 +259,35 @@ export class NodeVault implements VaultPort {
    * note outside the vault is listed, so that reading it fails with a `PathError` naming it.
    */
   list(folder = ""): Promise<FileStat[]> {
+    return this.slice ? this.listSliced(folder, this.slice) : this.listNow(folder);
+  }
+
+  /** {@link list} awaiting `slice` every {@link LIST_SLICE_EVERY} entries: the same result. */
+  private async listSliced(folder: string, slice: () => Promise<void>): Promise<FileStat[]> {
+    const start = folder ? normalizeVaultPath(folder) : "";
+    if (start) this.paths.resolve(start); // a listed folder that is a link out of the vault is refused
+    const out: FileStat[] = [];
+    const folders = [start];
+    let walked = 0;
+    while (folders.length > 0) {
+      const rel = folders.pop() ?? "";
+      const entries = this.entriesOf(rel);
+      for (const entry of entries ?? []) {
+        this.visit(rel, entry, out, folders);
+        if (++walked % LIST_SLICE_EVERY === 0) await slice();
+      }
+    }
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  private listNow(folder: string): Promise<FileStat[]> {
     const out: FileStat[] = [];
     const start = folder ? normalizeVaultPath(folder) : "";
     const walk = (rel: string): void => {
-      let entries: Dirent[];
-      const dir = rel ? this.abs(rel) : this.root;
-      try {
-        entries = readdirSync(dir, { withFileTypes: true });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-        throw new VaultError(`cannot list ${rel || "."}: ${describeFsError(err)}`, rel, {
-          cause: err,
-        });
-      }
-      this.listedFolders.add(dir);
-      for (const entry of entries) {
-        if (entry.name.startsWith(".")) continue;
-        const child = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) walk(child);
-        else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-          const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
-          if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
-        } else if (entry.isSymbolicLink() && !entry.name.toLowerCase().endsWith(".md")) {
-          this.noteSkippedLink(child);
-        } else if (
-          entry.isSymbolicLink() &&
-          entry.name.toLowerCase().endsWith(".md") &&
-          this.leavesVault(child)
-        ) {
-          // Listed so that readers refuse it by name (search names it, the health check reports
-          // it as unreadable) instead of not seeing it; a link inside the vault is not listed,
-          // its target is.
-          const st = lstatOrNull(this.abs(child));
-          if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
-        }
-      }
+      const folders: string[] = [];
+      for (const entry of this.entriesOf(rel) ?? []) this.visit(rel, entry, out, folders);
+      for (const sub of folders) walk(sub);
     };
     try {
       if (start) this.paths.resolve(start); // a listed folder that is a link out of the vault is refused
@@ -285,6 +297,48 @@ export class NodeVault implements VaultPort {
     }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return Promise.resolve(out);
+  }
+
+  /**
+   * The entries of the vault folder `rel` ("" for the root), or `null` when it is gone. Throws
+   * {@link VaultError} when it cannot be listed.
+   */
+  private entriesOf(rel: string): Dirent[] | null {
+    const dir = rel ? this.abs(rel) : this.root;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw new VaultError(`cannot list ${rel || "."}: ${describeFsError(err)}`, rel, {
+        cause: err,
+      });
+    }
+    this.listedFolders.add(dir);
+    return entries;
+  }
+
+  /** One entry of folder `rel` as {@link list} takes it: a note into `out`, a folder into `folders`. */
+  private visit(rel: string, entry: Dirent, out: FileStat[], folders: string[]): void {
+    if (entry.name.startsWith(".")) return;
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) folders.push(child);
+    else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
+      const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
+      if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
+    } else if (entry.isSymbolicLink() && !entry.name.toLowerCase().endsWith(".md")) {
+      this.noteSkippedLink(child);
+    } else if (
+      entry.isSymbolicLink() &&
+      entry.name.toLowerCase().endsWith(".md") &&
+      this.leavesVault(child)
+    ) {
+      // Listed so that readers refuse it by name (search names it, the health check reports
+      // it as unreadable) instead of not seeing it; a link inside the vault is not listed,
+      // its target is.
+      const st = lstatOrNull(this.abs(child));
+      if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
+    }
   }
 
   /** Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of a folder link out of the vault. */

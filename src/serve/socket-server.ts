@@ -26,6 +26,7 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
 import { instantOf, today } from "../core/util/dates";
+import { timeSlicer } from "../core/util/slices";
 import type { OpenReport } from "../core/search/search-service";
 import type { CliContext, WarmSearch } from "../node/context";
 import type { LiveIndex } from "../node/live-index";
@@ -605,6 +606,8 @@ async function run(
   const settings = JSON.stringify(options.settings);
   let refused: string | null = null;
   const warm: WarmSearch = {
+    // Each served run's reads yield to the server's other requests once a slice is used up.
+    slice: timeSlicer(() => new Promise((resolve) => setImmediate(resolve))),
     open: async (ctx: CliContext) => {
       // The same checks on the vault main() opened, as main() parsed the arguments.
       if (realOrNull(ctx.vaultRoot) !== root) refused = "another vault";

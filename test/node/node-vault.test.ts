@@ -13,6 +13,7 @@ import {
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { VaultError, PathError } from "../../src/core/errors";
+import { LIST_SLICE_EVERY, NodeVault } from "../../src/node/node-vault";
 import { tempVault } from "../helpers/temp-vault";
 
 let cleanup: (() => void) | null = null;
@@ -191,5 +192,43 @@ describe("NodeVault", () => {
     expect(await t.vault.process("Memory/open.md", (cur) => `${cur ?? ""}x\n`)).toBe(true);
     expect(readFileSync(join(t.root, "Memory/open.md"), "utf8")).toBe("edit\nx\n");
     expect(readdirSync(join(t.root, "Memory")).sort()).toEqual(["locked.md", "open.md"]);
+  });
+});
+
+describe("NodeVault with a time slicer (a long-lived host's vault)", () => {
+  it("lists exactly what it lists without one, and yields every LIST_SLICE_EVERY entries and before each read", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++)
+      files[`Memory/Agents/a/Journal/2026-01-${String(i).padStart(3, "0")}.md`] = `# ${i}\n`;
+    for (let i = 0; i < 20; i++) files[`Memory/Library/Topic ${i}/Note.md`] = `# t${i}\n`;
+    files["Memory/Library/.hidden/Skip.md"] = "x";
+    files["Memory/Library/not-a-note.txt"] = "x";
+    const t = tempVault(files);
+    cleanup = t.cleanup;
+    symlinkSync("/", join(t.root, "Memory", "Library", "out"));
+    let yields = 0;
+    const sliced = new NodeVault(t.root, {
+      slice: () => {
+        yields++;
+        return Promise.resolve();
+      },
+    });
+    const plain = new NodeVault(t.root);
+    for (const folder of ["", "Memory/Library", "Memory/Agents/a", "Memory/Nothing"]) {
+      yields = 0;
+      const [a, b] = [await sliced.list(folder), await plain.list(folder)];
+      expect(a, folder).toEqual(b);
+      // Every entry walked counts, folders and skipped ones included.
+      if (folder === "") expect(yields).toBeGreaterThanOrEqual(Math.floor(170 / LIST_SLICE_EVERY));
+      if (folder === "Memory/Nothing") expect(yields).toBe(0);
+    }
+    expect((await plain.list("")).length).toBe(170);
+    await expect(sliced.list("Memory/Library/out")).rejects.toBeInstanceOf(PathError);
+    yields = 0;
+    expect(await sliced.read("Memory/Library/Topic 3/Note.md")).toBe("# t3\n");
+    expect(yields).toBe(1);
+    yields = 0;
+    expect(await plain.read("Memory/Library/Topic 3/Note.md")).toBe("# t3\n");
+    expect(yields).toBe(0);
   });
 });
