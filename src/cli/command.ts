@@ -33,6 +33,12 @@ export interface CliCommand {
    */
   dashWords?: boolean;
   /**
+   * A server that keeps running (`mcp`, `serve`): its vault's reads and lists yield to the event
+   * loop once a 4 ms time slice is used up (`NodeVaultOptions.slice`), so a long tool call (a
+   * brief at 50k notes) lets the other requests in.
+   */
+  longLived?: boolean;
+  /**
    * Runs the command. Returns the exit code: 0 done, 1 ran and found problems.
    * Throws {@link UsageError} or another {@link MemoryError} for exit 2 (the message is printed on one line).
    * `dispatch` is the CLI's `main`, for a command that runs others (a server answering searches).

@@ -85,6 +85,8 @@ export async function openVault(
     env: NodeJS.ProcessEnv;
     cwd?: string;
     warm?: WarmSearch;
+    /** The vault's time slicer (`NodeVaultOptions.slice`); a served run's is `warm.slice`. */
+    slice?: () => Promise<void>;
   },
   create = false,
 ): Promise<CliContext> {
@@ -119,7 +121,7 @@ export async function openVault(
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
       onSkippedLink: (message) => io.err(`warning: ${message}`),
-      ...(io.warm?.slice ? { slice: io.warm.slice } : {}),
+      ...((io.slice ?? io.warm?.slice) ? { slice: io.slice ?? io.warm?.slice } : {}),
     }),
     settings,
     settingsSource,

@@ -14,6 +14,7 @@ import { keepServingOnRejection, openLiveIndex } from "../shared";
  */
 export const serveCommand: CliCommand = {
   name: "serve",
+  longLived: true,
   usage: "serve <vault>",
   options: {},
   positionals: { min: 0, max: 0 },
