@@ -89,6 +89,8 @@ export async function cliBrief(
       searchWith(service, q, o, source, ctx.err),
     ),
     vaultLabel: ctx.vaultArg,
+    // The index holds every note's path: the agents without listing their folders again.
+    agents: ctx.layout.agentsIn(service.notes().map((m) => m.path)),
     ...budget,
   });
   // Left out and named once: the index has named those it could not read already.

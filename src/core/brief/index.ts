@@ -101,7 +101,7 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
   // A note that cannot be read is left out and named, as `search` and `index` do.
   const unreadable: UnreadableNote[] = [];
   // Listed once for the three sections that read other agents' trackers.
-  const agents = await knownAgents(vault, layout);
+  const agents = options.agents ?? (await knownAgents(vault, layout));
   const collected: Record<BriefSectionKind, Collected | null> = {
     reviews: await collectReviews(vault, layout, agent, today, unreadable),
     tasks: await collectTasks(vault, layout, agent, today, unreadable, agents),

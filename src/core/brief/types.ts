@@ -57,6 +57,12 @@ export interface BriefOptions {
   search?: { search: BriefSearchFn } | BriefSearchFn;
   /** How the vault is written in the commands of `omitted[].how` (default `<vault>`). */
   vaultLabel?: string;
+  /**
+   * The vault's agents by the rule of `knownAgents` (src/core/init.ts), when the caller already has its notes' paths
+   * (a search index: `layout.agentsIn` of them); else the brief lists the agents' folders, a stat
+   * per note of every agent (seconds at 50k notes).
+   */
+  agents?: readonly string[];
   /** Lines put before the title and counted in the budget (the export's "generated" mark). */
   header?: string[];
   /** Most recent decisions considered (default 10); older ones are named in `omitted`. */

@@ -111,3 +111,38 @@ describe("a task someone else owns", () => {
     ]);
   });
 });
+
+describe("the agents a brief is given", () => {
+  it("are used instead of listing the agents' folders, with the same brief", async () => {
+    const t = await vaultWithDelegatedTask();
+    const listed: string[] = [];
+    const vault = Object.create(t.vault) as typeof t.vault;
+    vault.list = (folder?: string) => {
+      listed.push(folder ?? "");
+      return t.vault.list(folder);
+    };
+    const own = await buildBrief({ vault, layout, settings, agent: "dana", today: TODAY });
+    expect(listed).toContain(layout.agentsRoot);
+    listed.length = 0;
+    const given = await buildBrief({
+      vault,
+      layout,
+      settings,
+      agent: "dana",
+      today: TODAY,
+      agents: ["atlas", "dana"],
+    });
+    expect(listed).not.toContain(layout.agentsRoot);
+    expect(given).toEqual(own);
+    // The agents given are the ones whose trackers are read: without atlas, its task is not there.
+    const alone = await buildBrief({
+      vault,
+      layout,
+      settings,
+      agent: "dana",
+      today: TODAY,
+      agents: ["dana"],
+    });
+    expect(JSON.stringify(alone)).not.toContain("from atlas");
+  });
+});
