@@ -39,6 +39,8 @@ export const brief = defineTool({
       ...(args.budget_tokens !== undefined ? { budgetTokens: args.budget_tokens } : {}),
       search,
       vaultLabel: ctx.vaultArg,
+      // The live index follows every note: the agents without listing their folders.
+      agents: ctx.layout.agentsIn(deps.live.notePaths()),
     });
     return {
       text: b.markdown,
