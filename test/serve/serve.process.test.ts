@@ -354,17 +354,20 @@ describe("agent-memory mcp answers one-shot searches too", () => {
   }, 60_000);
 });
 
+/** The hook command line of agent `link` on `root` with the event's JSON as its last argument. */
+const hookLine = (root: string, event: string) => [
+  "hook",
+  "claude-code",
+  "--vault",
+  root,
+  "--agent",
+  "link",
+  event,
+];
+
 describe("Claude Code hooks through agent-memory serve", () => {
   const event = (e: Record<string, unknown>) => JSON.stringify(e);
-  const hookArgs = (root: string, e: Record<string, unknown>) => [
-    "hook",
-    "claude-code",
-    "--vault",
-    root,
-    "--agent",
-    "link",
-    event(e),
-  ];
+  const hookArgs = (root: string, e: Record<string, unknown>) => hookLine(root, event(e));
 
   it("a server answers only the hooks that read", () => {
     expect(servedVault(hookArgs("v", { hook_event_name: "UserPromptSubmit", prompt: "x" }))).toBe(
@@ -461,15 +464,7 @@ describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
     });
   }
 
-  const args = (root: string, event: string) => [
-    "hook",
-    "claude-code",
-    "--vault",
-    root,
-    "--agent",
-    "link",
-    event,
-  ];
+  const args = hookLine;
   const prompt = JSON.stringify({
     hook_event_name: "UserPromptSubmit",
     prompt: "Does the canary deploy run first?",
