@@ -112,13 +112,15 @@ export function recordNotes(record: Uint8Array): number {
  * The whole records of a delta: where each payload starts and ends, the notes they count, and the
  * length of the delta up to the end of its last whole record (a write appends there, leaving out
  * a torn tail). Fails when the header is damaged or follows another version, key or base.
+ * @param indexVersion the format of the base it follows (an older base's delta still replays)
  */
 export function scanDelta(
   bytes: Uint8Array,
   key: string,
   base: string,
+  indexVersion = INDEX_FORMAT_VERSION,
 ): Result<{ payloads: [number, number][]; notes: number; length: number }> {
-  const header = headerEnd(bytes, key, base);
+  const header = headerEnd(bytes, key, base, indexVersion);
   if (!header.ok) return header;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const payloads: [number, number][] = [];
@@ -145,8 +147,9 @@ export function readDelta(
   bytes: Uint8Array,
   key: string,
   base: string,
+  indexVersion = INDEX_FORMAT_VERSION,
 ): Result<{ records: DeltaRecord[]; notes: number; length: number }> {
-  const scanned = scanDelta(bytes, key, base);
+  const scanned = scanDelta(bytes, key, base, indexVersion);
   if (!scanned.ok) return scanned;
   const decoder = new TextDecoder();
   const records: DeltaRecord[] = [];
@@ -162,7 +165,12 @@ export function readDelta(
 }
 
 /** Where the header ends, or why the delta is not one for this key and base. */
-function headerEnd(bytes: Uint8Array, key: string, base: string): Result<number> {
+function headerEnd(
+  bytes: Uint8Array,
+  key: string,
+  base: string,
+  indexVersion: number,
+): Result<number> {
   if (bytes.length < PREAMBLE || MAGIC.some((b, i) => bytes[i] !== b))
     return { ok: false, error: "delta is corrupt (not an agent-memory delta)" };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -183,7 +191,7 @@ function headerEnd(bytes: Uint8Array, key: string, base: string): Result<number>
   const h = head as Record<string, unknown> | null;
   if (typeof h !== "object" || h === null || h.format !== FORMAT)
     return { ok: false, error: "delta is corrupt (not an agent-memory delta)" };
-  if (h.index !== INDEX_FORMAT_VERSION)
+  if (h.index !== indexVersion)
     return { ok: false, error: `delta follows index format ${String(h.index)}` };
   if (h.key !== key)
     return { ok: false, error: "delta was saved with other settings or another tokenizer" };

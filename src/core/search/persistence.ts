@@ -17,6 +17,7 @@ import type { Result } from "../util/result";
 import type { IndexDoc, NoteMeta } from "./note-document";
 import { decodeFilters, encodeFilters } from "./engine/phrase-filter";
 import { CorruptPostingsError, hashBytes } from "./engine/postings-bytes";
+import { SavedTerms, type SavedTermsParts } from "./engine/saved-terms";
 import { timeSlicer } from "../util/slices";
 
 export { CorruptPostingsError } from "./engine/postings-bytes";
@@ -24,8 +25,13 @@ export { CorruptPostingsError } from "./engine/postings-bytes";
 /**
  * Bumped whenever the saved shape or the indexed fields change. 10: the binary format read on
  * demand ({@link serializeShardsBinary}); 9 is the last JSON one ({@link JSON_FORMAT_VERSION}).
+ * 11: the term dictionary saved as a hash table read in place (sections `starts` and `slots`,
+ * engine/saved-terms.ts); 10 ({@link BINARY_V10}) still loads.
  */
-export const INDEX_FORMAT_VERSION = 10;
+export const INDEX_FORMAT_VERSION = 11;
+
+/** The first binary format, whose terms are joined by `\n` and hashed again on load; still loads. */
+export const BINARY_V10 = 10;
 
 /**
  * The version of the JSON format (one document, {@link serializeIndex}) that still loads. 8: a note's `expiresAt` is its
@@ -229,8 +235,19 @@ interface Section {
   checksum: number;
 }
 
-const SECTION_NAMES = ["metas", "docs", "pairs", "terms", "ends", "postings"] as const;
+const SECTION_NAMES = [
+  "metas",
+  "docs",
+  "pairs",
+  "terms",
+  "starts",
+  "slots",
+  "ends",
+  "postings",
+] as const;
 type SectionName = (typeof SECTION_NAMES)[number];
+/** The sections of format 10, which has no `starts` or `slots` (its terms are joined by `\n`). */
+const V10_SECTION_NAMES = SECTION_NAMES.filter((n) => n !== "starts" && n !== "slots");
 
 /** One shard in the header of a binary saved index. */
 interface BinaryShardHead {
@@ -259,15 +276,19 @@ function u32Bytes(values: Uint32Array): Uint8Array {
 }
 
 /**
- * Serialises shards in the binary format 10, read on demand:
+ * Serialises shards in the binary format 11 (or `version` 10, kept so tests can make the older
+ * format that still loads), read on demand:
  * `AMIX`, the version, the header's length and {@link hashBytes} (four u32, little-endian), the
  * header (UTF-8 JSON: key, save time and per shard its counts, fields, each section's offset,
  * length and checksum, and the checksum of each {@link POSTINGS_BLOCK} of postings), then the
  * sections, each starting at a multiple of 4 bytes: `metas` (UTF-8 JSON of the notes' metadata),
  * `docs` (UTF-8 JSON: short ids, document ids, field lengths, phrase filter sizes in 32-bit
  * words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
- * order like the JSON format's base64), `terms` (UTF-8, joined by `\n`), `ends` (u32 per term:
- * where its postings end) and `postings` (engine/postings-bytes.ts). The work is time-sliced
+ * order like the JSON format's base64), `terms` (the terms' UTF-8 end to end; format 10: joined
+ * by `\n`), `starts` (u32 per term and one more: where each term's bytes start), `slots` (u32, a
+ * power of two of them: the hash table over the terms, engine/saved-terms.ts; `starts` and
+ * `slots` are not in format 10), `ends` (u32 per term: where its postings end) and `postings`
+ * (engine/postings-bytes.ts). The work is time-sliced
  * ({@link timeSlicer}): `yieldToHost` is awaited whenever a slice (`SLICE_MS`, 4 ms) is used up, so a
  * query waits at most about a slice. Must not run alongside changes to the shards (the service
  * queues them). Throws `Error` for a term holding white space.
@@ -277,6 +298,7 @@ export async function serializeShardsBinary(
   key: string,
   savedAt: number,
   yieldToHost: () => Promise<void> = () => Promise.resolve(),
+  version: typeof INDEX_FORMAT_VERSION | typeof BINARY_V10 = INDEX_FORMAT_VERSION,
 ): Promise<Uint8Array> {
   const slice = timeSlicer(yieldToHost);
   const encoder = new TextEncoder();
@@ -327,7 +349,15 @@ export async function serializeShardsBinary(
     );
     await slice();
     sections.pairs = await add(u32Bytes(words));
-    sections.terms = await add(encoder.encode(binary.terms));
+    if (version === BINARY_V10) {
+      sections.terms = await add(encoder.encode(v10Terms(binary.terms)));
+    } else {
+      sections.terms = await add(binary.terms.bytes);
+      await slice();
+      sections.starts = await add(u32Bytes(binary.terms.starts));
+      await slice();
+      sections.slots = await add(u32Bytes(binary.terms.slots));
+    }
     await slice();
     sections.ends = await add(u32Bytes(binary.ends));
     const blocks: number[] = [];
@@ -351,7 +381,7 @@ export async function serializeShardsBinary(
   }
   const head: BinaryHead = {
     format: FORMAT,
-    version: INDEX_FORMAT_VERSION,
+    version,
     key,
     savedAt,
     shards: heads,
@@ -361,7 +391,7 @@ export async function serializeShardsBinary(
   const out = new Uint8Array(start + offset);
   out.set(MAGIC, 0);
   const view = new DataView(out.buffer);
-  view.setUint32(4, INDEX_FORMAT_VERSION, true);
+  view.setUint32(4, version, true);
   view.setUint32(8, headBytes.length, true);
   view.setInt32(12, hashBytes(headBytes), true);
   out.set(headBytes, PREAMBLE);
@@ -374,6 +404,14 @@ export async function serializeShardsBinary(
     k += p.length;
   }
   return out;
+}
+
+/** Format 10's terms section: the terms joined by `\n` (written only to test that it still loads). */
+function v10Terms(parts: SavedTermsParts): string {
+  const terms = new SavedTerms(parts);
+  const out: string[] = [];
+  for (let k = 0; k < terms.count; k++) out.push(terms.keyAt(k));
+  return out.join("\n");
 }
 
 /** Bytes hashed or copied between two checks of the slicer. */
@@ -405,6 +443,15 @@ export function savedIndexId(bytes: Uint8Array): string | null {
   return `${bytes.length}:${hashBytes(bytes, 0, PREAMBLE + headLength)}`;
 }
 
+/**
+ * The format version of a binary saved index (preamble only, nothing checked), or `null` for bytes
+ * that do not start as one. The service rewrites an index of an older format once.
+ */
+export function savedIndexVersion(bytes: Uint8Array): number | null {
+  if (bytes.length < PREAMBLE || MAGIC.some((b, i) => bytes[i] !== b)) return null;
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+}
+
 function isSection(value: unknown): value is Section {
   if (typeof value !== "object" || value === null) return false;
   const s = value as Record<string, unknown>;
@@ -417,7 +464,7 @@ function isSection(value: unknown): value is Section {
   );
 }
 
-function isShardHead(value: unknown): value is BinaryShardHead {
+function isShardHead(value: unknown, version: number): value is BinaryShardHead {
   if (typeof value !== "object" || value === null) return false;
   const s = value as Record<string, unknown>;
   const sections = s.sections as Record<string, unknown> | null | undefined;
@@ -425,7 +472,9 @@ function isShardHead(value: unknown): value is BinaryShardHead {
     typeof s.name === "string" &&
     typeof sections === "object" &&
     sections !== null &&
-    SECTION_NAMES.every((n) => isSection(sections[n])) &&
+    (version === BINARY_V10 ? V10_SECTION_NAMES : SECTION_NAMES).every((n) =>
+      isSection(sections[n]),
+    ) &&
     Array.isArray(s.blocks) &&
     s.blocks.every((b) => Number.isInteger(b))
   );
@@ -438,7 +487,7 @@ function isShardHead(value: unknown): value is BinaryShardHead {
 function readHead(
   bytes: Uint8Array,
   key: string | null,
-): Result<{ head: BinaryHead; start: number }> {
+): Result<{ head: BinaryHead; start: number; version: number }> {
   const corrupt = (why: string): Result<never> => ({
     ok: false,
     error: `saved index is corrupt (${why})`,
@@ -447,7 +496,7 @@ function readHead(
     return corrupt("not an agent-memory search index");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version !== INDEX_FORMAT_VERSION) {
+  if (version !== INDEX_FORMAT_VERSION && version !== BINARY_V10) {
     return {
       ok: false,
       error: `saved index has format version ${version}, expected ${INDEX_FORMAT_VERSION}`,
@@ -470,12 +519,14 @@ function readHead(
     return corrupt("malformed header");
   if (key !== null && h.key !== key)
     return { ok: false, error: "saved index was built with other settings or another tokenizer" };
-  if (!Array.isArray(h.shards) || !h.shards.every(isShardHead)) return corrupt("malformed shards");
+  if (!Array.isArray(h.shards) || !h.shards.every((s) => isShardHead(s, version)))
+    return corrupt("malformed shards");
   return {
     ok: true,
     value: {
       head: h as unknown as BinaryHead,
       start: PREAMBLE + headLength + ((4 - (headLength % 4)) % 4),
+      version,
     },
   };
 }
@@ -508,7 +559,7 @@ function restoreBinary(
 ): Result<Map<string, Shard>> {
   const read = readHead(bytes, key);
   if (!read.ok) return read;
-  const { head, start } = read.value;
+  const { head, start, version } = read.value;
   const decoder = new TextDecoder();
   const shards = new Map<string, Shard>();
   try {
@@ -566,22 +617,37 @@ function restoreBinary(
           checked[b] = 1;
         }
       };
-      const mini = SearchEngine.fromBinary<IndexDoc>(
-        {
-          documentCount: s.documentCount,
-          nextId: s.nextId,
-          dirtCount: s.dirtCount,
-          fieldIds: s.fieldIds,
-          averageFieldLength: s.averageFieldLength,
-          shortIds: docs.shortIds as number[],
-          documentIds: docs.documentIds as string[],
-          fieldLength: docs.fieldLength as number[],
-        },
-        decoder.decode(section("terms")),
-        { bytes: postings, start: startOf, end: ends, verify },
-        options,
-        analysis,
-      );
+      const state = {
+        documentCount: s.documentCount,
+        nextId: s.nextId,
+        dirtCount: s.dirtCount,
+        fieldIds: s.fieldIds,
+        averageFieldLength: s.averageFieldLength,
+        shortIds: docs.shortIds as number[],
+        documentIds: docs.documentIds as string[],
+        fieldLength: docs.fieldLength as number[],
+      };
+      const saved = { bytes: postings, start: startOf, end: ends, verify };
+      const mini =
+        version === BINARY_V10
+          ? SearchEngine.fromBinary<IndexDoc>(
+              state,
+              decoder.decode(section("terms")),
+              saved,
+              options,
+              analysis,
+            )
+          : SearchEngine.fromSavedTerms<IndexDoc>(
+              state,
+              new SavedTerms({
+                bytes: section("terms"),
+                starts: u32(section("starts")),
+                slots: u32(section("slots")),
+              }),
+              saved,
+              options,
+              analysis,
+            );
       if (mini.documentCount !== metas.length) {
         return {
           ok: false,

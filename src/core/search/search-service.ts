@@ -36,8 +36,10 @@ import {
 } from "./note-document";
 import {
   CorruptPostingsError,
+  INDEX_FORMAT_VERSION,
   restoreShards,
   savedIndexId,
+  savedIndexVersion,
   serializeShardsBinary,
 } from "./persistence";
 import {
@@ -879,9 +881,16 @@ export class SearchService {
         const restored = this.restore(data);
         if (restored.ok) {
           source = "saved";
-          // The JSON format 9 is rewritten once, in the binary format.
+          // The JSON format 9 is rewritten once, in the binary format; an older binary format
+          // (10) too, after its delta is replayed.
           if (typeof data === "string") this.changed = true;
-          else delta = await this.replayDelta(data);
+          else {
+            delta = await this.replayDelta(data);
+            if (savedIndexVersion(data) !== INDEX_FORMAT_VERSION) {
+              this.changed = true;
+              this.saved = null;
+            }
+          }
         } else {
           rebuildReason = `${restored.error}${this.where()}`;
           this.reset();
@@ -1008,7 +1017,8 @@ export class SearchService {
       this.saved = { base: id, baseBytes: base.length, deltaBytes: 0 };
       return { records: 0 };
     }
-    const read = readDelta(bytes, this.key, id);
+    const version = savedIndexVersion(base) ?? INDEX_FORMAT_VERSION;
+    const read = readDelta(bytes, this.key, id, version);
     if (!read.ok) return { ignored: read.error };
     for (const record of read.value.records) {
       for (const path of record.removed) this.removeNow(path);
@@ -1017,6 +1027,7 @@ export class SearchService {
     for (const shard of this.shards.values()) shard.mini.flush();
     this.changed = false;
     this.saved = { base: id, baseBytes: base.length, deltaBytes: read.value.length };
+
     return { records: read.value.records.length };
   }
 

@@ -14,9 +14,11 @@ import {
   type SearchResponse,
 } from "../../../src/core/search/search-service";
 import {
+  BINARY_V10,
   readSavedIndex,
   serializeIndex,
   serializeShards,
+  serializeShardsBinary,
   type SavedIndex,
   type SavedShard,
 } from "../../../src/core/search/persistence";
@@ -57,6 +59,19 @@ function asJson(bytes: Uint8Array): string {
   const saved = readSavedIndex(bytes, miniSearchOptions(tokenize));
   if (!saved.ok) throw new Error(saved.error);
   return serializeShards(saved.value.shards, saved.value.key, saved.value.savedAt);
+}
+
+/** The saved index in the binary format 10 (terms joined by `\n`, no saved hash table). */
+async function asV10(bytes: Uint8Array): Promise<Uint8Array> {
+  const saved = readSavedIndex(bytes, miniSearchOptions(tokenize));
+  if (!saved.ok) throw new Error(saved.error);
+  return serializeShardsBinary(
+    saved.value.shards,
+    saved.value.key,
+    saved.value.savedAt,
+    undefined,
+    BINARY_V10,
+  );
 }
 
 let cleanups: (() => void)[] = [];
@@ -885,12 +900,13 @@ describe("SearchService", () => {
         ["not ours", flipped(good, 0)],
         ["header", flipped(good, 20)],
       ];
-      // One byte of any section checked at open: metadata, documents, filters, terms, ends.
-      for (const name of ["metas", "docs", "pairs", "terms", "ends"]) {
+      // One byte of any section checked at open: metadata, documents, filters, terms, the term
+      // dictionary's starts and hash table, ends.
+      for (const name of ["metas", "docs", "pairs", "terms", "starts", "slots", "ends"]) {
         const s = at[name];
         if (s && s.to > s.from) variants.push([name, flipped(good, s.from)]);
       }
-      expect(variants.length).toBe(11);
+      expect(variants.length).toBe(13);
       for (const [what, bad] of variants) {
         store.data = bad;
         const s = make();
@@ -950,6 +966,31 @@ describe("SearchService", () => {
       // Rewritten once: the next open loads the binary index and has nothing to save.
       expect(await make().open()).toMatchObject({ source: "saved", indexed: 0 });
       expect(store.saves).toBe(saves + 1);
+    });
+
+    it("an index saved in the binary format 10 loads as it is and is rewritten once in format 11", async () => {
+      const { make, store } = setup(files);
+      await make().open();
+      const current = bytesOf(store);
+      expect(new DataView(current.buffer, current.byteOffset).getUint32(4, true)).toBe(11);
+      const v10 = await asV10(current);
+      expect(new DataView(v10.buffer).getUint32(4, true)).toBe(10);
+      expect(sectionsOf(v10).slots).toBeUndefined();
+      store.data = v10;
+      const saves = store.saves;
+      const s = make();
+      expect(await s.open()).toMatchObject({ source: "saved", indexed: 0, removed: 0 });
+      expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      expect(store.saves).toBe(saves + 1);
+      expect(Buffer.from(bytesOf(store)).equals(Buffer.from(current))).toBe(true);
+      // Rewritten once: the next open loads format 11 and has nothing to save.
+      expect(await make().open()).toMatchObject({ source: "saved", indexed: 0 });
+      expect(store.saves).toBe(saves + 1);
+      // A damaged format 10 is rebuilt, naming the section.
+      store.data = flipped(v10, sectionsOf(v10).terms?.from ?? 0);
+      const report = await make().open();
+      expect(report).toMatchObject({ source: "built" });
+      expect(report.rebuildReason).toMatch(/terms checksum mismatch/);
     });
 
     it("a JSON index (format 9) that is damaged is rebuilt", async () => {

@@ -31,6 +31,7 @@ import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
 import { ByteWriter } from "./postings-bytes";
 import { TermMap, type SavedPostings } from "./term-map";
+import { SavedTerms, type SavedTermsParts } from "./saved-terms";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
 import { maxScoreTop } from "./max-score";
@@ -104,8 +105,8 @@ export type SavedEngineState = Omit<SavedMiniIndex, "terms" | "postings" | "chec
 
 /** A {@link SearchEngine}'s terms and postings as bytes (see {@link SearchEngine.toBinary}). */
 export interface BinaryTerms {
-  /** Live terms in saved order, joined by `\n`. */
-  terms: string;
+  /** Live terms in saved order, as saved (format 11, see {@link SavedTerms}). */
+  terms: SavedTermsParts;
   /** Every term's postings end to end (engine/postings-bytes.ts). */
   postings: Uint8Array;
   /** Where each term's postings end in `postings`, bytes, in the order of `terms`. */
@@ -222,7 +223,7 @@ export class SearchEngine<T> extends MiniSearch<T> {
   }
 
   /**
-   * Restores an index saved with {@link SearchEngine.savedState} and {@link SearchEngine.toBinary}.
+   * Restores an index saved in format 10 (terms joined by `\n`, hashed again on load).
    * `postings.start`/`end` give each term's bytes in the order of `terms`; they are checked with
    * `postings.verify` and decoded when the term is first used. Throws `Error` when `state` is
    * malformed or its fields differ from `options.fields`.
@@ -237,6 +238,29 @@ export class SearchEngine<T> extends MiniSearch<T> {
     const index = new SearchEngine<D>(options, analysis);
     index.restoreState(state);
     index._index = TermMap.fromBytes(terms, {
+      ...postings,
+      maxDoc: index._nextId,
+    }) as unknown as MiniIndexField;
+    return index;
+  }
+
+  /**
+   * Restores an index saved with {@link SearchEngine.savedState} and {@link SearchEngine.toBinary}
+   * in format 11: the term dictionary `terms` is used as saved (see {@link SavedTerms}), term
+   * `k`'s postings are `postings.bytes[start[k], end[k])`, checked with `postings.verify` and
+   * decoded when the term is first used. Throws `Error` when `state` is malformed, its fields
+   * differ from `options.fields` or the counts of terms and postings differ.
+   */
+  static fromSavedTerms<D>(
+    state: SavedEngineState,
+    terms: SavedTerms,
+    postings: Omit<SavedPostings, "maxDoc">,
+    options: Options<D>,
+    analysis: AnalysisOptions = {},
+  ): SearchEngine<D> {
+    const index = new SearchEngine<D>(options, analysis);
+    index.restoreState(state);
+    index._index = TermMap.fromSavedTerms(terms, {
       ...postings,
       maxDoc: index._nextId,
     }) as unknown as MiniIndexField;
@@ -286,7 +310,11 @@ export class SearchEngine<T> extends MiniSearch<T> {
       map.writeRange(out, terms, ends, from, from + batch);
       if (options.yieldToHost) await options.yieldToHost();
     }
-    return { terms: terms.join("\n"), postings: out.view(), ends: Uint32Array.from(ends) };
+    return {
+      terms: await SavedTerms.encode(terms, options.yieldToHost),
+      postings: out.view(),
+      ends: Uint32Array.from(ends),
+    };
   }
 
   /** The index in its saved form (see {@link SavedMiniIndex}). */

@@ -38,6 +38,7 @@ import {
   type Postings,
 } from "./postings";
 import { CorruptPostingsError, readCompact, writeCompact, type ByteWriter } from "./postings-bytes";
+import { SavedTerms } from "./saved-terms";
 import { SpanTable } from "./span-table";
 import type { TermCounts, TermIds } from "./term-scanner";
 
@@ -106,13 +107,23 @@ class Rows {
 
 /** A hash-table term dictionary with the `SearchableMap` interface MiniSearch uses. */
 export class TermMap implements TermIds {
-  /** Term → id; the table's entry numbers are the ids, so it also gives each id's term. */
+  /**
+   * Term → id of the terms not in {@link TermMap.base}; its entry numbers are the ids less
+   * {@link TermMap.baseCount}, so it also gives each such id's term.
+   */
   private readonly ids: SpanTable;
+  /**
+   * The dictionary of a saved index as saved (format 11): its terms are ids 0 to
+   * {@link TermMap.baseCount} - 1, looked up by probing it; terms added since are in `ids` (an
+   * overlay the next save merges).
+   */
+  private base: SavedTerms | null = null;
+  private baseCount = 0;
   private terms = 0;
   private restored: RestoredPostings | null = null;
   private saved: SavedPostings | null = null;
   /** Postings by term id; `undefined` for an id whose term has no postings (deleted or not yet flushed). */
-  private readonly values: (Value | undefined)[] = [];
+  private values: (Value | undefined)[] = [];
   private live = 0;
   /** Postings appended and not yet grouped by term: one row per (term, field, document). */
   private pending = new Rows();
@@ -189,6 +200,26 @@ export class TermMap implements TermIds {
   }
 
   /**
+   * Restores the dictionary of a saved index as saved (format 11, see {@link SavedTerms}) with
+   * term `k`'s postings in `postings.bytes[start[k], end[k])`: nothing is rebuilt; a term is found
+   * by probing `terms`, and its bytes are checked and decoded when it is first used. Terms added
+   * later go to an overlay. Throws `Error` when the counts differ.
+   */
+  static fromSavedTerms(terms: SavedTerms, postings: SavedPostings): TermMap {
+    const count = terms.count;
+    if (count !== postings.start.length || count !== postings.end.length)
+      throw new Error(`bad terms: ${count} terms, ${postings.start.length} postings`);
+    const map = new TermMap();
+    map.base = terms;
+    map.baseCount = count;
+    map.terms = count;
+    map.live = count;
+    map.values = new Array<Value | undefined>(count).fill(SAVED);
+    map.saved = postings;
+    return map;
+  }
+
+  /**
    * Appends the postings of term ids `from` to `to - 1` to `out` (postings-bytes.ts), each live
    * term's text to `terms` and the end of its bytes in `out` to `ends`. A term never used since
    * it was restored from bytes is copied as it is, after its checksum is checked. Throws `Error`
@@ -200,7 +231,7 @@ export class TermMap implements TermIds {
     for (let id = from; id < Math.min(to, this.terms); id++) {
       const value = this.values[id];
       if (value === undefined) continue;
-      const term = this.ids.keyAt(id);
+      const term = this.keyOf(id);
       if (/\s/.test(term))
         throw new Error(`MiniSearch: term "${term}" holds white space and cannot be saved`);
       if (value === SAVED && saved) {
@@ -229,12 +260,33 @@ export class TermMap implements TermIds {
 
   /** The id of a term, created when new (see {@link TermIds}). */
   idOfSpan(text: string, start: number, end: number): number {
-    const known = this.ids.getSpan(text, start, end);
+    const known = this.findSpan(text, start, end);
     if (known >= 0) return known;
     const id = this.terms++;
     this.values.push(undefined);
     this.ids.setSpan(text, start, end, id);
     return id;
+  }
+
+  /** The id of `text[start, end)`, or -1 when it is not a term. */
+  private findSpan(text: string, start: number, end: number): number {
+    if (this.base) {
+      const k = this.base.find(text, start, end);
+      if (k >= 0) return k;
+    }
+    return this.ids.getSpan(text, start, end);
+  }
+
+  /** The id of `term`, or -1. */
+  private find(term: string): number {
+    return this.findSpan(term, 0, term.length);
+  }
+
+  /** The term of id `id`. */
+  private keyOf(id: number): string {
+    return this.base && id < this.baseCount
+      ? this.base.keyAt(id)
+      : this.ids.keyAt(id - this.baseCount);
   }
 
   /** The id of a term, created when new. */
@@ -254,7 +306,7 @@ export class TermMap implements TermIds {
           : value instanceof Map
             ? packPostings(value)
             : packCompact(typeof value === "number" ? this.builtAt(id, value) : value);
-      yield [this.ids.keyAt(id), packed];
+      yield [this.keyOf(id), packed];
     }
   }
 
@@ -266,7 +318,7 @@ export class TermMap implements TermIds {
   /** The postings of a term as a mutable map (what MiniSearch's own code expects). */
   get(term: string): Postings | undefined {
     this.flush();
-    const id = this.ids.get(term);
+    const id = this.find(term);
     return id < 0 ? undefined : this.mapAt(id);
   }
 
@@ -277,7 +329,7 @@ export class TermMap implements TermIds {
    */
   lookup(term: string): Postings | CompactPostings | undefined {
     this.flush();
-    const id = this.ids.get(term);
+    const id = this.find(term);
     if (id < 0) return undefined;
     const value = this.valueAt(id);
     if (typeof value === "number") {
@@ -314,7 +366,7 @@ export class TermMap implements TermIds {
       else if (tf > 1) kept.push(compact[i] ?? 0, docId, tf - 1);
     }
     if (kept.length === 0) this.delete(term);
-    else this.values[this.ids.get(term)] = Int32Array.from(kept);
+    else this.values[this.find(term)] = Int32Array.from(kept);
   }
 
   /**
@@ -343,7 +395,7 @@ export class TermMap implements TermIds {
 
   has(term: string): boolean {
     this.flush();
-    const id = this.ids.get(term);
+    const id = this.find(term);
     return id >= 0 && this.values[id] !== undefined;
   }
 
@@ -368,7 +420,7 @@ export class TermMap implements TermIds {
 
   delete(term: string): void {
     this.flush();
-    const id = this.ids.get(term);
+    const id = this.find(term);
     if (id >= 0 && this.values[id] !== undefined) {
       this.values[id] = undefined;
       this.live--;
@@ -388,14 +440,13 @@ export class TermMap implements TermIds {
     this.flush();
     for (let id = 0; id < this.terms; id++) {
       const postings = this.mapAt(id);
-      if (postings !== undefined) yield [this.ids.keyAt(id), postings];
+      if (postings !== undefined) yield [this.keyOf(id), postings];
     }
   }
 
   *keys(): IterableIterator<string> {
     this.flush();
-    for (let id = 0; id < this.terms; id++)
-      if (this.values[id] !== undefined) yield this.ids.keyAt(id);
+    for (let id = 0; id < this.terms; id++) if (this.values[id] !== undefined) yield this.keyOf(id);
   }
 
   [Symbol.iterator](): IterableIterator<[string, Postings]> {
@@ -518,7 +569,7 @@ export class TermMap implements TermIds {
     const value = this.values[id];
     if (value === SAVED) {
       const s = this.saved;
-      if (!s) throw new Error(`term "${this.ids.keyAt(id)}" points to no saved postings`);
+      if (!s) throw new Error(`term "${this.keyOf(id)}" points to no saved postings`);
       const a = s.start[id] ?? 0;
       const b = s.end[id] ?? 0;
       let compact: CompactPostings;
@@ -527,7 +578,7 @@ export class TermMap implements TermIds {
         compact = readCompact(s.bytes, a, b, s.maxDoc);
       } catch (err) {
         throw new CorruptPostingsError(
-          `${err instanceof Error ? err.message : String(err)} for term "${this.ids.keyAt(id).slice(0, 40)}"`,
+          `${err instanceof Error ? err.message : String(err)} for term "${this.keyOf(id).slice(0, 40)}"`,
         );
       }
       this.values[id] = compact;
@@ -535,14 +586,14 @@ export class TermMap implements TermIds {
     }
     if (value !== RESTORED) return value;
     const r = this.restored;
-    if (!r) throw new Error(`term "${this.ids.keyAt(id)}" points to no restored postings`);
+    if (!r) throw new Error(`term "${this.keyOf(id)}" points to no restored postings`);
     return r.text.slice(r.start[id] ?? 0, r.end[id] ?? 0);
   }
 
   /** Compact postings of term `id` from built batch `batch`. */
   private builtAt(id: number, batch: number): CompactPostings {
     const b = this.batches[batch];
-    if (!b) throw new Error(`term "${this.ids.keyAt(id)}" points to a released batch`);
+    if (!b) throw new Error(`term "${this.keyOf(id)}" points to a released batch`);
     return compactOfBuilt(b.flat.subarray((b.start[id] ?? 0) * 3, (b.end[id] ?? 0) * 3));
   }
 
