@@ -9,7 +9,9 @@
  * matching (`atPrefix`, `fuzzyGet`), and dropped whenever the set of terms changes.
  *
  * Terms have integer ids (a {@link SpanTable}), so the {@link TermScanner} counts a note's terms
- * without creating their strings. A term's postings take one of four forms (conversions in
+ * without creating their strings. Restored from a saved index of format 11
+ * ({@link TermMap.fromSavedTerms}), the saved dictionary ({@link SavedTerms}) is probed as it is
+ * and its terms keep their saved ids; only terms added since are in the {@link SpanTable}. A term's postings take one of four forms (conversions in
  * postings.ts):
  * - **packed** text, as restored from a saved index (see {@link packPostings}), until first used;
  * - **built**: `fieldId, docId, tf` triples in the order they were added (by document, then
