@@ -271,11 +271,23 @@ export class VectorIndex {
     const scales = this.scales;
     const slots = table.slots;
     const dims = this.dims;
+    // The query as float64 (exact: every float32 is one), read without a conversion per product;
+    // four products a step, added in the same order as one at a time, so the sums are the same.
+    const q = Float64Array.from(query);
+    const whole = dims - (dims % 4);
     for (let i = 0; i < count; i++) {
       const slot = slots[positions[i]!]!;
       const base = slot * dims;
       let sum = 0;
-      for (let d = 0; d < dims; d++) sum += query[d]! * codes[base + d]!;
+      let d = 0;
+      for (; d < whole; d += 4) {
+        const at = base + d;
+        sum += q[d]! * codes[at]!;
+        sum += q[d + 1]! * codes[at + 1]!;
+        sum += q[d + 2]! * codes[at + 2]!;
+        sum += q[d + 3]! * codes[at + 3]!;
+      }
+      for (; d < dims; d++) sum += q[d]! * codes[base + d]!;
       out[i] = sum * scales[slot]!;
     }
   }

@@ -85,6 +85,27 @@ describe("VectorIndex", () => {
     }
   });
 
+  it("scores gives similarity's cosines exactly, whatever the dimensions", () => {
+    for (const dims of [384, 7]) {
+      const index = new VectorIndex("m", dims);
+      const blocks = [];
+      for (let j = 0; j < 5; j++) {
+        index.add(
+          10 + j,
+          Float32Array.from({ length: dims }, (_, i) => Math.sin(i * 1.7 + j)),
+        );
+        blocks.push({ hash: 10 + j, line: j, text: "t", factor: 1 });
+      }
+      index.setNote("a.md", 1, 1, blocks);
+      const table = index.blockTable();
+      const q = normalize(Float32Array.from({ length: dims }, (_, i) => Math.cos(i * 0.3)));
+      const positions = Int32Array.from([4, 0, 2]);
+      const out = new Float64Array(3);
+      index.scores(q, table, positions, 3, out);
+      expect([...out]).toEqual([...positions].map((b) => index.similarity(q, table.slots[b]!)));
+    }
+  });
+
   it("the block table lists each note's blocks with vectors, and follows setNote and relink", () => {
     const index = new VectorIndex("m", 3);
     index.add(1, vec(1, 0, 0));
