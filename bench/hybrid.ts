@@ -256,7 +256,7 @@ async function main(): Promise<void> {
     "",
     `Recall@10 against exact float32 cosine over all ${floats.length} blocks (${RECALL_QUERIES} queries): int8 vectors (one float32 scale each) scored in full ${recallAt10}; the search's path (sign-bit prefilter over every block keeping ${PREFILTER_KEEP} candidates, then int8) ${recallAt10Pipeline}. Synthetic vectors are a hard case for the prefilter (blocks of a topic differ by noise alone); real embeddings may differ.`,
     "",
-    `100k blocks at ${DIMS} dimensions: vector file ${mb(fileBytes)} (${fileBytes} bytes), vectors in memory ${mb(memoryBytes)} (int8 codes, float32 scale, float64 hash and ${DIMS} sign bits per block, the sign bits kept in the block table; the rest of the block table comes on top, 28 bytes a block, and the per-note block lists). Target ≤ 60 MB.`,
+    `100k blocks at ${DIMS} dimensions: vector file ${mb(fileBytes)} (${fileBytes} bytes), vectors in memory ${mb(memoryBytes)} (int8 codes, float32 scale, float64 hash and ${DIMS} sign bits per block, the sign bits kept in the block table; the rest of the block table comes on top, 28 bytes a block, 6 more of the prefilter's scratch (positions and distances), and the per-note block lists). Target ≤ 60 MB.`,
     "",
   ].join("\n");
   mkdirSync(join(ROOT, "bench", "results"), { recursive: true });

@@ -59,15 +59,49 @@ interface VisibleBlocks {
 const visibleCache = new WeakMap<BlockTable, VisibleBlocks[]>();
 
 /**
+ * What visibility is worked out from, per note of a block table, for one shard version: the
+ * note's metadata (`undefined`: not in the shard) and its expiry instant (ms; NaN for none or an
+ * unreadable one). A scope or filter not kept in {@link visibleCache} then costs one test per note,
+ * not a map lookup and a date parse as well.
+ */
+interface TableNotes {
+  shard: Shard;
+  version: number;
+  metas: (NoteMeta | undefined)[];
+  expiries: Float64Array;
+}
+
+const notesCache = new WeakMap<BlockTable, TableNotes[]>();
+
+/** The notes of `table` as `shard` (at `version`) has them, kept per shard ({@link TableNotes}). */
+function tableNotes(table: BlockTable, shard: Shard, version: number): TableNotes {
+  const entries = notesCache.get(table) ?? [];
+  const hit = entries.find((e) => e.shard === shard && e.version === version);
+  if (hit) return hit;
+  const metas = new Array<NoteMeta | undefined>(table.paths.length);
+  const expiries = new Float64Array(table.paths.length).fill(Number.NaN);
+  for (let n = 0; n < table.paths.length; n++) {
+    const meta = shard.metas.get(table.paths[n]!);
+    metas[n] = meta;
+    if (meta?.expiresAt !== undefined) expiries[n] = instantOf(meta.expiresAt.trim()) ?? Number.NaN;
+  }
+  const entry: TableNotes = { shard, version, metas, expiries };
+  notesCache.set(table, [...entries.filter((e) => e.shard !== shard), entry].slice(-SCOPE_CACHE));
+  return entry;
+}
+
+/**
  * The blocks of `table` whose notes `ctx` sees, from the cache when `ctx.visibleKey` names the
- * same visibility as an entry built for the same shard version (see {@link VisibleBlocks}).
+ * same visibility as an entry built for the same shard version (see {@link VisibleBlocks}); the
+ * entry used last is kept longest, so one filtered query after another does not push out the
+ * scope that every other query uses.
  */
 function visibleBlocks(ctx: RunContext, table: BlockTable, nowMs: number): VisibleBlocks {
   const version = ctx.shard.version ?? 0;
   const key = ctx.visibleKey;
   const entries = visibleCache.get(table) ?? [];
   if (key !== undefined) {
-    const hit = entries.find(
+    const at = entries.findIndex(
       (e) =>
         e.key === key &&
         e.shard === ctx.shard &&
@@ -75,8 +109,16 @@ function visibleBlocks(ctx: RunContext, table: BlockTable, nowMs: number): Visib
         nowMs >= e.from &&
         nowMs < e.until,
     );
-    if (hit) return hit;
+    const hit = entries[at];
+    if (hit) {
+      if (at !== entries.length - 1) {
+        entries.splice(at, 1);
+        entries.push(hit);
+      }
+      return hit;
+    }
   }
+  const notes = tableNotes(table, ctx.shard, version);
   const metas: (NoteMeta | undefined)[] = new Array<NoteMeta | undefined>(table.paths.length);
   const picked = new Int32Array(table.slots.length);
   let count = 0;
@@ -85,12 +127,10 @@ function visibleBlocks(ctx: RunContext, table: BlockTable, nowMs: number): Visib
     const from = table.start[n]!;
     const to = table.start[n + 1]!;
     if (from === to) continue;
-    const meta = ctx.shard.metas.get(table.paths[n]!);
-    if (meta?.expiresAt !== undefined) {
-      const instant = instantOf(meta.expiresAt.trim());
-      // Expired once the clock is past the instant (isExpired): at the instant itself, still visible.
-      if (instant !== null && instant >= nowMs) until = Math.min(until, instant);
-    }
+    const meta = notes.metas[n];
+    const instant = notes.expiries[n]!;
+    // Expired once the clock is past the instant (isExpired): at the instant itself, still visible.
+    if (instant >= nowMs) until = Math.min(until, instant);
     if (!ctx.visible(meta)) continue;
     metas[n] = meta;
     for (let b = from; b < to; b++) picked[count++] = b;

@@ -60,8 +60,11 @@ describe("VectorIndex", () => {
     expect([...index.prefilter(table, q, Int32Array.from([1, 1, 0]), 3, 1)]).toEqual([1]);
   });
 
-  it("the prefilter's twelve-word path (384 dimensions) keeps what the general path keeps", () => {
-    for (const dims of [384, 352]) {
+  it("the prefilter keeps the same blocks whether WebAssembly (384 dimensions) or JavaScript (352) counts", () => {
+    for (const [dims, kernel] of [
+      [384, "wasm"],
+      [352, "js"],
+    ] as const) {
       const index = new VectorIndex("m", dims);
       const blocks = [];
       // The vector of hash 100 + j differs from the query in the sign of 40·j components.
@@ -75,9 +78,31 @@ describe("VectorIndex", () => {
         blocks.push({ hash: 100 + ((k * 3) % 8), line: k, text: "t", factor: 1 });
       index.setNote("a.md", 1, 1, blocks);
       const table = index.blockTable();
+      expect(table.signs.kernel).toBe(kernel);
       const q = index.signBits(new Float32Array(dims).fill(1));
       expect([...index.prefilter(table, q, null, 8, 3)]).toEqual([0, 3, 6]);
       expect([...index.prefilter(table, q, null, 8, 4)]).toEqual([0, 1, 3, 6]);
+    }
+  });
+
+  it("scores gives similarity's cosines exactly, whatever the dimensions", () => {
+    for (const dims of [384, 7]) {
+      const index = new VectorIndex("m", dims);
+      const blocks = [];
+      for (let j = 0; j < 5; j++) {
+        index.add(
+          10 + j,
+          Float32Array.from({ length: dims }, (_, i) => Math.sin(i * 1.7 + j)),
+        );
+        blocks.push({ hash: 10 + j, line: j, text: "t", factor: 1 });
+      }
+      index.setNote("a.md", 1, 1, blocks);
+      const table = index.blockTable();
+      const q = normalize(Float32Array.from({ length: dims }, (_, i) => Math.cos(i * 0.3)));
+      const positions = Int32Array.from([4, 0, 2]);
+      const out = new Float64Array(3);
+      index.scores(q, table, positions, 3, out);
+      expect([...out]).toEqual([...positions].map((b) => index.similarity(q, table.slots[b]!)));
     }
   });
 

@@ -1,0 +1,341 @@
+/**
+ * Hamming distances between a query's sign bits and every block's, the vector prefilter's inner
+ * loop ({@link VectorIndex.prefilter} in `./vectors.ts`; docs/decisions.md, "The prefilter counts
+ * sign bits with WebAssembly SIMD"). Where WebAssembly with 128-bit SIMD is there (Node 20,
+ * Electron, current browsers) and a block's bits are a whole number of 16-byte lanes (384
+ * dimensions: 3), the bits live in the memory of a small WebAssembly module that counts them with
+ * `i8x16.popcnt`; elsewhere the same distances are counted in JavaScript, by 16-bit halves from a
+ * 64 KB table. Both give the same distances, so the blocks kept never depend on the path.
+ */
+
+/** Bits set in each 16-bit number (64 KB, built once): JavaScript counts a word by halves. */
+const POPCOUNT16 = (() => {
+  const t = new Uint8Array(1 << 16);
+  for (let i = 1; i < t.length; i++) t[i] = (i & 1) + t[i >>> 1]!;
+  return t;
+})();
+
+/** Bits set in the 32-bit integer `x` (SWAR; small enough for V8 to inline in a loop). */
+function popcount(x: number): number {
+  x = (x - ((x >>> 1) & 0x55555555)) | 0;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
+ * The sign bits of `blocks` blocks, `words` 32-bit words each, and the count of their distances to
+ * a query. Fill {@link bits} (block `b`'s words at `b * words`), then ask {@link distances}.
+ */
+export interface SignCodes {
+  readonly words: number;
+  /** `blocks * words` words, zero when made. */
+  readonly bits: Uint32Array;
+  /** `wasm` when WebAssembly SIMD counts, `js` otherwise. */
+  readonly kernel: "wasm" | "js";
+  /**
+   * The Hamming distance of `query` (`words` words) to the blocks at `positions[0..count)` (blocks
+   * `0..count` when `positions` is `null`): element `i` of the array returned. The array is
+   * scratch, valid until the next call on any codes (used synchronously).
+   * @throws RangeError when `count` exceeds the blocks, or a position is outside them
+   */
+  distances(query: Uint32Array, positions: Int32Array | null, count: number): Uint16Array;
+}
+
+/** Scratch of the JavaScript path, one distance per block, grown as needed. */
+let scratch = new Uint16Array(0);
+
+/** Distances in JavaScript (see {@link SignCodes.distances}). */
+function jsDistances(
+  bits: Uint32Array,
+  words: number,
+  blocks: number,
+  query: Uint32Array,
+  positions: Int32Array | null,
+  count: number,
+): Uint16Array {
+  checkRange(blocks, positions, count);
+  if (scratch.length < count) scratch = new Uint16Array(count);
+  const distance = scratch;
+  if (words === 12) {
+    // 384 dimensions, the common size: the twelve words unrolled, each counted by halves.
+    const q = query;
+    const t = POPCOUNT16;
+    const q0 = q[0]!,
+      q1 = q[1]!,
+      q2 = q[2]!,
+      q3 = q[3]!,
+      q4 = q[4]!,
+      q5 = q[5]!;
+    const q6 = q[6]!,
+      q7 = q[7]!,
+      q8 = q[8]!,
+      q9 = q[9]!,
+      q10 = q[10]!,
+      q11 = q[11]!;
+    for (let i = 0; i < count; i++) {
+      const base = (positions === null ? i : positions[i]!) * 12;
+      const x0 = bits[base]! ^ q0,
+        x1 = bits[base + 1]! ^ q1,
+        x2 = bits[base + 2]! ^ q2;
+      const x3 = bits[base + 3]! ^ q3,
+        x4 = bits[base + 4]! ^ q4,
+        x5 = bits[base + 5]! ^ q5;
+      const x6 = bits[base + 6]! ^ q6,
+        x7 = bits[base + 7]! ^ q7,
+        x8 = bits[base + 8]! ^ q8;
+      const x9 = bits[base + 9]! ^ q9,
+        x10 = bits[base + 10]! ^ q10,
+        x11 = bits[base + 11]! ^ q11;
+      distance[i] =
+        t[x0 & 0xffff]! +
+        t[x0 >>> 16]! +
+        t[x1 & 0xffff]! +
+        t[x1 >>> 16]! +
+        t[x2 & 0xffff]! +
+        t[x2 >>> 16]! +
+        t[x3 & 0xffff]! +
+        t[x3 >>> 16]! +
+        t[x4 & 0xffff]! +
+        t[x4 >>> 16]! +
+        t[x5 & 0xffff]! +
+        t[x5 >>> 16]! +
+        t[x6 & 0xffff]! +
+        t[x6 >>> 16]! +
+        t[x7 & 0xffff]! +
+        t[x7 >>> 16]! +
+        t[x8 & 0xffff]! +
+        t[x8 >>> 16]! +
+        t[x9 & 0xffff]! +
+        t[x9 >>> 16]! +
+        t[x10 & 0xffff]! +
+        t[x10 >>> 16]! +
+        t[x11 & 0xffff]! +
+        t[x11 >>> 16]!;
+    }
+  } else {
+    for (let i = 0; i < count; i++) {
+      const base = (positions ? positions[i]! : i) * words;
+      let d = 0;
+      for (let w = 0; w < words; w++) d += popcount(bits[base + w]! ^ query[w]!);
+      distance[i] = d;
+    }
+  }
+  return distance.subarray(0, count);
+}
+
+/** Throws when `count` or a position falls outside `blocks` blocks. */
+function checkRange(blocks: number, positions: Int32Array | null, count: number): void {
+  if (count > (positions ? positions.length : blocks) || count < 0)
+    throw new RangeError(`sign distances: ${count} blocks asked of ${blocks}`);
+}
+
+/**
+ * The WebAssembly module (hand-assembled; the text form is beside each part). It imports
+ * `env.memory` and exports `distances(q, bits, pos, count, lanes, out, hasPos)`: for each
+ * `i < count`, block `b = hasPos ? i32[pos + 4i] : i`, it writes to the u16 at `out + 2i` the
+ * number of bits set in the XOR of the `lanes` 16-byte lanes at `bits + b * lanes * 16` with those
+ * at `q` (i8x16.popcnt per lane, widened to i16 lanes and summed).
+ */
+const MODULE = (() => {
+  const simd = (op: number) => (op < 0x80 ? [0xfd, op] : [0xfd, (op & 0x7f) | 0x80, op >>> 7]);
+  const get = (l: number) => [0x20, l];
+  const set = (l: number) => [0x21, l];
+  const tee = (l: number) => [0x22, l];
+  const i32 = (n: number) => [0x41, n]; // small non-negative constants only (one LEB byte, < 64)
+  // Locals: 0 q, 1 bits, 2 pos, 3 count, 4 lanes, 5 out, 6 hasPos; 7 i, 8 p, 9 c, 10 qq; 11 acc (v128).
+  const body = [
+    ...[2, 4, 0x7f, 1, 0x7b], // locals: two groups, 4 × i32 and 1 × v128
+    ...[0x02, 0x40], // block
+    ...[0x03, 0x40], //   loop
+    ...get(7),
+    ...get(3),
+    0x4f, //     i32.ge_u
+    ...[0x0d, 1], //     br_if 1 (done)
+    ...get(6),
+    ...[0x04, 0x7f], //     if (result i32): the block's number
+    ...get(2),
+    ...get(7),
+    ...i32(2),
+    0x74, //       i32.shl
+    0x6a, //       i32.add
+    ...[0x28, 2, 0], //       i32.load align=4
+    0x05, //     else
+    ...get(7),
+    0x0b, //     end
+    ...get(4),
+    0x6c, //     i32.mul
+    ...i32(4),
+    0x74, //     i32.shl (× 16 bytes a lane)
+    ...get(1),
+    0x6a, //     i32.add
+    ...set(8), //     p = bits + b * lanes * 16
+    ...get(0),
+    ...set(10), //     qq = q
+    ...get(4),
+    ...set(9), //     c = lanes
+    ...simd(0x0c),
+    ...new Array<number>(16).fill(0), //     v128.const 0
+    ...set(11), //     acc = 0
+    ...[0x03, 0x40], //     loop (each lane)
+    ...get(11),
+    ...get(8),
+    ...simd(0x00),
+    ...[4, 0], //       v128.load align=16
+    ...get(10),
+    ...simd(0x00),
+    ...[4, 0], //       v128.load align=16
+    ...simd(0x51), //       v128.xor
+    ...simd(0x62), //       i8x16.popcnt
+    ...simd(0x7d), //       i16x8.extadd_pairwise_i8x16_u
+    ...simd(0x8e), //       i16x8.add
+    ...set(11),
+    ...get(8),
+    ...i32(16),
+    0x6a,
+    ...set(8), //       p += 16
+    ...get(10),
+    ...i32(16),
+    0x6a,
+    ...set(10), //       qq += 16
+    ...get(9),
+    ...i32(1),
+    0x6b, //       i32.sub
+    ...tee(9),
+    ...[0x0d, 0], //       br_if 0 (another lane)
+    0x0b, //     end
+    ...get(5),
+    ...get(7),
+    ...i32(1),
+    0x74,
+    0x6a, //     out + 2i
+    ...get(11),
+    ...simd(0x7f), //     i32x4.extadd_pairwise_i16x8_u
+    ...tee(11),
+    ...simd(0x1b),
+    0, //     i32x4.extract_lane 0
+    ...get(11),
+    ...simd(0x1b),
+    1,
+    0x6a,
+    ...get(11),
+    ...simd(0x1b),
+    2,
+    0x6a,
+    ...get(11),
+    ...simd(0x1b),
+    3,
+    0x6a, //     the four lanes summed
+    ...[0x3b, 1, 0], //     i32.store16 align=2
+    ...get(7),
+    ...i32(1),
+    0x6a,
+    ...set(7), //     i++
+    ...[0x0c, 0], //     br 0
+    0x0b, //   end
+    0x0b, // end
+    0x0b, // end of the function
+  ];
+  const vec = (bytes: number[]) => [...uleb(bytes.length), ...bytes];
+  const section = (id: number, bytes: number[]) => [id, ...vec(bytes)];
+  const name = (s: string) => vec([...s].map((c) => c.charCodeAt(0)));
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // \0asm, version 1
+    ...section(1, [1, 0x60, 7, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]), // type: (7 × i32) → ()
+    ...section(2, [1, ...name("env"), ...name("memory"), 0x02, 0x00, 0x01]), // import memory, min 1 page
+    ...section(3, [1, 0]), // one function of type 0
+    ...section(7, [1, ...name("distances"), 0x00, 0]), // export it
+    ...section(10, [1, ...vec(body)]), // its code
+  ]);
+})();
+
+/** Unsigned LEB128 of `n`. */
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
+let compiled: WebAssembly.Module | null | undefined;
+
+function wasmModule(): WebAssembly.Module | null {
+  if (compiled !== undefined) return compiled;
+  try {
+    compiled =
+      typeof WebAssembly === "object" && WebAssembly.validate(MODULE)
+        ? new WebAssembly.Module(MODULE)
+        : null;
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+const PAGE = 65536;
+
+/** Rounded up to a multiple of 16 bytes. */
+const align16 = (n: number) => Math.ceil(n / 16) * 16;
+
+/**
+ * Sign codes of `blocks` blocks of `words` words: counted by WebAssembly SIMD when it is there and
+ * `words` is a multiple of 4 (unless `kernel` is `"js"`, which tests use to compare the two).
+ * The WebAssembly memory is sized once for the bits, the query, the positions and the distances,
+ * and never grows, so the views stay valid.
+ */
+export function signCodes(blocks: number, words: number, kernel?: "js"): SignCodes {
+  const module = kernel === "js" || words % 4 !== 0 || blocks === 0 ? null : wasmModule();
+  if (module) {
+    try {
+      return wasmCodes(module, blocks, words);
+    } catch {
+      // Memory refused (a limit of the host): counted in JavaScript instead.
+    }
+  }
+  const bits = new Uint32Array(blocks * words);
+  return {
+    words,
+    bits,
+    kernel: "js",
+    distances: (query, positions, count) =>
+      jsDistances(bits, words, blocks, query, positions, count),
+  };
+}
+
+function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): SignCodes {
+  const bitsAt = 0;
+  const queryAt = align16(blocks * words * 4);
+  const posAt = queryAt + align16(words * 4);
+  const outAt = posAt + align16(blocks * 4);
+  const bytes = outAt + align16(blocks * 2);
+  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  const run = instance.exports.distances as (...args: number[]) => void;
+  const buffer = memory.buffer;
+  const bits = new Uint32Array(buffer, bitsAt, blocks * words);
+  const query = new Uint32Array(buffer, queryAt, words);
+  const pos = new Int32Array(buffer, posAt, blocks);
+  const out = new Uint16Array(buffer, outAt, blocks);
+  return {
+    words,
+    bits,
+    kernel: "wasm",
+    distances: (q, positions, count) => {
+      checkRange(blocks, positions, count);
+      query.set(q.subarray(0, words));
+      if (positions) {
+        // A position outside the blocks would read another part of the memory: refused.
+        for (let i = 0; i < count; i++)
+          if (positions[i]! >>> 0 >= blocks)
+            throw new RangeError(`sign distances: block ${positions[i]} of ${blocks}`);
+        pos.set(positions.subarray(0, count));
+      }
+      run(queryAt, bitsAt, posAt, count, words / 4, outAt, positions ? 1 : 0);
+      return out.subarray(0, count);
+    },
+  };
+}
