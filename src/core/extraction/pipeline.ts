@@ -27,6 +27,7 @@ import {
 import {
   addBlockIds,
   blockIdSeed,
+  blockPlace,
   blockUnchangedSinceId,
   existingBlockIds,
   extractedAsIs,
@@ -34,12 +35,13 @@ import {
   newBlockId,
   splitBlocks,
 } from "../journal/blocks";
+import type { WantedBlockId } from "../journal/blocks";
 import { knownAgents, unknownAgentError } from "../init";
 import { normalizeVaultPath, type MemoryLayout } from "../layout";
 import { dateTitle, localTimestamp, today } from "../util/dates";
 import { isOpenStatus } from "../trackers/status";
 import type { Settings } from "../settings";
-import type { VaultPort } from "../vault";
+import type { Decision, VaultPort } from "../vault";
 import { generatedNoteKind, personWrittenPart, type GeneratedNoteKind } from "../note-types";
 import { PlanReadCache } from "./plan-cache";
 import { textProblem } from "../trackers/validate";
@@ -137,8 +139,11 @@ export interface ExtractionPlan {
   notes: string[];
   /** Hash of the journal body as read, recorded as `extraction_hash` on apply. */
   extractionHash: string;
-  /** Block ids the plan adds to the journal: `{ text: block text as read, id }`. */
-  newBlockIds: { text: string; id: string }[];
+  /**
+   * Block ids the plan adds to the journal: `{ text: block text as read, id, place }`, `place`
+   * being where the block stood ({@link WantedBlockId.place}).
+   */
+  newBlockIds: WantedBlockId[];
   /** Date used for `created` fields and callouts (`YYYY-MM-DD`): the journal's date when its name is one. */
   date: string;
 }
@@ -356,7 +361,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
       id = newBlockId(blockIdSeed(path, block.text), taken);
       taken.add(id);
       assigned.set(item.blockIndex, id);
-      newBlockIds.push({ text: block.text, id });
+      newBlockIds.push({ text: block.text, id, place: blockPlace(blocks, item.blockIndex) });
     }
     item.blockId = id;
   }
@@ -432,14 +437,32 @@ export async function applyPlan(
   const writes: string[] = [];
   const failed: RejectedItem[] = [];
   if (plan.skipped) return { writes, failed };
+  // The journal as it is now, before any destination cites it: a block a person gave an id of
+  // their own meanwhile is cited by that id; an item whose block is gone is not written
+  // (docs/decisions.md, "A journal line reworded during extraction keeps its item's block id").
+  const sources = await journalSources(vault, plan);
   const groups = new Map<string, PlannedItem[]>();
-  for (const planned of plan.items) {
-    if (planned.action === "skip") continue;
+  for (const listed of plan.items) {
+    if (listed.action === "skip") continue;
+    const blockId = listed.item.blockId;
+    if (blockId && sources.gone.has(blockId)) {
+      failed.push({
+        reason: `${plan.journal}: the block it was extracted from (^${blockId}) was edited or removed during extraction, so its source link would name nothing; not written, run extract again`,
+        category: listed.item.category,
+        text: listed.item.text,
+        evidence: listed.item.evidence,
+      });
+      continue;
+    }
+    const own = blockId ? sources.renamed.get(blockId) : undefined;
+    const planned = own ? { ...listed, item: { ...listed.item, blockId: own } } : listed;
     const list = groups.get(planned.destination) ?? [];
     list.push(planned);
     groups.set(planned.destination, list);
   }
   const usedBlocks = new Set<string>();
+  /** Block ids that written notes cite. */
+  const citedBlocks = new Set<string>();
   const ctx = {
     agent: plan.agent,
     journal: plan.journal,
@@ -465,7 +488,11 @@ export async function applyPlan(
         return writeItems(current, group, { ...ctx, created });
       });
       if (written) writes.push(path);
-      for (const planned of group) if (planned.item.blockId) usedBlocks.add(planned.item.blockId);
+      for (const planned of group) {
+        if (!planned.item.blockId) continue;
+        usedBlocks.add(planned.item.blockId);
+        citedBlocks.add(planned.item.blockId);
+      }
     } catch (err) {
       // A note that must not be touched (a link out of the vault, not UTF-8, caught mid-save)
       // stops the run: the journal is not marked as extracted.
@@ -493,28 +520,80 @@ export async function applyPlan(
   // so does a cancelled run, which still gives the journal the block ids its written notes cite.
   const complete = failed.length === 0 && !cancelled && !plan.rejected.some((r) => r.retry);
   const extractedAt = ctx.timestamp;
-  const journalWritten = await vault.process(plan.journal, (current) => {
+  const journal = await vault.process(plan.journal, (current): Decision<string[]> => {
     if (current === null)
       throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
     const note = parseNote(current, plan.journal);
     const head = current.slice(0, note.bodyOffset);
     const { body } = addBlockIds(note.body, wanted);
+    // Edited away while the notes were written (after journalSources looked): those links are
+    // broken, and the journal stays unmarked so that the next run extracts the block as it now is.
+    const present = existingBlockIds(body);
+    const broken = [...citedBlocks].filter((id) => !present.has(id));
     const withIds = head + body;
-    if (!complete) return withIds;
-    if (note.data?.extraction_hash === plan.extractionHash && withIds === current) return current;
-    return setFrontmatter(
-      withIds,
-      { extracted_at: extractedAt, extraction_hash: plan.extractionHash },
-      plan.journal,
-    );
+    if (!complete || broken.length > 0) return { content: withIds, result: broken };
+    if (note.data?.extraction_hash === plan.extractionHash && withIds === current)
+      return { content: current, result: broken };
+    return {
+      content: setFrontmatter(
+        withIds,
+        { extracted_at: extractedAt, extraction_hash: plan.extractionHash },
+        plan.journal,
+      ),
+      result: broken,
+    };
   });
-  if (journalWritten) writes.push(plan.journal);
+  if (journal.written) writes.push(plan.journal);
+  const broken = new Set(journal.result);
+  for (const group of groups.values())
+    for (const planned of group)
+      if (planned.item.blockId && broken.has(planned.item.blockId))
+        failed.push({
+          reason: `written to ${planned.destination}, but the block it was extracted from (^${planned.item.blockId}) was edited or removed in ${plan.journal} while the notes were written, so its source link names nothing; run extract again`,
+          category: planned.item.category,
+          text: planned.item.text,
+          evidence: planned.item.evidence,
+        });
   if (cancelled)
     throw new CancelledError(
       `extraction of ${plan.journal} cancelled after ${writes.length} of its notes were written; the journal is not marked as extracted`,
       writes,
     );
   return { writes, failed };
+}
+
+/** What {@link journalSources} found of the plan's block ids in the journal's current text. */
+interface JournalSources {
+  /** Planned new ids whose block a person gave an id of their own meanwhile: that id, by planned id. */
+  renamed: Map<string, string>;
+  /** Ids items cite whose block is no longer in the journal (removed, or reworded past finding). */
+  gone: Set<string>;
+}
+
+/**
+ * Reads the journal under its lock (writing nothing) and finds, as {@link addBlockIds} will, the
+ * block of every id the plan's items cite. Throws {@link MemoryError} when the journal is gone,
+ * {@link FrontmatterError} when its frontmatter no longer parses: nothing is written then.
+ */
+async function journalSources(vault: VaultPort, plan: ExtractionPlan): Promise<JournalSources> {
+  const { result } = await vault.process(
+    plan.journal,
+    (current): Decision<JournalSources | null> => {
+      if (current === null) return { content: null, result: null };
+      const { body, kept } = addBlockIds(parseNote(current, plan.journal).body, plan.newBlockIds);
+      const present = existingBlockIds(body);
+      const renamed = new Map(kept.map((k) => [k.id, k.existingId]));
+      const gone = new Set<string>();
+      for (const planned of plan.items) {
+        const id = planned.item.blockId;
+        if (id && !renamed.has(id) && !present.has(id)) gone.add(id);
+      }
+      return { content: current, result: { renamed, gone } };
+    },
+  );
+  if (result === null)
+    throw new MemoryError(`journal disappeared during extraction: ${plan.journal}`, plan.journal);
+  return result;
 }
 
 /**

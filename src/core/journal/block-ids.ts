@@ -13,6 +13,29 @@ import { trimLineEnds } from "../markdown/text";
 export interface WantedBlockId {
   text: string;
   id: string;
+  /**
+   * Where the block stood when planned ({@link blockPlace}): its kind and the texts of the blocks
+   * before and after it (`null`: none). A block no longer found by its text is the one of this kind
+   * between those two, when exactly one is (a line reworded meanwhile; docs/decisions.md, "A journal
+   * line reworded during extraction keeps its item's block id").
+   */
+  place?: BlockPlace;
+}
+
+/** A block's kind and neighbours when planned: see {@link WantedBlockId.place}. */
+export interface BlockPlace {
+  kind: JournalBlock["kind"];
+  before: string | null;
+  after: string | null;
+}
+
+/** The {@link BlockPlace} of `blocks[index]` (neighbours compared without trailing whitespace). */
+export function blockPlace(blocks: readonly JournalBlock[], index: number): BlockPlace {
+  const near = (i: number) => {
+    const b = blocks[i];
+    return b ? trimLineEnds(b.text) : null;
+  };
+  return { kind: blocks[index]?.kind ?? "other", before: near(index - 1), after: near(index + 1) };
 }
 
 /** What {@link addBlockIds} did. */
@@ -91,9 +114,12 @@ export function findBlock(
 function blockFinder(
   blocks: readonly JournalBlock[],
   preferWithoutId = false,
-): (text: string, claimed: ReadonlySet<number>) => number {
+): (text: string, claimed: ReadonlySet<number>, place?: BlockPlace) => number {
   const byText = new Map<string, { at: number; indices: number[] }>();
   const byFirstLine = new Map<string, number[]>();
+  let byPlace: Map<string, number[]> | null = null;
+  const placeKey = (p: BlockPlace) =>
+    `${p.kind}\u0000${p.before ?? "\u0001"}\u0000${p.after ?? "\u0001"}`;
   blocks.forEach((b, i) => {
     const trimmed = trimLineEnds(b.text);
     const same = byText.get(trimmed);
@@ -105,7 +131,7 @@ function blockFinder(
     if (list) list.push(i);
     else byFirstLine.set(first, [i]);
   });
-  return (text, claimed) => {
+  return (text, claimed, place) => {
     const wanted = trimLineEnds(text);
     const same = byText.get(wanted);
     if (same) {
@@ -120,7 +146,20 @@ function blockFinder(
     const firstLine = wanted.split("\n")[0] ?? "";
     if (firstLine === "") return -1;
     const candidates = (byFirstLine.get(firstLine) ?? []).filter((i) => !claimed.has(i));
-    return candidates.length === 1 ? (candidates[0] ?? -1) : -1;
+    if (candidates.length === 1) return candidates[0] ?? -1;
+    if (!place) return -1;
+    // Reworded in place: the one block of its kind still between the same two neighbours.
+    if (!byPlace) {
+      byPlace = new Map();
+      for (let i = 0; i < blocks.length; i++) {
+        const key = placeKey(blockPlace(blocks, i));
+        const list = byPlace.get(key);
+        if (list) list.push(i);
+        else byPlace.set(key, [i]);
+      }
+    }
+    const there = (byPlace.get(placeKey(place)) ?? []).filter((i) => !claimed.has(i));
+    return there.length === 1 ? (there[0] ?? -1) : -1;
   };
 }
 
@@ -187,7 +226,8 @@ function applyEdit(rows: Row[], edit: Edit, eol: string): void {
 /**
  * Adds each wanted block's id to `body`, finding the block in the CURRENT text by its content, not
  * by line number, so lines a person added or moved meanwhile survive (test/core/journal/journal-blocks.test.ts,
- * "case 07: …"): a paragraph gets
+ * "case 07: …"); a block reworded meanwhile is found by its {@link WantedBlockId.place} and keeps
+ * the person's words: a paragraph gets
  * ` ^id` at the end of its last line, a list item at the end of its first line, a quote, callout,
  * table or code block a `^id` line after it. Of blocks with the same text, one without an id is
  * taken first (the wanted id was derived for a block that had none: a paragraph written again
@@ -209,8 +249,8 @@ export function addBlockIds(body: string, wanted: readonly WantedBlockId[]): Add
   const claimed = new Set<number>();
   const edits: Edit[] = [];
   const find = blockFinder(blocks, true);
-  for (const { text, id } of wanted) {
-    const index = find(text, claimed);
+  for (const { text, id, place } of wanted) {
+    const index = find(text, claimed, place);
     const block = blocks[index];
     if (!block) {
       result.missing.push(id);

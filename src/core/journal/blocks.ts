@@ -6,11 +6,12 @@
 export type { JournalBlock } from "./split";
 export type { IdMarker } from "./split";
 export { BLOCK_ID_CHARS, idMarkers, splitBlocks, stripBlockIds } from "./split";
-export type { AddBlockIdsResult, WantedBlockId } from "./block-ids";
+export type { AddBlockIdsResult, BlockPlace, WantedBlockId } from "./block-ids";
 export {
   addBlockIds,
   blockIdAt,
   blockIdSeed,
+  blockPlace,
   blockUnchangedSinceId,
   existingBlockIds,
   findBlock,
