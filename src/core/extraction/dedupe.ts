@@ -333,26 +333,75 @@ export function findDuplicate<T>(
 }
 
 /**
+ * Postings a probe of single tokens would collect before {@link SimilarityIndex} probes token pairs
+ * instead: below it, a scan of the few candidates is cheaper than pairing every text.
+ */
+export const PAIRS_FROM = 64;
+/**
+ * Distinct tokens above which a text is not indexed by its token pairs (`n·(n−1)/2` of them: 496
+ * at 32); such a text is a candidate of every pair probe instead.
+ */
+export const MAX_PAIRED_TOKENS = 32;
+
+/** Tokens of a query at most paired in one probe (66 pairs at 12); a query needing more probes single tokens. */
+export const MAX_PROBED_PAIR_TOKENS = 12;
+
+/**
  * Texts indexed by their {@link similarityTokens}, so that a run finds the texts at least
  * `threshold` similar to a new one without comparing it with every text (docs/decisions.md,
- * "Dedupe compares only texts that share a token"). {@link candidates} gives a superset of the
- * texts whose {@link similarity} (or, with `subject`, {@link subjectSimilarity}) with the query
- * reaches the threshold, in the order they were added, so that a caller scanning only them (with
- * {@link findDuplicate} or {@link findContradiction}) picks what a scan of all of them picks.
+ * "Dedupe compares only texts that share a token", "Dedupe probes token pairs when every token is
+ * common"). {@link candidates} gives a superset of the texts whose {@link similarity} (or, with
+ * `subject`, {@link subjectSimilarity}) with the query reaches the threshold, in the order they
+ * were added, so that a caller scanning only them (with {@link findDuplicate} or
+ * {@link findContradiction}) picks what a scan of all of them picks.
  *
  * Why it is a superset: a multiset Jaccard index `s / (a + b − s) ≥ t` needs `s ≥ t·a` shared
  * tokens (as `b ≥ s`), so a text that reaches `t` misses at most `a − ⌈t·a⌉` of the query's `a`
  * tokens; it must hold one of any `a − ⌈t·a⌉ + 1` of them. Those are taken from the tokens fewest
  * texts hold. Texts with the same normalised words (similarity 1 whatever their tokens) are found
  * by that key.
+ *
+ * Only texts with the query's numbers and count of negations are kept (any other is 0 similar; not
+ * with `subject`), and when fewer texts have them than the probe would collect, those texts are
+ * the candidates.
+ *
+ * When even the rarest tokens are held by many texts (many similar items: every word of "Check
+ * the pricing page for the mobile site" recurs), the texts sharing a PAIR of the query's tokens are
+ * probed instead: a text that shares at most one distinct token `x` of a prefix `P` of the query's
+ * tokens shares at most `n(x) + (tokens outside P)`, so once that is below `⌈t·a⌉` for every `x`
+ * in `P`, a text reaching `t` holds two of `P`'s tokens. Pairs are indexed once the index first
+ * needs them (a probe of {@link PAIRS_FROM} texts or more); a text with more than
+ * {@link MAX_PAIRED_TOKENS} distinct tokens is not paired and is always a candidate of a pair probe,
+ * and such a query, or one needing more than {@link MAX_PROBED_PAIR_TOKENS} tokens in the set,
+ * probes single tokens.
  */
 export class SimilarityIndex {
   private readonly postings = new Map<string, number[]>();
   private readonly byKey = new Map<string, number[]>();
+  /** Texts by each pair of their distinct tokens (`x\u0000y`, `x < y`), once {@link paired}. */
+  private readonly pairs = new Map<string, number[]>();
+  /** Texts with too many distinct tokens to pair: a candidate of every pair probe. */
+  private readonly unpaired: number[] = [];
+  /** Distinct tokens of each text, kept to pair the texts added before pairs were needed. */
+  private readonly distinct: string[][] = [];
+  private paired = false;
+  /** Each text's {@link valueSignature} (`""` for every text with `subject`). */
+  private readonly signatures: string[] = [];
+  private readonly bySignature = new Map<string, number[]>();
   private size = 0;
+  private readonly pairsFrom: number;
 
-  /** `subject`: index the tokens {@link subjectSimilarity} compares, with no key. */
-  constructor(private readonly subject = false) {}
+  /**
+   * `subject`: index the tokens {@link subjectSimilarity} compares, with no key. `pairsFrom`: probe
+   * pairs once a probe of single tokens would collect this many texts ({@link PAIRS_FROM}; tests
+   * pass 0).
+   */
+  constructor(
+    private readonly subject = false,
+    options: { pairsFrom?: number } = {},
+  ) {
+    this.pairsFrom = options.pairsFrom ?? PAIRS_FROM;
+  }
 
   /** Adds a text; its number is the count of texts added before it. */
   add(text: string): number {
@@ -368,6 +417,14 @@ export class SimilarityIndex {
       if (list) list.push(id);
       else this.byKey.set(key, [id]);
     }
+    const signature = this.signatureOf(text);
+    this.signatures.push(signature);
+    const same = this.bySignature.get(signature);
+    if (same) same.push(id);
+    else this.bySignature.set(signature, [id]);
+    const tokens = [...counts.keys()].sort();
+    if (this.paired) this.pair(id, tokens);
+    else this.distinct.push(tokens);
     return id;
   }
 
@@ -380,17 +437,117 @@ export class SimilarityIndex {
     if (size > 0) {
       // Shared tokens needed, rounded down a little so that a float threshold never probes too few.
       const need = Math.max(1, Math.ceil(threshold * size - 1e-9));
-      let left = size - need + 1;
-      const tokens = [...counts].sort(
-        (x, y) => (this.postings.get(x[0])?.length ?? 0) - (this.postings.get(y[0])?.length ?? 0),
-      );
-      for (const [t, n] of tokens) {
-        if (left <= 0) break;
-        for (const id of this.postings.get(t) ?? []) found.add(id);
+      const held = (t: string) => this.postings.get(t)?.length ?? 0;
+      const tokens = [...counts].sort((x, y) => held(x[0]) - held(y[0]));
+      // Single tokens: the rarest `size - need + 1` of them (with repeats).
+      const probe: string[] = [];
+      let cost = 0;
+      for (let i = 0, left = size - need + 1; i < tokens.length && left > 0; i++) {
+        const [t, n] = tokens[i] ?? ["", 0];
+        probe.push(t);
+        cost += held(t);
         left -= n;
       }
+      // Only texts with the same numbers and negations can be similar at all (similarity gives 0).
+      const signature = this.signatureOf(text);
+      const bucket = this.bySignature.get(signature) ?? [];
+      const pairs =
+        cost >= this.pairsFrom && bucket.length > this.pairsFrom
+          ? this.pairProbe(tokens, size, need, Math.min(cost, bucket.length))
+          : null;
+      const add = (id: number) => {
+        if (this.signatures[id] === signature) found.add(id);
+      };
+      if (pairs) {
+        for (const id of this.unpaired) add(id);
+        for (const p of pairs) for (const id of this.pairs.get(p) ?? []) add(id);
+      } else if (bucket.length <= cost) for (const id of bucket) found.add(id);
+      else for (const t of probe) for (const id of this.postings.get(t) ?? []) add(id);
     }
     return [...found].sort((a, b) => a - b);
+  }
+
+  /**
+   * Texts {@link similarity} can find alike share this: their numbers, in order, and their count
+   * of negations (any difference gives 0). The same for every text with `subject`, as
+   * {@link subjectSimilarity} leaves both out.
+   */
+  private signatureOf(text: string): string {
+    if (this.subject) return "";
+    const p = profileOf(text);
+    return `${p.values.numbers}\u0001${p.negations}`;
+  }
+
+  /**
+   * The pairs of the query's tokens to probe instead of single tokens costing `single` postings,
+   * or `null` when no set of `tokens` (rarest first) makes two shared tokens necessary or its pairs
+   * would cost as much. The set is grown from the rarest token by the token whose pairs with it
+   * hold the fewest texts: tokens that always come together ("hero images") make a poor pair.
+   */
+  private pairProbe(
+    tokens: readonly (readonly [string, number])[],
+    size: number,
+    need: number,
+    single: number,
+  ): string[] | null {
+    // A long text needs many of its tokens in the set: their pairs would cost more than they save.
+    if (tokens.length > MAX_PAIRED_TOKENS) return null;
+    this.pairAll();
+    const key = (x: string, y: string) => (x < y ? `${x}\u0000${y}` : `${y}\u0000${x}`);
+    const held = (k: string) => this.pairs.get(k)?.length ?? 0;
+    const first = tokens[0];
+    if (!first) return null;
+    const chosen = [first];
+    const rest = tokens.slice(1);
+    let mass = first[1];
+    let most = first[1];
+    let cost = this.unpaired.length;
+    const keys: string[] = [];
+    while (chosen.length < 2 || most + (size - mass) >= need) {
+      let best = -1;
+      let bestCost = Infinity;
+      rest.forEach(([t], i) => {
+        let c = 0;
+        for (const [p] of chosen) c += held(key(p, t));
+        if (c < bestCost) {
+          best = i;
+          bestCost = c;
+        }
+      });
+      const next = rest[best];
+      if (!next || chosen.length >= MAX_PROBED_PAIR_TOKENS) return null;
+      rest.splice(best, 1);
+      for (const [p] of chosen) keys.push(key(p, next[0]));
+      chosen.push(next);
+      cost += bestCost;
+      if (cost >= single) return null;
+      mass += next[1];
+      most = Math.max(most, next[1]);
+    }
+    return keys;
+  }
+
+  /** Indexes the pairs of every text added so far; from then on {@link add} pairs each text. */
+  private pairAll(): void {
+    if (this.paired) return;
+    this.paired = true;
+    this.distinct.forEach((tokens, id) => this.pair(id, tokens));
+    this.distinct.length = 0;
+  }
+
+  /** Indexes text `id` by each pair of its distinct `tokens` (sorted). */
+  private pair(id: number, tokens: readonly string[]): void {
+    if (tokens.length > MAX_PAIRED_TOKENS) {
+      this.unpaired.push(id);
+      return;
+    }
+    for (let i = 0; i < tokens.length; i++)
+      for (let j = i + 1; j < tokens.length; j++) {
+        const k = `${tokens[i] ?? ""}\u0000${tokens[j] ?? ""}`;
+        const list = this.pairs.get(k);
+        if (list) list.push(id);
+        else this.pairs.set(k, [id]);
+      }
   }
 
   private tokensOf(text: string): {

@@ -89,6 +89,78 @@ describe("SimilarityIndex", () => {
   });
 });
 
+describe("SimilarityIndex, probing token pairs", () => {
+  it("case 03: candidates hold every text at least as similar as the threshold, texts added before and after pairs were needed", () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { maxLength: 30 }),
+        fc.array(text, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(DUPLICATE_THRESHOLD, 0.5, 0.3, 0.9),
+        (texts, queries, threshold) => {
+          // pairsFrom 0: pairs are probed whenever they are cheaper than single tokens.
+          const index = new SimilarityIndex(false, { pairsFrom: 0 });
+          const subjects = new SimilarityIndex(true, { pairsFrom: 0 });
+          texts.forEach((t, n) => {
+            index.add(t);
+            subjects.add(t);
+            for (const query of queries) {
+              const got = index.candidates(query, threshold);
+              expect(got).toEqual([...got].sort((a, b) => a - b));
+              const near = subjects.candidates(query, threshold);
+              for (let i = 0; i <= n; i++) {
+                const other = texts[i] ?? "";
+                if (similarity(query, other) >= threshold) expect(got).toContain(i);
+                if (subjectSimilarity(query, other) >= threshold) expect(near).toContain(i);
+              }
+            }
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("case 04: among thousands of similar texts, a query collects few candidates and still finds its duplicate", () => {
+    const verbs = ["check", "fix", "rewrite", "draft", "review", "audit", "measure", "update"];
+    const objects = ["pricing page", "blog index", "docs sidebar", "sitemap", "login flow"];
+    const where = ["for the mobile site", "before the release", "in the CMS", "for finance"];
+    const syllables = ["ka", "lo", "mi", "ru", "te", "vo", "ni", "sa", "du"];
+    const clients = syllables.flatMap((a) => syllables.map((b) => `${a}${b}corp`));
+    const texts: string[] = [];
+    for (const c of clients)
+      for (const v of verbs)
+        for (const o of objects) for (const w of where) texts.push(`${v} the ${o} ${w} for ${c}`);
+    const index = new SimilarityIndex();
+    for (const t of texts) index.add(t);
+    const query = "Review the sitemap in the CMS for mirucorp";
+    const got = index.candidates(query, DUPLICATE_THRESHOLD);
+    expect(texts.length).toBe(12_960);
+    // Single tokens: every text with "mirucorp" (160) and with the next rarest word, "review" (1,620).
+    const singles = new SimilarityIndex(false, { pairsFrom: Infinity });
+    for (const t of texts) singles.add(t);
+    expect(singles.candidates(query, DUPLICATE_THRESHOLD).length).toBeGreaterThan(1_620);
+    // Pairs: "mirucorp" with "review" (20) and "sitemap" (32), "review" with "sitemap" (324).
+    expect(got.length).toBeLessThan(400);
+    const all = findDuplicate(query, texts, (t) => t);
+    expect(all).toBeGreaterThanOrEqual(0);
+    expect(got[findDuplicate(query, got, (i) => texts[i] ?? "")]).toBe(all);
+  });
+
+  it("case 05: a text with numbers or a negation has only texts with the same ones as candidates", () => {
+    const index = new SimilarityIndex();
+    const texts = [
+      "check the sitemap (12 items)",
+      "check the sitemap (13 items)",
+      "check the sitemap",
+      "do not check the sitemap (12 items)",
+      "check the sitemap (12 items) today",
+    ];
+    for (const t of texts) index.add(t);
+    expect(index.candidates("Check the sitemap (12 items)", 0.5)).toEqual([0, 4]);
+    expect(index.candidates("never check the sitemap (12 items)", 0.5)).toEqual([3]);
+  });
+});
+
 describe("trackerMatcher", () => {
   it("case 02: matches what matchTrackerItem matches, also as items are added", () => {
     const status = fc.constantFrom(" ", "x", "-", "/");
