@@ -8,6 +8,7 @@ import { parseNote } from "../../../src/core/frontmatter";
 import {
   addBlockIds,
   blockIdAt,
+  blockPlace,
   existingBlockIds,
   extractionHash,
   newBlockId,
@@ -367,6 +368,36 @@ describe("block ids", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("a block reworded in place is found between the same neighbours, and only when one block of its kind is there", () => {
+    const body = "# Day\n\n- [ ] Renew passport\n- [ ] Pay rent\n\nDecision: ship it\n";
+    const blocks = splitBlocks(body);
+    const at = (text: string) => blocks.findIndex((b) => b.text === text);
+    const wanted = [
+      {
+        text: "- [ ] Renew passport",
+        id: "am-a",
+        place: blockPlace(blocks, at("- [ ] Renew passport")),
+      },
+      { text: "Decision: ship it", id: "am-b", place: blockPlace(blocks, at("Decision: ship it")) },
+    ];
+    const reworded = body
+      .replace("- [ ] Renew passport", "- [ ] Renew the passport in May")
+      .replace("Decision: ship it", "Decision: ship it on Monday");
+    const result = addBlockIds(reworded, wanted);
+    expect(result.added).toEqual(["am-a", "am-b"]);
+    expect(result.body).toBe(
+      "# Day\n\n- [ ] Renew the passport in May ^am-a\n- [ ] Pay rent\n\nDecision: ship it on Monday ^am-b\n",
+    );
+    // Another list item now between the same neighbours, or a paragraph in the list item's place: not guessed.
+    const two = body.replace(
+      "- [ ] Renew passport",
+      "- [ ] Renew the passport\n- [ ] Book flights",
+    );
+    expect(addBlockIds(two, wanted.slice(0, 1)).missing).toEqual(["am-a"]);
+    const kind = body.replace("- [ ] Renew passport\n", "Renew the passport\n\n");
+    expect(addBlockIds(kind, wanted.slice(0, 1)).missing).toEqual(["am-a"]);
   });
 });
 
