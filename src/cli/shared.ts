@@ -347,3 +347,19 @@ export function shownWrites(paths: readonly string[]): string {
   const more = paths.length - WRITES_SHOWN;
   return `${paths.slice(0, WRITES_SHOWN).join(", ")}${more > 0 ? ` and ${more} more (--json lists them all)` : ""}`;
 }
+
+/**
+ * Ctrl-C for a command that writes note by note (`extract`, `ingest`): the first SIGINT aborts
+ * `signal`, so the command stops after the write under way (a note is written whole or not at
+ * all) and says what it did; a second one exits at once with 130. Call `done()` when the command
+ * ends, to take the handler away.
+ */
+export function ctrlC(): { signal: AbortSignal; done: () => void } {
+  const stop = new AbortController();
+  const onSigint = (): void => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: stop.signal, done: () => process.off("SIGINT", onSigint) };
+}
