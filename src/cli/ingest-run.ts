@@ -6,12 +6,13 @@
  */
 import { promises as fs } from "node:fs";
 import * as nodePath from "node:path";
-import { UsageError, errorMessage } from "../core/errors";
+import { CancelledError, UsageError, errorMessage } from "../core/errors";
 import {
   applyPlan,
   extractionDue,
   extractionReport,
   planExtraction,
+  type Checkpoint,
   type ExtractionReport,
 } from "../core/extraction/pipeline";
 import { ingestSessions, type IngestOutcome } from "../core/ingest/ingest";
@@ -64,6 +65,14 @@ export interface IngestRun {
   toExtract: string[];
   /** The extraction of each journal written (empty in a dry run or with `extract: false`). */
   extraction: (ExtractionReport & { extractorReason: string })[];
+  /**
+   * True when the run's signal stopped it (Ctrl-C): between two sessions, before the extraction,
+   * or between two notes of an extraction; what it wrote is complete, and the same run again
+   * continues (a journal written and not extracted is extracted then).
+   */
+  interrupted: boolean;
+  /** Notes written by an extraction the signal stopped (each complete; not in `extraction`). */
+  stoppedWrites: string[];
 }
 
 /**
@@ -76,26 +85,54 @@ export interface IngestRun {
 export async function ingestFiles(
   ctx: CliContext,
   files: readonly TranscriptFile[],
-  options: { agent: string; dryRun: boolean; extract: boolean; now?: Date },
+  options: {
+    agent: string;
+    dryRun: boolean;
+    extract: boolean;
+    now?: Date;
+    /** Stops the run after the write under way (see {@link IngestRun.interrupted}). */
+    signal?: AbortSignal;
+  },
 ): Promise<IngestRun> {
-  const run: IngestRun = { files: [], written: [], toExtract: [], extraction: [] };
+  const { signal } = options;
+  const run: IngestRun = {
+    files: [],
+    written: [],
+    toExtract: [],
+    extraction: [],
+    interrupted: false,
+    stoppedWrites: [],
+  };
   for (const file of files) {
+    if (signal?.aborted) break;
     const outcome = await ingestSessions(file.report.sessions, {
       vault: ctx.vault,
       layout: ctx.layout,
       agent: options.agent,
       now: options.now ?? new Date(),
       dryRun: options.dryRun,
+      ...(signal ? { signal } : {}),
     });
     run.files.push({ file, outcome });
     for (const w of outcome.written) if (!run.written.includes(w)) run.written.push(w);
+  }
+  if (signal?.aborted) {
+    run.interrupted = true;
+    return run;
   }
   if (options.dryRun) return run;
   run.toExtract = await journalsToExtract(
     ctx,
     run.files.map((f) => f.outcome),
   );
-  if (options.extract) run.extraction = await extractJournals(ctx, run.toExtract, options.agent);
+  if (!options.extract) return run;
+  try {
+    await extractJournals(ctx, run.toExtract, options.agent, signal, (r) => run.extraction.push(r));
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+    run.interrupted = true;
+    if (err instanceof CancelledError) run.stoppedWrites = [...err.writes];
+  }
   return run;
 }
 
@@ -117,16 +154,28 @@ export async function journalsToExtract(
   return out;
 }
 
-/** Extracts each journal with the CLI's extractor (offline unless a model is configured). */
+/** Lets the event loop run between notes, so that a Ctrl-C is seen (as `extract` does). */
+const yieldToSignals: Checkpoint = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Extracts each journal with the CLI's extractor (offline unless a model is configured).
+ * With `signal`, an abort stops it between two journals, or between two notes of one (a
+ * {@link CancelledError} with the notes written, each complete; the journal is not marked as
+ * extracted); `onDone` gets each journal's report as it is done, so a stopped run keeps them.
+ */
 export async function extractJournals(
   ctx: CliContext,
   journals: readonly string[],
   agent: string,
+  signal?: AbortSignal,
+  onDone?: (report: IngestRun["extraction"][number]) => void,
 ): Promise<IngestRun["extraction"]> {
   if (journals.length === 0) return [];
   const { extractor, why } = createCliExtractor(ctx, undefined);
   const out: IngestRun["extraction"] = [];
+  const control = signal ? { signal, checkpoint: yieldToSignals } : {};
   for (const journalPath of journals) {
+    if (signal?.aborted) throw new CancelledError(`stopped before extracting ${journalPath}`);
     const plan = await planExtraction({
       vault: ctx.vault,
       settings: ctx.settings,
@@ -135,9 +184,12 @@ export async function extractJournals(
       agent,
       newAgent: "refuse",
       extractor,
+      ...control,
     });
-    const applied = await applyPlan(ctx.vault, ctx.layout, plan);
-    out.push({ ...extractionReport(plan, applied), extractorReason: why });
+    const applied = await applyPlan(ctx.vault, ctx.layout, plan, undefined, control);
+    const report = { ...extractionReport(plan, applied), extractorReason: why };
+    out.push(report);
+    onDone?.(report);
   }
   return out;
 }
@@ -155,6 +207,7 @@ export function ingestJson(run: IngestRun, dryRun: boolean): unknown {
       sessions: outcome.sessions,
     })),
     written: run.written,
+    ...(run.interrupted ? { interrupted: true, stoppedWrites: run.stoppedWrites } : {}),
     extraction: run.extraction.map((r) => ({
       journal: r.journal,
       extractor: r.extractor,

@@ -79,14 +79,32 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** The options of `hook` that take a value (src/cli/hook-read.ts). */
+const HOOK_VALUE_OPTIONS = new Set(["--vault", "--agent", "--budget-chars"]);
+
+/**
+ * True when `args` (after `hook claude-code`) hold a positional: the event given as an argument,
+ * JSON or not (the hook says when it is not), so stdin is not read and appended after it.
+ */
+function hasPositional(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === "--") return i < args.length - 1;
+    if (HOOK_VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith("-")) return true;
+  }
+  return false;
+}
+
 /**
  * `hook claude-code …` with its event on stdin: the event read here and passed as the last
  * argument, so a server can answer it and the full CLI gets it the same way (stdin can be read
- * once). Other command lines come back as they are.
+ * once). Other command lines, and one that already gives its event as an argument, come back as
+ * they are.
  */
 async function withHookEvent(argv: string[]): Promise<string[]> {
   if (argv[0] !== "hook" || argv[1] !== "claude-code" || process.stdin.isTTY) return argv;
-  if (argv.slice(2).some((a) => a.trimStart().startsWith("{"))) return argv;
+  if (hasPositional(argv.slice(2))) return argv;
   return [...argv, await readStdin()];
 }
 

@@ -5,7 +5,7 @@
  */
 import { statSync } from "node:fs";
 import * as nodePath from "node:path";
-import { errorMessage, PathError, UsageError } from "../core/errors";
+import { errorMessage, PathError, unreadableLine, UsageError } from "../core/errors";
 import { buildBrief, type Brief } from "../core/brief";
 import { SearchService, type OpenReport, type SearchOptions } from "../core/search/search-service";
 import type { Result } from "../core/util/result";
@@ -96,7 +96,7 @@ export async function cliBrief(
   // Left out and named once: the index has named those it could not read already.
   const named = new Set(report.unreadable.map((u) => u.path));
   for (const u of brief.unreadable)
-    if (!named.has(u.path)) ctx.err(`brief: left out ${u.path}: ${u.error}`);
+    if (!named.has(u.path)) ctx.err(`brief: left out ${unreadableLine(u)}`);
   return brief;
 }
 
@@ -261,7 +261,7 @@ export function reportOpen(ctx: CliContext, report: OpenReport): void {
   if (report.saveError)
     ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
   // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
-  for (const u of report.unreadable) ctx.err(`index: left out ${u.path}: ${u.error}`);
+  for (const u of report.unreadable) ctx.err(`index: left out ${unreadableLine(u)}`);
 }
 
 /**
@@ -346,4 +346,20 @@ export const WRITES_SHOWN = 10;
 export function shownWrites(paths: readonly string[]): string {
   const more = paths.length - WRITES_SHOWN;
   return `${paths.slice(0, WRITES_SHOWN).join(", ")}${more > 0 ? ` and ${more} more (--json lists them all)` : ""}`;
+}
+
+/**
+ * Ctrl-C for a command that writes note by note (`extract`, `ingest`): the first SIGINT aborts
+ * `signal`, so the command stops after the write under way (a note is written whole or not at
+ * all) and says what it did; a second one exits at once with 130. Call `done()` when the command
+ * ends, to take the handler away.
+ */
+export function ctrlC(): { signal: AbortSignal; done: () => void } {
+  const stop = new AbortController();
+  const onSigint = (): void => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+  };
+  process.on("SIGINT", onSigint);
+  return { signal: stop.signal, done: () => process.off("SIGINT", onSigint) };
 }

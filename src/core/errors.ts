@@ -64,6 +64,19 @@ export interface UnreadableNote {
   /** One-line reason ({@link errorMessage}). */
   error: string;
 }
+
+/**
+ * `<path>: <reason>` for a note left out ({@link UnreadableNote}), naming the note once: a reason
+ * that already starts with the path (`X is not valid UTF-8 …`, `X is a symbolic link to …`,
+ * `cannot read X: …`) loses it, so `index: left out X: not valid UTF-8 …` does not say X twice.
+ */
+export function unreadableLine(u: UnreadableNote): string {
+  const { path, error } = u;
+  if (error.startsWith(`${path} is `)) return `${path}: ${error.slice(path.length + 4)}`;
+  if (error.startsWith(`${path}: `)) return error;
+  if (error.startsWith(`cannot read ${path}: `)) return error.slice("cannot read ".length);
+  return `${path}: ${error}`;
+}
 /**
  * A run stopped because it was cancelled (Ctrl-C in the CLI): `writes` are the notes written
  * before it stopped, each complete; the journal is not marked as extracted, so the same run again

@@ -102,7 +102,9 @@ export class DirWatcher {
       this.on.folderGone(abs);
       return;
     }
-    if (st !== null && !st.isFile()) return; // a symbolic link or another kind of entry
+    // Another kind of entry is not a note; a symbolic link is announced too, since a note
+    // replaced by one (its removal and the link seen as one event) must leave the index.
+    if (st !== null && !st.isFile() && !st.isSymbolicLink()) return;
     if (/\.md$/i.test(entry)) this.on.file(abs);
   }
 

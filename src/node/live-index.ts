@@ -13,7 +13,7 @@
  */
 import { lstatSync } from "node:fs";
 import * as nodePath from "node:path";
-import { errorMessage } from "../core/errors";
+import { errorMessage, isUnreadableNote, unreadableLine } from "../core/errors";
 import { LinkResolver } from "../core/markdown/wikilinks";
 import type { MemoryLayout } from "../core/layout";
 import type { SearchService } from "../core/search/search-service";
@@ -241,9 +241,14 @@ export class LiveIndex {
       this.unreadableNotes.delete(path);
       if (outcome !== "ignored") this.scheduleSave();
     } catch (err) {
-      // A note that is not UTF-8, a link out of the vault, a note being saved: left as indexed before.
+      // A note that can no longer be read for what it is (not UTF-8, a link out of the vault,
+      // no read permission) is dropped from the index, so its old text is not served; one caught
+      // mid-save is left as indexed before (its next change is seen). Either is named once, on
+      // the change that made it so, not on each change after.
+      if (cannotRead(err)) await this.service.remove(path).catch(() => false);
+      const known = this.unreadableNotes.has(path);
       this.unreadableNotes.set(path, errorMessage(err));
-      this.log(`index: left out ${path}: ${errorMessage(err)}`);
+      if (!known) this.log(`index: left out ${unreadableLine({ path, error: errorMessage(err) })}`);
     }
   }
 
@@ -266,4 +271,16 @@ export class LiveIndex {
       this.log(`index: not saved (${errorMessage(err)}); the index in memory is complete`);
     }
   }
+}
+
+/**
+ * True for a read failure that lasts until someone fixes the note: not UTF-8 or a link out of the
+ * vault ({@link isUnreadableNote}), or no permission to read it (EACCES, EPERM); false for one
+ * that passes (a note caught mid-save).
+ */
+function cannotRead(err: unknown): boolean {
+  if (isUnreadableNote(err)) return true;
+  const code = ((err as { cause?: unknown } | null)?.cause as NodeJS.ErrnoException | undefined)
+    ?.code;
+  return code === "EACCES" || code === "EPERM";
 }

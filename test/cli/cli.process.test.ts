@@ -1,6 +1,6 @@
 // The CLI as users run it: the built dist/cli.js spawned on a temporary vault (docs/testing.md,
 // "How the suite is organised").
-import { readdirSync, statSync, readFileSync } from "node:fs";
+import { readdirSync, statSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliRun } from "../helpers/cli-run";
@@ -345,6 +345,23 @@ describe("agent-memory CLI", () => {
     expect(out).toMatch(/audit the home page/);
     expect(out).not.toMatch(/\^am-[a-z0-9]{10} /);
     expect(out).not.toMatch(/\[source::/);
+  });
+
+  it("index names a note it cannot read once, on one line with the reason", () => {
+    const t = setup({ [J]: journal, "Memory/Library/Library.md": "# Library\n" });
+    writeFileSync(join(t.root, "Memory/Library/latin.md"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    symlinkSync("/etc/passwd", join(t.root, "Memory/Library/passwd.md"));
+    const r = cliRun("index", t.root);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^index: cannot read Memory\/Library\/latin\.md: not valid UTF-8 /),
+      expect.stringMatching(
+        /^index: cannot read Memory\/Library\/passwd\.md: a symbolic link to \/etc\/passwd, outside the vault/,
+      ),
+    ]);
+    for (const [i, name] of ["latin.md", "passwd.md"].entries())
+      expect(lines[i]?.split(name)).toHaveLength(2);
   });
 
   it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.mjs) and finds their Chinese words", () => {

@@ -202,6 +202,12 @@ describe("agent-memory hook claude-code", () => {
 
   it.each([
     ["bad JSON", (v: string) => hook(v, "{not json"), /the event is not JSON/],
+    [
+      // Given as the last argument with stdin open: the event is that argument, not "too many".
+      "an event argument that is not JSON",
+      (v: string) => hook(v, "", "not json"),
+      /^agent-memory hook: the event is not JSON/,
+    ],
     ["a JSON array", (v: string) => hook(v, "[1]"), /the event is not a JSON object/],
     ["no event", (v: string) => hook(v, ""), /no event JSON given/],
     [
@@ -352,9 +358,12 @@ describe("agent-memory hook codex", () => {
       code: 0,
       stderr: "",
     });
-    const bad = notify(vault, "{oops");
-    expect(bad.code).toBe(0);
-    expect(bad.stderr).toMatch(/^agent-memory hook: the event is not JSON/);
+    for (const text of ["{oops", "not json"]) {
+      const bad = notify(vault, text);
+      expect(bad.code).toBe(0);
+      expect(bad.stderr).toMatch(/^agent-memory hook: the event is not JSON/);
+      expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    }
     expect(notes(vault)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
-// `agent-memory init`: several agents at once, and a .gitignore that keeps per-clone state out of
-// git (docs/sync.md, "Git").
+// `agent-memory init`: several agents at once, and, in a git repository, a .gitignore that keeps
+// per-clone state out of git (docs/sync.md, "Git").
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +16,16 @@ afterEach(() => {
 function vault(files: Record<string, string> = {}) {
   const t = tempVault({ "Memory/.keep.md": "", ...files });
   cleanups.push(t.cleanup);
+  return t;
+}
+
+/** A vault in a git repository of its own (git with no user or system config). */
+function gitVault(files: Record<string, string> = {}) {
+  const t = vault(files);
+  const home = mkdtempSync(join(tmpdir(), "am-init-home-"));
+  cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: home };
+  execFileSync("git", ["init", "-q", t.root], { env, stdio: "pipe" });
   return t;
 }
 
@@ -44,8 +54,24 @@ describe("agent-memory init", () => {
     expect(existsSync(join(t.root, ".gitignore"))).toBe(false);
   });
 
-  it("writes a .gitignore keeping .agent-memory/ out, once", () => {
+  it("outside a git repository writes no .gitignore and says so", () => {
     const t = vault();
+    const r = cliRun("init", t.root, "--agent", "a1");
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(t.root, ".gitignore"))).toBe(false);
+    expect(existsSync(join(t.root, ".gitattributes"))).toBe(false);
+    expect(r.stdout).toContain(
+      `  not in a git repository: no .gitignore or .gitattributes written (run \`agent-memory git setup ${t.root}\` once it is)`,
+    );
+    expect(r.stdout).not.toMatch(/wrote/);
+    const json = JSON.parse(cliRun("init", t.root, "--agent", "a2", "--json").stdout) as {
+      created: string[];
+    };
+    expect(json.created).not.toContain(".gitignore");
+  });
+
+  it("in a git repository writes a .gitignore keeping .agent-memory/ out, once", () => {
+    const t = gitVault();
     expect(cliRun("init", t.root, "--agent", "a1").code).toBe(0);
     const ignore = readFileSync(join(t.root, ".gitignore"), "utf8");
     expect(ignore.split("\n")).toContain(".agent-memory/");
@@ -56,22 +82,18 @@ describe("agent-memory init", () => {
 
   it("keeps an existing .gitignore's lines byte for byte and adds only what is missing", () => {
     const before = "node_modules/\r\n# mine  \r\n*.log";
-    const t = vault({ ".gitignore": before });
+    const t = gitVault({ ".gitignore": before });
     expect(cliRun("init", t.root, "--agent", "a1").code).toBe(0);
     const after = readFileSync(join(t.root, ".gitignore"), "utf8");
     expect(after.startsWith(`${before}\r\n`)).toBe(true);
     expect(after.slice(before.length).split("\r\n")).toContain(".agent-memory/");
-    const has = vault({ ".gitignore": "x\n.agent-memory/\n" });
+    const has = gitVault({ ".gitignore": "x\n.agent-memory/\n" });
     expect(cliRun("init", has.root, "--agent", "a1").code).toBe(0);
     expect(readFileSync(join(has.root, ".gitignore"), "utf8")).toBe("x\n.agent-memory/\n");
   });
 
   it("on a git repository says what it set up: .gitignore, .gitattributes and the driver", () => {
-    const t = vault();
-    const home = mkdtempSync(join(tmpdir(), "am-init-home-"));
-    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
-    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: home };
-    execFileSync("git", ["init", "-q", t.root], { env, stdio: "pipe" });
+    const t = gitVault();
     const r = cliRun("init", t.root, "--agent", "a1");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\n").filter((l) => /^ {2}(wrote|registered)/.test(l))).toEqual([

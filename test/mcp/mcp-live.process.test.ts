@@ -2,7 +2,7 @@
 // by another program between two calls is found by the second; hidden folders stay out; two servers
 // writing one tracker through two clients lose nothing. Waits are bounded polls, never a fixed
 // sleep.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listItems } from "../../src/core/trackers/format";
@@ -62,6 +62,50 @@ describe("mcp server and changes made on disk", () => {
     };
     expect(status.last_change?.path).toBe(moved);
     expect(status.pending).toBe(0);
+  });
+
+  it("a note that becomes unreadable is dropped from results and named once on stderr; fixed, it comes back", async () => {
+    const path = "Memory/Library/SEO/Echidna notes.md";
+    const abs = join(vault.root, path);
+    writeFileSync(abs, "# Echidna notes\n\nThe echidnaword is here.\n");
+    await pollUntil(async () => ((await paths("echidnaword")).includes(path) ? true : undefined));
+    // Saved as Latin-1: the old text must not be served any more.
+    writeFileSync(
+      abs,
+      Buffer.from("# Echidna notes\n\nThe echidnaword is here, caf\xe9.\n", "latin1"),
+    );
+    await pollUntil(async () => (s.stderr().includes(`left out ${path}`) ? true : undefined));
+    expect(await paths("echidnaword")).toEqual([]);
+    // Touched again while still unreadable: named once, not on every change.
+    writeFileSync(
+      abs,
+      Buffer.from("# Echidna notes\n\nThe echidnaword, caf\xe9 again.\n", "latin1"),
+    );
+    const marker = "Memory/Library/SEO/Echidna marker.md";
+    writeFileSync(join(vault.root, marker), "# Marker\n\nechidnamarker\n");
+    await pollUntil(async () => ((await paths("echidnamarker")).length > 0 ? true : undefined));
+    expect(await paths("echidnaword")).toEqual([]);
+    const lines = s
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes(path));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^index: left out Memory\/Library\/SEO\/Echidna notes\.md: not valid UTF-8 \(first bad byte 0xe9/,
+      ),
+    ]);
+    // Frontmatter that does not parse: indexed by its body as it is now, not by the old text.
+    writeFileSync(abs, "---\ntitle: [broken\n---\n# Echidna notes\n\nThe wallabyword now.\n");
+    await pollUntil(async () => ((await paths("wallabyword")).includes(path) ? true : undefined));
+    expect(await paths("echidnaword")).toEqual([]);
+    // Fixed: found again. Then replaced by a link out of the vault: not served either.
+    writeFileSync(abs, "# Echidna notes\n\nThe echidnaword is back.\n");
+    await pollUntil(async () => ((await paths("echidnaword")).includes(path) ? true : undefined));
+    rmSync(abs);
+    symlinkSync("/etc/hostname", abs);
+    await pollUntil(async () => ((await paths("echidnaword")).length === 0 ? true : undefined));
+    rmSync(abs);
+    rmSync(join(vault.root, marker));
   });
 
   it("a note in a new folder is followed too; hidden folders never are", async () => {

@@ -252,6 +252,18 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(found.results[0]?.path).toBe(path);
     const bad = await s.call("append_journal", { text: "  \n " });
     expect(bad.isError).toBe(true);
+    // The journal is the server's agent's: another agent named is refused, its own is taken.
+    const before = file(path);
+    const other = await s.call("append_journal", { text: "Not mine to write", agent: "ming" });
+    expect(other.isError).toBe(true);
+    expect(textOf(other)).toBe(
+      'append_journal: this server writes only the journal of agent "link", not of "ming" (the agent is the server\'s: mcp --agent, or the HTTP token\'s); nothing written',
+    );
+    expect(file(path)).toBe(before);
+    expect(existsSync(join(vault.root, `Memory/Agents/ming/Journal/${day}.md`))).toBe(false);
+    const own = await s.call("append_journal", { text: "Mine to write", agent: "link" });
+    expect(own.isError, textOf(own)).toBeFalsy();
+    expect(file(path)).toContain("Mine to write");
   });
 
   it("extract returns the plan without writing by default and writes it with apply: true", async () => {

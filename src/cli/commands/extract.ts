@@ -10,7 +10,7 @@ import {
   type ExtractionReport,
 } from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../../node/llm-env";
-import { shownWrites } from "../shared";
+import { ctrlC, shownWrites } from "../shared";
 
 /**
  * `agent-memory extract <vault> <journal> [--agent NAME] [--llm offline|openai] [--timeout T] [--dry-run] [--force] [--json]`
@@ -43,12 +43,7 @@ export const extractCommand: CliCommand = {
       llm,
       typeof options.timeout === "string" ? options.timeout : undefined,
     );
-    const stop = new AbortController();
-    const onSigint = (): void => {
-      if (stop.signal.aborted) process.exit(130);
-      stop.abort();
-    };
-    process.on("SIGINT", onSigint);
+    const stop = ctrlC();
     try {
       return await run(stop.signal);
     } catch (err) {
@@ -59,7 +54,7 @@ export const extractCommand: CliCommand = {
       );
       return 130;
     } finally {
-      process.off("SIGINT", onSigint);
+      stop.done();
     }
 
     async function run(signal: AbortSignal): Promise<number> {

@@ -1,4 +1,4 @@
-import { VaultError } from "../../core/errors";
+import { unreadableLine, VaultError } from "../../core/errors";
 import { promises as fs } from "node:fs";
 import type { CliCommand } from "../command";
 import { emptyZones } from "../../core/search/scope";
@@ -141,7 +141,7 @@ export const indexCommand: CliCommand = {
       );
       for (const e of stats.frontmatterErrors) ctx.out(`    ${e.path}`);
     }
-    for (const u of report.unreadable) ctx.err(`index: cannot read ${u.path}: ${u.error}`);
+    for (const u of report.unreadable) ctx.err(`index: cannot read ${unreadableLine(u)}`);
     return report.unreadable.length > 0 ? 1 : 0;
   },
 };

@@ -4,7 +4,10 @@
  * journals, one section per session, only the turns not yet there; then extraction of each
  * journal written. Exit 0 done; 1 when lines were skipped as not JSON, a session could not be
  * added to (its section's last turn is not in the file) or items were rejected; 2 bad usage or a
- * file that cannot be read or is not a transcript (nothing written).
+ * file that cannot be read or is not a transcript (nothing written); 130 when Ctrl-C (SIGINT)
+ * stopped it after the write under way (between two sessions, or two notes of an extraction):
+ * what it did so far is printed, then one stderr line with how many notes it wrote, each
+ * complete; running the same command again continues. A second Ctrl-C exits at once.
  */
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
@@ -15,7 +18,7 @@ import {
   readTranscripts,
   shortId,
 } from "../ingest-run";
-import { agentOption, shownWrites } from "../shared";
+import { agentOption, ctrlC, shownWrites } from "../shared";
 
 const STATUS_WORDS = {
   new: "new section",
@@ -41,9 +44,25 @@ export const ingestCommand: CliCommand = {
     const agent = await agentOption(ctx, options.agent);
     const dryRun = options["dry-run"] === true;
     const files = await readTranscripts(ctx, args, format);
-    const run = await ingestFiles(ctx, files, { agent, dryRun, extract: true });
+    const stop = ctrlC();
+    const run = await ingestFiles(ctx, files, {
+      agent,
+      dryRun,
+      extract: true,
+      signal: stop.signal,
+    }).finally(stop.done);
+    // Stopped by Ctrl-C: what it did so far, then one line on stderr and 130.
+    const interrupted = (): number => {
+      const wrote = [...new Set([...run.written, ...run.extraction.flatMap((e) => e.writes)])];
+      const all = [...new Set([...wrote, ...run.stoppedWrites])];
+      ctx.err(
+        `agent-memory ingest: interrupted; wrote ${all.length} note(s), each complete; running the same command again continues (a journal written and not extracted is extracted then)`,
+      );
+      return 130;
+    };
     if (options.json) {
       ctx.out(JSON.stringify(ingestJson(run, dryRun), null, 2));
+      if (run.interrupted) return interrupted();
       return ingestHadProblems(run) ? 1 : 0;
     }
     for (const { file, outcome } of run.files) {
@@ -80,9 +99,16 @@ export const ingestCommand: CliCommand = {
     if (dryRun) ctx.out("dry run: nothing written");
     else {
       // The journals, then what their extraction wrote (trackers, topic notes), each once.
-      const wrote = [...new Set([...run.written, ...run.extraction.flatMap((e) => e.writes)])];
+      const wrote = [
+        ...new Set([
+          ...run.written,
+          ...run.extraction.flatMap((e) => e.writes),
+          ...run.stoppedWrites,
+        ]),
+      ];
       ctx.out(wrote.length ? `wrote ${shownWrites(wrote)}` : "nothing new to write");
     }
+    if (run.interrupted) return interrupted();
     return ingestHadProblems(run) ? 1 : 0;
   },
 };

@@ -1,17 +1,16 @@
 import type { CliCommand } from "../command";
 import { today } from "../../core/util/dates";
 import { initAgent } from "../../core/init";
-import { GITIGNORE_LINES, withLines } from "../../core/sync/setup-files";
 import { describeGitSetup, isGitWorkTree, setupGit } from "../git";
 
 /**
  * `agent-memory init <vault> [--agent NAME]…` (docs/architecture.md, "The CLI contract"): creates
  * each named agent's six tracker notes and today's journal when missing (the default agent when
- * none is named), the library folder's index note, and a `.gitignore` that keeps the per-clone
- * state folder `.agent-memory/` out of git (docs/sync.md, "Git"); in a git repository also what
- * `git setup` writes (`.gitattributes`, the merge driver in the clone's config), each said in one
- * line. Never overwrites a note; an existing `.gitignore` keeps its lines byte for byte and gains
- * only what is missing.
+ * none is named), the library folder's index note, and, when the vault is in a git work tree,
+ * what `git setup` writes (a `.gitignore` that keeps the per-clone state folder `.agent-memory/`
+ * out of git, `.gitattributes`, the merge driver in the clone's config; docs/sync.md, "Git"),
+ * each said in one line; outside git, one line says that none was written. Never overwrites a
+ * note; an existing `.gitignore` keeps its lines byte for byte and gains only what is missing.
  */
 export const initCommand: CliCommand = {
   name: "init",
@@ -35,27 +34,18 @@ export const initCommand: CliCommand = {
       byAgent.push({ agent, created: made });
       created.push(...made);
     }
-    if (
-      await ctx.vault.process(".gitignore", (current) =>
-        withLines(current, GITIGNORE_LINES, "# Agent Memory: per-clone state (docs/sync.md)"),
-      )
-    )
-      created.push(".gitignore");
-    // A vault in a git repository gets the merge driver too (docs/sync.md, "Git").
-    const wroteIgnore = created.includes(".gitignore");
-    let gitLines: string[] = [];
+    // Only a vault in a git work tree gets the git files (`.gitignore` keeping `.agent-memory/`
+    // out, `.gitattributes`) and the merge driver (docs/sync.md, "Git"); any other is told how
+    // to add them once it is one.
+    let gitLines: string[];
     if (isGitWorkTree(ctx.vaultRoot, process.env)) {
       const git = await setupGit(ctx, process.env);
-      for (const w of git.written) if (!created.includes(w)) created.push(w);
-      gitLines = describeGitSetup(
-        {
-          written: wroteIgnore ? [".gitignore", ...git.written] : git.written,
-          configured: git.configured,
-        },
-        ctx.vaultRoot,
-      );
-    } else if (wroteIgnore)
-      gitLines = describeGitSetup({ written: [".gitignore"], configured: false }, ctx.vaultRoot);
+      created.push(...git.written);
+      gitLines = describeGitSetup(git, ctx.vaultRoot);
+    } else
+      gitLines = [
+        `not in a git repository: no .gitignore or .gitattributes written (run \`agent-memory git setup ${ctx.vaultRoot}\` once it is)`,
+      ];
     if (options.json) {
       const agent = agents[0] ?? ctx.settings.defaultAgent;
       ctx.out(JSON.stringify({ agent, agents, created }, null, 2));

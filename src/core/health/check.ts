@@ -4,7 +4,7 @@
  * compliance, the share of memory notes with no error. It never writes: a note that does not parse
  * is only reported.
  */
-import { isUnreadableNote } from "../errors";
+import { EncodingError, isUnreadableNote } from "../errors";
 import { joinPath, type MemoryLayout } from "../layout";
 import { requiredFieldsOf, type Settings } from "../settings";
 import type { FileStat, VaultPort } from "../vault";
@@ -26,7 +26,7 @@ import {
 import { LinkResolver } from "../markdown/wikilinks";
 import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
 import { readNoteInfo, type NoteInfo } from "./note-info";
-import { HEALTH_RULES } from "./rules";
+import { HEALTH_RULES, LINK_OUT_FIX, NOT_UTF8_FIX } from "./rules";
 import { checkExpired, checkSize, checkStaleDraft, checkStaleKnowledge } from "./time-rules";
 import { checkDuplicateFields } from "./tracker-rules";
 import { checkContradictions } from "./contradiction-rules";
@@ -163,6 +163,7 @@ export async function runHealthCheck(
         rule: "unreadable",
         severity: "error",
         message: text.message,
+        fix: text instanceof EncodingError ? NOT_UTF8_FIX : LINK_OUT_FIX,
       });
     else readable.push({ stat, text: text ?? "" });
   });

@@ -10,7 +10,7 @@ export type {
   HealthRuleId,
   Severity,
 } from "./types";
-export { HEALTH_RULES, healthRule, type HealthRule } from "./rules";
+export { HEALTH_RULES, LINK_OUT_FIX, NOT_UTF8_FIX, healthRule, type HealthRule } from "./rules";
 export {
   HEALTH_REPORT_NAME,
   checkReviews,

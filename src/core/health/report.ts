@@ -73,7 +73,9 @@ export function renderHealthText(report: HealthReport): string {
     const where = list.map((p) => (p.line !== undefined ? `${p.path}:${p.line}` : p.path));
     const width = Math.min(70, Math.max(...where.map((w) => w.length)));
     list.forEach((p, i) => lines.push(`  ${(where[i] ?? "").padEnd(width)}  ${p.message}`));
-    lines.push(`  fix: ${def.fix}`);
+    // A finding's own fix (an unreadable note: not UTF-8, or a link out of the vault) replaces
+    // the rule's; each distinct one is said once.
+    for (const fix of new Set(list.map((p) => p.fix ?? def.fix))) lines.push(`  fix: ${fix}`);
   }
   lines.push("", "rule                      errors  warnings");
   for (const rule of HEALTH_RULES) {
@@ -173,7 +175,9 @@ export function renderHealthReport(report: HealthReport, options: HealthReportNo
       "| --- | ---: | --- |",
     );
     for (const p of list)
-      out.push(`| ${noteLink(p)} | ${lineCell(p, options)} | ${cell(p.message)} |`);
+      out.push(
+        `| ${noteLink(p)} | ${lineCell(p, options)} | ${cell(p.fix ? `${p.message} Fix: ${p.fix}` : p.message)} |`,
+      );
   }
   out.push("");
   return out.join("\n");

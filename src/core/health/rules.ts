@@ -16,13 +16,21 @@ export interface HealthRule {
   fix: string;
 }
 
+/** The fix of an `unreadable` note that is not UTF-8 (or is UTF-16). */
+export const NOT_UTF8_FIX =
+  "Convert the note to UTF-8 (e.g. `iconv -f latin1 -t utf-8`); until then Agent Memory neither reads nor writes it.";
+
+/** The fix of an `unreadable` note that is a symbolic link out of the vault (or under one). */
+export const LINK_OUT_FIX =
+  "Agent Memory does not follow a symbolic link out of the vault: to keep the note, move the file into the vault in place of the link (or point the link at a note inside the vault); until then it neither reads nor writes it.";
+
 /** Every rule, in report order. */
 export const HEALTH_RULES: readonly HealthRule[] = [
   {
     id: "unreadable",
     severity: "error",
     title: "Note cannot be read (not UTF-8, or a link out of the vault)",
-    fix: "Convert the note to UTF-8 (e.g. `iconv -f latin1 -t utf-8`), or replace the link with the note itself; until then Agent Memory neither reads nor writes it.",
+    fix: "Each finding says its own fix: a note that is not UTF-8 is converted, a link out of the vault is replaced by the note; until then Agent Memory neither reads nor writes it.",
   },
   {
     id: "frontmatter-invalid",

@@ -44,6 +44,12 @@ export interface HealthProblem {
   line?: number;
   /** Block id (without `^`) the finding is about, so a report can link the exact item. */
   blockId?: string;
+  /**
+   * How to fix this finding when its rule's fix ({@link HEALTH_RULES}) does not fit every case:
+   * an `unreadable` note that is not UTF-8 and one that is a link out of the vault need different
+   * advice. Reports show it instead of the rule's.
+   */
+  fix?: string;
 }
 
 /** Everything one health run found. */

@@ -30,6 +30,8 @@ export interface IngestOutcome {
   sessions: SessionOutcome[];
   /** Journals written (none in a dry run), each once. */
   written: string[];
+  /** True when {@link IngestOptions.signal} stopped the run before a session (those after it are not in `sessions`). */
+  interrupted?: boolean;
 }
 
 /** Options of {@link ingestSessions}. */
@@ -41,12 +43,17 @@ export interface IngestOptions {
   now: Date;
   /** Compute what would be written, write nothing. */
   dryRun?: boolean;
+  /**
+   * Checked before each session: once aborted, the run stops there (the session under way is
+   * written whole first) and the outcome says `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 /**
  * Writes each session's new turns into the agent's journal of the session's day
  * ({@link sessionDay}): one `VaultPort.process` per session, so a session is written whole or
- * not at all. Errors of the vault (a locked or unwritable journal) are thrown as they come; a
+ * not at all; an aborted {@link IngestOptions.signal} stops it between two sessions. Errors of the vault (a locked or unwritable journal) are thrown as they come; a
  * session written before one fails stays written, and running again adds only what is missing.
  */
 export async function ingestSessions(
@@ -56,6 +63,10 @@ export async function ingestSessions(
   const { vault, layout, agent } = options;
   const out: IngestOutcome = { sessions: [], written: [] };
   for (const session of sessions) {
+    if (options.signal?.aborted) {
+      out.interrupted = true;
+      break;
+    }
     const date = sessionDay(session, today(options.now));
     const path = layout.journalPath(agent, date);
     const note = { agent, date, path };

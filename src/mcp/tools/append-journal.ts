@@ -1,5 +1,6 @@
 /** `append_journal` (docs/mcp.md, "Tools"): a Markdown block appended to today's journal of the agent. */
 import { z } from "zod";
+import { UsageError } from "../../core/errors";
 import { appendJournalBlock } from "../../core/journal/append";
 import { today as todayOf } from "../../core/util/dates";
 import { checkBlockText } from "../../core/trackers/validate";
@@ -15,6 +16,10 @@ export const appendJournal = defineTool({
       .string()
       .min(1)
       .describe("Markdown: a paragraph, list items, a callout; [field:: value] kept"),
+    agent: z
+      .string()
+      .optional()
+      .describe("this server's agent; another is refused (it writes only its own journal)"),
   },
   output: {
     path: z.string(),
@@ -26,6 +31,11 @@ export const appendJournal = defineTool({
   hints: ADD,
   async run(args, deps) {
     const { access, ctx } = deps;
+    // The server writes as its agent, never as one a call names (docs/mcp.md, "Tools").
+    if (args.agent !== undefined && args.agent !== access.agent)
+      throw new UsageError(
+        `this server writes only the journal of agent "${access.agent}", not of "${args.agent}" (the agent is the server's: mcp --agent, or the HTTP token's); nothing written`,
+      );
     const text = valid(checkBlockText("text", args.text));
     const day = todayOf(deps.now());
     const path = ctx.layout.journalPath(access.agent, day);

@@ -9,6 +9,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +22,10 @@ import { parseSettings, usableSettings, type Settings } from "../../../src/core/
 import {
   HEALTH_RULES,
   healthReportPath,
+  LINK_OUT_FIX,
+  NOT_UTF8_FIX,
   renderHealthReport,
+  renderHealthText,
   runHealthCheck,
   toHealthJson,
   writeHealthReport,
@@ -40,6 +44,7 @@ const SETTINGS = JSON.parse(
 ) as unknown;
 const TODAY = "2026-06-01";
 const NOW = Date.parse("2026-06-01T12:00:00Z");
+const NOW_ISO = "2026-06-01T12:00:00Z";
 
 const K = "Memory/Agents/ada/Knowledge";
 /** Every seeded defect: rule, path, line. Nothing else may be reported. */
@@ -148,11 +153,32 @@ describe("health check on the seeded fixture vault", () => {
         severity: "error",
         message:
           "Memory/Agents/ada/Journal/2026-05-21.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it; nothing was written",
+        fix: NOT_UTF8_FIX,
       },
     ]);
+    expect(renderHealthText(report)).toContain(`fix: ${NOT_UTF8_FIX}`);
     expect(report.checked).toBe(before.checked + 1);
     expect(report.compliant).toBe(before.compliant);
     expect(report.errors.filter((p) => p.rule !== "unreadable")).toEqual(before.errors);
+  });
+
+  it("a note that is a link out of the vault is advised as a link (not followed), not re-encoded", async () => {
+    const out = mkdtempSync(join(tmpdir(), "am-health-out-"));
+    try {
+      writeFileSync(join(out, "outside.md"), "# outside\n");
+      symlinkSync(join(out, "outside.md"), join(root, "Memory/Library/Linked.md"));
+      const report = await check();
+      expect(report.errors.filter((p) => p.rule === "unreadable")).toEqual([
+        expect.objectContaining({ path: "Memory/Library/Linked.md", fix: LINK_OUT_FIX }),
+      ]);
+      const text = renderHealthText(report);
+      expect(text).toContain(`fix: ${LINK_OUT_FIX}`);
+      expect(LINK_OUT_FIX).toMatch(/does not follow a symbolic link out of the vault/);
+      expect(text).not.toMatch(/iconv/);
+      expect(renderHealthReport(report, { generatedAt: NOW_ISO })).not.toMatch(/iconv/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it("gives each finding the severity of its rule", async () => {
