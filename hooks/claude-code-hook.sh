@@ -22,11 +22,16 @@ if [ -n "$vault" ] && [ "${AGENT_MEMORY_SERVER-}" != off ] && [ -S "$sock" ] &&
     eval "value=\${$name-}"
     set -- "$@" --data-urlencode "env=$name=$value"
   done
-  if out=$(printf '%s' "$event" | curl -sf --max-time 10 --unix-socket "$sock" "$@" \
-    --data-urlencode "event@-" http://localhost/claude-code 2>/dev/null); then
+  out=$(printf '%s' "$event" | curl -sf --max-time 3 --unix-socket "$sock" "$@" \
+    --data-urlencode "event@-" http://localhost/claude-code 2>/dev/null)
+  status=$?
+  if [ "$status" -eq 0 ]; then
     [ -n "$out" ] && printf '%s\n' "$out"
     exit 0
   fi
+  # 22: the server answered and refused (the CLI may still ask it); anything else (a stalled or
+  # dead server) and the CLI runs on its own, so the hook stays within Claude Code's timeout.
+  [ "$status" -eq 22 ] || export AGENT_MEMORY_SERVER=off
 fi
 
 if ! command -v agent-memory >/dev/null 2>&1; then
