@@ -20,6 +20,7 @@ import { parseTranscript } from "../core/ingest/parse";
 import type { TranscriptFormat, TranscriptReport, TranscriptSession } from "../core/ingest/types";
 import type { CliContext } from "../node/context";
 import { createCliExtractor } from "../node/llm-env";
+import { nextTurn } from "../node/event-loop";
 
 /** A transcript read from disk. */
 export interface TranscriptFile {
@@ -155,7 +156,7 @@ export async function journalsToExtract(
 }
 
 /** Lets the event loop run between notes, so that a Ctrl-C is seen (as `extract` does). */
-const yieldToSignals: Checkpoint = () => new Promise<void>((resolve) => setImmediate(resolve));
+const yieldToSignals: Checkpoint = nextTurn;
 
 /**
  * Extracts each journal with the CLI's extractor (offline unless a model is configured).

@@ -9,18 +9,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { MemoryError, errorMessage } from "../core/errors";
 import { redactUrl } from "../core/url";
-import { timeSlicer } from "../core/util/slices";
 import { openVault, requireMemoryRoot, type WarmSearch } from "../node/context";
+import { hostSlicer } from "../node/event-loop";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 import { oneLine } from "../node/one-line";
 import { streamFailed, streamWriter, watchStream } from "./process-io";
 import { version as packageVersion } from "../../package.json";
-
-/** Resolves on the event loop's next turn, after the I/O already waiting (a time slicer's yield). */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 /** Where the CLI writes its lines; tests pass their own. */
 export interface CliIo {
@@ -142,7 +137,7 @@ export async function main(
       {
         ...io,
         err: (line) => io.err(oneLine(line)),
-        ...(command.longLived ? { slice: timeSlicer(nextTurn) } : {}),
+        ...(command.longLived ? { slice: hostSlicer() } : {}),
       },
       command.name === "init",
     );

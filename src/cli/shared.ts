@@ -15,6 +15,7 @@ import type { Actor, InboxItem } from "../core/inbox/inbox";
 import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
+import { nextTurn } from "../node/event-loop";
 import { savedIndexTime, vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { LiveIndex } from "../node/live-index";
@@ -111,7 +112,7 @@ export function cliSearchService(ctx: CliContext): SearchService {
     layout: ctx.layout,
     store: vaultIndexStore(ctx.vault),
     // A macrotask between batches of a save or a build, so a server answers meanwhile.
-    yieldToHost: () => new Promise((resolve) => setImmediate(resolve)),
+    yieldToHost: nextTurn,
     reader: new WorkerNoteReader(ctx.vault, {
       onFallback: (reason) => ctx.err(`index: ${reason}`),
     }),

@@ -115,13 +115,14 @@ export async function openVault(
   if (!parsed.ok)
     io.err(`warning: ${settingsSource ?? "settings"}: ${parsed.error.message}; using defaults`);
   const settings = usableSettings(parsed);
+  const slice = io.slice ?? io.warm?.slice;
   return {
     vaultRoot,
     vaultArg,
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
       onSkippedLink: (message) => io.err(`warning: ${message}`),
-      ...((io.slice ?? io.warm?.slice) ? { slice: io.slice ?? io.warm?.slice } : {}),
+      ...(slice ? { slice } : {}),
     }),
     settings,
     settingsSource,

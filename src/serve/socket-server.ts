@@ -26,9 +26,9 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
 import { instantOf, today } from "../core/util/dates";
-import { timeSlicer } from "../core/util/slices";
 import type { OpenReport } from "../core/search/search-service";
 import type { CliContext, WarmSearch } from "../node/context";
+import { hostSlicer, nextTurn } from "../node/event-loop";
 import type { LiveIndex } from "../node/live-index";
 import type { NodeVault } from "../node/node-vault";
 import { servedHookVault } from "./client";
@@ -583,7 +583,7 @@ async function answerRequest(
   const key = ReplyCache.keyOf(req, requestEnv(req));
   if (key === null) return run(req, root, options);
   // The watcher's events already queued are seen first, so a note saved just before is a change.
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
   await options.live.settled();
   return cache.reply(key, req);
 }
@@ -607,7 +607,7 @@ async function run(
   let refused: string | null = null;
   const warm: WarmSearch = {
     // Each served run's reads yield to the server's other requests once a slice is used up.
-    slice: timeSlicer(() => new Promise((resolve) => setImmediate(resolve))),
+    slice: hostSlicer(),
     open: async (ctx: CliContext) => {
       // The same checks on the vault main() opened, as main() parsed the arguments.
       if (realOrNull(ctx.vaultRoot) !== root) refused = "another vault";
@@ -616,7 +616,7 @@ async function run(
       if (refused) throw new NotServed(refused);
       // Let the watcher's events already queued be seen (a note saved just before this search),
       // then index everything pending, as the MCP search does (docs/mcp.md, "Following the disk").
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       await options.live.settled();
       const service = options.live.service;
       const report: OpenReport = {

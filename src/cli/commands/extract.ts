@@ -10,6 +10,7 @@ import {
   type ExtractionReport,
 } from "../../core/extraction/pipeline";
 import { createCliExtractor } from "../../node/llm-env";
+import { nextTurn } from "../../node/event-loop";
 import { ctrlC, shownWrites } from "../shared";
 
 /**
@@ -65,7 +66,7 @@ export const extractCommand: CliCommand = {
         if (phase === "apply" && planned >= PROGRESS_ITEMS && done > 0)
           ctx.err(`agent-memory extract: wrote ${done} of ${total} notes`);
         // Lets the event loop run, so that Ctrl-C is seen.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
       };
       const plan = await planExtraction({
         vault: ctx.vault,
