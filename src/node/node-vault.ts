@@ -258,12 +258,7 @@ export class NodeVault implements VaultPort {
    * outside the vault is skipped and told of ({@link NodeVaultOptions.onSkippedLink}). A link to a
    * note outside the vault is listed, so that reading it fails with a `PathError` naming it.
    */
-  list(folder = ""): Promise<FileStat[]> {
-    return this.slice ? this.listSliced(folder, this.slice) : this.listNow(folder);
-  }
-
-  /** {@link list} awaiting `slice` every {@link LIST_SLICE_EVERY} entries: the same result. */
-  private async listSliced(folder: string, slice: () => Promise<void>): Promise<FileStat[]> {
+  async list(folder = ""): Promise<FileStat[]> {
     const start = folder ? normalizeVaultPath(folder) : "";
     if (start) this.paths.resolve(start); // a listed folder that is a link out of the vault is refused
     const out: FileStat[] = [];
@@ -271,32 +266,14 @@ export class NodeVault implements VaultPort {
     let walked = 0;
     while (folders.length > 0) {
       const rel = folders.pop() ?? "";
-      const entries = this.entriesOf(rel);
-      for (const entry of entries ?? []) {
+      for (const entry of this.entriesOf(rel) ?? []) {
         this.visit(rel, entry, out, folders);
-        if (++walked % LIST_SLICE_EVERY === 0) await slice();
+        // A long-lived host's slicer, every LIST_SLICE_EVERY entries; none otherwise.
+        if (this.slice && ++walked % LIST_SLICE_EVERY === 0) await this.slice();
       }
     }
     out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
-  }
-
-  private listNow(folder: string): Promise<FileStat[]> {
-    const out: FileStat[] = [];
-    const start = folder ? normalizeVaultPath(folder) : "";
-    const walk = (rel: string): void => {
-      const folders: string[] = [];
-      for (const entry of this.entriesOf(rel) ?? []) this.visit(rel, entry, out, folders);
-      for (const sub of folders) walk(sub);
-    };
-    try {
-      if (start) this.paths.resolve(start); // a listed folder that is a link out of the vault is refused
-      walk(start);
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-    }
-    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return Promise.resolve(out);
   }
 
   /**
