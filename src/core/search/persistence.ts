@@ -628,26 +628,15 @@ function restoreBinary(
         fieldLength: docs.fieldLength as number[],
       };
       const saved = { bytes: postings, start: startOf, end: ends, verify };
-      const mini =
+      const terms =
         version === BINARY_V10
-          ? SearchEngine.fromBinary<IndexDoc>(
-              state,
-              decoder.decode(section("terms")),
-              saved,
-              options,
-              analysis,
-            )
-          : SearchEngine.fromSavedTerms<IndexDoc>(
-              state,
-              new SavedTerms({
-                bytes: section("terms"),
-                starts: u32(section("starts")),
-                slots: u32(section("slots")),
-              }),
-              saved,
-              options,
-              analysis,
-            );
+          ? decoder.decode(section("terms"))
+          : new SavedTerms({
+              bytes: section("terms"),
+              starts: u32(section("starts")),
+              slots: u32(section("slots")),
+            });
+      const mini = SearchEngine.fromBinary<IndexDoc>(state, terms, saved, options, analysis);
       if (mini.documentCount !== metas.length) {
         return {
           ok: false,

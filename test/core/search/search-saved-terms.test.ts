@@ -3,8 +3,7 @@
  * found by probing the saved hash table, never rebuilt on load; terms added after load go to an
  * overlay that the next save merges.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { SavedTerms } from "../../../src/core/search/engine/saved-terms";
@@ -14,6 +13,7 @@ import { TermMap } from "../../../src/core/search/engine/term-map";
 import { compactOf } from "../../../src/core/search/engine/postings";
 import { tokenize } from "../../../src/core/search/engine/tokenizer";
 import { rng } from "../../../bench/lib/synthetic-vault";
+import { HELP_PAGES, markdownFilesUnder } from "../../helpers/help-pages";
 
 interface Doc {
   id: string;
@@ -48,7 +48,7 @@ async function roundTrip(
 ): Promise<{ restored: SearchEngine<Doc>; binary: BinaryTerms }> {
   const binary = await e.toBinary({ batchSize: 7, yieldToHost: () => Promise.resolve() });
   const start = Uint32Array.from(binary.ends, (_, k) => (k === 0 ? 0 : (binary.ends[k - 1] ?? 0)));
-  const restored = SearchEngine.fromSavedTerms<Doc>(
+  const restored = SearchEngine.fromBinary<Doc>(
     e.savedState(),
     new SavedTerms(binary.terms),
     { bytes: binary.postings.slice(), start, end: binary.ends, verify: () => undefined },
@@ -165,19 +165,11 @@ describe("a SearchEngine restored from its saved dictionary (format 11)", () => 
     expect(inside(again.restored)._index.has(only ?? "")).toBe(false);
   });
 
-  const DATA = resolve(__dirname, "..", "..", "..", "..", "shared", "data", "obsidian-help");
+  const DATA = HELP_PAGES;
   it.skipIf(!existsSync(DATA))(
     "finds every term of the Obsidian help pages with its postings",
     async () => {
-      const files: string[] = [];
-      const walk = (dir: string): void => {
-        for (const name of readdirSync(dir).sort()) {
-          const p = join(dir, name);
-          if (statSync(p).isDirectory()) walk(p);
-          else if (name.endsWith(".md")) files.push(p);
-        }
-      };
-      walk(DATA);
+      const files = markdownFilesUnder(DATA);
       const e = engine();
       files.forEach((f, i) => {
         const t = readFileSync(f, "utf8");

@@ -223,47 +223,26 @@ export class SearchEngine<T> extends MiniSearch<T> {
   }
 
   /**
-   * Restores an index saved in format 10 (terms joined by `\n`, hashed again on load).
-   * `postings.start`/`end` give each term's bytes in the order of `terms`; they are checked with
-   * `postings.verify` and decoded when the term is first used. Throws `Error` when `state` is
-   * malformed or its fields differ from `options.fields`.
+   * Restores an index saved with {@link SearchEngine.savedState} and {@link SearchEngine.toBinary}.
+   * `terms` is the term dictionary of format 11, used as saved (see {@link SavedTerms}), or the
+   * terms of format 10 joined by `\n` (hashed again here). Term `k`'s postings are
+   * `postings.bytes[start[k], end[k])`, checked with `postings.verify` and decoded when the term is
+   * first used. Throws `Error` when `state` is malformed, its fields differ from `options.fields`
+   * or the counts of terms and postings differ.
    */
   static fromBinary<D>(
     state: SavedEngineState,
-    terms: string,
+    terms: SavedTerms | string,
     postings: Omit<SavedPostings, "maxDoc">,
     options: Options<D>,
     analysis: AnalysisOptions = {},
   ): SearchEngine<D> {
     const index = new SearchEngine<D>(options, analysis);
     index.restoreState(state);
-    index._index = TermMap.fromBytes(terms, {
-      ...postings,
-      maxDoc: index._nextId,
-    }) as unknown as MiniIndexField;
-    return index;
-  }
-
-  /**
-   * Restores an index saved with {@link SearchEngine.savedState} and {@link SearchEngine.toBinary}
-   * in format 11: the term dictionary `terms` is used as saved (see {@link SavedTerms}), term
-   * `k`'s postings are `postings.bytes[start[k], end[k])`, checked with `postings.verify` and
-   * decoded when the term is first used. Throws `Error` when `state` is malformed, its fields
-   * differ from `options.fields` or the counts of terms and postings differ.
-   */
-  static fromSavedTerms<D>(
-    state: SavedEngineState,
-    terms: SavedTerms,
-    postings: Omit<SavedPostings, "maxDoc">,
-    options: Options<D>,
-    analysis: AnalysisOptions = {},
-  ): SearchEngine<D> {
-    const index = new SearchEngine<D>(options, analysis);
-    index.restoreState(state);
-    index._index = TermMap.fromSavedTerms(terms, {
-      ...postings,
-      maxDoc: index._nextId,
-    }) as unknown as MiniIndexField;
+    const saved = { ...postings, maxDoc: index._nextId };
+    index._index = (typeof terms === "string"
+      ? TermMap.fromBytes(terms, saved)
+      : TermMap.fromSavedTerms(terms, saved)) as unknown as MiniIndexField;
     return index;
   }
 
