@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { SearchEngine } from "../../../src/core/search/engine/search-engine";
 import { BLOCK } from "../../../src/core/search/engine/max-score";
 import { createTokenizer, tokenize } from "../../../src/core/search/engine/tokenizer";
 import { rng } from "../../../bench/lib/synthetic-vault";
+import { HELP_PAGES, markdownFilesUnder } from "../../helpers/help-pages";
 
 type Doc = { id: string };
 const FIELDS = ["title", "body", "tags"];
@@ -182,19 +182,11 @@ describe("MaxScore pruning (max-score.ts) against the exhaustive scorer", () => 
   });
 });
 
-const DATA = resolve(__dirname, "..", "..", "..", "..", "shared", "data", "obsidian-help");
+const DATA = HELP_PAGES;
 
 describe.skipIf(!existsSync(DATA))("MaxScore pruning on the Obsidian help pages", () => {
   it("gives the exhaustive top 10 for real words, pairs and CJK queries", () => {
-    const files: string[] = [];
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir).sort()) {
-        const p = join(dir, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else if (name.endsWith(".md")) files.push(p);
-      }
-    };
-    walk(DATA);
+    const files = markdownFilesUnder(DATA);
     const e = engine();
     const texts = files.map((f) => readFileSync(f, "utf8"));
     // Each page three times, so postings span several blocks and ties are common.

@@ -3,18 +3,7 @@
 // refuses to read outside its blocks.
 import { describe, expect, it } from "vitest";
 import { signCodes } from "../../../src/core/search/sign-distance";
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { rng as random } from "../../../bench/lib/synthetic-vault";
 
 /** Hamming distance counted bit by bit: the reference. */
 function naive(bits: Uint32Array, words: number, block: number, query: Uint32Array): number {
