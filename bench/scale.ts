@@ -3,7 +3,7 @@
  *
  * Vaults of real text (bench/lib/real-vault.ts: the Obsidian help pages and LoCoMo in
  * `../shared/data/`, notes of 0.5–6 KB) are generated once under the system temp folder
- * (`am-bench-scale/vault-N`) and reused by later runs. For each size, through the built
+ * (`am-bench-scale-<checkout>/vault-N`) and reused by later runs. For each size, through the built
  * `dist/cli.js`, as a user's machine runs it:
  * - build: `agent-memory index <vault>` from nothing, wall clock, and its peak RSS (VmHWM);
  * - saved index: bytes of `.agent-memory/search-index*`;
@@ -24,7 +24,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import MiniSearch from "minisearch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -43,6 +43,11 @@ import { childEnv } from "./lib/child-env";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = join(ROOT, "dist", "cli.js");
 const DATA = resolve(ROOT, "..", "shared", "data");
+/**
+ * Where the generated vaults live: one folder per checkout, since each run builds its index inside
+ * the vault and two checkouts benchmarking at once must not write one index.
+ */
+const WORK = join(tmpdir(), `am-bench-scale-${basename(ROOT)}`);
 
 interface Figures {
   notes: number;
@@ -353,7 +358,7 @@ async function main(): Promise<void> {
   const queries = scaleQueries(corpus, Number(arg("--queries", "200")));
   if (args.includes("--engine-only")) {
     for (const n of sizes) {
-      const dir = join(tmpdir(), "am-bench-scale", `vault-${n}`);
+      const dir = join(WORK, `vault-${n}`);
       realVault(dir, n, corpus);
       const figures = inProcess(dir, queries);
       process.stdout.write(`${JSON.stringify({ notes: n, ...figures })}\n`);
@@ -368,7 +373,7 @@ async function main(): Promise<void> {
   const rg = spawnSync("rg", ["--version"]).status === 0;
   const rows: Figures[] = [];
   for (const n of sizes) {
-    const figures = await measure(join(tmpdir(), "am-bench-scale", `vault-${n}`), n, queries, rg);
+    const figures = await measure(join(WORK, `vault-${n}`), n, queries, rg);
     rows.push(figures);
     process.stdout.write(`${JSON.stringify(figures)}\n`);
   }
