@@ -19,6 +19,7 @@ import type { MemoryLayout } from "../core/layout";
 import type { SearchService } from "../core/search/search-service";
 import type { NodeVault } from "./node-vault";
 import { DirWatcher } from "./dir-watcher";
+import { Foreground } from "./event-loop";
 
 /** Quiet time (ms) after a note's last event before it is re-indexed: an editor's save is several events. */
 export const DEBOUNCE_MS = 40;
@@ -46,6 +47,11 @@ export interface LiveStatus {
 }
 
 export class LiveIndex {
+  /**
+   * The requests answered over this index (MCP tool calls, served commands): the server's
+   * background work waits for them (docs/decisions.md, "Background work waits for requests").
+   */
+  readonly foreground = new Foreground();
   private watcher: DirWatcher | null = null;
   private readonly pending = new Map<string, { first: number }>();
   private timer: ReturnType<typeof setTimeout> | null = null;

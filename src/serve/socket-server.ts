@@ -115,7 +115,8 @@ export class ReplyCache {
 
   constructor(
     private readonly live: LiveIndex,
-    private readonly compute: (req: ServeRequest) => Promise<ServeReply>,
+    /** Computes a reply; `background`: not asked by a request waiting for it (see {@link fill}). */
+    private readonly compute: (req: ServeRequest, background: boolean) => Promise<ServeReply>,
   ) {}
 
   /** The cache key of a request it keeps replies of, or `null` for any other request. */
@@ -145,18 +146,25 @@ export class ReplyCache {
     const c = entry?.cached;
     if (c && c.generation === this.live.generation && c.day === today(now) && now < c.until)
       return c.reply;
-    return this.fill(key, req, true);
+    return this.fill(key, req, true, false);
   }
 
   /**
    * Computes `req` and keeps its reply under `key` (a fallback or an error is not kept). `asked`:
    * a hook asked for it (else it is computed ahead, at start), so it is kept up to date after
-   * changes; once asked, an entry stays so.
+   * changes; once asked, an entry stays so. `background` (the default): no request waits for it,
+   * so it yields to the requests being answered (docs/decisions.md, "Background work waits for
+   * requests").
    */
-  async fill(key: string, req: ServeRequest, asked = false): Promise<ServeReply> {
+  async fill(
+    key: string,
+    req: ServeRequest,
+    asked = false,
+    background = true,
+  ): Promise<ServeReply> {
     const generation = this.live.generation;
     const day = today(Date.now());
-    const reply = await this.compute(req);
+    const reply = await this.compute(req, background);
     this.computed++;
     const cached =
       "code" in reply && reply.code === 0
@@ -272,7 +280,14 @@ export class SearchSocket {
     } catch (err) {
       return { none: errorMessage(err) };
     }
-    const cache: ReplyCache = new ReplyCache(options.live, (req) => run(req, root, options));
+    const cache: ReplyCache = new ReplyCache(options.live, (req, background) =>
+      run(
+        req,
+        root,
+        options,
+        background ? options.live.foreground.backgroundSlicer() : hostSlicer(),
+      ),
+    );
     let self: SearchSocket | null = null;
     const server = createServer((c: Socket) => {
       if (self) self.accept(c, root, options);
@@ -391,15 +406,17 @@ export class SearchSocket {
         send(409, "not a hook request (vault, agent, cwd and event are needed)\n");
         return;
       }
-      void answerRequest(request, root, options, this.cache).then((reply) => {
-        if ("fallback" in reply) send(409, `${reply.fallback}\n`);
-        else if (reply.code !== 0 || reply.lines.some(([s]) => s === "e"))
-          send(409, "the hook wrote to stderr or failed: the CLI runs it\n");
-        else {
-          this.served++;
-          send(200, reply.lines.map(([, line]) => `${line}\n`).join(""));
-        }
-      });
+      void options.live.foreground
+        .run(() => answerRequest(request, root, options, this.cache))
+        .then((reply) => {
+          if ("fallback" in reply) send(409, `${reply.fallback}\n`);
+          else if (reply.code !== 0 || reply.lines.some(([s]) => s === "e"))
+            send(409, "the hook wrote to stderr or failed: the CLI runs it\n");
+          else {
+            this.served++;
+            send(200, reply.lines.map(([, line]) => `${line}\n`).join(""));
+          }
+        });
     });
   }
 
@@ -421,12 +438,13 @@ export class SearchSocket {
       }
       started = true;
       chunks.push(chunk.subarray(0, nl));
-      void answer(Buffer.concat(chunks).toString("utf8"), root, options, this.cache).then(
-        (reply) => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      void options.live.foreground
+        .run(() => answer(text, root, options, this.cache))
+        .then((reply) => {
           if ("code" in reply) this.served++;
           if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
-        },
-      );
+        });
     });
   }
 }
@@ -581,7 +599,7 @@ async function answerRequest(
   // Expiry is judged by the local date: a caller in another time zone runs on its own.
   if (req.tz !== timeZone()) return { fallback: "another time zone" };
   const key = ReplyCache.keyOf(req, requestEnv(req));
-  if (key === null) return run(req, root, options);
+  if (key === null) return run(req, root, options, hostSlicer());
   // The watcher's events already queued are seen first, so a note saved just before is a change.
   await nextTurn();
   await options.live.settled();
@@ -596,18 +614,23 @@ function requestEnv(req: ServeRequest): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Runs a checked request with the server's index lent to it. Never throws. */
+/**
+ * Runs a checked request with the server's index lent to it. Never throws.
+ * @param slice yields once a slice of the run's reads is used up: {@link hostSlicer} for a request,
+ *   a {@link Foreground.backgroundSlicer} for work no request waits for
+ */
 async function run(
   req: ServeRequest,
   root: string,
   options: SearchSocketOptions,
+  slice: () => Promise<void>,
 ): Promise<ServeReply> {
   const env = requestEnv(req);
   const settings = JSON.stringify(options.settings);
   let refused: string | null = null;
   const warm: WarmSearch = {
     // Each served run's reads yield to the server's other requests once a slice is used up.
-    slice: hostSlicer(),
+    slice,
     open: async (ctx: CliContext) => {
       // The same checks on the vault main() opened, as main() parsed the arguments.
       if (realOrNull(ctx.vaultRoot) !== root) refused = "another vault";

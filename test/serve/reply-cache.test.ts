@@ -12,12 +12,14 @@ afterEach(() => {
 function setup() {
   const live = { generation: 0, service: { notes: () => [] } };
   const asked: string[] = [];
-  const cache = new ReplyCache(live as unknown as LiveIndex, (req) => {
+  const background: boolean[] = [];
+  const cache = new ReplyCache(live as unknown as LiveIndex, (req, inBackground) => {
     asked.push(req.argv.join(" "));
+    background.push(inBackground);
     return Promise.resolve({ code: 0, lines: [["o", `brief of ${req.argv.join(" ")}`]] });
   });
   const req = (agent: string) => ({ argv: ["hook", agent] }) as unknown as ServeRequest;
-  return { live, asked, cache, req };
+  return { live, asked, background, cache, req };
 }
 
 describe("ReplyCache", () => {
@@ -54,5 +56,19 @@ describe("ReplyCache", () => {
     cache.changed();
     await vi.advanceTimersByTimeAsync(5_000);
     expect(cache.computed).toBe(1);
+  });
+
+  it("computes a hook's reply in the foreground, and those ahead of time or after a change in the background", async () => {
+    // docs/decisions.md, "Background work waits for requests": only a reply no request waits for
+    // yields to the requests being answered.
+    vi.useFakeTimers();
+    const { live, background, cache, req } = setup();
+    await cache.fill("a", req("a")); // ahead of time, at start
+    live.generation++;
+    await cache.reply("a", req("a")); // a hook asks: out of date, computed while it waits
+    live.generation++;
+    cache.changed();
+    await vi.advanceTimersByTimeAsync(1_000); // kept up to date after the change
+    expect(background).toEqual([true, false, true]);
   });
 });

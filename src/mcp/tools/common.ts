@@ -170,7 +170,8 @@ export async function runTool(
   log: (line: string) => void,
 ) {
   try {
-    const out = await tool.call(args, deps);
+    // Background work (the briefs a server computes ahead) waits while a tool call runs.
+    const out = await deps.live.foreground.run(() => tool.call(args, deps));
     return {
       content: [{ type: "text" as const, text: out.text }],
       structuredContent: isRecord(out.data) ? out.data : {},
