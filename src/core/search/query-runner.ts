@@ -116,12 +116,15 @@ export async function listByDate(
   });
 }
 
-/** A note chosen by {@link chooseNotes}: its metadata, its score and its text (`null` when unreadable). */
+/**
+ * A note chosen by {@link chooseNotes}: its metadata, its score and its text (`null` when
+ * unreadable; `undefined` when not read yet, see `read` of {@link chooseNotes}).
+ */
 export interface ChosenNote {
   meta: NoteMeta;
   /** BM25 score times the ranking factor. */
   score: number;
-  note: CachedNote | null;
+  note?: CachedNote | null;
 }
 
 /**
@@ -133,13 +136,15 @@ export interface ChosenNote {
  * @param terms query terms (query tokenizer, stop words dropped)
  * @param required terms every note holding the phrases has (see `phraseRequiredTerms`); each is
  *   also in `terms`
+ * @param opts `read: false`: without quoted phrases, the notes are not read (their `note` is left
+ *   `undefined`), for a caller that shows only some of them ({@link notesWithBlocks})
  */
 export async function chooseNotes(
   ctx: RunContext,
   parsed: ParsedQuery,
   terms: string[],
   required: string[],
-  opts: { limit: number; search: Settings["search"]; nowMs: number },
+  opts: { limit: number; search: Settings["search"]; nowMs: number; read?: boolean },
   response: Pick<SearchResponse, "total" | "totalBound">,
 ): Promise<ChosenNote[]> {
   const { shard } = ctx;
@@ -213,10 +218,13 @@ export async function chooseNotes(
   } else {
     response.total = ranked.total;
     if (ranked.estimated) response.totalBound = "about";
-    const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
-    candidates.forEach((cand, k) =>
-      chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }),
-    );
+    if (opts.read === false) for (const cand of candidates) chosen.push({ ...cand });
+    else {
+      const notes = await Promise.all(candidates.map((c) => ctx.read(c.meta)));
+      candidates.forEach((cand, k) =>
+        chosen.push({ meta: cand.meta, score: cand.score, note: notes[k] ?? null }),
+      );
+    }
   }
   return chosen;
 }
@@ -225,16 +233,17 @@ export async function chooseNotes(
  * Block scores of the chosen notes: BM25 over all their blocks ({@link BlockScorer}), each times
  * (note score / best note score)², measured on LoCoMo (bench/results/locomo.md) against plain block
  * BM25 and gentler weights, times {@link blockRankFactor} (a superseded entry ranks lower). Same
- * shape as the notes' blocks.
+ * shape as the notes' blocks (a note not read has none).
+ * @param top the best note score of the ranking the notes come from (default: the first's)
  */
 export function weightedBlockScores(
   chosen: readonly ChosenNote[],
   terms: readonly string[],
   scorer: BlockScorer,
+  top: number = chosen[0]?.score ?? 1,
 ): { blocks: RankedBlock[][]; scores: number[][] } {
   const blocks = chosen.map((c) => c.note?.blocks() ?? []);
   const raw = scorer.score(blocks, terms);
-  const top = chosen[0]?.score ?? 1;
   const scores = chosen.map((c, i) => {
     // A block inherits its note's relevance.
     const weight = top > 0 ? (c.score / top) ** 2 : 1;
@@ -274,33 +283,56 @@ export async function rankByText(
   response: SearchResponse,
 ): Promise<void> {
   const chosen = await chooseNotes(ctx, parsed, terms, required, opts, response);
+  response.results.push(...(await notesWithBlocks(ctx, chosen, parsed, terms, opts)));
+}
+
+/**
+ * The search hits of chosen notes, in their order: each with its best blocks (scored together,
+ * {@link weightedBlockScores}) and a snippet; with quoted phrases, only blocks holding every
+ * phrase are listed. Notes not read yet are read now (through the note cache).
+ * @param top the best note score of the ranking `chosen` comes from (default: the first's), so
+ *   block weights do not depend on which of its notes are shown
+ */
+export async function notesWithBlocks(
+  ctx: RunContext,
+  chosen: readonly ChosenNote[],
+  parsed: ParsedQuery,
+  terms: string[],
+  opts: { blocksPerResult: number; blocks: BlockScorer },
+  top?: number,
+): Promise<SearchHit[]> {
+  const read = await Promise.all(
+    chosen.map((c) => (c.note !== undefined ? Promise.resolve(c.note) : ctx.read(c.meta))),
+  );
+  const withText = chosen.map((c, i) => ({ ...c, note: read[i] ?? null }));
   const { blocks: blockSets, scores: blockScores } = weightedBlockScores(
-    chosen,
+    withText,
     terms,
     opts.blocks,
+    top,
   );
+  const hits: SearchHit[] = [];
   const words = snippetWords(parsed);
   // With quoted phrases, a block is listed only when it holds them all
   // (test/core/search/search-service.test.ts, "a phrase search lists only the blocks that hold the phrase …").
   const holdsPhrases = (text: string): boolean =>
     parsed.phrases.every((p) => textContainsPhrase(text, p));
-  chosen.forEach((cand, i) => {
+  withText.forEach((cand, i) => {
     const scores = blockScores[i] ?? [];
     const blocks = (blockSets[i] ?? [])
       .map((b, k) => ({ b, score: scores[k] ?? 0 }))
       .filter((x) => x.score > 0 && holdsPhrases(x.b.block.text))
       .sort((x, y) => y.score - x.score || x.b.block.line - y.b.block.line);
     const best = blocks[0]?.b.block ?? (blockSets[i] ?? []).find((b) => !b.block.heading)?.block;
-    const hits: BlockHit[] = blocks.slice(0, opts.blocksPerResult).map(({ b, score }) => ({
+    const blockHits: BlockHit[] = blocks.slice(0, opts.blocksPerResult).map(({ b, score }) => ({
       id: b.block.id,
       text: b.block.text,
       line: b.block.line,
       score: round(score),
     }));
-    response.results.push(
-      hitOf(cand.meta, round(cand.score), best ? clip(best.text, words) : "", hits),
-    );
+    hits.push(hitOf(cand.meta, round(cand.score), best ? clip(best.text, words) : "", blockHits));
   });
+  return hits;
 }
 
 /** A search hit of a note with its snippet and best blocks (`score` as given, already rounded). */

@@ -59,10 +59,13 @@ import { parseQuery, type ParsedQuery } from "./query";
 import type { Result } from "../util/result";
 import { firstPassages, headingsOf, PASSAGE_NOTES, passageOf, rankPassages } from "./passages";
 import {
+  chooseNotes,
+  type ChosenNote,
   clip,
   hitOf,
   listByDate,
   notesByDate,
+  notesWithBlocks,
   rankByText,
   round,
   snippetWords,
@@ -716,13 +719,15 @@ export class SearchService {
     const depth = Math.max(limit, FUSE_DEPTH);
     const search = this.layout.settings.search;
     const bm25: SearchResponse = { ...response, results: [] };
+    // BM25 ranks `depth` notes for the fusion; only those shown are read and their blocks scored.
+    let ranked: ChosenNote[] = [];
     if (semantic.mode === "hybrid" && terms.length > 0 && limit > 0) {
-      await rankByText(
+      ranked = await chooseNotes(
         ctx,
         parsed,
         terms,
         required,
-        { limit: depth, blocksPerResult, search, nowMs, blocks: this.blockScorer },
+        { limit: depth, search, nowMs, read: false },
         bm25,
       );
     }
@@ -733,13 +738,30 @@ export class SearchService {
       if (list) list.push(b);
       else byNote.set(b.meta.path, [b]);
     }
-    const bmHits = new Map(bm25.results.map((r) => [r.path, r]));
+    const bmRanked = new Map(ranked.map((c) => [c.meta.path, c]));
     const words = snippetWords(parsed);
     let onlyVectors = 0;
-    for (const path of byNote.keys()) if (!bmHits.has(path)) onlyVectors++;
+    for (const path of byNote.keys()) if (!bmRanked.has(path)) onlyVectors++;
     response.total = bm25.total + onlyVectors;
     if (bm25.totalBound) response.totalBound = bm25.totalBound;
-    const fused = fuseRanks([[...bmHits.keys()], [...byNote.keys()]]).slice(0, limit);
+    const fused = fuseRanks([[...bmRanked.keys()], [...byNote.keys()]]).slice(0, limit);
+    const shownBm: ChosenNote[] = [];
+    for (const { key } of fused) {
+      const c = bmRanked.get(key);
+      if (c) shownBm.push(c);
+    }
+    const bmHits = new Map(
+      (
+        await notesWithBlocks(
+          ctx,
+          shownBm,
+          parsed,
+          terms,
+          { blocksPerResult, blocks: this.blockScorer },
+          ranked[0]?.score,
+        )
+      ).map((r) => [r.path, r]),
+    );
     // Only the notes shown are read: those BM25 did not read already.
     const shown = await Promise.all(
       fused.map(({ key }) =>

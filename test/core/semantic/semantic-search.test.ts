@@ -136,6 +136,35 @@ describe("semantic recall: hybrid search over block vectors", () => {
     expect(hybrid.res.total).toBe(2);
   });
 
+  it("hybrid ranks BM25's 20 best notes for the fusion but reads only the notes it shows", async () => {
+    const files: Record<string, string> = { ...FILES };
+    for (let i = 0; i < 30; i++)
+      files[`Memory/Library/ops/Release ${i}.md`] =
+        `# Release ${i}\n\n${"release ".repeat(1 + (i % 7))}notes of train ${i}.\n\nOther text.\n`;
+    const ctx = await setup(files);
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const read = new Set<string>();
+    const vault = ctx.vault as unknown as { read(path: string): Promise<string> };
+    const readNote = vault.read.bind(vault);
+    vault.read = (path) => (read.add(path), readNote(path));
+    const res = await searchWith(
+      ctx.service,
+      "release",
+      { retrieval: "hybrid", limit: 3 },
+      src,
+      () => {},
+    );
+    if (!res.ok) throw new Error(res.error);
+    expect(res.value.results).toHaveLength(3);
+    // Each note shown was read for its snippet and blocks, and no other (the fusion ranked 20).
+    expect([...read].sort()).toEqual(res.value.results.map((r) => r.path).sort());
+    for (const r of res.value.results) {
+      expect(r.snippet).toMatch(/release/i);
+      expect(r.blocks[0]?.text).toMatch(/release/i);
+    }
+  });
+
   it("passages: the block that means the query, with its line and link", async () => {
     const ctx = await setup();
     await embed(ctx);
