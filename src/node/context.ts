@@ -8,6 +8,7 @@ import { MemoryLayout } from "../core/layout";
 import { parseSettings, usableSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
+import { resolveVaultArg } from "./vault-arg";
 import type { LockOptions } from "./note-lock";
 import type { OpenReport, SearchService } from "../core/search/search-service";
 
@@ -72,7 +73,8 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
 }
 
 /**
- * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
+ * Builds the context for a vault folder (`vaultArg` resolved by {@link resolveVaultArg}: `~/…` is
+ * the home folder, anything else relative to `io.cwd`). Throws {@link UsageError} when the folder does not exist
  * (unless `create`: `init` makes it, with its parents;
  * test/cli/cli.process.test.ts, "init makes a vault folder that does not exist yet …"), is not a folder, or its
  * settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
@@ -90,7 +92,7 @@ export async function openVault(
   },
   create = false,
 ): Promise<CliContext> {
-  const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
+  const vaultRoot = resolveVaultArg(vaultArg, io.cwd ?? process.cwd());
   // A missing vault folder (ENOENT and the like) is `null`: created below with `init`, else reported as not found.
   let st = await fs.stat(vaultRoot).catch(() => null);
   if (!st && create) {
