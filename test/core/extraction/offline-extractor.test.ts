@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { splitBlocks } from "../../../src/core/journal/blocks";
 import { extractConventions, OfflineExtractor } from "../../../src/core/extraction/offline";
+import { renderTurn } from "../../../src/core/ingest/section";
 
 const journal = [
   "# 2026-11-24",
@@ -80,6 +81,45 @@ describe("offline extractor", () => {
     expect(find("We publish only")?.text).toBe(
       "Publishing: We publish only after the checklist passes.",
     );
+  });
+
+  it("reads a convention at the start of an ingested turn's answer or request, in English and Chinese", () => {
+    // The turn as ingest writes it (renderTurn): `**Answer:** Decision: …` on one line.
+    const turn = (request: string, conclusion: string) =>
+      `# 2026-12-01\n\n## Claude Code session 7f3a9c2e\n\n${renderTurn({
+        key: "t1",
+        at: "2026-12-01T10:00:00Z",
+        request,
+        conclusion,
+        actions: [],
+        interrupted: false,
+      })}\n`;
+    const cases: [string, string, string, string][] = [
+      [
+        "Which queue?",
+        "Decision: we use Postgres for the queue",
+        "decision",
+        "we use Postgres for the queue",
+      ],
+      ["用哪个队列？", "决定：队列用 Postgres", "decision", "队列用 Postgres"],
+      ["Decision: we ship on Friday", "Noted.", "decision", "we ship on Friday"],
+      ["Is the queue fast?", "TODO: benchmark the queue", "task", "benchmark the queue"],
+    ];
+    for (const [request, conclusion, category, text] of cases) {
+      const body = turn(request, conclusion);
+      const got = extractConventions(splitBlocks(body)).filter((i) => i.cue === undefined);
+      expect(
+        got.map((i) => [i.category, i.text]),
+        body,
+      ).toEqual([[category, text]]);
+      expect(body).toContain(got[0]!.evidence);
+      expect(got[0]!.evidence).toMatch(/^\*\*(?:Answer|Asked):\*\* /);
+    }
+    // Only at the start of the part: the same words later in the answer are prose.
+    const later = extractConventions(
+      splitBlocks(turn("Which queue?", "We looked at it. Decision: we use Postgres")),
+    );
+    expect(later.filter((i) => i.cue === undefined)).toEqual([]);
   });
 
   it("headings that name a day are not topics", () => {
