@@ -361,7 +361,15 @@ function makeItem(
 ): ExtractedItem | null {
   const fieldText = extras.lineText ? `${rawText} ${extras.lineText}` : rawText;
   const fields = inlineFields(fieldText);
-  const text = cleanItemText(withoutDuePhrase(rawText));
+  let text = cleanItemText(withoutDuePhrase(rawText));
+  let addressee = extras.addressee;
+  // A question or proposal addressed by a leading or trailing `@agent` (`Question: @me do we …?`)
+  // loses the mention from its text, as a task loses its `@owner` (ownerOf): it is the item's target.
+  if (category === "question" || category === "improvement") {
+    const addressed = addresseeOf(text, run.agents);
+    text = addressed.text;
+    addressee ??= addressed.name;
+  }
   if (!text) return null;
   const item: ExtractedItem = {
     category,
@@ -384,7 +392,7 @@ function makeItem(
   // the sentence addresses only a question or proposal.
   const target =
     category === "improvement" || category === "question"
-      ? (extras.addressee ?? targetOf(fieldText, fields, run.agents))
+      ? (addressee ?? targetOf(fieldText, fields, run.agents))
       : category === "task"
         ? targetOf("", fields, run.agents)
         : (extras.addressee ?? targetOf("", fields, run.agents));

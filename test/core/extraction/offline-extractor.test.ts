@@ -122,6 +122,62 @@ describe("offline extractor", () => {
     expect(later.filter((i) => i.cue === undefined)).toEqual([]);
   });
 
+  it("takes a leading or trailing @agent off a question's or proposal's text, as off a task's, and keeps it as the target", () => {
+    const agents = ["ming", "me"];
+    const cases: [string, string, string, string | undefined][] = [
+      [
+        "Question: @me do we keep the scores in the CMS?",
+        "question",
+        "do we keep the scores in the CMS?",
+        "me",
+      ],
+      [
+        "Question: do we keep the scores in the CMS? @me",
+        "question",
+        "do we keep the scores in the CMS?",
+        "me",
+      ],
+      [
+        "问题：@me 12 月的折扣上限能不能提到 15%？",
+        "question",
+        "12 月的折扣上限能不能提到 15%？",
+        "me",
+      ],
+      [
+        "## Open questions\n\n- @me do we keep the scores?",
+        "question",
+        "do we keep the scores?",
+        "me",
+      ],
+      [
+        "Proposal: @ming tag churned accounts in the CRM",
+        "improvement",
+        "tag churned accounts in the CRM",
+        "ming",
+      ],
+      // The task's own rule (ownerOf), for comparison: the mention is its owner.
+      ["TODO: @me renew the certificate", "task", "Renew the certificate", undefined],
+      // Not an agent, or a mention inside the sentence: the text stays as written.
+      [
+        "Question: @dana can you share the churn numbers?",
+        "question",
+        "@dana can you share the churn numbers?",
+        undefined,
+      ],
+      [
+        "Question: should @me or @ming own the export?",
+        "question",
+        "should @me or @ming own the export?",
+        "me",
+      ],
+    ];
+    for (const [line, category, text, target] of cases) {
+      const [item, ...rest] = extractConventions(splitBlocks(`# Log\n\n${line}\n`), agents);
+      expect(rest, line).toEqual([]);
+      expect([item?.category, item?.text, item?.target], line).toEqual([category, text, target]);
+    }
+  });
+
   it("headings that name a day are not topics", () => {
     for (const heading of ["9 Nov", "Monday, 12 November", "Nov 9", "11月9日", "周一复盘前"]) {
       const got = extractConventions(
