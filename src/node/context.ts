@@ -43,6 +43,13 @@ export interface CliContext {
   err: (line: string) => void;
   /** A server's open search index, when a server runs this command (docs/mcp.md). */
   warm?: WarmSearch;
+  /**
+   * `false`: notes left out because they cannot be read (not UTF-8, a link out of the vault) are
+   * not named on stderr. The hooks' read-only events (src/cli/hook-read.ts): `index`, `search`,
+   * `health` and the server's log name them, and a hook's stderr is kept for its own problems, so
+   * a served hook's output stays the CLI's (docs/agents.md, "The automatic loop").
+   */
+  namesLeftOut?: boolean;
 }
 
 /**
