@@ -171,10 +171,12 @@ export async function runHookWith(
     const env = { AGENT_MEMORY_LOCK_WAIT_MS: String(HOOK_LOCK_WAIT_MS), ...io.env };
     // Notes left out are not named here: a served hook and the CLI's print the same, and a hook's
     // stderr is for its own problems (CliContext.namesLeftOut).
-    const ctx: CliContext = {
-      ...(await openVault(vaultArg, { ...io, env, err: (line) => io.err(oneLine(line)) })),
+    const ctx = await openVault(vaultArg, {
+      ...io,
+      env,
+      err: (line) => io.err(oneLine(line)),
       namesLeftOut: false,
-    };
+    });
     await requireMemoryRoot(ctx);
     const agent = await agentOption(ctx, parsed.values.agent);
     if (kind === "claude-code")

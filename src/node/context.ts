@@ -44,8 +44,8 @@ export interface CliContext {
   /** A server's open search index, when a server runs this command (docs/mcp.md). */
   warm?: WarmSearch;
   /**
-   * `false`: notes left out because they cannot be read (not UTF-8, a link out of the vault) are
-   * not named on stderr. The hooks' read-only events (src/cli/hook-read.ts): `index`, `search`,
+   * `false`: notes left out because they cannot be read (not UTF-8, a link out of the vault), and
+   * folders skipped as links out of the vault, are not named on stderr. The hooks' read-only events (src/cli/hook-read.ts): `index`, `search`,
    * `health` and the server's log name them, and a hook's stderr is kept for its own problems, so
    * a served hook's output stays the CLI's (docs/agents.md, "The automatic loop").
    */
@@ -96,6 +96,8 @@ export async function openVault(
     warm?: WarmSearch;
     /** The vault's time slicer (`NodeVaultOptions.slice`); a served run's is `warm.slice`. */
     slice?: () => Promise<void>;
+    /** {@link CliContext.namesLeftOut}; `false` also keeps folders skipped as links out unnamed. */
+    namesLeftOut?: boolean;
   },
   create = false,
 ): Promise<CliContext> {
@@ -130,7 +132,9 @@ export async function openVault(
     vaultArg,
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
-      onSkippedLink: (message) => io.err(`warning: ${message}`),
+      onSkippedLink: (message) => {
+        if (io.namesLeftOut !== false) io.err(`warning: ${message}`);
+      },
       ...(slice ? { slice } : {}),
     }),
     settings,
@@ -140,6 +144,7 @@ export async function openVault(
     out: io.out,
     err: io.err,
     ...(io.warm ? { warm: io.warm } : {}),
+    ...(io.namesLeftOut === false ? { namesLeftOut: false } : {}),
   };
 }
 
