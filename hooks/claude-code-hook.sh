@@ -9,6 +9,12 @@
 # a hook never blocks a session.
 
 vault=${AGENT_MEMORY_VAULT-}
+# `~` as a shell expands it: a value set where no shell runs (Claude Code's "env" setting) arrives
+# as the literal `~/vault` (the CLI does the same, src/node/vault-arg.ts).
+case $vault in
+"~") vault=$HOME ;;
+"~/"*) vault=$HOME/${vault#"~/"} ;;
+esac
 agent=${AGENT_MEMORY_AGENT:-claude}
 event=$(cat)
 

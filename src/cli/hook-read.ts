@@ -169,7 +169,14 @@ export async function runHookWith(
       return say("the event is not a JSON object");
     // A note locked by another writer is waited for briefly, not for the CLI's 30 s.
     const env = { AGENT_MEMORY_LOCK_WAIT_MS: String(HOOK_LOCK_WAIT_MS), ...io.env };
-    const ctx = await openVault(vaultArg, { ...io, env, err: (line) => io.err(oneLine(line)) });
+    // Notes left out are not named here: a served hook and the CLI's print the same, and a hook's
+    // stderr is for its own problems (CliContext.namesLeftOut).
+    const ctx = await openVault(vaultArg, {
+      ...io,
+      env,
+      err: (line) => io.err(oneLine(line)),
+      namesLeftOut: false,
+    });
     await requireMemoryRoot(ctx);
     const agent = await agentOption(ctx, parsed.values.agent);
     if (kind === "claude-code")

@@ -18,6 +18,7 @@ import {
   servedHookVault,
   servedVault,
 } from "../serve/client";
+import { resolveVaultArg } from "../node/vault-arg";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
@@ -31,7 +32,7 @@ async function viaServer(argv: string[]): Promise<boolean> {
   const vaultArg = servedVault(argv);
   if (vaultArg === null) return false;
   const cwd = process.cwd();
-  const vault = nodePath.resolve(cwd, vaultArg);
+  const vault = resolveVaultArg(vaultArg, cwd);
   const where = socketPathFor(vault);
   if (!("path" in where)) return false;
   const env: Record<string, string> = {};

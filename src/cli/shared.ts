@@ -96,6 +96,7 @@ export async function cliBrief(
   });
   // Left out and named once: the index has named those it could not read already.
   const named = new Set(report.unreadable.map((u) => u.path));
+  if (ctx.namesLeftOut === false) return brief;
   for (const u of brief.unreadable)
     if (!named.has(u.path)) ctx.err(`brief: left out ${unreadableLine(u)}`);
   return brief;
@@ -257,11 +258,16 @@ export function checkedSearch<
 }
 
 /** Prints the stderr lines of an open's report (a rebuild, a failed save, notes left out). */
-export function reportOpen(ctx: CliContext, report: OpenReport): void {
+export function reportOpen(
+  ctx: Pick<CliContext, "err" | "namesLeftOut">,
+  report: OpenReport,
+): void {
   if (report.rebuildReason) ctx.err(rebuiltLine(report.rebuildReason));
   if (report.saveError)
     ctx.err(`index: not saved (${report.saveError}); this search used the index built in memory`);
-  // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every time.
+  // A note that cannot be read (not UTF-8, a link out of the vault) is left out and named, every
+  // time, except in a hook (CliContext.namesLeftOut).
+  if (ctx.namesLeftOut === false) return;
   for (const u of report.unreadable) ctx.err(`index: left out ${unreadableLine(u)}`);
 }
 

@@ -8,6 +8,7 @@ import { MemoryLayout } from "../core/layout";
 import { parseSettings, usableSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
+import { resolveVaultArg } from "./vault-arg";
 import type { LockOptions } from "./note-lock";
 import type { OpenReport, SearchService } from "../core/search/search-service";
 
@@ -42,6 +43,13 @@ export interface CliContext {
   err: (line: string) => void;
   /** A server's open search index, when a server runs this command (docs/mcp.md). */
   warm?: WarmSearch;
+  /**
+   * `false`: notes left out because they cannot be read (not UTF-8, a link out of the vault), and
+   * folders skipped as links out of the vault, are not named on stderr. The hooks' read-only events (src/cli/hook-read.ts): `index`, `search`,
+   * `health` and the server's log name them, and a hook's stderr is kept for its own problems, so
+   * a served hook's output stays the CLI's (docs/agents.md, "The automatic loop").
+   */
+  namesLeftOut?: boolean;
 }
 
 /**
@@ -72,7 +80,8 @@ export async function findSettingsFile(vaultRoot: string): Promise<string | null
 }
 
 /**
- * Builds the context for a vault folder. Throws {@link UsageError} when the folder does not exist
+ * Builds the context for a vault folder (`vaultArg` resolved by {@link resolveVaultArg}: `~/…` is
+ * the home folder, anything else relative to `io.cwd`). Throws {@link UsageError} when the folder does not exist
  * (unless `create`: `init` makes it, with its parents;
  * test/cli/cli.process.test.ts, "init makes a vault folder that does not exist yet …"), is not a folder, or its
  * settings file is not valid JSON. Invalid settings values fall back to defaults with a warning.
@@ -87,10 +96,12 @@ export async function openVault(
     warm?: WarmSearch;
     /** The vault's time slicer (`NodeVaultOptions.slice`); a served run's is `warm.slice`. */
     slice?: () => Promise<void>;
+    /** {@link CliContext.namesLeftOut}; `false` also keeps folders skipped as links out unnamed. */
+    namesLeftOut?: boolean;
   },
   create = false,
 ): Promise<CliContext> {
-  const vaultRoot = nodePath.resolve(io.cwd ?? process.cwd(), vaultArg);
+  const vaultRoot = resolveVaultArg(vaultArg, io.cwd ?? process.cwd());
   // A missing vault folder (ENOENT and the like) is `null`: created below with `init`, else reported as not found.
   let st = await fs.stat(vaultRoot).catch(() => null);
   if (!st && create) {
@@ -121,7 +132,9 @@ export async function openVault(
     vaultArg,
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
-      onSkippedLink: (message) => io.err(`warning: ${message}`),
+      onSkippedLink: (message) => {
+        if (io.namesLeftOut !== false) io.err(`warning: ${message}`);
+      },
       ...(slice ? { slice } : {}),
     }),
     settings,
@@ -131,6 +144,7 @@ export async function openVault(
     out: io.out,
     err: io.err,
     ...(io.warm ? { warm: io.warm } : {}),
+    ...(io.namesLeftOut === false ? { namesLeftOut: false } : {}),
   };
 }
 

@@ -302,6 +302,32 @@ describe("agent-memory hook claude-code", () => {
     expect(r.stderr).toMatch(/^agent-memory hook: /);
     expect(readFileSync(join(vault, JOURNAL), "utf8")).toBe(before);
   });
+
+  it("a journal whose frontmatter does not parse: Stop and ingest leave it byte for byte, and say so naming it and the YAML error", () => {
+    const vault = newVault();
+    const bad = "---\ntitle: [unclosed\n---\n# 2026-11-30\n\nSome notes.\n";
+    mkdirSync(join(vault, "Memory/Agents/claude/Journal"), { recursive: true });
+    writeFileSync(join(vault, JOURNAL), bad);
+    const before = notes(vault);
+    const transcript = join(FIXTURES, "claude-code-session.jsonl");
+    const message = new RegExp(
+      `${JOURNAL}: frontmatter does not parse, the note is left as it is \\(frontmatter is not valid YAML \\(line \\d+\\): `,
+    );
+    const r = hook(vault, stop(transcript));
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^agent-memory hook: /);
+    expect(r.stderr).toMatch(message);
+    expect(notes(vault)).toEqual(before);
+    const i = cliRun("ingest", vault, transcript, "--agent", "claude");
+    expect(i.code).toBe(2);
+    expect(i.stdout).toBe("");
+    expect(i.stderr.trim().split("\n")).toHaveLength(1);
+    expect(i.stderr).toMatch(/^agent-memory ingest: /);
+    expect(i.stderr).toMatch(message);
+    expect(readFileSync(join(vault, JOURNAL), "utf8")).toBe(bad);
+    expect(notes(vault)).toEqual(before);
+  });
 });
 
 describe("agent-memory hook codex", () => {

@@ -120,6 +120,49 @@ describe("the hook command lines, run as Claude Code runs them", () => {
     });
   });
 
+  it("take `~/…` in AGENT_MEMORY_VAULT as the home folder, set where no shell expands it", () => {
+    const home = temp("am-home-");
+    const vault = join(home, "vault");
+    expect(cliRun("init", vault, "--agent", "claude").code).toBe(0);
+    const env: NodeJS.ProcessEnv = {
+      ...offlineEnv(),
+      PATH: `${shim()}:${process.env.PATH ?? ""}`,
+      HOME: home,
+      // As Claude Code's "env" setting passes it: the literal `~`, no shell in between.
+      AGENT_MEMORY_VAULT: "~/vault",
+      AGENT_MEMORY_SERVER: "off",
+      CLAUDE_PLUGIN_ROOT: ROOT,
+    };
+    const cwd = temp("am-cwd-");
+    const start = spawnSync("/bin/sh", ["-c", hooks.SessionStart![0]!.hooks[0]!.command], {
+      input: JSON.stringify({ hook_event_name: "SessionStart", source: "startup" }),
+      encoding: "utf8",
+      env,
+      cwd,
+    });
+    expect(start.stderr).toBe("");
+    expect(JSON.parse(start.stdout)).toMatchObject({
+      hookSpecificOutput: { hookEventName: "SessionStart" },
+    });
+    // The Stop hook names the vault as `--vault "$AGENT_MEMORY_VAULT"`: the CLI expands it.
+    const transcript = join(cwd, "session.jsonl");
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ type: "user", sessionId: "s1", timestamp: "2026-12-01T10:00:00Z", message: { role: "user", content: "Ship the upload step" } })}\n`,
+    );
+    const stop = spawnSync("/bin/sh", ["-c", hooks.Stop![0]!.hooks[0]!.command], {
+      input: JSON.stringify({ hook_event_name: "Stop", transcript_path: transcript }),
+      encoding: "utf8",
+      env,
+      cwd,
+    });
+    expect(stop.stderr).not.toContain("vault folder not found");
+    expect(stop.status).toBe(0);
+    const journals = readdirSync(join(vault, "Memory", "Agents", "claude", "Journal"));
+    expect(journals.some((f) => f.endsWith(".md"))).toBe(true);
+    expect(readdirSync(cwd)).toEqual(["session.jsonl"]);
+  });
+
   it("exit 0 with one line when AGENT_MEMORY_VAULT is not set", () => {
     const env: NodeJS.ProcessEnv = { ...offlineEnv(), PATH: `${shim()}:${process.env.PATH ?? ""}` };
     delete env.AGENT_MEMORY_VAULT;

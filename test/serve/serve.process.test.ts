@@ -497,6 +497,38 @@ describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
     expect(await s.stop()).toContain("serve: stopped after 2 searches");
   }, 120_000);
 
+  it("a note that is not UTF-8 and a folder linked out are named once in the server's log, and the hooks are still served, as the CLI answers them", async () => {
+    const root = awkwardVault();
+    mkdirSync(join(root, "Memory/Library/Ops"), { recursive: true });
+    writeFileSync(
+      join(root, "Memory/Library/Ops/Latin1.md"),
+      Buffer.from("# Latin1\n\nCaf\xe9 canary deploy notes\n", "latin1"),
+    );
+    // And a folder that is a link out of the vault (skipped, its notes not read).
+    const outside = mkdtempSync(join(tmpdir(), "am-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, "Out.md"), "# Out\n\ncanary\n");
+    symlinkSync(outside, join(root, "Memory/Library/Outside"));
+    // `index` names the note and exits 1 (a note left out); the saved index is written.
+    expect((await cold(["index", root])).code).toBe(1);
+    const s = await serve(root);
+    const { bin, calls } = shim();
+    const env = { PATH: `${bin}:${process.env.PATH ?? ""}` };
+    for (const event of [prompt, start, prompt, start]) {
+      const fast = await hook(root, event, env);
+      expect(fast).toEqual(await cold(args(root, event)));
+      expect(fast.stderr).toBe("");
+      expect(fast.stdout).toContain("additionalContext");
+    }
+    expect(calls()).toBe(0);
+    const log = await s.stop();
+    expect(log).toContain("serve: stopped after 4 searches");
+    expect(log.match(/left out Memory\/Library\/Ops\/Latin1\.md: not valid UTF-8/g)).toHaveLength(
+      1,
+    );
+    expect(log.match(/skipped Memory\/Library\/Outside\/: /g)).toHaveLength(1);
+  }, 120_000);
+
   it("runs the CLI for another event, a bad event, AGENT_MEMORY_SERVER=off, or no server", async () => {
     const root = awkwardVault();
     expect((await cold(["index", root])).code).toBe(0);

@@ -3,7 +3,8 @@
  * configured. Deterministic and precise; it reads, in English and Chinese:
  * - explicit conventions: `- [ ]` lines, `TODO:`, `Decision:`/`决定：`, `Goal:`/`目标：`,
  *   `Question:`/`问题：`, `Learned:`/`Insight:`/`心得：`, `Pattern:`/`模式：`, `Proposal:`/`建议：`, and
- *   callouts such as `> [!decision]`;
+ *   callouts such as `> [!decision]`; also right after an ingested turn's `**Asked:**` or
+ *   `**Answer:**` label (`**Answer:** Decision: …`);
  * - sections (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"):
  * list items and paragraphs under a heading that names a category
  *   (`## Action items`, `## 下周计划`, `## What went well`…; the `sectionHeadings` setting,
@@ -41,6 +42,7 @@ import { dueFromWords } from "./due-words";
 import { dateTitle } from "../util/dates";
 import { unwrapWikilink } from "../markdown/wikilinks";
 import { ITEM_ID_RE } from "../util/ids";
+import { TURN_LABELS } from "../journal/turn-labels";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -359,7 +361,15 @@ function makeItem(
 ): ExtractedItem | null {
   const fieldText = extras.lineText ? `${rawText} ${extras.lineText}` : rawText;
   const fields = inlineFields(fieldText);
-  const text = cleanItemText(withoutDuePhrase(rawText));
+  let text = cleanItemText(withoutDuePhrase(rawText));
+  let addressee = extras.addressee;
+  // A question or proposal addressed by a leading or trailing `@agent` (`Question: @me do we …?`)
+  // loses the mention from its text, as a task loses its `@owner` (ownerOf): it is the item's target.
+  if (category === "question" || category === "improvement") {
+    const addressed = addresseeOf(text, run.agents);
+    text = addressed.text;
+    addressee ??= addressed.name;
+  }
   if (!text) return null;
   const item: ExtractedItem = {
     category,
@@ -382,7 +392,7 @@ function makeItem(
   // the sentence addresses only a question or proposal.
   const target =
     category === "improvement" || category === "question"
-      ? (extras.addressee ?? targetOf(fieldText, fields, run.agents))
+      ? (addressee ?? targetOf(fieldText, fields, run.agents))
       : category === "task"
         ? targetOf("", fields, run.agents)
         : (extras.addressee ?? targetOf("", fields, run.agents));
@@ -519,6 +529,14 @@ function withContext(node: ListNode, text: string): string {
   return `${context}${cjk ? "：" : ": "}${text}`;
 }
 
+/**
+ * An ingested turn's request or answer label at the start of a line (`**Answer:** Decision: …`,
+ * {@link TURN_LABELS}): a convention after it is read as if the line started with it.
+ */
+const TURN_LABEL = new RegExp(
+  `^(?:${[TURN_LABELS.asked, TURN_LABELS.answer].map(escapeRegExp).join("|")})\\s*`,
+);
+
 /** A `Keyword: …` line as an item (the explicit conventions), or `null` when the line is none. */
 function keywordItem(
   content: string,
@@ -528,7 +546,7 @@ function keywordItem(
   run: Run,
   node?: ListNode,
 ): ExtractedItem | null {
-  const m = KEYWORD_LINE.exec(content);
+  const m = KEYWORD_LINE.exec(content.replace(TURN_LABEL, ""));
   if (!m) return null;
   const keyword = (m[1] ?? "").toLowerCase();
   const category = CATEGORY_OF_KEYWORD.get(keyword);

@@ -5,6 +5,7 @@
  * answer (every assistant text of the turn). Pure text functions, run inside `VaultPort.process`.
  */
 import { insertJournalBlock } from "../journal/append";
+import { TURN_LABELS } from "../journal/turn-labels";
 import { joinLines, splitLines } from "../markdown/lines";
 import { localDate } from "../util/dates";
 import { redactSecrets } from "./redact";
@@ -156,12 +157,14 @@ function labelled(label: string, body: string): string {
 export function renderTurn(turn: Turn): string {
   const time = clock(turn.at);
   const parts = [`### ${time || "Turn"}`];
-  parts.push(labelled("**Asked:**", asBody(cut(turn.request, MAX_REQUEST_CHARS)) || "(empty)"));
+  parts.push(
+    labelled(TURN_LABELS.asked, asBody(cut(turn.request, MAX_REQUEST_CHARS)) || "(empty)"),
+  );
   const did = actionsLine(turn.actions);
-  if (did) parts.push(`**Done:** ${did}.`);
+  if (did) parts.push(`${TURN_LABELS.done} ${did}.`);
   if (turn.interrupted) parts.push("**Interrupted** by the person.");
   if (turn.conclusion)
-    parts.push(labelled("**Answer:**", asBody(cut(turn.conclusion, MAX_CONCLUSION_CHARS))));
+    parts.push(labelled(TURN_LABELS.answer, asBody(cut(turn.conclusion, MAX_CONCLUSION_CHARS))));
   return parts.join("\n\n");
 }
 

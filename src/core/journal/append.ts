@@ -5,7 +5,15 @@
  * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
  */
 import { setFrontmatter } from "../frontmatter";
-import { appendLines, detectEol, insertLines, joinLines, splitLines } from "../markdown/lines";
+import {
+  appendLines,
+  assertWritable,
+  detectEol,
+  insertLines,
+  joinLines,
+  locateFrontmatter,
+  splitLines,
+} from "../markdown/lines";
 import { addBlockIds, existingBlockIds, newBlockId } from "./block-ids";
 import { splitBlocks } from "./split";
 
@@ -48,6 +56,8 @@ export interface AppendedBlocks {
  * The note's line ending (CRLF) and byte order mark are kept; everything already there is kept byte
  * for byte. A missing note (`current === null`) or a blank one is started with {@link newJournalNote}.
  * @throws Error when `block` holds no text
+ * @throws `FrontmatterError` naming the journal and the YAML error when its frontmatter does not
+ *   parse (the note is left as it is)
  */
 export function appendJournalBlock(
   current: string | null,
@@ -64,6 +74,7 @@ export function appendJournalBlock(
  * Used to add turns at the end of a session's section that is not the last in the journal
  * (src/core/ingest/section.ts).
  * @throws Error when `block` holds no text
+ * @throws `FrontmatterError` as {@link appendJournalBlock}
  */
 export function insertJournalBlock(
   current: string | null,
@@ -100,6 +111,9 @@ export function insertJournalBlock(
     wanted.filter((_, i) => blocks[i]?.blockId === null),
   ).body;
   const { bom, lines } = splitLines(base);
+  // A journal whose frontmatter does not parse is not written: the block would land in a note that
+  // extraction, the index and Obsidian cannot read as it was meant (test/core/journal/journal-append.test.ts).
+  assertWritable({ frontmatterError: locateFrontmatter(base, lines).error }, note.path);
   const eol = detectEol(lines);
   const texts = withIds.split("\n");
   if (beforeLine >= lines.length) {

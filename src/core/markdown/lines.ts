@@ -101,7 +101,9 @@ export function locateFrontmatter(
     };
   } catch (err) {
     const close = locateFrontmatterBlock(text).block?.closeLine ?? lines.length;
-    return { bodyStart: Math.min(lines.length, close + 1), error: errorMessage(err) };
+    // The reason alone: the caller names the note (parseNote's message starts with the path given).
+    const reason = errorMessage(err).replace(/^note: /, "");
+    return { bodyStart: Math.min(lines.length, close + 1), error: reason };
   }
 }
 

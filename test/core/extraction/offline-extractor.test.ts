@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { splitBlocks } from "../../../src/core/journal/blocks";
 import { extractConventions, OfflineExtractor } from "../../../src/core/extraction/offline";
+import { renderTurn } from "../../../src/core/ingest/section";
 
 const journal = [
   "# 2026-11-24",
@@ -80,6 +81,101 @@ describe("offline extractor", () => {
     expect(find("We publish only")?.text).toBe(
       "Publishing: We publish only after the checklist passes.",
     );
+  });
+
+  it("reads a convention at the start of an ingested turn's answer or request, in English and Chinese", () => {
+    // The turn as ingest writes it (renderTurn): `**Answer:** Decision: …` on one line.
+    const turn = (request: string, conclusion: string) =>
+      `# 2026-12-01\n\n## Claude Code session 7f3a9c2e\n\n${renderTurn({
+        key: "t1",
+        at: "2026-12-01T10:00:00Z",
+        request,
+        conclusion,
+        actions: [],
+        interrupted: false,
+      })}\n`;
+    const cases: [string, string, string, string][] = [
+      [
+        "Which queue?",
+        "Decision: we use Postgres for the queue",
+        "decision",
+        "we use Postgres for the queue",
+      ],
+      ["用哪个队列？", "决定：队列用 Postgres", "decision", "队列用 Postgres"],
+      ["Decision: we ship on Friday", "Noted.", "decision", "we ship on Friday"],
+      ["Is the queue fast?", "TODO: benchmark the queue", "task", "benchmark the queue"],
+    ];
+    for (const [request, conclusion, category, text] of cases) {
+      const body = turn(request, conclusion);
+      const got = extractConventions(splitBlocks(body)).filter((i) => i.cue === undefined);
+      expect(
+        got.map((i) => [i.category, i.text]),
+        body,
+      ).toEqual([[category, text]]);
+      expect(body).toContain(got[0]!.evidence);
+      expect(got[0]!.evidence).toMatch(/^\*\*(?:Answer|Asked):\*\* /);
+    }
+    // Only at the start of the part: the same words later in the answer are prose.
+    const later = extractConventions(
+      splitBlocks(turn("Which queue?", "We looked at it. Decision: we use Postgres")),
+    );
+    expect(later.filter((i) => i.cue === undefined)).toEqual([]);
+  });
+
+  it("takes a leading or trailing @agent off a question's or proposal's text, as off a task's, and keeps it as the target", () => {
+    const agents = ["ming", "me"];
+    const cases: [string, string, string, string | undefined][] = [
+      [
+        "Question: @me do we keep the scores in the CMS?",
+        "question",
+        "do we keep the scores in the CMS?",
+        "me",
+      ],
+      [
+        "Question: do we keep the scores in the CMS? @me",
+        "question",
+        "do we keep the scores in the CMS?",
+        "me",
+      ],
+      [
+        "问题：@me 12 月的折扣上限能不能提到 15%？",
+        "question",
+        "12 月的折扣上限能不能提到 15%？",
+        "me",
+      ],
+      [
+        "## Open questions\n\n- @me do we keep the scores?",
+        "question",
+        "do we keep the scores?",
+        "me",
+      ],
+      [
+        "Proposal: @ming tag churned accounts in the CRM",
+        "improvement",
+        "tag churned accounts in the CRM",
+        "ming",
+      ],
+      // The task's own rule (ownerOf), for comparison: the mention is its owner.
+      ["TODO: @me renew the certificate", "task", "Renew the certificate", undefined],
+      // Not an agent, or a mention inside the sentence: the text stays as written.
+      [
+        "Question: @dana can you share the churn numbers?",
+        "question",
+        "@dana can you share the churn numbers?",
+        undefined,
+      ],
+      [
+        "Question: should @me or @ming own the export?",
+        "question",
+        "should @me or @ming own the export?",
+        "me",
+      ],
+    ];
+    for (const [line, category, text, target] of cases) {
+      const [item, ...rest] = extractConventions(splitBlocks(`# Log\n\n${line}\n`), agents);
+      expect(rest, line).toEqual([]);
+      expect([item?.category, item?.text, item?.target], line).toEqual([category, text, target]);
+    }
   });
 
   it("headings that name a day are not topics", () => {

@@ -1,7 +1,12 @@
 // appendJournalBlock / newJournalNote (`append_journal`, docs/mcp.md, "Tools"): the journal format
 // and block ids.
 import { describe, expect, it } from "vitest";
-import { appendJournalBlock, newJournalNote } from "../../../src/core/journal/append";
+import {
+  appendJournalBlock,
+  insertJournalBlock,
+  newJournalNote,
+} from "../../../src/core/journal/append";
+import { FrontmatterError } from "../../../src/core/errors";
 import { existingBlockIds, splitBlocks } from "../../../src/core/journal/blocks";
 
 const note = {
@@ -23,6 +28,23 @@ describe("appendJournalBlock", () => {
     const current = "---\r\nid: j\r\n---\r\n# Day\r\nfirst line";
     const { text, ids } = appendJournalBlock(current, "- [ ] a task", note);
     expect(text).toBe(`${current}\r\n\r\n- [ ] a task ^${ids[0]}\r\n`);
+  });
+
+  it("refuses a journal whose frontmatter does not parse, naming it and the YAML error", () => {
+    for (const current of [
+      "---\ntitle: [unclosed\n---\n# Day\n",
+      "---\na: 1\na: 2\n---\n# Day\n",
+    ]) {
+      expect(() => appendJournalBlock(current, "Learned: x", note)).toThrow(
+        new RegExp(
+          `^${note.path}: frontmatter does not parse, the note is left as it is \\(frontmatter is not valid YAML \\(line [23]\\): `,
+        ),
+      );
+      expect(() => insertJournalBlock(current, "Learned: x", note, 0)).toThrow(FrontmatterError);
+    }
+    // Frontmatter that parses, none at all, or a list (body text to the reader): written.
+    for (const current of ["---\ntitle: ok\n---\n# Day\n", "# Day\n", "---\n- a\n---\n# Day\n"])
+      expect(appendJournalBlock(current, "Learned: x", note).text.startsWith(current)).toBe(true);
   });
 
   it("gives the same text appended twice two different ids, each on its own block", () => {
