@@ -328,6 +328,34 @@ describe("agent-memory hook claude-code", () => {
     expect(readFileSync(join(vault, JOURNAL), "utf8")).toBe(bad);
     expect(notes(vault)).toEqual(before);
   });
+
+  it("a journal whose frontmatter is a list or never closed: Stop and ingest leave it byte for byte, as their message says", () => {
+    const transcript = join(FIXTURES, "claude-code-session.jsonl");
+    for (const [bad, reason] of [
+      [
+        "---\n- a\n- b\n---\n# 2026-11-30\n",
+        /frontmatter is a YAML list, not a mapping of fields; nothing written/,
+      ],
+      [
+        "---\ntitle: x\n# 2026-11-30\n",
+        /is never closed by a --- line; close it, or remove that line; nothing written/,
+      ],
+    ] as const) {
+      const vault = newVault();
+      mkdirSync(join(vault, "Memory/Agents/claude/Journal"), { recursive: true });
+      writeFileSync(join(vault, JOURNAL), bad);
+      const before = notes(vault);
+      const r = hook(vault, stop(transcript));
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(reason);
+      expect(notes(vault)).toEqual(before);
+      const i = cliRun("ingest", vault, transcript, "--agent", "claude");
+      expect(i.code).toBe(2);
+      expect(i.stderr).toMatch(reason);
+      expect(readFileSync(join(vault, JOURNAL), "utf8")).toBe(bad);
+      expect(notes(vault)).toEqual(before);
+    }
+  });
 });
 
 describe("agent-memory hook codex", () => {

@@ -4,7 +4,12 @@
  * functions, meant to run inside
  * `VaultPort.process` so they always see the journal's current content (docs/write-safety.md).
  */
-import { setFrontmatter } from "../frontmatter";
+import {
+  notMappingError,
+  parseNote,
+  setFrontmatter,
+  unclosedFrontmatterError,
+} from "../frontmatter";
 import {
   appendLines,
   assertWritable,
@@ -56,8 +61,8 @@ export interface AppendedBlocks {
  * The note's line ending (CRLF) and byte order mark are kept; everything already there is kept byte
  * for byte. A missing note (`current === null`) or a blank one is started with {@link newJournalNote}.
  * @throws Error when `block` holds no text
- * @throws `FrontmatterError` naming the journal and the YAML error when its frontmatter does not
- *   parse (the note is left as it is)
+ * @throws `FrontmatterError` naming the journal and the reason when its frontmatter does not
+ *   parse, is a YAML list or a single value, or is never closed (the note is left as it is)
  */
 export function appendJournalBlock(
   current: string | null,
@@ -114,6 +119,12 @@ export function insertJournalBlock(
   // A journal whose frontmatter does not parse is not written: the block would land in a note that
   // extraction, the index and Obsidian cannot read as it was meant (test/core/journal/journal-append.test.ts).
   assertWritable({ frontmatterError: locateFrontmatter(base, lines).error }, note.path);
+  // Nor one whose frontmatter is a list, a single value or never closed: extraction could not mark
+  // it afterwards (setFrontmatter refuses the same notes), so its section would never be read.
+  const refused =
+    notMappingError(parseNote(base, note.path), note.path) ??
+    unclosedFrontmatterError(base, note.path);
+  if (refused) throw refused;
   const eol = detectEol(lines);
   const texts = withIds.split("\n");
   if (beforeLine >= lines.length) {

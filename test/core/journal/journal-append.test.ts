@@ -42,9 +42,25 @@ describe("appendJournalBlock", () => {
       );
       expect(() => insertJournalBlock(current, "Learned: x", note, 0)).toThrow(FrontmatterError);
     }
-    // Frontmatter that parses, none at all, or a list (body text to the reader): written.
-    for (const current of ["---\ntitle: ok\n---\n# Day\n", "# Day\n", "---\n- a\n---\n# Day\n"])
+    // Frontmatter that parses, or none at all: written.
+    for (const current of ["---\ntitle: ok\n---\n# Day\n", "# Day\n", "---\n---\n# Day\n"])
       expect(appendJournalBlock(current, "Learned: x", note).text.startsWith(current)).toBe(true);
+  });
+
+  it("refuses a journal whose frontmatter is a list, a single value or never closed", () => {
+    // Extraction could not mark such a journal afterwards, so a section written there would never
+    // be read while the command said "nothing written".
+    for (const [current, reason] of [
+      [
+        "---\n- a\n- b\n---\n# Day\n",
+        /frontmatter is a YAML list, not a mapping of fields; nothing written$/,
+      ],
+      ["---\njust a string\n---\n# Day\n", /frontmatter is a single YAML value, not a mapping/],
+      ["---\ntitle: x\n# Day\n", /frontmatter opened by the first line \(---\) is never closed/],
+    ] as const) {
+      expect(() => appendJournalBlock(current, "Learned: x", note)).toThrow(reason);
+      expect(() => insertJournalBlock(current, "Learned: x", note, 0)).toThrow(FrontmatterError);
+    }
   });
 
   it("gives the same text appended twice two different ids, each on its own block", () => {
