@@ -406,17 +406,15 @@ export class SearchSocket {
         send(409, "not a hook request (vault, agent, cwd and event are needed)\n");
         return;
       }
-      void options.live.foreground
-        .run(() => answerRequest(request, root, options, this.cache))
-        .then((reply) => {
-          if ("fallback" in reply) send(409, `${reply.fallback}\n`);
-          else if (reply.code !== 0 || reply.lines.some(([s]) => s === "e"))
-            send(409, "the hook wrote to stderr or failed: the CLI runs it\n");
-          else {
-            this.served++;
-            send(200, reply.lines.map(([, line]) => `${line}\n`).join(""));
-          }
-        });
+      void answerRequest(request, root, options, this.cache).then((reply) => {
+        if ("fallback" in reply) send(409, `${reply.fallback}\n`);
+        else if (reply.code !== 0 || reply.lines.some(([s]) => s === "e"))
+          send(409, "the hook wrote to stderr or failed: the CLI runs it\n");
+        else {
+          this.served++;
+          send(200, reply.lines.map(([, line]) => `${line}\n`).join(""));
+        }
+      });
     });
   }
 
@@ -438,13 +436,12 @@ export class SearchSocket {
       }
       started = true;
       chunks.push(chunk.subarray(0, nl));
-      const text = Buffer.concat(chunks).toString("utf8");
-      void options.live.foreground
-        .run(() => answer(text, root, options, this.cache))
-        .then((reply) => {
+      void answer(Buffer.concat(chunks).toString("utf8"), root, options, this.cache).then(
+        (reply) => {
           if ("code" in reply) this.served++;
           if (!conn.destroyed) conn.end(`${JSON.stringify(reply)}\n`);
-        });
+        },
+      );
     });
   }
 }
@@ -570,7 +567,10 @@ export function hookRequest(form: URLSearchParams): ServeRequest | null {
   };
 }
 
-/** Checks a request and runs it (a SessionStart hook through `cache`). Never throws. */
+/**
+ * Checks a request and runs it (a SessionStart hook through `cache`), as a request of the live
+ * index's `Foreground`: the server's background work waits meanwhile. Never throws.
+ */
 async function answerRequest(
   req: ServeRequest,
   root: string,
@@ -599,11 +599,13 @@ async function answerRequest(
   // Expiry is judged by the local date: a caller in another time zone runs on its own.
   if (req.tz !== timeZone()) return { fallback: "another time zone" };
   const key = ReplyCache.keyOf(req, requestEnv(req));
-  if (key === null) return run(req, root, options, hostSlicer());
-  // The watcher's events already queued are seen first, so a note saved just before is a change.
-  await nextTurn();
-  await options.live.settled();
-  return cache.reply(key, req);
+  return options.live.foreground.run(async () => {
+    if (key === null) return run(req, root, options, hostSlicer());
+    // The watcher's events already queued are seen first, so a note saved just before is a change.
+    await nextTurn();
+    await options.live.settled();
+    return cache.reply(key, req);
+  });
 }
 
 /** The request's `AGENT_MEMORY_*` variables (only those reach a served run). */
