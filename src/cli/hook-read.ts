@@ -154,6 +154,10 @@ export async function runHookWith(
     if (extra.length > 0 && kind === "claude-code")
       return say(`too many arguments (usage: agent-memory ${USAGE})`);
     const vaultArg = parsed.values.vault;
+    if (vaultArg === "")
+      return say(
+        '--vault is empty (given as "$AGENT_MEMORY_VAULT"? that variable is unset or empty)',
+      );
     if (!vaultArg) return say("--vault V is required");
     const budgetChars = positiveOption(parsed.values["budget-chars"], "budget-chars");
     // Codex passes the event as the last argument; Claude Code on stdin.

@@ -127,6 +127,12 @@ export async function main(
   const values: Record<string, string | boolean | string[] | undefined> = { ...parsed.values };
   for (const [key, value] of Object.entries(values))
     if (typeof value === "string") values[key] = restore(value);
+  // `.mcp.json` and the hooks pass "$AGENT_MEMORY_VAULT": unset, it arrives as an empty argument.
+  if (vaultArg === "" && parsed.positionals.length > 0) {
+    return fail(
+      `agent-memory ${name}: the vault argument is empty (given as "$AGENT_MEMORY_VAULT"? that variable is unset or empty) ${usageHint}`,
+    );
+  }
   if (!vaultArg || args.length < command.positionals.min || args.length > command.positionals.max) {
     return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
   }

@@ -112,6 +112,16 @@ describe("agent-memory health", () => {
     );
   });
 
+  it("an empty vault argument (an unset AGENT_MEMORY_VAULT) is named as such, not a count", async () => {
+    const empty = await run("health", "");
+    expect(empty.code).toBe(2);
+    expect(empty.err).toMatch(
+      /^agent-memory health: the vault argument is empty \(given as "\$AGENT_MEMORY_VAULT"\? that variable is unset or empty\)/,
+    );
+    const none = await run("health");
+    expect(none.err).toMatch(/^agent-memory health: wrong number of arguments/);
+  });
+
   it("the sample vault examples/vault is healthy: no errors, 100% compliance", async () => {
     const r = await run("health", SAMPLE, "--json", "--date", "2026-11-29");
     const json = JSON.parse(r.out) as {

@@ -255,6 +255,11 @@ describe("agent-memory hook claude-code", () => {
       () => cliRunWith({ input: "{}" }, "hook", "claude-code", "--agent", "claude"),
       /--vault V is required/,
     ],
+    [
+      "an empty --vault (AGENT_MEMORY_VAULT unset)",
+      () => cliRunWith({ input: "{}" }, "hook", "claude-code", "--vault", "", "--agent", "claude"),
+      /--vault is empty \(given as "\$AGENT_MEMORY_VAULT"\? that variable is unset or empty\)/,
+    ],
     ["an unknown option", (v: string) => hook(v, "{}", "--bogus"), /Unknown option '--bogus'/],
     [
       "an unknown agent kind",
