@@ -149,9 +149,26 @@ function reasonOf(error: YAMLError): string {
   return first.replace(/ at line \d+, column \d+:?$/, "");
 }
 
-/** 1-based note line of a yaml error (the YAML starts on note line 2). */
-function noteLineOf(error: YAMLError): number {
-  return (error.linePos?.[0].line ?? 1) + 1;
+/**
+ * 1-based note line of a yaml error (the YAML starts on note line 2), the one line every report of
+ * it names (extraction's refusal, `health`, the journal append). The parser places an unterminated
+ * quote or bracket at the end of the source, which is the closing `---` line (`closeLine`, 0-based,
+ * as {@link locateFrontmatterBlock} gives it); the line a person must fix is then the last
+ * frontmatter line that opened a quote or bracket, or else the last non-blank one
+ * (test/core/frontmatter.test.ts, "a YAML error names the line that opened it").
+ */
+function noteLineOf(error: YAMLError, text: string, closeLine: number): number {
+  const line = (error.linePos?.[0].line ?? 1) + 1;
+  if (line <= closeLine) return line;
+  const lines = text.split("\n");
+  let lastFilled = 0;
+  for (let i = closeLine - 1; i >= 1; i--) {
+    const l = (lines[i] ?? "").trim();
+    if (l === "") continue;
+    if (lastFilled === 0) lastFilled = i + 1;
+    if (/["'[{]/.test(l)) return i + 1;
+  }
+  return lastFilled || line;
 }
 
 /**
@@ -177,7 +194,7 @@ export function parseNote(text: string, path = "note"): ParsedNote {
   const error = doc.errors[0];
   if (error) {
     throw new FrontmatterError(
-      `${path}: frontmatter is not valid YAML (line ${noteLineOf(error)}): ${reasonOf(error)}${wikilinkAdvice(error, text)}`,
+      `${path}: frontmatter is not valid YAML (line ${noteLineOf(error, text, loc.block.closeLine)}): ${reasonOf(error)}${wikilinkAdvice(error, text, loc.block.closeLine)}`,
       path,
       { cause: error },
     );
@@ -195,8 +212,8 @@ export function parseNote(text: string, path = "note"): ParsedNote {
   };
 }
 
-function wikilinkAdvice(error: YAMLError, text: string): string {
-  const line = text.split("\n")[noteLineOf(error) - 1] ?? "";
+function wikilinkAdvice(error: YAMLError, text: string, closeLine: number): string {
+  const line = text.split("\n")[noteLineOf(error, text, closeLine) - 1] ?? "";
   const hint = quotedWikilinkHint(line.replace(/\r$/, ""));
   return hint ? `. ${hint}` : "";
 }
@@ -529,7 +546,7 @@ export function frontmatterProblems(text: string): FrontmatterProblem[] {
   const problems: FrontmatterProblem[] = [];
   const seen = new Set<number>();
   for (const error of doc.errors) {
-    const line = noteLineOf(error);
+    const line = noteLineOf(error, text, loc.block.closeLine);
     if (seen.has(line)) continue;
     seen.add(line);
     const hint =

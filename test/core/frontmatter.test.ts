@@ -395,7 +395,24 @@ describe("frontmatterProblems", () => {
   it("gives the line of a YAML error in a CRLF note with a BOM", () => {
     expect(
       frontmatterProblems("\uFEFF---\r\na: 1\r\nb: [x\r\n---\r\n").map((p) => [p.line, p.severity]),
-    ).toEqual([[4, "error"]]);
+    ).toEqual([[3, "error"]]);
+  });
+
+  it("a YAML error names the line that opened it, the same in every report", () => {
+    // Unterminated: the parser stops at the closing `---` (line 4); the line to fix is 3.
+    const open = "---\ntitle: x\ntags: [a, b\n---\nbody\n";
+    expect(frontmatterProblems(open).map((p) => p.line)).toEqual([3]);
+    expect(() => parseNote(open, "n.md")).toThrow(
+      /^n\.md: frontmatter is not valid YAML \(line 3\)/,
+    );
+    // Nothing opened a bracket: the last filled line before the blank one.
+    const plain = '---\na: 1\nb: "c\n\n---\n';
+    expect(frontmatterProblems(plain).map((p) => p.line)).toEqual([3]);
+    // An error inside the YAML keeps its own line, though a later line has a bracket.
+    const inside = "---\na: 1\n  b: 2\nc: [d]\n---\n";
+    const line = frontmatterProblems(inside)[0]?.line;
+    expect(line).toBeLessThan(4);
+    expect(() => parseNote(inside, "n.md")).toThrow(`(line ${line})`);
   });
 });
 

@@ -74,7 +74,7 @@ export function checkFrontmatterSyntax(note: NoteInfo): HealthProblem[] {
         rule: "frontmatter-invalid",
         severity: "error",
         message: withHint(p.message, p.hint),
-        line: openingLine(note, p.line),
+        line: p.line,
       });
     } else {
       // An error of a frontmatter that parses: a value that is not what was written.
@@ -110,17 +110,6 @@ export function checkFrontmatterSyntax(note: NoteInfo): HealthProblem[] {
     });
   }
   return out.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-}
-
-/**
- * The YAML parser places an unterminated quote or bracket at the end of the source, which is the
- * closing `---` line; the line a person must fix is the last frontmatter line that opened it.
- */
-function openingLine(note: NoteInfo, line: number): number {
-  const last = note.frontmatterLines[note.frontmatterLines.length - 1];
-  if (!last || line <= last.line) return line;
-  const lines = [...note.frontmatterLines].reverse().filter((l) => l.text.trim() !== "");
-  return (lines.find((l) => /["'[{]/.test(l.text)) ?? lines[0])?.line ?? line;
 }
 
 function withHint(message: string, hint: string | undefined): string {
