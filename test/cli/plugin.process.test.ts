@@ -172,7 +172,9 @@ describe("the hook command lines, run as Claude Code runs them", () => {
       env,
     );
     expect(r.status).toBe(0);
-    expect(r.stderr.trim()).toBe("agent-memory hook: --vault V is required");
+    expect(r.stderr.trim()).toBe(
+      'agent-memory hook: --vault is empty (given as "$AGENT_MEMORY_VAULT"? that variable is unset or empty)',
+    );
   });
 });
 
