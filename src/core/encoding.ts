@@ -23,7 +23,7 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
   ) {
     throw new EncodingError(
-      `${path} is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8; convert it to UTF-8 to use it; nothing was written`,
+      `${path} is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8; convert it to UTF-8 to use it`,
       path,
     );
   }
@@ -33,9 +33,24 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     const offset = firstInvalidOffset(bytes);
     const byte = bytes[offset] ?? 0;
     throw new EncodingError(
-      `${path} is not valid UTF-8 (first bad byte 0x${byte.toString(16).padStart(2, "0")} at offset ${offset}); convert it to UTF-8 to use it; nothing was written`,
+      `${path} is not valid UTF-8 (first bad byte 0x${byte.toString(16).padStart(2, "0")} at offset ${offset}); convert it to UTF-8 to use it`,
       path,
     );
+  }
+}
+
+/**
+ * {@link decodeUtf8} for a read that an edit will follow: a refusal says, in addition, that
+ * nothing was written (a read-only reader, such as search or health, says only what the note is).
+ * @throws {@link EncodingError} as {@link decodeUtf8}, its message ending "; nothing was written"
+ */
+export function decodeUtf8ForEdit(bytes: Uint8Array, path: string): string {
+  try {
+    return decodeUtf8(bytes, path);
+  } catch (err) {
+    if (err instanceof EncodingError)
+      throw new EncodingError(`${err.message}; nothing was written`, path);
+    throw err;
   }
 }
 

@@ -43,7 +43,7 @@ import {
 } from "node:fs";
 import * as nodePath from "node:path";
 import { randomBytes } from "node:crypto";
-import { decodeUtf8 } from "../core/encoding";
+import { decodeUtf8, decodeUtf8ForEdit } from "../core/encoding";
 import { restoreLostLines } from "../core/merge-lines";
 import {
   MemoryError,
@@ -584,7 +584,7 @@ async function readForEdit(
         await sleep(wait);
         continue;
       }
-      const text = decodeUtf8(bytes, path);
+      const text = decodeUtf8ForEdit(bytes, path);
       keep = true;
       return { text, ident, fd, suspect: freshlyEmptied, stat };
     } catch (err) {
@@ -609,7 +609,7 @@ async function settledText(fd: number, path: string): Promise<string | null> {
     last = now;
   }
   const bytes = readFd(fd);
-  return bytes.length === 0 ? null : decodeUtf8(bytes, path);
+  return bytes.length === 0 ? null : decodeUtf8ForEdit(bytes, path);
 }
 
 function toIdent(st: BigIntStats): Ident {

@@ -135,11 +135,14 @@ describe("ObsidianVault", () => {
     await app.vault.seedBytes("Memory/fr.md", latin1);
     await expect(vault.read("Memory/fr.md")).rejects.toThrow(EncodingError);
     await expect(vault.read("Memory/fr.md")).rejects.toThrow(
-      /Memory\/fr\.md is not valid UTF-8 \(first bad byte 0xe9 at offset 5\)/,
+      /Memory\/fr\.md is not valid UTF-8 \(first bad byte 0xe9 at offset 5\); convert it to UTF-8 to use it$/,
     );
     const before = app.vault.writes;
     await expect(vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(
       EncodingError,
+    );
+    await expect(vault.process("Memory/fr.md", (cur) => `${cur ?? ""}x\n`)).rejects.toThrow(
+      /to use it; nothing was written$/,
     );
     expect(app.vault.writes).toBe(before);
     // The other side: UTF-8 text with accents reads and edits as before.

@@ -13,7 +13,7 @@
  * - Notes are read from their bytes and decoded as UTF-8 or refused (docs/write-safety.md).
  */
 import { normalizePath, TFile, TFolder, type App } from "obsidian";
-import { decodeUtf8 } from "../../core/encoding";
+import { decodeUtf8, decodeUtf8ForEdit } from "../../core/encoding";
 import { MemoryError, VaultError, errorMessage } from "../../core/errors";
 import { normalizeVaultPath } from "../../core/layout";
 import {
@@ -53,14 +53,14 @@ export class ObsidianVault implements VaultPort {
     return this.readText(file, path);
   }
 
-  private async readText(file: TFile, path: string): Promise<string> {
+  private async readText(file: TFile, path: string, forEdit = false): Promise<string> {
     let bytes: ArrayBuffer;
     try {
       bytes = await this.app.vault.readBinary(file);
     } catch (err) {
       throw new VaultError(`cannot read ${path}: ${errorMessage(err)}`, path, { cause: err });
     }
-    return decodeUtf8(new Uint8Array(bytes), path);
+    return (forEdit ? decodeUtf8ForEdit : decodeUtf8)(new Uint8Array(bytes), path);
   }
 
   exists(path: string): Promise<boolean> {
@@ -121,7 +121,7 @@ export class ObsidianVault implements VaultPort {
   private async processExisting<T>(file: TFile, path: string, edit: EditRun<T>): Promise<boolean> {
     try {
       // Read from the bytes first: a note that is not UTF-8 is refused before any edit.
-      const before = await this.readText(file, path);
+      const before = await this.readText(file, path, true);
       const preview = edit.apply(before);
       if (preview === null || preview === before) return false;
       let changed = false;

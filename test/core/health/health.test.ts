@@ -152,7 +152,7 @@ describe("health check on the seeded fixture vault", () => {
         rule: "unreadable",
         severity: "error",
         message:
-          "Memory/Agents/ada/Journal/2026-05-21.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it; nothing was written",
+          "Memory/Agents/ada/Journal/2026-05-21.md is not valid UTF-8 (first bad byte 0xe9 at offset 5); convert it to UTF-8 to use it",
         fix: NOT_UTF8_FIX,
       },
     ]);
