@@ -8,14 +8,16 @@
  * - `UserPromptSubmit` p50/p95 over 20 prompts and `SessionStart` p50/p95 over 10 runs, with no
  *   server (`AGENT_MEMORY_SERVER=off`) and with `agent-memory serve` running (timed once it says
  *   its session briefs are ready), and through the plugin's shell hook (hooks/claude-code-hook.sh,
- *   curl to the server's hook socket) with the server running;
+ *   curl to the server's hook socket) with the server running, and through the shell hook in a
+ *   session that began with no server (its first hook starts one, docs/agents.md, "A server
+ *   started for you");
  * - `Stop` on a generated 5 MB Claude Code transcript (a 5 MB tool result and 40 turns), first run
  *   (journal written, offline extraction) and a second run (nothing new);
  * - ingest throughput: parsing plus writing a 20 MB transcript in this process (MB/s).
  * Writes bench/results/hooks.md.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,6 +60,15 @@ function timed(args: string[], input: string, env: NodeJS.ProcessEnv, shell = fa
   return ms;
 }
 
+/** A file's text, or "" while it does not exist. */
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "am-bench-hooks-"));
   try {
@@ -91,8 +102,26 @@ async function main(): Promise<void> {
       server.once("exit", () => fail(new Error(`serve exited: ${log}`)));
     });
     const warm = run(offline);
-    const viaShell = run({ ...offline, AGENT_MEMORY_VAULT: root, AGENT_MEMORY_AGENT: AGENT }, true);
+    const shellEnv = { ...offline, AGENT_MEMORY_VAULT: root, AGENT_MEMORY_AGENT: AGENT };
+    const viaShell = run(shellEnv, true);
+    const serverGone = new Promise((ok) => server.once("exit", ok));
     server.kill("SIGTERM");
+    await serverGone;
+
+    // A session with no server running: its first hook answers alone and starts one (docs/agents.md,
+    // "A server started for you"); the next hooks, once it has its briefs ready, go through it.
+    const autoEnv = { ...shellEnv, AGENT_MEMORY_AUTOSERVE: "" };
+    const sessionFirst = timed(hook, start, autoEnv, true);
+    const serveLog = join(root, ".agent-memory", "serve.log");
+    const deadline = Date.now() + 120_000;
+    while (!/session briefs of \d+ agents? ready/.test(readOr(serveLog))) {
+      if (Date.now() > deadline)
+        throw new Error(`the started server did not get ready: ${readOr(serveLog)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sessionNext = run(autoEnv, true);
+    const startedPid = Number(readOr(join(root, ".agent-memory", "serve.started")).trim());
+    if (startedPid > 0) process.kill(startedPid, "SIGTERM");
 
     const big = join(root, "..", `${root.split("/").pop()}-5mb.jsonl`);
     writeFileSync(big, transcript(40, 5 * 2 ** 20, "bench-5mb"));
@@ -132,6 +161,16 @@ async function main(): Promise<void> {
       row("SessionStart, no server", cold.start),
       row("SessionStart, serve running", warm.start),
       row("SessionStart, serve running, the plugin's shell hook", viaShell.start),
+      row(
+        "UserPromptSubmit, the server a first hook started, the plugin's shell hook",
+        sessionNext.prompt,
+      ),
+      row(
+        "SessionStart, the server a first hook started, the plugin's shell hook",
+        sessionNext.start,
+      ),
+      "",
+      `With no server running, a session's first hook (SessionStart through the plugin's shell hook, which then starts \`serve --idle-exit\`): ${round(sessionFirst)} ms; the rows "the server a first hook started" are the session's next hooks.`,
       "",
       `Stop on a 5 MB transcript (40 turns): ${round(stopFirst)} ms the first time (journal written, offline extraction), ${round(stopAgain)} ms again (nothing new).`,
       "",

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Agent Memory's Claude Code hook, as the plugin runs it (hooks/hooks.json; docs/agents.md,
-# "Fast hooks through a running server"). The event arrives on stdin. When `agent-memory serve`
+# "Claude Code: the plugin", "A server started for you"). The event arrives on stdin. When `agent-memory serve`
 # or `agent-memory mcp` runs on the vault, a read-only event (SessionStart, UserPromptSubmit) is
 # answered by that server through its hook socket with curl, without starting Node; anything
 # else (no server, no curl, another event, a refusal, a timeout) runs

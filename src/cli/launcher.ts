@@ -5,7 +5,8 @@
  * `.agent-memory/`, and prints what the server's run of the same command printed. When no server
  * answers (no socket, a stale one, a server that dies or stalls, another vault's, a refusal), and
  * for every other command, it loads the full CLI (dist/cli-main.mjs) and runs it as before; a
- * Claude Code hook that only reads loads the hooks' own bundle (dist/hook-main.mjs) instead.
+ * Claude Code hook that only reads loads the hooks' own bundle (dist/hook-main.mjs) instead, and
+ * then starts a server for the next hooks ({@link startServerForHook}).
  * Only `node:*` modules here: loading the full CLI is what costs time. Bundled as CommonJS
  * (esbuild.config.mjs), so `import.meta` is not available: the full CLI is found from `__dirname`.
  */
@@ -19,6 +20,7 @@ import {
   servedVault,
 } from "../serve/client";
 import { resolveVaultArg } from "../node/vault-arg";
+import { startServerForHook } from "../serve/autostart";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
@@ -120,6 +122,10 @@ async function launch(): Promise<void> {
       pathToFileURL(nodePath.join(__dirname, "hook-main.mjs")).href
     )) as HookCli;
     await hook.runHookCli(argv);
+    // No server answered: one is started for the next hooks (docs/agents.md, "A server started
+    // for you"), after this hook's own answer, so it costs this hook only the spawn.
+    const vault = servedHookVault(argv);
+    if (vault !== null) await startServerForHook(resolveVaultArg(vault, process.cwd()), __filename);
     return;
   }
   // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)

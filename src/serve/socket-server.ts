@@ -239,6 +239,7 @@ function probe(path: string): Promise<"live" | "refused" | "none"> {
 export class SearchSocket {
   private readonly connections = new Set<Socket>();
   private served = 0;
+  private lastRequest = Date.now();
   /**
    * Resolves with how many agents' SessionStart replies were computed at start (0 without
    * {@link SearchSocketOptions.vaultArg}); never rejects.
@@ -320,6 +321,14 @@ export class SearchSocket {
   }
 
   /**
+   * When the last request arrived on either socket, answered or not (ms since the epoch; the
+   * instant it started listening when none has): what `serve --idle-exit` measures quiet from.
+   */
+  get lastRequestAt(): number {
+    return this.lastRequest;
+  }
+
+  /**
    * Computes in the background the SessionStart reply of each agent of the index for a hook
    * naming the vault as `vaultArg`, from this process's folder and environment, so a session's
    * first start is a cache hit. Never throws (a failure only leaves the cache empty).
@@ -385,6 +394,7 @@ export class SearchSocket {
       });
       res.end(body);
     };
+    this.lastRequest = Date.now();
     if (req.method !== "POST" || req.url !== "/claude-code") {
       send(404, "only POST /claude-code\n");
       return;
@@ -419,6 +429,7 @@ export class SearchSocket {
   }
 
   private accept(conn: Socket, root: string, options: SearchSocketOptions): void {
+    this.lastRequest = Date.now();
     this.connections.add(conn);
     conn.on("close", () => this.connections.delete(conn));
     conn.on("error", () => conn.destroy());
