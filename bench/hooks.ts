@@ -17,7 +17,7 @@
  * Writes bench/results/hooks.md.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,7 +110,14 @@ async function main(): Promise<void> {
 
     // A session with no server running: its first hook answers alone and starts one (docs/agents.md,
     // "A server started for you"); the next hooks, once it has its briefs ready, go through it.
-    const autoEnv = { ...shellEnv, AGENT_MEMORY_AUTOSERVE: "" };
+    // With no server the shell hook runs `agent-memory` from PATH, as an installed plugin does.
+    const bin = mkdtempSync(join(tmpdir(), "am-bench-bin-"));
+    symlinkSync(CLI, join(bin, "agent-memory"));
+    const autoEnv = {
+      ...shellEnv,
+      AGENT_MEMORY_AUTOSERVE: "",
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+    };
     const sessionFirst = timed(hook, start, autoEnv, true);
     const serveLog = join(root, ".agent-memory", "serve.log");
     const deadline = Date.now() + 120_000;
@@ -122,6 +129,7 @@ async function main(): Promise<void> {
     const sessionNext = run(autoEnv, true);
     const startedPid = Number(readOr(join(root, ".agent-memory", "serve.started")).trim());
     if (startedPid > 0) process.kill(startedPid, "SIGTERM");
+    rmSync(bin, { recursive: true, force: true });
 
     const big = join(root, "..", `${root.split("/").pop()}-5mb.jsonl`);
     writeFileSync(big, transcript(40, 5 * 2 ** 20, "bench-5mb"));
