@@ -97,6 +97,22 @@ interface CachedReply {
 const REFRESH_AFTER_MS = 1000;
 
 /**
+ * The `AGENT_MEMORY_*` variables that never change what a hook prints: where the vault and agent
+ * came from (the command line carries both), how to reach or start a server, how long to wait
+ * for a lock. A request's other variables are part of its kept reply's key.
+ */
+const REPLY_NEUTRAL_ENV = new Set([
+  "AGENT_MEMORY_VAULT",
+  "AGENT_MEMORY_AGENT",
+  "AGENT_MEMORY_SERVER",
+  "AGENT_MEMORY_SERVER_TIMEOUT_MS",
+  "AGENT_MEMORY_AUTOSERVE",
+  "AGENT_MEMORY_AUTOSERVE_IDLE_SECONDS",
+  "AGENT_MEMORY_LOCK_WAIT_MS",
+  "AGENT_MEMORY_LOCK_STALE_MS",
+]);
+
+/**
  * The replies of Claude Code's `SessionStart` hook (the brief, most of a served hook's time), kept
  * per command line (docs/decisions.md, "A server keeps the SessionStart brief"). A reply is used
  * again while the live index's {@link LiveIndex.generation} is the one it was computed at (no note
@@ -131,11 +147,17 @@ export class ReplyCache {
     }
     if (name !== "SessionStart") return null;
     // The event's other fields (session id, source, transcript) do not change the brief; an empty
-    // variable counts as unset, as the CLI reads them.
+    // variable counts as unset, as the CLI reads them; the variables that only say how to reach a
+    // server or wait for a lock do not change it either ({@link REPLY_NEUTRAL_ENV}). The folder
+    // the hook ran in matters only to a vault given relative to it, so a session started in any
+    // project is answered by the reply computed at the server's start.
     const vars = Object.entries(env)
-      .filter(([, v]) => v !== "" && v !== undefined)
+      .filter(([k, v]) => v !== "" && v !== undefined && !REPLY_NEUTRAL_ENV.has(k))
       .sort(([a], [b]) => (a < b ? -1 : 1));
-    return JSON.stringify([req.argv.slice(0, -1), req.cwd, req.tz, vars]);
+    const argv = req.argv.slice(0, -1);
+    const vaultArg = servedHookVault(req.argv) ?? "";
+    const relative = !nodePath.isAbsolute(vaultArg) && !/^~(\/|$)/.test(vaultArg);
+    return JSON.stringify([argv, relative ? req.cwd : null, req.tz, vars]);
   }
 
   /** The kept reply of `key` when it is still current, else a new one, kept when it succeeded. */

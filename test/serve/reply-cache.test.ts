@@ -71,4 +71,42 @@ describe("ReplyCache", () => {
     await vi.advanceTimersByTimeAsync(1_000); // kept up to date after the change
     expect(background).toEqual([true, false, true]);
   });
+
+  it("a kept reply's key: the folder and the routing variables do not split it, what can change the brief does", () => {
+    const event = JSON.stringify({ hook_event_name: "SessionStart", source: "startup" });
+    const request = (
+      vault: string,
+      cwd: string,
+      env: Record<string, string> = {},
+    ): ServeRequest => ({
+      v: 1,
+      argv: ["hook", "claude-code", "--vault", vault, "--agent", "claude", event],
+      cwd,
+      vault,
+      env,
+      tz: "UTC",
+    });
+    const key = (r: ServeRequest) => ReplyCache.keyOf(r, r.env);
+    const base = key(request("/v", "/home/me"));
+    expect(base).not.toBeNull();
+    // A session in another project, asking through the shell hook or the launcher.
+    expect(key(request("/v", "/work/project"))).toBe(base);
+    expect(key(request("~/v", "/a"))).toBe(key(request("~/v", "/b")));
+    for (const name of [
+      "AGENT_MEMORY_VAULT",
+      "AGENT_MEMORY_AGENT",
+      "AGENT_MEMORY_SERVER",
+      "AGENT_MEMORY_SERVER_TIMEOUT_MS",
+      "AGENT_MEMORY_AUTOSERVE",
+      "AGENT_MEMORY_AUTOSERVE_IDLE_SECONDS",
+      "AGENT_MEMORY_LOCK_WAIT_MS",
+      "AGENT_MEMORY_LOCK_STALE_MS",
+    ])
+      expect(key(request("/v", "/home/me", { [name]: "x" }))).toBe(base);
+    // The other side: a vault given relative to the folder, and any other variable, split it.
+    expect(key(request("v", "/a"))).not.toBe(key(request("v", "/b")));
+    expect(key(request("/v", "/home/me", { AGENT_MEMORY_DEBUG: "1" }))).not.toBe(base);
+    expect(key(request("/w", "/home/me"))).not.toBe(base);
+    expect(key({ ...request("/v", "/home/me"), tz: "Asia/Shanghai" })).not.toBe(base);
+  });
 });
