@@ -199,6 +199,51 @@ describe("one-shot search through agent-memory serve", () => {
     expect(pathsOf(r)).toEqual(["Memory/Library/Ops/New.md"]);
   }, 60_000);
 
+  it("a search with a folder linked out of the vault and a note not UTF-8 prints the CLI's warnings, and a plain search the CLI's output", async () => {
+    const t = vault();
+    writeFileSync(
+      join(t.root, "Memory/Library/Ops/Latin1.md"),
+      Buffer.from("# Latin1\n\nCaf\xe9 canary deploy notes\n", "latin1"),
+    );
+    const outside = mkdtempSync(join(tmpdir(), "am-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, "Out.md"), "# Out\n\ncanary\n");
+    symlinkSync(outside, join(t.root, "Memory/Library/Outside"));
+    expect((await cold(["index", t.root])).code).toBe(1);
+    const s = await serve(t.root);
+    for (const q of [["canary"], ["canary", "--json"]]) {
+      const args = ["search", t.root, ...q];
+      const [warm, own] = [await cli(args), await cold(args)];
+      expect(same(warm), q.join(" ")).toEqual(same(own));
+      expect(warm.stderr.split("\n").filter((l) => l !== "")).toEqual([
+        `warning: skipped Memory/Library/Outside/: Memory/Library/Outside is a symbolic link to ${outside}, outside the vault (${outside}); its notes are not read`,
+        "index: left out Memory/Library/Ops/Latin1.md: not valid UTF-8 (first bad byte 0xe9 at offset 13); convert it to UTF-8 to use it",
+      ]);
+    }
+    // Once the link is gone, neither warns of it.
+    rmSync(join(t.root, "Memory/Library/Outside"));
+    const gone = ["search", t.root, "canary"];
+    const [warm, own] = [await cli(gone), await cold(gone)];
+    expect(same(warm)).toEqual(same(own));
+    expect(warm.stderr).not.toContain("warning: skipped");
+    expect(await s.stop()).toContain("serve: stopped after 3 searches");
+  }, 120_000);
+
+  it("a plain search, a search with no results and its hint, and a usage error print the CLI's output and exit code", async () => {
+    const t = vault();
+    expect((await cold(["index", t.root])).code).toBe(0);
+    const s = await serve(t.root);
+    for (const args of [
+      ["search", t.root, "deploy"],
+      ["search", t.root, "status:open zorblax"],
+      ["search", t.root, "deploy", "--scope", "nowhere:x"],
+    ]) {
+      const [warm, own] = [await cli(args), await cold(args)];
+      expect(same(warm), args.join(" ")).toEqual(same(own));
+    }
+    expect(await s.stop()).toMatch(/serve: stopped after [23] searches/);
+  }, 120_000);
+
   it("listens on a socket of mode 600 that is gone once the server stops", async () => {
     const t = vault();
     const s = await serve(t.root);
