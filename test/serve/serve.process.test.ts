@@ -574,6 +574,49 @@ describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
     expect(log.match(/skipped Memory\/Library\/Outside\/: /g)).toHaveLength(1);
   }, 120_000);
 
+  it("a vault given as ~/…: the served brief names it as the CLI's own run does, in its Not shown line too", async () => {
+    const home = mkdtempSync(join(tmpdir(), "am-home-"));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const root = join(home, "v");
+    for (const [path, text] of Object.entries(notes)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    // More open tasks than the SessionStart brief shows: its "Not shown" line names the vault.
+    const tasks = Array.from(
+      { length: 150 },
+      (_, i) =>
+        `- [ ] Task ${i} of the long deploy pipeline and its configuration [created:: 2026-06-01] ^t-${String(i).padStart(3, "0")}`,
+    );
+    mkdirSync(join(root, "Memory/Agents/link/Trackers"), { recursive: true });
+    writeFileSync(
+      join(root, "Memory/Agents/link/Trackers/Tasks.md"),
+      `---\ntype: tracker\nkind: tasks\nagent: link\n---\n# Tasks\n\n${tasks.join("\n")}\n`,
+    );
+    const env = { HOME: home };
+    const own = (argv: string[]) => cli(argv, { ...env, AGENT_MEMORY_SERVER: "off" });
+    expect((await own(["index", root])).code).toBe(0);
+    const s = await serve(root, env);
+    const { bin, calls } = shim();
+    const tilde = args("~/v", start);
+    const expected = await own(tilde);
+    expect(expected.code).toBe(0);
+    expect(expected.stdout).toContain(
+      `not shown: \`agent-memory trackers ${root} --agent link --kind tasks\``,
+    );
+    // The plugin's shell hook (it expands ~ itself), the launcher, and the vault given in full.
+    const viaHook = await hook("~/v", start, {
+      ...env,
+      AGENT_MEMORY_VAULT: "~/v",
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+    });
+    expect(calls()).toBe(0);
+    expect(viaHook).toEqual(expected);
+    expect(await cli(tilde, env)).toEqual(expected);
+    expect(await own(args(root, start))).toEqual(expected);
+    expect(await s.stop()).toContain("serve: stopped after 2 searches");
+  }, 120_000);
+
   it("runs the CLI for another event, a bad event, AGENT_MEMORY_SERVER=off, or no server", async () => {
     const root = awkwardVault();
     expect((await cold(["index", root])).code).toBe(0);
