@@ -111,6 +111,8 @@ export class LiveIndex {
         for (const p of this.paths) if (p.startsWith(prefix)) this.changed(this.vault.abs(p));
       },
       error: (line) => this.log(line),
+      // A folder linked out of the vault made since the list: told of as the list tells of one.
+      link: (abs) => this.vault.seeLink(this.relative(abs)),
     });
     this.watcher.start();
     this.watching = true;

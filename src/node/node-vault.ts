@@ -318,6 +318,15 @@ export class NodeVault implements VaultPort {
     }
   }
 
+  /**
+   * Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of the link at vault path `path`
+   * when it is a folder link out of the vault, as {@link list} does: for a long-lived host's
+   * watcher, which meets links made after its list.
+   */
+  seeLink(path: string): void {
+    this.noteSkippedLink(path);
+  }
+
   /** Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of a folder link out of the vault. */
   private noteSkippedLink(path: string): void {
     if (!this.onSkippedLink || this.skippedLinks.has(path)) return;

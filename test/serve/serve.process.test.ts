@@ -220,13 +220,19 @@ describe("one-shot search through agent-memory serve", () => {
         "index: left out Memory/Library/Ops/Latin1.md: not valid UTF-8 (first bad byte 0xe9 at offset 13); convert it to UTF-8 to use it",
       ]);
     }
-    // Once the link is gone, neither warns of it.
+    // A link made while the server runs is warned of too (the watcher meets it), and once the
+    // links are gone neither run warns of them.
+    symlinkSync(outside, join(t.root, "Memory/Agents/link/Later"));
+    const args = ["search", t.root, "canary"];
+    const [later, laterOwn] = [await cli(args), await cold(args)];
+    expect(same(later)).toEqual(same(laterOwn));
+    expect(later.stderr).toContain("warning: skipped Memory/Agents/link/Later/: ");
     rmSync(join(t.root, "Memory/Library/Outside"));
-    const gone = ["search", t.root, "canary"];
-    const [warm, own] = [await cli(gone), await cold(gone)];
+    rmSync(join(t.root, "Memory/Agents/link/Later"));
+    const [warm, own] = [await cli(args), await cold(args)];
     expect(same(warm)).toEqual(same(own));
     expect(warm.stderr).not.toContain("warning: skipped");
-    expect(await s.stop()).toContain("serve: stopped after 3 searches");
+    expect(await s.stop()).toContain("serve: stopped after 4 searches");
   }, 120_000);
 
   it("a plain search, a search with no results and its hint, and a usage error print the CLI's output and exit code", async () => {
