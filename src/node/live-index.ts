@@ -224,9 +224,11 @@ export class LiveIndex {
   private async index(path: string): Promise<void> {
     let stat: { mtime: number; size: number } | undefined;
     try {
-      // As NodeVault.list sees notes: a symbolic link is not one.
+      // As NodeVault.list sees notes: a symbolic link is not one, unless it leads out of the
+      // vault (listed so that its read is refused by name: left out, as a run of its own says).
       const st = lstatSync(this.vault.abs(path));
-      stat = st.isFile() ? { mtime: st.mtimeMs, size: st.size } : undefined;
+      const note = st.isFile() || (st.isSymbolicLink() && this.vault.leavesVault(path));
+      stat = note ? { mtime: st.mtimeMs, size: st.size } : undefined;
     } catch {
       // Deleted meanwhile: removed from the index.
       stat = undefined;

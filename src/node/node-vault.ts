@@ -380,8 +380,11 @@ export class NodeVault implements VaultPort {
     }
   }
 
-  /** True when the link at vault path `path` resolves outside the vault. */
-  private leavesVault(path: string): boolean {
+  /**
+   * True when the link at vault path `path` resolves outside the vault: {@link list} lists such a
+   * link as a note, so that reading it is refused by name.
+   */
+  leavesVault(path: string): boolean {
     try {
       this.paths.resolve(path);
       return false;

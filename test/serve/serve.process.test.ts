@@ -222,16 +222,21 @@ describe("one-shot search through agent-memory serve", () => {
     }
     // A link made while the server runs is warned of too (the watcher meets it), and once the
     // links are gone neither run warns of them.
+    // So is a note linked out of the vault (left out, named).
     symlinkSync(outside, join(t.root, "Memory/Agents/link/Later"));
+    symlinkSync(join(outside, "Out.md"), join(t.root, "Memory/Library/Ops/OutNote.md"));
     const args = ["search", t.root, "canary"];
     const [later, laterOwn] = [await cli(args), await cold(args)];
     expect(same(later)).toEqual(same(laterOwn));
     expect(later.stderr).toContain("warning: skipped Memory/Agents/link/Later/: ");
+    expect(later.stderr).toContain("index: left out Memory/Library/Ops/OutNote.md: ");
     rmSync(join(t.root, "Memory/Library/Outside"));
     rmSync(join(t.root, "Memory/Agents/link/Later"));
+    rmSync(join(t.root, "Memory/Library/Ops/OutNote.md"));
     const [warm, own] = [await cli(args), await cold(args)];
     expect(same(warm)).toEqual(same(own));
     expect(warm.stderr).not.toContain("warning: skipped");
+    expect(warm.stderr).not.toContain("OutNote");
     expect(await s.stop()).toContain("serve: stopped after 4 searches");
   }, 120_000);
 
