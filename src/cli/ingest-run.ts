@@ -93,6 +93,11 @@ export async function ingestFiles(
     now?: Date;
     /** Stops the run after the write under way (see {@link IngestRun.interrupted}). */
     signal?: AbortSignal;
+    /**
+     * A session whose journal refuses the write is reported (`refused`, with its reason) and the
+     * other sessions and files go on, rather than the error stopping the run after what it wrote.
+     */
+    reportRefused?: boolean;
   },
 ): Promise<IngestRun> {
   const { signal } = options;
@@ -113,6 +118,7 @@ export async function ingestFiles(
       now: options.now ?? new Date(),
       dryRun: options.dryRun,
       ...(signal ? { signal } : {}),
+      ...(options.reportRefused ? { reportRefused: true } : {}),
     });
     run.files.push({ file, outcome });
     for (const w of outcome.written) if (!run.written.includes(w)) run.written.push(w);
@@ -139,8 +145,8 @@ export async function ingestFiles(
 
 /**
  * The journals to extract after writing `outcomes`, each once: those written, then the journals of
- * their sessions that are {@link extractionDue} (written by a run killed before it extracted them).
- * Throws `VaultError` when such a journal cannot be read.
+ * their sessions that are {@link extractionDue} (written by a run killed before it extracted them);
+ * a journal that refused its session is not read. Throws `VaultError` when such a journal cannot be read.
  */
 export async function journalsToExtract(
   ctx: Pick<CliContext, "vault">,
@@ -150,7 +156,11 @@ export async function journalsToExtract(
   for (const o of outcomes) for (const w of o.written) if (!out.includes(w)) out.push(w);
   for (const o of outcomes)
     for (const s of o.sessions)
-      if (!out.includes(s.journal) && (await extractionDue(ctx.vault, s.journal)))
+      if (
+        s.status !== "refused" &&
+        !out.includes(s.journal) &&
+        (await extractionDue(ctx.vault, s.journal))
+      )
         out.push(s.journal);
   return out;
 }
@@ -225,12 +235,16 @@ export function ingestJson(run: IngestRun, dryRun: boolean): unknown {
   };
 }
 
-/** True when the run found problems (exit 1): lines skipped as not JSON, a session not added to, items rejected. */
+/**
+ * True when the run found problems (exit 1): lines skipped as not JSON, a session not added to or
+ * refused by its journal, items rejected.
+ */
 export function ingestHadProblems(run: IngestRun): boolean {
   return (
     run.files.some(
       ({ file, outcome }) =>
-        file.report.badLines.length > 0 || outcome.sessions.some((s) => s.status === "diverged"),
+        file.report.badLines.length > 0 ||
+        outcome.sessions.some((s) => s.status === "diverged" || s.status === "refused"),
     ) || run.extraction.some((r) => r.rejected.length > 0)
   );
 }

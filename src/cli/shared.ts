@@ -16,6 +16,7 @@ import { wikilinkDisplayText } from "../core/markdown/wikilinks";
 import type { CliContext } from "../node/context";
 import { requireMemoryRoot } from "../node/context";
 import { nextTurn } from "../node/event-loop";
+import { shownVault } from "../node/vault-arg";
 import { savedIndexTime, vaultIndexStore } from "../node/index-store";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { LiveIndex } from "../node/live-index";
@@ -89,7 +90,7 @@ export async function cliBrief(
     search: checkedSearch(ctx, service, report, (q: string, o: SearchOptions) =>
       searchWith(service, q, o, source, ctx.err),
     ),
-    vaultLabel: ctx.vaultArg,
+    vaultLabel: shownVault(ctx.vaultArg),
     // The index holds every note's path: the agents without listing their folders again.
     agents: ctx.layout.agentsIn(service.notes().map((m) => m.path)),
     ...budget,

@@ -29,7 +29,10 @@ export interface WarmSearch {
 export interface CliContext {
   /** Absolute path of the vault. */
   vaultRoot: string;
-  /** The vault argument as the user typed it (for messages). */
+  /**
+   * The vault argument as the user typed it (for messages); what a command prints names the vault
+   * by its `shownVault` (src/node/vault-arg.ts).
+   */
   vaultArg: string;
   vault: NodeVault;
   settings: Settings;

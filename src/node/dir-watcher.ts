@@ -23,6 +23,11 @@ export interface DirWatcherEvents {
   folderGone: (abs: string) => void;
   /** A folder could not be watched (one line for the log). */
   error: (line: string) => void;
+  /**
+   * A symbolic link that is not a note appeared (it may be a folder linked out of the vault, which
+   * `NodeVault.list` skips and tells of): its path, to be checked. Optional.
+   */
+  link?: (abs: string) => void;
 }
 
 export class DirWatcher {
@@ -74,6 +79,7 @@ export class DirWatcher {
       const abs = nodePath.join(dir, e.name);
       if (e.isDirectory()) this.addTree(abs, announce);
       else if (announce && e.isFile() && /\.md$/i.test(e.name)) this.on.file(abs);
+      else if (announce && e.isSymbolicLink() && !/\.md$/i.test(e.name)) this.on.link?.(abs);
     }
   }
 
@@ -106,6 +112,7 @@ export class DirWatcher {
     // replaced by one (its removal and the link seen as one event) must leave the index.
     if (st !== null && !st.isFile() && !st.isSymbolicLink()) return;
     if (/\.md$/i.test(entry)) this.on.file(abs);
+    else if (st?.isSymbolicLink()) this.on.link?.(abs);
   }
 
   private rescan(dir: string): void {
@@ -121,6 +128,7 @@ export class DirWatcher {
       const abs = nodePath.join(dir, e.name);
       if (e.isDirectory()) this.addTree(abs, true);
       else if (e.isFile() && /\.md$/i.test(e.name)) this.on.file(abs);
+      else if (e.isSymbolicLink() && !/\.md$/i.test(e.name)) this.on.link?.(abs);
     }
   }
 

@@ -111,6 +111,8 @@ export class LiveIndex {
         for (const p of this.paths) if (p.startsWith(prefix)) this.changed(this.vault.abs(p));
       },
       error: (line) => this.log(line),
+      // A folder linked out of the vault made since the list: told of as the list tells of one.
+      link: (abs) => this.vault.seeLink(this.relative(abs)),
     });
     this.watcher.start();
     this.watching = true;
@@ -222,9 +224,11 @@ export class LiveIndex {
   private async index(path: string): Promise<void> {
     let stat: { mtime: number; size: number } | undefined;
     try {
-      // As NodeVault.list sees notes: a symbolic link is not one.
+      // As NodeVault.list sees notes: a symbolic link is not one, unless it leads out of the
+      // vault (listed so that its read is refused by name: left out, as a run of its own says).
       const st = lstatSync(this.vault.abs(path));
-      stat = st.isFile() ? { mtime: st.mtimeMs, size: st.size } : undefined;
+      const note = st.isFile() || (st.isSymbolicLink() && this.vault.leavesVault(path));
+      stat = note ? { mtime: st.mtimeMs, size: st.size } : undefined;
     } catch {
       // Deleted meanwhile: removed from the index.
       stat = undefined;

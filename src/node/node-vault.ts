@@ -149,8 +149,8 @@ export class NodeVault implements VaultPort {
   private readonly lockOptions: LockOptions;
   private readonly onSkippedLink: ((message: string) => void) | undefined;
   private readonly slice: (() => Promise<void>) | undefined;
-  /** Folder links out of the vault already told of ({@link NodeVaultOptions.onSkippedLink}). */
-  private readonly skippedLinks = new Set<string>();
+  /** Folder links out of the vault already told of ({@link NodeVaultOptions.onSkippedLink}), with their line. */
+  private readonly skippedLinks = new Map<string, string>();
   /**
    * Folders {@link list} walked: real folders inside the vault, reached without a link (a link
    * to a folder is not walked). Reads of notes in them skip resolving each path.
@@ -318,26 +318,73 @@ export class NodeVault implements VaultPort {
     }
   }
 
+  /**
+   * Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of the link at vault path `path`
+   * when it is a folder link out of the vault, as {@link list} does: for a long-lived host's
+   * watcher, which meets links made after its list.
+   */
+  seeLink(path: string): void {
+    this.noteSkippedLink(path);
+  }
+
   /** Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of a folder link out of the vault. */
   private noteSkippedLink(path: string): void {
     if (!this.onSkippedLink || this.skippedLinks.has(path)) return;
+    const message = this.skippedLinkLine(path);
+    if (message === null) return;
+    this.skippedLinks.set(path, message);
+    this.onSkippedLink(message);
+  }
+
+  /** The line told of the link at vault path `path` when it is a folder link out of the vault, else `null`. */
+  private skippedLinkLine(path: string): string | null {
     let message: string;
     try {
       this.paths.resolve(path);
-      return; // a link inside the vault: its target is listed where it is
+      return null; // a link inside the vault: its target is listed where it is
     } catch (err) {
-      if (!(err instanceof PathError)) return;
+      if (!(err instanceof PathError)) return null;
       message = err.message;
     }
-    if (!statOrNull(this.abs(path))?.isDirectory()) return;
-    this.skippedLinks.add(path);
-    this.onSkippedLink(
-      `skipped ${path}/: ${message.replace(/; refused: .*$/, "")}; its notes are not read`,
-    );
+    if (!statOrNull(this.abs(path))?.isDirectory()) return null;
+    return `skipped ${path}/: ${message.replace(/; refused: .*$/, "")}; its notes are not read`;
   }
 
-  /** True when the link at vault path `path` resolves outside the vault. */
-  private leavesVault(path: string): boolean {
+  /**
+   * The folder links out of the vault that {@link list} skipped and told of, with their lines, as
+   * they are now: one removed or pointed back inside the vault since is dropped (and told again
+   * if a later list meets it). A server hands them to a served run ({@link tellSkippedLinks}),
+   * which does not list the vault itself.
+   */
+  linksSkipped(): { path: string; message: string }[] {
+    const out: { path: string; message: string }[] = [];
+    for (const path of [...this.skippedLinks.keys()]) {
+      const message = this.skippedLinkLine(path);
+      if (message === null) this.skippedLinks.delete(path);
+      else out.push({ path, message });
+    }
+    return out;
+  }
+
+  /**
+   * Tells {@link NodeVaultOptions.onSkippedLink} of folder links out of the vault that another
+   * vault of the same folder skipped ({@link linksSkipped}: a server's), each once, as a list
+   * of this vault would: a served run prints what the CLI's own run prints.
+   */
+  tellSkippedLinks(links: readonly { path: string; message: string }[]): void {
+    if (!this.onSkippedLink) return;
+    for (const { path, message } of links) {
+      if (this.skippedLinks.has(path)) continue;
+      this.skippedLinks.set(path, message);
+      this.onSkippedLink(message);
+    }
+  }
+
+  /**
+   * True when the link at vault path `path` resolves outside the vault: {@link list} lists such a
+   * link as a note, so that reading it is refused by name.
+   */
+  leavesVault(path: string): boolean {
     try {
       this.paths.resolve(path);
       return false;

@@ -676,6 +676,9 @@ async function run(
       // then index everything pending, as the MCP search does (docs/mcp.md, "Following the disk").
       await nextTurn();
       await options.live.settled();
+      // The folder links out of the vault the run's own listing would warn of (the server's
+      // listing met them; the run does not list the vault).
+      ctx.vault.tellSkippedLinks(options.vault.linksSkipped());
       const service = options.live.service;
       const report: OpenReport = {
         source: "saved",

@@ -225,3 +225,121 @@ describe("agent-memory ingest", () => {
       for (const secret of Object.values(FAKE)) expect(text, path).not.toContain(secret);
   });
 });
+
+describe("agent-memory ingest of several files, one refused", () => {
+  const LATER = "Memory/Agents/claude/Journal/2026-12-02.md";
+  /** The session fixture moved to 2 December, under another session id: another day's journal. */
+  function laterCopy(): string {
+    const dir = mkdtempSync(join(tmpdir(), "am-ingest-t-"));
+    dirs.push(dir);
+    const text = readFileSync(join(FIXTURES, "claude-code-session.jsonl"), "utf8")
+      .replaceAll("2026-11-30", "2026-12-02")
+      .replaceAll("7f3a9c2e-1b4d", "8f3a9c2e-1b4d");
+    writeFileSync(join(dir, "later.jsonl"), text);
+    return join(dir, "later.jsonl");
+  }
+  const BAD_FRONTMATTER = "---\ntags: [a\nfoo: : bar\n---\n# x\n";
+
+  interface Json {
+    files: {
+      file: string;
+      sessions: { journal: string; status: string; added: number; reason?: string }[];
+    }[];
+    written: string[];
+    extraction: { journal: string; items: unknown[] }[];
+  }
+
+  it("writes and reports both files of different days when all is well (exit 0)", () => {
+    const vault = newVault();
+    const later = laterCopy();
+    const r = cliRun(
+      "ingest",
+      vault,
+      join(FIXTURES, "claude-code-session.jsonl"),
+      later,
+      "--agent",
+      "claude",
+      "--json",
+    );
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as Json;
+    expect(json.files.map((f) => f.sessions.map((s) => [s.journal, s.status]))).toEqual([
+      [[JOURNAL, "new"]],
+      [[LATER, "new"]],
+    ]);
+    expect(json.written).toEqual([JOURNAL, LATER]);
+    expect(json.extraction.map((e) => e.journal)).toEqual([JOURNAL, LATER]);
+  });
+
+  it.each([
+    ["second", (good: string, bad: string) => [good, bad]],
+    ["first", (good: string, bad: string) => [bad, good]],
+  ])(
+    "a journal refusing the %s file's session: the other is written, both are reported, exit 1",
+    (_, order) => {
+      for (const [label, refusing] of [
+        ["bad frontmatter", BAD_FRONTMATTER],
+        ["not UTF-8", Buffer.from([0xff, 0xfe, 0x41, 0x00])],
+      ] as const) {
+        const vault = newVault();
+        const later = laterCopy();
+        writeFileSync(join(vault, LATER), refusing);
+        const files = order(join(FIXTURES, "claude-code-session.jsonl"), later);
+        const text = cliRun("ingest", vault, ...files, "--agent", "claude");
+        expect(text.code, label).toBe(1);
+        expect(text.stderr, label).toBe("");
+        // Each file is named with what it gave: the journal written, or the refusal and why.
+        expect(text.stdout, label).toContain(`${later} (claude-code): 1 session`);
+        expect(text.stdout, label).toContain(
+          `  8f3a9c2e → ${LATER}: refused by the journal, nothing written for it\n    ${LATER}`,
+        );
+        expect(text.stdout, label).toContain(`  7f3a9c2e → ${JOURNAL}: 3 new turns (new section)`);
+        expect(text.stdout, label).toContain(`extracted ${JOURNAL}`);
+        expect(text.stdout, label).toMatch(new RegExp(`^wrote ${JOURNAL}, `, "m"));
+        expect(readFileSync(join(vault, JOURNAL), "utf8")).toContain(
+          "The parser test fails on Windows files",
+        );
+        expect(readFileSync(join(vault, LATER)), label).toEqual(Buffer.from(refusing));
+
+        // The same vault again, in JSON: the written file is unchanged, the refusal is said again.
+        const json = cliRun("ingest", vault, ...files, "--agent", "claude", "--json");
+        expect(json.code, label).toBe(1);
+        const parsed = JSON.parse(json.stdout) as Json;
+        const refused = parsed.files.find((f) => f.file === later)!.sessions[0]!;
+        expect(refused.status, label).toBe("refused");
+        expect(refused.reason, label).toMatch(new RegExp(`^${LATER}[: ]`));
+        expect(parsed.files.find((f) => f.file !== later)!.sessions[0]!.status, label).toBe(
+          "unchanged",
+        );
+      }
+    },
+  );
+
+  it.each([
+    ["second", (good: string, bad: string) => [good, bad]],
+    ["first", (good: string, bad: string) => [bad, good]],
+  ])(
+    "a file that is not a transcript, given %s: exit 2 naming it, and nothing written",
+    (_, order) => {
+      const vault = newVault();
+      const before = snapshot(vault);
+      const bad = join(vault, "..", `${vault.split("/").pop()}-notes.jsonl`);
+      dirs.push(bad);
+      writeFileSync(bad, '{"hello":1}\n');
+      const r = cliRun(
+        "ingest",
+        vault,
+        ...order(join(FIXTURES, "claude-code-session.jsonl"), bad),
+        "--agent",
+        "claude",
+      );
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim()).toBe(
+        `agent-memory ingest: ${bad}: not a Claude Code or Codex transcript (no line names a session); pass --format claude-code or --format codex`,
+      );
+      expect(snapshot(vault)).toEqual(before);
+    },
+  );
+});

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openVault } from "../../src/node/context";
-import { resolveVaultArg } from "../../src/node/vault-arg";
+import { resolveVaultArg, shownVault } from "../../src/node/vault-arg";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -28,6 +28,14 @@ describe("resolveVaultArg", () => {
     expect(resolveVaultArg("my~/vault", cwd, home)).toBe(join(cwd, "my~", "vault"));
     expect(resolveVaultArg("vault", cwd, home)).toBe(join(cwd, "vault"));
     expect(resolveVaultArg("/abs/vault", cwd, home)).toBe(resolve("/abs/vault"));
+  });
+
+  it("shows the vault as given with `~` expanded as the shell hook expands it, and nothing else changed", () => {
+    expect(shownVault("~", "/home/someone")).toBe("/home/someone");
+    expect(shownVault("~/", "/home/someone")).toBe("/home/someone/");
+    expect(shownVault("~/my vault", "/home/someone")).toBe("/home/someone/my vault");
+    for (const given of ["vault", ".", "../v", "/abs/vault", "~other/vault", "my~/vault"])
+      expect(shownVault(given, "/home/someone")).toBe(given);
   });
 
   it("openVault opens `~/vault` in the home folder, not a `~` folder below the working folder", async () => {

@@ -199,6 +199,62 @@ describe("one-shot search through agent-memory serve", () => {
     expect(pathsOf(r)).toEqual(["Memory/Library/Ops/New.md"]);
   }, 60_000);
 
+  it("a search with a folder linked out of the vault and a note not UTF-8 prints the CLI's warnings, and a plain search the CLI's output", async () => {
+    const t = vault();
+    writeFileSync(
+      join(t.root, "Memory/Library/Ops/Latin1.md"),
+      Buffer.from("# Latin1\n\nCaf\xe9 canary deploy notes\n", "latin1"),
+    );
+    const outside = mkdtempSync(join(tmpdir(), "am-outside-"));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, "Out.md"), "# Out\n\ncanary\n");
+    symlinkSync(outside, join(t.root, "Memory/Library/Outside"));
+    expect((await cold(["index", t.root])).code).toBe(1);
+    const s = await serve(t.root);
+    for (const q of [["canary"], ["canary", "--json"]]) {
+      const args = ["search", t.root, ...q];
+      const [warm, own] = [await cli(args), await cold(args)];
+      expect(same(warm), q.join(" ")).toEqual(same(own));
+      expect(warm.stderr.split("\n").filter((l) => l !== "")).toEqual([
+        `warning: skipped Memory/Library/Outside/: Memory/Library/Outside is a symbolic link to ${outside}, outside the vault (${outside}); its notes are not read`,
+        "index: left out Memory/Library/Ops/Latin1.md: not valid UTF-8 (first bad byte 0xe9 at offset 13); convert it to UTF-8 to use it",
+      ]);
+    }
+    // A link made while the server runs is warned of too (the watcher meets it), and once the
+    // links are gone neither run warns of them.
+    // So is a note linked out of the vault (left out, named).
+    symlinkSync(outside, join(t.root, "Memory/Agents/link/Later"));
+    symlinkSync(join(outside, "Out.md"), join(t.root, "Memory/Library/Ops/OutNote.md"));
+    const args = ["search", t.root, "canary"];
+    const [later, laterOwn] = [await cli(args), await cold(args)];
+    expect(same(later)).toEqual(same(laterOwn));
+    expect(later.stderr).toContain("warning: skipped Memory/Agents/link/Later/: ");
+    expect(later.stderr).toContain("index: left out Memory/Library/Ops/OutNote.md: ");
+    rmSync(join(t.root, "Memory/Library/Outside"));
+    rmSync(join(t.root, "Memory/Agents/link/Later"));
+    rmSync(join(t.root, "Memory/Library/Ops/OutNote.md"));
+    const [warm, own] = [await cli(args), await cold(args)];
+    expect(same(warm)).toEqual(same(own));
+    expect(warm.stderr).not.toContain("warning: skipped");
+    expect(warm.stderr).not.toContain("OutNote");
+    expect(await s.stop()).toContain("serve: stopped after 4 searches");
+  }, 120_000);
+
+  it("a plain search, a search with no results and its hint, and a usage error print the CLI's output and exit code", async () => {
+    const t = vault();
+    expect((await cold(["index", t.root])).code).toBe(0);
+    const s = await serve(t.root);
+    for (const args of [
+      ["search", t.root, "deploy"],
+      ["search", t.root, "status:open zorblax"],
+      ["search", t.root, "deploy", "--scope", "nowhere:x"],
+    ]) {
+      const [warm, own] = [await cli(args), await cold(args)];
+      expect(same(warm), args.join(" ")).toEqual(same(own));
+    }
+    expect(await s.stop()).toMatch(/serve: stopped after [23] searches/);
+  }, 120_000);
+
   it("listens on a socket of mode 600 that is gone once the server stops", async () => {
     const t = vault();
     const s = await serve(t.root);
@@ -527,6 +583,49 @@ describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
       1,
     );
     expect(log.match(/skipped Memory\/Library\/Outside\/: /g)).toHaveLength(1);
+  }, 120_000);
+
+  it("a vault given as ~/…: the served brief names it as the CLI's own run does, in its Not shown line too", async () => {
+    const home = mkdtempSync(join(tmpdir(), "am-home-"));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const root = join(home, "v");
+    for (const [path, text] of Object.entries(notes)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    // More open tasks than the SessionStart brief shows: its "Not shown" line names the vault.
+    const tasks = Array.from(
+      { length: 150 },
+      (_, i) =>
+        `- [ ] Task ${i} of the long deploy pipeline and its configuration [created:: 2026-06-01] ^t-${String(i).padStart(3, "0")}`,
+    );
+    mkdirSync(join(root, "Memory/Agents/link/Trackers"), { recursive: true });
+    writeFileSync(
+      join(root, "Memory/Agents/link/Trackers/Tasks.md"),
+      `---\ntype: tracker\nkind: tasks\nagent: link\n---\n# Tasks\n\n${tasks.join("\n")}\n`,
+    );
+    const env = { HOME: home };
+    const own = (argv: string[]) => cli(argv, { ...env, AGENT_MEMORY_SERVER: "off" });
+    expect((await own(["index", root])).code).toBe(0);
+    const s = await serve(root, env);
+    const { bin, calls } = shim();
+    const tilde = args("~/v", start);
+    const expected = await own(tilde);
+    expect(expected.code).toBe(0);
+    expect(expected.stdout).toContain(
+      `not shown: \`agent-memory trackers ${root} --agent link --kind tasks\``,
+    );
+    // The plugin's shell hook (it expands ~ itself), the launcher, and the vault given in full.
+    const viaHook = await hook("~/v", start, {
+      ...env,
+      AGENT_MEMORY_VAULT: "~/v",
+      PATH: `${bin}:${process.env.PATH ?? ""}`,
+    });
+    expect(calls()).toBe(0);
+    expect(viaHook).toEqual(expected);
+    expect(await cli(tilde, env)).toEqual(expected);
+    expect(await own(args(root, start))).toEqual(expected);
+    expect(await s.stop()).toContain("serve: stopped after 2 searches");
   }, 120_000);
 
   it("runs the CLI for another event, a bad event, AGENT_MEMORY_SERVER=off, or no server", async () => {

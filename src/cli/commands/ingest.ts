@@ -3,8 +3,10 @@
  * (docs/agents.md, "Importing past sessions"): Claude Code and Codex transcripts into the agent's
  * journals, one section per session, only the turns not yet there; then extraction of each
  * journal written. Exit 0 done; 1 when lines were skipped as not JSON, a session could not be
- * added to (its section's last turn is not in the file) or items were rejected; 2 bad usage or a
- * file that cannot be read or is not a transcript (nothing written); 130 when Ctrl-C (SIGINT)
+ * added to (its section's last turn is not in the file), a journal refused a session (its
+ * frontmatter does not parse, it is not UTF-8…: that session is reported with the reason, the
+ * others are written) or items were rejected; 2 bad usage or a file that cannot be read or is not
+ * a transcript (nothing written); 130 when Ctrl-C (SIGINT)
  * stopped it after the write under way (between two sessions, or two notes of an extraction):
  * what it did so far is printed, then one stderr line with how many notes it wrote, each
  * complete; running the same command again continues. A second Ctrl-C exits at once.
@@ -25,6 +27,7 @@ const STATUS_WORDS = {
   grown: "added to its section",
   unchanged: "already in the journal",
   diverged: "not added: the journal's section ends with a turn this file does not hold",
+  refused: "refused by the journal, nothing written for it",
 } as const;
 
 export const ingestCommand: CliCommand = {
@@ -50,6 +53,7 @@ export const ingestCommand: CliCommand = {
       dryRun,
       extract: true,
       signal: stop.signal,
+      reportRefused: true,
     }).finally(stop.done);
     // Stopped by Ctrl-C: what it did so far, then one line on stderr and 130.
     const interrupted = (): number => {
@@ -79,6 +83,7 @@ export const ingestCommand: CliCommand = {
             ? `${s.added} new turn${s.added === 1 ? "" : "s"} (${STATUS_WORDS[s.status]})`
             : STATUS_WORDS[s.status];
         ctx.out(`  ${shortId(s)} → ${s.journal}: ${what}${pending}`);
+        if (s.reason !== undefined) ctx.out(`    ${s.reason}`);
       }
       if (r.badLines.length)
         ctx.out(

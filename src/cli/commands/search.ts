@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command";
 import type { CliContext } from "../../node/context";
 import { UsageError } from "../../core/errors";
+import { shellWord } from "../../core/brief";
 import {
   totalPrefix,
   type PassageResponse,
@@ -9,6 +10,7 @@ import {
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { openSearch, positiveOption } from "../shared";
 import { cliSemanticSource } from "../../node/embeddings-env";
+import { shownVault } from "../../node/vault-arg";
 import {
   RETRIEVALS,
   searchPassagesWith,
@@ -117,7 +119,7 @@ function noResults(ctx: CliContext, what: string, query: string, scope: string):
   const state = parsed.ok ? itemStateFilter(parsed.value) : null;
   if (state)
     ctx.out(
-      `status:${state} matches the status in a note's frontmatter (active, archived …); tracker items that are ${state}: agent-memory trackers ${ctx.vaultArg} --status ${state}`,
+      `status:${state} matches the status in a note's frontmatter (active, archived …); tracker items that are ${state}: agent-memory trackers ${shellWord(shownVault(ctx.vaultArg))} --status ${state}`,
     );
 }
 

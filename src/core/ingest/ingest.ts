@@ -3,6 +3,7 @@
  * into the journal of its day, through one locked read-modify-write of that journal
  * (`VaultPort.process`), only the turns it does not hold yet.
  */
+import { CancelledError, MemoryError, errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
 import { today } from "../util/dates";
 import type { VaultPort } from "../vault";
@@ -16,7 +17,14 @@ export interface SessionOutcome {
   format: TranscriptFormat;
   /** Vault path of the journal the session goes in. */
   journal: string;
-  status: MergeResult["status"];
+  /**
+   * What {@link mergeSession} did, or `refused`: the journal refused the write (its frontmatter
+   * does not parse, it is not UTF-8, a link out of the vault…) and nothing of the session was
+   * written (only with {@link IngestOptions.reportRefused}).
+   */
+  status: MergeResult["status"] | "refused";
+  /** Why the journal refused the session (the error's message, naming the journal), for `refused`. */
+  reason?: string;
   /** Turns written (or, in a dry run, that would be). */
   added: number;
   /** Turns the transcript holds. */
@@ -48,13 +56,19 @@ export interface IngestOptions {
    * written whole first) and the outcome says `interrupted`.
    */
   signal?: AbortSignal;
+  /**
+   * A session whose journal refuses the write (a {@link MemoryError}) is reported as `refused`
+   * with the reason, and the sessions after it go on; without it the error is thrown.
+   */
+  reportRefused?: boolean;
 }
 
 /**
  * Writes each session's new turns into the agent's journal of the session's day
  * ({@link sessionDay}): one `VaultPort.process` per session, so a session is written whole or
- * not at all; an aborted {@link IngestOptions.signal} stops it between two sessions. Errors of the vault (a locked or unwritable journal) are thrown as they come; a
- * session written before one fails stays written, and running again adds only what is missing.
+ * not at all; an aborted {@link IngestOptions.signal} stops it between two sessions. Errors of the vault (a locked or unwritable journal) are thrown as they come, or with
+ * {@link IngestOptions.reportRefused} reported as the session's `refused`; a session written
+ * before one fails stays written, and running again adds only what is missing.
  */
 export async function ingestSessions(
   sessions: readonly TranscriptSession[],
@@ -70,27 +84,40 @@ export async function ingestSessions(
     const date = sessionDay(session, today(options.now));
     const path = layout.journalPath(agent, date);
     const note = { agent, date, path };
-    let merged: MergeResult;
-    if (options.dryRun) {
-      const current = (await vault.exists(path)) ? await vault.read(path) : null;
-      merged = mergeSession(current, session, note);
-    } else {
-      const { written, result } = await vault.process(path, (current) => {
-        const m = mergeSession(current, session, note);
-        return { content: m.added.length ? m.text : current, result: m };
-      });
-      merged = result;
-      if (written && !out.written.includes(path)) out.written.push(path);
-    }
-    out.sessions.push({
+    const outcome = (
+      status: SessionOutcome["status"],
+      added: number,
+      reason?: string,
+    ): SessionOutcome => ({
       id: session.id,
       format: session.format,
       journal: path,
-      status: merged.status,
-      added: merged.added.length,
+      status,
+      ...(reason === undefined ? {} : { reason }),
+      added,
       turns: session.turns.length,
       pendingTurn: session.pendingTurn,
     });
+    let merged: MergeResult;
+    try {
+      if (options.dryRun) {
+        const current = (await vault.exists(path)) ? await vault.read(path) : null;
+        merged = mergeSession(current, session, note);
+      } else {
+        const { written, result } = await vault.process(path, (current) => {
+          const m = mergeSession(current, session, note);
+          return { content: m.added.length ? m.text : current, result: m };
+        });
+        merged = result;
+        if (written && !out.written.includes(path)) out.written.push(path);
+      }
+    } catch (err) {
+      if (!options.reportRefused || !(err instanceof MemoryError) || err instanceof CancelledError)
+        throw err;
+      out.sessions.push(outcome("refused", 0, errorMessage(err)));
+      continue;
+    }
+    out.sessions.push(outcome(merged.status, merged.added.length));
   }
   return out;
 }

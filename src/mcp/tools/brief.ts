@@ -3,6 +3,7 @@ import { z } from "zod";
 import { buildBrief, type BriefSearchFn } from "../../core/brief";
 import { searchWith } from "../../core/semantic/hybrid";
 import { today as todayOf } from "../../core/util/dates";
+import { shownVault } from "../../node/vault-arg";
 import { READ, defineTool, scopeFor } from "./common";
 
 export const brief = defineTool({
@@ -38,7 +39,7 @@ export const brief = defineTool({
       ...(args.query !== undefined ? { query: args.query } : {}),
       ...(args.budget_tokens !== undefined ? { budgetTokens: args.budget_tokens } : {}),
       search,
-      vaultLabel: ctx.vaultArg,
+      vaultLabel: shownVault(ctx.vaultArg),
       // The live index follows every note: the agents without listing their folders.
       agents: ctx.layout.agentsIn(deps.live.notePaths()),
     });
