@@ -32,6 +32,7 @@ import { hostSlicer, nextTurn } from "../node/event-loop";
 import type { LiveIndex } from "../node/live-index";
 import type { NodeVault } from "../node/node-vault";
 import { servedHookVault } from "./client";
+import { shownVault } from "../node/vault-arg";
 import {
   checkLength,
   HOOK_SOCKET_VAULT_PATH,
@@ -154,9 +155,17 @@ export class ReplyCache {
     const vars = Object.entries(env)
       .filter(([k, v]) => v !== "" && v !== undefined && !REPLY_NEUTRAL_ENV.has(k))
       .sort(([a], [b]) => (a < b ? -1 : 1));
-    const argv = req.argv.slice(0, -1);
-    const vaultArg = servedHookVault(req.argv) ?? "";
-    const relative = !nodePath.isAbsolute(vaultArg) && !/^~(\/|$)/.test(vaultArg);
+    // `~/v` and the home folder's `v` print the same (shownVault): the shell hook sends the latter.
+    const argv = req.argv
+      .slice(0, -1)
+      .map((a, i, all) =>
+        all[i - 1] === "--vault"
+          ? shownVault(a)
+          : a.startsWith("--vault=")
+            ? `--vault=${shownVault(a.slice("--vault=".length))}`
+            : a,
+      );
+    const relative = !nodePath.isAbsolute(shownVault(servedHookVault(req.argv) ?? ""));
     return JSON.stringify([argv, relative ? req.cwd : null, req.tz, vars]);
   }
 

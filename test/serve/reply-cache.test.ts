@@ -1,5 +1,7 @@
 // The served SessionStart replies (docs/decisions.md, "A server keeps the SessionStart brief"):
 // after a change, only the replies a hook has asked for are computed again in the background.
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ReplyCache } from "../../src/serve/socket-server";
 import type { LiveIndex } from "../../src/node/live-index";
@@ -92,6 +94,8 @@ describe("ReplyCache", () => {
     // A session in another project, asking through the shell hook or the launcher.
     expect(key(request("/v", "/work/project"))).toBe(base);
     expect(key(request("~/v", "/a"))).toBe(key(request("~/v", "/b")));
+    // `~/v` as the CLI is given it and the home folder's `v` as the shell hook sends it.
+    expect(key(request("~/v", "/a"))).toBe(key(request(join(homedir(), "v"), "/b")));
     for (const name of [
       "AGENT_MEMORY_VAULT",
       "AGENT_MEMORY_AGENT",
