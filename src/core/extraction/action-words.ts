@@ -1,6 +1,6 @@
 /**
- * How reports say what applying a planned item does (the CLI's `extract`, the review queue of
- * watch-and-extract): `added`, `new note`, `duplicate, source added t-004`.
+ * How reports say what applying a planned item does (the CLI's `extract`, MCP `extract`, the
+ * review queue of watch-and-extract): `added`, `new note`, `duplicate, source added t-004`.
  * "new" is said of a note only, when applying creates it.
  */
 import { supersessionLabel } from "./contradiction";
