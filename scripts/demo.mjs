@@ -87,14 +87,17 @@ for (const journal of journals) {
       .join(", ") || "no explicit items";
   say(`${journal}\n  ${unique.length} items: ${cats}`);
   const where = {};
+  // The CLI's words (actionWords, src/core/extraction/action-words.ts): "new" only of a note created.
   const words = {
-    add: "new",
+    add: "added",
+    supersede: "added, superseding",
     "add-source": "duplicate, source added",
     progress: "progress note",
     skip: "already recorded",
   };
   for (const it of r.items) {
-    const key = `${it.destination.split("/").slice(-2).join("/")} (${words[it.action] ?? it.action})`;
+    const what = it.newNote ? "new note" : (words[it.action] ?? it.action);
+    const key = `${it.destination.split("/").slice(-2).join("/")} (${what})`;
     where[key] = (where[key] ?? 0) + 1;
   }
   for (const [dest, n] of Object.entries(where)) say(`    ${n} → ${dest}`);

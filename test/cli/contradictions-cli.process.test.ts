@@ -40,7 +40,8 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     expect(r.stdout).toMatch(
       /task\s+Send the signed contract to Bo\n\s+→ Memory\/Agents\/link\/Trackers\/Tasks\.md/,
     );
-    expect(r.stdout).toContain(`(new, supersedes ${ana} (its journal block was reworded))`);
+    // "new" is said of a note created only: Tasks.md is there since the first run.
+    expect(r.stdout).toContain(`(added, supersedes ${ana} (its journal block was reworded))`);
     const tasks = listItems(readFileSync(join(t.root, TASKS), "utf8"));
     const bo = tasks[2]?.id;
     expect(tasks.map((it) => [it.id, it.text, it.status])).toEqual([
@@ -73,7 +74,7 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     const log = readFileSync(join(t.root, DECISIONS), "utf8");
     const first = listItems(log)[0]?.id;
     const dry = cliRun("extract", t.root, J2, "--dry-run");
-    expect(dry.stdout).toContain(`(new, supersedes ${first} (says the opposite))`);
+    expect(dry.stdout).toContain(`(added, supersedes ${first} (says the opposite))`);
     expect(readFileSync(join(t.root, DECISIONS), "utf8")).toBe(log);
     const r = JSON.parse(cliRun("extract", t.root, J2, "--json").stdout) as Report;
     expect(r.items).toMatchObject([

@@ -330,7 +330,7 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(items).toMatchObject([
       { action: "supersede", supersedes: { id: old, reason: "value" } },
     ]);
-    expect(textOf(plan)).toContain(`(supersedes ${old} (another value))`);
+    expect(textOf(plan)).toContain(`(added, supersedes ${old} (another value))`);
   });
 
   it("trackers: list, add (id returned, no duplicate), update status, progress, answer and fields; never removes a line", async () => {

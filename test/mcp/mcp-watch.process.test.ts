@@ -102,7 +102,7 @@ describe("watch and extract in the MCP server (in-process, manual clock)", () =>
     for (const [p, text] of before) expect(after.get(p), p).toBe(text);
     expect(
       (await pendingQueueEntries(s.ctx.vault, s.ctx.layout, "link")).map((p) => p.items),
-    ).toEqual([["task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new)"]]);
+    ).toEqual([["task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (added)"]]);
 
     // The journal saved again unchanged (an editor's save): quiet again, nothing new is written.
     s.watch.changed(s.abs(J));

@@ -78,7 +78,7 @@ describe("watch and extract in the plugin", () => {
     clock.advance(1);
     await watch.idle();
     expect(await text(app, QUEUE)).toContain(
-      "- task: And the logos → Memory/Agents/link/Trackers/Tasks.md (new)",
+      "- task: And the logos → Memory/Agents/link/Trackers/Tasks.md (added)",
     );
     // Nothing written to the tracker until a person reviews.
     expect(listItems((await text(app, TASKS)) ?? "")).toEqual([]);

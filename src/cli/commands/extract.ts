@@ -1,7 +1,7 @@
 import type { CliCommand } from "../command";
 import { toVaultPath, type CliContext } from "../../node/context";
 import { CancelledError, UsageError } from "../../core/errors";
-import { supersessionLabel } from "../../core/extraction/contradiction";
+import { actionWords } from "../../core/extraction/action-words";
 import {
   applyPlan,
   extractionReport,
@@ -102,13 +102,6 @@ const AGENT_WHY: Record<ExtractionReport["agentReason"], string> = {
   "default-agent": "the default agent: the journal is in no agent's folder",
 };
 
-const ACTION_WORDS: Record<string, string> = {
-  add: "new",
-  "add-source": "duplicate, source added",
-  progress: "progress note",
-  skip: "already recorded",
-};
-
 /** The fields an item will be written with, as the plan shows them: ` (due 2026-12-04, owner ming)`. */
 function itemFields(it: { due?: string; owner?: string; target?: string }): string {
   const parts = [
@@ -143,10 +136,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
       prev.evidence === it.evidence &&
       prev.blockId === it.blockId;
     if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}${itemFields(it)}`);
-    const what = it.supersedes
-      ? `new, ${supersessionLabel(it.supersedes)}`
-      : `${ACTION_WORDS[it.action] ?? it.action}${it.existingId ? ` ${it.existingId}` : ""}`;
-    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${what})`);
+    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${actionWords(it)})`);
   });
   for (const rej of r.rejected)
     ctx.out(

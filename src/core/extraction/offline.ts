@@ -3,8 +3,10 @@
  * configured. Deterministic and precise; it reads, in English and Chinese:
  * - explicit conventions: `- [ ]` lines, `TODO:`, `Decision:`/`决定：`, `Goal:`/`目标：`,
  *   `Question:`/`问题：`, `Learned:`/`Insight:`/`心得：`, `Pattern:`/`模式：`, `Proposal:`/`建议：`, and
- *   callouts such as `> [!decision]`; also right after an ingested turn's `**Asked:**` or
- *   `**Answer:**` label (`**Answer:** Decision: …`);
+ *   callouts such as `> [!decision]`; a keyword's separator may be a dash (`Decision — …`,
+ *   ` - `, `–`), and a marker may follow a bold label (`**Answer**: Decision: …`, an ingested
+ *   turn's `**Answer:**`) or open a later sentence of the line (`Called with Ana. Decision: …`;
+ *   docs/decisions.md, "A convention marker opens a line, a label or a sentence");
  * - sections (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning"):
  * list items and paragraphs under a heading that names a category
  *   (`## Action items`, `## 下周计划`, `## What went well`…; the `sectionHeadings` setting,
@@ -149,17 +151,87 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** `Keyword:` / `**Keyword**：` / `Keyword (topic):` at the start of a line. */
-const KEYWORD_LINE = new RegExp(
-  `^(?:\\*\\*|__)?(${Object.values(CONVENTION_KEYWORDS)
-    .flat()
-    .sort((a, b) => b.length - a.length)
-    .map(escapeRegExp)
-    .join(
-      "|",
-    )})(?:\\*\\*|__)?\\s*(?:[(（]([^)）]*)[)）])?\\s*(?:\\*\\*|__)?\\s*[:：](?:\\*\\*|__)?\\s*(.+)$`,
-  "iu",
+/** The convention keywords as one alternation, the longest first. */
+const KEYWORDS = Object.values(CONVENTION_KEYWORDS)
+  .flat()
+  .sort((a, b) => b.length - a.length)
+  .map(escapeRegExp)
+  .join("|");
+
+/**
+ * A bold label opening a line, `**Answer**:` or `**Answer:**` (an ingested turn's, {@link TURN_LABELS},
+ * or a person's): a marker right after it starts there. What was done (`**Done:**`) is no label
+ * of a marker: it reports the tools' work.
+ */
+const LEAD_LABEL = `(?!${escapeRegExp(TURN_LABELS.done)})(?:\\*\\*|__)[^*_\\n]{1,40}?(?:[:：](?:\\*\\*|__)|(?:\\*\\*|__)\\s*[:：])\\s*`;
+
+/**
+ * Where a convention marker may start: the line's start (after a {@link LEAD_LABEL}), or a
+ * sentence's, after `.`, `!`, `?` and a space, or after `。`, `！`, `？` (`Called with Ana.
+ * Decision: …`). Elsewhere a keyword is a word of the prose ("the decision was hard").
+ */
+const MARKER_START = `(?:(?<=^(?:${LEAD_LABEL})?)|(?<=[.!?](?:\\*\\*|__)?[ \\t]+)|(?<=[。！？][ \\t]*))`;
+
+/**
+ * A convention marker (the one rule for "a marker starts here"): a keyword, bold or not, an
+ * optional `(topic)` qualifier, and its separator — a colon (`:`, `：`), an en or em dash (`–`,
+ * `—`, `——`), or a hyphen between spaces (` - `). Groups: keyword, qualifier.
+ */
+const MARKER = new RegExp(
+  `${MARKER_START}(?:\\*\\*|__)?(${KEYWORDS})(?:\\*\\*|__)?\\s*(?:[(（]([^)）]*)[)）])?\\s*(?:\\*\\*|__)?\\s*(?:[:：]|[—–]+|(?<=\\s)-(?=\\s))(?:\\*\\*|__)?\\s*`,
+  "giu",
 );
+
+/** A convention marker found in a line by {@link markersOf}. */
+interface Marker {
+  keyword: string;
+  qualifier?: string;
+  /** The words after the marker, up to the next marker or the end of the line. */
+  text: string;
+  /** The marker and its words as written: a verbatim part of the line. */
+  span: string;
+  /** True when the marker opens the line (after a bold label, if any). */
+  atStart: boolean;
+}
+
+/**
+ * The convention markers of a line ({@link MARKER}), each with its words up to the next, and the
+ * prose before the first (`""` when the line opens with one). `atStartOnly`: only a marker
+ * opening the line counts (a checkbox line is a task whatever sentences it holds).
+ */
+function markersOf(content: string, atStartOnly = false): { before: string; markers: Marker[] } {
+  const found = [...content.matchAll(MARKER)].filter(
+    (m) => !atStartOnly || isLineStart(content, m),
+  );
+  const first = found[0];
+  if (!first) return { before: content, markers: [] };
+  const markers = found.map((m, i) => {
+    const end = found[i + 1]?.index ?? content.length;
+    return {
+      keyword: (m[1] ?? "").toLowerCase(),
+      ...(m[2] ? { qualifier: m[2] } : {}),
+      text: content.slice(m.index + m[0].length, end).trim(),
+      span: content.slice(m.index, end).trim(),
+      atStart: isLineStart(content, m),
+    };
+  });
+  return {
+    before: isLineStart(content, first) ? "" : content.slice(0, first.index).trim(),
+    markers,
+  };
+}
+
+const OPENING = new RegExp(`^(?:${LEAD_LABEL})?$`, "u");
+
+/** Whether a marker match opens its line: nothing but a bold label before it. */
+function isLineStart(content: string, m: RegExpExecArray | RegExpMatchArray): boolean {
+  return OPENING.test(content.slice(0, m.index ?? 0));
+}
+
+/** The marker opening a line, or `null` ({@link markersOf}). */
+function openingMarker(content: string): Marker | null {
+  return markersOf(content, true).markers[0] ?? null;
+}
 
 const CATEGORY_OF_KEYWORD = new Map<string, Category>(
   (Object.entries(CONVENTION_KEYWORDS) as [Category, readonly string[]][]).flatMap(([cat, words]) =>
@@ -467,7 +539,7 @@ function listNodes(text: string): ListNode[] {
     if (!LIST_MARKER.test(raw)) {
       // A `Keyword: …` line right after a list is a line of its own as written, not part of the item.
       const own = stripLine(raw);
-      if (KEYWORD_LINE.test(own.content)) {
+      if (openingMarker(own.content)) {
         nodes.push({
           indent: indentWidth(raw),
           content: own.content,
@@ -517,8 +589,8 @@ function listNodes(text: string): ListNode[] {
 function contextOf(node: ListNode): string {
   const parent = node.parent;
   if (!parent) return "";
-  const kw = KEYWORD_LINE.exec(parent.content);
-  const words = ownerOf(cleanItemText(kw ? (kw[3] ?? "") : parent.content)).text;
+  const kw = openingMarker(parent.content);
+  const words = ownerOf(cleanItemText(kw ? kw.text : parent.content)).text;
   return words.replace(/[\s:：]+$/u, "");
 }
 
@@ -530,37 +602,36 @@ function withContext(node: ListNode, text: string): string {
 }
 
 /**
- * An ingested turn's request or answer label at the start of a line (`**Answer:** Decision: …`,
- * {@link TURN_LABELS}): a convention after it is read as if the line started with it.
+ * The items of a line's convention markers ({@link markersOf}: `Keyword: …` at its start, after a
+ * bold label, or opening a sentence), and the prose before the first marker (`""`: none). Evidence
+ * is `evidence` for a marker opening the line, else the marker's own part of the line.
  */
-const TURN_LABEL = new RegExp(
-  `^(?:${[TURN_LABELS.asked, TURN_LABELS.answer].map(escapeRegExp).join("|")})\\s*`,
-);
-
-/** A `Keyword: …` line as an item (the explicit conventions), or `null` when the line is none. */
-function keywordItem(
+function keywordItems(
   content: string,
   evidence: string,
   block: JournalBlock,
   index: number,
   run: Run,
   node?: ListNode,
-): ExtractedItem | null {
-  const m = KEYWORD_LINE.exec(content.replace(TURN_LABEL, ""));
-  if (!m) return null;
-  const keyword = (m[1] ?? "").toLowerCase();
-  const category = CATEGORY_OF_KEYWORD.get(keyword);
-  if (!category) return null;
-  let text = m[3] ?? "";
-  let owner: string | undefined;
-  if (category === "task") ({ text, owner } = ownerOf(text));
-  if (node) text = withContext(node, text);
-  return makeItem(category, text, evidence, block, index, run, {
-    ...(owner ? { owner } : {}),
-    ...(node?.checkbox ? { checkbox: node.checkbox } : {}),
-    ...(m[2] ? { qualifier: m[2] } : {}),
-    progress: PROGRESS_KEYWORDS.has(keyword),
-  });
+): { items: ExtractedItem[]; before: string } {
+  const { before, markers } = markersOf(content, node?.checkbox != null);
+  const items: ExtractedItem[] = [];
+  for (const m of markers) {
+    const category = CATEGORY_OF_KEYWORD.get(m.keyword);
+    if (!category) continue;
+    let text = m.text;
+    let owner: string | undefined;
+    if (category === "task") ({ text, owner } = ownerOf(text));
+    if (node) text = withContext(node, text);
+    const item = makeItem(category, text, m.atStart ? evidence : m.span, block, index, run, {
+      ...(owner ? { owner } : {}),
+      ...(node?.checkbox ? { checkbox: node.checkbox } : {}),
+      ...(m.qualifier ? { qualifier: m.qualifier } : {}),
+      progress: PROGRESS_KEYWORDS.has(m.keyword),
+    });
+    if (item) items.push(item);
+  }
+  return { items, before: markers.length ? before : content };
 }
 
 /** Items a phrasing rule finds in a line of prose, one at most per sentence. */
@@ -610,8 +681,11 @@ function listNodeItems(
   // A sentence written under a task line is read as a paragraph's prose is (paragraphItems).
   if (node.remark) return phrasingItems(content, block, index, run);
   if (checkbox !== null && checkbox !== " " && checkbox !== "/") return []; // done, abandoned, other states
-  const keyword = keywordItem(content, node.line, block, index, run, node);
-  if (keyword) return checkbox !== null && keyword.category === "task" ? [keyword] : [keyword];
+  const keyword = keywordItems(content, node.line, block, index, run, node);
+  if (keyword.items.length)
+    return keyword.before
+      ? [...phrasingItems(keyword.before, block, index, run, node), ...keyword.items]
+      : keyword.items;
   if (checkbox !== null) {
     const category: Category =
       section && ["goal", "question", "improvement"].includes(section.category)
@@ -677,8 +751,10 @@ function paragraphItems(
         out.push(...oneItem("task", content, null, block, index, run, null, checkbox));
       continue;
     }
-    const keyword = keywordItem(content, content, block, index, run);
-    if (keyword) out.push(keyword);
+    const keyword = keywordItems(content, content, block, index, run);
+    out.push(...keyword.items);
+    // The sentences before a marker are read for phrasings only, never as the section's item.
+    if (keyword.items.length) out.push(...phrasingItems(keyword.before, block, index, run));
     else prose.push(content);
   }
   if (prose.length === 0) return out;
@@ -775,7 +851,7 @@ export function extractConventions(
  * "Offline extraction reads headings and phrasings, not meaning").
  */
 export const WHAT_OFFLINE_READS =
-  "The offline extractor reads `- [ ]` tasks; lines that start with a keyword (TODO:, Goal:, Decision:, Learned:, Pattern:, Proposal:, Question:, 待办：, 目标：, 决定：, 心得：, 模式：, 建议：, 问题：); callouts such as > [!decision]; " +
+  "The offline extractor reads `- [ ]` tasks; a keyword with a colon or a dash that starts a line or a sentence (TODO:, Goal:, Decision:, Decision —, Learned:, Pattern:, Proposal:, Question:, 待办：, 目标：, 决定：, 心得：, 模式：, 建议：, 问题：); callouts such as > [!decision]; " +
   "list items and paragraphs under a heading that names a category (Action items, Next steps, Plan for next week, Goals, Decisions, What went well, Lessons, What to improve, Open questions, 下一步, 下周计划, 目标进度, 决定, 学到的, 做得好, 待改进, 反思, 问题; the sectionHeadings setting lists them all); " +
   "and a few phrasings (need to, remember to, I'll … by Friday, we decided, we agreed, I learned, turns out, should we …?, 明天要, 记得, 得把, 定了：, 学到：, 原来, 是否…？).";
 

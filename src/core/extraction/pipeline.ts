@@ -408,6 +408,13 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     if ("reason" in routed) rejected.push(routed);
     else items.push(...routed);
   }
+  // Reports say "new note" only of a note applying creates (`actionWords`).
+  for (const p of items)
+    if (
+      (p.action === "add" || p.action === "supersede") &&
+      (await state.text(p.destination)) === null
+    )
+      p.newNote = true;
   return {
     ...base,
     passes: result.passes,
@@ -636,6 +643,8 @@ export interface ExtractionReport {
     destination: string;
     action: PlannedItem["action"];
     existingId?: string;
+    /** The destination note is created by this run ({@link PlannedItem.newNote}). */
+    newNote?: boolean;
     /** For `supersede`: the entry replaced, and why (docs/contradictions.md). */
     supersedes?: PlannedItem["supersedes"];
   }[];
@@ -676,6 +685,7 @@ export function extractionReport(
       destination: p.destination,
       action: p.action,
       ...(p.existingId ? { existingId: p.existingId } : {}),
+      ...(p.newNote ? { newNote: true } : {}),
       ...(p.supersedes ? { supersedes: p.supersedes } : {}),
     })),
     rejected: [...plan.rejected, ...(applied?.failed ?? [])],

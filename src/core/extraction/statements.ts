@@ -886,13 +886,14 @@ export function compareStatements(newer: string, older: string): StatementCompar
   const polarity = a.negations % 2 !== b.negations % 2;
   const valuesA = a.values;
   const valuesB = b.values;
-  const valueDiff =
-    valuesA.length > 0 && valuesB.length > 0
-      ? !sameList([...valuesA].sort(), [...valuesB].sort())
-      : false;
   const j = frameSimilarity(a.frame, b.frame);
   const onlyA = frameDiff(a.frame, b.frame);
   const onlyB = frameDiff(b.frame, a.frame);
+  const valueDiff =
+    valuesA.length > 0 && valuesB.length > 0
+      ? !sameList([...valuesA].sort(), [...valuesB].sort()) &&
+        !addsOneWord(valuesA, valuesB, onlyA, onlyB)
+      : false;
   const subjectDiffers = onlyA.some((w) => w.subject) || onlyB.some((w) => w.subject);
   const reason = polarity ? "polarity" : "value";
   const changed = polarity || valueDiff;
@@ -928,6 +929,29 @@ export function compareStatements(newer: string, older: string): StatementCompar
     return { outcome: "separate" };
   }
   return { outcome: "separate" };
+}
+
+/**
+ * True when the later statement keeps every word and value of the earlier and adds one value, no
+ * more ("we ship on Friday" → "we ship on Friday today"): the same fact said again with a word
+ * more, not another value ({@link compareStatements}; docs/decisions.md, "A statement that only
+ * adds a word restates"). A value replaced or dropped, or two added, stays a change.
+ */
+function addsOneWord(
+  older: readonly string[],
+  newer: readonly string[],
+  onlyOlder: readonly FrameWord[],
+  onlyNewer: readonly FrameWord[],
+): boolean {
+  if (onlyOlder.length > 0 || onlyNewer.length > 0 || newer.length !== older.length + 1)
+    return false;
+  const left = [...newer];
+  for (const v of older) {
+    const at = left.indexOf(v);
+    if (at < 0) return false;
+    left.splice(at, 1);
+  }
+  return true;
 }
 
 /**

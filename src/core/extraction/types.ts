@@ -237,4 +237,6 @@ export interface PlannedItem {
   topic?: { title: string; heading: string };
   /** For `supersede`: the entry it replaces. */
   supersedes?: Supersession;
+  /** For `add` and `supersede`: the destination note does not exist yet, and applying creates it. */
+  newNote?: boolean;
 }

@@ -171,7 +171,8 @@ function withoutId(line: string): string | null {
 }
 
 /**
- * Splits a journal body (frontmatter removed) into blocks: headings, paragraphs, top-level list
+ * Splits a journal body (frontmatter removed) into blocks: headings, paragraphs (a line ending in a
+ * block id ends its paragraph's block, so lines written under an id'd line later are their own), top-level list
  * items with their indented children (a `- [ ] task` line is a list item), quotes and callouts,
  * fenced code, tables, thematic breaks (`other`). Every non-blank line belongs to exactly one block,
  * except standalone `^id` lines, which give the id of the block before them. Each block carries the
@@ -237,6 +238,10 @@ export function splitBlocks(body: string): JournalBlock[] {
           break;
         }
         if (startsBlock(lines, end)) break;
+        // A line ending in a block id ends its block: the id names the lines up to it, and a line
+        // written right after it later is a block of its own
+        // (docs/decisions.md, "A block id ends its paragraph's block").
+        if (INLINE_ID.test(lines[end - 1] ?? "")) break;
         end++;
       }
     }

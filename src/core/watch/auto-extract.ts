@@ -6,6 +6,7 @@
  * `--watch-extract MINUTES`).
  */
 import { MemoryError, errorMessage } from "../errors";
+import { actionWords } from "../extraction/action-words";
 import { applyPlan, planExtraction } from "../extraction/pipeline";
 import type { Extractor } from "../extraction/types";
 import { DIGESTS_FOLDER, isNotJournal } from "../note-types";
@@ -15,13 +16,6 @@ import { localTimestamp } from "../util/dates";
 import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import { appendQueueEntry, reviewQueuePath } from "./review-queue";
-
-const ACTION_WORD: Readonly<Record<string, string>> = {
-  add: "new",
-  "add-source": "duplicate, source added",
-  progress: "progress note",
-  skip: "already recorded",
-};
 
 /** What became of one quiet journal. */
 export type QuietOutcome =
@@ -109,8 +103,7 @@ export async function extractQuietJournal(options: QuietExtractOptions): Promise
   const queuePath = reviewQueuePath(layout, plan.agent);
   const items = [
     ...toReview.map(
-      (p) =>
-        `${p.item.category}: ${p.item.text} → ${p.destination} (${ACTION_WORD[p.action] ?? p.action}${p.existingId ? ` ${p.existingId}` : ""})`,
+      (p) => `${p.item.category}: ${p.item.text} → ${p.destination} (${actionWords(p)})`,
     ),
     ...plan.rejected.map((r) => `rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`),
   ];

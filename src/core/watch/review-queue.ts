@@ -27,7 +27,7 @@ export interface QueueEntry {
   queued: string;
   /** Extractor that made the plan (`offline`, `openai`). */
   extractor: string;
-  /** One line per planned item: `task: text → destination (new)`. */
+  /** One line per planned item: `task: text → destination (added)`. */
   items: string[];
 }
 

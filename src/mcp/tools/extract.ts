@@ -1,7 +1,7 @@
 /** `extract` (docs/mcp.md, "Tools"): extraction of a journal of the agent, as a plan or applied. */
 import { z } from "zod";
 import { UsageError } from "../../core/errors";
-import { supersessionLabel } from "../../core/extraction/contradiction";
+import { actionWords } from "../../core/extraction/action-words";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
 import { isIsoDate, today as todayOf } from "../../core/util/dates";
 import { createCliExtractor } from "../../node/llm-env";
@@ -53,9 +53,7 @@ export const extract = defineTool({
       `${report.journal}: ${report.skipped ? "unchanged since the last extraction (force: true to redo)" : `${report.items.length} item(s), ${report.rejected.length} rejected`} — ${report.extractor}`,
     ];
     for (const it of report.items)
-      lines.push(
-        `- ${it.category}: ${it.text} → ${it.destination} (${it.supersedes ? supersessionLabel(it.supersedes) : it.action})`,
-      );
+      lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${actionWords(it)})`);
     for (const r of report.rejected)
       lines.push(`- rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`);
     lines.push(

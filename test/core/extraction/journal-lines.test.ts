@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline";
 import { OfflineExtractor } from "../../../src/core/extraction/offline";
+import { actionWords } from "../../../src/core/extraction/action-words";
 import { MemoryLayout } from "../../../src/core/layout";
 import { listItems } from "../../../src/core/trackers/format";
 import { fieldValue } from "../../../src/core/trackers/fields";
@@ -288,5 +289,71 @@ describe("progress finds its goal without a [goal::] field", () => {
       `progress names no goal, and it shares no words with an open goal in ${GOALS}; add [goal:: g-…] to the line`,
     ]);
     expect(read(t, GOALS)).toBe(goalsBefore);
+  });
+});
+
+describe("a journal grown by consecutive lines", () => {
+  const HEAD = "---\ntype: journal\nagent: link\ndate: 2026-11-24\n---\n";
+  const LINES = [
+    "TODO: renew the TLS certificate",
+    "TODO: rotate the backup keys",
+    "TODO: update the status page",
+  ];
+  /** The journal's body lines after the frontmatter (which extraction edits). */
+  const bodyLines = (text: string) => text.slice(text.indexOf("\n---\n") + 5).split("\n");
+  /** Each task's text → the block ids its sources name. */
+  const sourcesByTask = (tasks: string) =>
+    Object.fromEntries(
+      listItems(tasks).map((it) => [
+        it.text,
+        [...(fieldValue(it.fields, "source") ?? "").matchAll(/#\^([a-z0-9-]+)/g)].map((m) => m[1]),
+      ]),
+    );
+
+  it("gives each line's task only that line's block id, keeps the lines written, and says new only of a note created", async () => {
+    const t = setup({ [J]: `${HEAD}${LINES[0]}\n` });
+    const first = await run(t);
+    // The tracker is created by this run: the one "new" of the three runs.
+    expect(first.plan.items.map((p) => [p.action, actionWords(p)])).toEqual([["add", "new note"]]);
+    for (const line of LINES.slice(1)) {
+      const before = bodyLines(read(t, J)).filter((l) => l !== "");
+      writeFileSync(join(t.root, J), `${read(t, J)}${line}\n`);
+      const again = await run(t);
+      expect(again.plan.items.map((p) => p.action)).toEqual([...before.map(() => "skip"), "add"]);
+      expect(again.plan.items.map(actionWords).at(-1)).toBe("added");
+      // What the journal held is kept byte for byte; the new line only gains its id.
+      const lines = bodyLines(read(t, J));
+      expect(lines.slice(0, before.length)).toEqual(before);
+      expect(lines[before.length]).toMatch(new RegExp(`^${line} \\^am-[a-z0-9]+$`));
+    }
+    const ids = bodyLines(read(t, J))
+      .filter((l) => l !== "")
+      .map((l) => /\^([a-z0-9-]+)$/.exec(l)?.[1]);
+    expect(new Set(ids).size).toBe(3);
+    expect(sourcesByTask(read(t, TASKS))).toEqual({
+      "renew the TLS certificate": [ids[0]],
+      "rotate the backup keys": [ids[1]],
+      "update the status page": [ids[2]],
+    });
+  });
+
+  it("a paragraph whose lines each carry an id (written before) still works: nothing is added to its tasks", async () => {
+    const link = (id: string) => `[[Memory/Agents/link/Journal/2026-11-24#^${id}]]`;
+    const tasks =
+      "# Tasks\n\n" +
+      `- [ ] renew the TLS certificate [source:: ${link("am-aaaa1")}, ${link("am-bbbb2")}] [created:: 2026-11-24] ^t-001\n` +
+      `- [ ] rotate the backup keys [source:: ${link("am-bbbb2")}] [created:: 2026-11-24] ^t-002\n`;
+    const t = setup({
+      [J]: `${HEAD}${LINES[0]} ^am-aaaa1\n${LINES[1]} ^am-bbbb2\n${LINES[2]}\n`,
+      [TASKS]: tasks,
+    });
+    const { plan } = await run(t);
+    expect(plan.items.map((p) => p.action)).toEqual(["skip", "skip", "add"]);
+    const after = read(t, TASKS);
+    expect(after.startsWith(tasks)).toBe(true);
+    const body = bodyLines(read(t, J));
+    expect(body.slice(0, 2)).toEqual([`${LINES[0]} ^am-aaaa1`, `${LINES[1]} ^am-bbbb2`]);
+    const id = /\^([a-z0-9-]+)$/.exec(body[2] ?? "")?.[1];
+    expect(sourcesByTask(after)["update the status page"]).toEqual([id]);
   });
 });

@@ -115,11 +115,72 @@ describe("offline extractor", () => {
       expect(body).toContain(got[0]!.evidence);
       expect(got[0]!.evidence).toMatch(/^\*\*(?:Answer|Asked):\*\* /);
     }
-    // Only at the start of the part: the same words later in the answer are prose.
-    const later = extractConventions(
-      splitBlocks(turn("Which queue?", "We looked at it. Decision: we use Postgres")),
-    );
-    expect(later.filter((i) => i.cue === undefined)).toEqual([]);
+    // A marker opening a later sentence of the answer is read too; a keyword inside a sentence is prose.
+    const later = (answer: string) =>
+      extractConventions(splitBlocks(turn("Which queue?", answer)))
+        .filter((i) => i.cue === undefined)
+        .map((i) => [i.category, i.text, i.evidence]);
+    expect(later("We looked at it. Decision: we use Postgres")).toEqual([
+      ["decision", "we use Postgres", "Decision: we use Postgres"],
+    ]);
+    expect(later("We looked at it and the decision: we use Postgres")).toEqual([]);
+  });
+
+  describe("a convention marker starts a line, follows a bold label, or opens a sentence", () => {
+    const items = (line: string) =>
+      extractConventions(splitBlocks(`# 2026-12-04\n\n${line}\n`)).map((i) => [i.category, i.text]);
+    it.each([
+      ["**Answer**: Decision: ship on Friday", "decision", "ship on Friday"],
+      ["**Answer:** Decision: ship on Friday", "decision", "ship on Friday"],
+      ["Decision — we ship on Friday", "decision", "we ship on Friday"],
+      ["Decision—we ship on Friday", "decision", "we ship on Friday"],
+      ["Decision – we ship on Friday", "decision", "we ship on Friday"],
+      ["Decision - we ship on Friday", "decision", "we ship on Friday"],
+      ["**Decision** — we ship on Friday", "decision", "we ship on Friday"],
+      ["Called with Ana. Decision: we ship on Friday.", "decision", "we ship on Friday."],
+      ["和 Ana 通了电话。决定：周五发布", "decision", "周五发布"],
+      ["决定——周五发布", "decision", "周五发布"],
+      // The same rule for the other markers.
+      ["**Note**: TODO: renew the certificate", "task", "renew the certificate"],
+      ["TODO — renew the certificate", "task", "renew the certificate"],
+      [
+        "Met Bo today. Question: who pays for the hosting?",
+        "question",
+        "who pays for the hosting?",
+      ],
+      ["Goal - ship the mobile app by March", "goal", "ship the mobile app by March"],
+    ])("%s", (line, category, text) => {
+      expect(items(line)).toEqual([[category, text]]);
+    });
+
+    it.each([
+      "The decision was hard",
+      "no decision yet",
+      "Decision was hard.",
+      "Decision-making is hard",
+      "We made the decision: ship on Friday",
+      "Called with Ana, decision: we ship on Friday",
+      "the todo - a long list",
+      "**Done:** Decision: ship on Friday",
+    ])("%s: no item", (line) => {
+      expect(items(line)).toEqual([]);
+    });
+
+    it("several markers on one line are several items, each with its own words and evidence", () => {
+      const body = "# 2026-12-04\n\nTODO: book the room. Decision: we meet on Friday.\n";
+      const got = extractConventions(splitBlocks(body));
+      expect(got.map((i) => [i.category, i.text, i.evidence])).toEqual([
+        ["task", "book the room.", "TODO: book the room. Decision: we meet on Friday."],
+        ["decision", "we meet on Friday.", "Decision: we meet on Friday."],
+      ]);
+      for (const i of got) expect(body).toContain(i.evidence);
+    });
+
+    it("a checkbox line is one task whatever sentences it holds", () => {
+      expect(items("- [ ] call Ana. Decision: ship on Friday")).toEqual([
+        ["task", "call Ana. Decision: ship on Friday"],
+      ]);
+    });
   });
 
   it("takes a leading or trailing @agent off a question's or proposal's text, as off a task's, and keeps it as the target", () => {

@@ -190,3 +190,66 @@ describe("a change the rule cannot decide is left to a person", () => {
     ]);
   });
 });
+
+describe("a decision restated with a word more, by the same agent or another", () => {
+  const decisions = (agent: string) => `Memory/Agents/${agent}/Trackers/Decisions.md`;
+  const journalOf = (agent: string, day: string) => `Memory/Agents/${agent}/Journal/${day}.md`;
+
+  /** Extracts each `[agent, day, line]` in turn; returns the plans' actions and a reader. */
+  async function extractAll(entries: [string, string, string][]) {
+    const t = tempVault(
+      Object.fromEntries(
+        entries.map(([agent, day, line]) => [journalOf(agent, day), `# ${day}\n\n${line}\n`]),
+      ),
+    );
+    cleanup = t.cleanup;
+    const actions: string[][] = [];
+    for (const [agent, day] of entries) {
+      const now = () => new Date(`${day}T10:00:00Z`);
+      const plan = await planExtraction({
+        vault: t.vault,
+        settings,
+        layout,
+        journalPath: journalOf(agent, day),
+        extractor: new OfflineExtractor(),
+        now,
+      });
+      actions.push(
+        plan.items.map((p) => `${p.action}${p.supersedes ? ` ${p.supersedes.id}` : ""}`),
+      );
+      expect((await applyPlan(t.vault, layout, plan, now)).failed).toEqual([]);
+    }
+    return { actions, read: (p: string) => readFileSync(join(t.root, p), "utf8") };
+  }
+
+  it("another agent's restatement or change never supersedes this agent's decision", async () => {
+    const { actions, read } = await extractAll([
+      ["a", "2026-03-02", "Decision: use Postgres for the job queue"],
+      ["b", "2026-03-09", "Decision: use Postgres for the job queue now"],
+      ["b", "2026-03-10", "Decision: use MySQL for the job queue"],
+    ]);
+    const [first] = listItems(read(decisions("a")));
+    expect(first?.text).toBe("use Postgres for the job queue");
+    expect(fieldValue(first!.fields, "superseded_by")).toBeNull();
+    expect(listItems(read(decisions("a")))).toHaveLength(1);
+    // b's own log: its first decision, then its change of it.
+    const own = listItems(read(decisions("b")));
+    expect(actions.slice(1)).toEqual([["add"], [`supersede ${own[0]?.id}`]]);
+  });
+
+  it.each([
+    ["we ship on Friday", "we ship on Friday today", "add-source"],
+    ["use Postgres for the job queue", "use Postgres for the job queue now", "add-source"],
+    ["we ship on Friday", "we ship on Monday", "supersede"],
+    ["use Postgres for the job queue", "use MySQL for the job queue", "supersede"],
+  ])("by the same agent, %s then %s: %s", async (older, newer, action) => {
+    const { actions, read } = await extractAll([
+      ["a", "2026-03-02", `Decision: ${older}`],
+      ["a", "2026-03-09", `Decision: ${newer}`],
+    ]);
+    const log = listItems(read(decisions("a")));
+    expect(actions[1]?.map((a) => a.split(" ")[0])).toEqual([action]);
+    expect(log.filter((d) => fieldValue(d.fields, "superseded_by") === null)).toHaveLength(1);
+    expect(log).toHaveLength(action === "supersede" ? 2 : 1);
+  });
+});

@@ -91,6 +91,27 @@ describe("a restatement: the same fact in other words", () => {
   });
 });
 
+describe('a statement that only adds a word restates (docs/decisions.md, "A statement that only adds a word restates")', () => {
+  it.each([
+    ["we ship on Friday", "we ship on Friday today"],
+    ["use Postgres for the job queue", "use Postgres for the job queue now"],
+    ["use Postgres", "use Postgres now"],
+    ["standup is at 9:30", "standup is at 9:30 today"],
+  ])("%s / %s: restatement", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "restatement" });
+  });
+
+  it.each([
+    // A value replaced, or replaced and a word added, or two values added: still a change.
+    ["we ship on Friday", "we ship on Monday"],
+    ["we ship on Friday", "we ship on Monday today"],
+    ["we ship on Friday", "we ship on Friday at 10:00 today"],
+    ["use Postgres for the job queue", "use MySQL for the job queue"],
+  ])("%s / %s: change", (older, newer) => {
+    expect(outcome(older, newer)).toMatchObject({ outcome: "change" });
+  });
+});
+
 describe("what the rule cannot decide is a possible change, never superseded", () => {
   it("a frame shared in part, another word on each side, no change marker", () => {
     expect(

@@ -130,6 +130,23 @@ describe("splitBlocks", () => {
     ]);
   });
 
+  it("a paragraph line ending in a block id ends its block; a setext heading's id does not", () => {
+    const whole = (body: string) => splitBlocks(body).map((b) => [b.kind, b.text, b.blockId]);
+    // Lines written under an id'd line later are blocks of their own, each named by its own id
+    // (docs/decisions.md, "A block id ends its paragraph's block").
+    expect(whole("first ^am-1\nsecond\nthird ^am-3\nfourth\n")).toEqual([
+      ["paragraph", "first", "am-1"],
+      ["paragraph", "second\nthird", "am-3"],
+      ["paragraph", "fourth", null],
+    ]);
+    // Without an id inside, consecutive lines stay one paragraph with its id at the end.
+    expect(whole("one\ntwo ^am-2\n")).toEqual([["paragraph", "one\ntwo", "am-2"]]);
+    expect(whole("Title ^am-t\n---\ntext\n")).toEqual([
+      ["heading", "Title\n---", "am-t"],
+      ["paragraph", "text", null],
+    ]);
+  });
+
   it("never throws, and every non-blank line outside id lines lies in exactly one block", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...LINE_POOL), { maxLength: 30 }), (lines) => {

@@ -146,8 +146,8 @@ describe("extract a quiet journal", () => {
         journal: J,
         extractor: "offline",
         items: [
-          "task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new)",
-          "decision: we publish on Tuesdays. → Memory/Agents/link/Trackers/Decisions.md (new)",
+          "task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new note)",
+          "decision: we publish on Tuesdays. → Memory/Agents/link/Trackers/Decisions.md (new note)",
         ],
       }),
     ]);
@@ -179,7 +179,7 @@ describe("extract a quiet journal", () => {
     const pending = await pendingQueueEntries(t.vault, layout, "link");
     expect(pending).toHaveLength(1);
     expect(pending[0]?.items).toEqual([
-      "task: Book the retro room → Memory/Agents/link/Trackers/Tasks.md (new)",
+      "task: Book the retro room → Memory/Agents/link/Trackers/Tasks.md (added)",
     ]);
     // The first entry stays in the note as a record.
     expect(
