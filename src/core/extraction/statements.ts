@@ -932,10 +932,18 @@ export function compareStatements(newer: string, older: string): StatementCompar
 }
 
 /**
+ * Words that say when or how often a fact is said, not what it is: one of them added to a
+ * statement restates it ({@link addsOneWord}).
+ */
+const SAYING_WORDS = new Set(["now", "today", "still", "again", "also", "indeed", "anyway"]);
+
+/**
  * True when the later statement keeps every word and value of the earlier and adds one value, no
- * more ("we ship on Friday" → "we ship on Friday today"): the same fact said again with a word
- * more, not another value ({@link compareStatements}; docs/decisions.md, "A statement that only
- * adds a word restates"). A value replaced or dropped, or two added, stays a change.
+ * more, and that value is one of {@link SAYING_WORDS} ("we ship on Friday" → "we ship on Friday
+ * today"): the same fact said again, not another value ({@link compareStatements};
+ * docs/decisions.md, "A statement that only adds a word restates"). A value replaced or dropped,
+ * two added, or one added that is a fact of its own ("100 requests per second" → "… per 60
+ * seconds") stays a change.
  */
 function addsOneWord(
   older: readonly string[],
@@ -951,7 +959,7 @@ function addsOneWord(
     if (at < 0) return false;
     left.splice(at, 1);
   }
-  return true;
+  return left.length === 1 && SAYING_WORDS.has((left[0] ?? "").toLowerCase());
 }
 
 /**

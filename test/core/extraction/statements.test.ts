@@ -107,6 +107,9 @@ describe('a statement that only adds a word restates (docs/decisions.md, "A stat
     ["we ship on Friday", "we ship on Monday today"],
     ["we ship on Friday", "we ship on Friday at 10:00 today"],
     ["use Postgres for the job queue", "use MySQL for the job queue"],
+    // One value added that is a fact of its own, not a word of saying.
+    ["the API limit is 100 requests per second", "the API limit is 100 requests per 60 seconds"],
+    ["we ship on Friday", "we ship on Friday 13"],
   ])("%s / %s: change", (older, newer) => {
     expect(outcome(older, newer)).toMatchObject({ outcome: "change" });
   });
