@@ -43,6 +43,7 @@ import { ownerOf } from "./owners";
 import { dueFromWords } from "./due-words";
 import { dateTitle } from "../util/dates";
 import { unwrapWikilink } from "../markdown/wikilinks";
+import { codeSpans } from "../markdown/fences";
 import { ITEM_ID_RE } from "../util/ids";
 import { TURN_LABELS } from "../journal/turn-labels";
 
@@ -200,8 +201,12 @@ interface Marker {
  * opening the line counts (a checkbox line is a task whatever sentences it holds).
  */
 function markersOf(content: string, atStartOnly = false): { before: string; markers: Marker[] } {
+  // A marker inside a code span (`` `a. TODO: b` ``) is code, not a convention.
+  const code = codeSpans(content);
   const found = [...content.matchAll(MARKER)].filter(
-    (m) => !atStartOnly || isLineStart(content, m),
+    (m) =>
+      (!atStartOnly || isLineStart(content, m)) &&
+      !code.some(([start, end]) => m.index >= start && m.index < end),
   );
   const first = found[0];
   if (!first) return { before: content, markers: [] };

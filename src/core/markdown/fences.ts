@@ -43,3 +43,23 @@ export function fenceAfter(fence: string | null, line: string): string | null {
   if (fence === null) return fenceOpener(line);
   return closesFence(line, fence) ? null : fence;
 }
+
+/**
+ * The code spans of one line, as CommonMark defines them
+ * (https://spec.commonmark.org/0.31.2/#code-spans): a run of backticks up to the next run of the
+ * same length. Each as `[start, end)` offsets in `line`, the backticks included; a run left
+ * unclosed is text. Backslash escapes are not applied (a `` \` `` still opens a span here).
+ */
+export function codeSpans(line: string): [number, number][] {
+  const spans: [number, number][] = [];
+  const runs = [...line.matchAll(/`+/g)];
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    const close = runs.findIndex((r, j) => j > i && r[0].length === open[0].length);
+    if (close < 0) continue;
+    const end = runs[close]!;
+    spans.push([open.index, end.index + end[0].length]);
+    i = close;
+  }
+  return spans;
+}

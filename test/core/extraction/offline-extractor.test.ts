@@ -149,6 +149,9 @@ describe("offline extractor", () => {
         "who pays for the hosting?",
       ],
       ["Goal - ship the mobile app by March", "goal", "ship the mobile app by March"],
+      // The other side of the code rule: a marker after a closed code span, or an unclosed backtick.
+      ["Ran `make`. TODO: fix the build", "task", "fix the build"],
+      ["A ` stray backtick. TODO: fix the build", "task", "fix the build"],
     ])("%s", (line, category, text) => {
       expect(items(line)).toEqual([[category, text]]);
     });
@@ -162,6 +165,9 @@ describe("offline extractor", () => {
       "Called with Ana, decision: we ship on Friday",
       "the todo - a long list",
       "**Done:** Decision: ship on Friday",
+      // Code, not a convention: a marker inside a code span.
+      "See `a. TODO: code span` here.",
+      "Run ``x. Decision: `y` z`` first.",
     ])("%s: no item", (line) => {
       expect(items(line)).toEqual([]);
     });

@@ -1,6 +1,6 @@
 // The one fence rule (src/core/markdown/fences.ts), each CommonMark rule tried on both sides.
 import { describe, expect, it } from "vitest";
-import { closesFence, fenceOpener } from "../../../src/core/markdown/fences";
+import { closesFence, codeSpans, fenceOpener } from "../../../src/core/markdown/fences";
 import { findConflictMarkers } from "../../../src/core/markdown/conflict-markers";
 import { scanAnchors } from "../../../src/core/markdown/anchors";
 import { splitBlocks } from "../../../src/core/journal/blocks";
@@ -24,6 +24,19 @@ describe("fence openers", () => {
     expect(fenceOpener("```ts title")).toBe("```");
     expect(fenceOpener("~~~~ md")).toBe("~~~~");
     expect(fenceOpener("text ```")).toBeNull();
+  });
+});
+
+describe("code spans", () => {
+  it("a backtick run up to the next run of the same length; an unclosed run is text", () => {
+    expect(codeSpans("a `b` c")).toEqual([[2, 5]]);
+    expect(codeSpans("``a ` b`` c `d`")).toEqual([
+      [0, 9],
+      [12, 15],
+    ]);
+    expect(codeSpans("a ` b")).toEqual([]);
+    expect(codeSpans("`a`` b")).toEqual([]);
+    expect(codeSpans("no code")).toEqual([]);
   });
 });
 
