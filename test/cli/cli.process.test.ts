@@ -152,7 +152,7 @@ describe("agent-memory CLI", () => {
     const out = cliRun("extract", t.root, J).stdout;
     expect(out.match(/decision\s+audit the home page before the blog/g)).toHaveLength(1);
     expect(out).toMatch(
-      /decision\s+audit the home page before the blog\n\s+→ Memory\/Agents\/link\/Trackers\/Decisions\.md \(new\)\n\s+→ Memory\/Agents\/link\/Knowledge\/learning\/SEO audit\.md \(new\)\n/,
+      /decision\s+audit the home page before the blog\n\s+→ Memory\/Agents\/link\/Trackers\/Decisions\.md \(new note\)\n\s+→ Memory\/Agents\/link\/Knowledge\/learning\/SEO audit\.md \(new note\)\n/,
     );
   });
 
