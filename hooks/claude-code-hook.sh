@@ -35,9 +35,11 @@ if [ -n "$vault" ] && [ "${AGENT_MEMORY_SERVER-}" != off ] && [ -S "$sock" ] &&
     [ -n "$out" ] && printf '%s\n' "$out"
     exit 0
   fi
-  # 22: the server answered and refused (the CLI may still ask it); anything else (a stalled or
-  # dead server) and the CLI runs on its own, so the hook stays within Claude Code's timeout.
-  [ "$status" -eq 22 ] || export AGENT_MEMORY_SERVER=off
+  # 22: the server answered and refused (the CLI may still ask it); 7: nobody listens (a socket
+  # left by a killed server), so the CLI finds no server and starts one (docs/agents.md, "A server
+  # started for you"); anything else (a stalled server) and the CLI runs on its own, so the hook
+  # stays within Claude Code's timeout.
+  [ "$status" -eq 22 ] || [ "$status" -eq 7 ] || export AGENT_MEMORY_SERVER=off
 fi
 
 if ! command -v agent-memory >/dev/null 2>&1; then

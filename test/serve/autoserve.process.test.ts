@@ -1,7 +1,7 @@
 // A read-only hook that finds no server starts one for the next hooks, which stops when idle
 // (docs/agents.md, "A server started for you"; src/serve/autostart.ts). Every server a test
 // starts is stopped in afterEach, by the process id the start leaves in `.agent-memory/`.
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -11,15 +11,19 @@ import {
   rmSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { buildCli, cliPath, serverEnv } from "../helpers/mcp-client";
 import { tempVault } from "../helpers/temp-vault";
 import { AUTOSERVE_MARK_VAULT_PATH, RETRY_AFTER_MS } from "../../src/serve/autostart";
 
 beforeAll(() => buildCli(), 120_000);
+
+const SHELL_HOOK = fileURLToPath(new URL("../../hooks/claude-code-hook.sh", import.meta.url));
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -109,6 +113,44 @@ describe("a hook starts a server for the next hooks", () => {
     expect(log).toMatch(/no request for 2 s; stopping \(--idle-exit\)/);
     expect(log).toMatch(/stopped after 1 search\b/);
     expect(existsSync(sock)).toBe(false);
+  });
+
+  it("after a server is killed (kill -9, sockets left), the plugin's shell hook starts a new one", async () => {
+    const t = vault();
+    await hook(t.root, ON, prompt);
+    const sock = join(t.root, ".agent-memory", "serve.sock");
+    const hookSock = join(t.root, ".agent-memory", "hook.sock");
+    await until(() => existsSync(hookSock) && existsSync(sock), "the started server's sockets");
+    const killed = startedPid(t.root)!;
+    process.kill(killed, "SIGKILL");
+    await until(() => !alive(killed), "the killed server to go");
+    expect(existsSync(hookSock)).toBe(true);
+    // Past the retry wait, as after a reboot.
+    const old = (Date.now() - RETRY_AFTER_MS - 5_000) / 1000;
+    utimesSync(join(t.root, ...AUTOSERVE_MARK_VAULT_PATH.split("/")), old, old);
+    const bin = mkdtempSync(join(tmpdir(), "am-bin-"));
+    cleanups.push(() => rmSync(bin, { recursive: true, force: true }));
+    writeFileSync(
+      join(bin, "agent-memory"),
+      `#!/bin/sh\nexec "${process.execPath}" "${cliPath}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const out = spawnSync("/bin/sh", [SHELL_HOOK], {
+      input: JSON.stringify(prompt),
+      encoding: "utf8",
+      env: {
+        ...serverEnv(),
+        ...ON,
+        AGENT_MEMORY_VAULT: t.root,
+        AGENT_MEMORY_AGENT: "claude",
+        PATH: `${bin}:${process.env.PATH ?? ""}`,
+      },
+    });
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain("canary deploy");
+    await until(() => startedPid(t.root) !== killed, "a new server's start");
+    const next = startedPid(t.root)!;
+    await until(() => alive(next) && existsSync(hookSock), "the new server");
   });
 
   it("a server already answering is asked, and no second one is started", async () => {
