@@ -523,6 +523,8 @@ interface ListNode {
   hasChildren: boolean;
   /** A sentence of its own written on the line after a task line: prose, not the task's words. */
   remark?: boolean;
+  /** A `Keyword: …` line without a list marker, a line of its own after the list item. */
+  markerLine?: boolean;
 }
 
 /**
@@ -552,11 +554,17 @@ function listNodes(text: string): ListNode[] {
           line: raw.trim(),
           parent: null,
           hasChildren: false,
+          markerLine: true,
         });
         continue;
       }
       const last = nodes.at(-1);
-      if (last?.checkbox != null && !last.remark && OWN_SENTENCE.test(own.content)) {
+      // A sentence of its own after a task line or a `Keyword: …` line is read on its own; a
+      // fragment continues the line before it (its text wrapped).
+      if (
+        ((last?.checkbox != null && !last.remark) || last?.markerLine) &&
+        OWN_SENTENCE.test(own.content)
+      ) {
         nodes.push({
           indent: indentWidth(raw),
           content: own.content,
@@ -748,15 +756,13 @@ function paragraphItems(
 ): ExtractedItem[] {
   const out: ExtractedItem[] = [];
   const prose: string[] = [];
-  for (const line of block.text.split(/\r?\n/)) {
-    const { content, checkbox } = stripLine(line);
-    if (!content) continue;
+  for (const { content, checkbox, evidence } of wrappedLines(block.text)) {
     if (checkbox !== null) {
       if (checkbox === " " || checkbox === "/")
         out.push(...oneItem("task", content, null, block, index, run, null, checkbox));
       continue;
     }
-    const keyword = keywordItems(content, content, block, index, run);
+    const keyword = keywordItems(content, evidence, block, index, run);
     out.push(...keyword.items);
     // The sentences before a marker are read for phrasings only, never as the section's item.
     if (keyword.items.length) out.push(...phrasingItems(keyword.before, block, index, run));
@@ -781,6 +787,38 @@ function paragraphItems(
   return out;
 }
 
+/**
+ * The lines of a paragraph, each with its text and the verbatim line that is its evidence; a line
+ * that opens with its one convention marker takes the fragments written under it (its text
+ * wrapped: "Decision: we will use Postgres" / "for the job queue"), while a line with a marker or
+ * a checkbox of its own, or a sentence of its own ({@link OWN_SENTENCE}), stays a line.
+ */
+function wrappedLines(
+  text: string,
+): { content: string; checkbox: string | null; evidence: string }[] {
+  const out: { content: string; checkbox: string | null; evidence: string; wraps: boolean }[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const { content, checkbox } = stripLine(line);
+    if (!content) continue;
+    const last = out.at(-1);
+    if (
+      last?.wraps &&
+      checkbox === null &&
+      markersOf(content).markers.length === 0 &&
+      !OWN_SENTENCE.test(content)
+    ) {
+      last.content = `${last.content} ${content}`;
+      continue;
+    }
+    const wraps =
+      checkbox === null &&
+      openingMarker(content) !== null &&
+      markersOf(content).markers.length === 1;
+    out.push({ content, checkbox, evidence: content, wraps });
+  }
+  return out;
+}
+
 /** Items from a callout block (`> [!decision] title` + content lines). */
 function calloutItems(block: JournalBlock, index: number, run: Run): ExtractedItem[] {
   const lines = block.text.split(/\r?\n/);
@@ -788,7 +826,21 @@ function calloutItems(block: JournalBlock, index: number, run: Run): ExtractedIt
   if (!head) return [];
   const category = CALLOUT_CATEGORIES[(head[1] ?? "").toLowerCase()];
   if (!category) return [];
-  const body = lines
+  // Lines without `>` after it continue the callout in Markdown (lazy lines), but one that opens
+  // with a convention marker is a line of its own as written: it and the lines after it are read
+  // as a paragraph of their own ("> [!decision] …" then "Question: …").
+  const lazy = lines.findIndex((l, i) => i > 0 && !/^\s*>/.test(l) && openingMarker(l.trim()));
+  const quoted = lazy < 0 ? lines : lines.slice(0, lazy);
+  const rest =
+    lazy < 0
+      ? []
+      : paragraphItems(
+          { ...block, kind: "paragraph", text: lines.slice(lazy).join("\n") },
+          index,
+          run,
+          sectionOf(block, run),
+        );
+  const body = quoted
     .slice(1)
     .map((l) => l.replace(/^>\s?/, "").trim())
     .filter((l) => l !== "");
@@ -797,9 +849,9 @@ function calloutItems(block: JournalBlock, index: number, run: Run): ExtractedIt
   const lead = title && body.length && !/[.:!?。：！？]$/u.test(title) ? `${title}:` : title;
   const parts = [lead, ...body].filter((p) => p !== "");
   const evidence = body[0] ?? title;
-  if (!evidence) return [];
+  if (!evidence) return rest;
   const item = makeItem(category, parts.join(" "), evidence, block, index, run);
-  return item ? [item] : [];
+  return item ? [item, ...rest] : rest;
 }
 
 /** Options of {@link extractConventions}. */

@@ -182,6 +182,51 @@ describe("offline extractor", () => {
       for (const i of got) expect(body).toContain(i.evidence);
     });
 
+    describe("lines written under a marker, a task or a callout", () => {
+      const all = (body: string) =>
+        extractConventions(splitBlocks(`# 2026-12-04\n\n${body}\n`)).map((i) => [
+          i.category,
+          i.text,
+        ]);
+      it("a fragment under a marker line is its text wrapped; a sentence of its own is read alone", () => {
+        expect(all("Decision: we will use Postgres\nfor the job queue")).toEqual([
+          ["decision", "we will use Postgres for the job queue"],
+        ]);
+        expect(
+          all("Decision: no deploys on Friday\nWe decided to use Postgres 16 for the new cluster."),
+        ).toEqual([
+          ["decision", "no deploys on Friday"],
+          ["decision", "Use Postgres 16 for the new cluster"],
+        ]);
+      });
+      it("under a task line, a marker line and the sentence after it are items of their own", () => {
+        expect(
+          all(
+            "- [ ] Email Dana about the launch plan\nDecision: no deploys on Friday\nWe decided to use Redis 7 for the cache.",
+          ),
+        ).toEqual([
+          ["task", "Email Dana about the launch plan"],
+          ["decision", "no deploys on Friday"],
+          ["decision", "Use Redis 7 for the cache"],
+        ]);
+        expect(all("- [ ] Email Bo\nDecision: use Kafka\nfor the event bus")).toEqual([
+          ["task", "Email Bo"],
+          ["decision", "use Kafka for the event bus"],
+        ]);
+      });
+      it("a marker line right under a callout is its own item; a lazy fragment still continues the callout", () => {
+        expect(
+          all("> [!decision] Billing runs on the 1st\nQuestion: keep the legacy format?"),
+        ).toEqual([
+          ["decision", "Billing runs on the 1st"],
+          ["question", "keep the legacy format?"],
+        ]);
+        expect(all("> [!decision] Billing runs on the 1st\nof each month")).toEqual([
+          ["decision", "Billing runs on the 1st: of each month"],
+        ]);
+      });
+    });
+
     it("a checkbox line is one task whatever sentences it holds", () => {
       expect(items("- [ ] call Ana. Decision: ship on Friday")).toEqual([
         ["task", "call Ana. Decision: ship on Friday"],
