@@ -8,7 +8,7 @@ import { MemoryLayout } from "../core/layout";
 import { parseSettings, usableSettings, type Settings } from "../core/settings";
 import { UsageError } from "../core/errors";
 import { NodeVault } from "./node-vault";
-import { resolveVaultArg } from "./vault-arg";
+import { resolveVaultArg, shownVault } from "./vault-arg";
 import type { LockOptions } from "./note-lock";
 import type { OpenReport, SearchService } from "../core/search/search-service";
 
@@ -178,11 +178,13 @@ export function lockOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<LockOptions>
 }
 
 /**
- * Resolves a note argument (relative to the vault, or absolute inside it) to a vault path.
+ * Resolves a note argument (relative to the vault, absolute inside it, or `~/…` inside it, `~`
+ * being the home folder as for the vault argument) to a vault path.
  * Throws {@link UsageError} when it is outside the vault.
  */
 export function toVaultPath(ctx: CliContext, arg: string): string {
-  const abs = nodePath.resolve(ctx.vaultRoot, arg);
+  // `~/…` is the home folder here too, by the vault argument's rule (shownVault).
+  const abs = nodePath.resolve(ctx.vaultRoot, shownVault(arg));
   const rel = nodePath.relative(ctx.vaultRoot, abs);
   if (rel.startsWith("..") || nodePath.isAbsolute(rel))
     throw new UsageError(`not inside the vault: ${arg}`, arg);
