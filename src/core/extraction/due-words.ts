@@ -2,7 +2,7 @@
  * Due dates named in words
  * (docs/decisions.md, "Offline extraction reads headings and phrasings, not meaning":
  * "I'll … by Friday" → a task with the date): `by Friday`,
- * `before Dec 15`, `by tomorrow`, `明天要…`, `周三前`, `月底前`, read against the journal's date.
+ * `before Dec 15`, `by tomorrow` (or `… tomorrow` at the end), `明天要…`, `周三前`, `月底前`, read against the journal's date.
  * Tests: test/core/extraction/offline-phrasings.test.ts. Calendar arithmetic is src/core/util/dates.ts's.
  */
 import {
@@ -26,7 +26,9 @@ function nextWeekday(date: IsoDate, weekday: number): IsoDate | undefined {
 
 const EN_WEEKDAY =
   /\b(?:by|before|until|no later than)\s+(?:this\s+|next\s+)?(mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
-const EN_TOMORROW = /\b(?:by|before)\s+(?:tomorrow|tmrw)\b/i;
+/** `by tomorrow`, or `tomorrow` closing the text ("revoke the key tomorrow", "… tomorrow morning."). */
+const EN_TOMORROW =
+  /\b(?:by|before)\s+(?:tomorrow|tmrw)\b|\b(?:tomorrow|tmrw)(?:\s+(?:morning|afternoon|evening|night))?[.!]?\s*$/i;
 const EN_TODAY = /\b(?:by|before)\s+(?:tonight|eod|end of (?:the )?day|today)\b/i;
 const EN_MONTH_DAY =
   /\b(?:by|before|until)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\b/i;

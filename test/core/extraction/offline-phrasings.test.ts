@@ -130,6 +130,21 @@ describe("due dates named in words", () => {
     expect(dueFromWords(`do it ${words}`, "2026-11-24")).toBe(due);
   });
 
+  it("`tomorrow` closing the text is tomorrow; elsewhere in it, no date", () => {
+    for (const text of [
+      "revoke the old key tomorrow",
+      "revoke the old key tomorrow.",
+      "call Ana tomorrow morning",
+    ])
+      expect(dueFromWords(text, "2026-11-24")).toBe("2026-11-25");
+    for (const text of [
+      "prepare tomorrow's agenda",
+      "tomorrow we review the plan",
+      "the tomorrow list",
+    ])
+      expect(dueFromWords(text, "2026-11-24")).toBeUndefined();
+  });
+
   it("names no date without a journal date or a deadline word", () => {
     expect(dueFromWords("send it by Friday", undefined)).toBeUndefined();
     expect(dueFromWords("move the meeting to Friday", "2026-11-24")).toBeUndefined();
