@@ -15,8 +15,8 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, constants, lstatSync, openSync, type Stats, writeSync } from "node:fs";
-import { connect } from "node:net";
 import * as nodePath from "node:path";
+import { probe } from "./client";
 import { SERVER_ENV, socketPathFor } from "./socket-path";
 
 /** `AGENT_MEMORY_AUTOSERVE=off`: a hook never starts a server. */
@@ -40,26 +40,19 @@ export type SocketState = "none" | "stale" | "live" | "other";
 
 /**
  * What is at a socket path: nothing (`none`), a socket nobody listens on (`stale`, a server that
- * was killed), a listening server (`live`), or anything else (`other`: a file that is not a
- * socket, or a connection error other than refused).
+ * was killed), a server or a socket to leave alone (`live`, as {@link probe} judges it), or a file
+ * that is not a socket (`other`).
  */
-export function socketState(path: string): Promise<SocketState> {
+export async function socketState(path: string): Promise<SocketState> {
   let st: Stats;
   try {
     st = lstatSync(path);
   } catch (err) {
-    return Promise.resolve((err as NodeJS.ErrnoException).code === "ENOENT" ? "none" : "other");
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "none" : "other";
   }
-  if (!st.isSocket()) return Promise.resolve("other");
-  return new Promise((resolve) => {
-    const sock = connect(path, () => {
-      sock.destroy();
-      resolve("live");
-    });
-    sock.on("error", (err: NodeJS.ErrnoException) =>
-      resolve(err.code === "ECONNREFUSED" ? "stale" : "other"),
-    );
-  });
+  if (!st.isSocket()) return "other";
+  const state = await probe(path);
+  return state === "refused" ? "stale" : state;
 }
 
 /**

@@ -119,3 +119,28 @@ export function servedHookVault(argv: readonly string[]): string | null {
   const name = (event as { hook_event_name?: unknown } | null)?.hook_event_name;
   return vault && typeof name === "string" && READ_ONLY_EVENTS.has(name) ? vault : null;
 }
+
+/**
+ * Does the socket `path` accept connections? `refused`: a socket left by a server that is gone;
+ * `none`: no socket there; a connection that neither opens nor fails within a second, or fails
+ * otherwise (EACCES: another user's), counts as `live`, to be left alone. Never rejects.
+ */
+export function probe(path: string): Promise<"live" | "refused" | "none"> {
+  return new Promise((resolve) => {
+    const sock = connect(path);
+    const done = (r: "live" | "refused" | "none") => {
+      sock.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done("live"), 1000);
+    sock.once("connect", () => {
+      clearTimeout(timer);
+      done("live");
+    });
+    sock.once("error", (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      // Only a refused connection is a server gone; anything else (EACCES: another user's) is left.
+      done(err.code === "ENOENT" ? "none" : err.code === "ECONNREFUSED" ? "refused" : "live");
+    });
+  });
+}

@@ -22,7 +22,7 @@ import {
   type Server as HttpServer,
   type ServerResponse,
 } from "node:http";
-import { connect, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import * as nodePath from "node:path";
 import { errorMessage } from "../core/errors";
 import { instantOf, today } from "../core/util/dates";
@@ -31,7 +31,7 @@ import type { CliContext, WarmSearch } from "../node/context";
 import { hostSlicer, nextTurn } from "../node/event-loop";
 import type { LiveIndex } from "../node/live-index";
 import type { NodeVault } from "../node/node-vault";
-import { servedHookVault } from "./client";
+import { probe, servedHookVault } from "./client";
 import { shownVault } from "../node/vault-arg";
 import {
   checkLength,
@@ -241,27 +241,6 @@ export class ReplyCache {
     }
     return next;
   }
-}
-
-/** Does `path` accept connections? `refused`: a socket left by a server that is gone. */
-function probe(path: string): Promise<"live" | "refused" | "none"> {
-  return new Promise((resolve) => {
-    const sock = connect(path);
-    const done = (r: "live" | "refused" | "none") => {
-      sock.destroy();
-      resolve(r);
-    };
-    const timer = setTimeout(() => done("live"), 1000);
-    sock.once("connect", () => {
-      clearTimeout(timer);
-      done("live");
-    });
-    sock.once("error", (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      // Only a refused connection is a server gone; anything else (EACCES: another user's) is left.
-      done(err.code === "ENOENT" ? "none" : err.code === "ECONNREFUSED" ? "refused" : "live");
-    });
-  });
 }
 
 /**
