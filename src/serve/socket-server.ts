@@ -156,17 +156,12 @@ export class ReplyCache {
       .filter(([k, v]) => v !== "" && v !== undefined && !REPLY_NEUTRAL_ENV.has(k))
       .sort(([a], [b]) => (a < b ? -1 : 1));
     // `~/v` and the home folder's `v` print the same (shownVault): the shell hook sends the latter.
+    const vault = servedHookVault(req.argv) ?? "";
+    const shown = shownVault(vault);
     const argv = req.argv
       .slice(0, -1)
-      .map((a, i, all) =>
-        all[i - 1] === "--vault"
-          ? shownVault(a)
-          : a.startsWith("--vault=")
-            ? `--vault=${shownVault(a.slice("--vault=".length))}`
-            : a,
-      );
-    const relative = !nodePath.isAbsolute(shownVault(servedHookVault(req.argv) ?? ""));
-    return JSON.stringify([argv, relative ? req.cwd : null, req.tz, vars]);
+      .map((a) => (a === vault ? shown : a === `--vault=${vault}` ? `--vault=${shown}` : a));
+    return JSON.stringify([argv, nodePath.isAbsolute(shown) ? null : req.cwd, req.tz, vars]);
   }
 
   /** The kept reply of `key` when it is still current, else a new one, kept when it succeeded. */
