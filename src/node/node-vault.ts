@@ -304,7 +304,7 @@ export class NodeVault implements VaultPort {
       const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
       if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
     } else if (entry.isSymbolicLink() && !entry.name.toLowerCase().endsWith(".md")) {
-      this.noteSkippedLink(child);
+      this.seeLink(child);
     } else if (
       entry.isSymbolicLink() &&
       entry.name.toLowerCase().endsWith(".md") &&
@@ -320,20 +320,13 @@ export class NodeVault implements VaultPort {
 
   /**
    * Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of the link at vault path `path`
-   * when it is a folder link out of the vault, as {@link list} does: for a long-lived host's
-   * watcher, which meets links made after its list.
+   * when it is a folder link out of the vault: {@link list} calls it for each link it meets, and a
+   * long-lived host's watcher for links made after its list.
    */
   seeLink(path: string): void {
-    this.noteSkippedLink(path);
-  }
-
-  /** Tells {@link NodeVaultOptions.onSkippedLink}, once per link, of a folder link out of the vault. */
-  private noteSkippedLink(path: string): void {
     if (!this.onSkippedLink || this.skippedLinks.has(path)) return;
     const message = this.skippedLinkLine(path);
-    if (message === null) return;
-    this.skippedLinks.set(path, message);
-    this.onSkippedLink(message);
+    if (message !== null) this.tellSkippedLinks([{ path, message }]);
   }
 
   /** The line told of the link at vault path `path` when it is a folder link out of the vault, else `null`. */
@@ -367,9 +360,10 @@ export class NodeVault implements VaultPort {
   }
 
   /**
-   * Tells {@link NodeVaultOptions.onSkippedLink} of folder links out of the vault that another
-   * vault of the same folder skipped ({@link linksSkipped}: a server's), each once, as a list
-   * of this vault would: a served run prints what the CLI's own run prints.
+   * Tells {@link NodeVaultOptions.onSkippedLink} of folder links out of the vault, each once: of
+   * the one {@link seeLink} met, or those another vault of the same folder skipped
+   * ({@link linksSkipped}: a server's), as a list of this vault would: a served run prints what
+   * the CLI's own run prints.
    */
   tellSkippedLinks(links: readonly { path: string; message: string }[]): void {
     if (!this.onSkippedLink) return;
