@@ -800,20 +800,13 @@ function wrappedLines(
   for (const line of text.split(/\r?\n/)) {
     const { content, checkbox } = stripLine(line);
     if (!content) continue;
+    const { markers } = markersOf(content);
     const last = out.at(-1);
-    if (
-      last?.wraps &&
-      checkbox === null &&
-      markersOf(content).markers.length === 0 &&
-      !OWN_SENTENCE.test(content)
-    ) {
+    if (last?.wraps && checkbox === null && markers.length === 0 && !OWN_SENTENCE.test(content)) {
       last.content = `${last.content} ${content}`;
       continue;
     }
-    const wraps =
-      checkbox === null &&
-      openingMarker(content) !== null &&
-      markersOf(content).markers.length === 1;
+    const wraps = checkbox === null && markers.length === 1 && markers[0]?.atStart === true;
     out.push({ content, checkbox, evidence: content, wraps });
   }
   return out;
