@@ -186,13 +186,7 @@ async function main(): Promise<void> {
     const truth = new Set(topK(all, (s) => dot(q, floats[s]!), k));
     for (const s of topK(all, (s) => index.similarity(q, s), k)) if (truth.has(s)) hitsInt8++;
     // The blocks the prefilter keeps, as vector slots (two notes' blocks may share one).
-    const kept = index.prefilter(
-      table,
-      index.signBits(q),
-      null,
-      table.slots.length,
-      PREFILTER_KEEP,
-    );
+    const kept = index.prefilter(table, index.signBits(q), null, PREFILTER_KEEP);
     const keptSlots = Int32Array.from(new Set(Array.from(kept, (p) => table.slots[p]!)));
     for (const s of topK(keptSlots, (s) => index.similarity(q, s), k))
       if (truth.has(s)) hitsPipeline++;

@@ -18,63 +18,84 @@ function typeOf(meta: NoteMeta): string {
   return meta.type ?? collectionNoteType(meta.collection) ?? "";
 }
 
-function matchesOne(meta: NoteMeta, name: FilterName, raw: string): boolean {
+/** One filter's test of a note, its value lowered (and a tag's `#` dropped) once per query. */
+type NoteTest = (meta: NoteMeta) => boolean;
+
+function testOf(name: FilterName, raw: string): NoteTest {
   const value = raw.toLowerCase();
   switch (name) {
     case "agent":
-      return (
+      return (meta) =>
         (meta.agent ?? "").toLowerCase() === value ||
-        (meta.agentField ?? "").toLowerCase() === value
-      );
+        (meta.agentField ?? "").toLowerCase() === value;
     case "type":
-      return typeOf(meta).toLowerCase() === value;
+      return (meta) => typeOf(meta).toLowerCase() === value;
     case "status":
-      return (meta.status ?? "").toLowerCase() === value;
+      return (meta) => (meta.status ?? "").toLowerCase() === value;
     case "domain":
-      return (meta.domain ?? "").toLowerCase() === value;
+      return (meta) => (meta.domain ?? "").toLowerCase() === value;
     case "tag": {
       const tag = value.replace(/^#/, "");
-      return (meta.tags ?? []).some((t) => t === tag || t.startsWith(`${tag}/`));
+      const nested = `${tag}/`;
+      return (meta) => {
+        const tags = meta.tags;
+        if (tags === undefined) return false;
+        for (const t of tags) if (t === tag || t.startsWith(nested)) return true;
+        return false;
+      };
     }
     case "path":
-      return meta.path.toLowerCase().includes(value);
+      return (meta) => meta.path.toLowerCase().includes(value);
     case "after":
-      return meta.date !== undefined && meta.date >= raw;
+      return (meta) => meta.date !== undefined && meta.date >= raw;
     case "before":
-      return meta.date !== undefined && meta.date < raw;
+      return (meta) => meta.date !== undefined && meta.date < raw;
   }
 }
 
 /**
- * True when a note passes every filter: for each filter name, at least one of its plain values
- * matches (when there are any) and none of its negated values does; date bounds must all hold.
+ * The test of `filters` on a note, worked out once per query: for each filter name, at least one
+ * of its plain values matches (when there are any) and none of its negated values does; date
+ * bounds must all hold (`after:A before:B` is a range). A query asks it of every candidate note,
+ * and the vector search of every note of the shard, so nothing is lowered, parsed or allocated
+ * per note.
+ */
+export function filterTest(filters: readonly QueryFilter[]): (meta: NoteMeta) => boolean {
+  if (filters.length === 0) return () => true;
+  /** Every one must hold: negated filters (inverted) and date bounds. */
+  const all: NoteTest[] = [];
+  /** Per other filter name, its plain values: one of each group must hold. */
+  const groups = new Map<FilterName, NoteTest[]>();
+  for (const f of filters) {
+    const test = testOf(f.name, f.value);
+    if (f.negated) all.push((meta) => !test(meta));
+    else if (f.name === "after" || f.name === "before") all.push(test);
+    else {
+      const group = groups.get(f.name);
+      if (group) group.push(test);
+      else groups.set(f.name, [test]);
+    }
+  }
+  const anyOf = [...groups.values()];
+  return (meta) => {
+    for (const test of all) if (!test(meta)) return false;
+    for (const group of anyOf) {
+      let hit = false;
+      for (const test of group)
+        if (test(meta)) {
+          hit = true;
+          break;
+        }
+      if (!hit) return false;
+    }
+    return true;
+  };
+}
+
+/**
+ * True when a note passes every filter (see {@link filterTest}, which a caller asking of many
+ * notes should hold on to).
  */
 export function matchesFilters(meta: NoteMeta, filters: readonly QueryFilter[]): boolean {
-  if (filters.length === 0) return true;
-  // Asked once per candidate note and query: no allocation here (a Map per call was a tenth of a
-  // filtered query's garbage).
-  let missed = false;
-  for (const f of filters) {
-    const hit = matchesOne(meta, f.name, f.value);
-    if (f.negated) {
-      if (hit) return false;
-    } else if (f.name === "after" || f.name === "before") {
-      // Date bounds narrow each other: `after:A before:B` is a range.
-      if (!hit) return false;
-    } else if (!hit) missed = true;
-  }
-  if (!missed) return true;
-  // Other filters of one name are alternatives: each name needs one of its values to match.
-  for (const f of filters) {
-    if (f.negated || f.name === "after" || f.name === "before") continue;
-    let any = false;
-    for (const g of filters) {
-      if (!g.negated && g.name === f.name && matchesOne(meta, g.name, g.value)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
-  }
-  return true;
+  return filterTest(filters)(meta);
 }

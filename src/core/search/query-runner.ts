@@ -44,9 +44,20 @@ export interface Shard {
   byShortId?: (NoteMeta | undefined)[];
   /**
    * Bumped by {@link touchShard} on every change to `metas`, so that what is worked out from the
-   * notes' metadata (the vector search's visible blocks) can be kept until the next change.
+   * notes' metadata (the vector search's metadata per block table note) can be kept until the next change.
    */
   version?: number;
+}
+
+/**
+ * False when the phrase filter of the note at `path` shows it cannot hold the quoted phrases whose
+ * word pairs are `pairs` ({@link phrasePairs}); true when it may (or has no filter): the note must
+ * then be read to know.
+ */
+export function mayHoldPhrases(shard: Shard, path: string, pairs: readonly number[]): boolean {
+  if (pairs.length === 0) return true;
+  const filter = shard.pairs.get(path);
+  return filter === undefined || filterMayHold(filter, pairs);
 }
 
 /** Marks a change to the shard's notes ({@link Shard.version}); call it on every change to `metas`. */
@@ -59,12 +70,6 @@ export interface RunContext {
   shard: Shard;
   /** Scope, filters and expiry. */
   visible: (meta: NoteMeta | undefined) => meta is NoteMeta;
-  /**
-   * Names what `visible` lets through, for the shard as it is (scope, filters, expiry rule and
-   * day): two runs with the same key see the same notes of an unchanged shard, save for expiry
-   * instants passing. Without it, nothing is cached by visibility.
-   */
-  visibleKey?: string;
   /**
    * The note's blocks and text, from the note cache; `null` when it cannot be read. With `store`
    * false a note read now is not added to the cache (see {@link RunContext.remember}).
@@ -162,11 +167,7 @@ export async function chooseNotes(
         byShortId[shortId] = meta;
       }
     }
-    if (!ctx.visible(meta)) return 0;
-    if (pairs.length > 0) {
-      const filter = shard.pairs.get(key);
-      if (filter && !filterMayHold(filter, pairs)) return 0;
-    }
+    if (!ctx.visible(meta) || !mayHoldPhrases(shard, key, pairs)) return 0;
     return rankFactor(meta, opts.search, opts.nowMs);
   };
   // Only the best candidates are built: `limit` of them, or the most a phrase check reads.

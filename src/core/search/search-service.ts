@@ -24,7 +24,7 @@ import type { MemoryLayout } from "../layout";
 import type { VaultPort } from "../vault";
 import { BlockScorer } from "./block-rank";
 import { SearchEngine, type AnalysisOptions } from "./engine/search-engine";
-import { matchesFilters } from "./filters";
+import { filterTest } from "./filters";
 import { NoteCache, type CachedNote } from "./note-cache";
 import {
   buildNoteDocument,
@@ -652,10 +652,11 @@ export class SearchService {
     if (!shard) return { ok: true, value: { scope, limit, run: { kind: "none" } } };
     const nowMs = this.now();
     const todayIso = today(nowMs); // the user's local date, as the health check judges expiry
+    const passes = filterTest(parsed.filters);
     const visible = (meta: NoteMeta | undefined): meta is NoteMeta =>
       meta !== undefined &&
       inScope(meta, scope) &&
-      matchesFilters(meta, parsed.filters) &&
+      passes(meta) &&
       (options.includeExpired === true || !isExpired(meta.expiresAt, todayIso, nowMs));
     const known = (term: string): boolean => shard.mini.hasTerm(term);
     // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
@@ -680,12 +681,6 @@ export class SearchService {
     const ctx: RunContext = {
       shard,
       visible,
-      visibleKey: JSON.stringify([
-        scopeLabel(scope),
-        parsed.filters,
-        options.includeExpired === true,
-        todayIso,
-      ]),
       read: (meta, store) => this.readCached(meta, store),
       remember: (meta, note) => this.cache.put(meta.path, note),
     };

@@ -12,11 +12,11 @@ import type { RankedBlock } from "./block-rank";
 import type { CachedNote } from "./note-cache";
 import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
-import type { RunContext, Shard } from "./query-runner";
+import { mayHoldPhrases, type RunContext, type Shard } from "./query-runner";
+import { phrasePairs } from "./engine/phrase-filter";
 import { rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
-import { instantOf } from "../util/dates";
 import { embedHash, embedText, type BlockTable } from "./vectors";
 
 /** Entries of each list that fusion sees (never fewer than the results asked for). */
@@ -31,44 +31,17 @@ export const RRF_K = 60;
  * recall@10 against exact float32 cosine over every block as 2000 did (bench/results/hybrid.md).
  */
 export const PREFILTER_KEEP = 1000;
-/** Scopes whose visible blocks are kept per block table and shard ({@link visibleBlocks}). */
-const SCOPE_CACHE = 8;
+/** Shard versions whose notes are kept per block table ({@link tableNotes}). */
+const NOTES_CACHE = 8;
 
 /**
- * The blocks of a block table that a run may see: `positions[0..count)` into the table (`null`:
- * every block), and the metadata of each visible note by the table's note number (`undefined`
- * for a note the run does not see). Kept for the next query of the same scope, filters and day
- * while the shard and the vectors' notes are unchanged and no note's expiry instant has passed.
- */
-interface VisibleBlocks {
-  shard: Shard;
-  version: number;
-  key: string;
-  /** The run's clock when built, ms: an earlier clock is not trusted. */
-  from: number;
-  /**
-   * The first expiry instant at or after `from` among the notes, ms: a note's visibility may change
-   * just after it, so the entry is trusted only before it.
-   */
-  until: number;
-  positions: Int32Array | null;
-  count: number;
-  metas: (NoteMeta | undefined)[];
-}
-
-const visibleCache = new WeakMap<BlockTable, VisibleBlocks[]>();
-
-/**
- * What visibility is worked out from, per note of a block table, for one shard version: the
- * note's metadata (`undefined`: not in the shard) and its expiry instant (ms; NaN for none or an
- * unreadable one). A scope or filter not kept in {@link visibleCache} then costs one test per note,
- * not a map lookup and a date parse as well.
+ * The metadata of each note of a block table as one shard version has it (`undefined`: not in
+ * the shard), by the table's note number, so a query asks no map of a path.
  */
 interface TableNotes {
   shard: Shard;
   version: number;
   metas: (NoteMeta | undefined)[];
-  expiries: Float64Array;
 }
 
 const notesCache = new WeakMap<BlockTable, TableNotes[]>();
@@ -78,78 +51,9 @@ function tableNotes(table: BlockTable, shard: Shard, version: number): TableNote
   const entries = notesCache.get(table) ?? [];
   const hit = entries.find((e) => e.shard === shard && e.version === version);
   if (hit) return hit;
-  const metas = new Array<NoteMeta | undefined>(table.paths.length);
-  const expiries = new Float64Array(table.paths.length).fill(Number.NaN);
-  for (let n = 0; n < table.paths.length; n++) {
-    const meta = shard.metas.get(table.paths[n]!);
-    metas[n] = meta;
-    if (meta?.expiresAt !== undefined) expiries[n] = instantOf(meta.expiresAt.trim()) ?? Number.NaN;
-  }
-  const entry: TableNotes = { shard, version, metas, expiries };
-  notesCache.set(table, [...entries.filter((e) => e.shard !== shard), entry].slice(-SCOPE_CACHE));
-  return entry;
-}
-
-/**
- * The blocks of `table` whose notes `ctx` sees, from the cache when `ctx.visibleKey` names the
- * same visibility as an entry built for the same shard version (see {@link VisibleBlocks}); the
- * entry used last is kept longest, so one filtered query after another does not push out the
- * scope that every other query uses.
- */
-function visibleBlocks(ctx: RunContext, table: BlockTable, nowMs: number): VisibleBlocks {
-  const version = ctx.shard.version ?? 0;
-  const key = ctx.visibleKey;
-  const entries = visibleCache.get(table) ?? [];
-  if (key !== undefined) {
-    const at = entries.findIndex(
-      (e) =>
-        e.key === key &&
-        e.shard === ctx.shard &&
-        e.version === version &&
-        nowMs >= e.from &&
-        nowMs < e.until,
-    );
-    const hit = entries[at];
-    if (hit) {
-      if (at !== entries.length - 1) {
-        entries.splice(at, 1);
-        entries.push(hit);
-      }
-      return hit;
-    }
-  }
-  const notes = tableNotes(table, ctx.shard, version);
-  const metas: (NoteMeta | undefined)[] = new Array<NoteMeta | undefined>(table.paths.length);
-  const picked = new Int32Array(table.slots.length);
-  let count = 0;
-  let until = Infinity;
-  for (let n = 0; n < table.paths.length; n++) {
-    const from = table.start[n]!;
-    const to = table.start[n + 1]!;
-    if (from === to) continue;
-    const meta = notes.metas[n];
-    const instant = notes.expiries[n]!;
-    // Expired once the clock is past the instant (isExpired): at the instant itself, still visible.
-    if (instant >= nowMs) until = Math.min(until, instant);
-    if (!ctx.visible(meta)) continue;
-    metas[n] = meta;
-    for (let b = from; b < to; b++) picked[count++] = b;
-  }
-  const entry: VisibleBlocks = {
-    shard: ctx.shard,
-    version,
-    key: key ?? "",
-    from: nowMs,
-    until,
-    positions: count === table.slots.length ? null : picked.slice(0, count),
-    count,
-    metas,
-  };
-  if (key !== undefined) {
-    const kept = entries.filter((e) => e.shard === ctx.shard && e.version === version);
-    kept.push(entry);
-    visibleCache.set(table, kept.slice(-SCOPE_CACHE));
-  }
+  const metas = table.paths.map((path) => shard.metas.get(path));
+  const entry: TableNotes = { shard, version, metas };
+  notesCache.set(table, [...entries.filter((e) => e.shard !== shard), entry].slice(-NOTES_CACHE));
   return entry;
 }
 
@@ -210,14 +114,15 @@ export async function semanticBlocks(
 ): Promise<SemanticBlock[]> {
   const { index, vector } = query;
   const table = index.blockTable();
-  const visible = visibleBlocks(ctx, table, opts.nowMs);
-  // Sign bits choose the candidates, the int8 codes rank them; a note's ranking factor is worked
-  // out only for the notes of candidates.
+  const { metas } = tableNotes(table, ctx.shard, ctx.shard.version ?? 0);
+  // Sign bits choose the candidates among the blocks of the visible notes that may hold the quoted
+  // phrases, the int8 codes rank them; a note's visibility and ranking factor are worked out only
+  // for the notes of candidates.
+  const pairs = phrasePairs(parsed.phrases);
   const candidates = index.prefilter(
     table,
     index.signBits(vector),
-    visible.positions,
-    visible.count,
+    (note) => ctx.visible(metas[note]) && mayHoldPhrases(ctx.shard, table.paths[note]!, pairs),
     Math.max(PREFILTER_KEEP, opts.depth * 20),
   );
   const cosines = new Float64Array(candidates.length);
@@ -231,7 +136,7 @@ export async function semanticBlocks(
     const note = table.noteOf[b]!;
     let factor = noteFactors.get(note);
     if (factor === undefined) {
-      factor = rankFactor(visible.metas[note]!, opts.search, opts.nowMs);
+      factor = rankFactor(metas[note]!, opts.search, opts.nowMs);
       noteFactors.set(note, factor);
     }
     const score = cosines[i]! * factor * table.factors[b]!;
@@ -242,7 +147,7 @@ export async function semanticBlocks(
   const out: SemanticBlock[] = [];
   const checks: Promise<SemanticBlock | null>[] = [];
   top.ids.forEach((b, i) => {
-    const meta = visible.metas[table.noteOf[b]!]!;
+    const meta = metas[table.noteOf[b]!]!;
     const found: SemanticBlock = {
       meta,
       line: table.lines[b]!,

@@ -76,40 +76,45 @@ export interface BlockTable {
   signs: SignCodes;
 }
 
+/** Blocks per prefilter keep from which the cut is estimated from a sample of the distances. */
+const PREFILTER_SAMPLE = 16;
+/** One distance in this many is sampled ({@link PREFILTER_SAMPLE}). */
+const PREFILTER_STEP = 8;
+
 /**
- * Writes to `out` the `keep` of the positions `from[0..count)` (or `0..count` when `from` is
- * `null`) whose distance `distance[i]` (of the i-th position) is least, ties at the cut taken in
- * order, in their order; `histogram[d]` counts the positions at distance `d`.
- * @returns how many were written (`min(keep, count)`)
+ * The `keep` of `blocks[0..count)` whose `distance` is least (distances `0..max`), ties at the cut
+ * taken in the order of `blocks`, sorted by block.
  */
-function keepNearest(
-  from: Int32Array | null,
+function nearestOf(
+  blocks: Int32Array,
   count: number,
   distance: Uint16Array,
-  histogram: Uint32Array,
   keep: number,
-  out: Int32Array,
-): number {
-  const max = histogram.length - 1;
+  max: number,
+): Int32Array {
+  if (count <= keep) return blocks.slice(0, count).sort();
+  const histogram = new Uint32Array(max + 1);
+  for (let i = 0; i < count; i++) histogram[distance[blocks[i]!]!]!++;
   let cut = 0;
   let below = 0;
   for (; cut < max; cut++) {
-    const here = histogram[cut]!;
-    if (below + here >= keep) break;
-    below += here;
+    if (below + histogram[cut]! >= keep) break;
+    below += histogram[cut]!;
   }
   let room = keep - below;
+  const out = new Int32Array(keep);
   let n = 0;
   for (let i = 0; i < count; i++) {
-    const d = distance[i]!;
+    const b = blocks[i]!;
+    const d = distance[b]!;
     if (d > cut) continue;
     if (d === cut) {
       if (room <= 0) continue;
       room--;
     }
-    out[n++] = from ? from[i]! : i;
+    out[n++] = b;
   }
-  return n;
+  return out.sort();
 }
 
 /** A block to embed: its body line, the text sent and that text's hash. */
@@ -342,31 +347,67 @@ export class VectorIndex {
 
   /**
    * The prefilter (docs/decisions.md, "Block vectors are int8 with a scale per vector"): of the
-   * blocks of `table` at `positions[0..count)` (blocks `0..count` when `positions` is `null`), the
+   * blocks of `table` whose note `visible` lets through (every block when `visible` is `null`), the
    * `keep` whose sign bits differ least from `queryBits` (Hamming distance), so that only they are
-   * scored with the int8 codes. Ties at the cut are taken in block order. With `count` ≤ `keep`
-   * every block is kept.
+   * scored with the int8 codes. Ties at the cut are taken in block order. The distances of every
+   * block are counted, then the blocks are walked nearest first until `keep` are visible:
+   * `visible(n)` (`n` a note of the table) is asked at most once per note and only of the notes so
+   * walked, so a filter costs the notes near the query, not every note (docs/decisions.md, "The
+   * prefilter asks visibility of the nearest notes only").
    * @returns block positions (into the table), in block order
    */
   prefilter(
     table: BlockTable,
     queryBits: Uint32Array,
-    positions: Int32Array | null,
-    count: number,
+    visible: ((note: number) => boolean) | null,
     keep: number,
   ): Int32Array {
-    const out = new Int32Array(Math.min(count, keep));
-    if (count <= keep) {
-      for (let i = 0; i < count; i++) out[i] = positions ? positions[i]! : i;
-      return out;
+    const count = table.noteOf.length;
+    const distance = table.signs.distances(queryBits, null, count);
+    const max = table.words * 32;
+    // Where the cut falls is estimated from every `step`-th block's distance; the bands read below
+    // hold every block of their distances, so the estimate decides only how many bands are read.
+    const step = count >= PREFILTER_SAMPLE * keep ? PREFILTER_STEP : 1;
+    const sample = new Uint32Array(max + 1);
+    for (let i = 0; i < count; i += step) sample[distance[i]!]! += step;
+    // 0: not asked yet, 1: visible, 2: not.
+    const seen = visible ? new Uint8Array(table.paths.length) : null;
+    // The visible blocks at the distances of each band, band after band, each in block order: all
+    // blocks at the cut are in one band, in block order, so ties at the cut go by block order.
+    let found = new Int32Array(Math.min(count, keep));
+    let n = 0;
+    let from = 0;
+    let reach = 0; // blocks at the distances of the bands read
+    let want = keep; // blocks (visible or not) the bands should reach
+    let expected = 0; // blocks the sample puts below `from`
+    for (;;) {
+      let to = from;
+      expected += sample[to]!;
+      const goal = want + want / 4 + 8 * step;
+      while (to < max && expected < goal) expected += sample[++to]!;
+      for (let i = 0; i < count; i++) {
+        const d = distance[i]!;
+        if (d < from || d > to) continue;
+        reach++;
+        if (seen) {
+          const note = table.noteOf[i]!;
+          let state = seen[note]!;
+          if (state === 0) seen[note] = state = visible!(note) ? 1 : 2;
+          if (state !== 1) continue;
+        }
+        if (n === found.length) {
+          const grown = new Int32Array(Math.min(count, found.length * 2));
+          grown.set(found);
+          found = grown;
+        }
+        found[n++] = i;
+      }
+      if (n >= keep || to === max) break;
+      // Too few: the next band reaches as far as the share found visible so far suggests.
+      want = Math.max(reach * 2, Math.ceil((keep * reach) / Math.max(n, 1)));
+      from = to + 1;
     }
-    const words = table.words;
-    const distance = table.signs.distances(queryBits, positions, count);
-    const histogram = new Uint32Array(words * 32 + 1);
-    // Counted apart from the distances: in their loop it made that loop slower.
-    for (let i = 0; i < count; i++) histogram[distance[i]!]!++;
-    keepNearest(positions, count, distance, histogram, keep, out);
-    return out;
+    return nearestOf(found, n, distance, keep, max);
   }
 
   /** The stored (dequantised) vector in `slot`, for tests and measurements. */

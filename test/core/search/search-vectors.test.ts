@@ -48,16 +48,94 @@ describe("VectorIndex", () => {
     index.add(2, vec(1, -1));
     index.add(3, vec(-1, -1));
     const block = (hash: number) => ({ hash, line: 0, text: "t", factor: 1 });
-    // Table blocks 0, 1, 2: far, mid, near.
-    index.setNote("a.md", 1, 1, [block(3), block(2), block(1)]);
+    // Table blocks 0, 1 (note 0, a.md): far, mid; 2, 3 (note 1, b.md): near, mid.
+    index.setNote("a.md", 1, 1, [block(3), block(2)]);
+    index.setNote("b.md", 1, 1, [block(1), block(2)]);
     const table = index.blockTable();
     const q = index.signBits(vec(1, 1));
-    expect([...index.prefilter(table, q, null, 3, 3)]).toEqual([0, 1, 2]);
-    expect([...index.prefilter(table, q, null, 3, 2)]).toEqual([1, 2]);
-    expect([...index.prefilter(table, q, null, 3, 1)]).toEqual([2]);
-    // Over some blocks only, by position; a tie at the cut goes to the first.
-    expect([...index.prefilter(table, q, Int32Array.from([0, 1]), 2, 1)]).toEqual([1]);
-    expect([...index.prefilter(table, q, Int32Array.from([1, 1, 0]), 3, 1)]).toEqual([1]);
+    expect([...index.prefilter(table, q, null, 4)]).toEqual([0, 1, 2, 3]);
+    expect([...index.prefilter(table, q, null, 5)]).toEqual([0, 1, 2, 3]);
+    // A tie at the cut (blocks 1 and 3) goes to the first.
+    expect([...index.prefilter(table, q, null, 2)]).toEqual([1, 2]);
+    expect([...index.prefilter(table, q, null, 1)]).toEqual([2]);
+    // Of the visible notes only, however near the others are.
+    expect([...index.prefilter(table, q, (n) => n === 0, 1)]).toEqual([1]);
+    expect([...index.prefilter(table, q, (n) => n === 0, 5)]).toEqual([0, 1]);
+    expect([...index.prefilter(table, q, (n) => n === 1, 2)]).toEqual([2, 3]);
+    expect([...index.prefilter(table, q, () => false, 2)]).toEqual([]);
+  });
+
+  it("the prefilter asks each note's visibility once, and not of notes far past the cut", () => {
+    const index = new VectorIndex("m", 2);
+    index.add(1, vec(1, 1));
+    index.add(3, vec(-1, -1));
+    const block = (hash: number) => ({ hash, line: 0, text: "t", factor: 1 });
+    // Notes 0–99 hold a block at distance 0 of the query, notes 100–299 one at distance 2.
+    for (let n = 0; n < 300; n++) index.setNote(`n${n}.md`, 1, 1, [block(n < 100 ? 1 : 3)]);
+    const table = index.blockTable();
+    const q = index.signBits(vec(1, 1));
+    const asked: number[] = [];
+    const visible = (n: number) => {
+      asked.push(n);
+      return n % 2 === 0;
+    };
+    const kept = [...index.prefilter(table, q, visible, 10)];
+    expect(kept).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((n) => n < 100)).toBe(true);
+    expect(new Set(asked).size).toBe(asked.length);
+    // When the near notes are all hidden, the far ones are asked too (each once) and kept.
+    asked.length = 0;
+    const far = [...index.prefilter(table, q, (n) => (asked.push(n), n >= 100), 3)];
+    expect(far).toEqual([100, 101, 102]);
+    expect(new Set(asked).size).toBe(asked.length);
+    expect(asked.some((n) => n >= 100)).toBe(true);
+  });
+
+  it("the prefilter keeps what sorting every visible block by distance keeps, whatever the filter", () => {
+    // Seeded: 2400 blocks of 384 dimensions over 400 notes, sign codes close to the query's so
+    // that distances tie often; the sampled cut and the bands must not change what is kept.
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const dims = 384;
+    const index = new VectorIndex("m", dims);
+    const query = new Float32Array(dims).map(() => random() - 0.5);
+    for (let h = 0; h < 600; h++) {
+      const v = Float32Array.from(query, (x) => (random() < 0.05 + (h % 7) * 0.03 ? -x : x));
+      index.add(h + 1, v);
+    }
+    for (let n = 0; n < 400; n++) {
+      const blocks = Array.from({ length: 6 }, (_, k) => ({
+        hash: 1 + Math.floor(random() * 600),
+        line: k,
+        text: "t",
+        factor: 1,
+      }));
+      index.setNote(`n${n}.md`, 1, 1, blocks);
+    }
+    const table = index.blockTable();
+    const q = index.signBits(query);
+    const distance = Array.from(table.signs.distances(q, null, table.noteOf.length));
+    const reference = (visible: (n: number) => boolean, keep: number) =>
+      distance
+        .map((d, b) => ({ d, b }))
+        .filter(({ b }) => visible(table.noteOf[b]!))
+        .sort((x, y) => x.d - y.d || x.b - y.b)
+        .slice(0, keep)
+        .map(({ b }) => b)
+        .sort((x, y) => x - y);
+    const filters: ((n: number) => boolean)[] = [
+      () => true,
+      (n) => n % 2 === 0,
+      (n) => n % 50 === 3,
+      (n) => n === 399,
+      () => false,
+    ];
+    for (const visible of filters)
+      for (const keep of [1, 10, 100, 150, 1000, 5000]) {
+        expect([...index.prefilter(table, q, visible, keep)]).toEqual(reference(visible, keep));
+      }
+    expect([...index.prefilter(table, q, null, 150)]).toEqual(reference(() => true, 150));
   });
 
   it("the prefilter keeps the same blocks whether WebAssembly (384 dimensions) or JavaScript (352) counts", () => {
@@ -80,8 +158,8 @@ describe("VectorIndex", () => {
       const table = index.blockTable();
       expect(table.signs.kernel).toBe(kernel);
       const q = index.signBits(new Float32Array(dims).fill(1));
-      expect([...index.prefilter(table, q, null, 8, 3)]).toEqual([0, 3, 6]);
-      expect([...index.prefilter(table, q, null, 8, 4)]).toEqual([0, 1, 3, 6]);
+      expect([...index.prefilter(table, q, null, 3)]).toEqual([0, 3, 6]);
+      expect([...index.prefilter(table, q, null, 4)]).toEqual([0, 1, 3, 6]);
     }
   });
 

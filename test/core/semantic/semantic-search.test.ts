@@ -342,10 +342,31 @@ describe("semantic recall: hybrid search over block vectors", () => {
   });
 });
 
-// The vector search keeps each scope's visible blocks between queries (src/core/search/semantic.ts,
-// visibleBlocks). Each test queries first, so that the cache holds an entry, then changes one thing:
-// a cache that is never cleared would answer the second query as the first.
-describe("semantic recall: the visible blocks kept between queries follow every change", () => {
+describe("semantic recall: quoted phrases", () => {
+  it("a note holding the phrase is found past many nearer notes that lack it", async () => {
+    // Forty notes, earlier in block order, with the same vector as the target but without the
+    // phrase: the vector search passes over them by their phrase filters, not by reading them.
+    const files: Record<string, string> = { ...FILES };
+    for (let d = 1; d <= 40; d++)
+      files[`Memory/Agents/link/Journal/2026-10-${String(d).padStart(2, "0")}.md`] =
+        `# Day ${d}\n\nThe bottleneck is in the queue again.\n`;
+    const ctx = await setup(files);
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    for (const retrieval of ["semantic", "hybrid"] as const) {
+      const found = await paths(ctx.service, '"review step" bottleneck', retrieval, src);
+      expect(found.paths).toEqual([TARGET]);
+    }
+    // Without the phrase, the nearer notes come first.
+    const plain = await paths(ctx.service, "bottleneck", "semantic", src);
+    expect(plain.paths.length).toBeGreaterThan(1);
+  });
+});
+
+// What the vector search keeps between queries (the block table, each table note's metadata per
+// shard version: src/core/search/semantic.ts, tableNotes). Each test queries first, then changes one
+// thing: a cache that is never cleared would answer the second query as the first.
+describe("semantic recall: what is kept between queries follows every change", () => {
   const QUERY = "work piling up";
 
   it("a note changed: the next query judges it by its new metadata", async () => {
