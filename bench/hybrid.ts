@@ -22,6 +22,7 @@ import { defaultSettings } from "../src/core/settings";
 import { SearchService } from "../src/core/search/search-service";
 import { PREFILTER_KEEP } from "../src/core/search/semantic";
 import { embeddableBlocks, normalize, VectorIndex } from "../src/core/search/vectors";
+import { int16Query } from "../src/core/search/int8-dot";
 import { benchQueries, generateVault, rng } from "./lib/synthetic-vault";
 import { percentile, round } from "./lib/stats";
 
@@ -184,11 +185,12 @@ async function main(): Promise<void> {
   const table = index.blockTable();
   for (const q of qvecs.slice(0, RECALL_QUERIES)) {
     const truth = new Set(topK(all, (s) => dot(q, floats[s]!), k));
-    for (const s of topK(all, (s) => index.similarity(q, s), k)) if (truth.has(s)) hitsInt8++;
+    const q16 = int16Query(q);
+    for (const s of topK(all, (s) => index.similarity(q16, s), k)) if (truth.has(s)) hitsInt8++;
     // The blocks the prefilter keeps, as vector slots (two notes' blocks may share one).
     const kept = index.prefilter(table, index.signBits(q), null, PREFILTER_KEEP);
     const keptSlots = Int32Array.from(new Set(Array.from(kept, (p) => table.slots[p]!)));
-    for (const s of topK(keptSlots, (s) => index.similarity(q, s), k))
+    for (const s of topK(keptSlots, (s) => index.similarity(q16, s), k))
       if (truth.has(s)) hitsPipeline++;
   }
   const recallAt10 = round(hitsInt8 / (RECALL_QUERIES * k), 4);

@@ -7,6 +7,7 @@
  * `i8x16.popcnt`; elsewhere the same distances are counted in JavaScript, by 16-bit halves from a
  * 64 KB table. Both give the same distances, so the blocks kept never depend on the path.
  */
+import { compiledOrNull, get, i32, moduleBytes, set, simd, tee } from "./wasm-bytes";
 
 /** Bits set in each 16-bit number (64 KB, built once): JavaScript counts a word by halves. */
 const POPCOUNT16 = (() => {
@@ -137,11 +138,6 @@ function checkRange(blocks: number, positions: Int32Array | null, count: number)
  * at `q` (i8x16.popcnt per lane, widened to i16 lanes and summed).
  */
 const MODULE = (() => {
-  const simd = (op: number) => (op < 0x80 ? [0xfd, op] : [0xfd, (op & 0x7f) | 0x80, op >>> 7]);
-  const get = (l: number) => [0x20, l];
-  const set = (l: number) => [0x21, l];
-  const tee = (l: number) => [0x22, l];
-  const i32 = (n: number) => [0x41, n]; // small non-negative constants only (one LEB byte, < 64)
   // Locals: 0 q, 1 bits, 2 pos, 3 count, 4 lanes, 5 out, 6 hasPos; 7 i, 8 p, 9 c, 10 qq; 11 acc (v128).
   const body = [
     ...[2, 4, 0x7f, 1, 0x7b], // locals: two groups, 4 × i32 and 1 × v128
@@ -235,44 +231,14 @@ const MODULE = (() => {
     0x0b, // end
     0x0b, // end of the function
   ];
-  const vec = (bytes: number[]) => [...uleb(bytes.length), ...bytes];
-  const section = (id: number, bytes: number[]) => [id, ...vec(bytes)];
-  const name = (s: string) => vec([...s].map((c) => c.charCodeAt(0)));
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // \0asm, version 1
-    ...section(1, [1, 0x60, 7, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0]), // type: (7 × i32) → ()
-    ...section(2, [1, ...name("env"), ...name("memory"), 0x02, 0x00, 0x01]), // import memory, min 1 page
-    ...section(3, [1, 0]), // one function of type 0
-    ...section(7, [1, ...name("distances"), 0x00, 0]), // export it
-    ...section(10, [1, ...vec(body)]), // its code
-  ]);
+  return moduleBytes("distances", 7, body);
 })();
-
-/** Unsigned LEB128 of `n`. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
 
 /** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
 let compiled: WebAssembly.Module | null | undefined;
 
 function wasmModule(): WebAssembly.Module | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    compiled =
-      typeof WebAssembly === "object" && WebAssembly.validate(MODULE)
-        ? new WebAssembly.Module(MODULE)
-        : null;
-  } catch {
-    compiled = null;
-  }
+  if (compiled === undefined) compiled = compiledOrNull(MODULE);
   return compiled;
 }
 

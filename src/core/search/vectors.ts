@@ -20,6 +20,7 @@ import { cyrb53, fnv1aBytes } from "../util/hash";
 import { splitSearchBlocks } from "./blocks";
 import { readNote } from "./note-document";
 import { blockRankFactor } from "./ranking";
+import { dotProducts, int16Query, type Int16Query } from "./int8-dot";
 import { signCodes, type SignCodes } from "./sign-distance";
 
 /** Longest text sent for one block, characters (longer blocks are cut; models have a context limit). */
@@ -244,14 +245,15 @@ export class VectorIndex {
     return slot;
   }
 
-  /** Cosine of the unit vector `query` with the vector in `slot`. */
-  similarity(query: Float32Array, slot: number): number {
-    const codes = this.codes;
-    const dims = this.dims;
-    const base = slot * dims;
-    let sum = 0;
-    for (let i = 0; i < dims; i++) sum += query[i]! * codes[base + i]!;
-    return sum * this.scales[slot]!;
+  /**
+   * Cosine of the unit vector `query` with the vector in `slot`, as {@link scores} gives it (the
+   * query quantised to int16, `./int8-dot.ts`; a caller asking of many slots quantises it once).
+   */
+  similarity(query: Float32Array | Int16Query, slot: number): number {
+    const q = query instanceof Float32Array ? int16Query(query) : query;
+    const out = new Float64Array(1);
+    dotProducts(q, this.codes, this.dims, () => slot, 1, out, "js");
+    return out[0]! * q.scale * this.scales[slot]!;
   }
 
   /** The sign bits of `vector` (bit i set when component i is positive), as the prefilter reads them. */
@@ -263,7 +265,9 @@ export class VectorIndex {
 
   /**
    * Int8 scores of the blocks at `positions[0..count)` of `table`: `out[i]` is the cosine of the
-   * unit vector `query` with the vector of block `positions[i]` (as {@link similarity}).
+   * unit vector `query` with the vector of block `positions[i]` (as {@link similarity}): the
+   * integer dot product of the int16 query with the int8 codes (WebAssembly SIMD where it is
+   * there, `./int8-dot.ts`), times the two scales.
    */
   scores(
     query: Float32Array,
@@ -272,29 +276,11 @@ export class VectorIndex {
     count: number,
     out: Float64Array,
   ): void {
-    const codes = this.codes;
-    const scales = this.scales;
+    const q = int16Query(query);
     const slots = table.slots;
-    const dims = this.dims;
-    // The query as float64 (exact: every float32 is one), read without a conversion per product;
-    // four products a step, added in the same order as one at a time, so the sums are the same.
-    const q = Float64Array.from(query);
-    const whole = dims - (dims % 4);
-    for (let i = 0; i < count; i++) {
-      const slot = slots[positions[i]!]!;
-      const base = slot * dims;
-      let sum = 0;
-      let d = 0;
-      for (; d < whole; d += 4) {
-        const at = base + d;
-        sum += q[d]! * codes[at]!;
-        sum += q[d + 1]! * codes[at + 1]!;
-        sum += q[d + 2]! * codes[at + 2]!;
-        sum += q[d + 3]! * codes[at + 3]!;
-      }
-      for (; d < dims; d++) sum += q[d]! * codes[base + d]!;
-      out[i] = sum * scales[slot]!;
-    }
+    dotProducts(q, this.codes, this.dims, (i) => slots[positions[i]!]!, count, out);
+    for (let i = 0; i < count; i++)
+      out[i] = out[i]! * q.scale * this.scales[slots[positions[i]!]!]!;
   }
 
   /**

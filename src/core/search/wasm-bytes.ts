@@ -1,0 +1,63 @@
+/**
+ * The bytes of the small hand-assembled WebAssembly modules the vector search runs (sign-bit
+ * distances in `./sign-distance.ts`, int8 dot products in `./int8-dot.ts`; docs/decisions.md, "The
+ * prefilter counts sign bits with WebAssembly SIMD"): instruction encodings and the module frame of
+ * the WebAssembly binary format (core specification 2.0, section 5), with one imported memory and
+ * one exported function of i32 parameters. A module these build is checked by
+ * `WebAssembly.validate` before it is compiled ({@link compiledOrNull}).
+ */
+
+/** Unsigned LEB128 of `n` (a non-negative 32-bit integer). */
+export function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (n !== 0);
+  return out;
+}
+
+/** A SIMD instruction (prefix 0xfd, then its opcode in LEB128). */
+export const simd = (op: number): number[] => [0xfd, ...uleb(op)];
+/** `local.get l`. */
+export const get = (l: number): number[] => [0x20, l];
+/** `local.set l`. */
+export const set = (l: number): number[] => [0x21, l];
+/** `local.tee l`. */
+export const tee = (l: number): number[] => [0x22, l];
+/** `i32.const n` for 0 ≤ n < 64 (one signed LEB128 byte). */
+export const i32 = (n: number): number[] => {
+  if (!(n >= 0 && n < 64)) throw new RangeError(`i32 constant ${n} needs more than one byte`);
+  return [0x41, n];
+};
+
+/**
+ * A module importing `env.memory` (at least one page) and exporting `name`, one function of
+ * `params` i32 parameters and no result, whose code is `body` (its local declarations first).
+ */
+export function moduleBytes(name: string, params: number, body: number[]): Uint8Array<ArrayBuffer> {
+  const vec = (bytes: number[]) => [...uleb(bytes.length), ...bytes];
+  const section = (id: number, bytes: number[]) => [id, ...vec(bytes)];
+  const text = (s: string) => vec([...s].map((c) => c.charCodeAt(0)));
+  return new Uint8Array([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // \0asm, version 1
+    ...section(1, [1, 0x60, params, ...new Array<number>(params).fill(0x7f), 0]), // (i32 …) → ()
+    ...section(2, [1, ...text("env"), ...text("memory"), 0x02, 0x00, 0x01]), // memory, min 1 page
+    ...section(3, [1, 0]), // one function of type 0
+    ...section(7, [1, ...text(name), 0x00, 0]), // export it
+    ...section(10, [1, ...vec(body)]), // its code
+  ]);
+}
+
+/** `bytes` compiled, or `null` where WebAssembly (with SIMD) is missing or refuses them. */
+export function compiledOrNull(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module | null {
+  try {
+    return typeof WebAssembly === "object" && WebAssembly.validate(bytes)
+      ? new WebAssembly.Module(bytes)
+      : null;
+  } catch {
+    return null;
+  }
+}

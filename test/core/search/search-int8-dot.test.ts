@@ -1,0 +1,72 @@
+// Int8 dot products of the vector search (src/core/search/int8-dot.ts): the WebAssembly SIMD path
+// and JavaScript's give the same integers; the int16 query never lets a sum leave 32 bits; the
+// cosine stays within quantisation error of float32's.
+import { describe, expect, it } from "vitest";
+import { dotProducts, int16Query } from "../../../src/core/search/int8-dot";
+
+function seeded(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+}
+
+describe("int8 dot products", () => {
+  it("WebAssembly and JavaScript give the same integers, in any slot order", () => {
+    const random = seeded(3);
+    for (const dims of [16, 384, 1536]) {
+      const slots = 50;
+      const codes = Int8Array.from({ length: slots * dims }, () =>
+        Math.round(random() * 254 - 127),
+      );
+      const query = int16Query(Float32Array.from({ length: dims }, () => random() - 0.5));
+      const order = [7, 0, 49, 7, 3, 12, 31];
+      const wasm = new Float64Array(order.length);
+      const js = new Float64Array(order.length);
+      expect(dotProducts(query, codes, dims, (i) => order[i]!, order.length, wasm)).toBe("wasm");
+      expect(dotProducts(query, codes, dims, (i) => order[i]!, order.length, js, "js")).toBe("js");
+      expect([...wasm]).toEqual([...js]);
+      // Each is the plain sum of products.
+      const s = order[2]!;
+      let sum = 0;
+      for (let d = 0; d < dims; d++) sum += query.codes[d]! * codes[s * dims + d]!;
+      expect(wasm[2]).toBe(sum);
+    }
+  });
+
+  it("dimensions that are not whole 16-byte lanes are added in JavaScript", () => {
+    const codes = Int8Array.from([1, 2, 3, 4, 5, 6, 7]);
+    const query = int16Query(Float32Array.from([1, 0, 0, 0, 0, 0, -1]));
+    const out = new Float64Array(1);
+    expect(dotProducts(query, codes, 7, () => 0, 1, out)).toBe("js");
+    expect(out[0]).toBe(32767 * 1 - 32767 * 7);
+  });
+
+  it("a query of equal components against codes of 127 stays within 32 bits, and both paths agree", () => {
+    const dims = 1536;
+    const codes = new Int8Array(2 * dims).fill(127);
+    codes.fill(-127, dims);
+    const query = int16Query(new Float32Array(dims).fill(1 / Math.sqrt(dims)));
+    let total = 0;
+    for (const c of query.codes) total += Math.abs(c);
+    expect(total * 127).toBeLessThan(2 ** 31);
+    const wasm = new Float64Array(2);
+    const js = new Float64Array(2);
+    dotProducts(query, codes, dims, (i) => i, 2, wasm);
+    dotProducts(query, codes, dims, (i) => i, 2, js, "js");
+    expect([...wasm]).toEqual([...js]);
+    expect(wasm[0]).toBe(total * 127);
+    expect(wasm[1]).toBe(-total * 127);
+    // The scale undoes the codes: 1536 components of 1/√1536 against 1 each.
+    const expected = 127 * Math.sqrt(dims);
+    expect(Math.abs(wasm[0]! * query.scale - expected) / expected).toBeLessThan(1e-3);
+  });
+
+  it("a small query keeps the full int16 range; a zero query scores 0", () => {
+    const q = int16Query(Float32Array.from([0.5, -0.25, 0]));
+    // −16383.5 rounds up (Math.round).
+    expect([...q.codes]).toEqual([32767, -16383, 0]);
+    expect(q.scale).toBeCloseTo(0.5 / 32767, 12);
+    const zero = int16Query(new Float32Array(16));
+    const out = new Float64Array(1);
+    dotProducts(zero, new Int8Array(16).fill(100), 16, () => 0, 1, out);
+    expect(out[0]! * zero.scale).toBe(0);
+  });
+});
