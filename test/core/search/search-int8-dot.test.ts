@@ -69,4 +69,28 @@ describe("int8 dot products", () => {
     dotProducts(zero, new Int8Array(16).fill(100), 16, () => 0, 1, out);
     expect(out[0]! * zero.scale).toBe(0);
   });
+  it("a unit query's int16 dot product stays within 10^-4 of its float dot product", () => {
+    const random = seeded(11);
+    const dims = 384;
+    let worst = 0;
+    for (let t = 0; t < 200; t++) {
+      const raw = Float32Array.from({ length: dims }, () => random() - 0.5);
+      const norm = Math.hypot(...raw);
+      const q = raw.map((x) => x / norm);
+      // A unit vector quantised to int8 as the index keeps it: codes and a scale.
+      const v = Float32Array.from({ length: dims }, () => random() - 0.5);
+      const vNorm = Math.hypot(...v);
+      const vMax = Math.max(...v.map(Math.abs)) / vNorm;
+      const scale = vMax / 127;
+      const codes = Int8Array.from(v, (x) => Math.round(x / vNorm / scale));
+      let exact = 0;
+      for (let d = 0; d < dims; d++) exact += q[d]! * codes[d]! * scale;
+      const out = new Float64Array(1);
+      const q16 = int16Query(q);
+      dotProducts(q16, codes, dims, () => 0, 1, out);
+      worst = Math.max(worst, Math.abs(out[0]! * q16.scale * scale - exact));
+    }
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThan(1e-4);
+  });
 });
