@@ -726,7 +726,12 @@ export class SearchService {
         bm25,
       );
     }
-    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    const found = await semanticBlocks(ctx, parsed, semantic, {
+      depth,
+      search,
+      nowMs,
+      required,
+    });
     const byNote = new Map<string, SemanticBlock[]>();
     for (const b of found) {
       const list = byNote.get(b.meta.path);
@@ -824,7 +829,12 @@ export class SearchService {
         bm25,
       );
     }
-    const found = await semanticBlocks(ctx, parsed, semantic, { depth, search, nowMs });
+    const found = await semanticBlocks(ctx, parsed, semantic, {
+      depth,
+      search,
+      nowMs,
+      required,
+    });
     // Keyed by note and the hash of the text embedded: a vector's block is not read until shown.
     const keyOf = (path: string, hash: number) => `${path}\n${hash}`;
     const bmPassages = new Map(

@@ -57,6 +57,18 @@ function tableNotes(table: BlockTable, shard: Shard, version: number): TableNote
   return entry;
 }
 
+const noteNumbers = new WeakMap<BlockTable, Map<string, number>>();
+
+/** The note number of each path of `table` (built once per table). */
+function noteNumberOf(table: BlockTable): Map<string, number> {
+  let numbers = noteNumbers.get(table);
+  if (!numbers) {
+    numbers = new Map(table.paths.map((path, note) => [path, note]));
+    noteNumbers.set(table, numbers);
+  }
+  return numbers;
+}
+
 /**
  * A block the vectors found: its note's metadata, its body line and hash, its score; `note` and
  * `block` when it was read (see {@link semanticBlocks}; {@link readSemanticBlock} reads it).
@@ -110,7 +122,13 @@ export async function semanticBlocks(
   ctx: RunContext,
   parsed: ParsedQuery,
   query: SemanticQuery,
-  opts: { depth: number; search: Settings["search"]; nowMs: number },
+  opts: {
+    depth: number;
+    search: Settings["search"];
+    nowMs: number;
+    /** Terms every note holding the quoted phrases has (`phraseRequiredTerms`); may be empty. */
+    required: readonly string[];
+  },
 ): Promise<SemanticBlock[]> {
   const { index, vector } = query;
   const table = index.blockTable();
@@ -119,13 +137,34 @@ export async function semanticBlocks(
   // phrases, the int8 codes rank them; a note's visibility and ranking factor are worked out only
   // for the notes of candidates.
   const pairs = phrasePairs(parsed.phrases);
-  const candidates = index.prefilter(
-    table,
-    index.signBits(vector),
-    // The phrase filter first: of a phrase query's notes it rules out most, and costs less.
-    (note) => mayHoldPhrases(ctx.shard, table.paths[note]!, pairs) && ctx.visible(metas[note]),
-    Math.max(PREFILTER_KEEP, opts.depth * 20),
-  );
+  const keep = Math.max(PREFILTER_KEEP, opts.depth * 20);
+  // The phrase filter first: of a phrase query's notes it rules out most, and costs less.
+  const visible = (note: number): boolean =>
+    mayHoldPhrases(ctx.shard, table.paths[note]!, pairs) && ctx.visible(metas[note]);
+  let candidates: Int32Array;
+  if (opts.required.length > 0) {
+    // Under a phrase, only the notes holding its words can show a block: they are found from the
+    // postings, not by walking every note nearest first; when their blocks are no more than the
+    // prefilter keeps, all of them are scored, which is what the prefilter would keep.
+    const numbers = noteNumberOf(table);
+    const eligible = new Uint8Array(table.paths.length);
+    const notes: number[] = [];
+    let blocks = 0;
+    for (const path of ctx.shard.mini.documentsWithEvery(opts.required)) {
+      const note = numbers.get(path);
+      if (note === undefined || !visible(note)) continue;
+      eligible[note] = 1;
+      notes.push(note);
+      blocks += table.start[note + 1]! - table.start[note]!;
+    }
+    if (blocks <= keep) {
+      candidates = new Int32Array(blocks);
+      let n = 0;
+      for (const note of notes.sort((a, b) => a - b))
+        for (let b = table.start[note]!; b < table.start[note + 1]!; b++) candidates[n++] = b;
+    } else
+      candidates = index.prefilter(table, index.signBits(vector), (n) => eligible[n] === 1, keep);
+  } else candidates = index.prefilter(table, index.signBits(vector), visible, keep);
   const cosines = new Float64Array(candidates.length);
   index.scores(vector, table, candidates, candidates.length, cosines);
   const noteFactors = new Map<number, number>();

@@ -511,4 +511,49 @@ describe("block probes", () => {
     expect(scores?.[0]).toBeCloseTo(idf(2) * part(1, 5) + idf(1) * part(1, 5), 10);
     expect(scores?.[2]).toBeCloseTo(idf(2) * part(2, 2), 10);
   });
+
+  it("documentsWithEvery: the documents holding every term, built, restored, discarded and added to", () => {
+    const terms = [...new Set(WORDS.flatMap((w) => tokenize(w)))];
+    fc.assert(
+      fc.property(
+        fc.array(docArb, { minLength: 1, maxLength: 25 }),
+        fc.array(fc.constantFrom(...terms), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(24)),
+        (raw, asked, gone) => {
+          const docs = raw.map((d, i) => ({ ...d, id: `n${i}.md` }));
+          const holds = (d: Doc) => {
+            const own = new Set(FIELDS.flatMap((f) => tokenize(d[f])));
+            return asked.every((t) => own.has(t));
+          };
+          const expected = (live: Doc[]) =>
+            live
+              .filter(holds)
+              .map((d) => d.id)
+              .sort();
+          const { counted } = buildBoth(docs);
+          counted.flush();
+          expect([...counted.documentsWithEvery(asked)].sort()).toEqual(expected(docs));
+          // Restored (postings packed, unpacked on first use), then some discarded: they are left out
+          // though their postings stay until a vacuum.
+          const restored = SearchEngine.fromSaved<Doc>(
+            JSON.parse(JSON.stringify(counted.toSaved())) as ReturnType<typeof counted.toSaved>,
+            options,
+          );
+          const removed = new Set(gone.filter((g) => g < docs.length).map((g) => `n${g}.md`));
+          for (const id of removed) restored.discard(id);
+          let live = docs.filter((d) => !removed.has(d.id));
+          expect([...restored.documentsWithEvery(asked)].sort()).toEqual(expected(live));
+          // A document added after: its postings join the terms' (maps once MiniSearch touches them).
+          const extra: Doc = { id: "extra.md", title: asked.join(" "), body: "" };
+          restored.add(extra);
+          live = [...live, extra];
+          expect([...restored.documentsWithEvery(asked)].sort()).toEqual(expected(live));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    const { counted } = buildBoth([{ id: "a.md", title: "alpha", body: "beta" }]);
+    expect([...counted.documentsWithEvery(["alpha", "beta"])]).toEqual(["a.md"]);
+    expect(counted.documentsWithEvery(["alpha", "nowhere"]).size).toBe(0);
+  });
 });

@@ -350,6 +350,10 @@ describe("semantic recall: quoted phrases", () => {
     for (let d = 1; d <= 40; d++)
       files[`Memory/Agents/link/Journal/2026-10-${String(d).padStart(2, "0")}.md`] =
         `# Day ${d}\n\nThe bottleneck is in the queue again.\n`;
+    // One holds the phrase's words apart, not the phrase: the notes holding the words are found
+    // from the postings, and the phrase is still checked in the text.
+    files["Memory/Agents/link/Journal/2026-10-41.md"] =
+      "# Apart\n\nStep one of the review: the bottleneck is here.\n";
     const ctx = await setup(files);
     await embed(ctx);
     const src = await source(ctx.stub, ctx.vault);
@@ -357,6 +361,10 @@ describe("semantic recall: quoted phrases", () => {
       const found = await paths(ctx.service, '"review step" bottleneck', retrieval, src);
       expect(found.paths).toEqual([TARGET]);
     }
+    // Without the quotes, BM25 finds it: it holds all three words.
+    expect((await paths(ctx.service, "review step bottleneck", "bm25", src)).paths).toContain(
+      "Memory/Agents/link/Journal/2026-10-41.md",
+    );
     // Without the phrase, the nearer notes come first.
     const plain = await paths(ctx.service, "bottleneck", "semantic", src);
     expect(plain.paths.length).toBeGreaterThan(1);

@@ -30,7 +30,7 @@
 import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
 import { ByteWriter } from "./postings-bytes";
-import { TermMap, type SavedPostings } from "./term-map";
+import { TermMap, type CompactPostings, type Postings, type SavedPostings } from "./term-map";
 import { SavedTerms, type SavedTermsParts } from "./saved-terms";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
@@ -563,6 +563,48 @@ export class SearchEngine<T> extends MiniSearch<T> {
   /** The short id of an indexed document (what `searchTop`'s document boost is given), or -1. */
   shortIdOf(id: string): number {
     return this._idToShortId.get(id) ?? -1;
+  }
+
+  /**
+   * The ids of the indexed documents holding every one of `terms` in some field (a phrase's
+   * required words, see `phraseRequiredTerms`): the rarest term's documents, kept where each other
+   * term's postings hold them too. Discarded documents are left out. Empty when a term is in no
+   * document. Throws `Error` when a term's packed postings are malformed (see `TermMap.lookup`).
+   * @param terms index terms (as the query tokenizer gives them); at least one
+   */
+  documentsWithEvery(terms: readonly string[]): Set<string> {
+    const dictionary = this.termMap();
+    const lists: (Postings | CompactPostings)[] = [];
+    for (const term of new Set(terms)) {
+      const data = dictionary.lookup(term);
+      if (data === undefined) return new Set();
+      lists.push(data);
+    }
+    const sizeOf = (data: Postings | CompactPostings): number => {
+      if (!(data instanceof Map)) return data.length / 3;
+      let n = 0;
+      for (const docs of data.values()) n += docs.size;
+      return n;
+    };
+    lists.sort((a, b) => sizeOf(a) - sizeOf(b));
+    const docsOf = (data: Postings | CompactPostings): Set<number> => {
+      const docs = new Set<number>();
+      if (data instanceof Map)
+        for (const freqs of data.values()) for (const d of freqs.keys()) docs.add(d);
+      else for (let i = 1; i < data.length; i += 3) docs.add(data[i]!);
+      return docs;
+    };
+    let kept = lists.length > 0 ? docsOf(lists[0]!) : new Set<number>();
+    for (let k = 1; k < lists.length && kept.size > 0; k++) {
+      const docs = docsOf(lists[k]!);
+      kept = new Set([...kept].filter((d) => docs.has(d)));
+    }
+    const ids = new Set<string>();
+    for (const docId of kept) {
+      const id = this._documentIds.get(docId);
+      if (id !== undefined) ids.add(id as string);
+    }
+    return ids;
   }
 
   /** True when some indexed note has the term (in any field). */
