@@ -601,8 +601,8 @@ export class SearchEngine<T> extends MiniSearch<T> {
     }
     const ids = new Set<string>();
     for (const docId of kept) {
-      const id = this._documentIds.get(docId);
-      if (id !== undefined) ids.add(id as string);
+      const id: unknown = this._documentIds.get(docId);
+      if (id !== undefined) ids.add(String(id));
     }
     return ids;
   }
