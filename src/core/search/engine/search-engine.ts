@@ -601,8 +601,9 @@ export class SearchEngine<T> extends MiniSearch<T> {
     }
     const ids = new Set<string>();
     for (const docId of kept) {
-      const id: unknown = this._documentIds.get(docId);
-      if (id !== undefined) ids.add(String(id));
+      // Document ids are the notes' paths (strings).
+      const id = this._documentIds.get(docId) as string | undefined;
+      if (id !== undefined) ids.add(id);
     }
     return ids;
   }
