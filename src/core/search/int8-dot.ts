@@ -8,7 +8,17 @@
  * that multiplies them eight at a time (`i32x4.dot_i16x8_s`); elsewhere JavaScript adds the same
  * products one by one. Both give the same integers, so the ranking never depends on the path.
  */
-import { compiledOrNull, get, i32, moduleBytes, set, simd, tee } from "./wasm-bytes";
+import {
+  get,
+  i32,
+  instantiate,
+  lazyModule,
+  moduleBytes,
+  set,
+  simd,
+  sumLanes,
+  tee,
+} from "./wasm-bytes";
 
 /** The query as {@link dotProducts} reads it: int16 components and the scale that undoes them. */
 export interface Int16Query {
@@ -105,21 +115,7 @@ const MODULE = (() => {
     ...i32(2),
     0x74, //     i32.shl
     0x6a, //     out + 4i
-    ...get(9),
-    ...simd(0x1b),
-    0, //     i32x4.extract_lane 0
-    ...get(9),
-    ...simd(0x1b),
-    1,
-    0x6a,
-    ...get(9),
-    ...simd(0x1b),
-    2,
-    0x6a,
-    ...get(9),
-    ...simd(0x1b),
-    3,
-    0x6a, //     the four lanes summed
+    ...sumLanes(9), //     the four lanes summed
     ...[0x36, 2, 0], //     i32.store align=4
     ...get(5),
     ...i32(1),
@@ -134,9 +130,7 @@ const MODULE = (() => {
 })();
 
 /** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
-let compiled: WebAssembly.Module | null | undefined;
-
-const PAGE = 65536;
+const wasmModule = lazyModule(MODULE);
 
 /** The module's memory and views, for up to `capacity` vectors of `dims` codes. */
 interface Kernel {
@@ -156,21 +150,19 @@ let kernel: Kernel | null = null;
 
 function kernelFor(dims: number, count: number): Kernel | null {
   if (kernel && kernel.dims === dims && kernel.capacity >= count) return kernel;
-  if (compiled === undefined) compiled = compiledOrNull(MODULE);
-  if (compiled === null) return null;
+  const module = wasmModule();
+  if (module === null) return null;
   const capacity = Math.max(count, 1024);
   const queryAt = 0;
   const codesAt = Math.ceil((dims * 2) / 16) * 16;
   const outAt = codesAt + capacity * dims;
   const bytes = outAt + capacity * 4;
   try {
-    const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
-    const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-    const buffer = memory.buffer;
+    const { exports, buffer } = instantiate(module, bytes);
     kernel = {
       dims,
       capacity,
-      run: instance.exports.dots as Kernel["run"],
+      run: exports.dots as Kernel["run"],
       query: new Int16Array(buffer, queryAt, dims),
       codes: new Int8Array(buffer, codesAt, capacity * dims),
       out: new Int32Array(buffer, outAt, capacity),

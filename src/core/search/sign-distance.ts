@@ -7,7 +7,17 @@
  * `i8x16.popcnt`; elsewhere the same distances are counted in JavaScript, by 16-bit halves from a
  * 64 KB table. Both give the same distances, so the blocks kept never depend on the path.
  */
-import { compiledOrNull, get, i32, moduleBytes, set, simd, tee } from "./wasm-bytes";
+import {
+  get,
+  i32,
+  instantiate,
+  lazyModule,
+  moduleBytes,
+  set,
+  simd,
+  sumLanes,
+  tee,
+} from "./wasm-bytes";
 
 /** Bits set in each 16-bit number (64 KB, built once): JavaScript counts a word by halves. */
 const POPCOUNT16 = (() => {
@@ -206,21 +216,8 @@ const MODULE = (() => {
     0x6a, //     out + 2i
     ...get(11),
     ...simd(0x7f), //     i32x4.extadd_pairwise_i16x8_u
-    ...tee(11),
-    ...simd(0x1b),
-    0, //     i32x4.extract_lane 0
-    ...get(11),
-    ...simd(0x1b),
-    1,
-    0x6a,
-    ...get(11),
-    ...simd(0x1b),
-    2,
-    0x6a,
-    ...get(11),
-    ...simd(0x1b),
-    3,
-    0x6a, //     the four lanes summed
+    ...set(11),
+    ...sumLanes(11), //     the four lanes summed
     ...[0x3b, 1, 0], //     i32.store16 align=2
     ...get(7),
     ...i32(1),
@@ -235,14 +232,7 @@ const MODULE = (() => {
 })();
 
 /** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
-let compiled: WebAssembly.Module | null | undefined;
-
-function wasmModule(): WebAssembly.Module | null {
-  if (compiled === undefined) compiled = compiledOrNull(MODULE);
-  return compiled;
-}
-
-const PAGE = 65536;
+const wasmModule = lazyModule(MODULE);
 
 /** Rounded up to a multiple of 16 bytes. */
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
@@ -278,10 +268,8 @@ function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): S
   const posAt = queryAt + align16(words * 4);
   const outAt = posAt + align16(blocks * 4);
   const bytes = outAt + align16(blocks * 2);
-  const memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
-  const instance = new WebAssembly.Instance(module, { env: { memory } });
-  const run = instance.exports.distances as (...args: number[]) => void;
-  const buffer = memory.buffer;
+  const { exports, buffer } = instantiate(module, bytes);
+  const run = exports.distances as (...args: number[]) => void;
   const bits = new Uint32Array(buffer, bitsAt, blocks * words);
   const query = new Uint32Array(buffer, queryAt, words);
   const pos = new Int32Array(buffer, posAt, blocks);

@@ -61,3 +61,42 @@ export function compiledOrNull(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Modu
     return null;
   }
 }
+
+/**
+ * The instructions that add the four i32 lanes of the v128 in local `l`, leaving the sum on the
+ * stack (`i32x4.extract_lane` 0–3 and three `i32.add`).
+ */
+export function sumLanes(l: number): number[] {
+  const out = [...get(l), ...simd(0x1b), 0];
+  for (let lane = 1; lane < 4; lane++) out.push(...get(l), ...simd(0x1b), lane, 0x6a);
+  return out;
+}
+
+/**
+ * `bytes` compiled on first call and kept (see {@link compiledOrNull}): a getter of the module,
+ * `null` where WebAssembly SIMD is missing.
+ */
+export function lazyModule(bytes: Uint8Array<ArrayBuffer>): () => WebAssembly.Module | null {
+  let compiled: WebAssembly.Module | null | undefined;
+  return () => {
+    if (compiled === undefined) compiled = compiledOrNull(bytes);
+    return compiled;
+  };
+}
+
+/** Bytes of a WebAssembly memory page. */
+const PAGE = 65536;
+
+/**
+ * An instance of `module` with a new memory of at least `bytes` bytes as its `env.memory`, and
+ * that memory's buffer (the memory never grows, so views of it stay valid). Throws a `RangeError`
+ * when the host refuses the memory.
+ */
+export function instantiate(
+  module: WebAssembly.Module,
+  bytes: number,
+): { exports: WebAssembly.Exports; buffer: ArrayBuffer } {
+  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+  const instance = new WebAssembly.Instance(module, { env: { memory } });
+  return { exports: instance.exports, buffer: memory.buffer };
+}

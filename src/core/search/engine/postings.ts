@@ -211,3 +211,27 @@ function isSorted(rows: BuiltPostings): boolean {
   }
   return true;
 }
+
+/** Postings entries (one per field and document) of a term's postings in either form. */
+export function postingCount(data: Postings | CompactPostings): number {
+  if (!(data instanceof Map)) return data.length / 3;
+  let n = 0;
+  for (const docs of data.values()) n += docs.size;
+  return n;
+}
+
+/**
+ * The documents (short ids) a term's postings hold, in any field, or in the fields `inField`
+ * lets through.
+ */
+export function postingDocuments(
+  data: Postings | CompactPostings,
+  inField: (fieldId: number) => boolean = () => true,
+): Set<number> {
+  const docs = new Set<number>();
+  if (data instanceof Map) {
+    for (const [fieldId, freqs] of data)
+      if (inField(fieldId)) for (const docId of freqs.keys()) docs.add(docId);
+  } else for (let i = 0; i < data.length; i += 3) if (inField(data[i]!)) docs.add(data[i + 1]!);
+  return docs;
+}

@@ -31,6 +31,7 @@ import MiniSearch from "minisearch";
 import { hashSpan } from "./span-table";
 import { ByteWriter } from "./postings-bytes";
 import { TermMap, type CompactPostings, type Postings, type SavedPostings } from "./term-map";
+import { postingCount, postingDocuments } from "./postings";
 import { SavedTerms, type SavedTermsParts } from "./saved-terms";
 import { TermCounts, TermScanner } from "./term-scanner";
 import type { SegmentMemo } from "./tokenizer";
@@ -580,23 +581,10 @@ export class SearchEngine<T> extends MiniSearch<T> {
       if (data === undefined) return new Set();
       lists.push(data);
     }
-    const sizeOf = (data: Postings | CompactPostings): number => {
-      if (!(data instanceof Map)) return data.length / 3;
-      let n = 0;
-      for (const docs of data.values()) n += docs.size;
-      return n;
-    };
-    lists.sort((a, b) => sizeOf(a) - sizeOf(b));
-    const docsOf = (data: Postings | CompactPostings): Set<number> => {
-      const docs = new Set<number>();
-      if (data instanceof Map)
-        for (const freqs of data.values()) for (const d of freqs.keys()) docs.add(d);
-      else for (let i = 1; i < data.length; i += 3) docs.add(data[i]!);
-      return docs;
-    };
-    let kept = lists.length > 0 ? docsOf(lists[0]!) : new Set<number>();
+    lists.sort((a, b) => postingCount(a) - postingCount(b));
+    let kept = lists.length > 0 ? postingDocuments(lists[0]!) : new Set<number>();
     for (let k = 1; k < lists.length && kept.size > 0; k++) {
-      const docs = docsOf(lists[k]!);
+      const docs = postingDocuments(lists[k]!);
       kept = new Set([...kept].filter((d) => docs.has(d)));
     }
     const ids = new Set<string>();

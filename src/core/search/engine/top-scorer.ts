@@ -11,6 +11,7 @@
  * MiniSearch source: https://github.com/lucaong/minisearch/blob/v7.2.0/src/MiniSearch.ts
  */
 import type { CompactPostings, Postings, TermMap } from "./term-map";
+import { postingCount, postingDocuments } from "./postings";
 
 /** One result of {@link SearchEngine.searchTop}. */
 export interface TopHit {
@@ -279,27 +280,18 @@ export class TopScorer {
     for (const term of q.required) {
       const data = index.dictionary.lookup(term);
       if (data === undefined) return false;
-      let n = 0;
-      if (data instanceof Map) for (const freqs of data.values()) n += freqs.size;
-      else n = data.length / 3;
+      const n = postingCount(data);
       if (n < fewest) {
         fewest = n;
         rarest = data;
       }
     }
     const scored = (fieldId: number): boolean => q.fieldBoosts[fieldId] !== undefined;
-    const allow = (docId: number): void => {
-      if (this.allowed[docId] === 1) return;
-      this.allowed[docId] = 1;
-      this.allowedList.push(docId);
-    };
-    if (rarest instanceof Map) {
-      for (const [fieldId, freqs] of rarest)
-        if (scored(fieldId)) for (const docId of freqs.keys()) allow(docId);
-    } else if (rarest) {
-      for (let i = 0; i < rarest.length; i += 3)
-        if (scored(rarest[i] ?? 0)) allow(rarest[i + 1] ?? 0);
-    }
+    if (rarest)
+      for (const docId of postingDocuments(rarest, scored)) {
+        this.allowed[docId] = 1;
+        this.allowedList.push(docId);
+      }
     this.restricted = true;
     return true;
   }
