@@ -9,6 +9,8 @@
  * products one by one. Both give the same integers, so the ranking never depends on the path.
  */
 import {
+  addTo,
+  countDown,
   get,
   i32,
   instantiate,
@@ -17,7 +19,6 @@ import {
   set,
   simd,
   sumLanes,
-  tee,
 } from "./wasm-bytes";
 
 /** The query as {@link dotProducts} reads it: int16 components and the scale that undoes them. */
@@ -96,19 +97,9 @@ const MODULE = (() => {
     ...simd(0xba), //       i32x4.dot_i16x8_s (with q's next eight)
     ...simd(0xae), //       i32x4.add
     ...set(9),
-    ...get(6),
-    ...i32(16),
-    0x6a,
-    ...set(6), //       p += 16
-    ...get(7),
-    ...i32(32),
-    0x6a,
-    ...set(7), //       qq += 32
-    ...get(8),
-    ...i32(1),
-    0x6b, //       i32.sub
-    ...tee(8),
-    ...[0x0d, 0], //       br_if 0 (more codes)
+    ...addTo(6, 16), //       p += 16
+    ...addTo(7, 32), //       qq += 32
+    ...countDown(8), //       br_if 0 (more codes)
     0x0b, //     end
     ...get(4),
     ...get(5),
@@ -117,10 +108,7 @@ const MODULE = (() => {
     0x6a, //     out + 4i
     ...sumLanes(9), //     the four lanes summed
     ...[0x36, 2, 0], //     i32.store align=4
-    ...get(5),
-    ...i32(1),
-    0x6a,
-    ...set(5), //     i++
+    ...addTo(5, 1), //     i++
     ...[0x0c, 0], //     br 0
     0x0b, //   end
     0x0b, // end

@@ -8,6 +8,8 @@
  * 64 KB table. Both give the same distances, so the blocks kept never depend on the path.
  */
 import {
+  addTo,
+  countDown,
   get,
   i32,
   instantiate,
@@ -16,7 +18,6 @@ import {
   set,
   simd,
   sumLanes,
-  tee,
 } from "./wasm-bytes";
 
 /** Bits set in each 16-bit number (64 KB, built once): JavaScript counts a word by halves. */
@@ -195,19 +196,9 @@ const MODULE = (() => {
     ...simd(0x7d), //       i16x8.extadd_pairwise_i8x16_u
     ...simd(0x8e), //       i16x8.add
     ...set(11),
-    ...get(8),
-    ...i32(16),
-    0x6a,
-    ...set(8), //       p += 16
-    ...get(10),
-    ...i32(16),
-    0x6a,
-    ...set(10), //       qq += 16
-    ...get(9),
-    ...i32(1),
-    0x6b, //       i32.sub
-    ...tee(9),
-    ...[0x0d, 0], //       br_if 0 (another lane)
+    ...addTo(8, 16), //       p += 16
+    ...addTo(10, 16), //       qq += 16
+    ...countDown(9), //       br_if 0 (another lane)
     0x0b, //     end
     ...get(5),
     ...get(7),
@@ -219,10 +210,7 @@ const MODULE = (() => {
     ...set(11),
     ...sumLanes(11), //     the four lanes summed
     ...[0x3b, 1, 0], //     i32.store16 align=2
-    ...get(7),
-    ...i32(1),
-    0x6a,
-    ...set(7), //     i++
+    ...addTo(7, 1), //     i++
     ...[0x0c, 0], //     br 0
     0x0b, //   end
     0x0b, // end

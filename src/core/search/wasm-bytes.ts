@@ -100,3 +100,13 @@ export function instantiate(
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   return { exports: instance.exports, buffer: memory.buffer };
 }
+
+/** `local l += n` (i32; n as {@link i32} takes it). */
+export function addTo(l: number, n: number): number[] {
+  return [...get(l), ...i32(n), 0x6a, ...set(l)];
+}
+
+/** `local l -= 1`, then `br_if 0` while it is not 0: the end of a counted inner loop. */
+export function countDown(l: number): number[] {
+  return [...get(l), ...i32(1), 0x6b, ...tee(l), 0x0d, 0];
+}
