@@ -144,26 +144,20 @@ export async function semanticBlocks(
   let candidates: Int32Array;
   if (opts.required.length > 0) {
     // Under a phrase, only the notes holding its words can show a block: they are found from the
-    // postings, not by walking every note nearest first; when their blocks are no more than the
-    // prefilter keeps, all of them are scored, which is what the prefilter would keep.
+    // postings, not by walking every note nearest first.
     const numbers = noteNumberOf(table);
     const eligible = new Uint8Array(table.paths.length);
-    const notes: number[] = [];
-    let blocks = 0;
     for (const path of ctx.shard.mini.documentsWithEvery(opts.required)) {
       const note = numbers.get(path);
-      if (note === undefined || !visible(note)) continue;
-      eligible[note] = 1;
-      notes.push(note);
-      blocks += table.start[note + 1]! - table.start[note]!;
+      if (note !== undefined && visible(note)) eligible[note] = 1;
     }
-    if (blocks <= keep) {
-      candidates = new Int32Array(blocks);
-      let n = 0;
-      for (const note of notes.sort((a, b) => a - b))
-        for (let b = table.start[note]!; b < table.start[note + 1]!; b++) candidates[n++] = b;
-    } else
-      candidates = index.prefilter(table, index.signBits(vector), (n) => eligible[n] === 1, keep);
+    candidates = eligibleCandidates(index, table, vector, eligible, keep);
+  } else if (parsed.filters.length > 0) {
+    // A filter may leave few notes, which walking the nearest first finds only after most of the
+    // table: its notes are found first, a cheap test each (filters.ts).
+    const eligible = new Uint8Array(table.paths.length);
+    for (let note = 0; note < eligible.length; note++) if (visible(note)) eligible[note] = 1;
+    candidates = eligibleCandidates(index, table, vector, eligible, keep);
   } else candidates = index.prefilter(table, index.signBits(vector), visible, keep);
   const cosines = new Float64Array(candidates.length);
   index.scores(vector, table, candidates, candidates.length, cosines);
@@ -203,6 +197,38 @@ export async function semanticBlocks(
   for (const checked of await Promise.all(checks)) if (checked) out.push(checked);
   out.sort((a, b) => b.score - a.score);
   return out.slice(0, opts.depth);
+}
+
+/**
+ * The candidates among the blocks of the notes `eligible` marks (1: eligible): all of them when
+ * they are no more than the prefilter keeps, which is what it would keep, else the prefilter's
+ * `keep`, its bands sized by their share ({@link VectorIndex.prefilter}).
+ * @returns block positions (into the table), in block order
+ */
+function eligibleCandidates(
+  index: SemanticQuery["index"],
+  table: BlockTable,
+  vector: Float32Array,
+  eligible: Uint8Array,
+  keep: number,
+): Int32Array {
+  let blocks = 0;
+  for (let note = 0; note < eligible.length; note++)
+    if (eligible[note] === 1) blocks += table.start[note + 1]! - table.start[note]!;
+  if (blocks > keep)
+    return index.prefilter(
+      table,
+      index.signBits(vector),
+      (note) => eligible[note] === 1,
+      keep,
+      blocks,
+    );
+  const out = new Int32Array(blocks);
+  let n = 0;
+  for (let note = 0; note < eligible.length; note++)
+    if (eligible[note] === 1)
+      for (let b = table.start[note]!; b < table.start[note + 1]!; b++) out[n++] = b;
+  return out;
 }
 
 /**

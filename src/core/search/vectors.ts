@@ -339,7 +339,9 @@ export class VectorIndex {
    * block are counted, then the blocks are walked nearest first until `keep` are visible:
    * `visible(n)` (`n` a note of the table) is asked at most once per note and only of the notes so
    * walked, so a filter costs the notes near the query, not every note (docs/decisions.md, "The
-   * prefilter asks visibility of the nearest notes only").
+   * prefilter asks visibility of the nearest notes only"). With `visibleBlocks`, the number of
+   * blocks `visible` lets through when the caller knows it, the first band walked is sized by their
+   * share, so a selective filter is not walked band after band; the result is the same.
    * @returns block positions (into the table), in block order
    */
   prefilter(
@@ -347,6 +349,7 @@ export class VectorIndex {
     queryBits: Uint32Array,
     visible: ((note: number) => boolean) | null,
     keep: number,
+    visibleBlocks?: number,
   ): Int32Array {
     const count = table.noteOf.length;
     const distance = table.signs.distances(queryBits, null, count);
@@ -364,7 +367,11 @@ export class VectorIndex {
     let n = 0;
     let from = 0;
     let reach = 0; // blocks at the distances of the bands read
-    let want = keep; // blocks (visible or not) the bands should reach
+    // Blocks (visible or not) the bands should reach.
+    let want =
+      visibleBlocks !== undefined && visibleBlocks > 0
+        ? Math.min(count, Math.ceil((keep * count) / visibleBlocks))
+        : keep;
     let expected = 0; // blocks the sample puts below `from`
     for (;;) {
       let to = from;

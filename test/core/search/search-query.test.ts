@@ -135,6 +135,20 @@ describe("filters", () => {
     expect(f("status:draft status:active")).toBe(true);
     expect(f("status:draft")).toBe(false);
   });
+
+  it("compare as lowered however the note writes the value: other case, other length, İ", () => {
+    const g = (value: string, q: string) =>
+      matchesFilters({ ...meta, domain: value }, ok(q).filters);
+    expect(g("SEO", "domain:seo")).toBe(true);
+    expect(g("seo", "domain:SEO")).toBe(true);
+    expect(g("seos", "domain:seo")).toBe(false);
+    expect(g("se", "domain:seo")).toBe(false);
+    expect(g("sea", "domain:seo")).toBe(false);
+    // "İ" lowers to two code units: the note's value is shorter than the query's, lowered.
+    expect(g("İSTANBUL", "domain:istanbul")).toBe(false);
+    expect(g("İSTANBUL", "domain:İstanbul")).toBe(true);
+    expect(g("İstanbul", "domain:i̇stanbul")).toBe(true);
+  });
 });
 
 describe("itemStateFilter", () => {

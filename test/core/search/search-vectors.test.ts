@@ -133,7 +133,12 @@ describe("VectorIndex", () => {
     ];
     for (const visible of filters)
       for (const keep of [1, 10, 100, 150, 1000, 5000]) {
-        expect([...index.prefilter(table, q, visible, keep)]).toEqual(reference(visible, keep));
+        const want = reference(visible, keep);
+        expect([...index.prefilter(table, q, visible, keep)]).toEqual(want);
+        // Told how many blocks are visible, it sizes its first band by them and keeps the same.
+        let blocks = 0;
+        for (let b = 0; b < table.noteOf.length; b++) if (visible(table.noteOf[b]!)) blocks++;
+        expect([...index.prefilter(table, q, visible, keep, blocks)]).toEqual(want);
       }
     expect([...index.prefilter(table, q, null, 150)]).toEqual(reference(() => true, 150));
   });
