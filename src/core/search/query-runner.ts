@@ -55,9 +55,18 @@ export interface Shard {
  * then be read to know.
  */
 export function mayHoldPhrases(shard: Shard, path: string, pairs: readonly number[]): boolean {
-  if (pairs.length === 0) return true;
-  const filter = shard.pairs.get(path);
-  return filter === undefined || filterMayHold(filter, pairs);
+  return pairs.length === 0 || filterMayHoldPhrases(shard.pairs.get(path), pairs);
+}
+
+/**
+ * {@link mayHoldPhrases} given the note's phrase filter (`shard.pairs`), `undefined` when it has
+ * none.
+ */
+export function filterMayHoldPhrases(
+  filter: Uint32Array | undefined,
+  pairs: readonly number[],
+): boolean {
+  return pairs.length === 0 || filter === undefined || filterMayHold(filter, pairs);
 }
 
 /** Marks a change to the shard's notes ({@link Shard.version}); call it on every change to `metas`. */

@@ -12,7 +12,7 @@ import type { RankedBlock } from "./block-rank";
 import type { CachedNote } from "./note-cache";
 import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
-import { mayHoldPhrases, type RunContext, type Shard } from "./query-runner";
+import { filterMayHoldPhrases, type RunContext, type Shard } from "./query-runner";
 import { phrasePairs } from "./engine/phrase-filter";
 import { rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
@@ -42,6 +42,8 @@ interface TableNotes {
   shard: Shard;
   version: number;
   metas: (NoteMeta | undefined)[];
+  /** Their phrase filters (`shard.pairs`), made on the first query with a quoted phrase. */
+  pairs?: (Uint32Array | undefined)[];
 }
 
 const notesCache = new WeakMap<BlockTable, TableNotes[]>();
@@ -55,6 +57,11 @@ function tableNotes(table: BlockTable, shard: Shard, version: number): TableNote
   const entry: TableNotes = { shard, version, metas };
   notesCache.set(table, [...entries.filter((e) => e.shard !== shard), entry].slice(-NOTES_CACHE));
   return entry;
+}
+
+/** The phrase filter of each note of `table` in `shard` (`undefined`: none), by note number. */
+function pairsOf(table: BlockTable, shard: Shard): (Uint32Array | undefined)[] {
+  return table.paths.map((path) => shard.pairs.get(path));
 }
 
 const noteNumbers = new WeakMap<BlockTable, Map<string, number>>();
@@ -132,15 +139,17 @@ export async function semanticBlocks(
 ): Promise<SemanticBlock[]> {
   const { index, vector } = query;
   const table = index.blockTable();
-  const { metas } = tableNotes(table, ctx.shard, ctx.shard.version ?? 0);
+  const notes = tableNotes(table, ctx.shard, ctx.shard.version ?? 0);
+  const { metas } = notes;
   // Sign bits choose the candidates among the blocks of the visible notes that may hold the quoted
   // phrases, the int8 codes rank them; a note's visibility and ranking factor are worked out only
   // for the notes of candidates.
   const pairs = phrasePairs(parsed.phrases);
   const keep = Math.max(PREFILTER_KEEP, opts.depth * 20);
   // The phrase filter first: of a phrase query's notes it rules out most, and costs less.
+  const filters = pairs.length === 0 ? [] : (notes.pairs ??= pairsOf(table, ctx.shard));
   const visible = (note: number): boolean =>
-    mayHoldPhrases(ctx.shard, table.paths[note]!, pairs) && ctx.visible(metas[note]);
+    filterMayHoldPhrases(filters[note], pairs) && ctx.visible(metas[note]);
   let candidates: Int32Array;
   if (opts.required.length > 0) {
     // Under a phrase, only the notes holding its words can show a block: they are found from the
@@ -152,9 +161,10 @@ export async function semanticBlocks(
       if (note !== undefined && visible(note)) eligible[note] = 1;
     }
     candidates = eligibleCandidates(index, table, vector, eligible, keep);
-  } else if (parsed.filters.length > 0) {
-    // A filter may leave few notes, which walking the nearest first finds only after most of the
-    // table: its notes are found first, a cheap test each (filters.ts).
+  } else if (parsed.filters.length > 0 || pairs.length > 0) {
+    // A filter, or a phrase without required words (each ends in "s", or CJK), may leave few
+    // notes, which walking the nearest first finds only after most of the table: they are found
+    // first, a cheap test each (filters.ts, the phrase's word-pair filter).
     const eligible = new Uint8Array(table.paths.length);
     for (let note = 0; note < eligible.length; note++) if (visible(note)) eligible[note] = 1;
     candidates = eligibleCandidates(index, table, vector, eligible, keep);
@@ -200,9 +210,11 @@ export async function semanticBlocks(
 }
 
 /**
- * The candidates among the blocks of the notes `eligible` marks (1: eligible): all of them when
- * they are no more than the prefilter keeps, which is what it would keep, else the prefilter's
- * `keep`, its bands sized by their share ({@link VectorIndex.prefilter}).
+ * The candidates among the blocks of the notes `eligible` marks (1: eligible): what the prefilter
+ * would keep of them ({@link VectorIndex.prefilter}). All of them when they are no more than it
+ * keeps; when they are at most half the table, the nearest among them alone
+ * ({@link VectorIndex.nearestAmong}); else the prefilter over the table, its bands sized by their
+ * share.
  * @returns block positions (into the table), in block order
  */
 function eligibleCandidates(
@@ -215,7 +227,7 @@ function eligibleCandidates(
   let blocks = 0;
   for (let note = 0; note < eligible.length; note++)
     if (eligible[note] === 1) blocks += table.start[note + 1]! - table.start[note]!;
-  if (blocks > keep)
+  if (blocks * 2 > table.noteOf.length)
     return index.prefilter(
       table,
       index.signBits(vector),
@@ -228,7 +240,7 @@ function eligibleCandidates(
   for (let note = 0; note < eligible.length; note++)
     if (eligible[note] === 1)
       for (let b = table.start[note]!; b < table.start[note + 1]!; b++) out[n++] = b;
-  return out;
+  return blocks <= keep ? out : index.nearestAmong(table, index.signBits(vector), out, keep);
 }
 
 /**

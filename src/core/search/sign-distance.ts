@@ -51,6 +51,14 @@ export interface SignCodes {
    * @throws RangeError when `count` exceeds the blocks, or a position is outside them
    */
   distances(query: Uint32Array, positions: Int32Array | null, count: number): Uint16Array;
+  /**
+   * Of the distances the last {@link distances} call returned for blocks `0..count` (`positions`
+   * `null`), the blocks whose distance is `from` to `to`, both included, in block order. The
+   * array is scratch like the distances (the next `distances` or `within` call overwrites it);
+   * the distances stay as they were.
+   * @throws RangeError when `count` exceeds the blocks
+   */
+  within(from: number, to: number, count: number): Int32Array;
 }
 
 /** Scratch of the JavaScript path, one distance per block, grown as needed. */
@@ -135,6 +143,21 @@ function jsDistances(
   return distance.subarray(0, count);
 }
 
+/** Scratch of the JavaScript path's {@link SignCodes.within}, grown as needed. */
+let band = new Int32Array(0);
+
+/** {@link SignCodes.within} in JavaScript, over `distance` (the last distances). */
+function jsWithin(distance: Uint16Array, from: number, to: number, count: number): Int32Array {
+  if (count > distance.length || count < 0)
+    throw new RangeError(`sign distances: ${count} blocks asked of ${distance.length}`);
+  if (band.length < count) band = new Int32Array(count);
+  if (to < from) return band.subarray(0, 0);
+  const span = to - from;
+  let n = 0;
+  for (let i = 0; i < count; i++) if ((distance[i]! - from) >>> 0 <= span) band[n++] = i;
+  return band.subarray(0, n);
+}
+
 /** Throws when `count` or a position falls outside `blocks` blocks. */
 function checkRange(blocks: number, positions: Int32Array | null, count: number): void {
   if (count > (positions ? positions.length : blocks) || count < 0)
@@ -216,7 +239,50 @@ const MODULE = (() => {
     0x0b, // end
     0x0b, // end of the function
   ];
-  return moduleBytes("distances", 7, body);
+  // within(dist, count, from, span, out, nAt): for each i < count, i is written at out + 4n and n
+  // counts it when (u16 at dist + 2i) - from ≤ span, unsigned (no branch); n is stored at nAt.
+  // Locals: 0 dist, 1 count, 2 from, 3 span, 4 out, 5 nAt; 6 i, 7 n.
+  const within = [
+    ...[1, 2, 0x7f], // locals: 2 × i32
+    ...[0x02, 0x40], // block
+    ...[0x03, 0x40], //   loop
+    ...get(6),
+    ...get(1),
+    0x4f, //     i32.ge_u
+    ...[0x0d, 1], //     br_if 1 (done)
+    ...get(4),
+    ...get(7),
+    ...i32(2),
+    0x74,
+    0x6a, //     out + 4n
+    ...get(6),
+    ...[0x36, 2, 0], //     i32.store align=4: i
+    ...get(7),
+    ...get(0),
+    ...get(6),
+    ...i32(1),
+    0x74,
+    0x6a,
+    ...[0x2f, 1, 0], //     i32.load16_u align=2: the distance
+    ...get(2),
+    0x6b, //     i32.sub
+    ...get(3),
+    0x4d, //     i32.le_u
+    0x6a, //     n + (d - from ≤ span)
+    ...set(7),
+    ...addTo(6, 1), //     i++
+    ...[0x0c, 0], //     br 0
+    0x0b, //   end
+    0x0b, // end
+    ...get(5),
+    ...get(7),
+    ...[0x36, 2, 0], // i32.store: n at nAt
+    0x0b, // end of the function
+  ];
+  return moduleBytes([
+    { name: "distances", params: 7, body },
+    { name: "within", params: 6, body: within },
+  ]);
 })();
 
 /** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
@@ -241,12 +307,14 @@ export function signCodes(blocks: number, words: number, kernel?: "js"): SignCod
     }
   }
   const bits = new Uint32Array(blocks * words);
+  let last: Uint16Array = new Uint16Array(0);
   return {
     words,
     bits,
     kernel: "js",
     distances: (query, positions, count) =>
-      jsDistances(bits, words, blocks, query, positions, count),
+      (last = jsDistances(bits, words, blocks, query, positions, count)),
+    within: (from, to, count) => jsWithin(last, from, to, count),
   };
 }
 
@@ -255,9 +323,12 @@ function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): S
   const queryAt = align16(blocks * words * 4);
   const posAt = queryAt + align16(words * 4);
   const outAt = posAt + align16(blocks * 4);
-  const bytes = outAt + align16(blocks * 2);
+  const nAt = outAt + align16(blocks * 2);
+  const bytes = nAt + 16;
   const { exports, buffer } = instantiate(module, bytes);
   const run = exports.distances as (...args: number[]) => void;
+  const runWithin = exports.within as (...args: number[]) => void;
+  const found = new Int32Array(buffer, nAt, 1);
   const bits = new Uint32Array(buffer, bitsAt, blocks * words);
   const query = new Uint32Array(buffer, queryAt, words);
   const pos = new Int32Array(buffer, posAt, blocks);
@@ -278,6 +349,12 @@ function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): S
       }
       run(queryAt, bitsAt, posAt, count, words / 4, outAt, positions ? 1 : 0);
       return out.subarray(0, count);
+    },
+    within: (from, to, count) => {
+      checkRange(blocks, null, count);
+      if (to < from) return pos.subarray(0, 0);
+      runWithin(outAt, count, from, to - from, posAt, nAt);
+      return pos.subarray(0, found[0]);
     },
   };
 }

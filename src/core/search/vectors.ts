@@ -83,8 +83,9 @@ const PREFILTER_SAMPLE = 16;
 const PREFILTER_STEP = 8;
 
 /**
- * The `keep` of `blocks[0..count)` whose `distance` is least (distances `0..max`), ties at the cut
- * taken in the order of `blocks`, sorted by block.
+ * The `keep` of `blocks[0..count)` whose `distance` is least (distances `0..max`; block `b`'s at
+ * `distance[b]`, or, `byPosition`, `blocks[i]`'s at `distance[i]`), ties at the cut taken in the
+ * order of `blocks`, sorted by block.
  */
 function nearestOf(
   blocks: Int32Array,
@@ -92,10 +93,12 @@ function nearestOf(
   distance: Uint16Array,
   keep: number,
   max: number,
+  byPosition = false,
 ): Int32Array {
   if (count <= keep) return blocks.slice(0, count).sort();
+  const at = (i: number) => (byPosition ? i : blocks[i]!);
   const histogram = new Uint32Array(max + 1);
-  for (let i = 0; i < count; i++) histogram[distance[blocks[i]!]!]!++;
+  for (let i = 0; i < count; i++) histogram[distance[at(i)]!]!++;
   let cut = 0;
   let below = 0;
   for (; cut < max; cut++) {
@@ -107,7 +110,7 @@ function nearestOf(
   let n = 0;
   for (let i = 0; i < count; i++) {
     const b = blocks[i]!;
-    const d = distance[b]!;
+    const d = distance[at(i)]!;
     if (d > cut) continue;
     if (d === cut) {
       if (room <= 0) continue;
@@ -378,20 +381,21 @@ export class VectorIndex {
       expected += sample[to]!;
       const goal = want + want / 4 + 8 * step;
       while (to < max && expected < goal) expected += sample[++to]!;
-      for (let i = 0; i < count; i++) {
-        const d = distance[i]!;
-        if (d < from || d > to) continue;
-        reach++;
+      // The blocks of the band, found by the kernel (in block order; scratch until the next call).
+      const band = table.signs.within(from, to, count);
+      reach += band.length;
+      if (n + band.length > found.length) {
+        const grown = new Int32Array(Math.min(count, Math.max(found.length * 2, n + band.length)));
+        grown.set(found.subarray(0, n));
+        found = grown;
+      }
+      for (let k = 0; k < band.length; k++) {
+        const i = band[k]!;
         if (seen) {
           const note = table.noteOf[i]!;
           let state = seen[note]!;
           if (state === 0) seen[note] = state = visible!(note) ? 1 : 2;
           if (state !== 1) continue;
-        }
-        if (n === found.length) {
-          const grown = new Int32Array(Math.min(count, found.length * 2));
-          grown.set(found);
-          found = grown;
         }
         found[n++] = i;
       }
@@ -401,6 +405,25 @@ export class VectorIndex {
       from = to + 1;
     }
     return nearestOf(found, n, distance, keep, max);
+  }
+
+  /**
+   * What {@link prefilter} keeps when the visible blocks are known: of `blocks` (positions into
+   * `table`, in block order), the `keep` whose sign bits differ least from `queryBits`, ties at
+   * the cut in block order. Only their distances are counted, so it costs the blocks given, not
+   * the table.
+   * @returns block positions, in block order
+   * @throws RangeError when a position is outside the table
+   */
+  nearestAmong(
+    table: BlockTable,
+    queryBits: Uint32Array,
+    blocks: Int32Array,
+    keep: number,
+  ): Int32Array {
+    if (blocks.length <= keep) return blocks.slice();
+    const distance = table.signs.distances(queryBits, blocks, blocks.length);
+    return nearestOf(blocks, blocks.length, distance, keep, table.words * 32, true);
   }
 
   /** The stored (dequantised) vector in `slot`, for tests and measurements. */

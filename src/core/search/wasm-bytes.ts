@@ -33,21 +33,41 @@ export const i32 = (n: number): number[] => {
   return [0x41, n];
 };
 
+/** One exported function of a module: its name, its count of i32 parameters (no result), its code. */
+export interface WasmFunction {
+  name: string;
+  params: number;
+  /** Its local declarations, then its instructions, then `end`. */
+  body: number[];
+}
+
 /**
  * A module importing `env.memory` (at least one page) and exporting `name`, one function of
- * `params` i32 parameters and no result, whose code is `body` (its local declarations first).
+ * `params` i32 parameters and no result, whose code is `body` (its local declarations first); or,
+ * given a list of {@link WasmFunction}s, exporting each.
  */
-export function moduleBytes(name: string, params: number, body: number[]): Uint8Array<ArrayBuffer> {
+export function moduleBytes(
+  name: string | readonly WasmFunction[],
+  params?: number,
+  body?: number[],
+): Uint8Array<ArrayBuffer> {
+  const fns: readonly WasmFunction[] =
+    typeof name === "string" ? [{ name, params: params ?? 0, body: body ?? [] }] : name;
   const vec = (bytes: number[]) => [...uleb(bytes.length), ...bytes];
+  const list = (items: number[][]) => [...uleb(items.length), ...items.flat()];
   const section = (id: number, bytes: number[]) => [id, ...vec(bytes)];
   const text = (s: string) => vec([...s].map((c) => c.charCodeAt(0)));
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00], // \0asm, version 1
-    ...section(1, [1, 0x60, params, ...new Array<number>(params).fill(0x7f), 0]), // (i32 …) → ()
+    // One type per function: (i32 …) → ().
+    ...section(
+      1,
+      list(fns.map((f) => [0x60, f.params, ...new Array<number>(f.params).fill(0x7f), 0])),
+    ),
     ...section(2, [1, ...text("env"), ...text("memory"), 0x02, 0x00, 0x01]), // memory, min 1 page
-    ...section(3, [1, 0]), // one function of type 0
-    ...section(7, [1, ...text(name), 0x00, 0]), // export it
-    ...section(10, [1, ...vec(body)]), // its code
+    ...section(3, list(fns.map((_, i) => uleb(i)))), // function i of type i
+    ...section(7, list(fns.map((f, i) => [...text(f.name), 0x00, ...uleb(i)]))), // exported
+    ...section(10, list(fns.map((f) => vec(f.body)))), // their code
   ]);
 }
 

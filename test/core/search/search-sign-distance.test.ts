@@ -48,6 +48,46 @@ describe("sign distances", () => {
     }
   });
 
+  it("within gives the blocks whose last distance lies in the range, both ends included, by either kernel", () => {
+    const next = random(11);
+    const blocks = 700;
+    const words = 12;
+    const wasm = signCodes(blocks, words);
+    const js = signCodes(blocks, words, "js");
+    expect(wasm.kernel).toBe("wasm");
+    for (let i = 0; i < blocks * words; i++) {
+      // Close to the query (all zero) so that distances tie often at the range's ends.
+      const x = next() < 0.5 ? 0 : 1 << Math.floor(next() * 32);
+      wasm.bits[i] = x;
+      js.bits[i] = x;
+    }
+    const query = new Uint32Array(words);
+    const distance = Array.from(js.distances(query, null, blocks));
+    wasm.distances(query, null, blocks);
+    for (const [from, to] of [
+      [0, 0],
+      [2, 4],
+      [3, 3],
+      [5, 384],
+      [4, 2],
+      [0, 384],
+    ] as const) {
+      for (const count of [blocks, 300]) {
+        const want: number[] = [];
+        for (let b = 0; b < count; b++)
+          if (distance[b]! >= from && distance[b]! <= to) want.push(b);
+        expect(Array.from(wasm.within(from, to, count))).toEqual(want);
+        expect(Array.from(js.within(from, to, count))).toEqual(want);
+      }
+    }
+    // The ends matter: a range one short at either end leaves out the blocks at that distance.
+    const at3 = distance.filter((d) => d === 3).length;
+    expect(at3).toBeGreaterThan(0);
+    expect(wasm.within(3, 4, blocks).length - wasm.within(4, 4, blocks).length).toBe(at3);
+    expect(() => wasm.within(0, 1, blocks + 1)).toThrow(RangeError);
+    expect(() => js.within(0, 1, blocks + 1)).toThrow(RangeError);
+  });
+
   it("refuses more blocks than it holds, and a position outside them", () => {
     for (const codes of [signCodes(4, 12), signCodes(4, 12, "js")]) {
       const query = new Uint32Array(12);

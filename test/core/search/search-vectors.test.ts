@@ -139,6 +139,11 @@ describe("VectorIndex", () => {
         let blocks = 0;
         for (let b = 0; b < table.noteOf.length; b++) if (visible(table.noteOf[b]!)) blocks++;
         expect([...index.prefilter(table, q, visible, keep, blocks)]).toEqual(want);
+        // Given the visible blocks themselves, the nearest among them are the same.
+        const among = Int32Array.from({ length: table.noteOf.length }, (_, b) => b).filter((b) =>
+          visible(table.noteOf[b]!),
+        );
+        expect([...index.nearestAmong(table, q, among, keep)]).toEqual(want);
       }
     expect([...index.prefilter(table, q, null, 150)]).toEqual(reference(() => true, 150));
   });
