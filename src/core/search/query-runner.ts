@@ -80,6 +80,17 @@ export interface RunContext {
   /** Scope, filters and expiry. */
   visible: (meta: NoteMeta | undefined) => meta is NoteMeta;
   /**
+   * {@link RunContext.visible} in two parts, for a caller asking of every note: `lasting` (scope
+   * and filters), a function of the note's metadata alone, the same for every query of the same
+   * `key`; and `expired`, which depends on the clock. `visible(m)` is
+   * `m !== undefined && lasting(m) && !expired(m)`.
+   */
+  visibility: {
+    key: string;
+    lasting: (meta: NoteMeta) => boolean;
+    expired: (meta: NoteMeta) => boolean;
+  };
+  /**
    * The note's blocks and text, from the note cache; `null` when it cannot be read. With `store`
    * false a note read now is not added to the cache (see {@link RunContext.remember}).
    */

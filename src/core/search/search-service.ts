@@ -653,11 +653,16 @@ export class SearchService {
     const nowMs = this.now();
     const todayIso = today(nowMs); // the user's local date, as the health check judges expiry
     const passes = filterTest(parsed.filters);
+    const lasting = (meta: NoteMeta): boolean => inScope(meta, scope) && passes(meta);
+    const expired = (meta: NoteMeta): boolean =>
+      options.includeExpired !== true && isExpired(meta.expiresAt, todayIso, nowMs);
     const visible = (meta: NoteMeta | undefined): meta is NoteMeta =>
-      meta !== undefined &&
-      inScope(meta, scope) &&
-      passes(meta) &&
-      (options.includeExpired === true || !isExpired(meta.expiresAt, todayIso, nowMs));
+      meta !== undefined && lasting(meta) && !expired(meta);
+    const visibility = {
+      key: JSON.stringify([scope, parsed.filters.map((f) => [f.name, f.value, f.negated])]),
+      lasting,
+      expired,
+    };
     const known = (term: string): boolean => shard.mini.hasTerm(term);
     // Stop words are dropped from free text only: a quoted phrase is literal (dropping "the" from
     // `"the export"` while requiring it found nothing). A phrase's words rank its notes; the terms
@@ -681,6 +686,7 @@ export class SearchService {
     const ctx: RunContext = {
       shard,
       visible,
+      visibility,
       read: (meta, store) => this.readCached(meta, store),
       remember: (meta, note) => this.cache.put(meta.path, note),
     };

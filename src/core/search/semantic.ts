@@ -44,6 +44,43 @@ interface TableNotes {
   metas: (NoteMeta | undefined)[];
   /** Their phrase filters (`shard.pairs`), made on the first query with a quoted phrase. */
   pairs?: (Uint32Array | undefined)[];
+  /**
+   * Per visibility key ({@link RunContext.visibility}), 1 for each note whose scope and filters let
+   * it through (expiry aside), made on the key's first query; at most {@link MASKS} kept.
+   */
+  masks: Map<string, Uint8Array>;
+  /** The notes with an expiry (`expiresAt`), which each query checks against its clock. */
+  expiring?: number[];
+}
+
+/** Visibility keys whose masks a {@link TableNotes} keeps (the most recent). */
+const MASKS = 16;
+
+/**
+ * 1 for each note of `notes` visible to the query of `ctx` (scope, filters and expiry, as
+ * `ctx.visible`), by note number. Scope and filters are asked once per shard version and key;
+ * expiry is asked at every query, of the notes that have one.
+ */
+function visibleMask(notes: TableNotes, ctx: RunContext): Uint8Array {
+  const { key, lasting, expired } = ctx.visibility;
+  let base = notes.masks.get(key);
+  if (!base) {
+    base = new Uint8Array(notes.metas.length);
+    for (let n = 0; n < base.length; n++) {
+      const meta = notes.metas[n];
+      if (meta !== undefined && lasting(meta)) base[n] = 1;
+    }
+    if (notes.masks.size >= MASKS) notes.masks.delete(notes.masks.keys().next().value!);
+    notes.masks.set(key, base);
+  }
+  notes.expiring ??= notes.metas.flatMap((m, n) => (m?.expiresAt !== undefined ? [n] : []));
+  let mask = base;
+  for (const n of notes.expiring)
+    if (mask[n] === 1 && expired(notes.metas[n]!)) {
+      if (mask === base) mask = base.slice();
+      mask[n] = 0;
+    }
+  return mask;
 }
 
 const notesCache = new WeakMap<BlockTable, TableNotes[]>();
@@ -54,7 +91,7 @@ function tableNotes(table: BlockTable, shard: Shard, version: number): TableNote
   const hit = entries.find((e) => e.shard === shard && e.version === version);
   if (hit) return hit;
   const metas = table.paths.map((path) => shard.metas.get(path));
-  const entry: TableNotes = { shard, version, metas };
+  const entry: TableNotes = { shard, version, metas, masks: new Map() };
   notesCache.set(table, [...entries.filter((e) => e.shard !== shard), entry].slice(-NOTES_CACHE));
   return entry;
 }
@@ -148,10 +185,16 @@ export async function semanticBlocks(
   const keep = Math.max(PREFILTER_KEEP, opts.depth * 20);
   // The phrase filter first: of a phrase query's notes it rules out most, and costs less.
   const filters = pairs.length === 0 ? [] : (notes.pairs ??= pairsOf(table, ctx.shard));
+  const shown = visibleMask(notes, ctx);
   const visible = (note: number): boolean =>
-    filterMayHoldPhrases(filters[note], pairs) && ctx.visible(metas[note]);
+    shown[note] === 1 && filterMayHoldPhrases(filters[note], pairs);
   let candidates: Int32Array;
-  if (opts.required.length > 0) {
+  // The postings find a phrase's notes faster than asking every note only when its rarest word is
+  // in few of them.
+  const fromPostings =
+    opts.required.length > 0 &&
+    Math.min(...opts.required.map((t) => ctx.shard.mini.postingSize(t))) * 8 <= metas.length;
+  if (fromPostings) {
     // Under a phrase, only the notes holding its words can show a block: they are found from the
     // postings, not by walking every note nearest first.
     const numbers = noteNumberOf(table);
@@ -162,9 +205,9 @@ export async function semanticBlocks(
     }
     candidates = eligibleCandidates(index, table, vector, eligible, keep);
   } else if (parsed.filters.length > 0 || pairs.length > 0) {
-    // A filter, or a phrase without required words (each ends in "s", or CJK), may leave few
-    // notes, which walking the nearest first finds only after most of the table: they are found
-    // first, a cheap test each (filters.ts, the phrase's word-pair filter).
+    // A filter, or a phrase, may leave few notes, which walking the nearest first finds only
+    // after most of the table: they are found first, a cheap test each (the mask, the phrase's
+    // word-pair filter).
     const eligible = new Uint8Array(table.paths.length);
     for (let note = 0; note < eligible.length; note++) if (visible(note)) eligible[note] = 1;
     candidates = eligibleCandidates(index, table, vector, eligible, keep);

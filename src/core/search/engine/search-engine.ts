@@ -596,6 +596,16 @@ export class SearchEngine<T> extends MiniSearch<T> {
     return ids;
   }
 
+  /**
+   * The entries of `term`'s postings, one per field and document holding it (so at least its
+   * document frequency and at most the fields times it; discarded documents may be counted), 0
+   * when no document has it. Throws `Error` like `documentsWithEvery`.
+   */
+  postingSize(term: string): number {
+    const data = this.termMap().lookup(term);
+    return data === undefined ? 0 : postingCount(data);
+  }
+
   /** True when some indexed note has the term (in any field). */
   hasTerm(term: string): boolean {
     return this.termMap().has(term);
