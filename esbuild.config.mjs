@@ -27,8 +27,15 @@ const plugin = {
   outfile: "main.js",
 };
 
+/**
+ * One id per build, the same in every Node bundle of it (src/node/stale-cache-file.ts, BUILD_ID):
+ * what a cache written by one build is keyed by, so another build's code never trusts it.
+ */
+const buildId = randomBytes(8).toString("hex");
+
 const cliMain = {
   entryPoints: ["src/cli/main.ts"],
+  define: { __AGENT_MEMORY_BUILD__: JSON.stringify(buildId) },
   bundle: true,
   platform: "node",
   format: "esm",
