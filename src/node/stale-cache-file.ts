@@ -1,7 +1,7 @@
 /**
  * The CLI's staleness cache (src/core/health/stale-cache.ts; docs/decisions.md, "The brief keeps
  * what each note gave the staleness scan"): one file per agent under the vault's `.agent-memory/`,
- * `stale-<agent>.json`, keyed by the build that wrote it and the time zone.
+ * `stale-<agent>.json`, keyed by the build that wrote it.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
@@ -35,7 +35,7 @@ export function staleCacheFile(vault: NodeVault, agent: string): StaleCacheStore
     return null;
   }
   return {
-    key: `${BUILD_ID} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`,
+    key: BUILD_ID,
     load() {
       try {
         return Promise.resolve(readFileSync(file, "utf8"));

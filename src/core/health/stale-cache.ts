@@ -2,21 +2,21 @@
  * What the staleness scan of one agent ({@link staleTopicsOf}) keeps between runs
  * (docs/decisions.md, "The brief keeps what each note gave the staleness scan"): for each knowledge
  * and library note its {@link TopicFacts}, for each journal its {@link JournalScan}, with the mtime
- * and size the note was read at, and the terms the journals were scanned for. The host decides
+ * and size the note was read at (and the host's UTC offset at that mtime: a note without dates is
+ * dated by its mtime's local day), and the terms the journals were scanned for. The host decides
  * where the text lives ({@link StaleCacheStore}); a cache that does not parse, is of another
  * format, key or agent, or holds anything of the wrong shape is not used.
  */
 import type { JournalScan, TopicFacts } from "./stale-rules";
 
 /** Format of the cache's text; a change of shape or meaning is a new number. */
-export const STALE_CACHE_FORMAT = 1;
+export const STALE_CACHE_FORMAT = 2;
 
 /** Where a host keeps the staleness cache of one agent. */
 export interface StaleCacheStore {
   /**
-   * What else the scan's answer depends on besides the notes, as one string: the code that
-   * computed it (a build id) and the time zone (a note without dates is dated by its mtime's local
-   * day). A cache saved under another key is not used.
+   * What else the scan's answer depends on besides the notes and the time zone, as one string: the
+   * code that computed it (a build id). A cache saved under another key is not used.
    */
   readonly key: string;
   /** The text saved last, or `null` when there is none or it cannot be read. Never throws. */
@@ -29,6 +29,26 @@ export interface StaleCacheStore {
 interface Entry {
   mtime: number;
   size: number;
+  /** `Date.getTimezoneOffset()` at `mtime` when it was read (minutes). */
+  offset: number;
+}
+
+/**
+ * True when the note `f` is as `kept` was read: the same mtime and size, and the host's UTC offset
+ * at that mtime the same (so the local day of the mtime is too).
+ */
+export function isUnchanged(kept: Entry | undefined, f: { mtime: number; size: number }): boolean {
+  return (
+    kept !== undefined &&
+    kept.mtime === f.mtime &&
+    kept.size === f.size &&
+    kept.offset === offsetAt(f.mtime)
+  );
+}
+
+/** The host's UTC offset (minutes, `Date.getTimezoneOffset`) at `mtime` (ms). */
+export function offsetAt(mtime: number): number {
+  return new Date(mtime).getTimezoneOffset();
 }
 
 /** The cache of one agent, in memory. */
@@ -60,8 +80,15 @@ export function serializeStaleCache(cache: StaleCache): string {
     key: cache.key,
     agent: cache.agent,
     terms: [...cache.terms],
-    topics: [...cache.topics].map(([path, e]) => [path, e.mtime, e.size, e.collection, e.facts]),
-    journals: [...cache.journals].map(([path, e]) => [path, e.mtime, e.size, e.scan]),
+    topics: [...cache.topics].map(([path, e]) => [
+      path,
+      e.mtime,
+      e.size,
+      e.offset,
+      e.collection,
+      e.facts,
+    ]),
+    journals: [...cache.journals].map(([path, e]) => [path, e.mtime, e.size, e.offset, e.scan]),
   });
 }
 
@@ -130,19 +157,19 @@ export function parseStaleCache(
   const cache = emptyStaleCache(key, agent);
   cache.terms = new Set(raw.terms);
   for (const e of raw.topics as unknown[]) {
-    if (!Array.isArray(e) || e.length !== 5) return null;
-    const [path, mtime, size, collection, facts] = e as unknown[];
-    if (!isString(path) || !isNumber(mtime) || !isNumber(size)) return null;
+    if (!Array.isArray(e) || e.length !== 6) return null;
+    const [path, mtime, size, offset, collection, facts] = e as unknown[];
+    if (!isString(path) || !isNumber(mtime) || !isNumber(size) || !isNumber(offset)) return null;
     if (collection !== "knowledge" && collection !== "library") return null;
     if (facts !== null && !isFacts(facts)) return null;
-    cache.topics.set(path, { mtime, size, collection, facts });
+    cache.topics.set(path, { mtime, size, offset, collection, facts });
   }
   for (const e of raw.journals as unknown[]) {
-    if (!Array.isArray(e) || e.length !== 4) return null;
-    const [path, mtime, size, scan] = e as unknown[];
-    if (!isString(path) || !isNumber(mtime) || !isNumber(size)) return null;
+    if (!Array.isArray(e) || e.length !== 5) return null;
+    const [path, mtime, size, offset, scan] = e as unknown[];
+    if (!isString(path) || !isNumber(mtime) || !isNumber(size) || !isNumber(offset)) return null;
     if (scan !== null && !isScan(scan, path)) return null;
-    cache.journals.set(path, { mtime, size, scan });
+    cache.journals.set(path, { mtime, size, offset, scan });
   }
   return cache;
 }

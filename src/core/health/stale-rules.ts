@@ -20,6 +20,8 @@ import type { UnreadableNote } from "../errors";
 import { TermMatcher, mentionIndex, mentionText } from "./mentions";
 import {
   emptyStaleCache,
+  isUnchanged,
+  offsetAt,
   parseStaleCache,
   sameEntries,
   serializeStaleCache,
@@ -281,6 +283,11 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
   return `mentioned in ${n} journal block${n === 1 ? "" : "s"} newer than its last update (${t.last}): ${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
 }
 
+/** A cache entry's stamp of the listed note `f` ({@link isUnchanged}). */
+function entryOf(f: FileStat): { mtime: number; size: number; offset: number } {
+  return { mtime: f.mtime, size: f.size, offset: offsetAt(f.mtime) };
+}
+
 /**
  * The notes that may be stale for one agent's brief or review: its knowledge notes and the library,
  * against its own journals (the health check also counts other agents' journals for the library).
@@ -289,7 +296,7 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
  * With `unreadable`, a note that is not UTF-8 or is a link out
  * of the vault is left out and added to it ({@link readOrLeaveOut}); without, it throws.
  * With `cache`, what each note gave ({@link TopicFacts}, {@link JournalScan}) is taken from the
- * cache while the note's listed mtime and size are those it was read at (and, for a journal, the
+ * cache while the note's listed mtime and size are those it was read at ({@link isUnchanged}; and, for a journal, the
  * topics' terms are among those it was scanned for), and the cache is saved again when anything
  * was read: the answer is the one without a cache (docs/decisions.md, "The brief keeps what each
  * note gave the staleness scan").
@@ -327,14 +334,13 @@ export async function staleTopicsOf(
       if (layout.zoneOf(f.path)) continue;
       const kept = saved?.topics.get(f.path);
       let facts: TopicFacts | null;
-      if (kept && kept.mtime === f.mtime && kept.size === f.size && kept.collection === collection)
-        facts = kept.facts;
+      if (isUnchanged(kept, f) && kept?.collection === collection) facts = kept.facts;
       else {
         const note = await read(f, collection);
         if (note === null) continue;
         facts = topicFactsOf(note);
       }
-      next.topics.set(f.path, { mtime: f.mtime, size: f.size, collection, facts });
+      next.topics.set(f.path, { ...entryOf(f), collection, facts });
       if (facts) topics.push({ path: f.path, facts });
     }
   }
@@ -359,14 +365,14 @@ export async function staleTopicsOf(
     if (named !== null && (named <= oldest || named > today)) continue;
     const kept = keepScans ? saved.journals.get(f.path) : undefined;
     let scan: JournalScan | null;
-    if (kept && kept.mtime === f.mtime && kept.size === f.size) scan = kept.scan;
+    if (kept && isUnchanged(kept, f)) scan = kept.scan;
     else {
       const note = await read(f, "journal");
       if (note === null) continue;
       matcher ??= new TermMatcher(terms);
       scan = isJournal(note) ? scanJournal(note, matcher, terms) : null;
     }
-    next.journals.set(f.path, { mtime: f.mtime, size: f.size, scan });
+    next.journals.set(f.path, { ...entryOf(f), scan });
     if (scan) journals.push(scan);
   }
   if (cache && (changed || saved === null || !sameEntries(saved, next)))

@@ -169,6 +169,36 @@ describe("the staleness cache", () => {
     ).toEqual([`[[${A}/Journal/2026-11-13#Ops]]`]);
   });
 
+  it("dates a note without dates by its mtime's local day in the time zone of each run", async () => {
+    const t = scene(base());
+    const path = `${A}/Knowledge/web/Night shift.md`;
+    t.write(path, "# Night shift\n\nNo dates at all.\n");
+    // 23:30 UTC on the 10th: the 10th in UTC, the 11th in Shanghai, the day of the mention.
+    const at = Date.parse("2026-11-10T23:30:00Z") / 1000;
+    utimesSync(join(t.root, path), at, at);
+    t.write(`${A}/Journal/2026-11-11.md`, "# d\n\nThe night shift starts at ten. ^am-n001\n");
+    const store = memoryStore();
+    const saved = process.env.TZ;
+    const night = async () =>
+      (await staleTopicsOf(t.vault, layout, "ada", TODAY, [], store)).find(
+        (s) => s.title === "Night shift",
+      )?.last;
+    try {
+      process.env.TZ = "UTC";
+      expect(await night()).toBe("2026-11-10");
+      process.env.TZ = "Asia/Shanghai";
+      expect(await night()).toBeUndefined();
+      expect(await staleTopicsOf(t.vault, layout, "ada", TODAY, [], store)).toEqual(
+        await staleTopicsOf(t.vault, layout, "ada", TODAY),
+      );
+      process.env.TZ = "UTC";
+      expect(await night()).toBe("2026-11-10");
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it("does not use a cache of another key or agent, or one that does not parse", async () => {
     const t = scene(base());
     const plain = await staleTopicsOf(t.vault, layout, "ada", TODAY);
