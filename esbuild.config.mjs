@@ -1,7 +1,7 @@
 // Builds the two bundles (docs/decisions.md, "The CLI bundle is ESM"): main.js (the Obsidian
 // plugin, CommonJS) and the agent-memory command for Node: dist/cli.js, a small CommonJS launcher
 // that asks a running server for `search` and otherwise loads the full CLI dist/cli-main.mjs
-// (docs/mcp.md), or for a hook that only reads dist/hook-main.mjs, with the index worker
+// (docs/mcp.md), or for a hook that only reads dist/hook-main.cjs, with the index worker
 // dist/index-worker.mjs.
 // Usage: node esbuild.config.mjs [production|dev|cli|plugin]
 import esbuild from "esbuild";
@@ -27,8 +27,15 @@ const plugin = {
   outfile: "main.js",
 };
 
+/**
+ * One id per build, the same in every Node bundle of it (src/node/stale-cache-file.ts, BUILD_ID):
+ * what a cache written by one build is keyed by, so another build's code never trusts it.
+ */
+const buildId = randomBytes(8).toString("hex");
+
 const cliMain = {
   entryPoints: ["src/cli/main.ts"],
+  define: { __AGENT_MEMORY_BUILD__: JSON.stringify(buildId) },
   bundle: true,
   platform: "node",
   format: "esm",
@@ -62,18 +69,25 @@ const cli = {
 /**
  * The hooks' own bundle: the Claude Code events that only read (src/cli/hook-main.ts), loaded by the
  * launcher instead of the full CLI when no server answered (docs/decisions.md, "A bundle of its
- * own for the hooks that read").
+ * own for the hooks that read"). CommonJS, so the launcher can run it with V8's code cache
+ * (src/cli/code-cache.ts; "The hooks' bundle runs from a code cache"); what it imports only when
+ * used (the embeddings client and its SDK) stays in functions that run only then.
  */
-const { outfile: _cliMainFile, ...cliMainRest } = cliMain;
 const hookMain = {
-  ...cliMainRest,
-  // Split: what it imports only when used (the embeddings client and its SDK) is a chunk of its
-  // own under dist/hook-chunks/, loaded by the rare run that needs it.
-  entryPoints: { "hook-main": "src/cli/hook-main.ts" },
-  splitting: true,
-  outdir: "dist",
-  outExtension: { ".js": ".mjs" },
-  chunkNames: "hook-chunks/[name]-[hash]",
+  entryPoints: ["src/cli/hook-main.ts"],
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  outfile: "dist/hook-main.cjs",
+  logLevel: "info",
+  external: cliMain.external,
+  define: {
+    ...cliMain.define,
+    // The worker beside the bundle (src/node/worker-reader.ts) is found from the bundle's URL.
+    "import.meta.url": "__amImportMetaUrl",
+  },
+  banner: { js: 'const __amImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
 /** The CLI's index worker (src/node/worker-reader.ts loads it from beside cli.js). */

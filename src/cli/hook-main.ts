@@ -1,13 +1,13 @@
 /**
- * The hooks' own bundle, dist/hook-main.mjs (docs/decisions.md, "A bundle of its own for the hooks
- * that read"): `hook claude-code …` with a `SessionStart` or `UserPromptSubmit` event that no
+ * The hooks' own bundle, dist/hook-main.cjs (docs/decisions.md, "A bundle of its own for the hooks
+ * that read"; CommonJS, loaded by the launcher with V8's code cache, "The hooks' bundle runs from a
+ * code cache"): `hook claude-code …` with a `SessionStart` or `UserPromptSubmit` event that no
  * server answered. It holds what those events need (settings, the saved index, search, the
  * brief), not the other commands, the MCP server or the model clients, so Node loads a third of
  * the full CLI's code. The launcher (src/cli/launcher.ts) sends only those events here; any other
- * command line is handed to the full CLI (dist/cli-main.mjs beside this file).
+ * command line is handed to the full CLI (`loadFull`, the launcher's import of dist/cli-main.mjs:
+ * a script V8 runs from a code cache has no `import()` of its own).
  */
-import * as nodePath from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { errorMessage } from "../core/errors";
 import { oneLine } from "../node/one-line";
 import { servedHookVault } from "../serve/client";
@@ -15,7 +15,7 @@ import { readOnlyEvent, runHookWith } from "./hook-read";
 import { streamWriter, watchStream } from "./process-io";
 
 /** The full CLI, for a command line this bundle does not run. */
-interface FullCli {
+export interface FullCli {
   runCli(argv: string[]): Promise<void>;
 }
 
@@ -23,15 +23,10 @@ interface FullCli {
  * Runs `argv` (without node and script; the event as its last argument, as the launcher passes
  * it) as the process, like the full CLI's `runCli`: output to the process's streams, exit code on
  * `process.exitCode`, always 0 for a hook. A command line that is not a read-only Claude Code
- * hook is run by the full CLI.
+ * hook is run by the full CLI, which `loadFull` loads.
  */
-export async function runHookCli(argv: string[]): Promise<void> {
-  if (servedHookVault(argv) === null) {
-    const here = nodePath.dirname(fileURLToPath(import.meta.url));
-    // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input
-    const full = (await import(pathToFileURL(nodePath.join(here, "cli-main.mjs")).href)) as FullCli;
-    return full.runCli(argv);
-  }
+export async function runHookCli(argv: string[], loadFull: () => Promise<FullCli>): Promise<void> {
+  if (servedHookVault(argv) === null) return (await loadFull()).runCli(argv);
   watchStream(process.stdout, "stdout");
   watchStream(process.stderr, "stderr");
   const io = {

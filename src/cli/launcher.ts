@@ -5,8 +5,9 @@
  * `.agent-memory/`, and prints what the server's run of the same command printed. When no server
  * answers (no socket, a stale one, a server that dies or stalls, another vault's, a refusal), and
  * for every other command, it loads the full CLI (dist/cli-main.mjs) and runs it as before; a
- * Claude Code hook that only reads loads the hooks' own bundle (dist/hook-main.mjs) instead, and
- * then starts a server for the next hooks ({@link startServerForHook}).
+ * Claude Code hook that only reads loads the hooks' own bundle (dist/hook-main.cjs, with V8's code
+ * cache: {@link loadWithCodeCache}) instead, and then starts a server for the next hooks
+ * ({@link startServerForHook}).
  * Only `node:*` modules here: loading the full CLI is what costs time. Bundled as CommonJS
  * (esbuild.config.mjs), so `import.meta` is not available: the full CLI is found from `__dirname`.
  */
@@ -22,6 +23,7 @@ import {
 import { resolveVaultArg } from "../node/vault-arg";
 import { startServerForHook } from "../serve/autostart";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
+import { loadWithCodeCache } from "./code-cache";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
 function write(stream: NodeJS.WriteStream, line: string): void {
@@ -70,9 +72,15 @@ interface FullCli {
   runCli(argv: string[]): Promise<void>;
 }
 
-/** The hooks' own bundle (dist/hook-main.mjs beside this file; src/cli/hook-main.ts). */
+/** The hooks' own bundle (dist/hook-main.cjs beside this file; src/cli/hook-main.ts). */
 interface HookCli {
-  runHookCli(argv: string[]): Promise<void>;
+  runHookCli(argv: string[], loadFull: () => Promise<FullCli>): Promise<void>;
+}
+
+/** The full CLI, imported. */
+async function fullCli(): Promise<FullCli> {
+  // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
+  return (await import(pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href)) as FullCli;
 }
 
 /** Reads all of stdin (a Claude Code hook's event). */
@@ -117,22 +125,17 @@ async function launch(): Promise<void> {
   // A Claude Code hook that only reads loads the hooks' own, smaller bundle (docs/decisions.md,
   // "A bundle of its own for the hooks that read"); everything else the full CLI.
   if (servedHookVault(argv) !== null) {
-    // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
-    const hook = (await import(
-      pathToFileURL(nodePath.join(__dirname, "hook-main.mjs")).href
-    )) as HookCli;
-    await hook.runHookCli(argv);
+    const hook = loadWithCodeCache<HookCli>(nodePath.join(__dirname, "hook-main.cjs"));
+    await hook.exports.runHookCli(argv, fullCli);
+    // The cache is written after the run, so it holds the functions the hook compiled too.
+    hook.save();
     // No server answered: one is started for the next hooks (docs/agents.md, "A server started
     // for you"), after this hook's own answer, so it costs this hook only the spawn.
     const vault = servedHookVault(argv);
     if (vault !== null) await startServerForHook(resolveVaultArg(vault, process.cwd()), __filename);
     return;
   }
-  // eslint-disable-next-line no-unsanitized/method -- a fixed file beside this one, not user input (a URL keeps esbuild from bundling it)
-  const full = (await import(
-    pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href
-  )) as FullCli;
-  await full.runCli(argv);
+  await (await fullCli()).runCli(argv);
 }
 
 launch().catch((err: unknown) => {

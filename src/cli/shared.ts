@@ -18,6 +18,7 @@ import { requireMemoryRoot } from "../node/context";
 import { nextTurn } from "../node/event-loop";
 import { shownVault } from "../node/vault-arg";
 import { savedIndexTime, vaultIndexStore } from "../node/index-store";
+import { staleCacheFile } from "../node/stale-cache-file";
 import { WorkerNoteReader } from "../node/worker-reader";
 import { LiveIndex } from "../node/live-index";
 import { searchWith } from "../core/semantic/hybrid";
@@ -80,6 +81,7 @@ export async function cliBrief(
     typeof options.query === "string"
       ? await (await import("../node/embeddings-env")).cliSemanticSource(ctx, ctx.err)
       : null;
+  const staleCache = staleCacheFile(ctx.vault, agent);
   const brief = await buildBrief({
     vault: ctx.vault,
     layout: ctx.layout,
@@ -93,6 +95,8 @@ export async function cliBrief(
     vaultLabel: shownVault(ctx.vaultArg),
     // The index holds every note's path: the agents without listing their folders again.
     agents: ctx.layout.agentsIn(service.notes().map((m) => m.path)),
+    // What each note gave the "may be stale" scan, kept under .agent-memory/ between briefs.
+    ...(staleCache ? { staleCache } : {}),
     ...budget,
   });
   // Left out and named once: the index has named those it could not read already.

@@ -76,7 +76,8 @@ export async function knownAgents(vault: VaultPort, layout: MemoryLayout): Promi
 
 /**
  * True when `agent` exists by the rule of {@link knownAgents} (its folder under the agents root
- * holds at least one note), found by listing that one folder rather than every agent's.
+ * holds at least one note), found in that one folder rather than every agent's, and there by its
+ * first note when the vault can stop at one (`VaultPort.firstNote`).
  * Throws `PathError` for a name that is not a plain folder name.
  */
 export async function isKnownAgent(
@@ -84,9 +85,11 @@ export async function isKnownAgent(
   layout: MemoryLayout,
   agent: string,
 ): Promise<boolean> {
-  return layout
-    .agentsIn((await vault.list(layout.agentRoot(agent))).map((f) => f.path))
-    .includes(agent);
+  const root = layout.agentRoot(agent);
+  const paths = vault.firstNote
+    ? [(await vault.firstNote(root))?.path].filter((p) => p !== undefined)
+    : (await vault.list(root)).map((f) => f.path);
+  return layout.agentsIn(paths).includes(agent);
 }
 
 /**

@@ -180,8 +180,9 @@ export class MemoryLayout {
   agentOf(path: string): string | null {
     const prefix = `${this.agentsRoot}/`;
     if (!path.startsWith(prefix)) return null;
-    const agent = path.slice(prefix.length).split("/")[0];
-    return agent && path.slice(prefix.length).includes("/") ? agent : null;
+    // The first folder under the agents root, when the path goes on below it.
+    const slash = path.indexOf("/", prefix.length);
+    return slash > prefix.length ? path.slice(prefix.length, slash) : null;
   }
 
   /** The isolated zone a path is in, or `null`. */

@@ -83,6 +83,11 @@ export interface VaultPort {
   /** Lists Markdown (`.md`) files under `folder` (recursively; the whole vault when omitted). */
   list(folder?: string): Promise<FileStat[]>;
   /**
+   * One of the notes {@link list} gives for `folder` (any one), or `null` when it gives none.
+   * Optional: a host that can stop its walk at the first note has it; without, callers list.
+   */
+  firstNote?(folder?: string): Promise<FileStat | null>;
+  /**
    * Atomic read-modify-write of the file's current content. Creates missing parent folders and the
    * file itself when `fn(null)` returns text. Returns true when the file was written.
    * Throws {@link VaultError} naming the path on I/O failure; on error nothing is written.

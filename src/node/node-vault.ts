@@ -259,21 +259,41 @@ export class NodeVault implements VaultPort {
    * note outside the vault is listed, so that reading it fails with a `PathError` naming it.
    */
   async list(folder = ""): Promise<FileStat[]> {
+    const out: FileStat[] = [];
+    await this.walk(folder, out, false);
+    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  /**
+   * The first note {@link list} would give for `folder`, in no set order, or `null` when it gives
+   * none: the walk stops at the first one, so an agent's folder of a thousand notes costs one stat
+   * (VaultPort.firstNote). Throws as {@link list} does.
+   */
+  async firstNote(folder = ""): Promise<FileStat | null> {
+    const out: FileStat[] = [];
+    await this.walk(folder, out, true);
+    return out[0] ?? null;
+  }
+
+  /** {@link list}'s walk of `folder` into `out` (not sorted); with `one`, ended by the first note. */
+  private async walk(folder: string, out: FileStat[], one: boolean): Promise<void> {
     const start = folder ? normalizeVaultPath(folder) : "";
     if (start) this.paths.resolve(start); // a listed folder that is a link out of the vault is refused
-    const out: FileStat[] = [];
     const folders = [start];
     let walked = 0;
     while (folders.length > 0) {
       const rel = folders.pop() ?? "";
-      for (const entry of this.entriesOf(rel) ?? []) {
-        this.visit(rel, entry, out, folders);
+      const entries = this.entriesOf(rel);
+      if (entries === null) continue;
+      const dir = rel ? this.abs(rel) : this.root;
+      for (const entry of entries) {
+        this.visit(rel, dir, entry, out, folders);
+        if (one && out.length > 0) return;
         // A long-lived host's slicer, every LIST_SLICE_EVERY entries; none otherwise.
         if (this.slice && ++walked % LIST_SLICE_EVERY === 0) await this.slice();
       }
     }
-    out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return out;
   }
 
   /**
@@ -295,13 +315,18 @@ export class NodeVault implements VaultPort {
     return entries;
   }
 
-  /** One entry of folder `rel` as {@link list} takes it: a note into `out`, a folder into `folders`. */
-  private visit(rel: string, entry: Dirent, out: FileStat[], folders: string[]): void {
+  /**
+   * One entry of folder `rel` (absolute path `dir`) as {@link list} takes it: a note into `out`, a
+   * folder into `folders`.
+   */
+  private visit(rel: string, dir: string, entry: Dirent, out: FileStat[], folders: string[]): void {
     if (entry.name.startsWith(".")) return;
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) folders.push(child);
     else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-      const st = statOrNull(this.abs(child)); // deleted meanwhile: not listed
+      // `abs(child)` is the folder's path and the name, unless the name holds a `\\` (read as `/`).
+      const abs = entry.name.includes("\\") ? this.abs(child) : nodePath.join(dir, entry.name);
+      const st = statOrNull(abs); // deleted meanwhile: not listed
       if (st) out.push({ path: child, mtime: st.mtimeMs, size: st.size });
     } else if (entry.isSymbolicLink() && !entry.name.toLowerCase().endsWith(".md")) {
       this.seeLink(child);

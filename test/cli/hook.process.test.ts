@@ -187,6 +187,44 @@ describe("agent-memory hook claude-code", () => {
     expect(hook(vault, start)).toEqual(stale);
   });
 
+  it("SessionStart with no server keeps the stale scan's facts, and a note edited in place changes the brief", () => {
+    const vault = newVault();
+    const note = join(vault, "Memory/Agents/claude/Knowledge/learning/Deploys.md");
+    mkdirSync(join(note, ".."), { recursive: true });
+    const topic = (updated: string) =>
+      `---\ntype: knowledge\nstatus: active\nupdated_at: ${updated}\n---\n# Deploys\n\nCanary first.\n`;
+    writeFileSync(note, topic("2026-11-10"));
+    const journal = (day: string) => join(vault, `Memory/Agents/claude/Journal/${day}.md`);
+    writeFileSync(journal("2026-11-12"), "# d\n\nDeploys now run at noon. ^am-d001\n");
+    const start = () => {
+      const r = cliRunWith(
+        {
+          input: JSON.stringify({ hook_event_name: "SessionStart", source: "startup" }),
+          env: { AGENT_MEMORY_SERVER: "off" },
+        },
+        ...["hook", "claude-code", "--vault", vault, "--agent", "claude"],
+      );
+      expect(r.stderr).toBe("");
+      return (JSON.parse(r.stdout) as HookReply).hookSpecificOutput.additionalContext;
+    };
+    const first = start();
+    expect(first).toContain("## May be stale (1)");
+    expect(first).toContain("[[Memory/Agents/claude/Journal/2026-11-12#^am-d001]]");
+    expect(statSync(join(vault, ".agent-memory/stale-claude.json")).isFile()).toBe(true);
+    expect(start()).toBe(first);
+    // Edited in place (its folder untouched): updated after the mention, it is no longer stale.
+    writeFileSync(note, topic("2026-11-13"));
+    expect(start()).not.toContain("May be stale");
+    // A journal edited in place that mentions it after the update: stale again.
+    writeFileSync(journal("2026-11-12"), "# d\n\nNothing today.\n");
+    writeFileSync(journal("2026-11-20"), "# d\n\nx\n");
+    expect(start()).not.toContain("May be stale");
+    writeFileSync(journal("2026-11-20"), "# d\n\nDeploys moved to ten. ^am-d002\n");
+    const again = start();
+    expect(again).toContain("## May be stale (1)");
+    expect(again).toContain("[[Memory/Agents/claude/Journal/2026-11-20#^am-d002]]");
+  });
+
   it("--budget-chars bounds what a prompt brings back", () => {
     const vault = newVault();
     expect(hook(vault, stop(join(FIXTURES, "claude-code-session.jsonl"))).code).toBe(0);

@@ -212,5 +212,29 @@ describe("the CLI the plugin finds on PATH", () => {
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("agent-memory hook claude-code|codex");
     expect(help.stdout).toContain("agent-memory ingest");
+    // A hook that no server answers runs the hooks' bundle, the second time from the code cache
+    // the first wrote beside it (docs/decisions.md, "The hooks' bundle runs from a code cache").
+    const vault = join(out, "vault");
+    const init = spawnSync(join(prefix, "bin", "agent-memory"), ["init", vault, "--agent", "a"], {
+      encoding: "utf8",
+      env: offlineEnv(),
+    });
+    expect(init.status, init.stderr).toBe(0);
+    const start = () =>
+      spawnSync(
+        join(prefix, "bin", "agent-memory"),
+        ["hook", "claude-code", "--vault", vault, "--agent", "a"],
+        {
+          encoding: "utf8",
+          env: { ...offlineEnv(), AGENT_MEMORY_SERVER: "off" },
+          input: JSON.stringify({ hook_event_name: "SessionStart", source: "startup" }),
+        },
+      );
+    const first = start();
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("# Session brief: a");
+    const dist = join(prefix, "lib", "node_modules", "agent-memory", "dist");
+    expect(readdirSync(dist)).toContain("hook-main.cjs.cache");
+    expect(start()).toMatchObject({ status: 0, stdout: first.stdout, stderr: "" });
   }, 600_000);
 });

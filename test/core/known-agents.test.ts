@@ -1,4 +1,4 @@
-// isKnownAgent (src/core/init.ts): the rule of knownAgents, by listing one agent's folder.
+// isKnownAgent (src/core/init.ts): the rule of knownAgents, by one agent's folder (its first note).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -38,6 +38,34 @@ describe("isKnownAgent", () => {
       expect(await isKnownAgent(vault, layout, agent), agent).toBe(
         (await knownAgents(vault, layout)).includes(agent),
       );
+  });
+
+  it("answers the same through a vault that can only list (no firstNote), for folders only of dot-folders, other files or notes deep down", async () => {
+    const vault = vaultWith(
+      [
+        "Memory/Agents/ada/Journal/2026-12-01.md",
+        "Memory/Agents/dot/.hidden/x.md",
+        "Memory/Agents/txt/Journal/notes.txt",
+        "Memory/Agents/deep/a/b/c/d.md",
+      ],
+      ["Memory/Agents/empty/Journal"],
+    );
+    const listing = {
+      read: vault.read.bind(vault),
+      exists: vault.exists.bind(vault),
+      list: vault.list.bind(vault),
+      process: vault.process.bind(vault),
+    };
+    for (const agent of ["ada", "dot", "txt", "deep", "empty", "nobody"]) {
+      const expected = (await knownAgents(vault, layout)).includes(agent);
+      expect(await isKnownAgent(vault, layout, agent), agent).toBe(expected);
+      expect(await isKnownAgent(listing, layout, agent), agent).toBe(expected);
+    }
+    expect((await vault.firstNote("Memory/Agents/deep"))?.path).toBe(
+      "Memory/Agents/deep/a/b/c/d.md",
+    );
+    expect(await vault.firstNote("Memory/Agents/dot")).toBeNull();
+    expect(await vault.firstNote("Memory/Agents/missing")).toBeNull();
   });
 
   it("a name one letter off an agent is not that agent", async () => {

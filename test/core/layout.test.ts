@@ -104,4 +104,18 @@ describe("MemoryLayout", () => {
     expect(layout.agentOf("Memory/Agents/ming/Journal/2026-11-01.md")).toBe("ming");
     expect(layout.zoneOf("Memory/Restricted/a/b.md")).toBe("Restricted");
   });
+
+  it("names the agent of a path only when the path goes on below the agent's folder", () => {
+    const cases: [string, string | null][] = [
+      ["Memory/Agents/ming/Journal/2026-11-01.md", "ming"],
+      ["Memory/Agents/ming/x.md", "ming"],
+      ["Memory/Agents/ming.md", null],
+      ["Memory/Agents/ming", null],
+      ["Memory/Agents//x.md", null],
+      ["Memory/Agents/", null],
+      ["Memory/AgentsX/ming/x.md", null],
+      ["Other/Agents/ming/x.md", null],
+    ];
+    for (const [path, agent] of cases) expect(layout.agentOf(path), path).toBe(agent);
+  });
 });

@@ -30,7 +30,7 @@ import { listDueReviews } from "../review/due";
 import { sourceLink } from "../extraction/destination-match";
 import { listTopicEntries, type TopicEntry } from "../knowledge/callouts";
 import { SUPERSEDES_KEY, isSuperseded } from "../knowledge/supersede";
-import { staleTopicsOf } from "../health/stale-rules";
+import { staleTopicsOf, type StaleCacheStore } from "../health/stale-rules";
 import { MAX_ITEM_CHARS, type BriefItem, type BriefSearchFn, type BriefSectionKind } from "./types";
 import { truncateLine } from "../markdown/text";
 import { knownAgents } from "../init";
@@ -436,7 +436,7 @@ const STALE_BLOCKS_SHOWN = 3;
 /**
  * Knowledge and library notes that the agent's journal blocks newer than their last update mention
  * ({@link staleTopicsOf}), most such blocks first, then by path. Each line names the latest blocks
- * and ends with the note's link.
+ * and ends with the note's link. `cache`: where the scan keeps what each note gave it ({@link StaleCacheStore}).
  */
 export async function collectStale(
   vault: VaultPort,
@@ -444,8 +444,9 @@ export async function collectStale(
   agent: string,
   today: IsoDate,
   unreadable: UnreadableNote[] = [],
+  cache?: StaleCacheStore,
 ): Promise<Collected> {
-  const stale = await staleTopicsOf(vault, layout, agent, today, unreadable);
+  const stale = await staleTopicsOf(vault, layout, agent, today, unreadable, cache);
   stale.sort((a, b) => b.blocks.length - a.blocks.length || (a.path < b.path ? -1 : 1));
   const items = stale.map((t): BriefItem => {
     const n = t.blocks.length;

@@ -110,7 +110,7 @@ export async function buildBrief(options: BriefOptions): Promise<Brief> {
     proposals: await collectExchanges(vault, layout, agent, "proposals", unreadable, agents),
     decisions: await collectDecisions(vault, layout, agent, decisionLimit, unreadable),
     knowledge: null,
-    stale: await collectStale(vault, layout, agent, today, unreadable),
+    stale: await collectStale(vault, layout, agent, today, unreadable, options.staleCache),
   };
   const searchFn =
     typeof options.search === "function"

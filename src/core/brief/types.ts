@@ -8,6 +8,7 @@ import type { Settings } from "../settings";
 import type { VaultPort } from "../vault";
 import type { IsoDate } from "../util/dates";
 import type { UnreadableNote } from "../errors";
+import type { StaleCacheStore } from "../health/stale-cache";
 import type { TrackerStatus } from "../trackers/format";
 import type { PriorityWord } from "../trackers/fields";
 import type { Result } from "../util/result";
@@ -63,6 +64,12 @@ export interface BriefOptions {
    * per note of every agent (seconds at 50k notes).
    */
   agents?: readonly string[];
+  /**
+   * Where the "may be stale" scan keeps what each note gave it between briefs (src/core/health/stale-cache.ts);
+   * without it every knowledge and library note and the agent's journals are read each time. The
+   * brief is the same either way.
+   */
+  staleCache?: StaleCacheStore;
   /** Lines put before the title and counted in the budget (the export's "generated" mark). */
   header?: string[];
   /** Most recent decisions considered (default 10); older ones are named in `omitted`. */

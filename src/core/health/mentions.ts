@@ -96,6 +96,8 @@ export class TermMatcher {
 export interface MentionIndex<C> {
   /** Finds every term of every candidate; `matcher.find` gives term indexes into `owners`. */
   matcher: TermMatcher;
+  /** The terms, by term index (each once). */
+  terms: string[];
   /** The candidates each term belongs to, by term index. */
   owners: C[][];
   /** The oldest `last` among the candidates (`today` when none is older): older journals mention nothing new. */
@@ -138,5 +140,5 @@ export function mentionIndex<C extends { last: IsoDate }>(
       owners[i]?.push(c);
     }
   }
-  return { matcher: new TermMatcher(terms), owners, oldest };
+  return { matcher: new TermMatcher(terms), terms, owners, oldest };
 }

@@ -8,7 +8,7 @@ import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../fron
 import type { Collection } from "../layout";
 import { locateFrontmatterBlock } from "../markdown/frontmatter-block";
 import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
-import { readSimpleFrontmatter } from "../search/fast-frontmatter";
+import { simpleFrontmatterNote } from "../search/fast-frontmatter";
 
 /** One note as the health check sees it. */
 export interface NoteInfo {
@@ -58,15 +58,11 @@ export function readNoteInfo(
   // Plain `key: value` frontmatter takes the index's fast reader, which gives what parseNote gives
   // wherever it answers (test/core/search/search-frontmatter.test.ts); a note without frontmatter,
   // an empty one or anything the reader leaves to the full parser goes through parseNote.
-  const simple = readSimpleFrontmatter(text);
-  const bodyOffset = simple ? text.length - simple.body.length : 0;
-  if (simple && bodyOffset > 0 && Object.keys(simple.data).length > 0) {
+  const simple = simpleFrontmatterNote(text);
+  if (simple) {
     data = simple.data;
     body = simple.body;
-    let lines = 0;
-    for (let i = text.indexOf("\n"); i >= 0 && i < bodyOffset; i = text.indexOf("\n", i + 1))
-      lines++;
-    bodyLine = lines + 1;
+    bodyLine = simple.bodyLine;
   } else {
     try {
       const parsed = parseNote(text, path);

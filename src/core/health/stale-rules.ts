@@ -15,10 +15,20 @@ import { blockLink } from "../markdown/block-link";
 import { splitBlocks } from "../journal/blocks";
 import type { MemoryLayout } from "../layout";
 import { isNotJournal } from "../note-types";
-import { readOrLeaveOut, type VaultPort } from "../vault";
+import { readOrLeaveOut, type FileStat, type VaultPort } from "../vault";
 import type { UnreadableNote } from "../errors";
-import { mentionIndex, mentionText } from "./mentions";
+import { TermMatcher, mentionIndex, mentionText } from "./mentions";
+import {
+  emptyStaleCache,
+  isUnchanged,
+  offsetAt,
+  parseStaleCache,
+  sameEntries,
+  serializeStaleCache,
+  type StaleCacheStore,
+} from "./stale-cache";
 import { readNoteInfo, type NoteInfo } from "./note-info";
+export type { StaleCacheStore } from "./stale-cache";
 import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
 import { dateInName } from "../util/dates";
@@ -52,8 +62,178 @@ export const STALE_LINKS_SHOWN = 5;
 
 const CONTENT_KINDS = new Set(["paragraph", "list-item", "callout", "table", "code"]);
 
+/**
+ * Characters kept before each `#^` of a topic note in {@link TopicFacts.refs}: a journal's name
+ * (the part before `#^` in a link to its block) is a file name, at most 255 UTF-16 units on every
+ * file system (NAME_MAX 255 bytes), so a link to a block is found in the refs as in the whole text.
+ */
+const REF_BEFORE = 256;
+const ID_CHAR = /[A-Za-z0-9-]/;
+
+/**
+ * What the staleness scan needs of one knowledge or library note (a candidate): derived from its
+ * text once, so a cache ({@link StaleCacheStore}) can keep it while the file is unchanged.
+ */
+export interface TopicFacts {
+  collection: "knowledge" | "library";
+  /** The agent whose knowledge it is; `null` for the library. */
+  agent: string | null;
+  /** {@link lastUpdated}. */
+  last: IsoDate;
+  /** {@link topicTerms}. */
+  terms: string[];
+  /**
+   * Each `#^` of the note's text with the {@link REF_BEFORE} characters before it and the block id
+   * characters after it: `refs.some((r) => r.includes(link))` is `text.includes(link)` for a
+   * link `<journal name>#^<id>`.
+   */
+  refs: string[];
+}
+
+/** One journal as the staleness scan found it against a set of topic terms. */
+export interface JournalScan {
+  path: string;
+  /** {@link journalDate}. */
+  date: IsoDate;
+  agent: string | null;
+  /** The terms found anywhere in the journal's body. */
+  terms: string[];
+  /** The content blocks holding at least one term, in note order, with those terms. */
+  blocks: { link: string; text: string; blockId: string | null; terms: string[] }[];
+}
+
 function isJournal(note: NoteInfo): boolean {
   return note.collection === "journal" && !note.invalid && !isNotJournal(note.data);
+}
+
+/** {@link TopicFacts.refs} of `text`. */
+function refsOf(text: string): string[] {
+  const refs: string[] = [];
+  for (let p = text.indexOf("#^"); p >= 0; p = text.indexOf("#^", p + 2)) {
+    let end = p + 2;
+    while (end < text.length && ID_CHAR.test(text.charAt(end))) end++;
+    refs.push(text.slice(Math.max(0, p - REF_BEFORE), end));
+  }
+  return refs;
+}
+
+/**
+ * The {@link TopicFacts} of a knowledge or library note, or `null` when it is no candidate: not
+ * knowledge or library, frontmatter that does not parse, or a retired status.
+ */
+export function topicFactsOf(note: NoteInfo): TopicFacts | null {
+  if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
+    return null;
+  if (RETIRED_STATUSES.has(statusOf(note))) return null;
+  return {
+    collection: note.collection,
+    agent: note.agent,
+    last: lastUpdated(note),
+    terms: topicTerms(note),
+    refs: refsOf(note.text),
+  };
+}
+
+/**
+ * Scans journal `j` with `matcher` (over `terms`): the terms of its whole body, and, when
+ * `wantBlocks` says so of those, of each of its content blocks. Reads nothing.
+ */
+export function scanJournal(
+  j: NoteInfo,
+  matcher: TermMatcher,
+  terms: readonly string[],
+  wantBlocks: (found: Set<number>, date: IsoDate) => boolean = (found) => found.size > 0,
+): JournalScan {
+  const date = journalDate(j);
+  const named = (found: Set<number>) => [...found].map((i) => terms[i] ?? "");
+  const found = matcher.find(mentionText(j.body));
+  const scan: JournalScan = { path: j.path, date, agent: j.agent, terms: named(found), blocks: [] };
+  if (!wantBlocks(found, date)) return scan;
+  for (const block of splitBlocks(j.body)) {
+    if (!CONTENT_KINDS.has(block.kind)) continue;
+    const hit = matcher.find(mentionText(block.text));
+    if (hit.size === 0) continue;
+    scan.blocks.push({
+      link: blockLink(j.path, block),
+      text: block.text.replace(/\s+/g, " ").trim(),
+      blockId: block.blockId,
+      terms: named(hit),
+    });
+  }
+  return scan;
+}
+
+/** A candidate of {@link staleOf}: a note's facts, with the blocks found so far. */
+type Candidate = TopicFacts & { path: string; blocks: StaleBlock[] };
+
+/**
+ * The one rule of "may be stale" over facts already gathered: each topic with every block of
+ * `journals` dated after its last update and not after `today` that mentions one of its terms
+ * (its agent's own journals for knowledge, everyone's for the library; a block the note cites is
+ * not counted), oldest first; topics with none left out; sorted by path. The journals must have
+ * been scanned against every term of `topics` (more terms do no harm).
+ */
+export function staleOf(
+  topics: readonly { path: string; facts: TopicFacts }[],
+  journals: readonly JournalScan[],
+  today: IsoDate,
+): StaleTopic[] {
+  const candidates: Candidate[] = topics.map(({ path, facts }) => ({ ...facts, path, blocks: [] }));
+  const owners = new Map<string, Candidate[]>();
+  let oldest = today;
+  for (const c of candidates) {
+    if (c.last < oldest) oldest = c.last;
+    for (const term of c.terms) {
+      const list = owners.get(term);
+      if (list) list.push(c);
+      else owners.set(term, [c]);
+    }
+  }
+  const sorted = [...journals].sort((a, b) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : 1,
+  );
+  for (const j of sorted) {
+    const date = j.date;
+    if (date <= oldest || date > today) continue;
+    const concerned = (terms: readonly string[]) => {
+      const out = new Set<Candidate>();
+      for (const term of terms)
+        for (const c of owners.get(term) ?? []) {
+          if (date <= c.last || (c.collection === "knowledge" && c.agent !== j.agent)) continue;
+          out.add(c);
+        }
+      return out;
+    };
+    // Most journals mention no topic at all.
+    if (concerned(j.terms).size === 0) continue;
+    const stem = noteName(j.path);
+    for (const block of j.blocks) {
+      const hit = concerned(block.terms);
+      if (hit.size === 0) continue;
+      for (const c of hit) {
+        // A block the note already cites is what the note was updated from.
+        const cite = block.blockId ? `${stem}#^${block.blockId}` : null;
+        if (cite !== null && c.refs.some((r) => r.includes(cite))) continue;
+        c.blocks.push({ journal: j.path, date, link: block.link, text: block.text });
+      }
+    }
+  }
+  return candidates
+    .filter((c) => c.blocks.length > 0)
+    .map(({ path, last, agent, blocks }) => ({ path, title: noteName(path), last, agent, blocks }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** The candidates among `notes` with their facts. */
+function topicsOf(
+  notes: readonly NoteInfo[],
+): { path: string; facts: TopicFacts; last: IsoDate }[] {
+  const out: { path: string; facts: TopicFacts; last: IsoDate }[] = [];
+  for (const note of notes) {
+    const facts = topicFactsOf(note);
+    if (facts) out.push({ path: note.path, facts, last: facts.last });
+  }
+  return out;
 }
 
 /**
@@ -61,66 +241,28 @@ function isJournal(note: NoteInfo): boolean {
  * sorted by path; each with every such block, oldest first. Reads nothing; never throws.
  */
 export function findStaleTopics(notes: readonly NoteInfo[], today: IsoDate): StaleTopic[] {
-  const candidates = candidatesOf(notes);
-  if (candidates.length === 0) return [];
-  const { matcher, owners, oldest } = mentionIndex(candidates, (c) => topicTerms(c.note), today);
-  const journals = notes.filter(isJournal).map((j) => ({ j, date: journalDate(j) }));
-  journals.sort((a, b) =>
-    a.date < b.date ? -1 : a.date > b.date ? 1 : a.j.path < b.j.path ? -1 : 1,
-  );
-  for (const { j, date } of journals) {
-    if (date <= oldest || date > today) continue;
-    // One pass over the whole journal first: most journals mention no topic at all.
-    const concerned = (hits: Iterable<number>) => {
-      const out = new Set<(typeof candidates)[number]>();
-      for (const i of hits) {
-        for (const c of owners[i] ?? []) {
-          if (date <= c.last || (c.note.collection === "knowledge" && c.agent !== j.agent))
-            continue;
-          out.add(c);
-        }
-      }
-      return out;
-    };
-    if (concerned(matcher.find(mentionText(j.body))).size === 0) continue;
-    const stem = noteName(j.path);
-    for (const block of splitBlocks(j.body)) {
-      if (!CONTENT_KINDS.has(block.kind)) continue;
-      const hit = concerned(matcher.find(mentionText(block.text)));
-      if (hit.size === 0) continue;
-      const link = blockLink(j.path, block);
-      const text = block.text.replace(/\s+/g, " ").trim();
-      for (const c of hit) {
-        // A block the note already cites is what the note was updated from.
-        if (block.blockId && c.note.text.includes(`${stem}#^${block.blockId}`)) continue;
-        c.blocks.push({ journal: j.path, date, link, text });
-      }
-    }
+  const topics = topicsOf(notes);
+  if (topics.length === 0) return [];
+  const { matcher, terms, owners, oldest } = mentionIndex(topics, (t) => t.facts.terms, today);
+  const journals: JournalScan[] = [];
+  for (const j of notes) {
+    if (!isJournal(j)) continue;
+    // Blocks only of a journal whose body mentions a topic it can be newer than.
+    journals.push(
+      scanJournal(j, matcher, terms, (found, date) => {
+        if (date <= oldest || date > today) return false;
+        for (const i of found)
+          for (const t of owners[i] ?? [])
+            if (
+              date > t.facts.last &&
+              (t.facts.collection !== "knowledge" || t.facts.agent === j.agent)
+            )
+              return true;
+        return false;
+      }),
+    );
   }
-  return candidates
-    .filter((c) => c.blocks.length > 0)
-    .map(({ path, title, last, agent, blocks }) => ({ path, title, last, agent, blocks }))
-    .sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
-/** The knowledge and library notes among `notes` that may be stale (not invalid, not retired). */
-function candidatesOf(notes: readonly NoteInfo[]): (StaleTopic & { note: NoteInfo })[] {
-  const candidates: (StaleTopic & { note: NoteInfo })[] = [];
-  for (const note of notes) {
-    if (note.invalid || (note.collection !== "knowledge" && note.collection !== "library"))
-      continue;
-    if (RETIRED_STATUSES.has(statusOf(note))) continue;
-    const title = noteName(note.path);
-    candidates.push({
-      note,
-      path: note.path,
-      title,
-      last: lastUpdated(note),
-      agent: note.agent,
-      blocks: [],
-    });
-  }
-  return candidates;
+  return staleOf(topics, journals, today);
 }
 
 /** The `may-be-stale` warnings of {@link findStaleTopics}: the first {@link STALE_LINKS_SHOWN} blocks linked, the rest counted. */
@@ -141,6 +283,11 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
   return `mentioned in ${n} journal block${n === 1 ? "" : "s"} newer than its last update (${t.last}): ${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
 }
 
+/** A cache entry's stamp of the listed note `f` ({@link isUnchanged}). */
+function entryOf(f: FileStat): { mtime: number; size: number; offset: number } {
+  return { mtime: f.mtime, size: f.size, offset: offsetAt(f.mtime) };
+}
+
 /**
  * The notes that may be stale for one agent's brief or review: its knowledge notes and the library,
  * against its own journals (the health check also counts other agents' journals for the library).
@@ -148,6 +295,11 @@ export function staleSummary(t: Pick<StaleTopic, "last" | "blocks">): string {
  * the oldest last update of a topic, or after `today`, which {@link findStaleTopics} passes over.
  * With `unreadable`, a note that is not UTF-8 or is a link out
  * of the vault is left out and added to it ({@link readOrLeaveOut}); without, it throws.
+ * With `cache`, what each note gave ({@link TopicFacts}, {@link JournalScan}) is taken from the
+ * cache while the note's listed mtime and size are those it was read at ({@link isUnchanged}; and, for a journal, the
+ * topics' terms are among those it was scanned for), and the cache is saved again when anything
+ * was read: the answer is the one without a cache (docs/decisions.md, "The brief keeps what each
+ * note gave the staleness scan").
  * @throws VaultError when a note cannot be read.
  */
 export async function staleTopicsOf(
@@ -156,35 +308,74 @@ export async function staleTopicsOf(
   agent: string,
   today: IsoDate,
   unreadable?: UnreadableNote[],
+  cache?: StaleCacheStore,
 ): Promise<StaleTopic[]> {
-  const folders: [string, NoteInfo["collection"]][] = [
+  const saved = cache ? parseStaleCache(await cache.load(), cache.key, agent) : null;
+  const next = emptyStaleCache(cache?.key ?? "", agent);
+  let changed = saved === null;
+  const read = async (f: FileStat, collection: NoteInfo["collection"]) => {
+    const text = unreadable
+      ? await readOrLeaveOut(vault, f.path, unreadable)
+      : await vault.read(f.path);
+    if (text === null) return null;
+    changed = true;
+    return readNoteInfo(f.path, text, f, {
+      collection,
+      agent: collection === "library" ? null : agent,
+    });
+  };
+  const topics: { path: string; facts: TopicFacts }[] = [];
+  const topicFolders: [string, "knowledge" | "library"][] = [
     [layout.knowledgeFolder(agent), "knowledge"],
     [layout.libraryRoot, "library"],
-    [layout.journalFolder(agent), "journal"],
   ];
-  const notes: NoteInfo[] = [];
-  let oldest: IsoDate | null = null;
-  for (const [folder, collection] of folders) {
-    // The journals come last: by then the topics' oldest update is known.
-    if (collection === "journal") {
-      oldest = today;
-      for (const c of candidatesOf(notes)) if (c.last < oldest) oldest = c.last;
-    }
+  for (const [folder, collection] of topicFolders) {
     for (const f of await vault.list(folder)) {
       if (layout.zoneOf(f.path)) continue;
-      const named = oldest === null ? null : dateInName(noteName(f.path));
-      if (named !== null && oldest !== null && (named <= oldest || named > today)) continue;
-      const text = unreadable
-        ? await readOrLeaveOut(vault, f.path, unreadable)
-        : await vault.read(f.path);
-      if (text === null) continue;
-      notes.push(
-        readNoteInfo(f.path, text, f, {
-          collection,
-          agent: collection === "library" ? null : agent,
-        }),
-      );
+      const kept = saved?.topics.get(f.path);
+      let facts: TopicFacts | null;
+      if (isUnchanged(kept, f) && kept?.collection === collection) facts = kept.facts;
+      else {
+        const note = await read(f, collection);
+        if (note === null) continue;
+        facts = topicFactsOf(note);
+      }
+      next.topics.set(f.path, { ...entryOf(f), collection, facts });
+      if (facts) topics.push({ path: f.path, facts });
     }
   }
-  return findStaleTopics(notes, today);
+  // The journals come last: by then the topics' oldest update and their terms are known.
+  let oldest = today;
+  const wanted = new Set<string>();
+  for (const { facts } of topics) {
+    if (facts.last < oldest) oldest = facts.last;
+    for (const term of facts.terms) wanted.add(term);
+  }
+  // Scans kept are good for the terms they were made for: a topic's new term makes every
+  // journal be scanned again.
+  const keepScans = saved !== null && [...wanted].every((t) => saved.terms.has(t));
+  const terms = keepScans ? [...saved.terms] : [...wanted];
+  next.terms = new Set(terms);
+  if (!keepScans) changed = true;
+  let matcher: TermMatcher | null = null;
+  const journals: JournalScan[] = [];
+  for (const f of await vault.list(layout.journalFolder(agent))) {
+    if (layout.zoneOf(f.path)) continue;
+    const named = dateInName(noteName(f.path));
+    if (named !== null && (named <= oldest || named > today)) continue;
+    const kept = keepScans ? saved.journals.get(f.path) : undefined;
+    let scan: JournalScan | null;
+    if (kept && isUnchanged(kept, f)) scan = kept.scan;
+    else {
+      const note = await read(f, "journal");
+      if (note === null) continue;
+      matcher ??= new TermMatcher(terms);
+      scan = isJournal(note) ? scanJournal(note, matcher, terms) : null;
+    }
+    next.journals.set(f.path, { ...entryOf(f), scan });
+    if (scan) journals.push(scan);
+  }
+  if (cache && (changed || saved === null || !sameEntries(saved, next)))
+    await cache.save(serializeStaleCache(next));
+  return staleOf(topics, journals, today);
 }

@@ -10,7 +10,7 @@
  * both agree on every note this reader accepts;
  * where the block ends is src/core/markdown/frontmatter-block.ts's rule, the one parseNote follows.
  */
-import { isFrontmatterDelimiter } from "../markdown/frontmatter-block";
+import { isFrontmatterDelimiter, locateFrontmatterBlock } from "../markdown/frontmatter-block";
 
 const BOM = "\uFEFF";
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*?))?[ ]*$/;
@@ -121,4 +121,21 @@ export function readSimpleFrontmatter(
   }
   // No closing delimiter: the whole text is body (parseNote's rule).
   return { data: {}, body: text.slice(start) };
+}
+
+/**
+ * {@link readSimpleFrontmatter} of a note whose frontmatter is a mapping with at least one key,
+ * with the 1-based line its body starts on: the `data`, `body` and `bodyLine` {@link parseNote}
+ * gives. `null` for a note without frontmatter, with an empty one, or one the full parser must
+ * read.
+ */
+export function simpleFrontmatterNote(
+  text: string,
+): { data: Record<string, unknown>; body: string; bodyLine: number } | null {
+  const simple = readSimpleFrontmatter(text);
+  if (!simple || simple.body.length === text.length || Object.keys(simple.data).length === 0)
+    return null;
+  const block = locateFrontmatterBlock(text).block;
+  // parseNote's rule: the line after the closing delimiter, whether or not a line break ends it.
+  return block ? { data: simple.data, body: simple.body, bodyLine: block.closeLine + 2 } : null;
 }

@@ -1,10 +1,12 @@
-// readNoteInfo (src/core/health/note-info.ts) reads plain frontmatter with the index's fast reader:
+// readNoteInfo (src/core/health/note-info.ts) and locateFrontmatter (src/core/markdown/lines.ts)
+// read plain frontmatter with the index's fast reader:
 // what it gives must be what the full YAML parse gives, for the notes the fast reader takes and
 // for those it leaves to parseNote.
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/core/frontmatter";
 import { readNoteInfo } from "../../../src/core/health/note-info";
 import { readSimpleFrontmatter } from "../../../src/core/search/fast-frontmatter";
+import { locateFrontmatter, splitLines } from "../../../src/core/markdown/lines";
 
 const NOTES: Record<string, string> = {
   plain: "---\ntype: knowledge\nstatus: active\nupdated_at: 2026-11-20\n---\n# Deploys\n\nText.\n",
@@ -15,6 +17,7 @@ const NOTES: Record<string, string> = {
   empty: "---\n---\n# Empty\n",
   invalid: "---\ntype: [unclosed\n---\n# Bad\n",
   unclosed: "---\ntype: knowledge\n# never closed\n",
+  "no body": "---\ntype: tracker\nkind: tasks\ntags: [inbox]\n---",
 };
 
 describe("readNoteInfo's frontmatter", () => {
@@ -48,6 +51,22 @@ describe("readNoteInfo's frontmatter", () => {
         bodyLine: info.bodyLine,
         invalid: info.invalid,
       }).toEqual(expected);
+    });
+  }
+
+  for (const [name, text] of Object.entries(NOTES)) {
+    it(`${name}: locateFrontmatter finds the body where parseNote does`, () => {
+      const { lines } = splitLines(text);
+      let bodyStart: number;
+      try {
+        const p = parseNote(text);
+        bodyStart = p.data === null ? 0 : Math.min(lines.length, Math.max(0, p.bodyLine - 1));
+      } catch {
+        bodyStart = -1;
+      }
+      const found = locateFrontmatter(text, lines);
+      if (bodyStart >= 0) expect(found).toEqual({ bodyStart, error: null });
+      else expect(found.error).not.toBeNull();
     });
   }
 });
