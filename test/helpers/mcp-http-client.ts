@@ -7,8 +7,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-/** A fetch over node:http that sends `host` as the Host header (the platform's fetch will not). */
-export function fetchWithHost(host: string): FetchLike {
+/**
+ * A fetch over node:http that sends `host` as the Host header (the platform's fetch will not).
+ * @param sent told each request's body once the whole request is handed to the system
+ */
+export function fetchWithHost(host: string, sent: (body: string) => void = () => {}): FetchLike {
   return (url, init) =>
     new Promise((resolve, reject) => {
       const u = new URL(String(url));
@@ -36,7 +39,9 @@ export function fetchWithHost(host: string): FetchLike {
         },
       );
       req.on("error", reject);
-      if (typeof init?.body === "string") req.write(init.body);
+      const body = typeof init?.body === "string" ? init.body : "";
+      req.on("finish", () => sent(body));
+      if (body) req.write(body);
       req.end();
     });
 }

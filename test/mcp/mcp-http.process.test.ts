@@ -235,20 +235,26 @@ describe("mcp --http limits and shutdown", () => {
       };
       const otherWrite = other.process(path, (text) => `${text ?? ""}\nanother writer\n`);
       await isHolding;
-      // The server has the call once its SSE answer has begun (headers sent, result pending).
-      let started: () => void = () => undefined;
-      const inFlight = new Promise<void>((r) => (started = r));
-      const watching: typeof fetch = async (url, init) => {
-        const res = await fetch(url, init);
-        if (typeof init?.body === "string" && init.body.includes('"tools/call"')) started();
-        return res;
-      };
+      // The answer is one JSON body, sent once the call is done: the server has the call when a
+      // request on a connection opened after the call was written has been answered (the
+      // server read the call's bytes, already there, no later than the newer connection's).
+      let sent: () => void = () => undefined;
+      const callSent = new Promise<void>((r) => (sent = r));
+      const watching = fetchWithHost(`127.0.0.1:${s.port}`, (body) => {
+        if (body.includes('"tools/call"')) sent();
+      });
       const { client } = await httpClient(s.url, t.token, { fetch: watching });
       const call = client.callTool({
         name: "append_journal",
         arguments: { text: "quokka last words" },
       });
-      await inFlight;
+      await callSent;
+      const after = await fetch(s.url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${t.token}` },
+        body: "{}",
+      });
+      expect(after.status).toBe(400);
       const indexBefore = statSync(join(v.root, ".agent-memory/search-index.bin")).mtimeMs;
       const exit = s.stop("SIGTERM");
       release();

@@ -1,7 +1,8 @@
 /**
  * `agent-memory mcp <vault> --http [HOST:]PORT` (docs/mcp.md, "Remote use"): the MCP server over
  * Streamable HTTP at `/mcp`, on Node's `http` module and the SDK's own
- * `StreamableHTTPServerTransport`, one transport and one `McpServer` per session. The session's
+ * `StreamableHTTPServerTransport`, one transport and one `McpServer` per session, each request
+ * answered with one JSON body (no SSE stream per request). The session's
  * server is built from the rights of the token that opened it (agent, zones, read-only, tools:
  * the rules of the stdio flags), and every request is judged again before it reaches the
  * session, in this order: `Host` (421, when bound to loopback), `Origin` (403), path (404),
@@ -409,6 +410,11 @@ export class McpHttpServer {
     let s: Session | null = null;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // A request's answer is one JSON body, not an SSE stream (docs/decisions.md, "MCP over HTTP
+      // answers a request with JSON"): no tool sends a notification while it runs, and a stream
+      // per request cost the server about half a millisecond each. Notifications of the server
+      // still go over the session's GET stream, resumable from the events kept.
+      enableJsonResponse: true,
       eventStore: new SessionEvents(),
       // This server reads the body itself (the limit above) and hands it over parsed.
       onsessioninitialized: (id) => {
