@@ -25,7 +25,8 @@ type NoteTest = (meta: NoteMeta) => boolean;
  * True when `text` lowered is `lowered` (itself lowered). Metadata is mostly written as it is
  * searched for, so the equal and the differently long are decided without lowering `text`, which
  * makes a new string each time (about 0.1 µs, so 1 ms per filter over the 10k notes the vector
- * side may ask; bench/results/hybrid.md). Lowering keeps a string's length but for U+0130 (İ,
+ * side may ask; docs/decisions.md, "The vector side keeps a visibility mask per scope and
+ * filters"). Lowering keeps a string's length but for U+0130 (İ,
  * lowered to two code units; Unicode's SpecialCasing.txt).
  */
 function equalsLowered(text: string | undefined, lowered: string): boolean {

@@ -59,7 +59,8 @@ const MASKS = 16;
 /**
  * 1 for each note of `notes` visible to the query of `ctx` (scope, filters and expiry, as
  * `ctx.visible`), by note number. Scope and filters are asked once per shard version and key;
- * expiry is asked at every query, of the notes that have one.
+ * expiry is asked at every query, of the notes that have one (docs/decisions.md, "The vector side
+ * keeps a visibility mask per scope and filters").
  */
 function visibleMask(notes: TableNotes, ctx: RunContext): Uint8Array {
   const { key, lasting, expired } = ctx.visibility;
