@@ -11,7 +11,7 @@
  * mtime and inode, which every build changes: a build writes a new file and renames it over the
  * old) and the SHA-256 of the V8 data after it: V8's own check compares only the source's length,
  * its version and flags, and Node 20's V8 runs damaged data as it is (a segmentation fault, found
- * by test/cli/code-cache.test.ts), so data whose hash differs is not given to V8. A cache that is missing, of
+ * by test/cli/code-cache.process.test.ts), so data whose hash differs is not given to V8. A cache that is missing, of
  * another bundle or rejected is written again after the run (to a temporary file renamed over it),
  * when the folder can be written; if it cannot, the bundle simply compiles as without a cache.
  */

@@ -16,7 +16,7 @@ import {
   locateFrontmatterBlock,
   textAfterFrontmatter,
 } from "../../src/core/markdown/frontmatter-block";
-import { readSimpleFrontmatter } from "../../src/core/search/fast-frontmatter";
+import { readSimpleFrontmatter } from "../../src/core/markdown/fast-frontmatter";
 
 const NESTED_LIST = "An unquoted wikilink in frontmatter reads as a nested list, not as a link.";
 

@@ -8,7 +8,7 @@ import { frontmatterProblems, parseNote, type FrontmatterProblem } from "../fron
 import type { Collection } from "../layout";
 import { locateFrontmatterBlock } from "../markdown/frontmatter-block";
 import { scanAnchors, type NoteAnchors } from "../markdown/anchors";
-import { simpleFrontmatterNote } from "../search/fast-frontmatter";
+import { simpleFrontmatterNote } from "../markdown/fast-frontmatter";
 
 /** One note as the health check sees it. */
 export interface NoteInfo {

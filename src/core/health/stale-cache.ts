@@ -7,7 +7,39 @@
  * where the text lives ({@link StaleCacheStore}); a cache that does not parse, is of another
  * format, key or agent, or holds anything of the wrong shape is not used.
  */
-import type { JournalScan, TopicFacts } from "./stale-rules";
+import type { IsoDate } from "../util/dates";
+
+/**
+ * What the staleness scan needs of one knowledge or library note (a candidate): derived from its
+ * text once, so a cache ({@link StaleCacheStore}) can keep it while the file is unchanged.
+ */
+export interface TopicFacts {
+  collection: "knowledge" | "library";
+  /** The agent whose knowledge it is; `null` for the library. */
+  agent: string | null;
+  /** `lastUpdated` (knowledge/last-updated.ts). */
+  last: IsoDate;
+  /** `topicTerms` (time-rules.ts). */
+  terms: string[];
+  /**
+   * Each `#^` of the note's text with the `REF_BEFORE` (stale-rules.ts) characters before it and the block id
+   * characters after it: `refs.some((r) => r.includes(link))` is `text.includes(link)` for a
+   * link `<journal name>#^<id>`.
+   */
+  refs: string[];
+}
+
+/** One journal as the staleness scan found it against a set of topic terms. */
+export interface JournalScan {
+  path: string;
+  /** `journalDate` (time-rules.ts). */
+  date: IsoDate;
+  agent: string | null;
+  /** The terms found anywhere in the journal's body. */
+  terms: string[];
+  /** The content blocks holding at least one term, in note order, with those terms. */
+  blocks: { link: string; text: string; blockId: string | null; terms: string[] }[];
+}
 
 /** Format of the cache's text; a change of shape or meaning is a new number. */
 export const STALE_CACHE_FORMAT = 2;

@@ -25,7 +25,9 @@ import {
   parseStaleCache,
   sameEntries,
   serializeStaleCache,
+  type JournalScan,
   type StaleCacheStore,
+  type TopicFacts,
 } from "./stale-cache";
 import { readNoteInfo, type NoteInfo } from "./note-info";
 export type { StaleCacheStore } from "./stale-cache";
@@ -33,6 +35,8 @@ import { lastUpdated } from "../knowledge/last-updated";
 import { RETIRED_STATUSES, journalDate, statusOf, topicTerms } from "./time-rules";
 import { dateInName } from "../util/dates";
 import type { HealthProblem } from "./types";
+
+export type { JournalScan, TopicFacts } from "./stale-cache";
 import { noteName } from "../markdown/wikilinks";
 
 /** A journal block newer than a note's last update that mentions its topic. */
@@ -69,38 +73,6 @@ const CONTENT_KINDS = new Set(["paragraph", "list-item", "callout", "table", "co
  */
 const REF_BEFORE = 256;
 const ID_CHAR = /[A-Za-z0-9-]/;
-
-/**
- * What the staleness scan needs of one knowledge or library note (a candidate): derived from its
- * text once, so a cache ({@link StaleCacheStore}) can keep it while the file is unchanged.
- */
-export interface TopicFacts {
-  collection: "knowledge" | "library";
-  /** The agent whose knowledge it is; `null` for the library. */
-  agent: string | null;
-  /** {@link lastUpdated}. */
-  last: IsoDate;
-  /** {@link topicTerms}. */
-  terms: string[];
-  /**
-   * Each `#^` of the note's text with the {@link REF_BEFORE} characters before it and the block id
-   * characters after it: `refs.some((r) => r.includes(link))` is `text.includes(link)` for a
-   * link `<journal name>#^<id>`.
-   */
-  refs: string[];
-}
-
-/** One journal as the staleness scan found it against a set of topic terms. */
-export interface JournalScan {
-  path: string;
-  /** {@link journalDate}. */
-  date: IsoDate;
-  agent: string | null;
-  /** The terms found anywhere in the journal's body. */
-  terms: string[];
-  /** The content blocks holding at least one term, in note order, with those terms. */
-  blocks: { link: string; text: string; blockId: string | null; terms: string[] }[];
-}
 
 function isJournal(note: NoteInfo): boolean {
   return note.collection === "journal" && !note.invalid && !isNotJournal(note.data);

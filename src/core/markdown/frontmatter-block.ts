@@ -1,6 +1,6 @@
 /**
  * Where a note's frontmatter block is: the one boundary rule that parsing (src/core/frontmatter.ts),
- * the search index's fast path (src/core/search/fast-frontmatter.ts), the health check's line
+ * the search index's fast path (src/core/markdown/fast-frontmatter.ts), the health check's line
  * numbers (src/core/health/note-info.ts) and line-preserving edits (src/core/markdown/lines.ts)
  * all follow, so none of them can disagree on where the body starts.
  *

@@ -7,7 +7,7 @@
 import { FrontmatterError, errorMessage } from "../errors";
 import { parseNote } from "../frontmatter";
 import { locateFrontmatterBlock } from "./frontmatter-block";
-import { simpleFrontmatterNote } from "../search/fast-frontmatter";
+import { simpleFrontmatterNote } from "./fast-frontmatter";
 
 /** Line ending of one line; `""` only for a last line without a final newline. */
 export type LineEnding = "" | "\n" | "\r\n";
@@ -93,7 +93,7 @@ export function locateFrontmatter(
   text: string,
   lines: readonly NoteLine[],
 ): { bodyStart: number; error: string | null } {
-  // Plain frontmatter: the fast reader gives what parseNote gives (src/core/search/fast-frontmatter.ts).
+  // Plain frontmatter: the fast reader gives what parseNote gives (src/core/markdown/fast-frontmatter.ts).
   const simple = simpleFrontmatterNote(text);
   if (simple)
     return { bodyStart: Math.min(lines.length, Math.max(0, simple.bodyLine - 1)), error: null };

@@ -8,7 +8,7 @@
 import { isIso8601, localDate } from "../util/dates";
 import { parseNote } from "../frontmatter";
 import { textAfterFrontmatter } from "../markdown/frontmatter-block";
-import { readSimpleFrontmatter } from "./fast-frontmatter";
+import { readSimpleFrontmatter } from "../markdown/fast-frontmatter";
 import { errorMessage } from "../errors";
 import type { Collection, MemoryLayout } from "../layout";
 import { pairFilterOf } from "./engine/phrase-filter";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../../src/core/frontmatter";
 import { readNoteInfo } from "../../../src/core/health/note-info";
-import { readSimpleFrontmatter } from "../../../src/core/search/fast-frontmatter";
+import { readSimpleFrontmatter } from "../../../src/core/markdown/fast-frontmatter";
 import { locateFrontmatter, splitLines } from "../../../src/core/markdown/lines";
 
 const NOTES: Record<string, string> = {

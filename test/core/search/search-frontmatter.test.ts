@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseNote } from "../../../src/core/frontmatter";
-import { readSimpleFrontmatter } from "../../../src/core/search/fast-frontmatter";
+import { readSimpleFrontmatter } from "../../../src/core/markdown/fast-frontmatter";
 
 /** What parseNote says, in the form the indexer uses; `null` when it throws. */
 function full(text: string): { data: Record<string, unknown>; body: string } | null {

@@ -10,7 +10,7 @@
  * both agree on every note this reader accepts;
  * where the block ends is src/core/markdown/frontmatter-block.ts's rule, the one parseNote follows.
  */
-import { isFrontmatterDelimiter, locateFrontmatterBlock } from "../markdown/frontmatter-block";
+import { isFrontmatterDelimiter, locateFrontmatterBlock } from "./frontmatter-block";
 
 const BOM = "\uFEFF";
 const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*?))?[ ]*$/;
