@@ -50,7 +50,13 @@ export function staleCacheFile(vault: NodeVault, agent: string): StaleCacheStore
         writeFileSync(tmp, text);
         renameSync(tmp, file);
       } catch {
-        rmSync(tmp, { force: true });
+        // Not kept (a read-only folder, a full disk, `.agent-memory` a file): the temporary file
+        // is removed where it was made, and nothing is thrown.
+        try {
+          rmSync(tmp, { force: true });
+        } catch {
+          // nothing to remove (its folder is not one)
+        }
       }
       return Promise.resolve();
     },
