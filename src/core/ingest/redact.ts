@@ -133,7 +133,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "auth-user",
     // `curl -u user:password`, `--user user:password`
-    pattern: /(?<keep>(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"']+:)[^\s"']+/g,
+    pattern: /(?<keep>(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"']+:)(?!\[redacted)[^\s"']+/g,
     source: "gitleaks curl-auth-user",
   },
   {
@@ -148,7 +148,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
 /**
  * `text` with every secret of {@link SECRET_PATTERNS} replaced by `[redacted: name]`, and the
  * user name and password of URLs removed ({@link redactUrl}). Text without secrets comes back
- * unchanged.
+ * unchanged, and so does text already redacted (redacting twice gives what redacting once gives).
  */
 export function redactSecrets(text: string): string {
   let out = text;

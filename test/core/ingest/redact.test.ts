@@ -37,6 +37,23 @@ describe("redactSecrets", () => {
     );
   });
 
+  it("gives the same text when run again on what it redacted (no doubled label)", () => {
+    const texts = [
+      `curl -u alice:${FAKE.urlPassword} https://api`,
+      'curl -H "Authorization: Basic YWRtaW46aHVudGVyMg==" api',
+      "export DB_PASSWORD=correcthorsebattery",
+      `psql postgres://app:${FAKE.urlPassword}@db:5432/shop`,
+      ...Object.values(FAKE).map((s) => `secret: ${s} here`),
+    ];
+    for (const text of texts) {
+      const once = redactSecrets(text);
+      expect(redactSecrets(once)).toBe(once);
+    }
+    expect(redactSecrets(redactSecrets(`curl -u alice:${FAKE.urlPassword} x`))).toBe(
+      "curl -u alice:[redacted: auth-user] x",
+    );
+  });
+
   it("redacts a private key block cut before its END line to the end of the text", () => {
     const cut = FAKE.privateKey.slice(0, 60);
     expect(redactSecrets(`see ${cut}`)).toBe("see [redacted: private-key]");
