@@ -38,6 +38,10 @@ describe("--http [HOST:]PORT", () => {
     expect(parseListen("65535", false).port).toBe(65535);
     expect(() => parseListen("host:", false)).toThrow(UsageError);
     expect(() => parseListen("http://127.0.0.1:80", false)).toThrow(UsageError);
+    // An IPv6 address without brackets is refused with the bracketed form as the example.
+    expect(() => parseListen("::1:8765", false)).toThrow(
+      /\[::1\]:8765: an IPv6 address in brackets/,
+    );
   });
 
   it("tells loopback from the rest", () => {

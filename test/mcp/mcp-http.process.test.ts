@@ -72,6 +72,62 @@ describe("mcp --http", () => {
     await ok.client.close();
   });
 
+  it("answers an allowed origin's preflight and lets its page read each answer (CORS); a foreign origin gets none", async () => {
+    const preflight = (origin: string) =>
+      fetch(s.url, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type, mcp-session-id",
+        },
+      });
+    const pre = await preflight("https://app.example");
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(pre.headers.get("access-control-allow-methods")).toMatch(/POST/);
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/Authorization/);
+    expect(pre.headers.get("access-control-allow-headers")).toMatch(/Mcp-Session-Id/);
+    const foreign = await preflight("https://evil.example");
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+    const init = await fetch(s.url, {
+      method: "POST",
+      headers: {
+        Origin: "https://app.example",
+        Authorization: `Bearer ${ada.token}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "page", version: "1" },
+        },
+      }),
+    });
+    expect(init.status).toBe(200);
+    expect(init.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(init.headers.get("access-control-expose-headers")).toMatch(/Mcp-Session-Id/);
+    expect(init.headers.get("mcp-session-id")).toBeTruthy();
+    const noToken = await fetch(s.url, {
+      method: "POST",
+      headers: { Origin: "https://app.example" },
+      body: "{}",
+    });
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    const session = init.headers.get("mcp-session-id")!;
+    await fetch(s.url, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${ada.token}`, "Mcp-Session-Id": session },
+    });
+  });
+
   it("refuses a Host that is not the bound host (421), answers localhost at the port", async () => {
     await expect(
       httpClient(s.url, ada.token, { fetch: fetchWithHost(`rebound.example:${s.port}`) }),

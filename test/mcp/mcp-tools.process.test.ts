@@ -250,6 +250,11 @@ describe("mcp server started with --agent link on the sample vault", () => {
       results: { path: string; link: string }[];
     };
     expect(found.results[0]?.path).toBe(path);
+    // A secret an agent sends is redacted before it is written, as a transcript's is.
+    const secret = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+    await s.call("append_journal", { text: `Decision: rotate the token ${secret} weekly` });
+    expect(file(path)).not.toContain(secret);
+    expect(file(path)).toContain("Decision: rotate the token [redacted: github-token] weekly");
     const bad = await s.call("append_journal", { text: "  \n " });
     expect(bad.isError).toBe(true);
     // The journal is the server's agent's: another agent named is refused, its own is taken.

@@ -5,8 +5,10 @@
  * ({@link isIsoDate}), agent names ({@link AGENT_NAME_RULE}), vault paths
  * ({@link normalizeVaultPath}), block ids ({@link trailingBlockId}), priorities ({@link priorityWord}).
  * Each returns a {@link Result}: the value as it is to be written, or a one-line reason naming the
- * argument (`what`).
+ * argument (`what`). Texts come back with their secrets redacted ({@link redactSecrets}): an
+ * agent's journal line or item is held to the rule its transcripts are (docs/mcp.md, "Secrets").
  */
+import { redactSecrets } from "../ingest/redact";
 import { AGENT_NAME_RULE, normalizeVaultPath, sanitizeFileName } from "../layout";
 import { trailingBlockId } from "../markdown/anchors";
 import { linkTarget, unwrapWikilink } from "../markdown/wikilinks";
@@ -62,7 +64,7 @@ export function textProblem(what: string, text: string): string | null {
  * {@link MAX_TEXT_CHARS} characters, no control character, and not ending in a block-id-looking
  * token (` ^t-003`), which Obsidian would read as the line's block id and so take the id from the
  * item it belongs to.
- * @returns the text trimmed, or the reason
+ * @returns the text trimmed, its secrets redacted ({@link redactSecrets}), or the reason
  */
 export function checkText(what: string, text: string): Result<string> {
   const t = text.trim();
@@ -74,13 +76,14 @@ export function checkText(what: string, text: string): Result<string> {
     return err(
       `${what} ends with "^${id}", which Obsidian reads as a block id; drop it or add words after it`,
     );
-  return ok(t);
+  return ok(redactSecrets(t));
 }
 
 /**
  * Markdown to append to a journal as blocks: not blank, at most {@link MAX_BLOCK_CHARS}
  * characters, no control character (line breaks and tabs are text).
- * @returns the text as given (its own trimming is the journal's), or the reason
+ * @returns the text as given (its own trimming is the journal's) with its secrets redacted
+ *   ({@link redactSecrets}), or the reason
  */
 export function checkBlockText(what: string, text: string): Result<string> {
   if (text.trim() === "") return err(`${what} is blank`);
@@ -89,7 +92,7 @@ export function checkBlockText(what: string, text: string): Result<string> {
       `${what} is ${text.length} characters; at most ${MAX_BLOCK_CHARS} are appended at once`,
     );
   if (hasControl(text)) return err(`${what} holds a control character`);
-  return ok(text);
+  return ok(redactSecrets(text));
 }
 
 /** A day `YYYY-MM-DD` (a real calendar date), or the reason. */

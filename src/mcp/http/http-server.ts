@@ -5,8 +5,9 @@
  * answered with one JSON body (no SSE stream per request). The session's
  * server is built from the rights of the token that opened it (agent, zones, read-only, tools:
  * the rules of the stdio flags), and every request is judged again before it reaches the
- * session, in this order: `Host` (421, when bound to loopback), `Origin` (403), path (404),
- * `Authorization: Bearer` (401 with `WWW-Authenticate`), the token's rate (429 with
+ * session, in this order: `Host` (421, when bound to loopback), `Origin` (403), path (404), a
+ * browser's preflight of an allowed origin (204, with the CORS headers every answer to that origin
+ * carries), `Authorization: Bearer` (401 with `WWW-Authenticate`), the token's rate (429 with
  * `Retry-After`), the body's size (413), and the session's token (403 when another token opened
  * it). One access-log line per request goes to stderr: time, token id, method or tool, status,
  * milliseconds — never the token or an argument.
@@ -19,7 +20,14 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../../core/errors";
-import { RateLimiter, loopbackHosts, normalOrigin, originAllowed } from "./limits";
+import {
+  PREFLIGHT_HEADERS,
+  RateLimiter,
+  corsHeaders,
+  loopbackHosts,
+  normalOrigin,
+  originAllowed,
+} from "./limits";
 import type { TokenEntry, TokenRegistry } from "./tokens";
 
 /** Largest request body read (bytes): a bigger one is answered 413 before it is parsed. */
@@ -306,9 +314,17 @@ export class McpHttpServer {
       jsonError(res, 403, `Origin ${origin} is not allowed (see --allow-origin)`);
       return;
     }
+    // An allowed web page reads every answer, errors included (docs/mcp.md, "A web page as the client").
+    for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
     const path = (req.url ?? "").split("?")[0];
     if (path !== "/mcp") {
       jsonError(res, 404, `no MCP endpoint at ${path}; it is /mcp`);
+      return;
+    }
+    if (req.method === "OPTIONS") {
+      note.label("OPTIONS preflight");
+      res.writeHead(204, PREFLIGHT_HEADERS);
+      res.end();
       return;
     }
     await this.opts.tokens.refresh();

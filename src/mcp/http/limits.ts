@@ -32,7 +32,7 @@ export function parseListen(value: string, allowRemote: boolean): ListenAddress 
   const port = Number(m?.[3]);
   if (!m || port > 65535)
     throw new UsageError(
-      `--http ${value}: not [HOST:]PORT (e.g. 8765 or 127.0.0.1:8765; port 0 to 65535)`,
+      `--http ${value}: not [HOST:]PORT (e.g. 8765, 127.0.0.1:8765 or [::1]:8765: an IPv6 address in brackets; port 0 to 65535)`,
       value,
     );
   const host = m[1] ?? m[2] ?? "127.0.0.1";
@@ -76,6 +76,35 @@ export function normalOrigin(origin: string): string {
 export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
   return origin === undefined || allowed.has(normalOrigin(origin));
 }
+
+/**
+ * The CORS headers of every answer to a request whose `Origin` is allowed (a web page of an
+ * `--allow-origin` origin; docs/mcp.md, "A web page as the client"): the origin itself, never `*`,
+ * and the response headers a page's script must read (the session id, the 401 challenge, the 429
+ * wait). None for a request without `Origin`, which no browser sent.
+ */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  if (origin === undefined) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Expose-Headers": "Mcp-Session-Id, WWW-Authenticate, Retry-After",
+    Vary: "Origin",
+  };
+}
+
+/**
+ * What a browser's preflight (`OPTIONS` with `Access-Control-Request-Method`) of an allowed origin
+ * is answered with, besides {@link corsHeaders}: the methods and request headers of Streamable HTTP
+ * (the token, the session, the protocol version, a resumed stream's last event), for ten minutes.
+ * A preflight carries no token, so it is answered before the token is asked for; the request it
+ * announces still needs one.
+ */
+export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Methods": "GET, POST, DELETE",
+  "Access-Control-Allow-Headers":
+    "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+  "Access-Control-Max-Age": "600",
+};
 
 /**
  * A token bucket per token id: `perMinute` requests at once, refilled at `perMinute` per 60 s.

@@ -12,8 +12,26 @@ import {
   MAX_BLOCK_CHARS,
   MAX_TEXT_CHARS,
 } from "../../../src/core/trackers/validate";
+import { FAKE } from "../ingest/transcript-fixtures";
 
 describe("write-value checks", () => {
+  it("a text or a block comes back with its secrets redacted, the rest as given", () => {
+    const line = `Decision: rotate ${FAKE.github} and ${FAKE.aws} today`;
+    const kept = checkText("text", `  ${line} `);
+    const block = checkBlockText("text", `${line}\n\n- [ ] call ops`);
+    for (const r of [kept, block]) {
+      expect(r.ok).toBe(true);
+      const v = r.ok ? r.value : "";
+      expect(v).not.toContain(FAKE.github);
+      expect(v).not.toContain(FAKE.aws);
+      expect(v).toContain(
+        "Decision: rotate [redacted: github-token] and [redacted: aws-access-key] today",
+      );
+    }
+    expect(block.ok && block.value.endsWith("\n\n- [ ] call ops")).toBe(true);
+    expect(checkText("text", "no secret here")).toEqual({ ok: true, value: "no secret here" });
+  });
+
   it("a text: kept trimmed; refused blank, with a NUL byte, or ending in a block id", () => {
     expect(checkText("text", "  see ^t-003 later ")).toEqual({
       ok: true,
