@@ -654,7 +654,15 @@ describe("the plugin's shell hook (hooks/claude-code-hook.sh)", () => {
 
   it("exits 0 with one line when no server answers and agent-memory is not on PATH", async () => {
     const t = vault();
-    const r = await hook(t.root, start, { PATH: "/usr/bin:/bin" });
+    // A PATH of only the tools the script uses, so an agent-memory installed on this machine
+    // (npm install -g puts one in /usr/bin) is not found.
+    const bin = mkdtempSync(join(tmpdir(), "am-path-"));
+    for (const tool of ["cat", "env", "sed"]) {
+      const found = ["/usr/bin", "/bin"].map((d) => join(d, tool)).find((f) => existsSync(f));
+      if (found) symlinkSync(found, join(bin, tool));
+    }
+    const r = await hook(t.root, start, { PATH: bin });
+    rmSync(bin, { recursive: true, force: true });
     expect(r).toEqual({
       code: 0,
       stdout: "",
