@@ -7,15 +7,32 @@ import { tokenize } from "../search/engine/tokenizer";
 import { STOP_WORDS } from "../search/engine/stop-words";
 import type { Passage } from "../search/search-types";
 import { truncateLine } from "../markdown/text";
-import { withoutInlineFields } from "../trackers/format";
+import { scanInlineFields, scanItemLine, withoutInlineFields } from "../trackers/format";
+import { isSuperseded } from "../knowledge/supersede";
 
 /** Longest passage line added (characters). */
 const MAX_PASSAGE_CHARS = 400;
 
-/** A passage as one line of context: list marker, checkbox and inline fields left out, cut. */
+/**
+ * What a passage's entry no longer is, as its own line says: `superseded` (a `superseded_by` or
+ * `valid_to` field, {@link isSuperseded}), `done` or `abandoned` (a task-list line's checkbox,
+ * {@link scanItemLine}); `null` for an entry in force. The checkbox and the fields are left out of
+ * the context line, so without this a done task or a replaced decision would read as current.
+ */
+export function passageState(text: string): "superseded" | "done" | "abandoned" | null {
+  if (isSuperseded(scanInlineFields(text))) return "superseded";
+  const status = scanItemLine(text.replace(/^\s+/, ""))?.status;
+  return status === "done" || status === "abandoned" ? status : null;
+}
+
+/**
+ * A passage as one line of context: list marker, checkbox and inline fields left out, cut; an
+ * entry no longer in force ({@link passageState}) says so first: `(done) …`.
+ */
 function passageLine(text: string): string {
+  const state = passageState(text);
   const plain = withoutInlineFields(text.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?/, ""));
-  return truncateLine(plain, MAX_PASSAGE_CHARS);
+  return truncateLine(state === null ? plain : `(${state}) ${plain}`, MAX_PASSAGE_CHARS);
 }
 
 /** Words of a request that say nothing about its subject, besides the search's stop words. */

@@ -1,7 +1,13 @@
 // What a prompt brings back (docs/agents.md, "What comes back"): the relevance threshold on both
 // sides, the budget, the character cap.
 import { describe, expect, it } from "vitest";
-import { fitChars, promptContext, promptQuery, promptTerms } from "../../../src/core/ingest/recall";
+import {
+  fitChars,
+  passageState,
+  promptContext,
+  promptQuery,
+  promptTerms,
+} from "../../../src/core/ingest/recall";
 import type { Passage } from "../../../src/core/search/search-types";
 
 function passage(text: string, n = 1): Passage {
@@ -84,6 +90,40 @@ describe("promptContext", () => {
     expect(got!.passages.length).toBeLessThan(20);
     expect(got!.text).not.toContain("[created::");
     expect(got!.text).not.toContain("[ ]");
+  });
+});
+
+describe("passageState", () => {
+  it("says a done or abandoned task, a superseded decision or callout is not in force; an open one is", () => {
+    expect(passageState("- [x] Deploy the pricing page [completion:: 2026-12-01]")).toBe("done");
+    expect(passageState("- [X] Deploy the pricing page")).toBe("done");
+    expect(passageState("- [-] Deploy the pricing page")).toBe("abandoned");
+    expect(
+      passageState(
+        "- [x] We deploy pricing fixes on Mondays [decided:: 2026-11-01] [superseded_by:: [[Decisions#^d-002]]]",
+      ),
+    ).toBe("superseded");
+    expect(passageState("> [!decision] Mondays only [valid_to:: 2026-12-01]")).toBe("superseded");
+    expect(passageState("- [ ] Deploy the pricing page [due:: 2026-12-09]")).toBeNull();
+    expect(passageState("- [/] Deploy the pricing page")).toBeNull();
+    expect(passageState("- [x] and more")).toBe("done");
+    expect(passageState("Deploys run on Fridays.")).toBeNull();
+  });
+
+  it("marks entries no longer in force in the context, and leaves the current one plain", () => {
+    const got = promptContext(
+      PROMPT,
+      [
+        passage("- [x] Deploy the pricing page on Friday [completion:: 2026-12-01]", 1),
+        passage("- [x] Deploy the pricing page only on Mondays [superseded_by:: [[D#^d-2]]]", 2),
+        passage("- [ ] Deploy the pricing page again on Friday", 3),
+      ],
+      { budgetChars: 1500, minCoverage: 0.5 },
+    );
+    const lines = got!.text.split("\n").slice(1);
+    expect(lines[0]).toMatch(/^- \(done\) Deploy the pricing page on Friday \(/);
+    expect(lines[1]).toMatch(/^- \(superseded\) Deploy the pricing page only on Mondays \(/);
+    expect(lines[2]).toMatch(/^- Deploy the pricing page again on Friday \(/);
   });
 });
 
