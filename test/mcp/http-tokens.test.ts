@@ -14,7 +14,9 @@ import {
   listTokens,
   revokeToken,
   tokenHash,
+  type TokenEntry,
 } from "../../src/mcp/http/tokens";
+import { tokenLine } from "../../src/cli/commands/token";
 import type { McpRights } from "../../src/mcp/rights";
 import { tempVault } from "../helpers/temp-vault";
 
@@ -170,5 +172,37 @@ describe("the server's registry", () => {
     await reg.refresh();
     expect(reg.authenticate(`Bearer ${a.secret}`).ok).toBe(true);
     expect(lines).toEqual([expect.stringMatching(/tokens\.json is not valid JSON.*stay in force/)]);
+  });
+});
+
+describe("token list's line", () => {
+  const entry = (over: Partial<TokenEntry>): TokenEntry => ({
+    id: "tk-a1",
+    sha256: "0".repeat(64),
+    agent: "ada",
+    readOnly: false,
+    tools: null,
+    zones: [],
+    created: "2026-12-01T00:00:00.000Z",
+    expires: null,
+    lastUsed: null,
+    revoked: null,
+    ...over,
+  });
+  const at = Date.parse("2026-12-05T07:43:33.000Z");
+
+  it("says expired from the instant the server refuses the token, active until then", () => {
+    const t = entry({ expires: "2026-12-05T07:43:33Z" });
+    expect(tokenLine(t, at - 1)).toMatch(/ active$/);
+    expect(tokenLine(t, at + 1)).toMatch(/ expired$/);
+    expect(tokenLine(entry({ revoked: "2026-12-02T00:00:00.000Z" }), at)).toMatch(
+      / revoked=2026-12-02T00:00:00.000Z$/,
+    );
+  });
+
+  it("names the read tools of a read-only token with no list, the list when there is one", () => {
+    expect(tokenLine(entry({ readOnly: true }), at)).toContain(" tools=all-read ");
+    expect(tokenLine(entry({}), at)).toContain(" tools=all ");
+    expect(tokenLine(entry({ readOnly: true, tools: ["search"] }), at)).toContain(" tools=search ");
   });
 });

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { UsageError, errorMessage } from "../../core/errors";
+import { isExpired, today } from "../../core/util/dates";
 import { openVault, requireMemoryRoot } from "../../node/context";
 import { oneLine } from "../../node/one-line";
 import {
@@ -22,18 +23,28 @@ import type { CliCommand, DirectIo } from "../command";
 const USAGE =
   "token add <vault> --agent NAME [--read-only] [--zone Z]... [--tools a,b,…] [--expires DATE] [--json] | token list <vault> [--json] | token revoke <vault> <id>";
 
-/** One line of `token list`: id first, then agent, rights, created, last used, expiry, state. */
-export function tokenLine(t: TokenEntry): string {
+/**
+ * One line of `token list`: id first, then agent, rights, tools (`all`, or `all-read` for a
+ * read-only token without a list: it is offered the read tools only), zones, created, last used,
+ * expiry, and its state at `nowMs` (ms since the epoch): `revoked=…`, `expired` (by the rule the
+ * server refuses it with, {@link isExpired}) or `active`.
+ */
+export function tokenLine(t: TokenEntry, nowMs: number): string {
+  const state = t.revoked
+    ? `revoked=${t.revoked}`
+    : isExpired(t.expires, today(nowMs), nowMs)
+      ? "expired"
+      : "active";
   return [
     t.id,
     `agent=${t.agent}`,
     `rights=${t.readOnly ? "read-only" : "read-write"}`,
-    `tools=${t.tools ? t.tools.join(",") : "all"}`,
+    `tools=${t.tools ? t.tools.join(",") : t.readOnly ? "all-read" : "all"}`,
     `zones=${t.zones.length ? t.zones.join(",") : "-"}`,
     `created=${t.created || "-"}`,
     `last_used=${t.lastUsed ?? "never"}`,
     `expires=${t.expires ?? "never"}`,
-    t.revoked ? `revoked=${t.revoked}` : "active",
+    state,
   ].join(" ");
 }
 
@@ -107,7 +118,7 @@ async function run(argv: string[], io: DirectIo): Promise<number> {
       const tokens = await listTokens(ctx.vault);
       if (o.json) io.out(JSON.stringify({ tokens: tokens.map(entryJson) }, null, 2));
       else if (tokens.length === 0) io.out("no tokens (make one with: agent-memory token add)");
-      else for (const t of tokens) io.out(tokenLine(t));
+      else for (const t of tokens) io.out(tokenLine(t, Date.now()));
       return 0;
     }
     if (sub === "revoke") {
