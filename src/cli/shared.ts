@@ -77,10 +77,10 @@ export async function cliBrief(
   // The brief's relevant knowledge uses hybrid search when embeddings are configured.
   // Imported when used: the embeddings client (and the model SDK) stays out of the hooks' bundle
   // until a brief with a query needs it (esbuild.config.mjs, the hooks' bundle is split).
-  const source =
-    typeof options.query === "string"
-      ? await (await import("../node/embeddings-env")).cliSemanticSource(ctx, ctx.err)
-      : null;
+  const env = typeof options.query === "string" ? await import("../node/embeddings-env") : null;
+  // One line says why the search fell back to BM25 (embeddings-env.ts, oneFallbackLine).
+  const warn = env ? env.oneFallbackLine((line) => ctx.err(line)) : (line: string) => ctx.err(line);
+  const source = env ? await env.cliSemanticSource(ctx, warn) : null;
   const staleCache = staleCacheFile(ctx.vault, agent);
   const brief = await buildBrief({
     vault: ctx.vault,
@@ -90,7 +90,7 @@ export async function cliBrief(
     today,
     ...(typeof options.query === "string" ? { query: options.query } : {}),
     search: checkedSearch(ctx, service, report, (q: string, o: SearchOptions) =>
-      searchWith(service, q, o, source, ctx.err),
+      searchWith(service, q, o, source, warn),
     ),
     vaultLabel: shownVault(ctx.vaultArg),
     // The index holds every note's path: the agents without listing their folders again.

@@ -14,7 +14,7 @@ import { checkBaseUrl } from "../core/url";
 import { createEmbeddingsClient, type EmbeddingsClient } from "../core/llm/embeddings";
 import type { VectorFiles } from "../core/search/vectors";
 import { loadVectors } from "../core/semantic/embed-index";
-import type { SemanticSource } from "../core/semantic/hybrid";
+import { BM25_FALLBACK, type SemanticSource } from "../core/semantic/hybrid";
 import type { NodeVault } from "./node-vault";
 
 /** The embeddings connection a run uses. */
@@ -122,6 +122,23 @@ export class FileVectorFiles implements VectorFiles {
 }
 
 /**
+ * `warn` for one command: the first line saying the search fell back to BM25
+ * ({@link BM25_FALLBACK}) passes, later ones are dropped. A setting that cannot be used is said
+ * when the source is made ({@link cliSemanticSource}); without this the search would then add
+ * "no embeddings configured", which contradicts it. Other lines pass as they are.
+ */
+export function oneFallbackLine(warn: (line: string) => void): (line: string) => void {
+  let said = false;
+  return (line) => {
+    if (line.startsWith(BM25_FALLBACK)) {
+      if (said) return;
+      said = true;
+    }
+    warn(line);
+  };
+}
+
+/**
  * What hybrid search needs in the CLI: the query client and the saved vectors of its model, or
  * `null` when no embeddings are configured. A configuration that cannot be used is said in one
  * line through `warn` and gives `null` (a search never fails for it; `index` refuses it).
@@ -134,7 +151,7 @@ export async function cliSemanticSource(
   try {
     client = cliEmbeddingsClient(ctx, "query");
   } catch (err) {
-    warn(`search: BM25 only: ${errorMessage(err)}`);
+    warn(`${BM25_FALLBACK}${errorMessage(err)}`);
     return null;
   }
   if (!client) return null;
@@ -164,7 +181,7 @@ export function cachedSemanticSource(
     try {
       client = cliEmbeddingsClient(ctx, "query");
     } catch (err) {
-      if (!warned) warn(`search: BM25 only: ${errorMessage(err)}`);
+      if (!warned) warn(`${BM25_FALLBACK}${errorMessage(err)}`);
       warned = true;
       return null;
     }

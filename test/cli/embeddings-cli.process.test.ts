@@ -101,6 +101,29 @@ describe("agent-memory index and search with embeddings", () => {
     expect(res.stderr).not.toContain(KEY);
   });
 
+  it("a setting that cannot be used gives one line saying why, not a second saying none is configured", async () => {
+    const { dir } = await setup();
+    for (const [env, why] of [
+      [
+        {
+          AGENT_MEMORY_EMBEDDINGS_BASE_URL: "http://u:p@127.0.0.1:1/v1",
+          AGENT_MEMORY_EMBEDDINGS_MODEL: "m",
+        },
+        /credentials/,
+      ],
+      [{ AGENT_MEMORY_EMBEDDINGS_BASE_URL: "http://127.0.0.1:1/v1" }, /MODEL/],
+    ] as const) {
+      for (const extra of [[], ["--passages", "2"]]) {
+        const res = await run(env, "search", dir, "release", "--retrieval", "hybrid", ...extra);
+        expect(res.code).toBe(0);
+        const lines = res.stderr.trim().split("\n");
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(/^search: BM25 only: /);
+        expect(lines[0]).toMatch(why);
+      }
+    }
+  });
+
   it("without embeddings configured search is BM25 and says so in its JSON", async () => {
     const { dir } = await setup();
     const res = await run({}, "search", dir, "release", "--json");

@@ -9,7 +9,7 @@ import {
 } from "../../core/search/search-service";
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { openSearch, positiveOption } from "../shared";
-import { cliSemanticSource } from "../../node/embeddings-env";
+import { cliSemanticSource, oneFallbackLine } from "../../node/embeddings-env";
 import { shownVault } from "../../node/vault-arg";
 import {
   RETRIEVALS,
@@ -137,13 +137,14 @@ async function runPassages(
   json: boolean,
   retrieval: Retrieval | undefined,
   source: SemanticSource | null,
+  warn: (line: string) => void,
 ): Promise<number> {
   const outcome = await searchPassagesWith(
     service,
     query,
     { scope, limit: n, includeExpired, ...(retrieval ? { retrieval } : {}) },
     source,
-    (line) => ctx.err(line),
+    warn,
   );
   if (!outcome.ok) throw new UsageError(outcome.error);
   const res = outcome.value;
@@ -202,12 +203,14 @@ export const searchCommand: CliCommand = {
     const blocks = positiveInt(options.blocks, "blocks", 3);
     const scope = typeof options.scope === "string" ? options.scope : "all";
     const retrieval = retrievalOption(options.retrieval);
+    // One line says why a search fell back to BM25, not two (a bad setting, then "none configured").
+    const warn = oneFallbackLine((line) => ctx.err(line));
     if (options.passages !== undefined) {
       const n = positiveInt(options.passages, "passages", 10);
       if (options.limit !== undefined || options.blocks !== undefined)
         throw new UsageError("--passages gives blocks, not notes: leave out --limit and --blocks");
       const { service } = await openSearch(ctx);
-      const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, ctx.err);
+      const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, warn);
       return runPassages(
         ctx,
         service,
@@ -218,10 +221,11 @@ export const searchCommand: CliCommand = {
         options.json === true,
         retrieval,
         source,
+        warn,
       );
     }
     const { service } = await openSearch(ctx);
-    const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, ctx.err);
+    const source = retrieval === "bm25" ? null : await cliSemanticSource(ctx, warn);
     const outcome = await searchWith(
       service,
       query,
@@ -233,7 +237,7 @@ export const searchCommand: CliCommand = {
         ...(retrieval ? { retrieval } : {}),
       },
       source,
-      (line) => ctx.err(line),
+      warn,
     );
     if (!outcome.ok) throw new UsageError(outcome.error);
     const res = outcome.value;

@@ -28,6 +28,9 @@ export interface SemanticSource {
   index: VectorIndex | null;
 }
 
+/** How every line saying that a search fell back to BM25 starts (`search: BM25 only: <why>`). */
+export const BM25_FALLBACK = "search: BM25 only: ";
+
 /** The retrieval asked for, or the default: `hybrid` with embeddings configured, else `bm25`. */
 export function defaultRetrieval(asked: Retrieval | undefined, source: unknown): Retrieval {
   return asked ?? (source ? "hybrid" : "bm25");
@@ -92,7 +95,7 @@ async function withRetrieval<
   if (retrieval !== "bm25") {
     const got = await queryVector(query, source, options.freeText);
     if ("vector" in got) return search({ ...rest, semantic: { mode: retrieval, ...got } } as O);
-    if (got.why) onFallback(`search: BM25 only: ${got.why}`);
+    if (got.why) onFallback(`${BM25_FALLBACK}${got.why}`);
   }
   const res = await search(rest as O);
   if (res.ok) res.value.retrieval = "bm25";
