@@ -14,6 +14,14 @@ import { normalizeVaultPath, type MemoryLayout } from "../core/layout";
 import type { DecideFn, Decided, ProcessFn, VaultPort } from "../core/vault";
 import type { NodeVault } from "../node/node-vault";
 
+/**
+ * How a refusal names the isolated zone `zone` a client was not given: the stdio server's flag and
+ * the HTTP token's option (an HTTP server takes no `--zone`; its tokens carry the zones).
+ */
+export function zoneNotGiven(zone: string | null): string {
+  return `which this server was not given (mcp --zone ${zone}, or over HTTP a token made with token add --zone ${zone})`;
+}
+
 export class MemoryAccess {
   /** Zones named with `--zone`, as the settings spell them. */
   readonly zones: readonly string[];
@@ -165,7 +173,7 @@ export class MemoryAccess {
     if (!this.zoneAllowed(zone)) {
       const via = path === asked ? "" : ` (through a link from ${asked})`;
       throw new PathError(
-        `${path} is in the isolated zone ${zone}${via}, which this server was not started with (--zone ${zone})`,
+        `${path} is in the isolated zone ${zone}${via}, ${zoneNotGiven(zone)}`,
         asked,
       );
     }

@@ -132,7 +132,9 @@ describe("mcp server started with --agent link on the sample vault", () => {
   it("search refuses an isolated zone not opened with --zone, and a bad query or argument, as tool errors", async () => {
     const zone = await s.call("search", { query: "Kestrelwind", scope: "Restricted" });
     expect(zone.isError).toBe(true);
-    expect(textOf(zone)).toMatch(/isolated zone.*--zone Restricted/);
+    expect(textOf(zone)).toMatch(
+      /isolated zone.*mcp --zone Restricted, or over HTTP a token made with token add --zone Restricted/,
+    );
     const all = await s.call("search", { query: "Kestrelwind", scope: "all" });
     expect((all.structuredContent as { results: unknown[] }).results).toEqual([]);
     const filter = await s.call("search", { query: "colour:red" });

@@ -16,7 +16,7 @@ import type { DecideFn, Decided } from "../../core/vault";
 import type { CliContext } from "../../node/context";
 import type { LiveIndex } from "../../node/live-index";
 import { oneLine } from "../../node/one-line";
-import type { MemoryAccess } from "../access";
+import { zoneNotGiven, type MemoryAccess } from "../access";
 
 /** What every tool handler gets. */
 export interface ToolDeps {
@@ -211,7 +211,7 @@ export function scopeFor(deps: ToolDeps, scope: string | undefined): string {
   if (!parsed.ok) throw new UsageError(parsed.error);
   if (parsed.value.kind === "zone" && !deps.access.zoneAllowed(parsed.value.zone)) {
     throw new UsageError(
-      `scope ${parsed.value.zone} is an isolated zone this server was not started with (--zone ${parsed.value.zone})`,
+      `scope ${parsed.value.zone} is an isolated zone ${zoneNotGiven(parsed.value.zone)}`,
     );
   }
   return value;
