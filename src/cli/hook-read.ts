@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { UsageError, errorMessage } from "../core/errors";
 import { fitChars, promptContext, promptQuery } from "../core/ingest/recall";
 import type { DirectIo } from "./command";
+import { MAX_EVENT_BYTES } from "./hook-event-size";
 import { openVault, requireMemoryRoot, type CliContext } from "../node/context";
 import { oneLine } from "../node/one-line";
 import { agentOption, checkedSearch, cliBrief, openSearch, positiveOption } from "./shared";
@@ -18,8 +19,6 @@ export const SESSION_START_CHARS = 10_000;
 const SESSION_START_TOKENS = 2400;
 /** Passages a prompt's search asks for before the relevance check. */
 const PROMPT_PASSAGES = 8;
-/** Largest event read from stdin (bytes); Claude Code's events are small. */
-const MAX_EVENT_BYTES = 4 * 2 ** 20;
 
 /** How long a hook waits for a note's lock (ms) unless `AGENT_MEMORY_LOCK_WAIT_MS` says otherwise. */
 export const HOOK_LOCK_WAIT_MS = 3000;
@@ -163,6 +162,9 @@ export async function runHookWith(
     // Codex passes the event as the last argument; Claude Code on stdin.
     const raw = kind === "codex" ? (extra.at(-1) ?? given) : (given ?? (await readStdin()));
     if (raw === undefined || raw.trim() === "") return say("no event JSON given");
+    // The launcher stops reading stdin past the limit and hands over what it read.
+    if (raw.length > MAX_EVENT_BYTES && Buffer.byteLength(raw, "utf8") > MAX_EVENT_BYTES)
+      return say(`the event is over ${MAX_EVENT_BYTES} bytes`);
     let event: unknown;
     try {
       event = JSON.parse(raw);

@@ -24,6 +24,7 @@ import { resolveVaultArg } from "../node/vault-arg";
 import { startServerForHook } from "../serve/autostart";
 import { PROTOCOL_VERSION, SERVER_ENV, socketPathFor, timeZone } from "../serve/socket-path";
 import { loadWithCodeCache } from "./code-cache";
+import { MAX_EVENT_BYTES } from "./hook-event-size";
 
 /** Writes a line unless the stream's reader has gone (EPIPE after `| head`), as the full CLI does. */
 function write(stream: NodeJS.WriteStream, line: string): void {
@@ -83,10 +84,18 @@ async function fullCli(): Promise<FullCli> {
   return (await import(pathToFileURL(nodePath.join(__dirname, "cli-main.mjs")).href)) as FullCli;
 }
 
-/** Reads all of stdin (a Claude Code hook's event). */
+/**
+ * Reads stdin (a Claude Code hook's event), stopping once past {@link MAX_EVENT_BYTES}: what was
+ * read then is longer than the limit, which the hook refuses with one line (src/cli/hook-read.ts).
+ */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size > MAX_EVENT_BYTES) break;
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 

@@ -1,6 +1,9 @@
 // `agent-memory hook` as Claude Code and Codex call it (docs/agents.md, "The automatic loop").
+import { spawnSync } from "node:child_process";
 import {
+  closeSync,
   mkdirSync,
+  openSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -14,7 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { NoteLocks } from "../../src/node/note-lock";
-import { cliRun, cliRunWith } from "../helpers/cli-run";
+import { CLI_PATH, cliRun, cliRunWith, offlineEnv } from "../helpers/cli-run";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
 const JOURNAL = "Memory/Agents/claude/Journal/2026-11-30.md";
@@ -299,6 +302,23 @@ describe("agent-memory hook claude-code", () => {
       /--vault is empty \(given as "\$AGENT_MEMORY_VAULT"\? that variable is unset or empty\)/,
     ],
     ["an unknown option", (v: string) => hook(v, "{}", "--bogus"), /Unknown option '--bogus'/],
+    [
+      "an endless stdin (/dev/zero), read only up to the event limit",
+      (v: string) => {
+        const zero = openSync("/dev/zero", "r");
+        try {
+          const res = spawnSync(
+            process.execPath,
+            [CLI_PATH, "hook", "claude-code", "--vault", v, "--agent", "claude"],
+            { encoding: "utf8", env: offlineEnv(), stdio: [zero, "pipe", "pipe"], timeout: 60_000 },
+          );
+          return { code: res.status, stdout: res.stdout, stderr: res.stderr };
+        } finally {
+          closeSync(zero);
+        }
+      },
+      /the event is over 4194304 bytes/,
+    ],
     [
       "an unknown agent kind",
       (v: string) => cliRunWith({ input: "{}" }, "hook", "cursor", "--vault", v),
