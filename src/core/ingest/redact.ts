@@ -12,7 +12,10 @@ import { redactUrl } from "../url";
 export interface SecretPattern {
   /** Shown in the replacement: `[redacted: aws-access-key]`. */
   name: string;
-  /** Global regular expression; a capture group named `keep` is kept before the replacement. */
+  /**
+   * Global regular expression; a capture group named `keep` (or `keep2` in a second alternative:
+   * a name is used once per expression) is kept before the replacement.
+   */
   pattern: RegExp;
   /** Where the pattern comes from. */
   source: string;
@@ -137,6 +140,24 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     source: "gitleaks curl-auth-user",
   },
   {
+    name: "password-option",
+    // `--password hunter2`, `--api-key=…`, `--db-token …`, `sshpass -p …`, `mysql -pS3cret`: a
+    // command's option that takes a secret; the option is kept.
+    pattern:
+      /(?<keep>(?:^|\s)(?:--(?:[a-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-key)[ =]|sshpass\s+-p\s*)["']?)(?!\[redacted)[^\s"'`]{4,}|(?<keep2>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!\[redacted)[^\s"'`]+/gi,
+    source:
+      "gitleaks' keyword list as command options; sshpass -p and the mysql client's -pPASSWORD (their manuals)",
+  },
+  {
+    name: "password-prose",
+    // "the db password is Sup3rS3cret!": a value after "password is" with a digit or a symbol in it,
+    // so "the password is required" stays.
+    pattern:
+      /(?<keep>\b(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*[:=]?\s*["'`]?)(?!\[redacted)(?=[^\s"'`]*[0-9!@#$%^&*+=?~])[^\s"'`,;]{6,}/gi,
+    source:
+      "gitleaks generic-api-key's keywords in prose, with a digit or symbol instead of its entropy check",
+  },
+  {
     name: "secret-assignment",
     // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`: the name is kept, the value goes.
     pattern:
@@ -154,9 +175,17 @@ export function redactSecrets(text: string): string {
   let out = text;
   for (const p of SECRET_PATTERNS)
     out = out.replace(p.pattern, (...args: unknown[]) => {
-      const groups = args[args.length - 1] as { keep?: string } | undefined;
-      const keep = typeof groups === "object" && groups !== null ? (groups.keep ?? "") : "";
+      const groups = args[args.length - 1] as { keep?: string; keep2?: string } | undefined;
+      const keep =
+        typeof groups === "object" && groups !== null ? (groups.keep ?? groups.keep2 ?? "") : "";
       return `${keep}[redacted: ${p.name}]`;
     });
-  return redactUrl(out);
+  return redactUrl(out.replace(WRAPPED_TAIL, "$1"));
 }
+
+/**
+ * A key redacted at the end of a line whose next line is nothing but more of a key's characters
+ * (at least 16, no space): a long key a terminal or a paste wrapped. The tail goes with the key.
+ */
+const WRAPPED_TAIL =
+  /(\[redacted: [a-z0-9-]+\])[ \t]*\r?\n[ \t]*[A-Za-z0-9_+/=-]{16,}[ \t]*(?=\r?\n|$)/g;

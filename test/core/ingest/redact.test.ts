@@ -85,6 +85,31 @@ describe("redactSecrets", () => {
     expect(redactSecrets(short)).toBe(short);
   });
 
+  it("redacts a secret given to a command's option or said in prose, keeping the option", () => {
+    const cases: [string, string][] = [
+      ["app --token 0a1b2c3d4e5f", "app --token [redacted: password-option]"],
+      ["deploy --db-password=Sup3r", "deploy --db-password=[redacted: password-option]"],
+      ["cli --api-key 'k3y-value'", "cli --api-key '[redacted: password-option]'"],
+      ["sshpass -p Ssh5ecret ssh host", "sshpass -p [redacted: password-option] ssh host"],
+      ["mysql -u root -pMyS3cretPass shop", "mysql -u root -p[redacted: password-option] shop"],
+      ["the db password is Sup3rS3cret!", "the db password is [redacted: password-prose]"],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text)).toBe(want);
+      expect(redactSecrets(want)).toBe(want);
+    }
+  });
+
+  it("takes the tail of a key wrapped onto the next line with the key", () => {
+    const key = FAKE.anthropic;
+    const text = `my key: ${key.slice(0, 40)}\n${key.slice(40)}Rs8tUv1wXy2zAb3cDe4f\nthanks`;
+    const out = redactSecrets(text);
+    expect(out).toBe("my key: [redacted: anthropic-api-key]\nthanks");
+    // A line of words after a redacted key stays.
+    const prose = `token ${FAKE.github}\nthen we deploy the service`;
+    expect(redactSecrets(prose)).toBe("token [redacted: github-token]\nthen we deploy the service");
+  });
+
   it("leaves text without secrets alone, near misses included", () => {
     const text = [
       "AKIA" + "Q7XK2MZ4P6LW3RT", // 15 characters after AKIA: not an access key id
@@ -93,6 +118,11 @@ describe("redactSecrets", () => {
       "max_tokens=4096",
       "the task-runner and a JWT-like eyJhbG",
       "https://example.com/docs?page=2",
+      "the password is required",
+      "--token-file ~/.token and --password-stdin",
+      "mysql -h db -P 3306 shop",
+      "a long-lived identifier on its own line:",
+      "ThisIsAnOrdinaryIdentifierName",
     ].join("\n");
     expect(redactSecrets(text)).toBe(text);
   });
