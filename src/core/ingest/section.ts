@@ -7,6 +7,7 @@
 import { insertJournalBlock } from "../journal/append";
 import { TURN_LABELS } from "../journal/turn-labels";
 import { joinLines, splitLines } from "../markdown/lines";
+import { collapseWhitespace, inertMarkdown } from "../markdown/text";
 import { localDate } from "../util/dates";
 import { redactSecrets } from "./redact";
 import type { TranscriptFormat, TranscriptSession, Turn, TurnAction } from "./types";
@@ -171,7 +172,8 @@ export function renderTurn(turn: Turn): string {
 /** The heading line of a session's section. */
 function headingLine(session: TranscriptSession): string {
   const short = session.id.slice(0, 8);
-  const title = session.title ? ` · ${session.title.replace(/\s+/g, " ").trim()}` : "";
+  // A title is the transcript's: its links and tags are shown, not followed (inertMarkdown).
+  const title = session.title ? ` · ${inertMarkdown(collapseWhitespace(session.title))}` : "";
   return `## ${FORMAT_LABEL[session.format]} session ${short}${title}`;
 }
 

@@ -8,6 +8,8 @@
  * - {@link trimLineEnds}: a block's text compared across edits (trailing blanks do not count).
  * - {@link foldForMatch}: evidence compared with a journal (case, width, spacing, punctuation and
  *   Markdown markup do not count).
+ * - {@link inertMarkdown}: text from another tool shown in a heading (a transcript's title), its
+ *   links, embeds and tags escaped so that Obsidian shows them as written.
  * - {@link wordsForSimilarity}: an item's words for duplicate checks (inline fields and wikilink
  *   brackets dropped, punctuation to spaces).
  *
@@ -62,4 +64,17 @@ export function wordsForSimilarity(text: string): string {
   )
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();
+}
+
+/**
+ * `text` with what would act in Obsidian escaped by a backslash: wikilinks and embeds (`[[` →
+ * `\[\[`), tags (`#tag` → `\#tag`, where a `#` starts a word) and block ids (` ^id` → ` \^id`),
+ * so text from another tool (a transcript's title) is shown as written and adds no link, tag or
+ * block id to the vault. Other text is unchanged.
+ */
+export function inertMarkdown(text: string): string {
+  return text
+    .replace(/\[\[/g, "\\[\\[")
+    .replace(/(^|\s)#(?=[\p{L}\p{N}_/-])/gu, "$1\\#")
+    .replace(/(^|\s)\^(?=[A-Za-z0-9-]+\s*$)/g, "$1\\^");
 }
