@@ -355,9 +355,9 @@ describe("agent-memory CLI", () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toEqual([
-      expect.stringMatching(/^index: cannot read Memory\/Library\/latin\.md: not valid UTF-8 /),
+      expect.stringMatching(/^index: left out Memory\/Library\/latin\.md: not valid UTF-8 /),
       expect.stringMatching(
-        /^index: cannot read Memory\/Library\/passwd\.md: a symbolic link to \/etc\/passwd, outside the vault/,
+        /^index: left out Memory\/Library\/passwd\.md: a symbolic link to \/etc\/passwd, outside the vault/,
       ),
     ]);
     for (const [i, name] of ["latin.md", "passwd.md"].entries())

@@ -141,7 +141,7 @@ export const indexCommand: CliCommand = {
       );
       for (const e of stats.frontmatterErrors) ctx.out(`    ${e.path}`);
     }
-    for (const u of report.unreadable) ctx.err(`index: cannot read ${unreadableLine(u)}`);
+    for (const u of report.unreadable) ctx.err(`index: left out ${unreadableLine(u)}`);
     return report.unreadable.length > 0 ? 1 : 0;
   },
 };
