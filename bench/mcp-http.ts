@@ -6,16 +6,21 @@
  * `dist/cli.js mcp <vault> --agent agent-01` (stdio, the SDK's StdioClientTransport) and
  * `dist/cli.js mcp <vault> --http 127.0.0.1:0` with a token of agent-01 (the SDK's
  * StreamableHTTPClientTransport) are measured the same way, round trip through the SDK's client:
- * - one client: warm `search` p50/p95 over the 200 queries of bench:search (after 20), then
+ * - one client: warm `search` p50/p95 over the 200 queries of bench:search (after 20), the same
+ *   200 again (their notes read before: what a server answers once it has seen them), then
  *   `append_journal` p50/p95 over 50 appends to the agent's journal of today;
  * - eight concurrent: 8 callers × 25 searches, then 8 × 10 appends to the same journal, at once;
  *   over HTTP eight clients, each its own session; over stdio one client with eight requests in
  *   flight (a stdio server has one client), errors counted;
  * - the bytes of a typical result: the JSON of one `search` (limit 10) and one `append_journal`
- *   result, and over HTTP the bytes of the whole response (SSE framing included).
+ *   result, and over HTTP the bytes of the whole response (SSE framing included);
+ * - over HTTP also eight raw clients: the same 8 × 25 searches as JSON-RPC POSTs on keep-alive
+ *   connections of Node's `http`, each client its own session, without the SDK's client (whose
+ *   own CPU, on the same 2 cores, is part of the eight-at-once figures above).
  * Writes bench/results/mcp-http.md.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -23,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { benchQueries, generateVault } from "./lib/synthetic-vault";
 import { percentile, round } from "./lib/stats";
 
@@ -51,6 +57,10 @@ function serverNodeArgs(): string[] {
 interface Figures {
   searchP50: number;
   searchP95: number;
+  /** The 200 queries asked again. */
+  againP50: number;
+  againP95: number;
+  cpuAgain: number | null;
   appendP50: number;
   appendP95: number;
   conc8SearchP50: number;
@@ -109,6 +119,9 @@ async function measure(
   const c0 = cpuMs(pid);
   for (const q of queries) if (!(await timed(() => search(one, q), s1))) errors++;
   const c1 = cpuMs(pid);
+  const again: number[] = [];
+  for (const q of queries) if (!(await timed(() => search(one, q), again))) errors++;
+  const c1b = cpuMs(pid);
   const a1: number[] = [];
   for (let i = 0; i < 50; i++)
     if (!(await timed(() => append(one, `bench append ${i}`), a1))) errors++;
@@ -141,6 +154,9 @@ async function measure(
   return {
     searchP50: p(s1, 50),
     searchP95: p(s1, 95),
+    againP50: p(again, 50),
+    againP95: p(again, 95),
+    cpuAgain: c1 === null || c1b === null ? null : round((c1b - c1) / again.length, 2),
     appendP50: p(a1, 50),
     appendP95: p(a1, 95),
     conc8SearchP50: p(s8, 50),
@@ -155,6 +171,161 @@ async function measure(
     cpuSearch8: c2 === null || c3 === null ? null : round((c3 - c2) / Math.max(1, s8.length), 2),
     clientCpuSearch8: round((u3.user + u3.system) / 1000 / Math.max(1, s8.length), 2),
   };
+}
+
+/** Eight raw HTTP clients at once (see the module comment). */
+interface RawFigures {
+  p50: number;
+  p95: number;
+  errors: number;
+  serverCpu: number | null;
+  clientCpu: number;
+}
+
+/** One JSON-RPC POST on `agent`'s keep-alive connections: the status, headers and parsed body. */
+function post(
+  url: URL,
+  agent: Agent,
+  headers: Record<string, string>,
+  message: unknown,
+): Promise<{ status: number; session: string | undefined; body: unknown }> {
+  const data = JSON.stringify(message);
+  return new Promise((resolveAnswer, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          ...headers,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Content-Length": String(Buffer.byteLength(data)),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const session = res.headers["mcp-session-id"];
+          resolveAnswer({
+            status: res.statusCode ?? 0,
+            session: typeof session === "string" ? session : undefined,
+            body: text ? (JSON.parse(text) as unknown) : null,
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+/**
+ * Eight raw clients, each its own session on its own keep-alive connection, 25 searches each at
+ * once: the same queries as the SDK's eight clients.
+ */
+async function rawEight(
+  url: string,
+  token: string,
+  queries: string[],
+  pid: number | null,
+): Promise<RawFigures> {
+  const target = new URL(url);
+  const auth = { Authorization: `Bearer ${token}` };
+  const clients = await Promise.all(
+    Array.from({ length: 8 }, async (_, c) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const init = await post(target, agent, auth, {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: `bench-raw-${c}`, version: "1" },
+        },
+      });
+      if (!init.session) throw new Error(`raw client ${c}: no session (${init.status})`);
+      const headers = {
+        ...auth,
+        "mcp-session-id": init.session,
+        "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+      };
+      await post(target, agent, headers, { jsonrpc: "2.0", method: "notifications/initialized" });
+      return { agent, headers };
+    }),
+  );
+  let errors = 0;
+  const times: number[] = [];
+  const c0 = cpuMs(pid);
+  const u0 = process.cpuUsage();
+  await Promise.all(
+    clients.map(async ({ agent, headers }, c) => {
+      for (let i = 0; i < 25; i++) {
+        const s = performance.now();
+        try {
+          const r = await post(target, agent, headers, {
+            jsonrpc: "2.0",
+            id: i + 1,
+            method: "tools/call",
+            params: {
+              name: "search",
+              arguments: { query: queries[(c * 25 + i) % queries.length] ?? "x", scope: "all" },
+            },
+          });
+          times.push(performance.now() - s);
+          const result = (r.body as { result?: Result } | null)?.result;
+          if (r.status !== 200 || !result || result.isError) errors++;
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const c1 = cpuMs(pid);
+  const u1 = process.cpuUsage(u0);
+  for (const { agent } of clients) agent.destroy();
+  return {
+    p50: round(percentile(times, 50), 2),
+    p95: round(percentile(times, 95), 2),
+    errors,
+    serverCpu: c0 === null || c1 === null ? null : round((c1 - c0) / Math.max(1, times.length), 2),
+    clientCpu: round((u1.user + u1.system) / 1000 / Math.max(1, times.length), 2),
+  };
+}
+
+const TITLE = "# MCP over stdio and Streamable HTTP";
+
+/** The short commit measured, marked when the work tree has changes. */
+function commitLabel(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    return `${head.trim()}${dirty.trim() ? " with changes" : ""}`;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** The results file with `section` on top of the sections it holds (older runs are kept). */
+function withSection(file: string, section: string): string {
+  let older = "";
+  try {
+    older = readFileSync(file, "utf8");
+  } catch {
+    // No results yet.
+  }
+  older = older.startsWith(TITLE) ? older.slice(TITLE.length).trim() : older.trim();
+  return `${TITLE}\n\n${section}${older ? `\n${older}\n` : ""}`;
 }
 
 async function main(): Promise<void> {
@@ -200,10 +371,17 @@ async function main(): Promise<void> {
     );
     let log = "";
     const url = await new Promise<string>((resolveUrl, reject) => {
+      // Read to the end (a full pipe would stop the server), kept only until the address is known:
+      // the access log grows by a line per request.
+      let found = false;
       proc.stderr.on("data", (c: Buffer) => {
+        if (found) return;
         log += c.toString("utf8");
         const m = /listening on (http:\/\/\S+\/mcp)/.exec(log);
-        if (m?.[1]) resolveUrl(m[1]);
+        if (m?.[1]) {
+          found = true;
+          resolveUrl(m[1]);
+        }
       });
       proc.once("exit", () => reject(new Error(`the HTTP server exited: ${log}`)));
     });
@@ -247,11 +425,13 @@ async function main(): Promise<void> {
       proc.pid ?? null,
     );
     await Promise.all(clients.map((c) => c.close()));
+    const raw = await rawEight(url, token, queries, proc.pid ?? null);
     proc.kill("SIGTERM");
     await new Promise((r) => proc.once("exit", r));
 
     const rows: [string, (f: Figures) => string][] = [
       ["search, one client, p50 / p95 (ms)", (f) => `${f.searchP50} / ${f.searchP95}`],
+      ["search, one client, the 200 again, p50 / p95 (ms)", (f) => `${f.againP50} / ${f.againP95}`],
       ["append_journal, one client, p50 / p95 (ms)", (f) => `${f.appendP50} / ${f.appendP95}`],
       ["search, eight at once, p50 / p95 (ms)", (f) => `${f.conc8SearchP50} / ${f.conc8SearchP95}`],
       [
@@ -259,8 +439,8 @@ async function main(): Promise<void> {
         (f) => `${f.conc8AppendP50} / ${f.conc8AppendP95}`,
       ],
       [
-        "server CPU per search, one client / eight at once (ms)",
-        (f) => `${f.cpuSearch1 ?? "—"} / ${f.cpuSearch8 ?? "—"}`,
+        "server CPU per search, one client / the 200 again / eight at once (ms)",
+        (f) => `${f.cpuSearch1 ?? "—"} / ${f.cpuAgain ?? "—"} / ${f.cpuSearch8 ?? "—"}`,
       ],
       ["client CPU per search, eight at once (ms)", (f) => String(f.clientCpuSearch8)],
       ["errors", (f) => String(f.errors)],
@@ -275,17 +455,21 @@ async function main(): Promise<void> {
       "| | stdio | HTTP |",
       "|---|---|---|",
       ...rows.map(([name, f]) => `| ${name} | ${f(viaStdio)} | ${f(viaHttp)} |`),
+      `| search, eight at once, raw HTTP clients (not the SDK's), p50 / p95 (ms) | — | ${raw.p50} / ${raw.p95} |`,
+      `| server / client CPU per search, eight raw HTTP clients (ms) | — | ${raw.serverCpu ?? "—"} / ${raw.clientCpu} |`,
+      `| errors, eight raw HTTP clients | — | ${raw.errors} |`,
     ].join("\n");
-    const md = [
-      "# MCP over stdio and Streamable HTTP",
+    const section = [
+      `## ${new Date().toISOString().slice(0, 10)}, commit ${commitLabel()}, load ${round(loadavg()[0] ?? 0, 1)}`,
       "",
-      `\`npm run bench:mcp-http -- --notes ${notes}\` on ${new Date().toISOString().slice(0, 10)}: ${notes} synthetic notes, ${cpus().length} cores, load average ${round(loadavg()[0] ?? 0, 1)} at the end (a shared machine; every figure is slower than on an idle one). Round trips through the SDK's client; over HTTP eight clients with their own sessions and one token, over stdio one client with eight requests in flight.`,
+      `\`npm run bench:mcp-http -- --notes ${notes}\`: ${notes} synthetic notes, ${cpus().length} cores, load average ${round(loadavg()[0] ?? 0, 1)} at the end (a shared machine; every figure is slower than on an idle one). Round trips through the SDK's client; over HTTP eight clients with their own sessions and one token, over stdio one client with eight requests in flight.`,
       "",
       table,
       "",
     ].join("\n");
-    process.stdout.write(`${md}\nwrote bench/results/mcp-http.md\n`);
-    writeFileSync(join(ROOT, "bench", "results", "mcp-http.md"), md);
+    const file = join(ROOT, "bench", "results", "mcp-http.md");
+    process.stdout.write(`${section}\nwrote bench/results/mcp-http.md\n`);
+    writeFileSync(file, withSection(file, section));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -108,6 +108,14 @@ export async function cliBrief(
 }
 
 /**
+ * Notes whose blocks the CLI's search service keeps between searches (512 in the plugin): a server
+ * (`mcp`, `serve`) answers many searches, and on 10k notes the 200 queries of the benchmark show
+ * about 1,400 different notes (docs/decisions.md, "The CLI keeps 2,048 notes' blocks"). A one-shot
+ * command reads only the notes of its search.
+ */
+export const CLI_NOTE_CACHE_NOTES = 2048;
+
+/**
  * The CLI's search service for a vault: the index saved under `.agent-memory/`, notes read and
  * prepared on a worker thread when many are to be indexed (a worker that fails is reported on
  * stderr and the notes are read on the main thread).
@@ -123,6 +131,7 @@ export function cliSearchService(ctx: CliContext): SearchService {
       onFallback: (reason) => ctx.err(`index: ${reason}`),
     }),
     onBackgroundError: (message) => ctx.err(`warning: ${message}`),
+    noteCacheNotes: CLI_NOTE_CACHE_NOTES,
   });
 }
 

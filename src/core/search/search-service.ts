@@ -288,7 +288,7 @@ export class SearchService {
     this.queryTokenizer = createQueryTokenizer({ stemming });
     this.stopWords = options.analysis?.stopWords ?? true;
     this.blockScorer = new BlockScorer({ stemming });
-    this.cache = new NoteCache();
+    this.cache = new NoteCache(options.noteCacheNotes);
     this.key = indexKey(options.layout, stemming);
   }
 

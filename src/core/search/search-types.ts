@@ -78,6 +78,12 @@ export interface SearchServiceOptions {
    * queries), with a message naming it; the index stays usable. Defaults to `console.warn`.
    */
   onBackgroundError?: (message: string) => void;
+  /**
+   * Notes whose blocks (and their counted terms) are kept between searches; default 512
+   * (`NOTE_CACHE_NOTES`, note-cache.ts). The CLI keeps more, for its servers (docs/decisions.md,
+   * "The CLI keeps 2,048 notes' blocks").
+   */
+  noteCacheNotes?: number;
 }
 
 /** A note read for indexing: its text or, prepared elsewhere, its document; or why it could not be read. */

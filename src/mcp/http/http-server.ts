@@ -2,7 +2,8 @@
  * `agent-memory mcp <vault> --http [HOST:]PORT` (docs/mcp.md, "Remote use"): the MCP server over
  * Streamable HTTP at `/mcp`, on Node's `http` module and the SDK's own
  * `StreamableHTTPServerTransport`, one transport and one `McpServer` per session, each request
- * answered with one JSON body (no SSE stream per request). The session's
+ * answered with one JSON body (no SSE stream per request); a plain request of a session is
+ * answered by `json-transport.ts` without the SDK's web `Request` and `Response`. The session's
  * server is built from the rights of the token that opened it (agent, zones, read-only, tools:
  * the rules of the stdio flags), and every request is judged again before it reaches the
  * session, in this order: `Host` (421, when bound to loopback), `Origin` (403), path (404), a
@@ -28,6 +29,7 @@ import {
   normalOrigin,
   originAllowed,
 } from "./limits";
+import { JsonSessionTransport } from "./json-transport";
 import type { TokenEntry, TokenRegistry } from "./tokens";
 
 /** Largest request body read (bytes): a bigger one is answered 413 before it is parsed. */
@@ -70,7 +72,7 @@ interface Session {
   id: string;
   token: TokenEntry;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: JsonSessionTransport;
   /** Requests and streams of this session still open. */
   open: number;
   lastSeen: number;
@@ -392,7 +394,7 @@ export class McpHttpServer {
       }
       note.session(s);
       s.lastSeen = this.opts.now();
-      await s.transport.handleRequest(req, res, body);
+      await s.transport.handle(req, res, body);
       return;
     }
     await this.open(req, res, token, body, note.session);
@@ -424,7 +426,7 @@ export class McpHttpServer {
       return;
     }
     let s: Session | null = null;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const sdk: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A request's answer is one JSON body, not an SSE stream (docs/decisions.md, "MCP over HTTP
       // answers a request with JSON"): no tool sends a notification while it runs, and a stream
@@ -442,11 +444,14 @@ export class McpHttpServer {
         );
       },
     });
+    // A plain request of the session is answered without the SDK's Node transport, the rest
+    // through it (docs/decisions.md, "MCP over HTTP answers a plain request itself").
+    const transport = new JsonSessionTransport(sdk);
     transport.onclose = () => {
       if (s) void this.end(s, "ended by the client");
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handle(req, res, body);
     if (!s) await server.close().catch(() => undefined);
   }
 }

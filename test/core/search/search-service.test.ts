@@ -132,6 +132,35 @@ const fm = (fields: Record<string, string>) =>
     .join("\n")}\n---\n`;
 
 describe("SearchService", () => {
+  it("keeps as many notes' blocks between searches as noteCacheNotes says", async () => {
+    const files = {
+      "Memory/Library/notes/apple.md": "Apple harvest notes.\n",
+      "Memory/Library/notes/pear.md": "Pear harvest notes.\n",
+      "Memory/Library/notes/plum.md": "Plum harvest notes.\n",
+    };
+    const readsFor = async (noteCacheNotes: number | undefined): Promise<number> => {
+      const tv = tempVault(files);
+      cleanups.push(tv.cleanup);
+      const layout = new MemoryLayout(defaultSettings());
+      const service = new SearchService({
+        vault: tv.vault,
+        layout,
+        store: new MemoryStore(),
+        now: () => NOW,
+        ...(noteCacheNotes === undefined ? {} : { noteCacheNotes }),
+      });
+      await service.open();
+      const reads = vi.spyOn(tv.vault, "read");
+      // Each query shows one note; the first is asked again after the other two.
+      for (const q of ["apple", "pear", "plum", "apple"]) await search(service, q);
+      return reads.mock.calls.length;
+    };
+    expect(await readsFor(undefined)).toBe(3);
+    expect(await readsFor(3)).toBe(3);
+    // Two kept: apple was dropped for plum and is read again.
+    expect(await readsFor(2)).toBe(4);
+  });
+
   it("snippets show the text a person reads: no block ids, no callout markers", async () => {
     const note = "Memory/Agents/link/Knowledge/learning/SEO audit.md";
     const { service } = setup({
