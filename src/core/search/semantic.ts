@@ -14,7 +14,7 @@ import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
 import { filterMayHoldPhrases, type RunContext, type Shard } from "./query-runner";
 import { phrasePairs } from "./engine/phrase-filter";
-import { rankFactor } from "./ranking";
+import { MAX_RANK_FACTOR, rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
 import { embedHash, embedText, type BlockTable } from "./vectors";
@@ -221,6 +221,9 @@ export async function semanticBlocks(
     // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
     if (cosines[i]! <= 0) continue;
     const b = candidates[i]!;
+    // The note's factor is at most MAX_RANK_FACTOR: a block that could not enter the top even
+    // with it is passed over before its note's factor is worked out (most candidates are).
+    if (cosines[i]! * MAX_RANK_FACTOR * table.factors[b]! <= top.floor) continue;
     const note = table.noteOf[b]!;
     let factor = noteFactors.get(note);
     if (factor === undefined) {
