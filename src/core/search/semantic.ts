@@ -134,11 +134,12 @@ export interface SemanticBlock {
 class TopK {
   readonly scores: number[] = [];
   readonly ids: number[] = [];
+  /**
+   * The score a candidate must beat to enter; a field, not a getter, since it is asked of every
+   * candidate and a getter's result was a new heap number each time.
+   */
+  floor = -Infinity;
   constructor(private readonly size: number) {}
-  /** The score a candidate must beat to enter. */
-  get floor(): number {
-    return this.scores.length < this.size ? -Infinity : (this.scores[this.scores.length - 1] ?? 0);
-  }
   push(score: number, id: number): void {
     if (score <= this.floor) return;
     let lo = 0;
@@ -154,6 +155,7 @@ class TopK {
       this.scores.pop();
       this.ids.pop();
     }
+    if (this.scores.length === this.size) this.floor = this.scores[this.size - 1]!;
   }
 }
 
