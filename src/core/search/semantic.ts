@@ -236,26 +236,36 @@ export async function semanticBlocks(
     if (score > 0) top.push(score, b);
   }
   // A note unchanged since `index` is trusted without reading it (its text is read only for the
-  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now.
+  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now. The best
+  // are taken first, as many as are still wanted at a time (read together): once `depth` pass,
+  // the rest would never be returned, so they are not read (a phrase query read all of its top).
   const out: SemanticBlock[] = [];
-  const checks: Promise<SemanticBlock | null>[] = [];
-  top.ids.forEach((b, i) => {
-    const meta = metas[table.noteOf[b]!]!;
-    const found: SemanticBlock = {
-      meta,
-      line: table.lines[b]!,
-      hash: table.hashes[b]!,
-      score: top.scores[i] ?? 0,
-    };
-    const nv = index.notes.get(meta.path);
-    const fresh =
-      nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
-    if (fresh && parsed.phrases.length === 0) out.push(found);
-    else checks.push(readSemanticBlock(ctx, found, parsed));
-  });
-  for (const checked of await Promise.all(checks)) if (checked) out.push(checked);
+  let next = 0;
+  while (out.length < opts.depth && next < top.ids.length) {
+    const batch: Promise<SemanticBlock | null>[] = [];
+    for (let want = opts.depth - out.length; want > 0 && next < top.ids.length; want--, next++) {
+      const b = top.ids[next]!;
+      const meta = metas[table.noteOf[b]!]!;
+      const found: SemanticBlock = {
+        meta,
+        line: table.lines[b]!,
+        hash: table.hashes[b]!,
+        score: top.scores[next] ?? 0,
+      };
+      const nv = index.notes.get(meta.path);
+      const fresh =
+        nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
+      batch.push(
+        fresh && parsed.phrases.length === 0
+          ? Promise.resolve(found)
+          : readSemanticBlock(ctx, found, parsed),
+      );
+    }
+    for (const checked of await Promise.all(batch)) if (checked) out.push(checked);
+  }
+  // Best first (they were taken so); a stable sort keeps equal scores in the top's order.
   out.sort((a, b) => b.score - a.score);
-  return out.slice(0, opts.depth);
+  return out;
 }
 
 /**

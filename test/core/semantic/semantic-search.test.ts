@@ -373,6 +373,27 @@ describe("semantic recall: quoted phrases", () => {
   });
 });
 
+describe("semantic recall: quoted phrases, notes read", () => {
+  it("the best blocks are checked first, and no more notes are read once enough hold the phrase", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 35; i++)
+      files[`Memory/Library/ops/Queue ${i}.md`] =
+        `# Queue ${i}\n\nThe review step is the bottleneck again, week ${i}.\n`;
+    const ctx = await setup(files);
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const read: string[] = [];
+    const vault = ctx.vault as unknown as { read(path: string): Promise<string> };
+    const readNote = vault.read.bind(vault);
+    vault.read = (path) => (read.push(path), readNote(path));
+    const found = await paths(ctx.service, '"review step" bottleneck', "semantic", src);
+    expect(found.paths).toHaveLength(10);
+    // The vector list is 20 deep (FUSE_DEPTH) and its top holds 30: the first 20 hold the phrase,
+    // so the 10 after them are never read (each note is read once, then cached).
+    expect(read.length).toBe(20);
+  });
+});
+
 // What the vector search keeps between queries (the block table, each table note's metadata per
 // shard version: src/core/search/semantic.ts, tableNotes). Each test queries first, then changes one
 // thing: a cache that is never cleared would answer the second query as the first.
