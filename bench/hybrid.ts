@@ -7,7 +7,7 @@
  * measure recall of meaning. On the synthetic 10k-note vault (bench/lib/synthetic-vault.ts) it
  * measures:
  * - query p50/p95 of BM25 alone and of hybrid (same query, vectors given), and the per-query
- *   overhead, for notes and for passages;
+ *   overhead, for notes and for passages; then, warm, each query's least CPU time of five runs;
  * - recall@10 of the int8 vectors against exact float32 cosine over every block, 200 queries;
  * - the vector file and memory of 100k blocks at 384 dimensions.
  * Writes bench/results/hybrid.json and bench/results/hybrid.md.
@@ -175,6 +175,49 @@ async function main(): Promise<void> {
     ]),
   );
 
+  // The same queries again, warm, five times each in turn: a query's least CPU time per path,
+  // which a busy machine (scheduling, a collection landing in one run) inflates least. The
+  // single-run figures above stay the target's measure; these say what the code itself costs.
+  const REPEATS = 5;
+  const best: Record<string, number[]> = {};
+  const cpuOf = async (run: () => Promise<unknown>): Promise<number> => {
+    const c0 = process.cpuUsage();
+    await run();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  for (let i = 0; i < queries.length; i++) {
+    const q = queries[i]?.query ?? "";
+    const semantic = { mode: "hybrid" as const, vector: qvecs[i]!, index };
+    const runs: [string, () => Promise<unknown>][] = [
+      ["notes bm25", () => service.search(q, { limit: 10 })],
+      ["notes hybrid", () => service.search(q, { limit: 10, semantic })],
+      ["passages bm25", () => service.searchPassages(q, { limit: 10 })],
+      ["passages hybrid", () => service.searchPassages(q, { limit: 10, semantic })],
+    ];
+    const least = new Map<string, number>();
+    for (let r = 0; r < REPEATS; r++)
+      for (const [key, run] of runs)
+        least.set(key, Math.min(least.get(key) ?? Infinity, await cpuOf(run)));
+    for (const [key, ms] of least) (best[key] ??= []).push(ms);
+  }
+  const warm = Object.fromEntries(
+    ["notes", "passages"].map((mode) => {
+      const overhead = (best[`${mode} hybrid`] ?? []).map(
+        (h, i) => h - (best[`${mode} bm25`]?.[i] ?? 0),
+      );
+      return [
+        mode,
+        {
+          cpuBm25P50Ms: round(percentile(best[`${mode} bm25`] ?? [], 50), 2),
+          cpuHybridP50Ms: round(percentile(best[`${mode} hybrid`] ?? [], 50), 2),
+          cpuOverheadP50Ms: round(percentile(overhead, 50), 2),
+          cpuOverheadP95Ms: round(percentile(overhead, 95), 2),
+        },
+      ];
+    }),
+  );
+
   phase("timed queries done; recall");
   // Recall@10 against exact float32 cosine over every block: int8 scoring of every block, and the
   // search's own path (sign-bit prefilter, then int8 scoring of the candidates).
@@ -211,6 +254,7 @@ async function main(): Promise<void> {
     dims: DIMS,
     queries: queries.length,
     timing,
+    warmLeastOf5: warm,
     recallAt10Int8VsFloat32: recallAt10,
     recallAt10PrefilterInt8VsFloat32: recallAt10Pipeline,
     vectors100k384: { fileBytes, memoryBytes },
@@ -236,6 +280,15 @@ async function main(): Promise<void> {
     "| mode | BM25 p50 | hybrid p50 | overhead p50 | overhead p95 |",
     "|---|---|---|---|---|",
     ...Object.entries(timing).map(
+      ([mode, t]) =>
+        `| ${mode} | ${t.cpuBm25P50Ms} ms | ${t.cpuHybridP50Ms} ms | ${t.cpuOverheadP50Ms} ms | ${t.cpuOverheadP95Ms} ms |`,
+    ),
+    "",
+    `Warm, each query run ${REPEATS} times in turn and its least CPU time per path taken (what the code costs, with little of the machine's load in it; the single-run figures above are the target's measure):`,
+    "",
+    "| mode | BM25 p50 | hybrid p50 | overhead p50 | overhead p95 |",
+    "|---|---|---|---|---|",
+    ...Object.entries(warm).map(
       ([mode, t]) =>
         `| ${mode} | ${t.cpuBm25P50Ms} ms | ${t.cpuHybridP50Ms} ms | ${t.cpuOverheadP50Ms} ms | ${t.cpuOverheadP95Ms} ms |`,
     ),

@@ -15,10 +15,23 @@ import { normalizeText } from "./engine/tokenizer";
 /** A block as kept in the note cache. */
 export interface RankedBlock {
   block: SearchBlock;
-  /** The block's text as the tokenizer sees it: NFKC, lower case, apostrophes removed. */
-  probeText: string;
+  /**
+   * The block's text as the tokenizer sees it: NFKC, lower case, apostrophes removed; worked out
+   * on first use (a note read only to show a block the vectors found never needs it).
+   */
+  readonly probeText: string;
   /** The block's terms once scanned: see {@link BlockScorer}. */
   scan?: BlockScan;
+}
+
+/** A {@link RankedBlock} whose probe text is worked out when first asked. */
+class LazyRankedBlock implements RankedBlock {
+  private probe: string | undefined = undefined;
+  scan?: BlockScan = undefined;
+  constructor(readonly block: SearchBlock) {}
+  get probeText(): string {
+    return (this.probe ??= normalizeText(this.block.text).replace(APOSTROPHES, ""));
+  }
 }
 
 /**
@@ -49,10 +62,7 @@ const TABLE_CAPACITY = 1 << 16;
 
 /** Wraps blocks for {@link BlockScorer.score}. */
 export function rankedBlocks(blocks: SearchBlock[]): RankedBlock[] {
-  return blocks.map((block) => ({
-    block,
-    probeText: normalizeText(block.text).replace(APOSTROPHES, ""),
-  }));
+  return blocks.map((block) => new LazyRankedBlock(block));
 }
 
 /**

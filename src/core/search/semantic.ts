@@ -14,7 +14,7 @@ import type { NoteMeta } from "./note-document";
 import type { ParsedQuery } from "./query";
 import { filterMayHoldPhrases, type RunContext, type Shard } from "./query-runner";
 import { phrasePairs } from "./engine/phrase-filter";
-import { rankFactor } from "./ranking";
+import { MAX_RANK_FACTOR, rankFactor } from "./ranking";
 import type { SemanticQuery } from "./search-types";
 import { textContainsPhrase } from "./engine/tokenizer";
 import { embedHash, embedText, type BlockTable } from "./vectors";
@@ -134,11 +134,12 @@ export interface SemanticBlock {
 class TopK {
   readonly scores: number[] = [];
   readonly ids: number[] = [];
+  /**
+   * The score a candidate must beat to enter; a field, not a getter, since it is asked of every
+   * candidate and a getter's result was a new heap number each time.
+   */
+  floor = -Infinity;
   constructor(private readonly size: number) {}
-  /** The score a candidate must beat to enter. */
-  get floor(): number {
-    return this.scores.length < this.size ? -Infinity : (this.scores[this.scores.length - 1] ?? 0);
-  }
   push(score: number, id: number): void {
     if (score <= this.floor) return;
     let lo = 0;
@@ -154,6 +155,7 @@ class TopK {
       this.scores.pop();
       this.ids.pop();
     }
+    if (this.scores.length === this.size) this.floor = this.scores[this.size - 1]!;
   }
 }
 
@@ -221,6 +223,9 @@ export async function semanticBlocks(
     // A vector pointing away from the query (cosine ≤ 0) is unrelated, not a weak match.
     if (cosines[i]! <= 0) continue;
     const b = candidates[i]!;
+    // The note's factor is at most MAX_RANK_FACTOR: a block that could not enter the top even
+    // with it is passed over before its note's factor is worked out (most candidates are).
+    if (cosines[i]! * MAX_RANK_FACTOR * table.factors[b]! <= top.floor) continue;
     const note = table.noteOf[b]!;
     let factor = noteFactors.get(note);
     if (factor === undefined) {
@@ -231,26 +236,36 @@ export async function semanticBlocks(
     if (score > 0) top.push(score, b);
   }
   // A note unchanged since `index` is trusted without reading it (its text is read only for the
-  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now.
+  // blocks shown); a changed one, or any under a quoted phrase, is read and checked now. The best
+  // are taken first, as many as are still wanted at a time (read together): once `depth` pass,
+  // the rest would never be returned, so they are not read (a phrase query read all of its top).
   const out: SemanticBlock[] = [];
-  const checks: Promise<SemanticBlock | null>[] = [];
-  top.ids.forEach((b, i) => {
-    const meta = metas[table.noteOf[b]!]!;
-    const found: SemanticBlock = {
-      meta,
-      line: table.lines[b]!,
-      hash: table.hashes[b]!,
-      score: top.scores[i] ?? 0,
-    };
-    const nv = index.notes.get(meta.path);
-    const fresh =
-      nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
-    if (fresh && parsed.phrases.length === 0) out.push(found);
-    else checks.push(readSemanticBlock(ctx, found, parsed));
-  });
-  for (const checked of await Promise.all(checks)) if (checked) out.push(checked);
+  let next = 0;
+  while (out.length < opts.depth && next < top.ids.length) {
+    const batch: Promise<SemanticBlock | null>[] = [];
+    for (let want = opts.depth - out.length; want > 0 && next < top.ids.length; want--, next++) {
+      const b = top.ids[next]!;
+      const meta = metas[table.noteOf[b]!]!;
+      const found: SemanticBlock = {
+        meta,
+        line: table.lines[b]!,
+        hash: table.hashes[b]!,
+        score: top.scores[next] ?? 0,
+      };
+      const nv = index.notes.get(meta.path);
+      const fresh =
+        nv !== undefined && meta.mtime >= 0 && nv.mtime === meta.mtime && nv.size === meta.size;
+      batch.push(
+        fresh && parsed.phrases.length === 0
+          ? Promise.resolve(found)
+          : readSemanticBlock(ctx, found, parsed),
+      );
+    }
+    for (const checked of await Promise.all(batch)) if (checked) out.push(checked);
+  }
+  // Best first (they were taken so); a stable sort keeps equal scores in the top's order.
   out.sort((a, b) => b.score - a.score);
-  return out.slice(0, opts.depth);
+  return out;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   set,
   simd,
   sumLanes,
+  uleb,
 } from "./wasm-bytes";
 
 /** Bits set in each 16-bit number (64 KB, built once): JavaScript counts a word by halves. */
@@ -288,6 +289,76 @@ const MODULE = (() => {
 /** The compiled module, `null` where WebAssembly SIMD is not there (compiled once, on first use). */
 const wasmModule = lazyModule(MODULE);
 
+/**
+ * Most lanes a block may have for {@link sweepModule}: it adds the lanes' popcounts byte by byte,
+ * at most 8 each, and 31 × 8 is the most a byte holds.
+ */
+const SWEEP_LANES = 31;
+
+/**
+ * A module exporting `sweep(q, bits, count, out)`: the distances of blocks `0..count` of `lanes`
+ * 16-byte lanes, as `distances` without positions gives them, with the lanes unrolled: each lane's
+ * XOR with the query's is counted by `i8x16.popcnt` and the counts added byte by byte, then
+ * widened and summed once per block (the loop over lanes, and a sum per lane, were most of what
+ * `distances` did per block; docs/decisions.md, "The vector side skips what cannot change its top").
+ */
+export function sweepModule(lanes: number): Uint8Array<ArrayBuffer> {
+  const load = (local: number, lane: number) => [
+    ...get(local),
+    ...simd(0x00),
+    4,
+    ...uleb(lane * 16),
+  ];
+  const counted: number[] = [];
+  const query: number[] = [];
+  for (let lane = 0; lane < lanes; lane++) {
+    query.push(...load(0, lane), ...set(7 + lane)); // the query's lane, read once
+    counted.push(...load(5, lane), ...get(7 + lane), ...simd(0x51), ...simd(0x62)); // xor, popcnt
+    if (lane > 0) counted.push(...simd(0x6e)); // i8x16.add
+  }
+  // Locals: 0 q, 1 bits, 2 count, 3 out; 4 i, 5 p; 6 acc, 7… the query's lanes (v128).
+  const body = [
+    ...[2, 2, 0x7f, 1 + lanes, 0x7b], // locals: 2 × i32, 1 + lanes × v128
+    ...query,
+    ...get(1),
+    ...set(5), // p = bits
+    ...[0x02, 0x40], // block
+    ...[0x03, 0x40], //   loop
+    ...get(4),
+    ...get(2),
+    0x4f, //     i32.ge_u
+    ...[0x0d, 1], //     br_if 1 (done)
+    ...counted, //     the lanes' popcounts, added byte by byte
+    ...simd(0x7d), //     i16x8.extadd_pairwise_i8x16_u
+    ...simd(0x7f), //     i32x4.extadd_pairwise_i16x8_u
+    ...set(6),
+    ...get(3),
+    ...get(4),
+    ...i32(1),
+    0x74,
+    0x6a, //     out + 2i
+    ...sumLanes(6), //     the four lanes summed
+    ...[0x3b, 1, 0], //     i32.store16 align=2
+    ...addTo(5, lanes * 16), //     p += the block's bytes
+    ...addTo(4, 1), //     i++
+    ...[0x0c, 0], //     br 0
+    0x0b, //   end
+    0x0b, // end
+    0x0b, // end of the function
+  ];
+  return moduleBytes("sweep", 4, body);
+}
+
+/** The compiled {@link sweepModule} of each lane count asked (`null` where SIMD is not there). */
+const sweepModules = new Map<number, () => WebAssembly.Module | null>();
+
+function sweepFor(lanes: number): WebAssembly.Module | null {
+  if (lanes < 1 || lanes > SWEEP_LANES) return null;
+  let module = sweepModules.get(lanes);
+  if (!module) sweepModules.set(lanes, (module = lazyModule(sweepModule(lanes))));
+  return module();
+}
+
 /** Rounded up to a multiple of 16 bytes. */
 const align16 = (n: number) => Math.ceil(n / 16) * 16;
 
@@ -325,8 +396,12 @@ function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): S
   const outAt = posAt + align16(blocks * 4);
   const nAt = outAt + align16(blocks * 2);
   const bytes = nAt + 16;
-  const { exports, buffer } = instantiate(module, bytes);
+  const { exports, buffer, memory } = instantiate(module, bytes);
   const run = exports.distances as (...args: number[]) => void;
+  const sweeping = sweepFor(words / 4);
+  const sweep = sweeping
+    ? (instantiate(sweeping, memory).exports.sweep as (...args: number[]) => void)
+    : null;
   const runWithin = exports.within as (...args: number[]) => void;
   const found = new Int32Array(buffer, nAt, 1);
   const bits = new Uint32Array(buffer, bitsAt, blocks * words);
@@ -347,7 +422,8 @@ function wasmCodes(module: WebAssembly.Module, blocks: number, words: number): S
             throw new RangeError(`sign distances: block ${positions[i]} of ${blocks}`);
         pos.set(positions.subarray(0, count));
       }
-      run(queryAt, bitsAt, posAt, count, words / 4, outAt, positions ? 1 : 0);
+      if (!positions && sweep) sweep(queryAt, bitsAt, count, outAt);
+      else run(queryAt, bitsAt, posAt, count, words / 4, outAt, positions ? 1 : 0);
       return out.subarray(0, count);
     },
     within: (from, to, count) => {

@@ -27,10 +27,18 @@ export const get = (l: number): number[] => [0x20, l];
 export const set = (l: number): number[] => [0x21, l];
 /** `local.tee l`. */
 export const tee = (l: number): number[] => [0x22, l];
-/** `i32.const n` for 0 ≤ n < 64 (one signed LEB128 byte). */
+/** `i32.const n` for an integer 0 ≤ n < 2^31 (signed LEB128). */
 export const i32 = (n: number): number[] => {
-  if (!(n >= 0 && n < 64)) throw new RangeError(`i32 constant ${n} needs more than one byte`);
-  return [0x41, n];
+  if (!(Number.isInteger(n) && n >= 0 && n < 2 ** 31))
+    throw new RangeError(`i32 constant ${n} is not an integer in 0 … 2^31 - 1`);
+  const out = [0x41];
+  for (;;) {
+    const byte = n & 0x7f;
+    n >>>= 7;
+    // The last byte's bit 6 is the sign: a non-negative number ends on a byte where it is 0.
+    if (n === 0 && (byte & 0x40) === 0) return [...out, byte];
+    out.push(byte | 0x80);
+  }
 };
 
 /** One exported function of a module: its name, its count of i32 parameters (no result), its code. */
@@ -108,17 +116,21 @@ export function lazyModule(bytes: Uint8Array<ArrayBuffer>): () => WebAssembly.Mo
 const PAGE = 65536;
 
 /**
- * An instance of `module` with a new memory of at least `bytes` bytes as its `env.memory`, and
- * that memory's buffer (the memory never grows, so views of it stay valid). Throws a `RangeError`
- * when the host refuses the memory.
+ * An instance of `module` with a new memory of at least `bytes` bytes as its `env.memory` (or with
+ * `bytes`, a memory another instance has, so that both read the same bytes), and that memory and
+ * its buffer (the memory never grows, so views of it stay valid). Throws a `RangeError` when the
+ * host refuses the memory.
  */
 export function instantiate(
   module: WebAssembly.Module,
-  bytes: number,
-): { exports: WebAssembly.Exports; buffer: ArrayBuffer } {
-  const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) });
+  bytes: number | WebAssembly.Memory,
+): { exports: WebAssembly.Exports; buffer: ArrayBuffer; memory: WebAssembly.Memory } {
+  const memory =
+    typeof bytes === "number"
+      ? new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / PAGE)) })
+      : bytes;
   const instance = new WebAssembly.Instance(module, { env: { memory } });
-  return { exports: instance.exports, buffer: memory.buffer };
+  return { exports: instance.exports, buffer: memory.buffer, memory };
 }
 
 /** `local l += n` (i32; n as {@link i32} takes it). */

@@ -116,10 +116,19 @@ export function datePart(value: unknown): IsoDate | null {
  * who wrote it meant.
  */
 export function instantOf(value: string): number | null {
-  const v = value.trim();
-  if (isIsoDate(v) || !isIso8601(v)) return null;
-  const ms = Date.parse(v.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  const form = dateTimeForm(value.trim());
+  if (form === null) return null;
+  const ms = Date.parse(form);
   return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * The form of a trimmed ISO 8601 date-time that `Date.parse` reads ({@link instantOf}: `T`
+ * between date and time, a colon in the offset), or `null` for a plain date or a non-ISO value.
+ */
+function dateTimeForm(v: string): string | null {
+  if (isIsoDate(v) || !isIso8601(v)) return null;
+  return v.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2");
 }
 
 /** Days in a month (1–12) of a year, leap years by the Gregorian rule. */
@@ -223,9 +232,27 @@ export function today(now: Date | number): IsoDate {
 export function isExpired(value: unknown, todayIso: IsoDate, nowMs: number): boolean {
   if (typeof value !== "string") return false;
   const v = value.trim();
-  const instant = instantOf(v);
-  return instant !== null ? instant < nowMs : isIsoDate(v) && v < todayIso;
+  let form = expiryForms.get(v);
+  if (form === undefined) {
+    form = isIsoDate(v) ? "" : dateTimeForm(v);
+    if (expiryForms.size >= 100_000) expiryForms.clear();
+    expiryForms.set(v, form);
+  }
+  if (form === "") return v < todayIso;
+  if (form === null) return false;
+  // Parsed at every call: a date-time without an offset is local time, and the zone may change.
+  const instant = Date.parse(form);
+  return !Number.isNaN(instant) && instant < nowMs;
 }
+
+/**
+ * What {@link isExpired} made of each value it was asked (trimmed): `""` for a plain date, the
+ * form `Date.parse` reads for a date-time ({@link dateTimeForm}), `null` for anything else. Search
+ * asks it of every note with an expiry at every query, and a vault has few distinct values;
+ * checking the shape each time was a visible part of a hybrid query (docs/decisions.md, "The
+ * vector side skips what cannot change its top").
+ */
+const expiryForms = new Map<string, string | null>();
 
 /** The day number of the Monday of the week holding day number `day` (1970-01-01 was a Thursday). */
 function mondayOf(day: number): number {

@@ -31,6 +31,27 @@ describe("int8 dot products", () => {
     }
   });
 
+  it("codes that start anywhere in their buffer are read from where they start", () => {
+    // Copied to the kernel four codes at a time where they start at a multiple of 4 bytes, one
+    // by one elsewhere: both read the codes, not what lies before them.
+    const random = seeded(5);
+    const dims = 384;
+    const slots = 20;
+    const query = int16Query(Float32Array.from({ length: dims }, () => random() - 0.5));
+    const order = [19, 0, 5, 5, 11];
+    for (const offset of [0, 4, 1, 2, 12]) {
+      const buffer = new ArrayBuffer(offset + slots * dims);
+      new Int8Array(buffer).fill(99);
+      const codes = new Int8Array(buffer, offset, slots * dims);
+      codes.set(Int8Array.from({ length: slots * dims }, () => Math.round(random() * 254 - 127)));
+      const wasm = new Float64Array(order.length);
+      const js = new Float64Array(order.length);
+      expect(dotProducts(query, codes, dims, (i) => order[i]!, order.length, wasm)).toBe("wasm");
+      dotProducts(query, codes.slice(), dims, (i) => order[i]!, order.length, js, "js");
+      expect([...wasm], `offset ${offset}`).toEqual([...js]);
+    }
+  });
+
   it("dimensions that are not whole 16-byte lanes are added in JavaScript", () => {
     const codes = Int8Array.from([1, 2, 3, 4, 5, 6, 7]);
     const query = int16Query(Float32Array.from([1, 0, 0, 0, 0, 0, -1]));

@@ -9,6 +9,8 @@ import { startEmbeddingsStub, type EmbeddingsStub } from "../../helpers/embeddin
 import { MemoryLayout } from "../../../src/core/layout";
 import { defaultSettings, type Settings } from "../../../src/core/settings";
 import { SearchService } from "../../../src/core/search/search-service";
+import { rankFactor } from "../../../src/core/search/ranking";
+import { embeddableBlocks, VectorIndex } from "../../../src/core/search/vectors";
 import { createEmbeddingsClient, type EmbeddingsClient } from "../../../src/core/llm/embeddings";
 import { embedIndex, loadVectors } from "../../../src/core/semantic/embed-index";
 import {
@@ -371,6 +373,27 @@ describe("semantic recall: quoted phrases", () => {
   });
 });
 
+describe("semantic recall: quoted phrases, notes read", () => {
+  it("the best blocks are checked first, and no more notes are read once enough hold the phrase", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 35; i++)
+      files[`Memory/Library/ops/Queue ${i}.md`] =
+        `# Queue ${i}\n\nThe review step is the bottleneck again, week ${i}.\n`;
+    const ctx = await setup(files);
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const read: string[] = [];
+    const vault = ctx.vault as unknown as { read(path: string): Promise<string> };
+    const readNote = vault.read.bind(vault);
+    vault.read = (path) => (read.push(path), readNote(path));
+    const found = await paths(ctx.service, '"review step" bottleneck', "semantic", src);
+    expect(found.paths).toHaveLength(10);
+    // The vector list is 20 deep (FUSE_DEPTH) and its top holds 30: the first 20 hold the phrase,
+    // so the 10 after them are never read (each note is read once, then cached).
+    expect(read.length).toBe(20);
+  });
+});
+
 // What the vector search keeps between queries (the block table, each table note's metadata per
 // shard version: src/core/search/semantic.ts, tableNotes). Each test queries first, then changes one
 // thing: a cache that is never cleared would answer the second query as the first.
@@ -449,5 +472,73 @@ describe("semantic recall: what is kept between queries follows every change", (
     expect((await paths(service, QUERY, "semantic", src)).paths).toContain(TARGET);
     now = Date.parse("2026-12-01T13:00:01Z");
     expect((await paths(service, QUERY, "semantic", src)).paths).not.toContain(TARGET);
+  });
+});
+
+// The vector side passes over a candidate that could not enter its top even with the largest note
+// factor, before working its note's factor out (src/core/search/semantic.ts, semanticBlocks): what
+// it keeps must be what ranking every block by cosine × note factor × block factor keeps.
+describe("semantic recall: ranking factors of the vector list", () => {
+  it("the blocks kept are those of every block ranked by cosine times both factors", async () => {
+    const DIMS = 64;
+    const files: Record<string, string> = {};
+    const cosines = new Map<string, number>();
+    for (let i = 0; i < 80; i++) {
+      const path = `Memory/Library/t/n${String(i).padStart(2, "0")}.md`;
+      // One note in three ranks lower (superseded), one in five has a low confidence, one in
+      // seven holds a superseded entry.
+      const front = [
+        i % 3 === 0 ? "status: superseded" : "",
+        i % 5 === 0 ? "confidence: 0.2" : "",
+      ].filter(Boolean);
+      const body = i % 7 === 0 ? `Entry ${i} [superseded_by:: x]\n` : `Entry ${i} text\n`;
+      files[path] =
+        `${front.length > 0 ? `---\n${front.join("\n")}\n---\n` : ""}# N${i}\n\n${body}`;
+      cosines.set(path, 0.2 + i * 0.009);
+    }
+    const tv = tempVault(files);
+    cleanups.push(tv.cleanup);
+    const service = new SearchService({
+      vault: tv.vault,
+      layout: new MemoryLayout(defaultSettings()),
+      now: () => NOW,
+    });
+    await service.open();
+    const index = new VectorIndex("m", DIMS);
+    const query = new Float32Array(DIMS);
+    query[0] = 1;
+    const expected: { path: string; score: number }[] = [];
+    // The nearest notes come last in block order, when the top the vectors keep is fullest.
+    const metas = service.notes().sort((a, b) => cosines.get(a.path)! - cosines.get(b.path)!);
+    for (const meta of metas) {
+      const blocks = embeddableBlocks(await tv.vault.read(meta.path), meta.path, false);
+      const c = cosines.get(meta.path)!;
+      for (const [k, b] of blocks.entries()) {
+        const v = new Float32Array(DIMS);
+        v[0] = c;
+        v[1 + ((meta.path.length + k) % (DIMS - 1))] = Math.sqrt(1 - c * c);
+        const slot = index.add(b.hash, v);
+        const score =
+          index.similarity(query, slot) *
+          rankFactor(meta, defaultSettings().search, NOW) *
+          b.factor;
+        expected.push({ path: meta.path, score });
+      }
+      index.setNote(meta.path, meta.mtime, meta.size, blocks);
+    }
+    expected.sort((a, b) => b.score - a.score);
+    // Some block's note factor or block factor must change the order, or the test proves nothing.
+    expect(expected.map((e) => e.path)).not.toEqual(
+      [...expected].sort((a, b) => cosines.get(b.path)! - cosines.get(a.path)!).map((e) => e.path),
+    );
+    const res = await service.search("entry", {
+      limit: 10,
+      semantic: { mode: "semantic", vector: query, index },
+    });
+    if (!res.ok) throw new Error(res.error);
+    expect(res.value.results.map((h) => h.path)).toEqual(expected.slice(0, 10).map((e) => e.path));
+    expect(res.value.results.map((h) => h.blocks?.[0]?.score)).toEqual(
+      expected.slice(0, 10).map((e) => Math.round(e.score * 1000) / 1000),
+    );
   });
 });

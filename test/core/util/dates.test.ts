@@ -98,6 +98,21 @@ describe("isExpired", () => {
     expect(isExpired("2026-12-01 12:00:00-08:00", todayIso, nowMs)).toBe(false);
   });
 
+  it("a date-time without an offset is local time, judged in the zone of each call", () => {
+    // isExpired keeps what it made of each value; the instant of a local date-time is not kept.
+    const saved = process.env.TZ;
+    try {
+      process.env.TZ = "UTC";
+      expect(isExpired("2026-12-01T19:00:00", todayIso, nowMs)).toBe(true);
+      expect(isExpired("2026-12-01T19:00:00", todayIso, nowMs)).toBe(true);
+      process.env.TZ = "America/Los_Angeles"; // 19:00 there is 03:00Z the next day
+      expect(isExpired("2026-12-01T19:00:00", todayIso, nowMs)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  });
+
   it("what is not ISO 8601 never expires", () => {
     for (const v of [
       "01/12/2026",
