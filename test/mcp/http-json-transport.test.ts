@@ -20,8 +20,21 @@ afterEach(async () => {
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
-/** A server whose sessions have one tool, `shout`, that logs a line about its request and answers. */
-async function start() {
+/** What `hold` waits for, by its text: released by the test. */
+const gates = new Map<string, () => void>();
+/** A promise `hold` with `text` waits on until {@link release}. */
+function gate(text: string): Promise<void> {
+  return new Promise((resolve) => gates.set(text, resolve));
+}
+function release(text: string): void {
+  gates.get(text)?.();
+}
+
+/**
+ * A server whose sessions have two tools: `shout`, that logs a line about its request and
+ * answers, and `hold`, that answers its text once the test releases it.
+ */
+async function start(drainMs?: number) {
   v = tempVault();
   const t = await addToken(
     v.vault,
@@ -37,6 +50,7 @@ async function start() {
     maxBodyBytes: 1024 * 1024,
     ratePerMinute: 1000,
     idleMs: 60_000,
+    ...(drainMs !== undefined ? { drainMs } : {}),
     tokens: new TokenRegistry(
       v.vault,
       () => NOW,
@@ -54,6 +68,14 @@ async function start() {
             params: { level: "info", data: `shouting ${text}` },
           });
           return { content: [{ type: "text", text: text.toUpperCase() }] };
+        },
+      );
+      mcp.registerTool(
+        "hold",
+        { description: "waits", inputSchema: { text: z.string() } },
+        async ({ text }) => {
+          await gate(text);
+          return { content: [{ type: "text", text }] };
         },
       );
       return Promise.resolve(mcp);
@@ -151,5 +173,101 @@ describe("a session's plain requests", () => {
     expect((await post(s, { jsonrpc: "2.0", id: 7 })).status).toBe(400);
     expect(sdkPosts(viaSdk)).toBe(6);
     await s.client.close();
+  });
+});
+
+const hold = (id: number | string, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "hold", arguments: { text } },
+});
+
+/** Resolves once `hold` with `text` is waiting in the server. */
+async function waiting(text: string): Promise<void> {
+  while (!gates.has(text)) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("requests in flight", () => {
+  afterEach(() => {
+    for (const open of gates.values()) open();
+    gates.clear();
+  });
+
+  it("two requests of one id at once each get their own answer, under that id", async () => {
+    const s = await start();
+    const first = post(s, hold(5, "first"));
+    await waiting("first");
+    const second = post(s, hold(5, "second"));
+    await waiting("second");
+    release("second");
+    release("first");
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.body).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      result: { content: [{ type: "text", text: "first" }] },
+    });
+    expect(b.body).toEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      result: { content: [{ type: "text", text: "second" }] },
+    });
+    await s.client.close();
+  });
+
+  it("a retry of a request whose client went away gets its own answer, not the old one", async () => {
+    const s = await start();
+    const gone = new AbortController();
+    const abandoned = fetch(s.url, {
+      method: "POST",
+      signal: gone.signal,
+      headers: {
+        Authorization: `Bearer ${s.secret}`,
+        Accept: "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "Mcp-Session-Id": s.session,
+      },
+      body: JSON.stringify(hold(46, "old")),
+    }).catch(() => null);
+    await waiting("old");
+    gone.abort();
+    await abandoned;
+    const retry = post(s, hold(46, "new"));
+    await waiting("new");
+    // The retry's answer comes first, the abandoned request's after it.
+    release("new");
+    await new Promise((r) => setTimeout(r, 50));
+    release("old");
+    expect((await retry).body).toEqual({
+      jsonrpc: "2.0",
+      id: 46,
+      result: { content: [{ type: "text", text: "new" }] },
+    });
+    await s.client.close();
+  });
+
+  it("a session ended while a request waits answers it that the session ended; a stop does not wait past drainMs", async () => {
+    const s = await start(300);
+    const pending = post(s, hold(7, "stuck"));
+    await waiting("stuck");
+    const del = await fetch(s.url, {
+      method: "DELETE",
+      headers: { Authorization: `Bearer ${s.secret}`, "Mcp-Session-Id": s.session },
+    });
+    expect(del.status).toBe(200);
+    expect((await pending).body).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32000, message: "the session ended" },
+    });
+    await server!.close();
+    v.cleanup();
+    // A request that is never answered (its tool never returns) does not keep a stop waiting.
+    const t = await start(300);
+    void post(t, hold(8, "never")).catch(() => null);
+    await waiting("never");
+    await server!.close();
+    server = null;
   });
 });

@@ -41,6 +41,13 @@ export const DEFAULT_RATE_PER_MINUTE = 600;
 /** A session with no request and no open stream this long (ms) is closed. */
 export const DEFAULT_IDLE_MS = 30 * 60_000;
 
+/**
+ * Longest a stop waits for the requests in flight (ms) before it closes the sessions and the
+ * connections anyway: a request that never ends (a client's own stream, a tool that hangs) must
+ * not keep a stopping server, and its index unsaved, for as long as its client waits.
+ */
+export const DEFAULT_DRAIN_MS = 10_000;
+
 /** Messages kept per session for a client that resumes a stream (`Last-Event-ID`). */
 const EVENTS_KEPT = 512;
 
@@ -56,6 +63,8 @@ export interface McpHttpOptions {
   maxBodyBytes: number;
   ratePerMinute: number;
   idleMs: number;
+  /** Longest a stop waits for requests in flight (ms); {@link DEFAULT_DRAIN_MS} when not given. */
+  drainMs?: number;
   tokens: TokenRegistry;
   /**
    * Builds the MCP server of a new session for `token`. A {@link Error} thrown (an agent or zone
@@ -234,14 +243,25 @@ export class McpHttpServer {
 
   /**
    * Stops: no new connection or request (503 meanwhile), waits for the requests in flight to be
-   * answered, then closes every session (its streams end) and the listening socket.
+   * answered (at most {@link McpHttpOptions.drainMs}), then closes every session (its streams
+   * end, a request still waiting is told the session ended) and the listening socket.
    */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     if (this.sweeper) clearInterval(this.sweeper);
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
-    while (this.inflight.size > 0) await Promise.all([...this.inflight]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), this.opts.drainMs ?? DEFAULT_DRAIN_MS);
+    });
+    while (this.inflight.size > 0) {
+      if ((await Promise.race([Promise.all([...this.inflight]), late])) === "late") {
+        this.opts.log(`mcp: stopping without waiting longer for ${this.inflight.size} request(s)`);
+        break;
+      }
+    }
+    clearTimeout(timer);
     for (const s of [...this.sessions.values()]) await this.end(s, "the server stops");
     this.http.closeAllConnections();
     await closed;
@@ -266,8 +286,10 @@ export class McpHttpServer {
     res.on("close", () => {
       const ms = Math.round(performance.now() - t0);
       const aborted = res.writableFinished ? "" : " (connection closed early)";
+      // No status was sent on a connection closed before an answer: "-", not Node's default 200.
+      const status = res.headersSent ? String(res.statusCode) : "-";
       this.opts.log(
-        `http: ${new Date(this.opts.now()).toISOString()} ${tokenId} ${label} ${res.statusCode} ${ms} ms${aborted}`,
+        `http: ${new Date(this.opts.now()).toISOString()} ${tokenId} ${label} ${status} ${ms} ms${aborted}`,
       );
       if (session) {
         session.open--;

@@ -9,6 +9,7 @@
  * Node transport turns each request into a web `Request` and each answer into a web `Response`
  * read back as a stream, which cost more CPU than the search it carried.
  */
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type {
@@ -63,16 +64,25 @@ export class JsonSessionTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-  /** The requests answered here and not yet answered, by id. */
-  private readonly waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
+  /**
+   * The requests taken here and not yet answered, by the id the server saw: each request gets
+   * one of its own (`<prefix><n>`), so two requests of one id in flight at once, or a retry of a
+   * request whose client went away, each get their own answer, never another's.
+   */
+  private readonly waiting = new Map<string, (message: JSONRPCMessage | null) => void>();
+  /** Starts every id given here; random, so no id a client sends is one. */
+  private readonly prefix = `agent-memory-${randomUUID()}-`;
+  private next = 0;
   private closed = false;
 
   constructor(private readonly sdk: StreamableHTTPServerTransport) {
     sdk.onmessage = (message, extra) => this.onmessage?.(message, extra);
     sdk.onerror = (error) => this.onerror?.(error);
     sdk.onclose = () => {
-      // Requests still waiting stay unanswered, as the SDK leaves its own when a session closes.
+      // Requests still waiting are answered that the session ended (their HTTP requests would
+      // otherwise stay open, and a server's stop waits for them).
       this.closed = true;
+      for (const answer of this.waiting.values()) answer(null);
       this.waiting.clear();
       this.onclose?.();
     };
@@ -91,13 +101,14 @@ export class JsonSessionTransport implements Transport {
   }
 
   /**
-   * The answer to a request taken here goes to its HTTP response; a notification or request
-   * related to it is dropped, as the SDK drops them in JSON-response mode (no stream to carry
-   * them). Everything else is the SDK's.
+   * The answer to a request taken here goes to its HTTP response, under the id the client gave;
+   * an answer whose request is no longer waiting (its client went away) and a notification or
+   * request related to one taken here are dropped, as the SDK drops them in JSON-response mode (no
+   * stream to carry them). Everything else is the SDK's.
    */
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const id = isResponse(message) ? message.id : options?.relatedRequestId;
-    if (id !== undefined && this.waiting.has(id)) {
+    if (typeof id === "string" && id.startsWith(this.prefix)) {
       if (isResponse(message)) {
         const answer = this.waiting.get(id);
         this.waiting.delete(id);
@@ -128,8 +139,7 @@ export class JsonSessionTransport implements Transport {
       sessionId === undefined ||
       message === null ||
       !isRequest(message) ||
-      message.method === "initialize" ||
-      this.waiting.has(message.id)
+      message.method === "initialize"
     ) {
       await this.sdk.handleRequest(req, res, body);
       return;
@@ -142,10 +152,18 @@ export class JsonSessionTransport implements Transport {
       await this.sdk.handleRequest(req, res, body);
       return;
     }
-    const answer = new Promise<JSONRPCMessage>((resolve) => this.waiting.set(message.id, resolve));
-    this.onmessage?.(message, { requestInfo: { headers: req.headers, url } });
-    const json = JSON.stringify(await answer);
+    const own = `${this.prefix}${this.next++}`;
+    const answer = new Promise<JSONRPCMessage | null>((resolve) => this.waiting.set(own, resolve));
+    // A client that goes away is not waited for: its answer is dropped when it comes.
+    res.on("close", () => this.waiting.delete(own));
+    this.onmessage?.({ ...message, id: own }, { requestInfo: { headers: req.headers, url } });
+    const got = await answer;
     if (res.destroyed) return;
+    const json = JSON.stringify(
+      got === null
+        ? { jsonrpc: "2.0", id: message.id, error: { code: -32000, message: "the session ended" } }
+        : { ...got, id: message.id },
+    );
     res.writeHead(200, {
       "Content-Type": "application/json",
       "mcp-session-id": sessionId,
