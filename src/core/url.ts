@@ -36,7 +36,7 @@ export function redactUrl(text: string): string {
  * that way.
  */
 const SECRET_PARAM =
-  /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|password|passwd|sig|signature|auth)=)[^&#\s]*/gi;
+  /([?&](?:api[-_]?key|key|access[-_]?token|token|secret|password|passwd|sig|signature|auth)=)(?!\[redacted)[^&#\s]*/gi;
 
 /** Why a base URL cannot be used. */
 export interface BaseUrlProblem {

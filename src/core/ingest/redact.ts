@@ -40,7 +40,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: "openai-api-key",
-    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{20,}/g,
     source: "gitleaks openai-api-key (without its T3BlbkFJ marker: newer keys lack it)",
   },
   {
@@ -144,24 +144,25 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     // `--password hunter2`, `--api-key=…`, `--db-token …`, `sshpass -p …`, `mysql -pS3cret`: a
     // command's option that takes a secret; the option is kept.
     pattern:
-      /(?<keep>(?:^|\s)(?:--(?:[a-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-key)[ =]|sshpass\s+-p\s*)["']?)(?!\[redacted)[^\s"'`]{4,}|(?<keep2>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!\[redacted)[^\s"'`]+/gi,
+      /(?<keep>(?:^|\s)(?:--(?!no-)(?:[a-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-key)[ =]|sshpass\s+-p\s*)["']?)(?!\[redacted)[^\s"'`;]{4,}|(?<keep2>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!\[redacted)[^\s"'`;]+/gi,
     source:
       "gitleaks' keyword list as command options; sshpass -p and the mysql client's -pPASSWORD (their manuals)",
   },
   {
     name: "password-prose",
-    // "the db password is Sup3rS3cret!": a value after "password is" with a digit or a symbol in it,
-    // so "the password is required" stays.
+    // "the db password is Sup3rS3cret!": a value after "password is" with a digit in it, so "the
+    // password is required" and "the password is expired!" stay.
     pattern:
-      /(?<keep>\b(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*[:=]?\s*["'`]?)(?!\[redacted)(?=[^\s"'`]*[0-9!@#$%^&*+=?~])[^\s"'`,;]{6,}/gi,
+      /(?<keep>\b(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*[:=]?\s*["'`]?)(?!\[redacted)(?=[^\s"'`]*[0-9])[^\s"'`,;]{6,}/gi,
     source:
       "gitleaks generic-api-key's keywords in prose, with a digit or symbol instead of its entropy check",
   },
   {
     name: "secret-assignment",
-    // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`: the name is kept, the value goes.
+    // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`, `[db_password:: …]`: the name is
+    // kept, the value goes.
     pattern:
-      /(?<keep>\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?["']?\s*[:=]\s*["']?)(?!\[redacted)[^\s"'`,;]{8,}/gi,
+      /(?<keep>\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?["']?\s*(?:::|[:=])\s*["']?)(?!\[redacted)[^\s"'`,;\])]{8,}/gi,
     source: "gitleaks generic-api-key (its keyword list, without the entropy check)",
   },
 ];
@@ -172,7 +173,9 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
  * unchanged, and so does text already redacted (redacting twice gives what redacting once gives).
  */
 export function redactSecrets(text: string): string {
-  let out = text;
+  // URLs first: a `?token=…` parameter becomes `?token=[redacted]` rather than being taken by the
+  // generic assignment rule.
+  let out = redactUrl(text);
   for (const p of SECRET_PATTERNS)
     out = out.replace(p.pattern, (...args: unknown[]) => {
       const groups = args[args.length - 1] as { keep?: string; keep2?: string } | undefined;
@@ -180,7 +183,7 @@ export function redactSecrets(text: string): string {
         typeof groups === "object" && groups !== null ? (groups.keep ?? groups.keep2 ?? "") : "";
       return `${keep}[redacted: ${p.name}]`;
     });
-  return redactUrl(out.replace(WRAPPED_TAIL, "$1"));
+  return out.replace(WRAPPED_TAIL, "$1");
 }
 
 /**
@@ -189,3 +192,12 @@ export function redactSecrets(text: string): string {
  */
 const WRAPPED_TAIL =
   /(\[redacted: [a-z0-9-]+\])[ \t]*\r?\n[ \t]*[A-Za-z0-9_+/=-]{16,}[ \t]*(?=\r?\n|$)/g;
+
+/**
+ * True when a field or option named `name` holds a secret by its name alone (`password`,
+ * `api_key`, `db_token`, `client-secret`, `credentials`): the names the `secret-assignment`
+ * pattern keys on. A tool's `fields` argument has no `=` for the pattern to see.
+ */
+export function isSecretName(name: string): boolean {
+  return /(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?$/i.test(name.trim());
+}

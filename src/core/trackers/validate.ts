@@ -8,7 +8,7 @@
  * argument (`what`). Texts come back with their secrets redacted ({@link redactSecrets}): an
  * agent's journal line or item is held to the rule its transcripts are (docs/mcp.md, "Secrets").
  */
-import { redactSecrets } from "../ingest/redact";
+import { isSecretName, redactSecrets } from "../ingest/redact";
 import { AGENT_NAME_RULE, normalizeVaultPath, sanitizeFileName } from "../layout";
 import { trailingBlockId } from "../markdown/anchors";
 import { linkTarget, unwrapWikilink } from "../markdown/wikilinks";
@@ -112,6 +112,8 @@ export function checkDate(what: string, value: string): Result<string> {
 export function checkLink(what: string, value: string): Result<string> {
   const inner = unwrapWikilink(value);
   if (inner === "") return err(`${what} is empty`);
+  // A link is written as given, so one holding a secret is refused, and the secret not repeated.
+  if (redactSecrets(value) !== value) return err(`${what} holds a secret; nothing written`);
   if (hasControl(inner) || /[\r\n]/.test(inner))
     return err(`${what} holds a control character or a line break`);
   if (/[[\]]/.test(inner))
@@ -168,6 +170,8 @@ export function checkFieldValue(key: string, value: string): Result<string> {
   if (k === FIELD_KEYS.priority) return checkPriority(what, value);
   if (k === FIELD_KEYS.to) return checkAddressees(what, value);
   if (k === FIELD_KEYS.source) return checkLink(what, value);
+  // A field named as a secret (`password`, `api_key`) keeps its name, not its value.
+  if (isSecretName(k) && value.trim() !== "") return ok("[redacted: secret-field]");
   return checkText(what, value);
 }
 

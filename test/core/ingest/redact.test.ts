@@ -100,6 +100,26 @@ describe("redactSecrets", () => {
     }
   });
 
+  it("keeps a URL's ?token= redacted once with balanced brackets, a field's value redacted, and ordinary text whole", () => {
+    expect(redactSecrets("reset via https://example.com/reset?token=abcdefgh12345678 soon")).toBe(
+      "reset via https://example.com/reset?token=[redacted] soon",
+    );
+    expect(
+      redactSecrets("J7 [db_password:: correcthorse99] and [api_key:: x8Fj3kLm9QpR2sTzQ]"),
+    ).toBe(
+      "J7 [db_password:: [redacted: secret-assignment]] and [api_key:: [redacted: secret-assignment]]",
+    );
+    for (const plain of [
+      "sk-learn-preprocessing-pipeline is the library",
+      "run with --no-password mode; then stop",
+      "the password is expired! ask again",
+    ])
+      expect(redactSecrets(plain)).toBe(plain);
+    expect(redactSecrets("mysql -pHunter2pass; the rest")).toBe(
+      "mysql -p[redacted: password-option]; the rest",
+    );
+  });
+
   it("takes the tail of a key wrapped onto the next line with the key", () => {
     const key = FAKE.anthropic;
     const text = `my key: ${key.slice(0, 40)}\n${key.slice(40)}Rs8tUv1wXy2zAb3cDe4f\nthanks`;

@@ -15,6 +15,28 @@ import {
 import { FAKE } from "../ingest/transcript-fixtures";
 
 describe("write-value checks", () => {
+  it("a field named as a secret keeps its name only; a link holding a secret is refused without repeating it", () => {
+    expect(checkFieldValue("password", "correcthorse99")).toEqual({
+      ok: true,
+      value: "[redacted: secret-field]",
+    });
+    expect(checkFieldValue("API_Key", "x8Fj3kLm9QpR2sTzQ")).toEqual({
+      ok: true,
+      value: "[redacted: secret-field]",
+    });
+    expect(checkFieldValue("topic", "tokens and passwords")).toEqual({
+      ok: true,
+      value: "tokens and passwords",
+    });
+    const link = checkLink("source", FAKE.github);
+    expect(link.ok).toBe(false);
+    expect(link.ok ? "" : link.error).toBe("source holds a secret; nothing written");
+    expect(checkLink("source", "[[Token rotation]]")).toEqual({
+      ok: true,
+      value: "[[Token rotation]]",
+    });
+  });
+
   it("a text or a block comes back with its secrets redacted, the rest as given", () => {
     const line = `Decision: rotate ${FAKE.github} and ${FAKE.aws} today`;
     const kept = checkText("text", `  ${line} `);
