@@ -155,7 +155,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern:
       /(?<keep>\b(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*[:=]?\s*["'`]?)(?!\[redacted)(?=[^\s"'`]*[0-9])[^\s"'`,;]{6,}/gi,
     source:
-      "gitleaks generic-api-key's keywords in prose, with a digit or symbol instead of its entropy check",
+      "gitleaks generic-api-key's keywords in prose, with a digit instead of its entropy check",
   },
   {
     name: "secret-assignment",
@@ -196,8 +196,9 @@ const WRAPPED_TAIL =
 /**
  * True when a field or option named `name` holds a secret by its name alone (`password`,
  * `api_key`, `db_token`, `client-secret`, `credentials`): the names the `secret-assignment`
- * pattern keys on. A tool's `fields` argument has no `=` for the pattern to see.
+ * pattern keys on, `token` in the singular only (`max_tokens` is a count). A tool's `fields`
+ * argument has no `=` for the pattern to see.
  */
 export function isSecretName(name: string): boolean {
-  return /(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?$/i.test(name.trim());
+  return /(?:api[_-]?keys?|secrets?|token|passw(?:or)?ds?|credentials?)$/i.test(name.trim());
 }

@@ -24,6 +24,7 @@ describe("write-value checks", () => {
       ok: true,
       value: "[redacted: secret-field]",
     });
+    expect(checkFieldValue("max_tokens", "4096")).toEqual({ ok: true, value: "4096" });
     expect(checkFieldValue("topic", "tokens and passwords")).toEqual({
       ok: true,
       value: "tokens and passwords",
