@@ -8,7 +8,7 @@ import { STOP_WORDS } from "../search/engine/stop-words";
 import type { Passage } from "../search/search-types";
 import { truncateLine } from "../markdown/text";
 import { scanInlineFields, scanItemLine, withoutInlineFields } from "../trackers/format";
-import { isSuperseded } from "../knowledge/supersede";
+import { isSuperseded } from "../trackers/fields";
 
 /** Longest passage line added (characters). */
 const MAX_PASSAGE_CHARS = 400;

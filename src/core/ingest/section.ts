@@ -9,7 +9,7 @@ import { TURN_LABELS } from "../journal/turn-labels";
 import { joinLines, splitLines } from "../markdown/lines";
 import { collapseWhitespace, inertMarkdown } from "../markdown/text";
 import { localDate } from "../util/dates";
-import { redactSecrets } from "./redact";
+import { redactSecrets } from "../redact";
 import type { TranscriptFormat, TranscriptSession, Turn, TurnAction } from "./types";
 import { fenceAfter } from "../markdown/fences";
 

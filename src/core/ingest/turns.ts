@@ -5,7 +5,7 @@
  * turn").
  */
 import type { Turn, TurnAction } from "./types";
-import { redactSecrets } from "./redact";
+import { redactSecrets } from "../redact";
 
 /** Longest command line kept (characters); a longer one is cut with `…`. */
 export const MAX_COMMAND_CHARS = 160;

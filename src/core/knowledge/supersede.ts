@@ -11,7 +11,9 @@ import { FrontmatterError } from "../errors";
 import { err, ok } from "../util/result";
 import { formatWikilink } from "../markdown/wikilinks";
 import { deriveShortId } from "../util/hash";
-import { FIELD_KEYS, fieldValue } from "../trackers/fields";
+import { FIELD_KEYS, isSuperseded } from "../trackers/fields";
+
+export { isSuperseded };
 import {
   detectEol,
   insertLines,
@@ -34,16 +36,6 @@ export const SUPERSEDES_KEY = FIELD_KEYS.supersedes;
 
 /** Prefix of the block ids given to topic callouts (`^c-1a2b`). */
 export const CALLOUT_ID_PREFIX = "c-";
-
-/**
- * True when fields (of a tracker item or a callout, read with `fieldValue`) mark the entry as
- * superseded: a `superseded_by` link or a `valid_to` date.
- */
-export function isSuperseded(fields: readonly { key: string; value: string }[]): boolean {
-  return Boolean(
-    fieldValue(fields, SUPERSEDED_BY_KEY)?.trim() || fieldValue(fields, VALID_TO_KEY)?.trim(),
-  );
-}
 
 /**
  * A deterministic callout block id `c-xxxxxxxxxx` (ten base32 characters of a hash of `seed`), the

@@ -294,3 +294,15 @@ export function otherOwner(
   const names = namesIn(fieldValue(fields, FIELD_KEYS.owner)).filter((n) => n.toLowerCase() !== me);
   return names.length > 0 ? names.join(", ") : null;
 }
+
+/**
+ * True when fields (of a tracker item or a callout, read with {@link fieldValue}) mark the entry
+ * as superseded: a `superseded_by` link or a `valid_to` date (docs/contradictions.md). Here, beside
+ * the field keys, so every folder that reads fields can ask; knowledge/supersede.ts re-exports it.
+ */
+export function isSuperseded(fields: readonly { key: string; value: string }[]): boolean {
+  return Boolean(
+    fieldValue(fields, FIELD_KEYS.supersededBy)?.trim() ||
+    fieldValue(fields, FIELD_KEYS.validTo)?.trim(),
+  );
+}

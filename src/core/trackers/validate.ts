@@ -8,7 +8,7 @@
  * argument (`what`). Texts come back with their secrets redacted ({@link redactSecrets}): an
  * agent's journal line or item is held to the rule its transcripts are (docs/mcp.md, "Secrets").
  */
-import { isSecretName, redactSecrets } from "../ingest/redact";
+import { isSecretName, redactSecrets } from "../redact";
 import { AGENT_NAME_RULE, normalizeVaultPath, sanitizeFileName } from "../layout";
 import { trailingBlockId } from "../markdown/anchors";
 import { linkTarget, unwrapWikilink } from "../markdown/wikilinks";

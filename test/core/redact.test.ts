@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../../src/core/ingest/redact";
-import { FAKE } from "./transcript-fixtures";
+import { redactSecrets } from "../../src/core/redact";
+import { FAKE } from "./ingest/transcript-fixtures";
 
 describe("redactSecrets", () => {
   it.each([

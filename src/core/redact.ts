@@ -6,7 +6,7 @@
  * checksum), which redacts a little more rather than let a key through. Passwords in URLs go
  * through the project's own {@link redactUrl}.
  */
-import { redactUrl } from "../url";
+import { redactUrl } from "./url";
 
 /** One secret pattern. */
 export interface SecretPattern {
@@ -46,7 +46,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "aws-access-key",
     // Any capital or digit after the prefix (secretlint's class), not only gitleaks' base32
-    // A–Z2–7: a key written by hand or a near-real one must not pass (test/core/ingest/redact.test.ts).
+    // A–Z2–7: a key written by hand or a near-real one must not pass (test/core/redact.test.ts).
     pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
     source: "secretlint-rule-aws (AWSAccessKeyID); gitleaks aws-access-token",
   },
