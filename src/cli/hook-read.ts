@@ -9,6 +9,7 @@ import { UsageError, errorMessage } from "../core/errors";
 import { fitChars, promptContext, promptQuery } from "../core/ingest/recall";
 import type { DirectIo } from "./command";
 import { MAX_EVENT_BYTES } from "./hook-event-size";
+import { claudeCodeEventProblem } from "../core/ingest/hook-events";
 import { openVault, requireMemoryRoot, type CliContext } from "../node/context";
 import { oneLine } from "../node/one-line";
 import { agentOption, checkedSearch, cliBrief, openSearch, positiveOption } from "./shared";
@@ -173,6 +174,10 @@ export async function runHookWith(
     }
     if (event === null || typeof event !== "object" || Array.isArray(event))
       return say("the event is not a JSON object");
+    // Codex's other notifications are passed over in silence (its `notify` sends them all).
+    const problem =
+      kind === "claude-code" ? claudeCodeEventProblem(event as Record<string, unknown>) : null;
+    if (problem !== null) return say(problem);
     // A note locked by another writer is waited for briefly, not for the CLI's 30 s.
     const env = { AGENT_MEMORY_LOCK_WAIT_MS: String(HOOK_LOCK_WAIT_MS), ...io.env };
     // Notes left out are not named here: a served hook and the CLI's print the same, and a hook's

@@ -1,8 +1,9 @@
 /**
  * The launcher's side of the server socket (docs/mcp.md, "One-shot searches through a running
  * server"): which commands it may hand to a server, and one request and reply. Only `node:*`
- * modules: this is bundled into the small dist/cli.js.
+ * modules and src/core/ingest/hook-events.ts: this is bundled into the small dist/cli.js.
  */
+import { READ_ONLY_EVENTS } from "../core/ingest/hook-events";
 import { connect, type Socket } from "node:net";
 import type { ServeReply, ServeRequest } from "./socket-path";
 
@@ -93,9 +94,6 @@ export function askServer(
     sock.on("close", () => finish(null));
   });
 }
-
-/** Claude Code hook events that only read the vault, which a server may answer. */
-const READ_ONLY_EVENTS = new Set(["SessionStart", "UserPromptSubmit"]);
 
 /**
  * The `--vault` of `hook claude-code --vault V --agent A … '<event json>'` when the event (the

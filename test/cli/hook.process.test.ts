@@ -250,6 +250,17 @@ describe("agent-memory hook claude-code", () => {
       /^agent-memory hook: the event is not JSON/,
     ],
     ["a JSON array", (v: string) => hook(v, "[1]"), /the event is not a JSON object/],
+    ["an event of no name", (v: string) => hook(v, "{}"), /the event has no hook_event_name/],
+    [
+      "an event this hook does not answer",
+      (v: string) => hook(v, { hook_event_name: "Foo" }),
+      /the Foo event is not one this hook answers \(SessionStart, UserPromptSubmit, Stop/,
+    ],
+    [
+      "a UserPromptSubmit whose prompt is not text",
+      (v: string) => hook(v, { hook_event_name: "UserPromptSubmit", prompt: 123 }),
+      /the UserPromptSubmit event has no prompt text; nothing added/,
+    ],
     ["no event", (v: string) => hook(v, ""), /no event JSON given/],
     [
       "a missing vault",

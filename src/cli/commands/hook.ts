@@ -27,11 +27,11 @@ import type { CliContext } from "../../node/context";
 import { extractJournals, ingestFiles, journalsToExtract, readTranscripts } from "../ingest-run";
 import { createCliExtractor } from "../../node/llm-env";
 import { HOOK_USAGE, field, readOnlyEvent, runHookWith } from "../hook-read";
+import { INGEST_EVENTS } from "../../core/ingest/hook-events";
 
 export { HOOK_LOCK_WAIT_MS, SESSION_START_CHARS } from "../hook-read";
 
 /** Events that write the transcript into the journal. */
-const INGEST_EVENTS = new Set(["Stop", "SubagentStop", "SessionEnd", "PreCompact"]);
 
 /**
  * Extracts the journals written (and those a killed run wrote without extracting): inline with the offline extractor; with a model configured, in
