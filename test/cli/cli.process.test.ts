@@ -362,6 +362,12 @@ describe("agent-memory CLI", () => {
     ]);
     for (const [i, name] of ["latin.md", "passwd.md"].entries())
       expect(lines[i]?.split(name)).toHaveLength(2);
+    // The same exit code with --json, which lists them instead.
+    const j = cliRun("index", t.root, "--json");
+    expect(j.code).toBe(1);
+    expect(
+      (JSON.parse(j.stdout) as { unreadable: { path: string }[] }).unreadable.map((u) => u.path),
+    ).toEqual(["Memory/Library/latin.md", "Memory/Library/passwd.md"]);
   });
 
   it("index builds a vault of 2,100 notes through the bundled worker (dist/index-worker.mjs) and finds their Chinese words", () => {

@@ -103,9 +103,12 @@ export const indexCommand: CliCommand = {
         `index: isolated zone "${zone}" holds no notes (folder ${ctx.layout.zoneRoot(zone)}/); check the isolatedZones setting`,
       );
     }
+    // Notes left out make the run's exit code 1 with or without --json (docs/architecture.md,
+    // "The CLI contract": 1 is "ran and found problems"); the JSON lists them under `unreadable`.
+    const code = report.unreadable.length > 0 ? 1 : 0;
     if (options.json) {
       ctx.out(JSON.stringify(summary, null, 2));
-      return 0;
+      return code;
     }
     const how =
       report.source === "saved"
@@ -142,6 +145,6 @@ export const indexCommand: CliCommand = {
       for (const e of stats.frontmatterErrors) ctx.out(`    ${e.path}`);
     }
     for (const u of report.unreadable) ctx.err(`index: left out ${unreadableLine(u)}`);
-    return report.unreadable.length > 0 ? 1 : 0;
+    return code;
   },
 };
