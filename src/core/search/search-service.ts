@@ -18,6 +18,7 @@
  *
  * MiniSearch API: https://lucaong.github.io/minisearch/classes/MiniSearch.MiniSearch.html
  */
+import { clock } from "../util/clock";
 import { isExpired, today } from "../util/dates";
 import { errorMessage } from "../errors";
 import type { MemoryLayout } from "../layout";
@@ -209,9 +210,6 @@ function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-function clock(): number {
-  return typeof performance !== "undefined" ? performance.now() : Date.now();
-}
 
 /** How {@link SearchService} searches a shard for one query (see its `prepare`). */
 type PreparedRun =

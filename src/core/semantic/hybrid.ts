@@ -19,6 +19,7 @@ import type {
 } from "../search/search-service";
 import { parseQuery } from "../search/query";
 import { normalize, type VectorIndex } from "../search/vectors";
+import { clock } from "../util/clock";
 import type { Result } from "../util/result";
 
 /** What hybrid search needs: a client for the query (a short timeout) and the block vectors. */
@@ -78,11 +79,12 @@ async function queryVector(
 
 /**
  * Runs `search` with the query's vector when `retrieval` asks for one and there is one, else BM25
- * alone (saying why through `onFallback`); the response always says `retrieval`.
+ * alone (saying why through `onFallback`); the response always says `retrieval`, and its
+ * `took_ms` counts the wait for the query's vector too (a slow or dead server included).
  */
 async function withRetrieval<
   O extends { freeText?: boolean; semantic?: SemanticQuery },
-  R extends { retrieval?: Retrieval },
+  R extends { retrieval?: Retrieval; took_ms: number },
 >(
   query: string,
   options: O & { retrieval?: Retrieval },
@@ -92,14 +94,22 @@ async function withRetrieval<
 ): Promise<Result<R>> {
   const { retrieval: asked, ...rest } = options;
   const retrieval = defaultRetrieval(asked, source);
+  let waitedMs = 0;
+  const counted = (res: Result<R>): Result<R> => {
+    if (res.ok) res.value.took_ms = Math.round((res.value.took_ms + waitedMs) * 1000) / 1000;
+    return res;
+  };
   if (retrieval !== "bm25") {
+    const t0 = clock();
     const got = await queryVector(query, source, options.freeText);
-    if ("vector" in got) return search({ ...rest, semantic: { mode: retrieval, ...got } } as O);
+    waitedMs = clock() - t0;
+    if ("vector" in got)
+      return counted(await search({ ...rest, semantic: { mode: retrieval, ...got } } as O));
     if (got.why) onFallback(`${BM25_FALLBACK}${got.why}`);
   }
   const res = await search(rest as O);
   if (res.ok) res.value.retrieval = "bm25";
-  return res;
+  return counted(res);
 }
 
 /**

@@ -125,6 +125,35 @@ describe("semantic recall: hybrid search over block vectors", () => {
     }
   });
 
+  it("took_ms counts the wait for the query's vector, answered or failed", async () => {
+    const ctx = await setup();
+    await embed(ctx);
+    const src = await source(ctx.stub, ctx.vault);
+    const WAIT_MS = 250;
+    const late = <T>(then: () => Promise<T>) =>
+      new Promise<void>((r) => setTimeout(r, WAIT_MS)).then(then);
+    const embedQuery = src.client.embed.bind(src.client);
+    const answered = await paths(ctx.service, "work piling up", "hybrid", {
+      ...src,
+      client: { ...src.client, embed: (t) => late(() => embedQuery(t)) },
+    });
+    expect(answered.res.retrieval).toBe("hybrid");
+    expect(answered.res.took_ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
+    const failed = await paths(ctx.service, "release", "hybrid", {
+      ...src,
+      client: { ...src.client, embed: () => late(() => Promise.reject(new Error("no answer"))) },
+    });
+    expect(failed.res.retrieval).toBe("bm25");
+    expect(failed.lines).toHaveLength(1);
+    expect(failed.res.took_ms).toBeGreaterThanOrEqual(WAIT_MS - 1);
+    // BM25 asked for asks nothing (a call would have failed with a line).
+    const bm25 = await paths(ctx.service, "release", "bm25", {
+      ...src,
+      client: { ...src.client, embed: () => late(() => Promise.reject(new Error("asked"))) },
+    });
+    expect(bm25.lines).toEqual([]);
+  });
+
   it("hybrid keeps what BM25 finds and adds what only the vectors find", async () => {
     const ctx = await setup({
       ...FILES,
