@@ -25,6 +25,8 @@ export interface CliCommand {
   usage: string;
   /** Options besides the global `--json` and `--help`. */
   options: OptionSpec;
+  /** False for a command that prints no JSON (`serve`, `mcp`): `--json` is then refused. */
+  json?: boolean;
   /** Number of positionals after the vault. */
   positionals: { min: number; max: number };
   /**

@@ -122,6 +122,8 @@ export async function main(
     io.out(`usage: agent-memory ${command.usage}`);
     return 0;
   }
+  if (command.json === false && parsed.values.json)
+    return fail(`agent-memory ${name}: --json is not an option of ${name} ${usageHint}`);
   const restore = (v: string): string => held.get(v) ?? v;
   const [vaultArg, ...args] = parsed.positionals.map(restore);
   const values: Record<string, string | boolean | string[] | undefined> = { ...parsed.values };

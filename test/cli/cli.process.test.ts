@@ -217,6 +217,26 @@ describe("agent-memory CLI", () => {
     expect(cliRun("extract", join(t.root, "nope"), J).code).toBe(2);
     expect(cliRun("trackers", t.root, "--kind", "bogus").code).toBe(2);
     expect(cliRun("extract", t.root, "../outside.md").code).toBe(2);
+    // A server prints no JSON: --json is refused before it starts, not ignored.
+    for (const cmd of ["serve", "mcp"]) {
+      const r = cliRun(cmd, t.root, "--json");
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^agent-memory ${cmd}: --json is not an option of ${cmd}`),
+      );
+    }
+  });
+
+  it("token revoke --json says what it did", () => {
+    const t = setup();
+    const made = JSON.parse(cliRun("token", "add", t.root, "--agent", "link", "--json").stdout) as {
+      id: string;
+    };
+    const first = cliRun("token", "revoke", t.root, made.id, "--json");
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toEqual({ id: made.id, revoked: true, already: false });
+    const again = cliRun("token", "revoke", t.root, made.id, "--json");
+    expect(JSON.parse(again.stdout)).toEqual({ id: made.id, revoked: true, already: true });
   });
 
   it("a folder without the memory root is refused by every command but init", () => {

@@ -22,7 +22,7 @@ import { cliActor, printInbox } from "../shared";
 export const inboxCommand: CliCommand = {
   name: "inbox",
   usage:
-    "inbox <vault> [list | answer|comment|accept|approve|decline <id> [text]] [--from SENDER] [--agent NAME]",
+    "inbox <vault> [list | answer|comment|accept|approve|decline <id> [text]] [--from SENDER] [--agent NAME] [--json]",
   options: { agent: { type: "string" }, from: { type: "string" } },
   positionals: { min: 0, max: 3 },
   async run(ctx, args, options) {

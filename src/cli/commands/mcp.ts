@@ -41,6 +41,7 @@ import { parseWatchMinutes, startWatchExtract } from "../../mcp/watch-extract";
 export const mcpCommand: CliCommand = {
   name: "mcp",
   longLived: true,
+  json: false,
   usage:
     "mcp <vault> [--agent NAME] [--read-only] [--tools a,b,…] [--zone Z] [--watch-extract MINUTES [--watch-auto-apply]] | mcp <vault> --http [HOST:]PORT [--allow-remote] [--allow-origin URL]... [--rate N]",
   options: {

@@ -13,7 +13,7 @@ import { requireMemoryRoot, toVaultPath } from "../../node/context";
 
 export const promoteCommand: CliCommand = {
   name: "promote",
-  usage: "promote <vault> <note or note#^block> --area AREA [--yes]",
+  usage: "promote <vault> <note or note#^block> --area AREA [--yes] [--json]",
   options: { area: { type: "string" }, yes: { type: "boolean" } },
   positionals: { min: 1, max: 1 },
   async run(ctx, args, options) {

@@ -17,6 +17,7 @@ import { keepServingOnRejection, openLiveIndex } from "../shared";
 export const serveCommand: CliCommand = {
   name: "serve",
   longLived: true,
+  json: false,
   usage: "serve <vault> [--idle-exit SECONDS]",
   options: { "idle-exit": { type: "string" } },
   positionals: { min: 0, max: 0 },

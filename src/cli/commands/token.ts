@@ -21,7 +21,7 @@ import { accessFor, parseToolList, type McpRights } from "../../mcp/rights";
 import type { CliCommand, DirectIo } from "../command";
 
 const USAGE =
-  "token add <vault> --agent NAME [--read-only] [--zone Z]... [--tools a,b,…] [--expires DATE] [--json] | token list <vault> [--json] | token revoke <vault> <id>";
+  "token add <vault> --agent NAME [--read-only] [--zone Z]... [--tools a,b,…] [--expires DATE] [--json] | token list <vault> [--json] | token revoke <vault> <id> [--json]";
 
 /**
  * One line of `token list`: id first, then agent, rights, tools (`all`, or `all-read` for a
@@ -124,11 +124,13 @@ async function run(argv: string[], io: DirectIo): Promise<number> {
     if (sub === "revoke") {
       const id = args[0] ?? "";
       const done = await revokeToken(ctx.vault, id, Date.now());
-      io.out(
-        done
-          ? `revoked ${id}: a running server refuses it from its next request`
-          : `${id} was already revoked`,
-      );
+      if (o.json) io.out(JSON.stringify({ id, revoked: true, already: !done }, null, 2));
+      else
+        io.out(
+          done
+            ? `revoked ${id}: a running server refuses it from its next request`
+            : `${id} was already revoked`,
+        );
       return 0;
     }
     if (typeof o.agent !== "string") throw new UsageError("token add needs --agent NAME");
