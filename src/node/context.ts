@@ -2,7 +2,7 @@
  * What every CLI command gets: the vault, its settings and output streams (docs/architecture.md,
  * "The CLI contract").
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import * as nodePath from "node:path";
 import { MemoryLayout } from "../core/layout";
 import { parseSettings, usableSettings, type Settings } from "../core/settings";
@@ -34,6 +34,8 @@ export interface CliContext {
    * by its `shownVault` (src/node/vault-arg.ts).
    */
   vaultArg: string;
+  /** The folder the command was run in: a relative vault argument was taken from it. */
+  cwd?: string;
   vault: NodeVault;
   settings: Settings;
   /** Where the settings came from (`data.json` path), or `null` for defaults. */
@@ -133,6 +135,7 @@ export async function openVault(
   return {
     vaultRoot,
     vaultArg,
+    cwd: io.cwd ?? process.cwd(),
     vault: new NodeVault(vaultRoot, {
       lock: lockOptionsFromEnv(io.env),
       onSkippedLink: (message) => {
@@ -179,16 +182,35 @@ export function lockOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<LockOptions>
 
 /**
  * Resolves a note argument (relative to the vault, absolute inside it, or `~/…` inside it, `~`
- * being the home folder as for the vault argument) to a vault path.
+ * being the home folder as for the vault argument) to a vault path. A relative argument that
+ * names no file in the vault but one inside it from the folder the command runs in (the path a
+ * shell completes: `v/Memory/…` for the vault `v`) is taken as that file.
  * Throws {@link UsageError} when it is outside the vault.
  */
 export function toVaultPath(ctx: CliContext, arg: string): string {
   // `~/…` is the home folder here too, by the vault argument's rule (shownVault).
-  const abs = nodePath.resolve(ctx.vaultRoot, shownVault(arg));
-  const rel = nodePath.relative(ctx.vaultRoot, abs);
-  if (rel.startsWith("..") || nodePath.isAbsolute(rel))
-    throw new UsageError(`not inside the vault: ${arg}`, arg);
+  const given = shownVault(arg);
+  const inside = (abs: string): string | null => {
+    const rel = nodePath.relative(ctx.vaultRoot, abs);
+    return rel.startsWith("..") || nodePath.isAbsolute(rel) ? null : rel;
+  };
+  const rel = inside(nodePath.resolve(ctx.vaultRoot, given));
+  if (rel === null) throw new UsageError(`not inside the vault: ${arg}`, arg);
+  if (ctx.cwd !== undefined && !nodePath.isAbsolute(given) && !isFile(ctx.vaultRoot, rel)) {
+    const fromCwd = inside(nodePath.resolve(ctx.cwd, given));
+    if (fromCwd !== null && isFile(ctx.vaultRoot, fromCwd))
+      return fromCwd.split(nodePath.sep).join("/");
+  }
   return rel.split(nodePath.sep).join("/");
+}
+
+/** True when `rel` under `root` is a file now (a link is followed; the read checks where to). */
+function isFile(root: string, rel: string): boolean {
+  try {
+    return statSync(nodePath.join(root, rel)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
 // The CLI as users run it: the built dist/cli.js spawned on a temporary vault (docs/testing.md,
 // "How the suite is organised").
 import { readdirSync, statSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliRun } from "../helpers/cli-run";
+import { cliRun, cliRunWith } from "../helpers/cli-run";
 import { tempVault } from "../helpers/temp-vault";
 
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
@@ -225,6 +225,20 @@ describe("agent-memory CLI", () => {
         new RegExp(`^agent-memory ${cmd}: --json is not an option of ${cmd}`),
       );
     }
+  });
+
+  it("a journal path given from the vault's parent folder (as a shell completes it) is the vault's note", () => {
+    const t = setup();
+    const parent = dirname(t.root);
+    const name = basename(t.root);
+    const r = cliRunWith({ cwd: parent }, "extract", name, `${name}/${J}`, "--dry-run", "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { journal: string }).journal).toBe(J);
+    // A path that is a note neither way is still read (and missed) from the vault.
+    const missing = cliRunWith({ cwd: parent }, "extract", name, `${name}/Memory/none.md`);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(new RegExp(`${name}/Memory/none\\.md`));
   });
 
   it("token revoke --json says what it did", () => {

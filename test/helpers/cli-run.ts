@@ -32,13 +32,14 @@ export function cliRun(...args: string[]): { code: number | null; stdout: string
 
 /** {@link cliRun} with `input` on stdin and extra environment variables. */
 export function cliRunWith(
-  options: { input?: string; env?: NodeJS.ProcessEnv },
+  options: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string },
   ...args: string[]
 ): { code: number | null; stdout: string; stderr: string } {
   const res = spawnSync(process.execPath, [CLI_PATH, ...args], {
     encoding: "utf8",
     env: { ...offlineEnv(), ...options.env },
     input: options.input ?? "",
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
   });
   return { code: res.status, stdout: res.stdout, stderr: res.stderr };
 }
