@@ -15,6 +15,7 @@ import {
   type Checkpoint,
   type ExtractionReport,
 } from "../core/extraction/pipeline";
+import { supersessionLabel } from "../core/extraction/contradiction";
 import { ingestSessions, type IngestOutcome } from "../core/ingest/ingest";
 import { parseTranscript } from "../core/ingest/parse";
 import type { TranscriptFormat, TranscriptReport, TranscriptSession } from "../core/ingest/types";
@@ -205,6 +206,27 @@ export async function extractJournals(
   return out;
 }
 
+/**
+ * What one journal's extraction wrote, for the summary line: every new item by category, the ones
+ * that supersede an entry included, each supersession named as `extract` names it (`task 2,
+ * decision 1 (supersedes d-004 (another value))`); `no new items` when there is none.
+ */
+export function extractionSummary(items: ExtractionReport["items"]): string {
+  const counts = new Map<string, { n: number; supersedes: string[] }>();
+  for (const it of items) {
+    if (it.action !== "add" && it.action !== "supersede") continue;
+    const c = counts.get(it.category) ?? { n: 0, supersedes: [] };
+    c.n++;
+    if (it.supersedes) c.supersedes.push(supersessionLabel(it.supersedes));
+    counts.set(it.category, c);
+  }
+  const list = [...counts].map(
+    ([category, c]) =>
+      `${category} ${c.n}${c.supersedes.length ? ` (${c.supersedes.join(", ")})` : ""}`,
+  );
+  return list.join(", ") || "no new items";
+}
+
 /** The sessions of a run, for `--json`. */
 export function ingestJson(run: IngestRun, dryRun: boolean): unknown {
   return {
@@ -228,6 +250,7 @@ export function ingestJson(run: IngestRun, dryRun: boolean): unknown {
         text: it.text,
         destination: it.destination,
         action: it.action,
+        ...(it.supersedes ? { supersedes: it.supersedes } : {}),
       })),
       rejected: r.rejected,
       writes: r.writes,

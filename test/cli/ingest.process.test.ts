@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliRun } from "../helpers/cli-run";
 import { FAKE, ccLine } from "../core/ingest/transcript-fixtures";
+import { listItems } from "../../src/core/trackers/format";
+import { fieldValue } from "../../src/core/trackers/fields";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
 const JOURNAL = "Memory/Agents/claude/Journal/2026-11-30.md";
@@ -223,6 +225,76 @@ describe("agent-memory ingest", () => {
     expect(files.get(join(vault, JOURNAL))).toContain("[redacted: github-token]");
     for (const [path, text] of files)
       for (const secret of Object.values(FAKE)) expect(text, path).not.toContain(secret);
+  });
+});
+
+describe("agent-memory ingest: the summary names every item written", () => {
+  const S = "dec1510e-0000-4000-8000-000000000001";
+  const DECISIONS = "Memory/Agents/claude/Trackers/Decisions.md";
+  /** A session whose reply holds a decision and two tasks. */
+  function transcript(): string {
+    const dir = mkdtempSync(join(tmpdir(), "am-ingest-t-"));
+    dirs.push(dir);
+    const file = join(dir, `${S}.jsonl`);
+    writeFileSync(
+      file,
+      [
+        ccLine(S, "user", "u1", "2026-11-30T09:00:00Z", "How do we deploy from now on?"),
+        ccLine(S, "assistant", "a1", "2026-11-30T09:00:01Z", [
+          {
+            type: "text",
+            text: "Decision: we deploy with blue-green from now on.\n\n- [ ] Write the deploy runbook\n- [ ] Update the release calendar",
+          },
+        ]),
+      ].join("\n") + "\n",
+    );
+    return file;
+  }
+  const summaryLine = (stdout: string) =>
+    stdout.split("\n").find((l) => l.startsWith(`extracted ${JOURNAL}`)) ?? "";
+
+  it("into an empty vault: the decision and both tasks", () => {
+    const vault = newVault();
+    const r = cliRun("ingest", vault, transcript(), "--agent", "claude");
+    expect(r.code).toBe(0);
+    expect(summaryLine(r.stdout)).toMatch(/: decision 1, task 2$/);
+  });
+
+  it("a decision that supersedes an earlier one is counted, and what it supersedes is named as extract names it", () => {
+    const vault = newVault();
+    const earlier = "Memory/Agents/claude/Journal/2026-11-29.md";
+    writeFileSync(join(vault, earlier), "# 2026-11-29\n\nDecision: we deploy with canaries.\n");
+    expect(cliRun("extract", vault, earlier).code).toBe(0);
+    const [old] = listItems(readFileSync(join(vault, DECISIONS), "utf8"));
+    const r = cliRun("ingest", vault, transcript(), "--agent", "claude");
+    expect(r.code).toBe(0);
+    expect(summaryLine(r.stdout)).toMatch(
+      new RegExp(`: decision 1 \\(supersedes ${old!.id} \\(another value\\)\\), task 2$`),
+    );
+    const log = listItems(readFileSync(join(vault, DECISIONS), "utf8"));
+    expect(log.map((d) => d.text)).toEqual([
+      "we deploy with canaries.",
+      "we deploy with blue-green from now on.",
+    ]);
+    expect(fieldValue(log[0]!.fields, "superseded_by")).toContain(`#^${log[1]!.id}]]`);
+  });
+
+  it("--json gives each superseding item its supersedes, as extract --json does", () => {
+    const vault = newVault();
+    const earlier = "Memory/Agents/claude/Journal/2026-11-29.md";
+    writeFileSync(join(vault, earlier), "# 2026-11-29\n\nDecision: we deploy with canaries.\n");
+    expect(cliRun("extract", vault, earlier).code).toBe(0);
+    const [old] = listItems(readFileSync(join(vault, DECISIONS), "utf8"));
+    const r = cliRun("ingest", vault, transcript(), "--agent", "claude", "--json");
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout) as {
+      extraction: { items: { category: string; action: string; supersedes?: unknown }[] }[];
+    };
+    const decision = json.extraction[0]!.items.find((i) => i.category === "decision");
+    expect(decision).toMatchObject({
+      action: "supersede",
+      supersedes: { id: old!.id, reason: "value" },
+    });
   });
 });
 

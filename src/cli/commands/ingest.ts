@@ -14,6 +14,7 @@
 import type { CliCommand } from "../command";
 import { UsageError } from "../../core/errors";
 import {
+  extractionSummary,
   ingestFiles,
   ingestHadProblems,
   ingestJson,
@@ -93,12 +94,8 @@ export const ingestCommand: CliCommand = {
         ctx.out("  the last line is cut (the file is still being written); it is read next time");
     }
     for (const e of run.extraction) {
-      const counts = new Map<string, number>();
-      for (const it of e.items)
-        if (it.action === "add") counts.set(it.category, (counts.get(it.category) ?? 0) + 1);
-      const list = [...counts].map(([c, n]) => `${c} ${n}`).join(", ");
       ctx.out(
-        `extracted ${e.journal} — extractor: ${e.extractor} (${e.extractorReason}): ${list || "no new items"}${e.rejected.length ? `; ${e.rejected.length} rejected` : ""}`,
+        `extracted ${e.journal} — extractor: ${e.extractor} (${e.extractorReason}): ${extractionSummary(e.items)}${e.rejected.length ? `; ${e.rejected.length} rejected` : ""}`,
       );
     }
     if (dryRun) ctx.out("dry run: nothing written");

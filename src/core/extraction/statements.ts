@@ -57,6 +57,8 @@ export const MIN_SUBJECT_WORDS = 1;
 interface FrameWord {
   word: string;
   subject: boolean;
+  /** The manner preposition of the phrase the word is in (`with` in "deploy with blue-green"). */
+  manner?: string;
 }
 
 /** The parts of a statement (see the module comment). */
@@ -213,6 +215,11 @@ const EN_PREP = new Set(
     " ",
   ),
 );
+/**
+ * Prepositions that say how or by what means (`deploy with blue-green`, `via rsync`, `using
+ * Helm`): a word after one names a manner, not a time, a place or an amount.
+ */
+const EN_MANNER_PREP = new Set(["with", "via", "using", "through"]);
 const EN_NEGATION = new Set(["not", "never", "no", "none", "nor", "neither", "cannot", "without"]);
 const EN_STOP_VERB = new Set(["stop", "stopped", "stops", "stopping", "quit", "ceased"]);
 /** Change markers: removed from the frame, and a change is read where the rest allows. */
@@ -304,6 +311,8 @@ function englishParts(source: string): StatementParts {
   let predicate = false;
   /** Inside `from X` (until `to`) or `instead of X` (until punctuation): values are the old ones. */
   let from: "from" | "instead" | null = null;
+  /** The manner preposition (`with`, `via`…) whose phrase the words are in, until the phrase ends. */
+  let manner: string | undefined;
   const word = (i: number) => (tokens[i]?.kind === "word" ? (tokens[i]?.text ?? "") : "");
   const put = (v: string) => (from ? fromValues : values).push(v);
   const isValueToken = (t: EnToken | undefined) =>
@@ -313,6 +322,23 @@ function englishParts(source: string): StatementParts {
     const t = tokens[i] as EnToken;
     const w = t.kind === "word" ? t.text.replace(/’/g, "'") : "";
     const prev = word(i - 1);
+    // A manner phrase runs until punctuation, a value, a preposition or a word that ties a verb.
+    if (
+      manner &&
+      (t.kind !== "word" ||
+        EN_PREP.has(w) ||
+        EN_AUX.has(w) ||
+        EN_MARKER.has(w) ||
+        EN_NEGATION.has(w) ||
+        EN_VALUE_VERB.has(w))
+    )
+      manner = undefined;
+    if (EN_MANNER_PREP.has(w)) {
+      predicate = true;
+      manner = w;
+      if (w === "using") frame.push({ word: stemWord(w), subject: false, manner: w });
+      continue;
+    }
     if (t.kind === "punct") {
       if (from === "instead") from = null;
       continue;
@@ -497,8 +523,13 @@ function englishParts(source: string): StatementParts {
     }
     const isVerb = EN_VERB.has(w) || (/ed$/.test(w) && w.length > 4);
     if (isVerb) predicate = true;
+    // A verb ends a manner phrase ("with blue-green and run smoke tests").
+    if (isVerb) manner = undefined;
     const s = stemWord(w);
-    if (s) frame.push({ word: s, subject: !predicate });
+    if (s)
+      frame.push(
+        manner ? { word: s, subject: !predicate, manner } : { word: s, subject: !predicate },
+      );
   }
   return { lang: "en", ids, values, fromValues, negations, marker, frame };
 }
@@ -901,6 +932,10 @@ export function compareStatements(newer: string, older: string): StatementCompar
   const namesOld =
     b.fromValues.length > 0 &&
     b.fromValues.some((v) => valuesA.includes(v) || a.frame.some((w) => w.word === v));
+  // One gives a value the other does not name, the other a manner the first does not say ("we
+  // deploy on Tuesdays" / "we deploy with blue-green"): two facts of one subject, neither
+  // replacing the other.
+  if (!polarity && !namesOld && givesOtherFact(a, b, onlyA, onlyB)) return { outcome: "separate" };
   if (j >= SAME_FRAME) {
     if (changed)
       return oneSidedIds ? { outcome: "possible-change", reason } : { outcome: "change", reason };
@@ -929,6 +964,34 @@ export function compareStatements(newer: string, older: string): StatementCompar
     return { outcome: "separate" };
   }
   return { outcome: "separate" };
+}
+
+/** Values a word can replace (a state: "enabled" / "paused"), so never a fact of their own. */
+const STATE_VALUES = new Set(["on", "off"]);
+
+/**
+ * True when one statement has values and the other none, and each adds something the other
+ * lacks of another kind: the one with values no frame word of its own (its values, not named by
+ * the other, are what it adds), the one without values only words of a manner phrase (`with
+ * blue-green`, `via rsync`, {@link EN_MANNER_PREP}). Neither replaces a part of the other: the
+ * deploy day and the deploy method ({@link compareStatements}). A word outside such a phrase may
+ * be what replaces the value ("standup is at 9:30" / "standup is async now", "the demo is
+ * postponed indefinitely"), and so may a state ({@link STATE_VALUES}: "enabled" / "paused"): the
+ * rule reads those as before.
+ */
+function givesOtherFact(
+  a: StatementParts,
+  b: StatementParts,
+  onlyA: readonly FrameWord[],
+  onlyB: readonly FrameWord[],
+): boolean {
+  const valued = (p: StatementParts) =>
+    p.values.length > 0 && p.values.every((v) => !STATE_VALUES.has(v));
+  const manner = (words: readonly FrameWord[]) =>
+    words.length > 0 && words.every((w) => w.manner !== undefined);
+  if (valued(a) && b.values.length === 0) return onlyA.length === 0 && manner(onlyB);
+  if (valued(b) && a.values.length === 0) return onlyB.length === 0 && manner(onlyA);
+  return false;
 }
 
 /**

@@ -108,6 +108,12 @@ const CHANGES: { name: string; first: string; second: string; note: string }[] =
     second: "决定：周会改为周四下午三点",
     note: DECISIONS,
   },
+  {
+    name: "we deploy on Thursdays from now on after we deploy on Tuesdays",
+    first: "Decision: we deploy on Tuesdays",
+    second: "Decision: we deploy on Thursdays from now on",
+    note: DECISIONS,
+  },
 ];
 
 const SEPARATE: { name: string; first: string; second: string; note: string }[] = [
@@ -127,6 +133,12 @@ const SEPARATE: { name: string; first: string; second: string; note: string }[] 
     name: "ticket PROJ-101 is blocked, then ticket PROJ-202 is blocked",
     first: "Decision: ticket PROJ-101 is blocked",
     second: "Decision: ticket PROJ-202 is blocked",
+    note: DECISIONS,
+  },
+  {
+    name: "the deploy day, then the deploy method (blue-green from now on)",
+    first: "Decision: we will deploy on Tuesdays only.",
+    second: "Decision: we deploy with blue-green from now on.",
     note: DECISIONS,
   },
 ];

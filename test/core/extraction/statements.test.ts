@@ -74,6 +74,39 @@ describe("a separate fact: another identifier, qualifier or subject", () => {
   });
 });
 
+describe("a value on one side, a manner on the other: two facts of one subject", () => {
+  it.each([
+    // The deploy day and the deploy method: neither replaces the other, in either order.
+    ["we will deploy on Tuesdays only.", "we deploy with blue-green from now on."],
+    ["we will deploy on Tuesdays only.", "we deploy with blue-green."],
+    ["we deploy with blue-green", "we deploy on Tuesdays from now on"],
+    ["the sync runs at 9:00", "the sync runs via rsync now"],
+  ])("%s / %s: separate", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "separate" });
+  });
+
+  it.each([
+    // Another day is still a change, and a word outside a manner phrase may replace the value.
+    ["we deploy on Tuesdays", "we deploy on Thursdays from now on"],
+    ["we will deploy on Tuesdays only.", "we deploy on Thursdays from now on."],
+    ["standup is at 9:30", "standup is async now"],
+    ["the demo is on the 14th", "the demo is postponed indefinitely"],
+    ["we deploy with blue-green on Tuesdays", "we deploy with canaries on Tuesdays from now on"],
+  ])("%s / %s: change", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "change", reason: "value" });
+  });
+
+  it("reads the words of a manner phrase as such", () => {
+    expect(statementParts("we deploy with blue-green and run smoke tests").frame).toEqual([
+      { word: "deploi", subject: false },
+      { word: "bluegreen", subject: false, manner: "with" },
+      { word: "run", subject: false },
+      { word: "smoke", subject: false },
+      { word: "test", subject: false },
+    ]);
+  });
+});
+
 describe("a restatement: the same fact in other words", () => {
   it.each([
     ["we will not deploy on Fridays", "We will not deploy on Fridays."],
