@@ -78,6 +78,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     source: "gitleaks private-key; secretlint-rule-privatekey",
   },
   {
+    name: "agent-memory-token",
+    // This tool's own HTTP bearer tokens (src/mcp/http/tokens.ts, `newTokenSecret`): `amt_` and
+    // 43 base64url characters; not `amt_` inside an identifier (`total_amt_paid`).
+    pattern: /(?<![A-Za-z0-9_-])amt_[A-Za-z0-9_-]{43,}(?![A-Za-z0-9_-])/g,
+    source: "agent-memory's TOKEN_PREFIX (amt_) and TOKEN_BYTES; no gitleaks rule",
+  },
+  {
     name: "anthropic-api-key",
     pattern: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,}/g,
     source: "gitleaks anthropic-api-key, anthropic-admin-api-key (looser length)",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../../src/core/redact";
+import { newTokenSecret } from "../../src/mcp/http/tokens";
 import { FAKE } from "./ingest/transcript-fixtures";
 
 describe("redactSecrets", () => {
@@ -13,6 +14,7 @@ describe("redactSecrets", () => {
     ["gitlab-token", `token ${FAKE.gitlab}`],
     ["google-api-key", `maps ${FAKE.google}`],
     ["private-key", `the key:\n${FAKE.privateKey}\nend`],
+    ["agent-memory-token", `server token ${FAKE.agentMemory} for atlas`],
   ])("replaces a %s", (name, text) => {
     const out = redactSecrets(text);
     expect(out).toContain(`[redacted: ${name}]`);
@@ -173,6 +175,20 @@ describe("redactSecrets", () => {
       'password = ""',
     ])
       expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
+  it("redacts the tool's own bearer tokens, as the server makes them and in a header", () => {
+    for (let i = 0; i < 50; i++) {
+      const token = newTokenSecret();
+      expect(redactSecrets(`use ${token} here`)).toBe("use [redacted: agent-memory-token] here");
+      expect(redactSecrets(`(${token}).`)).toBe("([redacted: agent-memory-token]).");
+    }
+    expect(redactSecrets(`Authorization: Bearer ${FAKE.agentMemory}`)).toBe(
+      "Authorization: Bearer [redacted: agent-memory-token]",
+    );
+    // `amt_` in an identifier is not a token.
+    for (const plain of ["amt_total = amt_paid + amt_due", "the amt_ prefix"])
+      expect(redactSecrets(plain)).toBe(plain);
   });
 
   it("leaves text without secrets alone, near misses included", () => {
