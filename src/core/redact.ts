@@ -21,6 +21,50 @@ export interface SecretPattern {
   source: string;
 }
 
+/** `word` matched in any case, for an expression without the `i` flag (`$VAR` is capitals only). */
+function anyCase(word: string): string {
+  return word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+}
+
+/** The `secret-assignment` expression (see {@link SECRET_PATTERNS}). */
+function secretAssignment(): RegExp {
+  // One character of a value: up to a space, quote, comma, semicolon or closing bracket.
+  const v = "[^\\s\"'`,;\\])]";
+  const end = `(?!${v})`;
+  const name = `\\b[A-Za-z0-9_.-]*${anyCase("(?:api[_-]?key|secret|token|passw(?:or)?d|credential)")}[sS]?`;
+  const keep = `(?<keep>${name}["']?\\s*(?:::|[:=])\\s*["']?)`;
+  const words = [
+    ..."none null nil undefined true false yes no required optional empty unset tbd redacted hidden".split(
+      " ",
+    ),
+    ..."string str number int integer bool boolean bytes buffer any unknown object".split(" "),
+  ];
+  const placeholder = [
+    ...words.map(anyCase),
+    "[nN]/[aA]",
+    "\\*+",
+    "\\.{2,}",
+    "…",
+    "[xX]{3,}",
+    "<[^<>\\s\"'`]+>", // <your-key>
+    "\\$\\{[^}\\s]*\\}", // ${VAR}
+    "\\$[A-Z_][A-Z0-9_]*", // $VAR
+    "\\{\\{[^}]*\\}\\}", // {{var}}
+    "%[A-Za-z_]+%", // %VAR%
+  ].join("|");
+  // A number after a plural name: `max_tokens: 4096`, `tokens=12`, `secrets: 3`.
+  const count = `(?<=[sS]["']?\\s*(?:::|[:=])\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${end}`;
+  // A short value: on the separator's line, with a letter or digit, and not a short word followed
+  // by more words after `name: ` ("the rule for secrets: rotate them monthly").
+  const short =
+    `(?<=(?:::|[:=])[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
+    `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{1,7}${end}`;
+  return new RegExp(
+    `${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${end})(?!${count})(?:${v}{8,}|${short})`,
+    "g",
+  );
+}
+
 /**
  * The table, most specific first (an Anthropic key also matches the OpenAI shape, a Slack webhook
  * holds a URL).
@@ -32,6 +76,13 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     pattern:
       /-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)/g,
     source: "gitleaks private-key; secretlint-rule-privatekey",
+  },
+  {
+    name: "agent-memory-token",
+    // This tool's own HTTP bearer tokens (src/mcp/http/tokens.ts, `newTokenSecret`): `amt_` and
+    // 43 base64url characters; not `amt_` inside an identifier (`total_amt_paid`).
+    pattern: /(?<![A-Za-z0-9_-])amt_[A-Za-z0-9_-]{43,}(?![A-Za-z0-9_-])/g,
+    source: "agent-memory's TOKEN_PREFIX (amt_) and TOKEN_BYTES; no gitleaks rule",
   },
   {
     name: "anthropic-api-key",
@@ -160,9 +211,11 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "secret-assignment",
     // `OPENAI_API_KEY=…`, `"password": "…"`, `export GH_TOKEN=…`, `[db_password:: …]`: the name is
-    // kept, the value goes.
-    pattern:
-      /(?<keep>\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|credential)s?["']?\s*(?:::|[:=])\s*["']?)(?!\[redacted)[^\s"'`,;\])]{8,}/gi,
+    // kept, the value goes, whatever its length (`password=hunter2`, `DB_PASSWORD=abc`). Not a
+    // value: a placeholder (`none`, `<your-key>`, `${VAR}`, `***`, a type name), a count after a
+    // plural name (`max_tokens: 4096`), or a short word followed by more words after `name: ` in
+    // prose ("secrets: rotate them").
+    pattern: secretAssignment(),
     source: "gitleaks generic-api-key (its keyword list, without the entropy check)",
   },
 ];

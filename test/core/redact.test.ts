@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { redactSecrets } from "../../src/core/redact";
+import { newTokenSecret } from "../../src/mcp/http/tokens";
 import { FAKE } from "./ingest/transcript-fixtures";
 
 describe("redactSecrets", () => {
@@ -13,6 +14,7 @@ describe("redactSecrets", () => {
     ["gitlab-token", `token ${FAKE.gitlab}`],
     ["google-api-key", `maps ${FAKE.google}`],
     ["private-key", `the key:\n${FAKE.privateKey}\nend`],
+    ["agent-memory-token", `server token ${FAKE.agentMemory} for atlas`],
   ])("replaces a %s", (name, text) => {
     const out = redactSecrets(text);
     expect(out).toContain(`[redacted: ${name}]`);
@@ -128,6 +130,65 @@ describe("redactSecrets", () => {
     // A line of words after a redacted key stays.
     const prose = `token ${FAKE.github}\nthen we deploy the service`;
     expect(redactSecrets(prose)).toBe("token [redacted: github-token]\nthen we deploy the service");
+  });
+
+  it("redacts the value of a secret assignment whatever its length, keeping the name", () => {
+    const cases: [string, string][] = [
+      ["password=hunter2", "password=[redacted: secret-assignment]"],
+      ["export DB_PASSWORD=abc", "export DB_PASSWORD=[redacted: secret-assignment]"],
+      ["password: abc123", "password: [redacted: secret-assignment]"],
+      ["API_KEY=abc1234 then", "API_KEY=[redacted: secret-assignment] then"],
+      ["SLACK_TOKEN=xyz12", "SLACK_TOKEN=[redacted: secret-assignment]"],
+      ['{"password": "pw1"}', '{"password": "[redacted: secret-assignment]"}'],
+      ["password: hunter", "password: [redacted: secret-assignment]"],
+      ["[db_password:: abc]", "[db_password:: [redacted: secret-assignment]]"],
+      ["token=12", "token=[redacted: secret-assignment]"],
+      ["password=$ecret1", "password=[redacted: secret-assignment]"],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text)).toBe(want);
+      expect(redactSecrets(want)).toBe(want);
+    }
+  });
+
+  it("keeps placeholders, non-values, type names, counts and prose after a secret's name", () => {
+    for (const plain of [
+      "password: required",
+      "token=none",
+      "secret: null",
+      "api_key: true",
+      "password=false",
+      "password: ***",
+      "API_KEY=<your-key>",
+      "API_KEY=${OPENAI_API_KEY}",
+      "export API_KEY=$OPENAI_API_KEY",
+      "password: [redacted]",
+      "token: [redacted: github-token]",
+      "max_tokens: 4096",
+      "tokens=12",
+      "max_tokens=8192 and num_tokens: 1_000",
+      "password: string;",
+      "the rule for secrets: rotate them monthly",
+      "Tokens: we count them",
+      "**Password:** see the vault",
+      "password=...",
+      'password = ""',
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
+  it("redacts the tool's own bearer tokens, as the server makes them and in a header", () => {
+    for (let i = 0; i < 50; i++) {
+      const token = newTokenSecret();
+      expect(redactSecrets(`use ${token} here`)).toBe("use [redacted: agent-memory-token] here");
+      expect(redactSecrets(`(${token}).`)).toBe("([redacted: agent-memory-token]).");
+    }
+    expect(redactSecrets(`Authorization: Bearer ${FAKE.agentMemory}`)).toBe(
+      "Authorization: Bearer [redacted: agent-memory-token]",
+    );
+    // `amt_` in an identifier is not a token.
+    for (const plain of ["amt_total = amt_paid + amt_due", "the amt_ prefix"])
+      expect(redactSecrets(plain)).toBe(plain);
   });
 
   it("leaves text without secrets alone, near misses included", () => {

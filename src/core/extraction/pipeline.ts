@@ -45,6 +45,7 @@ import type { Decision, VaultPort } from "../vault";
 import { generatedNoteKind, personWrittenPart, type GeneratedNoteKind } from "../note-types";
 import { PlanReadCache } from "./plan-cache";
 import { textProblem } from "../trackers/validate";
+import { isSecretName, redactSecrets } from "../redact";
 import { truncateLine } from "../markdown/text";
 import { resolveRoute } from "./route";
 import { writeItems } from "./write-item";
@@ -52,6 +53,7 @@ import type { RandomSource } from "../util/ids";
 import { findConflictMarkers } from "../markdown/conflict-markers";
 import { linkBreakingCharacters, noteName } from "../markdown/wikilinks";
 import type {
+  ExtractedItem,
   ExtractionContext,
   ExtractionResult,
   Extractor,
@@ -160,6 +162,21 @@ export interface ApplyResult {
 }
 
 const EMPTY_USAGE: Usage = { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 };
+
+/**
+ * The item's text and carried fields with their secrets redacted ({@link redactSecrets}), as what
+ * an agent sends to a write tool is (docs/mcp.md, "Secrets"): every item extraction writes, to a
+ * tracker or a topic note, passes here, and the journal it came from keeps its words. A field named
+ * as a secret (`[api_key:: …]`) keeps its name only, as `checkFieldValue` writes it.
+ */
+function redactItem(item: ExtractedItem): void {
+  item.text = redactSecrets(item.text);
+  if (item.fields)
+    item.fields = item.fields.map(([key, value]) => [
+      key,
+      isSecretName(key) && value.trim() !== "" ? "[redacted: secret-field]" : redactSecrets(value),
+    ]);
+}
 
 /**
  * What an extractor is told about the agent's memory (docs/architecture.md, "The checklist"): its
@@ -339,6 +356,8 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     sectionHeadings: options.settings.sectionHeadings,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  for (const item of result.items) redactItem(item);
+  for (const r of result.rejected) r.text &&= redactSecrets(r.text);
 
   // Block ids: reuse the block's own, else a deterministic new one (docs/architecture.md,
   // "Journals").

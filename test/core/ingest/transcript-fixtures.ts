@@ -54,4 +54,6 @@ export const FAKE = {
     "RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAz4x9fakefakefake\nQ29udGVudHM=\n-----END " +
     "RSA PRIVATE KEY-----",
   urlPassword: "hunter2secret",
+  /** An agent-memory HTTP bearer token (src/mcp/http/tokens.ts): `amt_` and 43 base64url characters. */
+  agentMemory: "amt_" + "Zm9yLXRlc3RzLW9ubHkt-m90LWEtcmVhbC10b2tlbix",
 } as const;

@@ -52,6 +52,12 @@ describe("write-value checks", () => {
       );
     }
     expect(block.ok && block.value.endsWith("\n\n- [ ] call ops")).toBe(true);
+    const own = `the server token is ${FAKE.agentMemory} for now`;
+    for (const r of [checkText("text", own), checkBlockText("text", own)])
+      expect(r).toEqual({
+        ok: true,
+        value: "the server token is [redacted: agent-memory-token] for now",
+      });
     expect(checkText("text", "no secret here")).toEqual({ ok: true, value: "no secret here" });
   });
 
