@@ -26,12 +26,21 @@ function anyCase(word: string): string {
   return word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
 }
 
+/**
+ * The words that make a name a secret's (`api_key`, `client_secret`, `private-key`, `db_password`,
+ * `pwd`, `GH_TOKEN`), for the `secret-assignment` pattern and {@link isSecretName}: one list.
+ */
+const SECRET_NAME_WORDS =
+  "(?:(?:api|secret|private|access|signing|encryption|client)[_-]?key|secret|token|passw(?:or)?d|pwd|credential)";
+
 /** The `secret-assignment` expression (see {@link SECRET_PATTERNS}). */
 function secretAssignment(): RegExp {
   // One character of a value: up to a space, quote, comma, semicolon or closing bracket.
   const v = "[^\\s\"'`,;\\])]";
   const end = `(?!${v})`;
-  const name = `\\b[A-Za-z0-9_.-]*${anyCase("(?:api[_-]?key|secret|token|passw(?:or)?d|credential)")}[sS]?`;
+  // The keywords in any case, and an environment variable's `_KEY` or `_PASS` in capitals
+  // (`SECRET_KEY`, `STRIPE_KEY`, `DB_PASS`; not `sort_key`).
+  const name = `\\b[A-Za-z0-9_.-]*(?:${anyCase(SECRET_NAME_WORDS)}|_(?:KEY|PASS))[sS]?`;
   const keep = `(?<keep>${name}["']?\\s*(?:::|[:=])\\s*["']?)`;
   const words = [
     ..."none null nil undefined true false yes no required optional empty unset tbd redacted hidden".split(
@@ -59,8 +68,10 @@ function secretAssignment(): RegExp {
   const short =
     `(?<=(?:::|[:=])[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
     `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{1,7}${end}`;
+  // A placeholder may end a sentence: `secret: <your-key>.`, `token: none.`
+  const placeholderEnd = `[.!?:]?${end}`;
   return new RegExp(
-    `${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${end})(?!${count})(?:${v}{8,}|${short})`,
+    `${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{8,}|${short})`,
     "g",
   );
 }
@@ -253,5 +264,10 @@ const WRAPPED_TAIL =
  * argument has no `=` for the pattern to see.
  */
 export function isSecretName(name: string): boolean {
-  return /(?:api[_-]?keys?|secrets?|token|passw(?:or)?ds?|credentials?)$/i.test(name.trim());
+  const n = name.trim();
+  // `token` in the singular only (`max_tokens` is a count); `_KEY` / `_PASS` in capitals.
+  return (
+    new RegExp(`(?:${SECRET_NAME_WORDS.replace("|token|", "|")}s?|token)$`, "i").test(n) ||
+    /_(?:KEYS?|PASS)$/.test(n)
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactSecrets } from "../../src/core/redact";
+import { isSecretName, redactSecrets } from "../../src/core/redact";
 import { newTokenSecret } from "../../src/mcp/http/tokens";
 import { FAKE } from "./ingest/transcript-fixtures";
 
@@ -144,6 +144,14 @@ describe("redactSecrets", () => {
       ["[db_password:: abc]", "[db_password:: [redacted: secret-assignment]]"],
       ["token=12", "token=[redacted: secret-assignment]"],
       ["password=$ecret1", "password=[redacted: secret-assignment]"],
+      // Names that end in a key's word: `…_KEY` in capitals, the kinds of key in any case.
+      ["SECRET_KEY=abc1234", "SECRET_KEY=[redacted: secret-assignment]"],
+      ["DJANGO_SECRET_KEY=xyz98765", "DJANGO_SECRET_KEY=[redacted: secret-assignment]"],
+      ["STRIPE_KEY=abc", "STRIPE_KEY=[redacted: secret-assignment]"],
+      ["AWS_SECRET_ACCESS_KEY=abc", "AWS_SECRET_ACCESS_KEY=[redacted: secret-assignment]"],
+      ["private_key=hunter2", "private_key=[redacted: secret-assignment]"],
+      ["DB_PASS=abc", "DB_PASS=[redacted: secret-assignment]"],
+      ["pwd=abc1", "pwd=[redacted: secret-assignment]"],
     ];
     for (const [text, want] of cases) {
       expect(redactSecrets(text)).toBe(want);
@@ -173,6 +181,13 @@ describe("redactSecrets", () => {
       "**Password:** see the vault",
       "password=...",
       'password = ""',
+      // A placeholder at the end of a sentence, and a key that is not a secret's.
+      "secret: <your-key>.",
+      "token: none.",
+      "API_KEY=<your-key>.",
+      "token: ${TOKEN}.",
+      "sort_key=name",
+      "primary_key: id",
     ])
       expect(redactSecrets(plain), plain).toBe(plain);
   });
@@ -206,5 +221,22 @@ describe("redactSecrets", () => {
       "ThisIsAnOrdinaryIdentifierName",
     ].join("\n");
     expect(redactSecrets(text)).toBe(text);
+  });
+});
+
+describe("isSecretName", () => {
+  it("names a secret's field as the assignment pattern does, and not a count or an ordinary key", () => {
+    for (const n of [
+      "api_key",
+      "client_secret",
+      "db_password",
+      "GH_TOKEN",
+      "SECRET_KEY",
+      "DB_PASS",
+      "pwd",
+    ])
+      expect(isSecretName(n), n).toBe(true);
+    for (const n of ["max_tokens", "sort_key", "primary_key", "monkey", "passage"])
+      expect(isSecretName(n), n).toBe(false);
   });
 });
