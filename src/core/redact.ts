@@ -70,8 +70,12 @@ function secretAssignment(): RegExp {
     `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{1,7}${end}`;
   // A placeholder may end a sentence: `secret: <your-key>.`, `token: none.`
   const placeholderEnd = `[.!?:]?${end}`;
+  // A quoted value goes whole, spaces and all (`PASSWORD="hunter two"`), up to its closing quote.
+  const quoted =
+    `(?<keep2>${name}["']?[ \\t]*(?:::|[:=])[ \\t]*(?<q>["']))(?!\\[${anyCase("redacted")})` +
+    `(?!(?:${placeholder})\\k<q>)(?!${count})[^"'\\n]{1,200}(?=\\k<q>)`;
   return new RegExp(
-    `${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{8,}|${short})`,
+    `${quoted}|${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{8,}|${short})`,
     "g",
   );
 }

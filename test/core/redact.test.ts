@@ -152,6 +152,9 @@ describe("redactSecrets", () => {
       ["private_key=hunter2", "private_key=[redacted: secret-assignment]"],
       ["DB_PASS=abc", "DB_PASS=[redacted: secret-assignment]"],
       ["pwd=abc1", "pwd=[redacted: secret-assignment]"],
+      // A quoted value goes whole.
+      ['PASSWORD="hunter two"', 'PASSWORD="[redacted: secret-assignment]"'],
+      ["password: 'correct horse battery'", "password: '[redacted: secret-assignment]'"],
     ];
     for (const [text, want] of cases) {
       expect(redactSecrets(text)).toBe(want);
@@ -188,6 +191,8 @@ describe("redactSecrets", () => {
       "token: ${TOKEN}.",
       "sort_key=name",
       "primary_key: id",
+      '"max_tokens": "4096"',
+      '"api_key": "<your-key>"',
     ])
       expect(redactSecrets(plain), plain).toBe(plain);
   });

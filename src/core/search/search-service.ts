@@ -210,7 +210,6 @@ function utf8Length(text: string): number {
   return new TextEncoder().encode(text).length;
 }
 
-
 /** How {@link SearchService} searches a shard for one query (see its `prepare`). */
 type PreparedRun =
   | { kind: "none" }
