@@ -101,10 +101,16 @@ async function timed(fn: () => Promise<Result>, into: number[]): Promise<boolean
   }
 }
 
+/**
+ * Runs `fn` and counts the bytes of the response bodies read meanwhile (over HTTP; `null` over
+ * stdio). Only the call it wraps is counted, so the timed calls pay nothing for the counting.
+ */
+type WireCounter = <T>(fn: () => Promise<T>) => Promise<{ value: T; bytes: number | null }>;
+
 async function measure(
   clients: Client[],
   queries: string[],
-  wire: () => Promise<number | null>,
+  wire: WireCounter,
   pid: number | null,
 ): Promise<Figures> {
   const [one] = clients;
@@ -146,9 +152,9 @@ async function measure(
         if (!(await timed(() => append(client, `bench concurrent ${c}-${i}`), a8))) errors++;
     }),
   );
-  const before = await wire();
-  const typical = await search(one, queries[0] ?? "x");
-  const after = await wire();
+  const { value: typical, bytes: wireSearchBytes } = await wire(() =>
+    search(one, queries[0] ?? "x"),
+  );
   const appended = await append(one, "bench typical append");
   const p = (xs: number[], q: number) => round(percentile(xs, q), 2);
   return {
@@ -166,7 +172,7 @@ async function measure(
     errors,
     searchBytes: JSON.stringify(typical).length,
     appendBytes: JSON.stringify(appended).length,
-    wireSearchBytes: before === null || after === null ? null : after - before,
+    wireSearchBytes,
     cpuSearch1: c0 === null || c1 === null ? null : round((c1 - c0) / s1.length, 2),
     cpuSearch8: c2 === null || c3 === null ? null : round((c3 - c2) / Math.max(1, s8.length), 2),
     clientCpuSearch8: round((u3.user + u3.system) / 1000 / Math.max(1, s8.length), 2),
@@ -348,7 +354,12 @@ async function main(): Promise<void> {
     });
     const sc = new Client({ name: "bench-stdio", version: "1" });
     await sc.connect(stdio);
-    const viaStdio = await measure([sc], queries, () => Promise.resolve(null), stdio.pid);
+    const viaStdio = await measure(
+      [sc],
+      queries,
+      async (fn) => ({ value: await fn(), bytes: null }),
+      stdio.pid,
+    );
     await sc.close();
 
     // HTTP: one server, eight clients with their own sessions.
@@ -385,14 +396,16 @@ async function main(): Promise<void> {
       });
       proc.once("exit", () => reject(new Error(`the HTTP server exited: ${log}`)));
     });
-    // Bytes of every response body the first client read, counted on a copy; a body is counted
-    // once its stream has ended, so each reading waits for the copies still open.
+    // Bytes of the response bodies the first client reads while `counting` is on, counted on a
+    // copy; a body is counted once its stream has ended. Off for the timed calls: teeing every
+    // answer would add its cost to them.
+    let counting = false;
     let wireBytes = 0;
     const reading = new Set<Promise<void>>();
-    const counting: typeof fetch = async (input, init) => {
+    const countingFetch: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
       // The standalone GET stream never ends; the answers to POSTs do.
-      if (init?.method !== "POST") return res;
+      if (!counting || init?.method !== "POST") return res;
       const copy = res.clone();
       const counted: Promise<void> = copy.arrayBuffer().then(
         (b) => {
@@ -408,7 +421,7 @@ async function main(): Promise<void> {
       Array.from({ length: 8 }, async (_, i) => {
         const t = new StreamableHTTPClientTransport(new URL(url), {
           requestInit: { headers: { Authorization: `Bearer ${token}` } },
-          ...(i === 0 ? { fetch: counting } : {}),
+          ...(i === 0 ? { fetch: countingFetch } : {}),
         });
         const c = new Client({ name: `bench-http-${i}`, version: "1" });
         await c.connect(t);
@@ -418,9 +431,16 @@ async function main(): Promise<void> {
     const viaHttp = await measure(
       clients,
       queries,
-      async () => {
-        await Promise.all([...reading]);
-        return wireBytes;
+      async (fn) => {
+        counting = true;
+        wireBytes = 0;
+        try {
+          const value = await fn();
+          await Promise.all([...reading]);
+          return { value, bytes: wireBytes };
+        } finally {
+          counting = false;
+        }
       },
       proc.pid ?? null,
     );
