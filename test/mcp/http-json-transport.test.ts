@@ -98,6 +98,15 @@ async function post(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
+  return postText(s, JSON.stringify(body), headers);
+}
+
+/** {@link post} of a body as it is (JSON or not). */
+async function postText(
+  s: { url: string; secret: string; session: string },
+  body: string,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(s.url, {
     method: "POST",
     headers: {
@@ -108,7 +117,7 @@ async function post(
       "Mcp-Protocol-Version": "2025-06-18",
       ...headers,
     },
-    body: JSON.stringify(body),
+    body,
   });
   const text = await res.text();
   return {
@@ -172,6 +181,36 @@ describe("a session's plain requests", () => {
     });
     expect((await post(s, { jsonrpc: "2.0", id: 7 })).status).toBe(400);
     expect(sdkPosts(viaSdk)).toBe(6);
+    await s.client.close();
+  });
+});
+
+describe("refusals as the SDK gives them", () => {
+  it("a body that is not JSON gets the refusal of its headers first (406, 415), else a parse error", async () => {
+    const s = await start();
+    const notJson = "this is not JSON";
+    const cases: Record<string, string>[] = [
+      { Accept: "application/json" },
+      { "Content-Type": "text/plain" },
+      { Accept: "text/html", "Content-Type": "text/plain" },
+    ];
+    for (const headers of cases) {
+      // What the SDK's transport answers for these headers with a body it could read.
+      const sdk = await post(s, call(1), headers);
+      expect([406, 415]).toContain(sdk.status);
+      expect(await postText(s, notJson, headers)).toEqual(sdk);
+    }
+    const parse = await postText(s, notJson);
+    expect(parse.status).toBe(400);
+    expect(parse.body).toMatchObject({ error: { code: -32700 } });
+    await s.client.close();
+  });
+
+  it("an unknown session gets 404 with the SDK's code for it", async () => {
+    const s = await start();
+    const gone = await post(s, call(1), { "Mcp-Session-Id": "another" });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ error: { code: -32001, message: "Session not found" } });
     await s.client.close();
   });
 });

@@ -20,6 +20,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import { errorMessage } from "../../core/errors";
 import {
   PREFLIGHT_HEADERS,
@@ -162,10 +163,34 @@ function jsonError(
   status: number,
   message: string,
   headers: Record<string, string> = {},
+  code = -32000,
 ): void {
   if (res.headersSent) return;
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/** The JSON-RPC error code the SDK's transport gives an unknown session (with status 404). */
+const SESSION_NOT_FOUND = -32001;
+
+/**
+ * The SDK transport's refusal of a POST by its headers, in its order and words: an `Accept`
+ * without both `application/json` and `text/event-stream` (406), then a `Content-Type` that is
+ * not JSON (415); `null` when it would read the body.
+ */
+function headersRefusal(req: IncomingMessage): { status: number; message: string } | null {
+  const accept = req.headers.accept ?? "";
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream"))
+    return {
+      status: 406,
+      message: "Not Acceptable: Client must accept both application/json and text/event-stream",
+    };
+  if (!isJsonContentType(req.headers["content-type"]))
+    return {
+      status: 415,
+      message: "Unsupported Media Type: Content-Type must be application/json",
+    };
+  return null;
 }
 
 /** The Streamable HTTP server of one vault; see the module comment. */
@@ -390,6 +415,13 @@ export class McpHttpServer {
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
+        // The SDK judges a POST's headers before its body: a body that is not JSON under headers
+        // it refuses gets its refusal (406, 415), not a parse error.
+        const refused = headersRefusal(req);
+        if (refused) {
+          jsonError(res, refused.status, refused.message);
+          return;
+        }
         res.writeHead(400, { "Content-Type": "application/json" });
         res.end(
           JSON.stringify({
@@ -407,7 +439,7 @@ export class McpHttpServer {
     if (typeof sid === "string") {
       const s = this.sessions.get(sid);
       if (!s) {
-        jsonError(res, 404, "Session not found");
+        jsonError(res, 404, "Session not found", {}, SESSION_NOT_FOUND);
         return;
       }
       if (s.token.id !== token.id) {
