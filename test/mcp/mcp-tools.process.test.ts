@@ -338,6 +338,15 @@ describe("mcp server started with --agent link on the sample vault", () => {
       { action: "supersede", supersedes: { id: old, reason: "value" } },
     ]);
     expect(textOf(plan)).toContain(`(added, supersedes ${old} (another value))`);
+    // Applied, list_trackers tells the superseded entry from the current one, in text and data.
+    expect((await s.call("extract", { journal: "2026-12-03", apply: true })).isError).toBeFalsy();
+    const listed = await s.call("list_trackers", { kind: "decisions" });
+    const lines = textOf(listed).split("\n");
+    expect(lines.find((l) => l.includes(`^${old} `))).toMatch(/ \(superseded\)$/);
+    expect(lines.find((l) => l.includes("runs on Thursdays"))).not.toContain("superseded");
+    const data = (listed.structuredContent as { items: { id: string; superseded?: true }[] }).items;
+    expect(data.find((i) => i.id === old)?.superseded).toBe(true);
+    expect(data.filter((i) => i.superseded).map((i) => i.id)).toEqual([old]);
   });
 
   it("trackers: list, add (id returned, no duplicate), update status, progress, answer and fields; never removes a line", async () => {
