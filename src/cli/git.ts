@@ -12,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as nodePath from "node:path";
+import { parseArgs } from "node:util";
 import { mergeNote } from "../core/sync/merge";
 import { noteShape } from "../core/sync/reconcile";
 import {
@@ -22,6 +23,7 @@ import {
 } from "../core/sync/setup-files";
 import { openVault, type CliContext } from "../node/context";
 import { oneLine } from "../node/one-line";
+import { argsReason, emptyVaultLine, jsonRefusedLine } from "./usage-lines";
 import type { MemoryLayout } from "../core/layout";
 
 interface Io {
@@ -34,21 +36,59 @@ interface Io {
 export const GIT_USAGE =
   "git setup <vault> | git resolve <vault> | git merge-driver <base> <ours> <theirs> <path>";
 
-/** Runs `agent-memory git <sub> …`; returns the exit code (2: bad usage, one line on stderr). */
+/**
+ * Runs `agent-memory git <sub> …`; returns the exit code (2: bad usage, one line on stderr).
+ * `setup` and `resolve` read their arguments as the other commands do (src/cli/main.ts): `--help`
+ * prints their usage, `--json` is refused (they print no JSON), an unknown option, a wrong number
+ * of arguments or an empty vault is named. `merge-driver` takes git's four paths as they come.
+ */
 export async function runGit(argv: readonly string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
-  try {
-    if (sub === "setup" && rest.length === 1) return await setup(rest[0] ?? "", io);
-    if (sub === "resolve" && rest.length === 1) return await resolve(rest[0] ?? "", io);
-    if (sub === "merge-driver" && rest.length === 4) return await driver(rest, io);
-  } catch (err) {
-    io.err(
-      oneLine(`agent-memory git ${sub ?? ""}: ${err instanceof Error ? err.message : String(err)}`),
-    );
+  const fail = (line: string): number => {
+    io.err(oneLine(line));
     return 2;
+  };
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    io.out(`usage: agent-memory ${GIT_USAGE}`);
+    return 0;
   }
-  io.err(`agent-memory git: usage: agent-memory ${GIT_USAGE}`);
-  return 2;
+  const form = GIT_USAGE.split(" | ").find((u) => u.startsWith(`git ${sub} `));
+  if (sub === undefined || form === undefined)
+    return fail(
+      `agent-memory git: ${sub === undefined ? "" : `unknown git command "${sub}"; `}usage: agent-memory ${GIT_USAGE}`,
+    );
+  const name = `git ${sub}`;
+  const usageHint = `(usage: agent-memory ${form})`;
+  let args = rest;
+  if (sub !== "merge-driver") {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        strict: true,
+        options: { json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      });
+    } catch (err) {
+      return fail(`agent-memory ${name}: ${argsReason(err)} ${usageHint}`);
+    }
+    if (parsed.values.help) {
+      io.out(`usage: agent-memory ${form}`);
+      return 0;
+    }
+    if (parsed.values.json) return fail(jsonRefusedLine(name, usageHint));
+    args = parsed.positionals;
+    if (args[0] === "") return fail(emptyVaultLine(name, usageHint));
+  }
+  if (args.length !== (sub === "merge-driver" ? 4 : 1))
+    return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
+  try {
+    if (sub === "setup") return await setup(args[0] ?? "", io);
+    if (sub === "resolve") return await resolve(args[0] ?? "", io);
+    return await driver(args, io);
+  } catch (err) {
+    return fail(`agent-memory ${name}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 function git(cwd: string, args: string[], env: NodeJS.ProcessEnv): string {

@@ -14,6 +14,7 @@ import { hostSlicer } from "../node/event-loop";
 import type { CliCommand } from "./command";
 import { commands } from "./commands/registry";
 import { oneLine } from "../node/one-line";
+import { argsReason, emptyVaultLine, jsonRefusedLine } from "./usage-lines";
 import { streamFailed, streamWriter, watchStream } from "./process-io";
 import { version as packageVersion } from "../../package.json";
 
@@ -44,17 +45,6 @@ function usage(): string {
 }
 
 export { oneLine };
-
-/** The reason of a `parseArgs` error, without its advice on `--` and without a final period. */
-function argsReason(err: unknown): string {
-  const code = (err as { code?: unknown } | null)?.code;
-  const message = oneLine(errorMessage(err));
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const option = /'([^']+)'/.exec(message)?.[1];
-    if (option) return `unknown option '${option}'`;
-  }
-  return message.replace(/^([A-Z])/, (c) => c.toLowerCase()).replace(/\.$/, "");
-}
 
 /**
  * Runs the CLI with `argv` (without node and script) and returns the exit code
@@ -122,19 +112,15 @@ export async function main(
     io.out(`usage: agent-memory ${command.usage}`);
     return 0;
   }
-  if (command.json === false && parsed.values.json)
-    return fail(`agent-memory ${name}: --json is not an option of ${name} ${usageHint}`);
+  if (command.json === false && parsed.values.json) return fail(jsonRefusedLine(name, usageHint));
   const restore = (v: string): string => held.get(v) ?? v;
   const [vaultArg, ...args] = parsed.positionals.map(restore);
   const values: Record<string, string | boolean | string[] | undefined> = { ...parsed.values };
   for (const [key, value] of Object.entries(values))
     if (typeof value === "string") values[key] = restore(value);
   // `.mcp.json` and the hooks pass "$AGENT_MEMORY_VAULT": unset, it arrives as an empty argument.
-  if (vaultArg === "" && parsed.positionals.length > 0) {
-    return fail(
-      `agent-memory ${name}: the vault argument is empty (given as "$AGENT_MEMORY_VAULT"? that variable is unset or empty) ${usageHint}`,
-    );
-  }
+  if (vaultArg === "" && parsed.positionals.length > 0)
+    return fail(emptyVaultLine(name, usageHint));
   if (!vaultArg || args.length < command.positionals.min || args.length > command.positionals.max) {
     return fail(`agent-memory ${name}: wrong number of arguments ${usageHint}`);
   }

@@ -33,11 +33,31 @@ function anyCase(word: string): string {
 const SECRET_NAME_WORDS =
   "(?:(?:api|secret|private|access|signing|encryption|client)[_-]?key|secret|token|passw(?:or)?d|pwd|credential)";
 
+/**
+ * Sentence punctuation that may follow an unquoted value: kept after the value when nothing but
+ * more of it comes before the value's end (`password: hunter2.` keeps its full stop), part of the
+ * value when more of the value follows (`hunt.er2` goes whole). ASCII `,` and `;` always end a
+ * value.
+ */
+const SENTENCE_PUNCTUATION = "[.!?。！？，；、]";
+
+/**
+ * A CJK sentence mark followed by a space, a non-ASCII character or the end ends a value, as a
+ * space would: Chinese and Japanese run the next sentence on without one (`hunter2。下一步`). One
+ * followed by an ASCII character stays in the value.
+ */
+const CJK_VALUE_END = "[。！？，；、](?![\\x21-\\x7E])";
+
 /** The `secret-assignment` expression (see {@link SECRET_PATTERNS}). */
 function secretAssignment(): RegExp {
-  // One character of a value: up to a space, quote, comma, semicolon or closing bracket.
-  const v = "[^\\s\"'`,;\\])]";
+  // One character of a value: up to a space, quote, comma, semicolon or closing bracket, or a CJK
+  // sentence mark that ends the sentence.
+  const v = `(?:(?!${CJK_VALUE_END})[^\\s"'\`,;\\])])`;
   const end = `(?!${v})`;
+  // A value's last character is not sentence punctuation: what follows it up to the value's end
+  // may be only that, and is kept (`password: hunter2.`, `token=abc123!)`).
+  const last = `(?!${SENTENCE_PUNCTUATION})${v}`;
+  const valueEnd = `(?=${SENTENCE_PUNCTUATION}*${end})`;
   // The keywords in any case, and an environment variable's `_KEY` or `_PASS` in capitals
   // (`SECRET_KEY`, `STRIPE_KEY`, `DB_PASS`; not `sort_key`).
   const name = `\\b[A-Za-z0-9_.-]*(?:${anyCase(SECRET_NAME_WORDS)}|_(?:KEY|PASS))[sS]?`;
@@ -62,12 +82,12 @@ function secretAssignment(): RegExp {
     "%[A-Za-z_]+%", // %VAR%
   ].join("|");
   // A number after a plural name: `max_tokens: 4096`, `tokens=12`, `secrets: 3`.
-  const count = `(?<=[sS]["']?\\s*(?:::|[:=])\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${end}`;
+  const count = `(?<=[sS]["']?\\s*(?:::|[:=])\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${valueEnd}`;
   // A short value: on the separator's line, with a letter or digit, and not a short word followed
   // by more words after `name: ` ("the rule for secrets: rotate them monthly").
   const short =
     `(?<=(?:::|[:=])[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
-    `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{1,7}${end}`;
+    `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{0,6}${last}${valueEnd}`;
   // A placeholder may end a sentence: `secret: <your-key>.`, `token: none.`
   const placeholderEnd = `[.!?:]?${end}`;
   // A quoted value goes whole, spaces and all (`PASSWORD="hunter two"`), up to its closing quote.
@@ -75,7 +95,7 @@ function secretAssignment(): RegExp {
     `(?<keep2>${name}["']?[ \\t]*(?:::|[:=])[ \\t]*(?<q>["']))(?!\\[${anyCase("redacted")})` +
     `(?!(?:${placeholder})\\k<q>)(?!${count})[^"'\\n]{1,200}(?=\\k<q>)`;
   return new RegExp(
-    `${quoted}|${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{8,}|${short})`,
+    `${quoted}|${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{7,}${last}${valueEnd}|${short})`,
     "g",
   );
 }

@@ -227,6 +227,43 @@ describe("agent-memory CLI", () => {
     }
   });
 
+  it("git setup and git resolve refuse --json, an unknown option and a wrong count by name, as the other commands do; --help prints their usage", () => {
+    const t = setup();
+    const before = snapshot(t.root);
+    for (const sub of ["setup", "resolve"]) {
+      const usage = `(usage: agent-memory git ${sub} <vault>)`;
+      for (const args of [
+        [t.root, "--json"],
+        ["--json", t.root],
+      ]) {
+        const r = cliRun("git", sub, ...args);
+        expect(r.code).toBe(2);
+        expect(r.stdout).toBe("");
+        expect(r.stderr).toBe(
+          `agent-memory git ${sub}: --json is not an option of git ${sub} ${usage}\n`,
+        );
+      }
+      expect(cliRun("git", sub, t.root, "--bogus").stderr).toBe(
+        `agent-memory git ${sub}: unknown option '--bogus' ${usage}\n`,
+      );
+      expect(cliRun("git", sub, t.root, "extra").stderr).toBe(
+        `agent-memory git ${sub}: wrong number of arguments ${usage}\n`,
+      );
+      expect(cliRun("git", sub, "").stderr).toMatch(
+        new RegExp(`^agent-memory git ${sub}: the vault argument is empty`),
+      );
+      const help = cliRun("git", sub, t.root, "--help");
+      expect([help.code, help.stdout]).toEqual([0, `usage: agent-memory git ${sub} <vault>\n`]);
+    }
+    const unknown = cliRun("git", "frobnicate", t.root);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^agent-memory git: unknown git command "frobnicate"; usage: /);
+    const driver = cliRun("git", "merge-driver", "a", "b");
+    expect(driver.code).toBe(2);
+    expect(driver.stderr).toMatch(/^agent-memory git merge-driver: wrong number of arguments/);
+    expect(snapshot(t.root)).toEqual(before);
+  });
+
   it("a journal path given from the vault's parent folder (as a shell completes it) is the vault's note", () => {
     const t = setup();
     const parent = dirname(t.root);

@@ -87,4 +87,31 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     const items = listItems(readFileSync(join(t.root, DECISIONS), "utf8"));
     expect(items.map((it) => it.text)).toEqual(["ship on Fridays", "do not ship on Fridays"]);
   });
+
+  it("trackers --status all marks the superseded decision, in its text and --json, and not the current one", () => {
+    const t = tempVault({
+      [J1]: "# 2026-03-02\n\nDecision: ship on Fridays\n",
+      [J2]: "# 2026-03-09\n\nDecision: do not ship on Fridays\n",
+    });
+    cleanup = t.cleanup;
+    expect(cliRun("extract", t.root, J1).code).toBe(0);
+    expect(cliRun("extract", t.root, J2).code).toBe(0);
+    const [old, current] = listItems(readFileSync(join(t.root, DECISIONS), "utf8")).map(
+      (it) => it.id,
+    );
+    const r = cliRun("trackers", t.root, "--status", "all");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines.find((l) => l.includes(`${old} `))).toMatch(
+      new RegExp(`\\[x\\] ${old} ship on Fridays  \\(SUPERSEDED by ${current}\\)$`),
+    );
+    expect(lines.find((l) => l.includes(`${current} `))).toMatch(/do not ship on Fridays$/);
+    const json = JSON.parse(cliRun("trackers", t.root, "--status", "all", "--json").stdout) as {
+      items: { id: string; superseded?: boolean }[];
+    };
+    expect(json.items.map((it) => [it.id, it.superseded ?? false])).toEqual([
+      [old, true],
+      [current, false],
+    ]);
+  });
 });

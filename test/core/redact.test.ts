@@ -162,6 +162,48 @@ describe("redactSecrets", () => {
     }
   });
 
+  it("keeps the sentence punctuation after an unquoted value, and redacts the value whole", () => {
+    const R = "[redacted: secret-assignment]";
+    const cases: [string, string][] = [
+      ["password: hunter2.", `password: ${R}.`],
+      ["password: hunter2. Then log in", `password: ${R}. Then log in`],
+      ["password: hunter2!", `password: ${R}!`],
+      ["is it API_KEY=abc123xyz789?", `is it API_KEY=${R}?`],
+      ["password=hunter2, then", `password=${R}, then`],
+      ["password=hunter2; then", `password=${R}; then`],
+      ["(token: abc123!)", `(token: ${R}!)`],
+      ["password: pw1...", `password: ${R}...`],
+      ["password: a.", `password: ${R}.`],
+      ["[db_password:: hunter2.]", `[db_password:: ${R}.]`],
+      ["密码是 password: hunter2。", `密码是 password: ${R}。`],
+      ["password: hunter2。下一步是部署。", `password: ${R}。下一步是部署。`],
+      ["password: hunter2！ 好", `password: ${R}！ 好`],
+      ["max_tokens: 4096.", "max_tokens: 4096."],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+  });
+
+  it("takes punctuation inside a value with it: no part of a secret is left", () => {
+    const R = "[redacted: secret-assignment]";
+    for (const [text, want] of [
+      ["password: hunt.er2", `password: ${R}`],
+      ["password: hunter2.x", `password: ${R}`],
+      ["password: hunter2.x.", `password: ${R}.`],
+      ["password: Pa55!word?", `password: ${R}?`],
+      ["SECRET_KEY=a.b.c.d.e.f.g.h!", `SECRET_KEY=${R}!`],
+      ["password: hunter2。abc", `password: ${R}`],
+      ["token=x!y?z", `token=${R}`],
+    ] as const) {
+      const out = redactSecrets(text);
+      expect(out, text).toBe(want);
+      for (const part of ["hunt", "er2", "x", "word", "a.b", "abc", "y?z"])
+        if (text.includes(part) && !want.includes(part)) expect(out, text).not.toContain(part);
+    }
+  });
+
   it("keeps placeholders, non-values, type names, counts and prose after a secret's name", () => {
     for (const plain of [
       "password: required",

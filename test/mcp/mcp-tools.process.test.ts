@@ -273,6 +273,29 @@ describe("mcp server started with --agent link on the sample vault", () => {
     expect(file(path)).toContain("Mine to write");
   });
 
+  it("append_journal: a code block's id goes on a line after its fence, a fence left open is closed, and read_note resolves each id", async () => {
+    const day = today(Date.now());
+    const path = `Memory/Agents/link/Journal/${day}.md`;
+    const block = async (link: string) =>
+      ((await s.call("read_note", { note: link })).structuredContent as { text: string }).text;
+    const closed = (await s.call("append_journal", { text: "Ran this:\n```sh\nnpm test\n```" }))
+      .structuredContent as { ids: string[] };
+    const open = (await s.call("append_journal", { text: "Output:\n```\nok" }))
+      .structuredContent as { ids: string[] };
+    const after = (await s.call("append_journal", { text: "Then it passed" }))
+      .structuredContent as { link: string };
+    const text = file(path);
+    expect(text).toContain(`\`\`\`sh\nnpm test\n\`\`\`\n\n^${closed.ids[1]}\n`);
+    expect(text).toContain(`Output: ^${open.ids[0]}\n\`\`\`\nok\n\`\`\`\n\n^${open.ids[1]}\n`);
+    expect(await block(`[[${path}#^${closed.ids[1]}]]`)).toBe(
+      `\`\`\`sh\nnpm test\n\`\`\`\n\n^${closed.ids[1]}`,
+    );
+    expect(await block(`[[${path}#^${open.ids[1]}]]`)).toBe(
+      `\`\`\`\nok\n\`\`\`\n\n^${open.ids[1]}`,
+    );
+    expect(await block(after.link)).toMatch(/^Then it passed \^am-/);
+  });
+
   it("extract returns the plan without writing by default and writes it with apply: true", async () => {
     const journal = "Memory/Agents/link/Journal/2026-11-29.md";
     writeFileSync(
@@ -338,6 +361,15 @@ describe("mcp server started with --agent link on the sample vault", () => {
       { action: "supersede", supersedes: { id: old, reason: "value" } },
     ]);
     expect(textOf(plan)).toContain(`(added, supersedes ${old} (another value))`);
+    // Applied, list_trackers tells the superseded entry from the current one, in text and data.
+    expect((await s.call("extract", { journal: "2026-12-03", apply: true })).isError).toBeFalsy();
+    const listed = await s.call("list_trackers", { kind: "decisions" });
+    const lines = textOf(listed).split("\n");
+    expect(lines.find((l) => l.includes(`^${old} `))).toMatch(/ \(superseded\)$/);
+    expect(lines.find((l) => l.includes("runs on Thursdays"))).not.toContain("superseded");
+    const data = (listed.structuredContent as { items: { id: string; superseded?: true }[] }).items;
+    expect(data.find((i) => i.id === old)?.superseded).toBe(true);
+    expect(data.filter((i) => i.superseded).map((i) => i.id)).toEqual([old]);
   });
 
   it("trackers: list, add (id returned, no duplicate), update status, progress, answer and fields; never removes a line", async () => {

@@ -4,7 +4,8 @@ import { today as todayOf } from "../../core/util/dates";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { LIST_STATUSES, listTrackerItems, type ListStatus } from "../../core/trackers/list";
 import { checkboxOf } from "../../core/trackers/format";
-import { wikilinkDisplayText } from "../../core/markdown/wikilinks";
+import { asWikilink, wikilinkDisplayText } from "../../core/markdown/wikilinks";
+import { FIELD_KEYS } from "../../core/trackers/fields";
 import { listInbox } from "../../core/inbox/inbox";
 import { cliActor, printInbox } from "../shared";
 
@@ -13,7 +14,8 @@ const STATUSES = LIST_STATUSES;
 /**
  * `agent-memory trackers <vault> [--agent NAME] [--kind …] [--status open|done|abandoned|all] [--json]`
  * (docs/architecture.md, "The CLI contract"). `open` includes items in progress. Reviews whose
- * `next` date has passed are marked due. Wikilinks are printed as their alias or note name;
+ * `next` date has passed are marked due; a superseded entry is marked so, with the id of the one
+ * that replaced it. Wikilinks are printed as their alias or note name;
  * `--json` gives the text as written.
  * `--inbox` lists instead what is addressed to `--agent` (or, without it, to the person) and still
  * waits for an answer (docs/inbox.md).
@@ -85,7 +87,9 @@ export const trackersCommand: CliCommand = {
         heading = h;
       }
       const mark = checkboxOf(it.status);
+      const successor = asWikilink(it.fields[FIELD_KEYS.supersededBy])?.blockId;
       const extra = [
+        it.superseded ? `SUPERSEDED${successor ? ` by ${successor}` : ""}` : "",
         it.owner ? `owner ${it.owner}` : "",
         it.due ? `${it.overdue ? "OVERDUE, " : ""}due ${it.due}` : "",
         it.reviewDue ? "REVIEW DUE" : "",

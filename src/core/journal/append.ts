@@ -19,6 +19,7 @@ import {
   locateFrontmatter,
   splitLines,
 } from "../markdown/lines";
+import { fenceCloserAfter } from "../markdown/fences";
 import { addBlockIds, existingBlockIds, newBlockId } from "./block-ids";
 import { splitBlocks } from "./split";
 
@@ -58,6 +59,9 @@ export interface AppendedBlocks {
  * a `^am-xxxx` line after a callout, table or code block ({@link addBlockIds}). Ids are
  * deterministic from the journal's path, the text and the ids already in the note
  * ({@link newBlockId}), so the function stays pure; the same text appended twice gets two ids.
+ * A code fence the block leaves open is closed at its end, and one the journal leaves open is
+ * closed before it (docs/decisions.md, "An appended block closes the fences left open"): else the
+ * block's `^id` line, and everything appended later, would be code.
  * The note's line ending (CRLF) and byte order mark are kept; everything already there is kept byte
  * for byte. A missing note (`current === null`) or a blank one is started with {@link newJournalNote}.
  * @throws Error when `block` holds no text
@@ -87,11 +91,13 @@ export function insertJournalBlock(
   note: { agent: string; date: string; path: string },
   beforeLine: number,
 ): AppendedBlocks {
-  const chunk = block
+  const text = block
     .replace(/\r\n?/g, "\n")
     .replace(/^\s*\n/, "")
     .trimEnd();
-  if (chunk.trim() === "") throw new Error("the block to append is empty");
+  if (text.trim() === "") throw new Error("the block to append is empty");
+  const closer = fenceCloserAfter(text.split("\n"));
+  const chunk = closer === null ? text : `${text}\n${closer}`;
   const base =
     current === null || current.trim() === ""
       ? (current?.startsWith("\uFEFF") ? "\uFEFF" : "") +
@@ -118,7 +124,8 @@ export function insertJournalBlock(
   const { bom, lines } = splitLines(base);
   // A journal whose frontmatter does not parse is not written: the block would land in a note that
   // extraction, the index and Obsidian cannot read as it was meant (test/core/journal/journal-append.test.ts).
-  assertWritable({ frontmatterError: locateFrontmatter(base, lines).error }, note.path);
+  const { bodyStart, error } = locateFrontmatter(base, lines);
+  assertWritable({ frontmatterError: error }, note.path);
   // Nor one whose frontmatter is a list, a single value or never closed: extraction could not mark
   // it afterwards (setFrontmatter refuses the same notes), so its section would never be read.
   const refused =
@@ -129,7 +136,9 @@ export function insertJournalBlock(
   const texts = withIds.split("\n");
   if (beforeLine >= lines.length) {
     const last = lines[lines.length - 1];
-    appendLines(lines, last && last.text.trim() !== "" ? ["", ...texts] : texts, eol);
+    const open = fenceCloserAfter(lines.slice(bodyStart).map((l) => l.text));
+    const lead = open !== null ? [open, ""] : last && last.text.trim() !== "" ? [""] : [];
+    appendLines(lines, [...lead, ...texts], eol);
   } else {
     const at = Math.max(0, beforeLine);
     const before = lines[at - 1];

@@ -45,6 +45,25 @@ export function fenceAfter(fence: string | null, line: string): string | null {
 }
 
 /**
+ * The line that closes a fence still open after the last of `lines` (walked as {@link fenceAfter}
+ * walks them; a trailing `\r` is the line's end): the opener's indent and its marker, so a fence a
+ * list item's line opened closes inside that item (`  ```` for `  ```sh`); `null` when no fence is
+ * left open.
+ * @example fenceCloserAfter(["Ran:", "```sh", "npm test"]) // "```"
+ */
+export function fenceCloserAfter(lines: Iterable<string>): string | null {
+  let fence: string | null = null;
+  let indent = "";
+  for (const raw of lines) {
+    const line = raw.replace(/\r$/, "");
+    const after = fenceAfter(fence, line);
+    if (fence === null && after !== null) indent = /^ */.exec(line)?.[0] ?? "";
+    fence = after;
+  }
+  return fence === null ? null : `${indent}${fence}`;
+}
+
+/**
  * The code spans of one line, as CommonMark defines them
  * (https://spec.commonmark.org/0.31.2/#code-spans): a run of backticks up to the next run of the
  * same length. Each as `[start, end)` offsets in `line`, the backticks included; a run left

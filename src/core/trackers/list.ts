@@ -1,14 +1,14 @@
 /**
  * Tracker items as `agent-memory trackers --json` and the MCP server's `list_trackers` give them
  * (docs/architecture.md, "The CLI contract"; docs/mcp.md, "Tools"): one home for what "open",
- * "overdue", "review due" and "latest progress" mean in a listing.
+ * "overdue", "review due", "superseded" and "latest progress" mean in a listing.
  */
 import type { MemoryLayout } from "../layout";
 import type { TrackerKind } from "../settings";
 import type { VaultPort } from "../vault";
 import { listItems } from "./format";
 import { isOpenStatus, isOverdue, latestProgressText } from "./status";
-import { FIELD_KEYS, fieldRecord, fieldValue, namesIn } from "./fields";
+import { FIELD_KEYS, fieldRecord, fieldValue, isSuperseded, namesIn } from "./fields";
 import { dueReviews, isReviewItem, readSchedule } from "./reviews";
 
 /** Statuses a listing can filter on: `open` includes items in progress. */
@@ -36,6 +36,11 @@ export interface ListedItem {
   reviewDue?: boolean;
   /** Open items whose `due` date has passed. */
   overdue?: boolean;
+  /**
+   * Present, `true`, when the item is superseded ({@link isSuperseded}: a `superseded_by` or
+   * `valid_to` field; docs/contradictions.md): kept as history, no longer in force.
+   */
+  superseded?: true;
   /** The latest dated child line (`YYYY-MM-DD: …`) under the item, without its bullet (`latestProgress`). */
   latestProgress?: string;
   /** Vault path of the tracker note. */
@@ -87,6 +92,7 @@ export async function listTrackerItems(
             ? { due: fields.due, overdue: state === "open" && isOverdue(fields.due, today) }
             : {}),
           ...(owner ? { owner } : {}),
+          ...(isSuperseded(it.fields) ? { superseded: true as const } : {}),
           ...(k === "reviews" ? { reviewDue: dueLines.has(it.line) } : {}),
           ...(progress ? { latestProgress: progress } : {}),
           path,

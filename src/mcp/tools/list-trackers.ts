@@ -31,7 +31,7 @@ export const listTrackers = defineTool({
     const lines = items.length
       ? items.map(
           (it) =>
-            `${checkboxOf(it.status)} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}`,
+            `${checkboxOf(it.status)} ${it.kind} ^${it.id ?? "-"} ${it.text}${it.due ? ` (due ${it.due}${it.overdue ? ", overdue" : ""})` : ""}${it.reviewDue ? " (review due)" : ""}${it.superseded ? " (superseded)" : ""}`,
         )
       : [`no ${status === "all" ? "" : `${status} `}items`];
     return { text: lines.join("\n"), data: { agent, status, items } };

@@ -7,7 +7,7 @@ import {
   newJournalNote,
 } from "../../../src/core/journal/append";
 import { FrontmatterError } from "../../../src/core/errors";
-import { existingBlockIds, splitBlocks } from "../../../src/core/journal/blocks";
+import { existingBlockIds, idMarkers, splitBlocks } from "../../../src/core/journal/blocks";
 
 const note = {
   agent: "link",
@@ -94,6 +94,78 @@ describe("appendJournalBlock", () => {
         path: "j.md",
       }),
     ).toThrow(/only headings/);
+  });
+
+  /** The block of a journal's body each id names, as our splitter (and `read_note`) resolves it. */
+  const resolved = (text: string, ids: readonly string[]) => {
+    const blocks = splitBlocks(text.slice(text.indexOf("# ")));
+    return ids.map((id) => {
+      const b = blocks.find((x) => x.blockId === id);
+      return b ? [b.kind, b.text] : null;
+    });
+  };
+
+  it("puts a code block's id on a line of its own after its closing fence, never on a fence line", () => {
+    const { text, ids } = appendJournalBlock(null, "Ran this:\n```sh\nnpm test\n```", note);
+    expect(text.endsWith(`Ran this: ^${ids[0]}\n\`\`\`sh\nnpm test\n\`\`\`\n\n^${ids[1]}\n`)).toBe(
+      true,
+    );
+    expect(resolved(text, ids)).toEqual([
+      ["paragraph", "Ran this:"],
+      ["code", "```sh\nnpm test\n```"],
+    ]);
+  });
+
+  it("closes a fence the appended text leaves open, so its id and later blocks are not code", () => {
+    for (const [block, code] of [
+      ["Ran this:\n```sh\nnpm test", "```sh\nnpm test\n```"],
+      ["Output:\n~~~~\nok\n```", "~~~~\nok\n```\n~~~~"],
+      ["Ends with a fence\n```", "```\n```"],
+    ] as const) {
+      const first = appendJournalBlock(null, block, note);
+      expect(resolved(first.text, first.ids)).toEqual([
+        ["paragraph", block.split("\n")[0]],
+        ["code", code],
+      ]);
+      const next = appendJournalBlock(first.text, "Afterwards: a paragraph", note);
+      expect(next.text.startsWith(first.text)).toBe(true);
+      expect(resolved(next.text, next.ids)).toEqual([["paragraph", "Afterwards: a paragraph"]]);
+      expect(idMarkers(next.text).map((m) => m.id)).toEqual([...first.ids, ...next.ids]);
+    }
+    // In a list item, the fence closes inside the item, at the opener's indent.
+    const item = appendJournalBlock(null, "- ran:\n  ```sh\n  npm test", note);
+    expect(item.text.endsWith(`- ran: ^${item.ids[0]}\n  \`\`\`sh\n  npm test\n  \`\`\`\n`)).toBe(
+      true,
+    );
+    expect(resolved(item.text, item.ids)).toEqual([
+      ["list-item", "- ran:\n  ```sh\n  npm test\n  ```"],
+    ]);
+  });
+
+  it("closes a fence the journal leaves open before the block, keeping its bytes", () => {
+    const current = "---\r\nid: j\r\n---\r\n# Day\r\n```\r\nhalf a snippet\r\n";
+    const { text, ids } = appendJournalBlock(current, "Learned: fences close", note);
+    expect(text).toBe(`${current}\`\`\`\r\n\r\nLearned: fences close ^${ids[0]}\r\n`);
+    expect(resolved(text, ids)).toEqual([["paragraph", "Learned: fences close"]]);
+    // Frontmatter is not read as a fence; a closed fence gets no second closer.
+    const closed = "---\ntitle: x\n---\n# Day\n```\ncode\n```\n";
+    expect(appendJournalBlock(closed, "x", note).text.startsWith(`${closed}\nx ^`)).toBe(true);
+  });
+
+  it("puts a table's and a list's ids where Obsidian reads them", () => {
+    const { text, ids } = appendJournalBlock(
+      null,
+      "| page | score |\n| --- | --- |\n| blog | 79 |\n\n- one\n- two\n  child",
+      note,
+    );
+    expect(text).toContain(
+      `| blog | 79 |\n\n^${ids[0]}\n\n- one ^${ids[1]}\n- two ^${ids[2]}\n  child\n`,
+    );
+    expect(resolved(text, ids)).toEqual([
+      ["table", "| page | score |\n| --- | --- |\n| blog | 79 |"],
+      ["list-item", "- one"],
+      ["list-item", "- two\n  child"],
+    ]);
   });
 
   it("refuses an empty block", () => {

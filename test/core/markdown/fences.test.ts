@@ -1,6 +1,11 @@
 // The one fence rule (src/core/markdown/fences.ts), each CommonMark rule tried on both sides.
 import { describe, expect, it } from "vitest";
-import { closesFence, codeSpans, fenceOpener } from "../../../src/core/markdown/fences";
+import {
+  closesFence,
+  codeSpans,
+  fenceCloserAfter,
+  fenceOpener,
+} from "../../../src/core/markdown/fences";
 import { findConflictMarkers } from "../../../src/core/markdown/conflict-markers";
 import { scanAnchors } from "../../../src/core/markdown/anchors";
 import { splitBlocks } from "../../../src/core/journal/blocks";
@@ -64,6 +69,17 @@ describe("fence closers", () => {
     expect(closesFence("```ts", "```")).toBe(false);
     expect(closesFence("``` x", "```")).toBe(false);
     expect(closesFence("~~~ ~", "~~~")).toBe(false);
+  });
+});
+
+describe("the closer of a fence left open", () => {
+  it("is the opener's indent and marker, and null when every fence closes", () => {
+    expect(fenceCloserAfter(["Ran:", "```sh", "npm test"])).toBe("```");
+    expect(fenceCloserAfter(["  ~~~~ md", "```", "x\r"])).toBe("  ~~~~");
+    expect(fenceCloserAfter(["```", "x", "```"])).toBeNull();
+    expect(fenceCloserAfter(["```", "```", "```"])).toBe("```");
+    expect(fenceCloserAfter(["    ```", "x"])).toBeNull();
+    expect(fenceCloserAfter([])).toBeNull();
   });
 });
 
