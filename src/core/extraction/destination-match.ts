@@ -52,6 +52,12 @@ export class EntryMatcher<T> {
     private readonly textOf: (e: T) => string,
     private readonly sourcesOf: (e: T) => readonly string[],
     private readonly isLive: (e: T) => boolean,
+    /**
+     * The entries' order in their note, when it is not the order of the list (an entry added to
+     * an earlier section of a topic note): a tie goes to the entry first in the note, as it does
+     * for the functions on the note's entries.
+     */
+    private readonly order?: (e: T) => number,
   ) {
     entries.forEach((e, i) => this.indexSources(e, i));
   }
@@ -61,11 +67,13 @@ export class EntryMatcher<T> {
    * live one with the same text; `null` when none.
    */
   match(text: string, link: string): { index: number; recorded: boolean } | null {
-    const cited = this.cited.get(sourceKey(link)) ?? [];
+    const cited = this.inOrder(this.cited.get(sourceKey(link)) ?? []);
     const same = cited[findDuplicate(text, cited, (i) => this.textOf(this.entries[i] as T))];
     if (same !== undefined) return { index: same, recorded: true };
     const live = this.liveIndex();
-    const ids = live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1);
+    const ids = this.inOrder(
+      live.index.candidates(text, DUPLICATE_THRESHOLD).map((j) => live.ids[j] ?? -1),
+    );
     const dup = ids[findDuplicate(text, ids, (i) => this.textOf(this.entries[i] as T))];
     return dup === undefined ? null : { index: dup, recorded: false };
   }
@@ -136,6 +144,13 @@ export class EntryMatcher<T> {
       this.live = null;
   }
 
+  /** Indices of entries in note order (see {@link order}). */
+  private inOrder(indices: readonly number[]): readonly number[] {
+    const { order } = this;
+    if (!order || indices.length < 2) return indices;
+    return [...indices].sort((a, b) => order(this.entries[a] as T) - order(this.entries[b] as T));
+  }
+
   private indexSources(entry: T, i: number): void {
     for (const key of new Set(this.sourcesOf(entry).map(sourceKey))) {
       const list = this.cited.get(key);
@@ -172,13 +187,17 @@ export function trackerMatcher(items: TrackerItem[], kind: TrackerKind): EntryMa
   );
 }
 
-/** {@link topicDuplicate}'s rule over a topic note's entries, for many lookups. */
-export function topicMatcher(entries: TopicEntry[]): EntryMatcher<TopicEntry> {
+/**
+ * {@link topicDuplicate}'s rule over a topic note's entries, for many lookups; `ordered`: entries
+ * may be added out of note order, which their current `line` gives.
+ */
+export function topicMatcher(entries: TopicEntry[], ordered = false): EntryMatcher<TopicEntry> {
   return new EntryMatcher(
     entries,
     (e) => e.text,
     (e) => e.sources,
     (e) => !isSuperseded(e.fields),
+    ordered ? (e) => e.line : undefined,
   );
 }
 

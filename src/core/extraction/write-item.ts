@@ -24,19 +24,16 @@ import {
   noteName,
 } from "../markdown/wikilinks";
 import {
-  addEntrySource,
-  appendTopicEntry,
-  listTopicEntries,
+  TopicEditor,
+  type EntryChanges,
   type TopicEntry,
   type TopicEntryInput,
   type TopicMeta,
 } from "../knowledge/topic";
 import {
   SUPERSEDES_KEY,
-  blockIdsIn,
   calloutBlockId,
   isSuperseded,
-  supersedeCallout,
   supersedeTrackerItem,
 } from "../knowledge/supersede";
 import {
@@ -45,7 +42,7 @@ import {
   matchTrackerItem,
   sourceLink,
   sourcesOf,
-  topicDuplicate,
+  topicMatcher,
   trackerMatcher,
 } from "./destination-match";
 import { supersededCallout } from "./supersession";
@@ -200,70 +197,9 @@ export function writeItem(
     );
   }
   if (planned.topic) {
-    const entries = current === null ? [] : listTopicEntries(current);
-    const kind = calloutKind(item);
-    let dup = topicDuplicate(item.text, entries, link);
-    if (
-      planned.action === "supersede" &&
-      planned.supersedes?.reason === "reworded" &&
-      entries[dup] !== undefined &&
-      entries[dup] === supersededCallout(entries, planned.supersedes, kind)
-    )
-      dup = -1; // a reworded block's item supersedes the callout it reads as a duplicate of
-    // A planned restatement (docs/contradictions.md, "The rule"), checked again on the current text.
-    if (dup < 0 && planned.action === "add-source") dup = restatedCallout(entries, item);
-    const same = entries[dup];
-    if (same && citesBlock(same.sources, link)) return current;
-    if (dup >= 0 && current !== null)
-      return edited(
-        addEntrySource(current, dup, unwrapWikilink(link), planned.destination),
-        planned.destination,
-        "add a source",
-      );
-    const category = planned.destination.split("/").slice(-2, -1)[0];
-    const old =
-      planned.action === "supersede" && current !== null
-        ? supersededCallout(entries, planned.supersedes, kind)
-        : undefined;
-    const appended = appendCallout(
-      current,
-      {
-        title: planned.topic.title,
-        agent: ctx.agent,
-        ...(category ? { category } : {}),
-        type: ctx.layout.collectionOf(planned.destination) === "library" ? "library" : "knowledge",
-        createdAt: ctx.timestamp,
-        path: planned.destination,
-      },
-      {
-        kind,
-        heading: planned.topic.heading,
-        date: ctx.date,
-        confidence: item.confidence,
-        text: item.text,
-        source: unwrapWikilink(link),
-      },
-      old,
-    );
-    // The other current facts it contradicts, still there and current, are superseded by it too.
-    let text = appended.text;
-    for (const other of old && appended.newId ? (planned.supersedes?.also ?? []) : []) {
-      const entry = supersededCallout(listTopicEntries(text), { ...other, reason: "value" }, kind);
-      if (!entry) continue;
-      const taken = blockIdsIn(text);
-      const marked = supersedeCallout(
-        text,
-        { ...(entry.id ? { id: entry.id } : {}), text: entry.text },
-        planned.destination,
-        {
-          newId: appended.newId ?? "",
-          oldId: entry.id ?? calloutBlockId(`${planned.destination}\n${entry.text}`, taken),
-        },
-        ctx.date,
-      );
-      if (marked) text = marked.text;
-    }
-    return text;
+    const topic = new TopicWriter(current);
+    topic.write(planned, ctx);
+    return topic.text();
   }
   return current;
 }
@@ -282,7 +218,21 @@ export function writeItems(
 ): string | null {
   let text = current;
   let fast: FastTracker | null = null;
+  let topic: TopicWriter | null = null;
   for (const planned of group) {
+    if (planned.topic && !planned.tracker) {
+      if (fast) {
+        text = fast.text();
+        fast = null;
+      }
+      topic ??= new TopicWriter(text);
+      topic.write(planned, ctx);
+      continue;
+    }
+    if (topic) {
+      text = topic.text();
+      topic = null;
+    }
     if (fast?.write(planned, ctx)) continue;
     if (
       !fast &&
@@ -291,7 +241,7 @@ export function writeItems(
       text !== null &&
       text.trim() !== ""
     ) {
-      const editor = new FastTracker(text, planned.tracker, planned.destination);
+      const editor: FastTracker = new FastTracker(text, planned.tracker, planned.destination);
       if (editor.write(planned, ctx)) {
         fast = editor;
         continue;
@@ -303,7 +253,130 @@ export function writeItems(
     }
     text = writeItem(text, planned, ctx);
   }
-  return fast ? fast.text() : text;
+  return fast ? fast.text() : topic ? topic.text() : text;
+}
+
+/**
+ * {@link writeItem}'s topic branch on a note parsed once ({@link TopicEditor}), its callouts
+ * checked for duplicates through an index ({@link topicMatcher}) kept up to date with every edit.
+ */
+class TopicWriter {
+  private readonly editor: TopicEditor;
+  private matcher: EntryMatcher<TopicEntry> | null = null;
+  /** Index in {@link matcher} of each callout. */
+  private readonly slots = new Map<TopicEntry, number>();
+
+  constructor(current: string | null) {
+    this.editor = new TopicEditor(current);
+    this.editor.onReset = () => (this.matcher = null);
+    this.editor.onEdit = (changes) => this.track(changes);
+  }
+
+  text(): string | null {
+    return this.editor.text();
+  }
+
+  /** Writes a planned topic item as {@link writeItem} does. */
+  write(planned: PlannedItem, ctx: WriteContext): void {
+    const { item } = planned;
+    const topic = planned.topic;
+    if (!topic) return;
+    const { editor } = this;
+    const link = sourceLink(ctx.journal, item.blockId);
+    const kind = calloutKind(item);
+    let dup = this.duplicate(item.text, link);
+    if (
+      planned.action === "supersede" &&
+      planned.supersedes?.reason === "reworded" &&
+      dup !== undefined &&
+      dup === supersededCallout(editor.entries, planned.supersedes, kind)
+    )
+      dup = undefined; // a reworded block's item supersedes the callout it reads as a duplicate of
+    // A planned restatement (docs/contradictions.md, "The rule"), checked again on the current text.
+    if (dup === undefined && planned.action === "add-source")
+      dup = restatedCallout(editor.entries, item);
+    if (dup && citesBlock(dup.sources, link)) return;
+    if (dup && editor.exists()) {
+      editor.addSource(dup, unwrapWikilink(link), planned.destination);
+      return;
+    }
+    const category = planned.destination.split("/").slice(-2, -1)[0];
+    const old =
+      planned.action === "supersede" && editor.exists()
+        ? supersededCallout(editor.entries, planned.supersedes, kind)
+        : undefined;
+    const appended = appendCalloutTo(
+      editor,
+      {
+        title: topic.title,
+        agent: ctx.agent,
+        ...(category ? { category } : {}),
+        type: ctx.layout.collectionOf(planned.destination) === "library" ? "library" : "knowledge",
+        createdAt: ctx.timestamp,
+        path: planned.destination,
+      },
+      {
+        kind,
+        heading: topic.heading,
+        date: ctx.date,
+        confidence: item.confidence,
+        text: item.text,
+        source: unwrapWikilink(link),
+      },
+      old,
+    );
+    // The other current facts it contradicts, still there and current, are superseded by it too.
+    for (const other of old && appended.newId ? (planned.supersedes?.also ?? []) : []) {
+      const entry = supersededCallout(editor.entries, { ...other, reason: "value" }, kind);
+      if (!entry) continue;
+      const taken = editor.blockIds();
+      editor.supersede(
+        { ...(entry.id ? { id: entry.id } : {}), text: entry.text },
+        planned.destination,
+        {
+          newId: appended.newId ?? "",
+          oldId: entry.id ?? calloutBlockId(`${planned.destination}\n${entry.text}`, taken),
+        },
+        ctx.date,
+      );
+    }
+  }
+
+  /** The callout `text` duplicates ({@link topicDuplicate}), or `undefined`. */
+  private duplicate(text: string, link: string): TopicEntry | undefined {
+    let { matcher } = this;
+    if (!matcher) {
+      const entries = [...this.editor.entries];
+      this.slots.clear();
+      entries.forEach((e, i) => this.slots.set(e, i));
+      matcher = this.matcher = topicMatcher(entries, true);
+    }
+    const found = matcher.match(text, link);
+    return found ? matcher.entries[found.index] : undefined;
+  }
+
+  /** Brings {@link matcher} up to date with an edit (or drops it, to be made again, when callouts went or lost sources). */
+  private track(changes: EntryChanges): void {
+    const { matcher } = this;
+    if (!matcher) return;
+    const kept = changes.replaced.every(
+      ([old, now]) => this.slots.has(old) && old.sources.every((s) => now.sources.includes(s)),
+    );
+    if (changes.removed.length > 0 || !kept) {
+      this.matcher = null;
+      return;
+    }
+    for (const [old, now] of changes.replaced) {
+      const i = this.slots.get(old) ?? -1;
+      this.slots.delete(old);
+      this.slots.set(now, i);
+      matcher.replace(i, now);
+    }
+    for (const added of changes.added) {
+      this.slots.set(added, matcher.entries.length);
+      matcher.push(added);
+    }
+  }
 }
 
 /** {@link writeItem}'s tracker branch for new items and added sources, on a note parsed once. */
@@ -369,15 +442,16 @@ class FastTracker {
 }
 
 /**
- * The index of the current callout of the item's kind that the item restates (the statement
- * rule's `restatement`), or -1.
+ * The current callout of the item's kind that the item restates (the statement rule's
+ * `restatement`), or `undefined`.
  */
-function restatedCallout(entries: readonly TopicEntry[], item: ExtractedItem): number {
+function restatedCallout(
+  entries: readonly TopicEntry[],
+  item: ExtractedItem,
+): TopicEntry | undefined {
   const kind = calloutKind(item);
-  const live = entries
-    .map((e, i) => ({ e, i }))
-    .filter((x) => x.e.kind === kind && !isSuperseded(x.e.fields));
-  return live[findRestatement(item.text, live, (x) => x.e.text)]?.i ?? -1;
+  const live = entries.filter((e) => e.kind === kind && !isSuperseded(e.fields));
+  return live[findRestatement(item.text, live, (e) => e.text)];
 }
 
 /**
@@ -394,15 +468,27 @@ export function appendCallout(
   entry: TopicEntryInput,
   old?: TopicEntry,
 ): { text: string; oldId?: string; newId?: string } {
+  const editor = new TopicEditor(current);
+  const ids = appendCalloutTo(editor, meta, entry, old);
+  return { text: editor.text() ?? "", ...ids };
+}
+
+/** {@link appendCallout} on a note being edited. @returns with `old` the block ids of the old and the new callout */
+function appendCalloutTo(
+  editor: TopicEditor,
+  meta: TopicMeta,
+  entry: TopicEntryInput,
+  old?: TopicEntry,
+): { oldId?: string; newId?: string } {
   const path = meta.path ?? "";
   let ids: { newId: string; oldId: string } | undefined;
-  if (old && current !== null) {
-    const taken = blockIdsIn(current);
+  if (old && editor.exists()) {
+    const taken = new Set(editor.blockIds());
     const newId = calloutBlockId(`${path}\n${entry.text}`, taken);
     taken.add(newId);
     ids = { newId, oldId: old.id ?? calloutBlockId(`${path}\n${old.text}`, taken) };
   }
-  const appended = appendTopicEntry(current, meta, {
+  editor.append(meta, {
     ...entry,
     ...(ids
       ? {
@@ -414,9 +500,8 @@ export function appendCallout(
         }
       : {}),
   });
-  if (!old || !ids) return { text: appended };
-  const marked = supersedeCallout(
-    appended,
+  if (!old || !ids) return {};
+  const marked = editor.supersede(
     { ...(old.id ? { id: old.id } : {}), text: old.text },
     path,
     ids,
@@ -427,5 +512,5 @@ export function appendCallout(
       `cannot mark as superseded in ${path}: the callout is no longer there`,
       path,
     );
-  return { text: marked.text, oldId: marked.oldId, newId: ids.newId };
+  return { oldId: marked.oldId, newId: ids.newId };
 }

@@ -7,7 +7,13 @@
  * ```
  * This file reads and formats them, and finds the sections (headings) they live under.
  */
-import { locateFrontmatter, splitLines, type NoteLine } from "../markdown/lines";
+import {
+  detectEol,
+  joinLines,
+  locateFrontmatter,
+  splitLines,
+  type NoteLine,
+} from "../markdown/lines";
 import { linkTarget, toWikilink, wikilinkTargets } from "../markdown/wikilinks";
 import { scanInlineFields } from "../trackers/format";
 
@@ -92,11 +98,30 @@ export function scanTopicBody(
   lines: readonly NoteLine[],
   bodyStart: number,
 ): { headings: Heading[]; entries: TopicEntry[] } {
+  const { headings, entries } = scanFrom(lines, bodyStart, null);
+  return { headings, entries };
+}
+
+/**
+ * {@link scanTopicBody} from line `start`, a line it visits outside any code fence (the body's
+ * start, a heading or a callout's first line), under the heading `heading` (the text of the last
+ * heading above `start`, or `null`). `stop` is asked at each such line from there on, with the
+ * text of the last heading above it; scanning ends at the first one it accepts (`end`), else at
+ * the end of the note.
+ */
+function scanFrom(
+  lines: readonly NoteLine[],
+  start: number,
+  heading: string | null,
+  stop?: (i: number, heading: string | null) => boolean,
+): { headings: Heading[]; entries: TopicEntry[]; end: number } {
   const headings: Heading[] = [];
   const entries: TopicEntry[] = [];
   let fence: string | null = null;
-  let i = bodyStart;
+  let i = start;
+  const under = (): string | null => headings[headings.length - 1]?.text ?? heading;
   while (i < lines.length) {
+    if (fence === null && stop?.(i, under())) break;
     const raw = lines[i]?.text ?? "";
     const fm = FENCE.exec(raw);
     if (fence !== null) {
@@ -127,14 +152,7 @@ export function scanTopicBody(
       if (!t.startsWith(">") || CALLOUT_HEAD.test(t)) break;
       end++;
     }
-    const entry = readEntry(
-      lines,
-      i,
-      end,
-      c[1],
-      c[2] ?? "",
-      headings[headings.length - 1]?.text ?? null,
-    );
+    const entry = readEntry(lines, i, end, c[1], c[2] ?? "", under());
     entries.push(entry);
     i = end;
     const idAt = (lines[end]?.text ?? "").trim() === "" ? end + 1 : end;
@@ -145,7 +163,7 @@ export function scanTopicBody(
       i = idAt + 1;
     }
   }
-  return { headings, entries };
+  return { headings, entries, end: Math.min(i, lines.length) };
 }
 
 function readEntry(
@@ -275,4 +293,234 @@ export function addSourceToEntry(
   if (last && last.eol === "") last.eol = eol;
   lines.splice(entry.endLine, 0, next);
   return true;
+}
+
+/** A `^id` at the end of a line or on a line of its own, as {@link blockIdsIn} reads it. */
+const BLOCK_ID = /(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm;
+
+/** Every `^id` written in a note (line ends and lines of their own). */
+export function blockIdsIn(text: string): Set<string> {
+  return new Set([...text.matchAll(BLOCK_ID)].map((m) => m[1] ?? ""));
+}
+
+/** What an edit of a {@link TopicBody} did to its callouts. */
+export interface EntryChanges {
+  /** Callouts read again: each old entry with the entry that now stands for it. */
+  replaced: [TopicEntry, TopicEntry][];
+  /** Callouts that are new. */
+  added: TopicEntry[];
+  /** Callouts that are gone. */
+  removed: TopicEntry[];
+}
+
+/**
+ * A topic note parsed once for many edits (docs/decisions.md, "Applying parses each note once"):
+ * its lines, where the body starts, and the headings and callouts {@link scanTopicBody} finds.
+ * Every edit goes through {@link edit}, which reads again only the part of the note the edit can
+ * change and moves the callouts after it, so that {@link headings} and {@link entries} are always
+ * what {@link scanTopicBody} gives on {@link text} (test/core/extraction/topic-batch.test.ts).
+ */
+export class TopicBody {
+  readonly bom: boolean;
+  readonly lines: NoteLine[];
+  readonly bodyStart: number;
+  /** Why the frontmatter does not parse, or `null`: such a note must not be rewritten. */
+  readonly error: string | null;
+  /** Line ending of new lines. */
+  readonly eol: "\n" | "\r\n";
+  headings: Heading[];
+  /** Callouts in note order. */
+  entries: TopicEntry[];
+  /** How many times each `^id` is written ({@link blockIdsIn}), once asked for. */
+  private idCounts: Map<string, number> | null = null;
+  private ids = new Set<string>();
+  /** Callouts by kind and text key, in note order, once asked for. */
+  private byText: Map<string, TopicEntry[]> | null = null;
+  /** Told of every edit's changes to {@link entries}. */
+  onEdit?: (changes: EntryChanges) => void;
+
+  constructor(text: string) {
+    const { bom, lines } = splitLines(text);
+    const { bodyStart, error } = locateFrontmatter(text, lines);
+    this.bom = bom;
+    this.lines = lines;
+    this.bodyStart = bodyStart;
+    this.error = error;
+    this.eol = detectEol(lines);
+    const { headings, entries } = scanTopicBody(lines, bodyStart);
+    this.headings = headings;
+    this.entries = entries;
+  }
+
+  text(): string {
+    return joinLines(this.bom, this.lines);
+  }
+
+  /** {@link blockIdsIn} of {@link text}. */
+  blockIds(): ReadonlySet<string> {
+    if (!this.idCounts) {
+      this.idCounts = new Map();
+      for (let i = 0; i < this.lines.length; i++) this.countIds(this.segment(i), 1);
+    }
+    return this.ids;
+  }
+
+  /** The first callout of `kind` that is not superseded and whose text has `text`'s {@link entryTextKey}. */
+  sameEntry(
+    kind: string,
+    text: string,
+    current: (e: TopicEntry) => boolean,
+  ): TopicEntry | undefined {
+    if (!this.byText) {
+      this.byText = new Map();
+      for (const e of this.entries) this.listed(e).push(e);
+    }
+    return this.byText.get(textKeyOf(kind, text))?.find(current);
+  }
+
+  /**
+   * Runs `change`, which edits {@link lines} only from line `from` to before line `to`: it may
+   * change those lines and insert lines at positions after `from` up to `to` (never remove any),
+   * and returns whether it changed anything. Then brings the scan up to date.
+   */
+  edit(from: number, to: number, change: () => boolean): EntryChanges {
+    const length = this.lines.length;
+    const before: string[] = [];
+    if (this.idCounts) for (let i = from; i < to; i++) before.push(this.segment(i));
+    if (!change()) return { replaced: [], added: [], removed: [] };
+    const delta = this.lines.length - length;
+    if (this.idCounts) {
+      for (const s of before) this.countIds(s, -1);
+      for (let i = from; i < to + delta; i++) this.countIds(this.segment(i), 1);
+    }
+    const changes = this.rescan(from, to, delta);
+    if (this.byText) {
+      for (const e of [...changes.removed, ...changes.replaced.map(([old]) => old)]) {
+        const list = this.listed(e);
+        list.splice(list.indexOf(e), 1);
+      }
+      for (const e of [...changes.added, ...changes.replaced.map(([, now]) => now)]) {
+        const list = this.listed(e);
+        list.splice(
+          firstAtOrAfter(list, e.line, (x) => x.line),
+          0,
+          e,
+        );
+      }
+    }
+    this.onEdit?.(changes);
+    return changes;
+  }
+
+  /**
+   * Scans again from the last heading or callout above line `from` (every line before it reads as
+   * it did) until a line the old scan visited outside a code fence, under the same heading, at or
+   * after the edit: from there on the old scan holds, moved by `delta` lines.
+   */
+  private rescan(from: number, to: number, delta: number): EntryChanges {
+    const { entries, headings, lines } = this;
+    const e = firstAtOrAfter(entries, from, (x) => x.line) - 1;
+    const h = firstAtOrAfter(headings, from, (x) => x.line) - 1;
+    const start = Math.max(
+      this.bodyStart,
+      entries[e]?.line ?? this.bodyStart,
+      headings[h]?.line ?? this.bodyStart,
+    );
+    const firstHeading = firstAtOrAfter(headings, start, (x) => x.line);
+    let nextEntry = firstAtOrAfter(entries, to, (x) => x.line);
+    let nextHeading = firstAtOrAfter(headings, to, (x) => x.line);
+    const scan = scanFrom(lines, start, headings[firstHeading - 1]?.text ?? null, (i, under) => {
+      if (i < to + delta) return false;
+      const old = i - delta;
+      while ((entries[nextEntry]?.line ?? Infinity) < old) nextEntry++;
+      while ((headings[nextHeading]?.line ?? Infinity) < old) nextHeading++;
+      if (entries[nextEntry]?.line !== old && headings[nextHeading]?.line !== old) return false;
+      return (headings[nextHeading - 1]?.text ?? null) === under;
+    });
+    const oldEnd = scan.end - delta;
+    const firstEntry = firstAtOrAfter(entries, start, (x) => x.line);
+    const lastEntry = firstAtOrAfter(entries, oldEnd, (x) => x.line);
+    const lastHeading = firstAtOrAfter(headings, oldEnd, (x) => x.line);
+    const moved = (line: number): number | undefined =>
+      line <= from ? line : line >= to ? line + delta : undefined;
+    const old = new Map<number, TopicEntry>();
+    for (const x of entries.slice(firstEntry, lastEntry)) {
+      const at = moved(x.line);
+      if (at !== undefined) old.set(at, x);
+    }
+    const changes: EntryChanges = { replaced: [], added: [], removed: [] };
+    for (const x of scan.entries) {
+      const was = old.get(x.line);
+      if (was) {
+        old.delete(x.line);
+        changes.replaced.push([was, x]);
+      } else changes.added.push(x);
+    }
+    changes.removed = entries.slice(firstEntry, lastEntry).filter((x) => {
+      const at = moved(x.line);
+      return at === undefined || old.get(at) === x;
+    });
+    for (const x of entries.slice(lastEntry)) {
+      x.line += delta;
+      x.endLine += delta;
+      if (x.idLine !== null) x.idLine += delta;
+    }
+    for (const x of headings.slice(lastHeading)) x.line += delta;
+    entries.splice(firstEntry, lastEntry - firstEntry, ...scan.entries);
+    headings.splice(firstHeading, lastHeading - firstHeading, ...scan.headings);
+    return changes;
+  }
+
+  /** Line `i` with its ending as {@link blockIdsIn} sees it in the whole text. */
+  private segment(i: number): string {
+    const line = this.lines[i];
+    if (!line) return "";
+    return (i === 0 && this.bom ? "\uFEFF" : "") + line.text + line.eol;
+  }
+
+  private countIds(segment: string, by: 1 | -1): void {
+    const counts = this.idCounts;
+    if (!counts) return;
+    for (const m of segment.matchAll(BLOCK_ID)) {
+      const id = m[1] ?? "";
+      const n = (counts.get(id) ?? 0) + by;
+      if (n > 0) {
+        counts.set(id, n);
+        this.ids.add(id);
+      } else {
+        counts.delete(id);
+        this.ids.delete(id);
+      }
+    }
+  }
+
+  private listed(e: TopicEntry): TopicEntry[] {
+    const key = textKeyOf(e.kind, e.text);
+    let list = this.byText?.get(key);
+    if (!list) {
+      list = [];
+      this.byText?.set(key, list);
+    }
+    return list;
+  }
+}
+
+function textKeyOf(kind: string, text: string): string {
+  return `${kind}\u0000${entryTextKey(text)}`;
+}
+
+/** The index of the first of `sorted` (ascending by `at`) at or after `line`, or its length. */
+export function firstAtOrAfter<T>(
+  sorted: readonly T[],
+  line: number,
+  at: (x: T) => number,
+): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at(sorted[mid] as T) < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -14,18 +14,13 @@ import { deriveShortId } from "../util/hash";
 import { FIELD_KEYS, isSuperseded } from "../trackers/fields";
 
 export { isSuperseded };
-import {
-  detectEol,
-  insertLines,
-  joinLines,
-  locateFrontmatter,
-  splitLines,
-  type NoteLine,
-} from "../markdown/lines";
+import { insertLines, type NoteLine } from "../markdown/lines";
 import { setItemField, setItemStatus, type EditResult } from "../trackers/store";
 import { findItem } from "../trackers/store";
 import { isOpenStatus } from "../trackers/status";
-import { entryTextKey, scanTopicBody, type TopicEntry } from "./callouts";
+import { TopicBody, blockIdsIn, entryTextKey, type TopicEntry } from "./callouts";
+
+export { blockIdsIn };
 
 /** Key of the day an entry stopped being current (`YYYY-MM-DD`). */
 export const VALID_TO_KEY = FIELD_KEYS.validTo;
@@ -43,13 +38,6 @@ export const CALLOUT_ID_PREFIX = "c-";
  */
 export function calloutBlockId(seed: string, taken: ReadonlySet<string>): string {
   return deriveShortId(CALLOUT_ID_PREFIX, seed, taken);
-}
-
-/** Every `^id` written in a note (line ends and lines of their own). */
-export function blockIdsIn(text: string): Set<string> {
-  return new Set(
-    [...text.matchAll(/(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$/gm)].map((m) => m[1] ?? ""),
-  );
 }
 
 /**
@@ -139,36 +127,60 @@ export function supersedeCallout(
   ids: { newId: string; oldId: string },
   date: string,
 ): SupersedeCalloutResult | null {
-  const { bom, lines } = splitLines(text);
-  const { bodyStart, error } = locateFrontmatter(text, lines);
-  if (error !== null)
+  const note = new TopicBody(text);
+  const marked = supersedeIn(note, match, path, ids, date);
+  if (!marked) return null;
+  const out = note.text();
+  return { text: out, changed: out !== text, oldId: marked.oldId };
+}
+
+/**
+ * {@link supersedeCallout} on a parsed note, in place. @returns the old callout's block id and
+ * whether the note changed, or `null` when no such callout is in the note.
+ */
+export function supersedeIn(
+  note: TopicBody,
+  match: { id?: string; text: string },
+  path: string,
+  ids: { newId: string; oldId: string },
+  date: string,
+): { oldId: string; changed: boolean } | null {
+  if (note.error !== null)
     throw new FrontmatterError(
-      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
+      `${path}: frontmatter does not parse, the note is left as it is (${note.error})`,
       path,
     );
-  const { entries } = scanTopicBody(lines, bodyStart);
+  const { entries, lines, eol } = note;
   const key = entryTextKey(match.text);
   const entry =
     (match.id ? entries.find((e) => e.id === match.id) : undefined) ??
     entries.find((e) => isCurrentEntry(e) && entryTextKey(e.text) === key);
   if (!entry) return null;
-  const eol = detectEol(lines);
-  const taken = blockIdsIn(text);
-  const oldId = ensureCalloutId(lines, entry, ids.oldId, taken, eol);
-  if (!isSuperseded(entry.fields)) {
+  const taken = new Set(note.blockIds());
+  let oldId = "";
+  let changed = false;
+  // The id line and the fields line go right after the callout (and a blank line after it).
+  note.edit(entry.line, Math.min(lines.length, entry.endLine + 2), () => {
+    const length = lines.length;
     const last = lines[entry.endLine - 1];
-    if (last && last.eol === "") last.eol = eol;
-    insertLines(
-      lines,
-      entry.endLine,
-      [
-        `> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${formatWikilink({ path, blockId: ids.newId })}]`,
-      ],
-      eol,
-    );
-  }
-  const out = joinLines(bom, lines);
-  return { text: out, changed: out !== text, oldId };
+    const lastEol = last?.eol;
+    oldId = ensureCalloutId(lines, entry, ids.oldId, taken, eol);
+    if (!isSuperseded(entry.fields)) {
+      const end = lines[entry.endLine - 1];
+      if (end && end.eol === "") end.eol = eol;
+      insertLines(
+        lines,
+        entry.endLine,
+        [
+          `> [${VALID_TO_KEY}:: ${date}] [${SUPERSEDED_BY_KEY}:: ${formatWikilink({ path, blockId: ids.newId })}]`,
+        ],
+        eol,
+      );
+    }
+    changed = lines.length !== length || last?.eol !== lastEol;
+    return changed;
+  });
+  return { oldId, changed };
 }
 
 /** True for a callout not superseded: found by its text, the current one is the one superseded. */

@@ -11,31 +11,25 @@
  */
 import { FrontmatterError } from "../errors";
 import { parseNote, setFrontmatter } from "../frontmatter";
-import {
-  appendLines,
-  detectEol,
-  insertLines,
-  joinLines,
-  locateFrontmatter,
-  splitLines,
-  type NoteLine,
-} from "../markdown/lines";
+import { appendLines, insertLines } from "../markdown/lines";
 import type { EditResult } from "../trackers/store";
 import { err, ok } from "../util/result";
 import { linkTarget, toWikilink } from "../markdown/wikilinks";
 import {
   addSourceToEntry,
+  TopicBody,
+  blockIdsIn,
   entryEnd,
   entryTextKey,
+  firstAtOrAfter,
   formatCallout,
-  scanTopicBody,
+  type EntryChanges,
   type EntryKind,
-  type Heading,
   type TopicEntry,
 } from "./callouts";
 import { topicId, topicKey } from "./topic-key";
 import { collapseWhitespace } from "../markdown/text";
-import { isSuperseded } from "./supersede";
+import { isSuperseded, supersedeCallout, supersedeIn } from "./supersede";
 
 export * from "./callouts";
 export * from "./topic-key";
@@ -103,25 +97,9 @@ export function appendTopicEntry(
   if (current === null || current.trim() === "")
     return (current?.startsWith("\uFEFF") ? "\uFEFF" : "") + createTopicNote(meta, entry, path);
 
-  const { bom, lines } = splitLines(current);
-  const { bodyStart, error } = locateFrontmatter(current, lines);
-  if (error !== null)
-    throw new FrontmatterError(
-      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
-      path,
-    );
-  const eol = detectEol(lines);
-  const { headings, entries } = scanTopicBody(lines, bodyStart);
-
-  const key = entryTextKey(entry.text);
-  // A superseded callout is history: the same text again is a new entry (docs/contradictions.md).
-  const same = entries.find(
-    (e) => e.kind === entry.kind && entryTextKey(e.text) === key && !isSuperseded(e.fields),
-  );
-  if (same) addSourceToEntry(lines, same, entry.source, eol);
-  else insertCallout(lines, bodyStart, headings, entries, entry, eol);
-
-  const body = joinLines(bom, lines);
+  const note = new TopicBody(current);
+  appendToBody(note, entry, path);
+  const body = note.text();
   const related = mergeRelated(current, meta.related ?? [], path);
   if (body === current && !related) return current;
   const fields: Record<string, unknown> = { updated_at: meta.createdAt };
@@ -141,23 +119,61 @@ export function addEntrySource(
   link: string,
   path = "topic note",
 ): EditResult {
-  const { bom, lines } = splitLines(text);
-  const { bodyStart, error } = locateFrontmatter(text, lines);
-  const { entries } = scanTopicBody(lines, bodyStart);
+  const note = new TopicBody(text);
   const entry =
     typeof match === "number"
-      ? entries[match]
-      : entries.find((e) => entryTextKey(e.text) === entryTextKey(match));
+      ? note.entries[match]
+      : note.entries.find((e) => entryTextKey(e.text) === entryTextKey(match));
   if (!entry)
     return err({ found: false, message: `no callout ${JSON.stringify(match)} in ${path}` });
-  if (error !== null)
+  if (!addSourceIn(note, entry, link, path)) return ok({ text, changed: false });
+  const out = note.text();
+  return ok({ text: out, changed: out !== text });
+}
+
+/**
+ * {@link appendTopicEntry} without the frontmatter: adds the entry (or its source, to the same
+ * entry) to a parsed note in place. @returns whether the note changed. Throws
+ * {@link FrontmatterError} when the note's frontmatter does not parse.
+ */
+export function appendToBody(note: TopicBody, entry: TopicEntryInput, path: string): boolean {
+  assertBody(note, path);
+  // A superseded callout is history: the same text again is a new entry (docs/contradictions.md).
+  const same = note.sameEntry(entry.kind, entry.text, (e) => !isSuperseded(e.fields));
+  if (same) return addSourceToBody(note, same, entry.source);
+  insertCallout(note, entry);
+  return true;
+}
+
+/**
+ * {@link addEntrySource} on a parsed note, for one of its {@link TopicBody.entries}: @returns
+ * whether the note changed. Throws {@link FrontmatterError} when the note's frontmatter does not parse.
+ */
+export function addSourceIn(
+  note: TopicBody,
+  entry: TopicEntry,
+  link: string,
+  path: string,
+): boolean {
+  assertBody(note, path);
+  return addSourceToBody(note, entry, link);
+}
+
+function addSourceToBody(note: TopicBody, entry: TopicEntry, link: string): boolean {
+  let changed = false;
+  note.edit(entry.line, entry.endLine, () => {
+    changed = addSourceToEntry(note.lines, entry, link, note.eol);
+    return changed;
+  });
+  return changed;
+}
+
+function assertBody(note: TopicBody, path: string): void {
+  if (note.error !== null)
     throw new FrontmatterError(
-      `${path}: frontmatter does not parse, the note is left as it is (${error})`,
+      `${path}: frontmatter does not parse, the note is left as it is (${note.error})`,
       path,
     );
-  if (!addSourceToEntry(lines, entry, link, detectEol(lines))) return ok({ text, changed: false });
-  const out = joinLines(bom, lines);
-  return ok({ text: out, changed: out !== text });
 }
 
 function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string): string {
@@ -187,14 +203,8 @@ function createTopicNote(meta: TopicMeta, entry: TopicEntryInput, path: string):
 }
 
 /** Inserts the callout into the section named `entry.heading`, creating the section at the end when missing. */
-function insertCallout(
-  lines: NoteLine[],
-  bodyStart: number,
-  headings: Heading[],
-  entries: TopicEntry[],
-  entry: TopicEntryInput,
-  eol: "\n" | "\r\n",
-): void {
+function insertCallout(note: TopicBody, entry: TopicEntryInput): void {
+  const { lines, bodyStart, headings, entries, eol } = note;
   const callout = formatCallout(entry);
   const want = topicKey(entry.heading);
   const hIndex = headings.findIndex((h) => topicKey(h.text) === want);
@@ -203,14 +213,18 @@ function insertCallout(
     const block = [`## ${collapseWhitespace(entry.heading)}`, "", ...callout];
     const lastLine = lines[lines.length - 1];
     if (lines.length > bodyStart && lastLine && lastLine.text.trim() !== "") block.unshift("");
-    appendLines(lines, block, eol);
+    note.edit(Math.max(0, lines.length - 1), lines.length, () => {
+      appendLines(lines, block, eol);
+      return true;
+    });
     return;
   }
   const next = headings.slice(hIndex + 1).find((x) => x.level <= h.level);
   const sectionEnd = next ? next.line : lines.length;
-  const inSection = entries.filter((e) => e.line > h.line && e.line < sectionEnd);
+  // The section's last callout: the last one before its end, if it comes after its heading.
+  const before = entries[firstAtOrAfter(entries, sectionEnd, (e) => e.line) - 1];
+  const lastEntry = before && before.line > h.line ? before : undefined;
   let at: number;
-  const lastEntry = inSection[inSection.length - 1];
   if (lastEntry) at = entryEnd(lastEntry);
   else {
     at = h.line + 1;
@@ -222,11 +236,14 @@ function insertCallout(
     }
   }
   const block = [...callout];
-  const before = lines[at - 1];
-  if (before && before.text.trim() !== "") block.unshift("");
+  const above = lines[at - 1];
+  if (above && above.text.trim() !== "") block.unshift("");
   const after = lines[at];
   if (after && after.text.trim() !== "") block.push("");
-  insertLines(lines, at, block, eol);
+  note.edit(at - 1, at, () => {
+    insertLines(lines, at, block, eol);
+    return true;
+  });
 }
 
 /**
@@ -268,4 +285,99 @@ function uniqueLinks(values: string[]): string[] {
     out.push(target);
   }
   return out;
+}
+
+/**
+ * A topic note's current text under many edits, parsed once (docs/decisions.md, "Applying parses
+ * each note once"): {@link append}, {@link addSource} and {@link supersede} change it as
+ * {@link appendTopicEntry}, {@link addEntrySource} and {@link supersedeCallout} one after the
+ * other change its text, and {@link text} is what they give, with the same errors at the same
+ * step. `updated_at` is written once, by {@link text}: setting it again to the same value changes
+ * nothing, and it is set only in the frontmatter, which the other edits never touch.
+ */
+export class TopicEditor {
+  private body: TopicBody | null = null;
+  private changed = false;
+  /** `updated_at` to write, and the note's path for errors, once an append changed the note. */
+  private touched: { at: string; path: string } | null = null;
+  /** Told when {@link entries} are read anew (a new note): what was known of them is gone. */
+  onReset?: () => void;
+  /** Told of every edit's changes to {@link entries}. */
+  onEdit?: (changes: EntryChanges) => void;
+
+  /** `current`: the note's text, `null` when it does not exist. */
+  constructor(private readonly current: string | null) {
+    if (current !== null && current.trim() !== "") this.parse(current);
+  }
+
+  /** Whether the note exists (it may be blank). */
+  exists(): boolean {
+    return this.current !== null || this.changed;
+  }
+
+  /** Callouts of the note in note order ({@link listTopicEntries}). */
+  get entries(): readonly TopicEntry[] {
+    return this.body?.entries ?? [];
+  }
+
+  /** {@link blockIdsIn} of the note. */
+  blockIds(): ReadonlySet<string> {
+    return this.body?.blockIds() ?? blockIdsIn(this.current ?? "");
+  }
+
+  /** As {@link appendTopicEntry}. */
+  append(meta: TopicMeta, entry: TopicEntryInput): void {
+    const { body } = this;
+    if (!body || meta.related?.length) {
+      const text = appendTopicEntry(body ? this.text() : this.current, meta, entry);
+      if (text !== (body ? this.text() : this.current)) {
+        this.parse(text);
+        this.changed = true;
+        this.touched = null;
+      }
+      return;
+    }
+    const path = meta.path ?? meta.title;
+    if (!appendToBody(body, entry, path)) return;
+    this.changed = true;
+    // The frontmatter is checked where appendTopicEntry would write it, so a note whose
+    // frontmatter cannot be written fails at the same item with the same error.
+    if (!this.touched) setFrontmatter(body.text(), { updated_at: meta.createdAt }, path);
+    this.touched = { at: meta.createdAt, path };
+  }
+
+  /** As {@link addEntrySource} for one of {@link entries}. @returns whether the note changed. */
+  addSource(entry: TopicEntry, link: string, path: string): boolean {
+    if (!this.body || !addSourceIn(this.body, entry, link, path)) return false;
+    this.changed = true;
+    return true;
+  }
+
+  /** As {@link supersedeCallout}. @returns the old callout's block id, or `null` when it is not in the note. */
+  supersede(
+    match: { id?: string; text: string },
+    path: string,
+    ids: { newId: string; oldId: string },
+    date: string,
+  ): { oldId: string } | null {
+    if (!this.body) return supersedeCallout(this.current ?? "", match, path, ids, date);
+    const marked = supersedeIn(this.body, match, path, ids, date);
+    if (marked?.changed) this.changed = true;
+    return marked;
+  }
+
+  /** The note's text now; `current` itself when nothing changed. */
+  text(): string | null {
+    if (!this.changed || !this.body) return this.current;
+    const text = this.body.text();
+    return this.touched
+      ? setFrontmatter(text, { updated_at: this.touched.at }, this.touched.path)
+      : text;
+  }
+
+  private parse(text: string): void {
+    this.body = new TopicBody(text);
+    this.body.onEdit = (changes) => this.onEdit?.(changes);
+    this.onReset?.();
+  }
 }
