@@ -96,27 +96,29 @@ function sdkPosts(spy: { mock: { calls: unknown[][] } }): number {
 async function post(
   s: { url: string; secret: string; session: string },
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | null> = {},
 ) {
   return postText(s, JSON.stringify(body), headers);
 }
 
-/** {@link post} of a body as it is (JSON or not). */
+/** {@link post} of a body as it is (JSON or not); a header given as `null` is not sent. */
 async function postText(
   s: { url: string; secret: string; session: string },
   body: string,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | null> = {},
 ) {
+  const all: Record<string, string | null> = {
+    Authorization: `Bearer ${s.secret}`,
+    Accept: "application/json, text/event-stream",
+    "Content-Type": "application/json",
+    "Mcp-Session-Id": s.session,
+    "Mcp-Protocol-Version": "2025-06-18",
+    ...headers,
+  };
+  const sent = Object.entries(all).filter((e): e is [string, string] => e[1] !== null);
   const res = await fetch(s.url, {
     method: "POST",
-    headers: {
-      Authorization: `Bearer ${s.secret}`,
-      Accept: "application/json, text/event-stream",
-      "Content-Type": "application/json",
-      "Mcp-Session-Id": s.session,
-      "Mcp-Protocol-Version": "2025-06-18",
-      ...headers,
-    },
+    headers: Object.fromEntries(sent),
     body,
   });
   const text = await res.text();
@@ -164,9 +166,10 @@ describe("a session's plain requests", () => {
     const version = await post(s, call(2), { "Mcp-Protocol-Version": "1999-01-01" });
     expect(version.status).toBe(400);
     expect(JSON.stringify(version.body)).toContain("Unsupported protocol version");
+    // Refused headers (406, 415) and an unknown session (404) are this server's, before any
+    // transport, in the SDK's words ("refusals as the SDK gives them" below).
     expect((await post(s, call(3), { Accept: "application/json" })).status).toBe(406);
     expect((await post(s, call(4), { "Content-Type": "text/plain" })).status).toBe(415);
-    // An unknown session is this server's 404, before any transport.
     expect((await post(s, call(5), { "Mcp-Session-Id": "another" })).status).toBe(404);
     expect((await post(s, { jsonrpc: "2.0", method: "notifications/initialized" })).status).toBe(
       202,
@@ -180,7 +183,7 @@ describe("a session's plain requests", () => {
       result: { content: [{ type: "text", text: "HELLO" }] },
     });
     expect((await post(s, { jsonrpc: "2.0", id: 7 })).status).toBe(400);
-    expect(sdkPosts(viaSdk)).toBe(6);
+    expect(sdkPosts(viaSdk)).toBe(4);
     await s.client.close();
   });
 });
@@ -203,6 +206,37 @@ describe("refusals as the SDK gives them", () => {
     const parse = await postText(s, notJson);
     expect(parse.status).toBe(400);
     expect(parse.body).toMatchObject({ error: { code: -32700 } });
+    await s.client.close();
+  });
+
+  it("refused headers are judged before the session: none, an unknown one or a live one", async () => {
+    const s = await start();
+    const init = {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    };
+    const cases: Record<string, string>[] = [
+      { Accept: "application/json" },
+      { "Content-Type": "text/plain" },
+      { "Content-Type": "application/x-www-form-urlencoded" },
+    ];
+    for (const headers of cases) {
+      // An initialize with no session reaches the SDK's transport: its answer is the reference.
+      const sdk = await post(s, init, { ...headers, "Mcp-Session-Id": null });
+      expect([406, 415]).toContain(sdk.status);
+      expect(await post(s, call(1), headers)).toEqual(sdk);
+      expect(await post(s, call(1), { ...headers, "Mcp-Session-Id": null })).toEqual(sdk);
+      expect(await post(s, call(1), { ...headers, "Mcp-Session-Id": "another" })).toEqual(sdk);
+    }
+    // With headers it takes, the session decides.
+    expect((await post(s, call(1), { "Mcp-Session-Id": null })).status).toBe(400);
+    expect((await post(s, call(1), { "Mcp-Session-Id": "another" })).status).toBe(404);
     await s.client.close();
   });
 

@@ -412,16 +412,17 @@ export class McpHttpServer {
         });
         return;
       }
+      // The SDK judges a POST's headers before its body and its session: under headers it refuses,
+      // a body that is not JSON, a request with no session or an unknown one gets its refusal
+      // (406, 415), not a parse error, 400 or 404.
+      const refused = headersRefusal(req);
+      if (refused) {
+        jsonError(res, refused.status, refused.message);
+        return;
+      }
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        // The SDK judges a POST's headers before its body: a body that is not JSON under headers
-        // it refuses gets its refusal (406, 415), not a parse error.
-        const refused = headersRefusal(req);
-        if (refused) {
-          jsonError(res, refused.status, refused.message);
-          return;
-        }
         res.writeHead(400, { "Content-Type": "application/json" });
         res.end(
           JSON.stringify({
