@@ -30,6 +30,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { benchQueries, generateVault } from "./lib/synthetic-vault";
+import { requestSignalFetch } from "./lib/request-signal-fetch";
 import { percentile, round } from "./lib/stats";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -421,7 +422,8 @@ async function main(): Promise<void> {
       Array.from({ length: 8 }, async (_, i) => {
         const t = new StreamableHTTPClientTransport(new URL(url), {
           requestInit: { headers: { Authorization: `Bearer ${token}` } },
-          ...(i === 0 ? { fetch: countingFetch } : {}),
+          // Each request gets an abort signal of its own (bench/lib/request-signal-fetch.ts).
+          fetch: requestSignalFetch(i === 0 ? countingFetch : fetch),
         });
         const c = new Client({ name: `bench-http-${i}`, version: "1" });
         await c.connect(t);
