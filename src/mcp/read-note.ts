@@ -6,7 +6,7 @@
  */
 import { PathError, UsageError } from "../core/errors";
 import { parseNote } from "../core/frontmatter";
-import { normalizeHeading } from "../core/markdown/anchors";
+import { sectionUnder } from "../core/markdown/anchors";
 import { parseWikilinkTarget, unwrapWikilink, noteName } from "../core/markdown/wikilinks";
 import { splitBlocks } from "../core/journal/split";
 import type { MemoryAccess } from "./access";
@@ -32,8 +32,6 @@ interface Target {
   heading: string | null;
   blockId: string | null;
 }
-
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 
 /**
  * Finds the note `ref` names. Order: a vault path (holding `/` or ending in `.md`); a frontmatter
@@ -135,7 +133,7 @@ export async function readNotePage(
     if (part === "") throw new UsageError(`${target.path} has no block ^${target.blockId}`);
   } else if (target.heading !== null) {
     anchor = `#${target.heading}`;
-    part = sectionText(text, target.heading) ?? "";
+    part = sectionUnder(text, target.heading) ?? "";
     if (part === "") throw new UsageError(`${target.path} has no heading "${target.heading}"`);
   }
   if (offset > part.length)
@@ -153,29 +151,6 @@ export async function readNotePage(
     next_offset: end < part.length ? end : null,
     text: part.slice(offset, end),
   };
-}
-
-/** The section under the heading (matched as Obsidian matches heading links), heading line included. */
-function sectionText(text: string, heading: string): string | null {
-  const lines = text.split("\n");
-  const want = normalizeHeading(heading);
-  let start = -1;
-  let level = 0;
-  let fence = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? "").replace(/\r$/, "");
-    if (/^ {0,3}(```|~~~)/.test(line)) fence = !fence;
-    if (fence) continue;
-    const h = HEADING.exec(line);
-    if (!h) continue;
-    const lv = h[1]?.length ?? 1;
-    if (start >= 0 && lv <= level) return lines.slice(start, i).join("\n").trimEnd();
-    if (start < 0 && normalizeHeading((h[2] ?? "").replace(/\s\^[A-Za-z0-9-]+$/, "")) === want) {
-      start = i;
-      level = lv;
-    }
-  }
-  return start >= 0 ? lines.slice(start).join("\n").trimEnd() : null;
 }
 
 /** The block carrying `^id` (case-insensitive, as Obsidian matches), its id line included. */

@@ -7,7 +7,7 @@ import {
   fenceOpener,
 } from "../../../src/core/markdown/fences";
 import { findConflictMarkers } from "../../../src/core/markdown/conflict-markers";
-import { scanAnchors } from "../../../src/core/markdown/anchors";
+import { scanAnchors, sectionUnder } from "../../../src/core/markdown/anchors";
 import { splitBlocks } from "../../../src/core/journal/blocks";
 
 describe("fence openers", () => {
@@ -101,5 +101,32 @@ describe("the callers read code the same way", () => {
     expect([...anchors.blockIds.keys()]).toEqual(["real"]);
     const blocks = splitBlocks(note);
     expect(blocks.map((b) => b.kind)).toEqual(["code", "heading"]);
+  });
+
+  it("a heading's section (read_note's #Heading) skips headings in code and ends at the next", () => {
+    expect(sectionUnder(note, "Not a heading")).toBeNull();
+    expect(sectionUnder(note, "heading")).toBe("## Heading ^real");
+    const doc = [
+      "# Runbook",
+      "## Deploy",
+      "~~~sh",
+      "```",
+      "# not a heading",
+      "~~~",
+      "steps",
+      "### Rollback",
+      "undo",
+      "## Other",
+      "x",
+    ].join("\n");
+    expect(sectionUnder(doc, "deploy")).toBe(
+      ["## Deploy", "~~~sh", "```", "# not a heading", "~~~", "steps", "### Rollback", "undo"].join(
+        "\n",
+      ),
+    );
+    expect(sectionUnder(doc, "not a heading")).toBeNull();
+    expect(sectionUnder(doc, "Rollback")).toBe("### Rollback\nundo");
+    expect(sectionUnder(doc, "Other")).toBe("## Other\nx");
+    expect(sectionUnder(doc, "missing")).toBeNull();
   });
 });
