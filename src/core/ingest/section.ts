@@ -89,7 +89,7 @@ function cut(whole: string, max: number): string {
  * Text from a transcript made safe for the section: headings pushed below the turn's `###`
  * (to `####`), a bold or colon-ended label line followed by a list made a `####` heading (so
  * "**Next steps:**" reads as the heading extraction looks for), watermark-like lines defused;
- * code fences left as they are.
+ * code fences left as they are, and one left open closed at the end.
  */
 function asBody(text: string): string {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
@@ -118,6 +118,8 @@ function asBody(text: string): string {
     }
     out.push(line.startsWith("%% agent-memory ingest") ? `\\${line}` : line);
   }
+  // A fence the text left open would make the rest of the turn, and the turns after it, code.
+  if (fence !== null) out.push(fence);
   return out.join("\n").trim();
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestTranscript } from "../../../src/core/ingest/ingest";
 import { findWatermark } from "../../../src/core/ingest/section";
+import { fenceAfter } from "../../../src/core/markdown/fences";
 import { MemoryLayout } from "../../../src/core/layout";
 import { defaultSettings } from "../../../src/core/settings";
 import { tempVault } from "../../helpers/temp-vault";
@@ -193,6 +194,33 @@ describe("ingestTranscript", () => {
       expect(content, path).not.toContain(FAKE.github.slice(0, 8));
       expect(content, path).not.toContain(FAKE.openai.slice(0, 12));
     }
+  });
+
+  it("closes a code fence a request or an answer left open, so what follows is not code", async () => {
+    const v = vault();
+    const text = [
+      ccLine(S, "user", "f-1", "2026-11-30T09:00:00Z", "Why does this fail?\n```ts\nconst x = 1"),
+      ccLine(S, "assistant", "f-2", "2026-11-30T09:00:01Z", [
+        { type: "text", text: "Decision: validate the input with zod.\n~~~~\nstill open" },
+      ]),
+      ccLine(S, "user", "f-3", "2026-11-30T09:05:00Z", "TODO: add the test for it"),
+      ccLine(S, "assistant", "f-4", "2026-11-30T09:05:01Z", [{ type: "text", text: "Added." }]),
+    ].join("\n");
+    await run(v, text);
+    const journal = allFiles(v.root).get(join(v.root, JOURNAL)) ?? "";
+    // Each line with the fence open before it (the one rule of markdown/fences.ts).
+    let fence: string | null = null;
+    const inCode = new Map<string, boolean>();
+    for (const line of journal.split("\n")) {
+      inCode.set(line, fence !== null);
+      fence = fenceAfter(fence, line.trimStart());
+    }
+    expect(fence).toBeNull();
+    const lineWith = (part: string) => [...inCode.keys()].find((l) => l.includes(part)) ?? "";
+    expect(inCode.get(lineWith("const x = 1"))).toBe(true);
+    expect(inCode.get(lineWith("still open"))).toBe(true);
+    for (const part of ["Decision: validate", "TODO: add the test", "Added."])
+      expect(inCode.get(lineWith(part)), part).toBe(false);
   });
 
   it("writes the text before a tool call into the Answer, and adds nothing to a section the older ingest wrote", async () => {
