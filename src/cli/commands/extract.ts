@@ -9,6 +9,7 @@ import {
   type Checkpoint,
   type ExtractionReport,
 } from "../../core/extraction/pipeline";
+import { READ_SLICE_BLOCKS } from "../../core/extraction/offline";
 import { createCliExtractor } from "../../node/llm-env";
 import { nextTurn } from "../../node/event-loop";
 import { ctrlC, shownWrites } from "../shared";
@@ -20,7 +21,8 @@ import { ctrlC, shownWrites } from "../shared";
  * setting. Exit 0 done, 1 when items were rejected or could not be written, 2 on bad input (nothing
  * written), 130 when Ctrl-C (SIGINT) stopped it: between notes, never inside one, with one line
  * saying how many notes were written and that running it again continues; a second Ctrl-C exits at
- * once. A run of {@link PROGRESS_ITEMS} items or more says how far it got on stderr.
+ * once. A run of {@link PROGRESS_ITEMS} items or more, and a journal of many blocks, say how far
+ * they got on stderr.
  */
 export const extractCommand: CliCommand = {
   name: "extract",
@@ -61,6 +63,8 @@ export const extractCommand: CliCommand = {
     async function run(signal: AbortSignal): Promise<number> {
       let planned = 0;
       const checkpoint: Checkpoint = async ({ phase, done, total }) => {
+        if (phase === "read" && done % (READ_SLICE_BLOCKS * 10) === 0)
+          ctx.err(`agent-memory extract: read ${done} of ${total} blocks`);
         if (phase === "plan" && done % PROGRESS_ITEMS === 0)
           ctx.err(`agent-memory extract: planned ${done} of ${total} items`);
         if (phase === "apply" && planned >= PROGRESS_ITEMS && done > 0)

@@ -46,6 +46,7 @@ import { unwrapWikilink } from "../markdown/wikilinks";
 import { codeSpans } from "../markdown/fences";
 import { ITEM_ID_RE } from "../util/ids";
 import { TURN_LABELS } from "../journal/turn-labels";
+import { CancelledError } from "../errors";
 
 /** Convention keywords per category; matched case-insensitively at the start of a line, before `:` or `：`. */
 export const CONVENTION_KEYWORDS: Readonly<Record<Category, readonly string[]>> = {
@@ -864,37 +865,46 @@ export function extractConventions(
   agents: readonly string[] = [],
   options: ConventionOptions = {},
 ): ExtractedItem[] {
-  const run: Run = {
+  const run = runOf(agents, options);
+  const items: ExtractedItem[] = [];
+  blocks.forEach((block, index) => items.push(...blockItems(block, index, run)));
+  return items;
+}
+
+/** The run of {@link extractConventions} for these options. */
+function runOf(agents: readonly string[], options: ConventionOptions): Run {
+  return {
     agents,
     sections: options.sectionHeadings ? headingIndex(options.sectionHeadings) : DEFAULT_INDEX,
     ...(options.date ? { date: options.date } : {}),
   };
-  const items: ExtractedItem[] = [];
-  blocks.forEach((block, index) => {
-    if (
-      block.kind === "heading" ||
-      block.kind === "code" ||
-      block.kind === "table" ||
-      block.kind === "other"
-    )
-      return;
-    if (block.kind === "callout" && /^>\s*\[!/.test(block.text)) {
-      const found = calloutItems(block, index, run);
-      if (found.length) {
-        items.push(...found);
-        return;
-      }
-    }
-    const section = sectionOf(block, run);
-    if (block.kind === "list-item") {
-      for (const node of listNodes(block.text))
-        items.push(...listNodeItems(node, block, index, run, section));
-      return;
-    }
-    items.push(...paragraphItems(block, index, run, section));
-  });
-  return items;
 }
+
+/** The items of one block (`index` in the journal's blocks), as {@link extractConventions} reads it. */
+function blockItems(block: JournalBlock, index: number, run: Run): ExtractedItem[] {
+  if (
+    block.kind === "heading" ||
+    block.kind === "code" ||
+    block.kind === "table" ||
+    block.kind === "other"
+  )
+    return [];
+  if (block.kind === "callout" && /^>\s*\[!/.test(block.text)) {
+    const found = calloutItems(block, index, run);
+    if (found.length) return found;
+  }
+  const section = sectionOf(block, run);
+  if (block.kind === "list-item") {
+    const items: ExtractedItem[] = [];
+    for (const node of listNodes(block.text))
+      items.push(...listNodeItems(node, block, index, run, section));
+    return items;
+  }
+  return paragraphItems(block, index, run, section);
+}
+
+/** Blocks the offline extractor reads between two checkpoints (about 0.1 s of a long journal). */
+export const READ_SLICE_BLOCKS = 4000;
 
 /**
  * What the offline extractor reads, for the note of a run that found nothing (docs/decisions.md,
@@ -936,18 +946,35 @@ export function nothingFoundNotes(blocks: readonly JournalBlock[]): string[] {
 export class OfflineExtractor implements Extractor {
   readonly name = "offline" as const;
 
-  extract(input: ExtractionInput): Promise<ExtractionResult> {
+  /**
+   * Reads the blocks as {@link extractConventions} does, in slices of {@link READ_SLICE_BLOCKS}
+   * with the input's checkpoint between them (phase `read`).
+   * @throws CancelledError when the input's signal is aborted at a checkpoint
+   */
+  async extract(input: ExtractionInput): Promise<ExtractionResult> {
     const date = dateTitle(input.title);
-    const items = extractConventions(input.blocks, input.context.agents, {
+    const run = runOf(input.context.agents, {
       ...(input.sectionHeadings ? { sectionHeadings: input.sectionHeadings } : {}),
       ...(date ? { date } : {}),
     });
-    return Promise.resolve({
+    const { blocks } = input;
+    const items: ExtractedItem[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      if (i > 0 && i % READ_SLICE_BLOCKS === 0) {
+        await input.checkpoint?.({ phase: "read", done: i, total: blocks.length });
+        if (input.signal?.aborted)
+          throw new CancelledError(
+            `extraction of ${input.path} cancelled while reading the journal; nothing was written`,
+          );
+      }
+      items.push(...blockItems(blocks[i] as JournalBlock, i, run));
+    }
+    return {
       items,
       rejected: [],
       passes: 1,
       usage: { calls: 0, promptTokens: 0, completionTokens: 0, wallMs: 0 },
       notes: items.length === 0 ? nothingFoundNotes(input.blocks) : [],
-    });
+    };
   }
 }

@@ -53,6 +53,7 @@ import type { RandomSource } from "../util/ids";
 import { findConflictMarkers } from "../markdown/conflict-markers";
 import { linkBreakingCharacters, noteName } from "../markdown/wikilinks";
 import type {
+  Checkpoint,
   ExtractedItem,
   ExtractionContext,
   ExtractionResult,
@@ -62,6 +63,8 @@ import type {
   RejectedItem,
   Usage,
 } from "./types";
+
+export type { Checkpoint } from "./types";
 
 export interface ExtractionOptions {
   vault: VaultPort;
@@ -91,20 +94,12 @@ export interface ExtractionOptions {
    * between items while routing them (a {@link CancelledError} is thrown; nothing is written).
    */
   signal?: AbortSignal;
-  /** Awaited every {@link CHECKPOINT_ITEMS} items while routing (see {@link Checkpoint}). */
+  /**
+   * Awaited by the extractor between slices of a long journal, and every {@link CHECKPOINT_ITEMS}
+   * items while routing (see {@link Checkpoint}).
+   */
   checkpoint?: Checkpoint;
 }
-
-/**
- * Where a long run stops for a moment: every {@link CHECKPOINT_ITEMS} items while planning and
- * before each note while applying. A host may report progress there and let its event loop run (the
- * CLI handles Ctrl-C only then; a run of many items is otherwise one long synchronous stretch).
- */
-export type Checkpoint = (at: {
-  phase: "plan" | "apply";
-  done: number;
-  total: number;
-}) => Promise<void> | void;
 
 /** Items routed between two checkpoints while planning. */
 export const CHECKPOINT_ITEMS = 50;
@@ -355,6 +350,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     context,
     sectionHeadings: options.settings.sectionHeadings,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
   });
   for (const item of result.items) redactItem(item);
   for (const r of result.rejected) r.text &&= redactSecrets(r.text);

@@ -157,8 +157,23 @@ export interface ExtractionInput {
   context: ExtractionContext;
   /** Headings that name a category (the `sectionHeadings` setting), for the offline extractor. */
   sectionHeadings?: Readonly<SectionHeadings>;
+  /** Cancels the run: an extractor stops at its next checkpoint with a `CancelledError`. */
   signal?: AbortSignal;
+  /** Awaited by the extractor between parts of a long journal (phase `read`; see {@link Checkpoint}). */
+  checkpoint?: Checkpoint;
 }
+
+/**
+ * Where a long run stops for a moment: between slices of blocks while the extractor reads the
+ * journal (`read`), every few items while planning (`plan`) and before each note while applying
+ * (`apply`). A host may report progress there and let its event loop run (the CLI handles Ctrl-C
+ * only then; a long run is otherwise one long synchronous stretch).
+ */
+export type Checkpoint = (at: {
+  phase: "read" | "plan" | "apply";
+  done: number;
+  total: number;
+}) => Promise<void> | void;
 
 export interface ExtractionResult {
   items: ExtractedItem[];

@@ -22,6 +22,7 @@ import {
   pluginEmbeddingsClient,
 } from "../adapters/embeddings-host";
 import type { StatusBarProgress } from "../views/status-bar-progress";
+import { yieldToUi } from "../views/progress-notice";
 
 /** Texts per chunk of the background run: one record of the vector file, then a turn for the UI. */
 const PLUGIN_CHUNK_TEXTS = 64;
@@ -30,11 +31,6 @@ const PLUGIN_CHUNK_TEXTS = 64;
 export function embeddingsSettingsKey(s: Settings): string {
   const e = s.embeddings;
   return JSON.stringify([e.baseUrl, e.model, e.apiKeySecret, e.dimensions, e.zones, e.encoding]);
-}
-
-/** A macrotask yield, so Obsidian can paint between chunks. */
-function yieldToUi(): Promise<void> {
-  return new Promise((resolve) => window.setTimeout(resolve, 0));
 }
 
 export class EmbeddingsRunner {

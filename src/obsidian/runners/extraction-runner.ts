@@ -20,7 +20,7 @@ import { ConfirmModal } from "../modals/confirm-modal";
 import { layoutOf, type PluginContext } from "../context";
 import { llmConfigured } from "../adapters/llm-host";
 import { planCounts } from "../../core/extraction/plan-edits";
-import { ProgressNotice, untilAborted } from "../views/progress-notice";
+import { ProgressNotice, untilAborted, yieldToUi } from "../views/progress-notice";
 import { PlanReviewModal } from "../modals/plan-review-modal";
 import { todayJournal } from "../adapters/today-journal";
 import { noteName } from "../../core/markdown/wikilinks";
@@ -150,6 +150,9 @@ export class ExtractionRunner {
         journalPath,
         ...(agent ? { agent } : {}),
         extractor,
+        // A long journal is read and planned in slices: the notice's Cancel stops the work itself.
+        signal: progress.signal,
+        checkpoint: yieldToUi,
       });
       return await untilAborted(work, progress.signal);
     } catch (err) {

@@ -30,6 +30,7 @@ import {
 import type { Settings } from "../../core/settings";
 import type { PluginContext } from "../context";
 import type { StatusBarProgress } from "../views/status-bar-progress";
+import { yieldToUi } from "../views/progress-notice";
 import { searchWith } from "../../core/semantic/hybrid";
 import { embeddingsSettingsKey, type EmbeddingsRunner } from "./embeddings-runner";
 
@@ -152,11 +153,6 @@ function indexSettingsKey(s: Settings): string {
     s.isolatedZones,
     s.search,
   ]);
-}
-
-/** A macrotask yield, so Obsidian can paint between chunks. */
-function yieldToUi(): Promise<void> {
-  return new Promise((resolve) => window.setTimeout(resolve, 0));
 }
 
 export class IndexLifecycle extends Component {

@@ -73,3 +73,8 @@ export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<
     );
   });
 }
+
+/** A macrotask yield, so Obsidian can paint and see a Cancel between the chunks of long work. */
+export function yieldToUi(): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, 0));
+}
