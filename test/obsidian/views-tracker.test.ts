@@ -217,6 +217,44 @@ describe("tracker panel", () => {
     ]);
   });
 
+  it("marks a superseded decision and opens the one that replaced it; the current one is not marked", async () => {
+    const app = new App();
+    const DECISIONS = "Memory/Agents/link/Trackers/Decisions.md";
+    await app.vault.seed(
+      DECISIONS,
+      [
+        "# Decisions",
+        "",
+        `- [x] ship on Fridays [decided:: 2026-11-02] [superseded_by:: [[${DECISIONS.slice(0, -3)}#^d-002]]] ^d-001`,
+        `- [x] ship on Thursdays [decided:: 2026-11-20] [supersedes:: [[${DECISIONS.slice(0, -3)}#^d-001]]] ^d-002`,
+        "- [x] freeze on holidays [decided:: 2026-11-21] [valid_to:: 2026-11-30] ^d-003",
+        "",
+      ].join("\n"),
+    );
+    await app.vault.createFolder("Memory/Agents/me");
+    const view = await openView(app);
+    tab(view, "decisions").click();
+    await view.rendering;
+    const filter = view.contentEl.querySelector<HTMLSelectElement>(".am-status-filter")!;
+    filter.value = "all";
+    filter.dispatchEvent(new Event("change"));
+    await view.rendering;
+    const shown = rows(view).map((r) => [
+      r.dataset.id,
+      r.classList.contains("is-superseded"),
+      r.querySelector(".am-superseded")?.textContent ?? null,
+    ]);
+    expect(shown).toEqual([
+      ["d-001", true, "superseded by d-002"],
+      ["d-002", false, null],
+      ["d-003", true, "superseded"],
+    ]);
+    rows(view)[0]!.querySelector<HTMLElement>(".am-superseded")!.click();
+    expect(app.workspace.opened.map((o) => [o.linktext, o.sourcePath])).toEqual([
+      [`${DECISIONS.slice(0, -3)}#^d-002`, DECISIONS],
+    ]);
+  });
+
   it("says where a missing tracker note was expected", async () => {
     const app = new App();
     await app.vault.createFolder("Memory");

@@ -18,11 +18,12 @@ import { isOpenStatus, latestProgress } from "../../core/trackers/status";
 import {
   FIELD_KEYS,
   fieldValue as readField,
+  isSuperseded,
   itemState,
   priorityWord,
 } from "../../core/trackers/fields";
 import { dueReviews, isReviewItem, readSchedule } from "../../core/trackers/reviews";
-import { stripWikilinkBrackets, wikilinkTargets } from "../../core/markdown/wikilinks";
+import { asWikilink, stripWikilinkBrackets, wikilinkTargets } from "../../core/markdown/wikilinks";
 import { TRACKER_KINDS, type TrackerKind } from "../../core/settings";
 import { discoverAgents, layoutOf, type PluginContext } from "../context";
 import { tickTrackerItem } from "./tracker-edits";
@@ -466,6 +467,24 @@ export class TrackerView extends ItemView {
       meta.createSpan({ cls: "am-badge am-in-progress", text: "in progress" });
     if (status === "abandoned")
       meta.createSpan({ cls: "am-badge am-abandoned", text: "abandoned" });
+    if (isSuperseded(item.fields)) {
+      // A superseded entry stays in its note (nothing is deleted); the panel says which replaced it.
+      row.addClass("is-superseded");
+      const successor = asWikilink(readField(item.fields, FIELD_KEYS.supersededBy));
+      const badge = meta.createEl(successor ? "a" : "span", {
+        cls: "am-badge am-superseded",
+        text: successor?.blockId ? `superseded by ${successor.blockId}` : "superseded",
+      });
+      if (successor) {
+        badge.setAttr("href", "#");
+        badge.setAttr("aria-label", `Open the entry that replaced it: ${successor.raw}`);
+        badge.addEventListener("click", (evt) => {
+          evt.preventDefault();
+          const target = `${successor.path}${successor.blockId ? `#^${successor.blockId}` : ""}`;
+          void this.app.workspace.openLinkText(target, data.path, false);
+        });
+      }
+    }
     if (dueDays !== undefined) {
       meta.createSpan({
         cls: "am-badge am-due",
