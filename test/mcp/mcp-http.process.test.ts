@@ -307,7 +307,11 @@ describe("mcp --http limits and shutdown", () => {
       await callSent;
       const after = await fetch(s.url, {
         method: "POST",
-        headers: { Authorization: `Bearer ${t.token}` },
+        headers: {
+          Authorization: `Bearer ${t.token}`,
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
         body: "{}",
       });
       expect(after.status).toBe(400);
