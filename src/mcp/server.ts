@@ -59,10 +59,11 @@ export function createMcpServer(
     chosen.set(tool.name, tool);
   }
   // Replaces the handler registerTool installed (the SDK documents that setRequestHandler does).
-  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = chosen.get(request.params.name);
     if (!tool) return toolError(`Tool ${request.params.name} not found`);
-    return runTool(tool, request.params.arguments ?? {}, deps, log);
+    // The SDK aborts `extra.signal` when the client cancels the call (docs/mcp.md, "Cancelling").
+    return runTool(tool, request.params.arguments ?? {}, { ...deps, signal: extra.signal }, log);
   });
   return { server, tools: [...chosen.keys()] };
 }

@@ -43,6 +43,8 @@ export interface RecordedRequest {
   messages: { role: string; content: string }[];
   /** `response_format.type` of a chat completion request. */
   responseFormat?: string;
+  /** True once the client closed the connection before the reply was sent (an aborted request). */
+  abandoned?: boolean;
 }
 
 export type StubHandler =
@@ -127,6 +129,9 @@ export async function startStubServer(options: StubServerOptions = {}): Promise<
       };
       if (b.response_format?.type) recorded.responseFormat = b.response_format.type;
       requests.push(recorded);
+      res.on("close", () => {
+        if (!res.writableEnded) recorded.abandoned = true;
+      });
       if (options.latencyMs) await sleep(options.latencyMs);
 
       if (recorded.method === "GET" && recorded.path.endsWith("/models")) {

@@ -15,10 +15,17 @@ export interface HttpServerProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Starts `agent-memory mcp <vault> --http 127.0.0.1:0 …args` and waits for its URL in the log. */
-export async function startHttpMcp(vault: string, args: string[] = []): Promise<HttpServerProcess> {
+/**
+ * Starts `agent-memory mcp <vault> --http 127.0.0.1:0 …args` and waits for its URL in the log;
+ * `env` is added to {@link serverEnv}.
+ */
+export async function startHttpMcp(
+  vault: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<HttpServerProcess> {
   const proc = spawn(process.execPath, [cliPath, "mcp", vault, "--http", "127.0.0.1:0", ...args], {
-    env: serverEnv(),
+    env: { ...serverEnv(), ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";

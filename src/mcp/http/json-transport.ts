@@ -7,7 +7,9 @@
  * session id, the JSON of the response); everything else — `initialize`, batches, notifications,
  * the `GET` stream, `DELETE`, and every request the SDK would refuse — is the SDK's. The SDK's
  * Node transport turns each request into a web `Request` and each answer into a web `Response`
- * read back as a stream, which cost more CPU than the search it carried.
+ * read back as a stream, which cost more CPU than the search it carried. A request taken here is
+ * cancelled, as the SDK's protocol cancels one, when its client sends `notifications/cancelled`
+ * or closes the connection before the answer.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -69,23 +71,48 @@ export class JsonSessionTransport implements Transport {
    * one of its own (`<prefix><n>`), so two requests of one id in flight at once, or a retry of a
    * request whose client went away, each get their own answer, never another's.
    */
-  private readonly waiting = new Map<string, (message: JSONRPCMessage | null) => void>();
+  private readonly waiting = new Map<
+    string,
+    { clientId: RequestId; answer: (message: JSONRPCMessage | null) => void }
+  >();
   /** Starts every id given here; random, so no id a client sends is one. */
   private readonly prefix = `agent-memory-${randomUUID()}-`;
   private next = 0;
   private closed = false;
 
   constructor(private readonly sdk: StreamableHTTPServerTransport) {
-    sdk.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    sdk.onmessage = (message, extra) => this.onmessage?.(this.ownCancel(message), extra);
     sdk.onerror = (error) => this.onerror?.(error);
     sdk.onclose = () => {
       // Requests still waiting are answered that the session ended (their HTTP requests would
       // otherwise stay open, and a server's stop waits for them).
       this.closed = true;
-      for (const answer of this.waiting.values()) answer(null);
+      for (const { answer } of this.waiting.values()) answer(null);
       this.waiting.clear();
       this.onclose?.();
     };
+  }
+
+  /**
+   * A client's `notifications/cancelled` of a request taken here, renamed to the id the server saw
+   * (so the tool's signal is aborted); every other message as it is.
+   */
+  private ownCancel(message: JSONRPCMessage): JSONRPCMessage {
+    if (!("method" in message) || message.method !== "notifications/cancelled") return message;
+    const params = (message.params ?? {}) as { requestId?: unknown };
+    for (const [own, w] of this.waiting)
+      if (w.clientId === params.requestId)
+        return { ...message, params: { ...params, requestId: own } };
+    return message;
+  }
+
+  /** Tells the server that the request `own` is cancelled, as a client's notification would. */
+  private cancel(own: string, reason: string): void {
+    this.onmessage?.({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: own, reason },
+    });
   }
 
   get sessionId(): string | undefined {
@@ -110,9 +137,9 @@ export class JsonSessionTransport implements Transport {
     const id = isResponse(message) ? message.id : options?.relatedRequestId;
     if (typeof id === "string" && id.startsWith(this.prefix)) {
       if (isResponse(message)) {
-        const answer = this.waiting.get(id);
+        const waiting = this.waiting.get(id);
         this.waiting.delete(id);
-        answer?.(message);
+        waiting?.answer(message);
       }
       return Promise.resolve();
     }
@@ -153,9 +180,15 @@ export class JsonSessionTransport implements Transport {
       return;
     }
     const own = `${this.prefix}${this.next++}`;
-    const answer = new Promise<JSONRPCMessage | null>((resolve) => this.waiting.set(own, resolve));
-    // A client that goes away is not waited for: its answer is dropped when it comes.
-    res.on("close", () => this.waiting.delete(own));
+    const answer = new Promise<JSONRPCMessage | null>((resolve) =>
+      this.waiting.set(own, { clientId: message.id, answer: resolve }),
+    );
+    // A client that goes away is not waited for: its answer is dropped when it comes, and the
+    // call is cancelled (a long tool stops at its next checkpoint; docs/mcp.md, "Cancelling").
+    res.on("close", () => {
+      if (!this.waiting.delete(own)) return;
+      this.cancel(own, "the client closed the connection before the answer");
+    });
     this.onmessage?.({ ...message, id: own }, { requestInfo: { headers: req.headers, url } });
     const got = await answer;
     if (res.destroyed) return;

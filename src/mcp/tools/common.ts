@@ -6,7 +6,7 @@
  * beside this one; `index.ts` lists them.
  */
 import { z } from "zod";
-import { MemoryError, UsageError, errorMessage } from "../../core/errors";
+import { CancelledError, MemoryError, UsageError, errorMessage } from "../../core/errors";
 import { formatWikilink } from "../../core/markdown/wikilinks";
 import { parseScope } from "../../core/search/scope";
 import type { EditResult } from "../../core/trackers/store";
@@ -32,6 +32,12 @@ export interface ToolDeps {
    * and the brief are BM25 alone.
    */
   semantic?: () => Promise<SemanticSource | null>;
+  /**
+   * This call's cancellation: aborted when the client sends `notifications/cancelled` for it or,
+   * over HTTP, closes the connection before the answer (docs/mcp.md, "Cancelling"). A long tool
+   * (`extract`) stops at its next checkpoint, between notes, and throws a `CancelledError`.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -177,6 +183,13 @@ export async function runTool(
       structuredContent: isRecord(out.data) ? out.data : {},
     };
   } catch (err) {
+    // No answer goes out for a cancelled call (the SDK drops it); the log says what was done. An
+    // error after the abort is the abort's (a chat completion cut off), whatever its type.
+    if (deps.signal?.aborted) {
+      const writes = err instanceof CancelledError ? err.writes.length : 0;
+      log(`mcp: ${tool.name}: cancelled by the client; wrote ${writes} note(s), each complete`);
+      return toolError(`${tool.name}: cancelled`);
+    }
     if (!(err instanceof MemoryError))
       log(`mcp: ${tool.name}: ${oneLine(String(err instanceof Error ? err.stack : err))}`);
     return toolError(`${tool.name}: ${errorMessage(err)}`);

@@ -4,6 +4,7 @@ import { UsageError } from "../../core/errors";
 import { actionWords } from "../../core/extraction/action-words";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
 import { isIsoDate, today as todayOf } from "../../core/util/dates";
+import { nextTurn } from "../../node/event-loop";
 import { createCliExtractor } from "../../node/llm-env";
 import { REPLACE, defineTool } from "./common";
 
@@ -34,6 +35,10 @@ export const extract = defineTool({
       agent: access.agent,
       extractor,
       force: args.force === true,
+      // A cancelled call stops at the next checkpoint (docs/mcp.md, "Cancelling"); each one lets
+      // the event loop run, so the cancellation (and other clients' requests) are seen.
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      checkpoint: nextTurn,
     });
     // Items routed outside the agent's folder (none by default) are refused before anything is written.
     const inside = (p: string) => p.startsWith(`${access.writeRoot}/`);
@@ -46,7 +51,9 @@ export const extract = defineTool({
       });
     }
     plan.items = plan.items.filter((p) => inside(p.destination));
-    const applied = args.apply === true ? await applyPlan(vault, ctx.layout, plan) : null;
+    const control = { ...(deps.signal ? { signal: deps.signal } : {}), checkpoint: nextTurn };
+    const applied =
+      args.apply === true ? await applyPlan(vault, ctx.layout, plan, undefined, control) : null;
     for (const p of applied?.writes ?? []) await deps.live.wrote(p);
     const report = extractionReport(plan, applied);
     const lines = [
