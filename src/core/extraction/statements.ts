@@ -38,7 +38,8 @@ export interface StatementComparison {
 /**
  * Frame similarity (multiset Jaccard index of the words left once identifiers, values,
  * negations, change markers and fillers are taken out) at or above which two statements are
- * about the same subject whatever else differs.
+ * about the same subject whatever else differs, unless their subjects share words and then part
+ * (`subjectsDiverge`: "the build server timeout" / "the build server region").
  */
 export const SAME_FRAME = 0.75;
 /**
@@ -892,7 +893,8 @@ export function legacyOutcome(newer: string, older: string): StatementComparison
  * - `change`: the same subject with another value (`reason: "value"`) or the opposite
  *   (`reason: "polarity"`); the newer supersedes the older, both kept;
  * - `separate`: another subject (another identifier or qualifier, another name before the
- *   predicate, or little in common); both are current;
+ *   predicate, subjects that share their first words and then part, or little in common); both
+ *   are current;
  * - `possible-change`: the rule cannot tell a change from a separate fact (a qualifier on one side
  *   only, or a frame shared only in part with no change marker); nothing is superseded, and the
  *   health check lists the pair for a person.
@@ -926,6 +928,9 @@ export function compareStatements(newer: string, older: string): StatementCompar
         !addsOneWord(valuesA, valuesB, onlyA, onlyB)
       : false;
   const subjectDiffers = onlyA.some((w) => w.subject) || onlyB.some((w) => w.subject);
+  // Each names a subject the other does not: two subjects that share a prefix ("the build
+  // server timeout" / "the build server region"; 数据库连接池上限 / 数据库连接池超时).
+  const otherSubject = subjectsDiverge(a, b, onlyA, onlyB);
   const reason = polarity ? "polarity" : "value";
   const changed = polarity || valueDiff;
   // The older statement's value named as the old one (`from 100 to 200`) ties the two.
@@ -936,6 +941,9 @@ export function compareStatements(newer: string, older: string): StatementCompar
   // deploy on Tuesdays" / "we deploy with blue-green"): two facts of one subject, neither
   // replacing the other.
   if (!polarity && !namesOld && givesOtherFact(a, b, onlyA, onlyB)) return { outcome: "separate" };
+  // Another subject is another fact, whatever the frame shares, a change marker included; only
+  // the older value named as the old one (`from 20 to 50`) ties the two.
+  if (otherSubject && !namesOld) return { outcome: "separate" };
   if (j >= SAME_FRAME) {
     if (changed)
       return oneSidedIds ? { outcome: "possible-change", reason } : { outcome: "change", reason };
@@ -964,6 +972,37 @@ export function compareStatements(newer: string, older: string): StatementCompar
     return { outcome: "separate" };
   }
   return { outcome: "separate" };
+}
+
+/**
+ * True when the two subjects share a word and then part: both subjects hold a word of the same
+ * subject ("the build server …", 数据库连接池…), and each holds a word the other statement does
+ * not say anywhere ("… timeout" / "… region", …上限 / …超时). Those are two subjects with a
+ * common prefix, not one subject said in more or fewer words ("the API rate limit" / "the rate
+ * limit"), and a change marker in the later one does not make them one ({@link compareStatements};
+ * docs/decisions.md, "A change marker does not join two subjects"). Subjects with no word in
+ * common ("Dana owns the billing service" / "Priya owns the billing service now") are left to
+ * the rest of the rule: there the word before the verb is the value that changed.
+ * Chinese frame words are character bigrams, and a bigram across a filler that one side drops
+ * (`数据库的连接池` / `数据库连接池`) is no word of its own: what each subject holds of its own
+ * is read by its characters.
+ * @param onlyA frame words of `a` not in `b`'s frame; `onlyB` the other way round
+ */
+function subjectsDiverge(
+  a: StatementParts,
+  b: StatementParts,
+  onlyA: readonly FrameWord[],
+  onlyB: readonly FrameWord[],
+): boolean {
+  const subjectOfB = new Set(b.frame.filter((w) => w.subject).map((w) => w.word));
+  if (!a.frame.some((w) => w.subject && subjectOfB.has(w.word))) return false;
+  const units = (words: readonly FrameWord[]) =>
+    words.flatMap((w) => (HAN.test(w.word) ? Array.from(w.word) : [w.word]));
+  const ownSubject = (only: readonly FrameWord[], other: StatementParts) => {
+    const said = new Set(units(other.frame));
+    return units(only.filter((w) => w.subject)).some((u) => !said.has(u));
+  };
+  return ownSubject(onlyA, b) && ownSubject(onlyB, a);
 }
 
 /** Values a word can replace (a state: "enabled" / "paused"), so never a fact of their own. */

@@ -1,6 +1,6 @@
 // The bars of the statement rule (src/core/extraction/statements.ts), each on both sides:
 // SAME_FRAME (0.75, alias SAME_SUBJECT_THRESHOLD: at or above it, two statements are about the same
-// subject whatever else differs), RELATED_FRAME (0.3: below it two statements are about different
+// subject whatever else differs, unless their subjects share words and part), RELATED_FRAME (0.3: below it two statements are about different
 // things) and MIN_SUBJECT_WORDS (1, alias MIN_CONTENT_TOKENS: a statement needs a subject word to be
 // compared). Texts are distinct plain words and a number, so the frame similarity is shared /
 // (a + b - shared); `statementSimilarity` itself confirms it. With no verb, every word stands
@@ -51,19 +51,38 @@ describe("the same subject from a frame similarity of 0.75 on", () => {
 
 describe("related frames from 0.3 on: a change marker makes a change", () => {
   it("at 0.33 (1 of 3 words) a marked change of value supersedes", () => {
-    // "amber birch is 100" → "amber cedar is now 200": one shared word of three.
-    const older = `${words(2)} is 100`;
-    const newer = `amber cedar is now 200`;
+    // "amber birch cedar is 100" → "amber is now 200": one shared word of three.
+    const older = `${words(3)} is 100`;
+    const newer = `amber is now 200`;
     expect(statementSimilarity(newer, older)).toBeCloseTo(1 / 3, 10);
     expect(statementSimilarity(newer, older)).toBeGreaterThanOrEqual(RELATED_FRAME);
     expect(compareStatements(newer, older)).toEqual({ outcome: "change", reason: "value" });
   });
 
   it("just below (1 of 4 words, 0.25) the same marked change is another subject", () => {
-    const older = `amber birch cedar is 100`;
-    const newer = `amber dahlia is now 200`;
+    const older = `${words(4)} is 100`;
+    const newer = `amber is now 200`;
     expect(statementSimilarity(newer, older)).toBeCloseTo(0.25, 10);
     expect(compareStatements(newer, older).outcome).toBe("separate");
+  });
+});
+
+describe("two subjects that share a word and part are two subjects at any frame similarity", () => {
+  // Each subject has a word of its own after the shared ones ("the build server timeout" / "the
+  // build server region"): a change marker does not join them, nor a frame above SAME_FRAME.
+  it("at 0.33 (1 of 3 words), with a change marker", () => {
+    const older = `${words(2)} is 100`;
+    const newer = `amber cedar is now 200`;
+    expect(statementSimilarity(newer, older)).toBeCloseTo(1 / 3, 10);
+    expect(compareStatements(newer, older)).toEqual({ outcome: "separate" });
+  });
+
+  it("at 0.78 (7 of 9 words), with a change marker", () => {
+    const older = `${words(8)} is 100`;
+    const newer = `${words(7)} juniper is now 200`;
+    expect(statementSimilarity(newer, older)).toBeCloseTo(7 / 9, 10);
+    expect(statementSimilarity(newer, older)).toBeGreaterThanOrEqual(SAME_FRAME);
+    expect(compareStatements(newer, older)).toEqual({ outcome: "separate" });
   });
 });
 

@@ -74,6 +74,56 @@ describe("a separate fact: another identifier, qualifier or subject", () => {
   });
 });
 
+describe('a change marker does not join two subjects (docs/decisions.md, "A change marker does not join two subjects")', () => {
+  it.each([
+    // Subjects that share their first words and part: each names a thing the other does not.
+    ["数据库连接池上限是20", "数据库连接池超时改为30秒"],
+    ["数据库连接池超时改为30秒", "数据库连接池上限改为50"],
+    ["数据库备份时间是凌晨2点", "数据库备份保留改为7天"],
+    ["订单服务的超时是30秒", "订单服务的重试次数改为5次"],
+    ["前端构建缓存改为3天", "前端构建超时改为10分钟"],
+    ["the build server timeout is 30s", "the build server region is now eu-west"],
+    ["the build server timeout is now 60s", "the build server region changed to eu-west"],
+    ["the build server memory limit is 16 GB", "the build server disk limit is now 200 GB"],
+    ["the payment service timeout is 30 seconds", "the payment service retry count changed to 5"],
+  ])("%s / %s: separate", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "separate" });
+    expect(outcome(newer, older)).toEqual({ outcome: "separate" });
+  });
+
+  it.each([
+    // The reported pairs: separate before this rule too, their frames sharing less than
+    // RELATED_FRAME (a shorter prefix; `staging` an identifier of both).
+    ["数据库连接池上限改为50", "数据库备份时间改为凌晨3点"],
+    ["the staging server timeout is now 60s", "the staging server region is now eu-west"],
+  ])("%s / %s: separate", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "separate" });
+    expect(outcome(newer, older)).toEqual({ outcome: "separate" });
+  });
+
+  it.each([
+    // One subject, said in the same or fewer words, or across a filler: still a change.
+    ["数据库连接池上限是20", "数据库连接池上限改为50"],
+    ["数据库连接池上限是20", "连接池上限改为50"],
+    ["数据库连接池上限是20", "数据库连接池上限从20改为50"],
+    ["数据库的连接池上限是20", "数据库连接池的上限现在是50"],
+    ["API timeout is 30s", "API timeout is now 60s"],
+    ["the API timeout is 30s", "the API timeout changed to 60s"],
+    ["the build server timeout is 30s", "the build server timeout is now 60s"],
+    ["the build server timeout is 30s", "the timeout is now 60s"],
+    // Nothing shared before the verb: the word there is the value that changed.
+    ["Dana owns the billing service", "Priya owns the billing service now"],
+  ])("%s / %s: change", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "change", reason: "value" });
+  });
+
+  it("the old value named in a from … to part still ties the two", () => {
+    expect(
+      outcome("the build server timeout is 30s", "the build server limit changed from 30s to 60s"),
+    ).toEqual({ outcome: "change", reason: "value" });
+  });
+});
+
 describe("a value on one side, a manner on the other: two facts of one subject", () => {
   it.each([
     // The deploy day and the deploy method: neither replaces the other, in either order.

@@ -40,3 +40,62 @@ it("a new fact supersedes both current facts it contradicts, and only it is curr
   for (const old of entries.slice(0, 2))
     expect(old.fields.find((f) => f.key === "superseded_by")?.value).toContain(`#^${newId}`);
 });
+
+/**
+ * A topic note holding two current values of one subject (facts recorded at once on two clones)
+ * and a fact of another subject that shares the first words of it, then a journal that changes
+ * the subject's value. @returns each callout's text and whether it is superseded, in note order
+ */
+async function supersedeAll(
+  topic: string,
+  journal: string,
+  facts: readonly string[],
+): Promise<[string, boolean][]> {
+  const callout = (text: string, i: number) =>
+    `> [!insight] 2026-11-23 · confidence 0.9\n> ${text}\n> Source: [[Memory/Agents/link/Journal/2026-11-23#^am-000${i}]]\n`;
+  const t = tempVault({
+    [topic]: `---\ntype: knowledge\n---\n# ${topic.replace(/^.*\/|\.md$/g, "")}\n\n## Insights\n\n${facts.map(callout).join("\n")}`,
+    [J]: journal,
+  });
+  cleanup = t.cleanup;
+  const plan = await extractOffline(t.vault, J, now);
+  expect(plan.items.map((p) => p.action)).toEqual(["supersede"]);
+  const entries = listTopicEntries(readFileSync(join(t.root, topic), "utf8"));
+  return entries.map((e) => [e.text, isSuperseded(e.fields)]);
+}
+
+// A change marker joins the new fact to every current value of its subject, and not to a fact of
+// another subject that only shares a prefix with it (docs/decisions.md, "A change marker does not
+// join two subjects").
+it("supersede-all, Chinese: both values of the pool limit, not the pool timeout", async () => {
+  const topic = "Memory/Agents/link/Knowledge/learning/数据库.md";
+  const entries = await supersedeAll(
+    topic,
+    "# 2026-11-24\n\n## 数据库\n\n心得：数据库连接池上限改为50。\n",
+    ["数据库连接池上限是20。", "数据库连接池超时改为30秒。", "数据库连接池上限是30。"],
+  );
+  expect(entries).toEqual([
+    ["数据库连接池上限是20。", true],
+    ["数据库连接池超时改为30秒。", false],
+    ["数据库连接池上限是30。", true],
+    ["数据库连接池上限改为50。", false],
+  ]);
+});
+
+it("supersede-all, English: both values of the server timeout, not the server region", async () => {
+  const entries = await supersedeAll(
+    TOPIC,
+    "# 2026-11-24\n\n## Build\n\nLearned: the build server timeout is now 60s.\n",
+    [
+      "the build server timeout is 30s.",
+      "the build server region is now eu-west.",
+      "the build server timeout is 45s.",
+    ],
+  );
+  expect(entries).toEqual([
+    ["the build server timeout is 30s.", true],
+    ["the build server region is now eu-west.", false],
+    ["the build server timeout is 45s.", true],
+    ["the build server timeout is now 60s.", false],
+  ]);
+});
