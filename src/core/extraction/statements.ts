@@ -865,14 +865,54 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return x.size === y.size && [...x].every((v) => y.has(v));
 }
 
+/** Kana: a text holding some is Japanese (Chinese has none). */
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/**
+ * A Japanese statement's topic: what comes before its first topic, subject or object particle
+ * (`APIのタイムアウトは30秒です`, `…を60秒に変更しました`, `接続数上限が300になった`), at least two
+ * characters.
+ */
+const JA_TOPIC = /^(.{2,}?)[はをが]/u;
+/** Japanese weekdays (`水曜日`, `水曜`), compared as values. */
+const JA_WEEKDAY = /[月火水木金土日]曜/gu;
+
+/** A Japanese statement's topic without spaces, NFKC and lower case; `null` when it has none. */
+function japaneseTopic(text: string): string | null {
+  const t = text.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+  return KANA.test(t) ? (JA_TOPIC.exec(t)?.[1] ?? null) : null;
+}
+
+/**
+ * Two Japanese statements of one topic with other values: a change (`APIのタイムアウトは30秒です` →
+ * `APIのタイムアウトを60秒に変更しました`; `定例会議は水曜日` → `定例会議を木曜日に変更`). Their
+ * endings (`です` / `に変更しました`) are most of their characters, so by similarity alone they
+ * were separate facts. `null` when either has no topic, the topics differ, or the values do not
+ * (the rest of {@link legacyOutcome} decides).
+ */
+function japaneseTopicChange(newer: string, older: string): StatementComparison | null {
+  const topic = japaneseTopic(newer);
+  if (topic === null || topic !== japaneseTopic(older)) return null;
+  const values = (text: string) => {
+    const t = text.normalize("NFKC").toLowerCase().replace(/\s+/g, "").slice(topic.length);
+    const { numbers } = valuesOf(t);
+    return `${numbers}|${[...t.matchAll(JA_WEEKDAY)].map((m) => m[0]).join(" ")}`;
+  };
+  const a = values(newer);
+  const b = values(older);
+  return a !== b && a !== "|" && b !== "|" ? { outcome: "change", reason: "value" } : null;
+}
+
 /**
  * The rule as it was before statements were read by their parts: the same item by `dedupe.ts`'s
  * similarity is a restatement; the same subject with another value or the opposite polarity a
  * change; anything else a separate fact. Texts in languages other than English and Chinese keep
- * it.
+ * it; Japanese statements of one topic (the words before `は`, `を` or `が`) with other values are
+ * first read as a change ({@link japaneseTopicChange}).
  */
 export function legacyOutcome(newer: string, older: string): StatementComparison {
   if (sameItemText(newer, older)) return { outcome: "restatement" };
+  const topicChange = japaneseTopicChange(newer, older);
+  if (topicChange) return topicChange;
   if (contentSize(newer) < 2 || contentSize(older) < 2) return { outcome: "separate" };
   if (subjectSimilarity(newer, older) < SAME_FRAME) return { outcome: "separate" };
   if (negationsOf(newer) % 2 !== negationsOf(older) % 2)

@@ -233,3 +233,32 @@ describe("other languages keep the rule from before", () => {
     expect(compareStatements(newer, older)).toEqual(legacyOutcome(newer, older));
   });
 });
+
+describe("Japanese statements of one topic (legacyOutcome, japaneseTopicChange)", () => {
+  it.each([
+    ["APIのタイムアウトを60秒に変更しました", "APIのタイムアウトは30秒です"],
+    ["接続数上限を300に変更した", "接続数上限は200"],
+    ["接続数上限は300です", "接続数上限は200です"],
+    ["定例会議を木曜日に変更", "定例会議は水曜日"],
+  ])("%s after %s: a change of value", (newer, older) => {
+    expect(compareStatements(newer, older)).toEqual({ outcome: "change", reason: "value" });
+  });
+
+  it.each([
+    // Another topic, the same change words.
+    ["DBのタイムアウトを60秒に変更しました", "APIのタイムアウトは30秒です"],
+    ["接続数上限を300に変更した", "接続タイムアウトは200"],
+    // One topic, no value on one side: nothing to compare.
+    ["APIのタイムアウトを廃止しました", "APIのタイムアウトは30秒です"],
+    // One topic, the same value said again in other words.
+    ["APIのタイムアウトを30秒に設定しました", "APIのタイムアウトは30秒です"],
+  ])("%s after %s: not a change", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).not.toBe("change");
+  });
+
+  it("the same statement is a restatement", () => {
+    expect(compareStatements("接続数上限は200です", "接続数上限は200です")).toEqual({
+      outcome: "restatement",
+    });
+  });
+});
