@@ -229,6 +229,10 @@ const EN_MARKER = new Set(
     " ",
   ),
 );
+/** Articles and possessives: a word right after one is a noun ("the deploy window"). */
+const EN_DETERMINER = new Set(
+  "the a an our their its his her my your this that these those".split(" "),
+);
 /** Verbs common in statements of fact: where the predicate starts. */
 const EN_VERB = new Set(
   "own owns use uses run runs need needs hold holds take takes last lasts start starts end ends close closes open opens load loads crash crashes drop drops support supports allow allows seat seats renew renews reply replies ship ships deploy deploys lead leads pay pays review reviews store stores keep keeps log logs page pages approve approves times costs cost sits host hosts cover covers handle handles meet meets happen happens live lives go goes require requires".split(
@@ -522,7 +526,15 @@ function englishParts(source: string): StatementParts {
       fromValues.push(stemWord(w));
       continue;
     }
-    const isVerb = EN_VERB.has(w) || (/ed$/.test(w) && w.length > 4);
+    // A verb of the list right after an article or a possessive, or right before `is` (or before
+    // one more word and `is`), names a thing of the subject: "the deploy window", "the gateway
+    // log level is now debug", "the start time is 9:00".
+    const namesThing =
+      !predicate &&
+      (EN_DETERMINER.has(prev) ||
+        EN_AUX.has(word(i + 1)) ||
+        (word(i + 1) !== "" && !EN_MARKER.has(word(i + 1)) && EN_AUX.has(word(i + 2))));
+    const isVerb = !namesThing && (EN_VERB.has(w) || (/ed$/.test(w) && w.length > 4));
     if (isVerb) predicate = true;
     // A verb ends a manner phrase ("with blue-green and run smoke tests").
     if (isVerb) manner = undefined;

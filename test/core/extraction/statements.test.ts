@@ -262,3 +262,21 @@ describe("Japanese statements of one topic (legacyOutcome, japaneseTopicChange)"
     });
   });
 });
+
+describe("a verb of the list before `is` names a thing of the subject", () => {
+  it.each([
+    ["the API gateway log level is now debug", "the API gateway timeout is 30 seconds"],
+    ["the deploy window start time is now 10:00", "the deploy window end time is 12:00"],
+  ])("%s after %s: separate", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("separate");
+  });
+
+  it.each([
+    ["the deploy window is now Thursday", "the deploy window is Friday"],
+    ["the server logs are now kept 90 days", "the server logs are kept 30 days"],
+    ["the API gateway log level is now debug", "the API gateway log level is info"],
+    ["Priya owns the billing service now", "Dana owns the billing service"],
+  ])("%s after %s: a change", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("change");
+  });
+});
