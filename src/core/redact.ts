@@ -13,8 +13,8 @@ export interface SecretPattern {
   /** Shown in the replacement: `[redacted: aws-access-key]`. */
   name: string;
   /**
-   * Global regular expression; a capture group named `keep` (or `keep2` in a second alternative:
-   * a name is used once per expression) is kept before the replacement.
+   * Global regular expression; a capture group named `keep` (or `keep2`, `keep3`… in further
+   * alternatives: a name is used once per expression) is kept before the replacement.
    */
   pattern: RegExp;
   /** Where the pattern comes from. */
@@ -27,11 +27,42 @@ function anyCase(word: string): string {
 }
 
 /**
- * The words that make a name a secret's (`api_key`, `client_secret`, `private-key`, `db_password`,
- * `pwd`, `GH_TOKEN`), for the `secret-assignment` pattern and {@link isSecretName}: one list.
+ * The words that make a name a secret's, one list for the `secret-assignment` pattern and
+ * {@link isSecretName}. An ASCII entry is a regular-expression fragment matched in any case at the
+ * end of a name (`api_key`, `client_secret`, `private-key`, `db_password`, `pwd`, `GH_TOKEN`); an
+ * entry in another script is a word matched as written, inside a longer name too (`数据库密码`):
+ * Chinese and Japanese put no space or `_` between words. Chinese (simplified and traditional),
+ * Japanese and Korean names take a value of ASCII characters only, at least
+ * {@link CJK_VALUE_MIN} of them (docs/decisions.md, "Secrets named in Chinese, Japanese and
+ * Korean").
  */
-const SECRET_NAME_WORDS =
-  "(?:(?:api|secret|private|access|signing|encryption|client)[_-]?key|secret|token|passw(?:or)?d|pwd|credential)";
+export const SECRET_NAME_LIST: readonly string[] = [
+  "(?:api|secret|private|access|signing|encryption|client)[_-]?key",
+  "secret",
+  "token",
+  "passw(?:or)?d",
+  "pwd",
+  "credential",
+  ..."密码 密碼 口令 密钥 密鑰 秘钥 私钥 令牌 凭据 パスワード 비밀번호".split(" "),
+];
+
+/** The {@link SECRET_NAME_LIST} entries written in ASCII: regular-expression fragments. */
+const LATIN_NAMES = SECRET_NAME_LIST.filter((n) => /^[\x20-\x7E]+$/.test(n));
+
+/** The {@link SECRET_NAME_LIST} entries in another script: words, as an alternation. */
+const CJK_NAMES = `(?:${SECRET_NAME_LIST.filter((n) => !LATIN_NAMES.includes(n)).join("|")})`;
+
+/** The shortest value a secret named in Chinese, Japanese or Korean has: `密码：abc` is not one. */
+export const CJK_VALUE_MIN = 4;
+
+/** Between a name and its value: `:`, `::` (a Dataview field), `=`, or a full-width `：` or `＝`. */
+const SEPARATOR = "(?:::|[:=：＝])";
+
+/**
+ * Between a name in Chinese, Japanese or Korean and its value: a {@link SEPARATOR}, or the word
+ * for "is" (`密码是 hunter2`, `密码为 …`, `パスワードは …`, `비밀번호는 …`), a colon after it allowed.
+ */
+const CJK_SEPARATOR = `(?:${SEPARATOR}|[是为為は는](?:[ \\t]*[:：])?)`;
 
 /**
  * Sentence punctuation that may follow an unquoted value: kept after the value when nothing but
@@ -60,8 +91,9 @@ function secretAssignment(): RegExp {
   const valueEnd = `(?=${SENTENCE_PUNCTUATION}*${end})`;
   // The keywords in any case, and an environment variable's `_KEY` or `_PASS` in capitals
   // (`SECRET_KEY`, `STRIPE_KEY`, `DB_PASS`; not `sort_key`).
-  const name = `\\b[A-Za-z0-9_.-]*(?:${anyCase(SECRET_NAME_WORDS)}|_(?:KEY|PASS))[sS]?`;
-  const keep = `(?<keep>${name}["']?\\s*(?:::|[:=])\\s*["']?)`;
+  const name = `\\b[A-Za-z0-9_.-]*(?:${anyCase(`(?:${LATIN_NAMES.join("|")})`)}|_(?:KEY|PASS))[sS]?`;
+  const keep = `(?<keep>${name}["']?\\s*${SEPARATOR}\\s*["']?)`;
+  const notRedacted = `(?!\\[${anyCase("redacted")})`;
   const words = [
     ..."none null nil undefined true false yes no required optional empty unset tbd redacted hidden".split(
       " ",
@@ -82,22 +114,32 @@ function secretAssignment(): RegExp {
     "%[A-Za-z_]+%", // %VAR%
   ].join("|");
   // A number after a plural name: `max_tokens: 4096`, `tokens=12`, `secrets: 3`.
-  const count = `(?<=[sS]["']?\\s*(?:::|[:=])\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${valueEnd}`;
+  const count = `(?<=[sS]["']?\\s*${SEPARATOR}\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${valueEnd}`;
   // A short value: on the separator's line, with a letter or digit, and not a short word followed
   // by more words after `name: ` ("the rule for secrets: rotate them monthly").
   const short =
-    `(?<=(?:::|[:=])[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
-    `(?!(?<=[^:]:[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{0,6}${last}${valueEnd}`;
+    `(?<=${SEPARATOR}[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
+    `(?!(?<=[^:][:：][ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{0,6}${last}${valueEnd}`;
   // A placeholder may end a sentence: `secret: <your-key>.`, `token: none.`
   const placeholderEnd = `[.!?:]?${end}`;
   // A quoted value goes whole, spaces and all (`PASSWORD="hunter two"`), up to its closing quote.
   const quoted =
-    `(?<keep2>${name}["']?[ \\t]*(?:::|[:=])[ \\t]*(?<q>["']))(?!\\[${anyCase("redacted")})` +
+    `(?<keep2>${name}["']?[ \\t]*${SEPARATOR}[ \\t]*(?<q>["']))${notRedacted}` +
     `(?!(?:${placeholder})\\k<q>)(?!${count})[^"'\\n]{1,200}(?=\\k<q>)`;
-  return new RegExp(
-    `${quoted}|${keep}(?!\\[${anyCase("redacted")})(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{7,}${last}${valueEnd}|${short})`,
-    "g",
-  );
+  const latin = `${keep}${notRedacted}(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{7,}${last}${valueEnd}|${short})`;
+  // A name in Chinese, Japanese or Korean: its value is ASCII, at least CJK_VALUE_MIN characters,
+  // on the name's line; the text after it may run on without a space (`密码是hunter2，然后…`).
+  // Not a value: a placeholder, or an ASCII name with its own separator (`密码是 password: …`).
+  const a = `(?:(?![\\s"'\`,;\\])])[\\x21-\\x7E])`;
+  const aEnd = `(?!${a})`;
+  const cjkNotValue = `${notRedacted}(?!(?:${placeholder})[.!?:]?${aEnd})(?!${name}["']?[ \\t]*${SEPARATOR})`;
+  const cjkQuoted =
+    `(?<keep3>${CJK_NAMES}["']?[ \\t]*${CJK_SEPARATOR}[ \\t]*(?<q2>["']))${cjkNotValue}` +
+    `(?:(?!\\k<q2>)[\\x20-\\x7E]){${CJK_VALUE_MIN},200}(?=\\k<q2>)`;
+  const cjk =
+    `(?<keep4>${CJK_NAMES}["']?[ \\t]*${CJK_SEPARATOR}[ \\t]*["']?)${cjkNotValue}` +
+    `${a}{${CJK_VALUE_MIN - 1},}(?!${SENTENCE_PUNCTUATION})${a}(?=${SENTENCE_PUNCTUATION}*${aEnd})`;
+  return new RegExp(`${quoted}|${latin}|${cjkQuoted}|${cjk}`, "g");
 }
 
 /**
@@ -249,7 +291,8 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     // kept, the value goes, whatever its length (`password=hunter2`, `DB_PASSWORD=abc`). Not a
     // value: a placeholder (`none`, `<your-key>`, `${VAR}`, `***`, a type name), a count after a
     // plural name (`max_tokens: 4096`), or a short word followed by more words after `name: ` in
-    // prose ("secrets: rotate them").
+    // prose ("secrets: rotate them"). A name in Chinese, Japanese or Korean (`密码：`, `令牌是`,
+    // `パスワードは`, SECRET_NAME_LIST) takes an ASCII value of CJK_VALUE_MIN characters or more.
     pattern: secretAssignment(),
     source: "gitleaks generic-api-key (its keyword list, without the entropy check)",
   },
@@ -266,10 +309,12 @@ export function redactSecrets(text: string): string {
   let out = redactUrl(text);
   for (const p of SECRET_PATTERNS)
     out = out.replace(p.pattern, (...args: unknown[]) => {
-      const groups = args[args.length - 1] as { keep?: string; keep2?: string } | undefined;
+      const groups = args[args.length - 1] as Record<string, string | undefined> | undefined;
       const keep =
-        typeof groups === "object" && groups !== null ? (groups.keep ?? groups.keep2 ?? "") : "";
-      return `${keep}[redacted: ${p.name}]`;
+        typeof groups === "object" && groups !== null
+          ? Object.entries(groups).find(([k, g]) => k.startsWith("keep") && g !== undefined)?.[1]
+          : undefined;
+      return `${keep ?? ""}[redacted: ${p.name}]`;
     });
   return out.replace(WRAPPED_TAIL, "$1");
 }
@@ -283,15 +328,17 @@ const WRAPPED_TAIL =
 
 /**
  * True when a field or option named `name` holds a secret by its name alone (`password`,
- * `api_key`, `db_token`, `client-secret`, `credentials`): the names the `secret-assignment`
- * pattern keys on, `token` in the singular only (`max_tokens` is a count). A tool's `fields`
- * argument has no `=` for the pattern to see.
+ * `api_key`, `db_token`, `client-secret`, `credentials`, `密码`, `数据库密码`): the names of
+ * {@link SECRET_NAME_LIST} the `secret-assignment` pattern keys on, `token` in the singular only
+ * (`max_tokens` is a count). A tool's `fields` argument has no `=` for the pattern to see.
  */
 export function isSecretName(name: string): boolean {
   const n = name.trim();
   // `token` in the singular only (`max_tokens` is a count); `_KEY` / `_PASS` in capitals.
+  const plural = LATIN_NAMES.filter((w) => w !== "token").join("|");
   return (
-    new RegExp(`(?:${SECRET_NAME_WORDS.replace("|token|", "|")}s?|token)$`, "i").test(n) ||
-    /_(?:KEYS?|PASS)$/.test(n)
+    new RegExp(`(?:(?:${plural})s?|token)$`, "i").test(n) ||
+    /_(?:KEYS?|PASS)$/.test(n) ||
+    new RegExp(`${CJK_NAMES}$`).test(n)
   );
 }

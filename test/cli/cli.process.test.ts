@@ -156,6 +156,26 @@ describe("agent-memory CLI", () => {
     );
   });
 
+  it('says "new note" once per note created, and "added" of the other items written into it', () => {
+    const t = setup({
+      [J]: journal.replace(
+        "- [ ] Renew passport\n",
+        "- [ ] Renew passport\n- [ ] Book the dentist\n- [ ] Pay the invoice\n",
+      ),
+    });
+    const out = cliRun("extract", t.root, J).stdout;
+    const arrows = out.split("\n").filter((l) => l.includes(" → "));
+    expect(arrows.map((l) => l.trim())).toEqual([
+      "→ Memory/Agents/link/Trackers/Tasks.md (new note)",
+      "→ Memory/Agents/link/Trackers/Tasks.md (added)",
+      "→ Memory/Agents/link/Trackers/Tasks.md (added)",
+      "→ Memory/Agents/link/Trackers/Decisions.md (new note)",
+      "→ Memory/Agents/link/Knowledge/learning/SEO audit.md (new note)",
+      "→ Memory/Agents/link/Knowledge/learning/SEO audit.md (added)",
+    ]);
+    expect(out.match(/\(new note\)/g)).toHaveLength(3);
+  });
+
   it("--dry-run writes nothing", () => {
     const t = setup();
     const before = snapshot(t.root);

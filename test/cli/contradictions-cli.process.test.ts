@@ -88,6 +88,22 @@ describe("agent-memory extract: facts that change (docs/contradictions.md)", () 
     expect(items.map((it) => it.text)).toEqual(["ship on Fridays", "do not ship on Fridays"]);
   });
 
+  it("extract names every callout a new fact supersedes, not only the most similar", () => {
+    const topic = "Memory/Agents/link/Knowledge/learning/Build.md";
+    const fact = (n: number, id: string) =>
+      `> [!insight] 2026-03-01 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n\n^${id}\n`;
+    const t = tempVault({
+      [topic]: `---\ntype: knowledge\n---\n# Build\n\n## Insights\n\n${fact(40, "c-1")}\n${fact(50, "c-2")}\n${fact(45, "c-3")}`,
+      [J2]: "# 2026-03-09\n\n## Build\n\nLearned: the build takes 58 minutes on the CI runner.\n",
+    });
+    cleanup = t.cleanup;
+    const r = cliRun("extract", t.root, J2);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      `→ ${topic} (added, supersedes c-1 (another value), also c-2 and c-3)\n`,
+    );
+  });
+
   it("trackers --status all marks the superseded decision, in its text and --json, and not the current one", () => {
     const t = tempVault({
       [J1]: "# 2026-03-02\n\nDecision: ship on Fridays\n",

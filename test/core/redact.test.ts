@@ -271,6 +271,111 @@ describe("redactSecrets", () => {
   });
 });
 
+describe("secrets named in Chinese, Japanese and Korean", () => {
+  const R = "[redacted: secret-assignment]";
+  const NAMES = "密码 密碼 口令 密钥 密鑰 秘钥 私钥 令牌 凭据 パスワード 비밀번호".split(" ");
+
+  it("redacts an ASCII value of four characters or more after every name and separator, keeping the name", () => {
+    for (const name of NAMES)
+      for (const sep of [
+        ":",
+        ": ",
+        "：",
+        "=",
+        " = ",
+        "是",
+        "是 ",
+        "为",
+        "は ",
+        "는 ",
+        "是：",
+        "::",
+        "＝",
+      ]) {
+        const text = `${name}${sep}hunter2`;
+        expect(redactSecrets(text), text).toBe(`${name}${sep}${R}`);
+      }
+  });
+
+  it("leaves a value of three ASCII characters and redacts one of four (the boundary)", () => {
+    for (const name of NAMES)
+      for (const sep of [":", "：", "=", "是"]) {
+        expect(redactSecrets(`${name}${sep}abc`)).toBe(`${name}${sep}abc`);
+        expect(redactSecrets(`${name}${sep}abcd`)).toBe(`${name}${sep}${R}`);
+        expect(redactSecrets(`${name}${sep}abc。`)).toBe(`${name}${sep}abc。`);
+        expect(redactSecrets(`${name}${sep}abcd。`)).toBe(`${name}${sep}${R}。`);
+      }
+    expect(redactSecrets('{"密码": "abc"}')).toBe('{"密码": "abc"}');
+    expect(redactSecrets('{"密码": "abcd"}')).toBe(`{"密码": "${R}"}`);
+  });
+
+  it("redacts the value in a sentence, keeping the words and punctuation around it", () => {
+    const cases: [string, string][] = [
+      ["测试库的密码是 hunter2，记得改。", `测试库的密码是 ${R}，记得改。`],
+      ["数据库密码：s3cret!", `数据库密码：${R}!`],
+      ["密码是hunter2然后重启", `密码是${R}然后重启`],
+      ["登录密码为 Pa55word。下一步是部署。", `登录密码为 ${R}。下一步是部署。`],
+      ["私钥：~/.ssh/id_rsa", `私钥：${R}`],
+      ["令牌：hunt.er2", `令牌：${R}`],
+      ["密钥是：sk12345", `密钥是：${R}`],
+      ["パスワードは abcd1234 です", `パスワードは ${R} です`],
+      ["パスワード：abcd1234。", `パスワード：${R}。`],
+      ["비밀번호는 abcd1234입니다", `비밀번호는 ${R}입니다`],
+      ["[密码:: hunter2]", `[密码:: ${R}]`],
+      ['密码："hunter two"', `密码："${R}"`],
+      ["密码是 password: hunter2。", `密码是 password: ${R}。`],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+  });
+
+  it("leaves prose about passwords and keys alone, placeholders and non-ASCII values included", () => {
+    for (const plain of [
+      "密码学是一门学科",
+      "修改密码的流程",
+      "修改密码的流程：先登录，再进入设置。",
+      "请输入密码。",
+      "密码为空",
+      "密码：一二三四",
+      "密码：至少 8 位",
+      "口令是什么？",
+      "令牌桶算法：每秒补充令牌",
+      "今天完成了认证系统的重构，使用JWT令牌。",
+      "私钥要妥善保管",
+      "パスワードを変更する",
+      "パスワードは8文字以上",
+      "비밀번호를 잊었습니다",
+      "密码：none",
+      "密码: <your-key>。",
+      "密码：***",
+      "密码：xxxx",
+      "密钥=${DB_KEY}",
+      "密码：[redacted]",
+      `密码：${R}`,
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
+  it("redacts an English name's value after a full-width colon as after an ASCII one, whatever its length", () => {
+    const cases: [string, string][] = [
+      ["password：hunter2", `password：${R}`],
+      ["password：abc", `password：${R}`],
+      ["API_KEY：abc1234 then", `API_KEY：${R} then`],
+      ["password：hunter2。下一步", `password：${R}。下一步`],
+      ["password＝hunter2", `password＝${R}`],
+      ['"password"："hunter two"', `"password"："${R}"`],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+    for (const plain of ["max_tokens：4096", "password：none", "token：${TOKEN}"])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+});
+
 describe("isSecretName", () => {
   it("names a secret's field as the assignment pattern does, and not a count or an ordinary key", () => {
     for (const n of [
@@ -281,9 +386,22 @@ describe("isSecretName", () => {
       "SECRET_KEY",
       "DB_PASS",
       "pwd",
+      "密码",
+      "数据库密码",
+      "パスワード",
+      "비밀번호",
+      "令牌",
     ])
       expect(isSecretName(n), n).toBe(true);
-    for (const n of ["max_tokens", "sort_key", "primary_key", "monkey", "passage"])
+    for (const n of [
+      "max_tokens",
+      "sort_key",
+      "primary_key",
+      "monkey",
+      "passage",
+      "密码学",
+      "令牌桶",
+    ])
       expect(isSecretName(n), n).toBe(false);
   });
 });

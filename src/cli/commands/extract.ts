@@ -1,7 +1,7 @@
 import type { CliCommand } from "../command";
 import { toVaultPath, type CliContext } from "../../node/context";
 import { CancelledError, UsageError } from "../../core/errors";
-import { actionWords } from "../../core/extraction/action-words";
+import { reportActionWords } from "../../core/extraction/action-words";
 import {
   applyPlan,
   extractionReport,
@@ -131,6 +131,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
   if (r.items.length === 0) ctx.out("  no items found");
   // One item routed to several notes (a decision to the log and its topic; docs/decisions.md,
   // "Batch dedupe uses the merge rule") is one item with an arrow per note.
+  const words = reportActionWords(r.items);
   r.items.forEach((it, i) => {
     const prev = r.items[i - 1];
     const same =
@@ -140,7 +141,7 @@ function printReport(ctx: CliContext, r: ExtractionReport, why: string): void {
       prev.evidence === it.evidence &&
       prev.blockId === it.blockId;
     if (!same) ctx.out(`  ${it.category.padEnd(11)} ${it.text}${itemFields(it)}`);
-    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${actionWords(it)})`);
+    ctx.out(`  ${"".padEnd(11)} → ${it.destination} (${words[i] ?? ""})`);
   });
   for (const rej of r.rejected)
     ctx.out(

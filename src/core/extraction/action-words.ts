@@ -1,7 +1,8 @@
 /**
  * How reports say what applying a planned item does (the CLI's `extract`, MCP `extract`, the
  * review queue of watch-and-extract): `added`, `new note`, `duplicate, source added t-004`.
- * "new" is said of a note only, when applying creates it.
+ * "new" is said of a note only, when applying creates it, and once per note
+ * ({@link reportActionWords}).
  */
 import { supersessionLabel } from "./contradiction";
 import type { PlannedItem } from "./types";
@@ -28,4 +29,20 @@ export function actionWords(planned: ActionWordsOf): string {
     return planned.supersedes ? `${added}, ${supersessionLabel(planned.supersedes)}` : added;
   }
   return `${WORDS[planned.action]}${planned.existingId ? ` ${planned.existingId}` : ""}`;
+}
+
+/**
+ * {@link actionWords} of each item of a report, in order, with "new note" said once per note: at
+ * the first item into a note applying creates; the items after it into that note are `added`
+ * (docs/architecture.md, "Plan and apply"). An item routed to two new notes is new in each.
+ */
+export function reportActionWords(
+  items: readonly (ActionWordsOf & { destination: string })[],
+): string[] {
+  const created = new Set<string>();
+  return items.map((it) => {
+    const first = it.newNote === true && !created.has(it.destination);
+    if (first) created.add(it.destination);
+    return actionWords(it.newNote && !first ? { ...it, newNote: false } : it);
+  });
 }

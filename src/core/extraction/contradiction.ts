@@ -101,9 +101,15 @@ const REASON_WORDS: Readonly<Record<Supersession["reason"], string>> = {
 };
 
 /**
- * How reports name a supersession (the CLI's `extract`, its `--json`, MCP `extract`, the review
- * modal): `supersedes d-004 (says the opposite)`.
+ * How reports name a supersession (the CLI's `extract`, MCP `extract`, the review queue, the
+ * review modal, `ingest`'s summary): `supersedes d-004 (says the opposite)`. Every entry it
+ * supersedes is named: the others of a topic note ({@link Supersession.also}) follow,
+ * `supersedes c-1 (another value), also c-2 and c-3`.
  */
 export function supersessionLabel(s: Supersession): string {
-  return `supersedes ${s.id} (${REASON_WORDS[s.reason]})`;
+  const label = `supersedes ${s.id} (${REASON_WORDS[s.reason]})`;
+  const also = (s.also ?? []).map((o) => o.id);
+  const last = also.pop();
+  if (last === undefined) return label;
+  return `${label}, also ${also.length ? `${also.join(", ")} and ${last}` : last}`;
 }

@@ -6,7 +6,7 @@
  * `--watch-extract MINUTES`).
  */
 import { MemoryError, errorMessage } from "../errors";
-import { actionWords } from "../extraction/action-words";
+import { reportActionWords } from "../extraction/action-words";
 import { applyPlan, planExtraction } from "../extraction/pipeline";
 import type { Extractor } from "../extraction/types";
 import { DIGESTS_FOLDER, isNotJournal } from "../note-types";
@@ -101,9 +101,10 @@ export async function extractQuietJournal(options: QuietExtractOptions): Promise
   if (toReview.length === 0 && plan.rejected.length === 0)
     return { kind: "nothing-new", items: plan.items.length };
   const queuePath = reviewQueuePath(layout, plan.agent);
+  const words = reportActionWords(toReview);
   const items = [
     ...toReview.map(
-      (p) => `${p.item.category}: ${p.item.text} → ${p.destination} (${actionWords(p)})`,
+      (p, i) => `${p.item.category}: ${p.item.text} → ${p.destination} (${words[i] ?? ""})`,
     ),
     ...plan.rejected.map((r) => `rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`),
   ];

@@ -1,7 +1,7 @@
 /** `extract` (docs/mcp.md, "Tools"): extraction of a journal of the agent, as a plan or applied. */
 import { z } from "zod";
 import { UsageError } from "../../core/errors";
-import { actionWords } from "../../core/extraction/action-words";
+import { reportActionWords } from "../../core/extraction/action-words";
 import { applyPlan, extractionReport, planExtraction } from "../../core/extraction/pipeline";
 import { isIsoDate, today as todayOf } from "../../core/util/dates";
 import { nextTurn } from "../../node/event-loop";
@@ -59,8 +59,10 @@ export const extract = defineTool({
     const lines = [
       `${report.journal}: ${report.skipped ? "unchanged since the last extraction (force: true to redo)" : `${report.items.length} item(s), ${report.rejected.length} rejected`} — ${report.extractor}`,
     ];
-    for (const it of report.items)
-      lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${actionWords(it)})`);
+    const words = reportActionWords(report.items);
+    report.items.forEach((it, i) =>
+      lines.push(`- ${it.category}: ${it.text} → ${it.destination} (${words[i] ?? ""})`),
+    );
     for (const r of report.rejected)
       lines.push(`- rejected: ${r.reason}${r.text ? ` — ${r.text}` : ""}`);
     lines.push(

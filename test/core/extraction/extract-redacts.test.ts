@@ -99,4 +99,50 @@ describe("extraction from a hand-written journal holding a key", () => {
     });
     expect(again.items.map((p) => p.action).filter((a) => a !== "skip")).toEqual([]);
   });
+  it("redacts a secret named in Chinese, Japanese or Korean, and leaves prose about passwords as written", async () => {
+    const journal = [
+      "# 2026-11-24",
+      "",
+      "- [ ] 把测试库的密码：hunter22 换掉",
+      "",
+      "- [ ] staging 的令牌是 tk9Xq2Lm，下周轮换",
+      "",
+      "- [ ] パスワードは pw4Zr8Kq です、共有しない",
+      "",
+      "- [ ] 写完修改密码的流程",
+      "",
+      "- [ ] 在文档里写明示例口令：abc 即可",
+      "",
+    ].join("\n");
+    const t = tempVault({ [J]: journal });
+    cleanup = t.cleanup;
+    const plan = await planExtraction({
+      vault: t.vault,
+      settings,
+      layout,
+      journalPath: J,
+      extractor: new OfflineExtractor(),
+      now,
+    });
+    await applyPlan(t.vault, layout, plan, now);
+
+    const after = files(t.root);
+    const written = [...after].filter(([p]) => p !== J);
+    expect(written.length).toBeGreaterThan(0);
+    for (const [path, text] of written)
+      for (const secret of ["hunter22", "tk9Xq2Lm", "pw4Zr8Kq"])
+        expect(text, path).not.toContain(secret);
+    const all = written.map(([, text]) => text).join("\n");
+    const R = "[redacted: secret-assignment]";
+    expect(all).toContain(`- [ ] 把测试库的密码：${R} 换掉`);
+    expect(all).toContain(`- [ ] staging 的令牌是 ${R}，下周轮换`);
+    expect(all).toContain(`- [ ] パスワードは ${R} です、共有しない`);
+    // Prose, and a value of three characters, are written as the person wrote them.
+    expect(all).toContain("- [ ] 写完修改密码的流程");
+    expect(all).toContain("- [ ] 在文档里写明示例口令：abc 即可");
+    // The journal keeps its words.
+    const j = after.get(J) ?? "";
+    for (const secret of ["密码：hunter22", "令牌是 tk9Xq2Lm", "パスワードは pw4Zr8Kq"])
+      expect(j).toContain(secret);
+  });
 });

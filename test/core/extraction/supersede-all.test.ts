@@ -6,14 +6,17 @@ import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { listTopicEntries } from "../../../src/core/knowledge/callouts";
 import { isSuperseded } from "../../../src/core/knowledge/supersede";
+import { actionWords } from "../../../src/core/extraction/action-words";
+import { supersessionLabel } from "../../../src/core/extraction/contradiction";
+import { extractionReport } from "../../../src/core/extraction/pipeline";
 import { extractOffline } from "../../helpers/offline-extract";
 import { tempVault } from "../../helpers/temp-vault";
 
 const J = "Memory/Agents/link/Journal/2026-11-24.md";
 const TOPIC = "Memory/Agents/link/Knowledge/learning/Build.md";
 const now = () => new Date("2026-11-24T10:00:00Z");
-const fact = (n: number, block: string) =>
-  `> [!insight] 2026-11-23 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n> Source: [[Memory/Agents/link/Journal/2026-11-23#^am-${block}]]\n`;
+const fact = (n: number, block: string, id?: string) =>
+  `> [!insight] 2026-11-23 · confidence 0.9\n> the build takes ${n} minutes on the CI runner.\n> Source: [[Memory/Agents/link/Journal/2026-11-23#^am-${block}]]\n${id ? `\n^${id}\n` : ""}`;
 
 let cleanup: (() => void) | null = null;
 afterEach(() => {
@@ -98,4 +101,35 @@ it("supersede-all, English: both values of the server timeout, not the server re
     ["the build server timeout is 45s.", true],
     ["the build server timeout is now 60s.", false],
   ]);
+});
+
+it("the report names every entry a new fact supersedes, the most similar first", async () => {
+  const t = tempVault({
+    [TOPIC]: `---\ntype: knowledge\n---\n# Build\n\n## Insights\n\n${fact(40, "aaaa", "c-1")}\n${fact(50, "bbbb", "c-2")}\n${fact(45, "cccc", "c-3")}`,
+    [J]: "# 2026-11-24\n\n## Build\n\nLearned: the build takes 58 minutes on the CI runner.\n",
+  });
+  cleanup = t.cleanup;
+  const plan = await extractOffline(t.vault, J, now);
+  const [item] = extractionReport(plan, null).items;
+  expect(item && actionWords(item)).toBe("added, supersedes c-1 (another value), also c-2 and c-3");
+  // Each one named is superseded in the note.
+  const entries = listTopicEntries(readFileSync(join(t.root, TOPIC), "utf8"));
+  expect(entries.filter((e) => isSuperseded(e.fields)).map((e) => e.id)).toEqual([
+    "c-1",
+    "c-2",
+    "c-3",
+  ]);
+});
+
+it('a supersession label lists the other entries with commas and a last "and"', () => {
+  const one = { id: "d-004", text: "", reason: "polarity" as const };
+  const other = (id: string) => ({ id, text: "" });
+  expect(supersessionLabel(one)).toBe("supersedes d-004 (says the opposite)");
+  expect(supersessionLabel({ ...one, also: [] })).toBe("supersedes d-004 (says the opposite)");
+  expect(supersessionLabel({ ...one, also: [other("c-2")] })).toBe(
+    "supersedes d-004 (says the opposite), also c-2",
+  );
+  expect(supersessionLabel({ ...one, also: ["c-2", "c-3", "callout 4"].map(other) })).toBe(
+    "supersedes d-004 (says the opposite), also c-2, c-3 and callout 4",
+  );
 });

@@ -24,6 +24,11 @@ describe("write-value checks", () => {
       ok: true,
       value: "[redacted: secret-field]",
     });
+    for (const name of ["密码", "数据库密码", "パスワード"])
+      expect(checkFieldValue(name, "correcthorse99"), name).toEqual({
+        ok: true,
+        value: "[redacted: secret-field]",
+      });
     expect(checkFieldValue("max_tokens", "4096")).toEqual({ ok: true, value: "4096" });
     expect(checkFieldValue("topic", "tokens and passwords")).toEqual({
       ok: true,

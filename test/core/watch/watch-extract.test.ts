@@ -187,6 +187,19 @@ describe("extract a quiet journal", () => {
     ).toHaveLength(2);
   });
 
+  it('the queued plan says "new note" once per note it creates', async () => {
+    const t = setup({
+      [J]: "# 2026-11-24\n\n- [ ] Compress the hero images\n\n- [ ] Lazy-load the gallery\n\nDecision: we publish on Tuesdays.\n",
+    });
+    expect(await quiet(t, false)).toMatchObject({ kind: "queued", written: true, items: 3 });
+    const pending = await pendingQueueEntries(t.vault, layout, "link");
+    expect(pending[0]?.items).toEqual([
+      "task: Compress the hero images → Memory/Agents/link/Trackers/Tasks.md (new note)",
+      "task: Lazy-load the gallery → Memory/Agents/link/Trackers/Tasks.md (added)",
+      "decision: we publish on Tuesdays. → Memory/Agents/link/Trackers/Decisions.md (new note)",
+    ]);
+  });
+
   it("with auto-apply writes the plan at once; a re-run changes nothing", async () => {
     const t = setup();
     const outcome = await quiet(t, true);
