@@ -43,7 +43,7 @@ export const SECRET_NAME_LIST: readonly string[] = [
   "passw(?:or)?d",
   "pwd",
   "credential",
-  ..."密码 密碼 口令 密钥 密鑰 秘钥 私钥 令牌 凭据 パスワード 비밀번호".split(" "),
+  ..."密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード 비밀번호".split(" "),
 ];
 
 /** The {@link SECRET_NAME_LIST} entries written in ASCII: regular-expression fragments. */
