@@ -7,6 +7,7 @@
  * prefix is dropped and no owner is set. A mention inside the sentence (`check with @ming whether
  * …`) is left as written: it names whom to ask, not who acts. Tests: test/core/extraction/offline-sections.test.ts.
  */
+import { isSecretName } from "../redact";
 
 /** Words that start a line with a colon but are labels, not people (`Note: …`, `Backend: …`, `前端：…`). */
 const LABEL_WORDS = new Set(
@@ -160,6 +161,14 @@ function capitalize(text: string): string {
 }
 
 /**
+ * True for a word before a colon that names no one: a label of {@link LABEL_WORDS}, or a secret's
+ * name (`Password: …`, `口令：…`; `isSecretName`), whose value the redaction replaces.
+ */
+function isLabel(word: string): boolean {
+  return LABEL_WORDS.has(word.toLowerCase()) || isSecretName(word);
+}
+
+/**
  * Reads the owner of an action item's text.
  * @param text the item's text (list marker and checkbox already removed).
  * @returns the text without the owner's name, and the owner when someone other than the author acts.
@@ -176,10 +185,10 @@ export function ownerOf(text: string): { text: string; owner?: string } {
   const end = AT_END.exec(s);
   if (end?.[1]) return { text: s.slice(0, end.index).trim(), owner: end[1] };
   const forStart = FOR_NAME_START.exec(s);
-  if (forStart?.[1] && !LABEL_WORDS.has(forStart[1].toLowerCase()))
+  if (forStart?.[1] && !isLabel(forStart[1]))
     return { text: capitalize(s.slice(forStart[0].length)), owner: forStart[1] };
   const forAt = FOR_NAME_BRACKETS.exec(s) ?? FOR_NAME_DASH.exec(s);
-  if (forAt?.[1] && !LABEL_WORDS.has(forAt[1].toLowerCase())) {
+  if (forAt?.[1] && !isLabel(forAt[1])) {
     return {
       text: `${s.slice(0, forAt.index)}${s.slice(forAt.index + forAt[0].length)}`
         .replace(/\s+/g, " ")
@@ -188,7 +197,7 @@ export function ownerOf(text: string): { text: string; owner?: string } {
     };
   }
   const named = NAME_COLON.exec(s);
-  if (named?.[1] && !LABEL_WORDS.has(named[1].toLowerCase()))
+  if (named?.[1] && !isLabel(named[1]))
     return { text: capitalize(s.slice(named[0].length)), owner: named[1] };
   return { text: s };
 }

@@ -144,6 +144,10 @@ describe("owners", () => {
     // An owner field only at the end of the item: in the middle it is part of the sentence.
     ["Ask the owner: ming decides whether we ship", "Ask the owner: ming decides whether we ship"],
     ["Owner: the platform team", "Owner: the platform team"],
+    // A secret's name before the colon is no one (its value is redacted, not assigned).
+    ["口令：abcd1234 需要轮换", "口令：abcd1234 需要轮换"],
+    ["Password: rotate it before Friday", "Password: rotate it before Friday"],
+    ["For token: ask the platform team", "For token: ask the platform team"],
   ])("no owner: %s", (text, rest) => {
     expect(ownerOf(text)).toEqual({ text: rest });
   });
