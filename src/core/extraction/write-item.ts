@@ -305,7 +305,14 @@ class TopicWriter {
       planned.action === "supersede" && editor.exists()
         ? supersededCallout(editor.entries, planned.supersedes, kind)
         : undefined;
-    const appended = appendCalloutTo(
+    // The other current facts it contradicts, still there and current, are superseded by it too.
+    const others = old
+      ? (planned.supersedes?.also ?? []).flatMap((other) => {
+          const e = supersededCallout(editor.entries, { ...other, reason: "value" }, kind);
+          return e ? [e] : [];
+        })
+      : [];
+    appendCalloutTo(
       editor,
       {
         title: topic.title,
@@ -324,22 +331,8 @@ class TopicWriter {
         source: unwrapWikilink(link),
       },
       old,
+      others,
     );
-    // The other current facts it contradicts, still there and current, are superseded by it too.
-    for (const other of old && appended.newId ? (planned.supersedes?.also ?? []) : []) {
-      const entry = supersededCallout(editor.entries, { ...other, reason: "value" }, kind);
-      if (!entry) continue;
-      const taken = editor.blockIds();
-      editor.supersede(
-        { ...(entry.id ? { id: entry.id } : {}), text: entry.text },
-        planned.destination,
-        {
-          newId: appended.newId ?? "",
-          oldId: entry.id ?? calloutBlockId(`${planned.destination}\n${entry.text}`, taken),
-        },
-        ctx.date,
-      );
-    }
   }
 
   /** The callout `text` duplicates ({@link topicDuplicate}), or `undefined`. */
@@ -473,44 +466,53 @@ export function appendCallout(
   return { text: editor.text() ?? "", ...ids };
 }
 
-/** {@link appendCallout} on a note being edited. @returns with `old` the block ids of the old and the new callout */
+/**
+ * {@link appendCallout} on a note being edited, superseding `old` and then each of `others` (the
+ * other current callouts the new one contradicts; one no longer there or no longer current is
+ * left out): the new callout's `[supersedes:: …]` names every one it superseded, and each of them
+ * gets `[superseded_by:: …]`. @returns with `old` the block ids of the old and the new callout
+ * @throws MemoryError when `old` is no longer in the note
+ */
 function appendCalloutTo(
   editor: TopicEditor,
   meta: TopicMeta,
   entry: TopicEntryInput,
   old?: TopicEntry,
+  others: readonly TopicEntry[] = [],
 ): { oldId?: string; newId?: string } {
   const path = meta.path ?? "";
-  let ids: { newId: string; oldId: string } | undefined;
-  if (old && editor.exists()) {
-    const taken = new Set(editor.blockIds());
-    const newId = calloutBlockId(`${path}\n${entry.text}`, taken);
-    taken.add(newId);
-    ids = { newId, oldId: old.id ?? calloutBlockId(`${path}\n${old.text}`, taken) };
+  if (!old || !editor.exists()) {
+    editor.append(meta, entry);
+    return {};
   }
+  const taken = new Set(editor.blockIds());
+  const newId = calloutBlockId(`${path}\n${entry.text}`, taken);
+  taken.add(newId);
+  const replaced = [old, ...others.filter((o) => o !== old)].map((e) => {
+    const oldId = e.id ?? calloutBlockId(`${path}\n${e.text}`, taken);
+    taken.add(oldId);
+    return { entry: e, oldId };
+  });
+  const links = replaced.map((r) => formatWikilink({ path, blockId: r.oldId })).join(", ");
   editor.append(meta, {
     ...entry,
-    ...(ids
-      ? {
-          fields: [[SUPERSEDES_KEY, formatWikilink({ path, blockId: ids.oldId })]] as [
-            string,
-            string,
-          ][],
-          id: ids.newId,
-        }
-      : {}),
+    fields: [[SUPERSEDES_KEY, links]] as [string, string][],
+    id: newId,
   });
-  if (!old || !ids) return {};
-  const marked = editor.supersede(
-    { ...(old.id ? { id: old.id } : {}), text: old.text },
-    path,
-    ids,
-    entry.date,
-  );
-  if (!marked)
-    throw new MemoryError(
-      `cannot mark as superseded in ${path}: the callout is no longer there`,
+  let first: string | undefined;
+  for (const r of replaced) {
+    const marked = editor.supersede(
+      { ...(r.entry.id ? { id: r.entry.id } : {}), text: r.entry.text },
       path,
+      { newId, oldId: r.oldId },
+      entry.date,
     );
-  return { oldId: marked.oldId, newId: ids.newId };
+    if (!marked)
+      throw new MemoryError(
+        `cannot mark as superseded in ${path}: the callout is no longer there`,
+        path,
+      );
+    first ??= marked.oldId;
+  }
+  return { oldId: first ?? replaced[0]?.oldId ?? "", newId };
 }

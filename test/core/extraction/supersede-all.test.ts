@@ -42,6 +42,11 @@ it("a new fact supersedes both current facts it contradicts, and only it is curr
   expect(newId).toMatch(/^c-/);
   for (const old of entries.slice(0, 2))
     expect(old.fields.find((f) => f.key === "superseded_by")?.value).toContain(`#^${newId}`);
+  // The new callout names both: the history reads either way.
+  const named = entries[2]?.fields.find((f) => f.key === "supersedes")?.value ?? "";
+  const ids = entries.slice(0, 2).map((e) => e.id);
+  expect(ids.every((id) => id !== undefined && id !== null)).toBe(true);
+  expect(named).toBe(ids.map((id) => `[[${TOPIC.replace(/\.md$/, "")}#^${id}]]`).join(", "));
 });
 
 /**
