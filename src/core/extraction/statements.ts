@@ -1007,6 +1007,22 @@ export function compareStatements(newer: string, older: string): StatementCompar
     if (!changed && onlyB.length === 0) return { outcome: "restatement" };
     if (subjectDiffers && !b.marker) return { outcome: "separate" };
     const subset = onlyA.length === 0 || onlyB.length === 0;
+    // The same values on both sides, the later one saying all the earlier one says after its
+    // subject and adding to it, with no subject word of its own: a change marker tells of the
+    // change the earlier one already holds, and what follows is another fact ("连接池上限改为50" /
+    // "连接池上限改为50后超时消失了"). A subject word of its own is what changed ("Sam is the
+    // release manager for 4.2" / "Alex is now …"), and so is a word in place of one of the
+    // earlier's ("with blue-green" / "with canaries … from now on").
+    const sameValues = valuesA.length > 0 && sameList([...valuesA].sort(), [...valuesB].sort());
+    if (
+      !changed &&
+      sameValues &&
+      b.marker &&
+      onlyB.length > 0 &&
+      onlyB.every((w) => !w.subject) &&
+      onlyA.every((w) => w.subject)
+    )
+      return { outcome: "separate" };
     if (changed || (b.marker && (onlyB.length > 0 || onlyA.length > 0))) {
       if (oneSidedIds) return { outcome: "possible-change", reason };
       if (b.marker || subset || !subjectDiffers || namesOld) return { outcome: "change", reason };
@@ -1047,7 +1063,12 @@ function subjectsDiverge(
   onlyB: readonly FrameWord[],
 ): boolean {
   const subjectOfB = new Set(b.frame.filter((w) => w.subject).map((w) => w.word));
-  if (!a.frame.some((w) => w.subject && subjectOfB.has(w.word))) return false;
+  // The same qualifier of a noun is a word in common too ("the staging DB" / "the staging cache":
+  // both `env:staging`); an identifier such as a version is not ("Sam is the release manager for
+  // 4.2" / "Alex is now …": the name before the verb is the value).
+  const qualifiers = (p: StatementParts) => p.ids.filter((id) => QUALIFIER_ID.test(id));
+  const sameIds = qualifiers(a).length > 0 && sameSet(qualifiers(a), qualifiers(b));
+  if (!sameIds && !a.frame.some((w) => w.subject && subjectOfB.has(w.word))) return false;
   const units = (words: readonly FrameWord[]) =>
     words.flatMap((w) => (HAN.test(w.word) ? Array.from(w.word) : [w.word]));
   const ownSubject = (only: readonly FrameWord[], other: StatementParts) => {
@@ -1056,6 +1077,9 @@ function subjectsDiverge(
   };
   return ownSubject(onlyA, b) && ownSubject(onlyB, a);
 }
+
+/** Ids that qualify a noun of the subject: an environment, a platform, a region. */
+const QUALIFIER_ID = /^(?:env|platform|region):/;
 
 /** Values a word can replace (a state: "enabled" / "paused"), so never a fact of their own. */
 const STATE_VALUES = new Set(["on", "off"]);

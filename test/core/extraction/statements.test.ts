@@ -280,3 +280,23 @@ describe("a verb of the list before `is` names a thing of the subject", () => {
     expect(compareStatements(newer, older).outcome).toBe("change");
   });
 });
+
+// Pairs a new user tried (2026-12-06): each was read as a change and superseded a fact still true.
+describe("other subjects, a change marker in the later one: separate", () => {
+  it.each([
+    // The same qualifier (`staging`), another noun.
+    ["The staging cache moved to port 6380.", "The staging DB is on port 5433."],
+    // The same value again, and what followed the change: another fact.
+    ["连接池上限改为50后超时消失了", "数据库连接池上限改为50"],
+  ])("%s after %s", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("separate");
+  });
+
+  it.each([
+    ["The staging DB moved to port 6380.", "The staging DB is on port 5433."],
+    ["Alex is now the release manager for 4.2", "Sam is the release manager for 4.2"],
+    ["连接池上限改为80", "数据库连接池上限改为50"],
+  ])("but %s after %s: a change", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("change");
+  });
+});
