@@ -359,6 +359,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
   // "Journals").
   const taken = existingBlockIds(note.body);
   const assigned = new Map<number, string>();
+  const tried = new Map<string, number>();
   const newBlockIds: ExtractionPlan["newBlockIds"] = [];
   // Blocks unchanged since extraction gave their id: an entry citing one is its item, however the
   // entry was edited since (docs/decisions.md, "An unchanged journal block's entry is its item").
@@ -373,7 +374,7 @@ export async function planExtraction(options: ExtractionOptions): Promise<Extrac
     }
     let id = assigned.get(item.blockIndex);
     if (!id) {
-      id = newBlockId(blockIdSeed(path, block.text), taken);
+      id = newBlockId(blockIdSeed(path, block.text), taken, tried);
       taken.add(id);
       assigned.set(item.blockIndex, id);
       newBlockIds.push({ text: block.text, id, place: blockPlace(blocks, item.blockIndex) });

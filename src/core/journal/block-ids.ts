@@ -56,14 +56,16 @@ export interface AddBlockIdsResult {
 /**
  * A deterministic block id `am-xxxxxxxxxx` (ten base32 characters of a hash of `seed`), so
  * re-runs on the same journal give the same ids. When the id is in `taken`, another is derived
- * from the seed until one is free. `taken` holds ids without `^`.
+ * from the seed until one is free. `taken` holds ids without `^`; `tried` as for `deriveShortId`
+ * (a loop giving ids to many blocks, some of the same text).
  */
 export function newBlockId(
   seed: string,
   taken: ReadonlySet<string> | readonly string[] = [],
+  tried?: Map<string, number>,
 ): string {
   // A set is used as it is: copying it per id made a loop over many new blocks quadratic.
-  return deriveShortId("am-", seed, taken instanceof Set ? taken : new Set<string>(taken));
+  return deriveShortId("am-", seed, taken instanceof Set ? taken : new Set<string>(taken), tried);
 }
 
 /**

@@ -50,11 +50,25 @@ export function fnv1a(text: string): number {
  * item ids across clones"). When it is in `taken` (ids without `^`), another is derived from the
  * seed until one is free. Used for journal block ids (`am-`) and callout ids (`c-`); ids written
  * before in the old four-character form (`am-k3f9`) stay as they are.
+ * @param tried for a run of calls whose `taken` only grows (each id given is added to it): the
+ *   next attempt per seed, kept by this function, so that the same seed again starts where the
+ *   last one stopped; the ids are those given without it
  */
-export function deriveShortId(prefix: string, seed: string, taken: ReadonlySet<string>): string {
-  for (let attempt = 0; ; attempt++) {
+export function deriveShortId(
+  prefix: string,
+  seed: string,
+  taken: ReadonlySet<string>,
+  tried?: Map<string, number>,
+): string {
+  // Attempts an earlier call for the same seed found taken are taken still (`taken` only grows
+  // between the calls sharing `tried`): many identical blocks cost one attempt each, not as many
+  // as there are blocks before them.
+  for (let attempt = tried?.get(seed) ?? 0; ; attempt++) {
     const id = shortIdAttempt(prefix, seed, attempt);
-    if (!taken.has(id)) return id;
+    if (!taken.has(id)) {
+      tried?.set(seed, attempt + 1);
+      return id;
+    }
   }
 }
 

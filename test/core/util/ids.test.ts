@@ -59,6 +59,23 @@ describe("derived short ids", () => {
     expect(deriveShortId("am-", "Memory/J/2026-12-01.md\nShip it", new Set([id]))).not.toBe(id);
   });
 
+  it("with `tried`, a run of ids for repeated seeds is the run without it, and each seed's next call starts where its last stopped", () => {
+    const seeds = Array.from({ length: 300 }, (_, i) => `J.md\n${["a", "b", "a", "c"][i % 4]}`);
+    const plain = new Set<string>();
+    const fast = new Set<string>();
+    const tried = new Map<string, number>();
+    for (const seed of seeds) {
+      const a = deriveShortId("am-", seed, plain);
+      const b = deriveShortId("am-", seed, fast, tried);
+      expect(b).toBe(a);
+      plain.add(a);
+      fast.add(b);
+    }
+    // 150 blocks of "a": the next one tries its 151st id first, not its first.
+    expect(tried.get("J.md\na")).toBe(150);
+    expect(tried.get("J.md\nc")).toBe(75);
+  });
+
   it("base32 pads and keeps the low bits", () => {
     expect(base32(0, 4)).toBe("0000");
     expect(base32(31, 2)).toBe("0z");
