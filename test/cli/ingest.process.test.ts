@@ -123,6 +123,13 @@ describe("agent-memory ingest", () => {
     expect(readFileSync(join(vault, JOURNAL), "utf8")).toContain(
       "The parser test fails on Windows files",
     );
+    // One line skipped is said in the singular.
+    const other = newVault();
+    const one = join(other, "one-bad.jsonl");
+    const lines = readFileSync(join(FIXTURES, "claude-code-damaged.jsonl"), "utf8").split("\n");
+    writeFileSync(one, lines.filter((_, i) => i !== 4).join("\n"));
+    const single = cliRun("ingest", other, one, "--agent", "claude", "--dry-run");
+    expect(single.stdout).toContain("skipped 1 line that is not JSON (line 4)");
   });
 
   it.each([

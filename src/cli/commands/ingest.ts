@@ -88,7 +88,7 @@ export const ingestCommand: CliCommand = {
       }
       if (r.badLines.length)
         ctx.out(
-          `  skipped ${r.badLines.length} line${r.badLines.length === 1 ? "" : "s"} that are not JSON (line ${r.badLines.slice(0, 10).join(", ")}${r.badLines.length > 10 ? ", …" : ""})`,
+          `  skipped ${r.badLines.length === 1 ? "1 line that is" : `${r.badLines.length} lines that are`} not JSON (line ${r.badLines.slice(0, 10).join(", ")}${r.badLines.length > 10 ? ", …" : ""})`,
         );
       if (r.cutLastLine)
         ctx.out("  the last line is cut (the file is still being written); it is read next time");
