@@ -273,7 +273,8 @@ describe("redactSecrets", () => {
 
 describe("secrets named in Chinese, Japanese and Korean", () => {
   const R = "[redacted: secret-assignment]";
-  const NAMES = "密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード 비밀번호".split(" ");
+  const NAMES =
+    "密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード 비밀번호".split(" ");
 
   it("redacts an ASCII value of four characters or more after every name and separator, keeping the name", () => {
     for (const name of NAMES)
