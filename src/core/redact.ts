@@ -59,10 +59,12 @@ export const CJK_VALUE_MIN = 4;
 const SEPARATOR = "(?:::|[:=：＝])";
 
 /**
- * Between a name in Chinese, Japanese or Korean and its value: a {@link SEPARATOR}, or the word
- * for "is" (`密码是 hunter2`, `密码为 …`, `パスワードは …`, `비밀번호는 …`), a colon after it allowed.
+ * Between a name in Chinese, Japanese or Korean and its value: a {@link SEPARATOR}, the word for
+ * "is" (`密码是 hunter2`, `密码为 …`, `パスワードは …`, `비밀번호는 …`), or a word of a new value, as a
+ * password is rotated (`密码改为 …`, `改成了`, `更新为`, `设置为`, `设为`, `换成`, `重置为`), a colon
+ * after it allowed.
  */
-const CJK_SEPARATOR = `(?:${SEPARATOR}|[是为為は는](?:[ \\t]*[:：])?)`;
+const CJK_SEPARATOR = `(?:${SEPARATOR}|(?:改为|改成了?|更新为|更新成|设置为|设置成|设为|换成了?|重置为|[是为為は는])(?:[ \\t]*[:：])?)`;
 
 /**
  * Sentence punctuation that may follow an unquoted value: kept after the value when nothing but

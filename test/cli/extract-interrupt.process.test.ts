@@ -128,4 +128,36 @@ describe("extract and Ctrl-C", () => {
     expect(parseNote(journal, JOURNAL).data?.extraction_hash).toBeUndefined();
     for (const b of plan.newBlockIds) expect(journal).toContain(`^${b.id}`);
   });
+
+  it("applyPlan: a cancel that comes while the last note is written leaves the journal unmarked", async () => {
+    const root = vault();
+    writeFileSync(join(root, JOURNAL), scaleJournal(200));
+    const settings = defaultSettings();
+    const layout = new MemoryLayout(settings);
+    const vaultPort = new NodeVault(root);
+    const plan = await planExtraction({
+      vault: vaultPort,
+      settings,
+      layout,
+      journalPath: JOURNAL,
+      extractor: new OfflineExtractor(),
+    });
+    const stop = new AbortController();
+    const seen: number[] = [];
+    const err = await applyPlan(vaultPort, layout, plan, undefined, {
+      signal: stop.signal,
+      // Every note is written by the time `done` reaches `total`: the cancel comes after the last.
+      checkpoint: ({ phase, done, total }) => {
+        if (phase !== "apply") return;
+        seen.push(done);
+        if (done === total) stop.abort();
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CancelledError);
+    const notes = new Set(plan.items.map((p) => p.destination)).size;
+    expect(seen.at(-1)).toBe(notes);
+    expect((err as CancelledError).writes).toHaveLength(notes + 1);
+    const journal = readFileSync(join(root, JOURNAL), "utf8");
+    expect(parseNote(journal, JOURNAL).data?.extraction_hash).toBeUndefined();
+  });
 });

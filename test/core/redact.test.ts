@@ -298,6 +298,15 @@ describe("secrets named in Chinese, Japanese and Korean", () => {
       }
   });
 
+  it("redacts the new value of a rotated secret (改为, 改成了, 更新为, 设置为, 换成), not prose", () => {
+    for (const sep of ["改为", "改为 ", "改成了", "更新为", "设置为", "设为", "换成", "重置为："]) {
+      const text = `数据库密码${sep}abcd9999`;
+      expect(redactSecrets(text), text).toBe(`数据库密码${sep}${R}`);
+    }
+    for (const text of ["修改密码的流程需要两步", "密码改为空", "密码改为abc"])
+      expect(redactSecrets(text)).toBe(text);
+  });
+
   it("leaves a value of three ASCII characters and redacts one of four (the boundary)", () => {
     for (const name of NAMES)
       for (const sep of [":", "：", "=", "是"]) {

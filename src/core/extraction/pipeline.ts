@@ -530,6 +530,11 @@ export async function applyPlan(
       }
     }
   }
+  // A cancel that came while the last note was written still counts: the journal is not marked.
+  if (!cancelled) {
+    await control.checkpoint?.({ phase: "apply", done, total: groups.size });
+    if (control.signal?.aborted) cancelled = true;
+  }
   // Block ids are needed by every item whose source points at them, written or skipped. After a
   // failure only the ids that written notes cite are added, and the journal is not marked as
   // extracted, so the next run tries the failed items again.

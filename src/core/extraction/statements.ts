@@ -716,9 +716,27 @@ const ZH_MARKER =
 /** Negations: one each (`不再` is one), and the words that stop or cancel. */
 const ZH_NEGATION =
   /不再|不用|不需要|不能|不可以|不允许|不必|停止|取消|没有|(?<![特区區分类類级級识識告差个個性辨鉴鑑送])[别別](?![人的墅名针針致])|不|没|沒|无|無|勿|未(?![来來])/gu;
+/**
+ * One-character verbs where the predicate may start (在, 有, 用, 要, 会, 能), not where they are part
+ * of a noun of the subject: 用户 (user), 使用率, 费用, 调用; 在线, 存在; 有效, 所有; 会话, 会员, 周会;
+ * 要求; 能力, 性能.
+ */
+const ZH_VERB_CHARS =
+  /(?<![存现所实])在(?![线途职])|(?<![所没拥具含])有(?![效限])|(?<![使费应作信通公可专调常采占引日])用(?![户量])|(?<![需重主只])要(?![求素点])|(?<![周开例晨早站年大盘议聚晚月机社年])会(?![话员计议])|(?<![性功技智可])能(?![力源])/u
+    .source;
+/** Where a Chinese predicate starts: the first value, marker, negation, copula or verb. */
+const ZH_PREDICATE = new RegExp(
+  String.raw`\d|[零〇一二两三四五六七八九十]\s*[点个次天周月年人]|周[一二三四五六日天]|是|为|${ZH_VERB_CHARS}|可以|需要|不|没|别|停止|取消|改|换|调|挪|迁|推迟|延长|缩短|提高|降|每|开启|打开|关闭|关掉|\|`,
+  "u",
+);
 /** Fillers: particles, copulas, modals, pronouns, adverbs that say nothing of the subject. */
-const ZH_FILLER =
-  /已经|大概|大约|只要|只需|需要|就行|可以|应该|必须|我们的|我们|我|你们|大家|他们|用的是|还是|的是|一下|定在|是|为|在|的|了|着|吧|呢|啊|吗|要|(?<![周开例晨早站年大盘议聚晚月])会|能|就|都|也|还|已|只|每|叫|把|被|给|让|每天|每次|：|:/gu;
+const ZH_FILLER_VERBS =
+  /(?<![存现所实])在(?![线途职])|(?<![需重主只])要(?![求素点])|(?<![周开例晨早站年大盘议聚晚月机社年])会(?![话员计议])|(?<![性功技智可])能(?![力源])/u
+    .source;
+const ZH_FILLER = new RegExp(
+  String.raw`已经|大概|大约|只要|只需|需要|就行|可以|应该|必须|我们的|我们|我|你们|大家|他们|用的是|还是|的是|一下|定在|是|为|的|了|着|吧|呢|啊|吗|${ZH_FILLER_VERBS}|就|都|也|还|已|只|每|叫|把|被|给|让|每天|每次|：|:`,
+  "gu",
+);
 /** Words that mean the same for the rule. */
 const ZH_SYNONYM: [RegExp, string][] = [
   [/保存|保持/gu, "保留"],
@@ -751,10 +769,7 @@ function chineseParts(source: string): StatementParts {
   }
   // The predicate starts at the first value, marker, negation or copula: words before it are the subject.
   const predicateAt = (s: string) => {
-    const m =
-      /\d|[零〇一二两三四五六七八九十]\s*[点个次天周月年人]|周[一二三四五六日天]|是|为|在|有|用|要|(?<![周开例晨早站年大盘议聚晚月])会|能|可以|需要|不|没|别|停止|取消|改|换|调|挪|迁|推迟|延长|缩短|提高|降|每|开启|打开|关闭|关掉|\|/u.exec(
-        s,
-      );
+    const m = ZH_PREDICATE.exec(s);
     return m ? m.index : s.length;
   };
   const mark = (

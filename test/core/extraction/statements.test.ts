@@ -300,3 +300,30 @@ describe("other subjects, a change marker in the later one: separate", () => {
     expect(compareStatements(newer, older).outcome).toBe("change");
   });
 });
+
+// A subject that starts with or holds 用, 在, 有, 会 as part of a noun (用户, 在线, 有效, 会话,
+// 使用率) was read from its first character as the predicate: no subject word was left, and another
+// subject's new value superseded it (a new user's re-trial, 2026-12-06).
+describe("Chinese verbs inside nouns of the subject", () => {
+  it.each([
+    ["用户连接池上限改为50", "用户连接超时是30秒"],
+    ["订单服务的端口改为9090", "用户服务的端口是8080"],
+    ["订单服务改用 MySQL 8.0", "用户服务用的是 MySQL 5.7"],
+    ["注册人数峰值改为800", "在线人数峰值是500"],
+    ["退款订单的上限改为200", "有效订单的上限是100"],
+    ["内存使用率告警阈值改为90%", "CPU使用率告警阈值是80%"],
+    ["用户的会话超时改为60分钟", "管理员的会话超时是30分钟"],
+  ])("%s after %s: separate", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("separate");
+  });
+
+  it.each([
+    ["用户连接池上限改为50", "用户连接池上限是20"],
+    ["在线人数峰值改为800", "在线人数峰值是500"],
+    ["CPU使用率告警阈值改为90%", "CPU使用率告警阈值是80%"],
+    ["管理员的会话超时改为60分钟", "管理员的会话超时是30分钟"],
+    ["我们改用 Memcached 做缓存", "我们用 Redis 做缓存"],
+  ])("%s after %s: a change", (newer, older) => {
+    expect(compareStatements(newer, older).outcome).toBe("change");
+  });
+});
