@@ -721,18 +721,21 @@ const ZH_NEGATION =
  * of a noun of the subject: 用户 (user), 使用率, 费用, 调用; 在线, 存在; 有效, 所有; 会话, 会员, 周会;
  * 要求; 能力, 性能.
  */
-const ZH_VERB_CHARS =
-  /(?<![存现所实])在(?![线途职])|(?<![所没拥具含])有(?![效限])|(?<![使费应作信通公可专调常采占引日])用(?![户量])|(?<![需重主只])要(?![求素点])|(?<![周开例晨早站年大盘议聚晚月机社年])会(?![话员计议])|(?<![性功技智可])能(?![力源])/u
-    .source;
+const ZH_IN = /(?<![存现所实])在(?![线途职])/u.source;
+const ZH_HAVE = /(?<![所没拥具含])有(?![效限])/u.source;
+const ZH_USE = /(?<![使费应作信通公可专调常采占引日])用(?![户量])/u.source;
+const ZH_WANT = /(?<![需重主只])要(?![求素点])/u.source;
+const ZH_WILL = /(?<![周开例晨早站年大盘议聚晚月机社年])会(?![话员计议])/u.source;
+const ZH_CAN = /(?<![性功技智可])能(?![力源])/u.source;
+const ZH_VERB_CHARS = [ZH_IN, ZH_HAVE, ZH_USE, ZH_WANT, ZH_WILL, ZH_CAN].join("|");
 /** Where a Chinese predicate starts: the first value, marker, negation, copula or verb. */
 const ZH_PREDICATE = new RegExp(
   String.raw`\d|[零〇一二两三四五六七八九十]\s*[点个次天周月年人]|周[一二三四五六日天]|是|为|${ZH_VERB_CHARS}|可以|需要|不|没|别|停止|取消|改|换|调|挪|迁|推迟|延长|缩短|提高|降|每|开启|打开|关闭|关掉|\|`,
   "u",
 );
 /** Fillers: particles, copulas, modals, pronouns, adverbs that say nothing of the subject. */
-const ZH_FILLER_VERBS =
-  /(?<![存现所实])在(?![线途职])|(?<![需重主只])要(?![求素点])|(?<![周开例晨早站年大盘议聚晚月机社年])会(?![话员计议])|(?<![性功技智可])能(?![力源])/u
-    .source;
+/** The verbs of {@link ZH_VERB_CHARS} that say nothing of a subject: location, modals. */
+const ZH_FILLER_VERBS = [ZH_IN, ZH_WANT, ZH_WILL, ZH_CAN].join("|");
 const ZH_FILLER = new RegExp(
   String.raw`已经|大概|大约|只要|只需|需要|就行|可以|应该|必须|我们的|我们|我|你们|大家|他们|用的是|还是|的是|一下|定在|是|为|的|了|着|吧|呢|啊|吗|${ZH_FILLER_VERBS}|就|都|也|还|已|只|每|叫|把|被|给|让|每天|每次|：|:`,
   "gu",
