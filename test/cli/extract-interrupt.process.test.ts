@@ -101,7 +101,8 @@ describe("extract and Ctrl-C", () => {
     expect(snapshot(root)).toEqual(snapshot(whole));
   }, 120_000);
 
-  it("applyPlan stops between notes when cancelled, gives the journal its ids and leaves it unmarked", async () => {
+  /** A vault whose journal of 200 items is planned, offline, not applied. */
+  async function planned() {
     const root = vault();
     writeFileSync(join(root, JOURNAL), scaleJournal(200));
     const settings = defaultSettings();
@@ -114,6 +115,11 @@ describe("extract and Ctrl-C", () => {
       journalPath: JOURNAL,
       extractor: new OfflineExtractor(),
     });
+    return { root, layout, vaultPort, plan };
+  }
+
+  it("applyPlan stops between notes when cancelled, gives the journal its ids and leaves it unmarked", async () => {
+    const { root, layout, vaultPort, plan } = await planned();
     const stop = new AbortController();
     const err = await applyPlan(vaultPort, layout, plan, undefined, {
       signal: stop.signal,
@@ -130,18 +136,7 @@ describe("extract and Ctrl-C", () => {
   });
 
   it("applyPlan: a cancel that comes while the last note is written leaves the journal unmarked", async () => {
-    const root = vault();
-    writeFileSync(join(root, JOURNAL), scaleJournal(200));
-    const settings = defaultSettings();
-    const layout = new MemoryLayout(settings);
-    const vaultPort = new NodeVault(root);
-    const plan = await planExtraction({
-      vault: vaultPort,
-      settings,
-      layout,
-      journalPath: JOURNAL,
-      extractor: new OfflineExtractor(),
-    });
+    const { root, layout, vaultPort, plan } = await planned();
     const stop = new AbortController();
     const seen: number[] = [];
     const err = await applyPlan(vaultPort, layout, plan, undefined, {

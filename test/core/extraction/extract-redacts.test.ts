@@ -8,6 +8,7 @@ import { applyPlan, planExtraction } from "../../../src/core/extraction/pipeline
 import { OfflineExtractor } from "../../../src/core/extraction/offline";
 import { MemoryLayout } from "../../../src/core/layout";
 import { defaultSettings } from "../../../src/core/settings";
+import { extractOffline } from "../../helpers/offline-extract";
 import { tempVault } from "../../helpers/temp-vault";
 import { FAKE } from "../ingest/transcript-fixtures";
 
@@ -116,15 +117,7 @@ describe("extraction from a hand-written journal holding a key", () => {
     ].join("\n");
     const t = tempVault({ [J]: journal });
     cleanup = t.cleanup;
-    const plan = await planExtraction({
-      vault: t.vault,
-      settings,
-      layout,
-      journalPath: J,
-      extractor: new OfflineExtractor(),
-      now,
-    });
-    await applyPlan(t.vault, layout, plan, now);
+    await extractOffline(t.vault, J, now);
 
     const after = files(t.root);
     const written = [...after].filter(([p]) => p !== J);
