@@ -205,7 +205,7 @@ export function restoreShards(
       if (mini.documentCount !== s.metas.length) {
         return {
           ok: false,
-          error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${s.metas.length})`,
+          error: `saved index is corrupt (${shardLabel(s.name)} holds ${mini.documentCount} notes, metadata ${s.metas.length})`,
         };
       }
       const pairs = new Map<string, Uint32Array>();
@@ -260,6 +260,12 @@ interface BinaryShardHead {
   sections: Record<SectionName, Section>;
   /** {@link hashBytes} of each {@link POSTINGS_BLOCK} bytes of the postings section. */
   blocks: number[];
+  /**
+   * {@link hashBytes} of each {@link POSTINGS_BLOCK} bytes of the `pairs` section, checked when a
+   * phrase filter in the block is first read ({@link SavedFilters}); absent from files saved before
+   * it, whose `pairs` section is checked whole at open.
+   */
+  pairBlocks?: number[];
 }
 
 /** The header of a binary saved index (JSON, after the preamble). */
@@ -280,10 +286,10 @@ function u32Bytes(values: Uint32Array): Uint8Array {
  * format that still loads), read on demand:
  * `AMIX`, the version, the header's length and {@link hashBytes} (four u32, little-endian), the
  * header (UTF-8 JSON: key, save time and per shard its counts, fields, each section's offset,
- * length and checksum, and the checksum of each {@link POSTINGS_BLOCK} of postings), then the
- * sections, each starting at a multiple of 4 bytes: `metas` (UTF-8 JSON of the notes' metadata),
- * `docs` (UTF-8 JSON: short ids, document ids, field lengths, phrase filter sizes in 32-bit
- * words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
+ * length and checksum, and the checksum of each {@link POSTINGS_BLOCK} of postings and of phrase
+ * filters), then the sections, each starting at a multiple of 4 bytes: `metas` (UTF-8 JSON of the
+ * notes' metadata), `docs` (UTF-8 JSON: short ids, document ids, field lengths, phrase filter
+ * sizes in 32-bit words, -1 for none), `pairs` (the phrase filters' words end to end, in the platform's byte
  * order like the JSON format's base64), `terms` (the terms' UTF-8 end to end; format 10: joined
  * by `\n`), `starts` (u32 per term and one more: where each term's bytes start), `slots` (u32, a
  * power of two of them: the hash table over the terms, engine/saved-terms.ts; `starts` and
@@ -348,7 +354,9 @@ export async function serializeShardsBinary(
       ),
     );
     await slice();
-    sections.pairs = await add(u32Bytes(words));
+    const pairBytes = u32Bytes(words);
+    sections.pairs = await add(pairBytes);
+    const pairBlocks = await blockChecksums(pairBytes, slice);
     if (version === BINARY_V10) {
       sections.terms = await add(encoder.encode(v10Terms(binary.terms)));
     } else {
@@ -360,13 +368,7 @@ export async function serializeShardsBinary(
     }
     await slice();
     sections.ends = await add(u32Bytes(binary.ends));
-    const blocks: number[] = [];
-    for (let b = 0; b < binary.postings.length; b += POSTINGS_BLOCK) {
-      blocks.push(
-        hashBytes(binary.postings, b, Math.min(b + POSTINGS_BLOCK, binary.postings.length)),
-      );
-      if (blocks.length % 8 === 0) await slice();
-    }
+    const blocks = await blockChecksums(binary.postings, slice);
     sections.postings = await add(binary.postings);
     heads.push({
       name,
@@ -377,6 +379,7 @@ export async function serializeShardsBinary(
       averageFieldLength: state.averageFieldLength,
       sections,
       blocks,
+      pairBlocks,
     });
   }
   const head: BinaryHead = {
@@ -412,6 +415,78 @@ function v10Terms(parts: SavedTermsParts): string {
   const out: string[] = [];
   for (let k = 0; k < terms.count; k++) out.push(terms.keyAt(k));
   return out.join("\n");
+}
+
+/** A shard as messages name it: the main one (named "") or `shard "zone"`. */
+function shardLabel(name: string): string {
+  return name === "" ? "the main shard" : `shard "${name}"`;
+}
+
+/** {@link hashBytes} of each {@link POSTINGS_BLOCK} bytes of `bytes`, `slice` awaited every 8. */
+async function blockChecksums(bytes: Uint8Array, slice: () => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let b = 0; b < bytes.length; b += POSTINGS_BLOCK) {
+    out.push(hashBytes(bytes, b, Math.min(b + POSTINGS_BLOCK, bytes.length)));
+    if (out.length % 8 === 0) await slice();
+  }
+  return out;
+}
+
+/**
+ * A check of `bytes` by blocks of {@link POSTINGS_BLOCK} against `checksums`, each block hashed
+ * the first time a range in it is asked for. Throws {@link CorruptPostingsError} naming `what`, the
+ * block and `shard` when one fails.
+ */
+function blockVerifier(
+  bytes: Uint8Array,
+  checksums: readonly number[],
+  what: string,
+  shard: string,
+): (from: number, to: number) => void {
+  const checked = new Uint8Array(checksums.length);
+  return (from, to) => {
+    for (let b = Math.floor(from / POSTINGS_BLOCK); b * POSTINGS_BLOCK < to; b++) {
+      if (checked[b]) continue;
+      const a = b * POSTINGS_BLOCK;
+      if (hashBytes(bytes, a, Math.min(a + POSTINGS_BLOCK, bytes.length)) !== checksums[b])
+        throw new CorruptPostingsError(
+          `${what} block ${b} of ${shardLabel(shard)} checksum mismatch`,
+        );
+      checked[b] = 1;
+    }
+  };
+}
+
+/**
+ * The phrase filters of a restored shard (`Shard.pairs`, by note path). Those read from the saved
+ * index are views of its `pairs` section, checked by blocks (`verify`, {@link blockVerifier}) the
+ * first time a filter is read, so a start neither hashes nor copies them all (docs/decisions.md,
+ * "Phrase filters are checked when first read"); filters set later are the notes' own.
+ */
+export class SavedFilters extends Map<string, Uint32Array> {
+  private words: Uint32Array = new Uint32Array(0);
+  private verify: (from: number, to: number) => void = () => undefined;
+
+  /**
+   * @param words the `pairs` section as words
+   * @param verify checks a byte range of the section (throws {@link CorruptPostingsError})
+   */
+  static of(words: Uint32Array, verify: (from: number, to: number) => void): SavedFilters {
+    const filters = new SavedFilters();
+    filters.words = words;
+    filters.verify = verify;
+    return filters;
+  }
+
+  /** The filter of `path`, its saved bytes checked first. Throws {@link CorruptPostingsError}. */
+  override get(path: string): Uint32Array | undefined {
+    const f = super.get(path);
+    if (f !== undefined && f.buffer === this.words.buffer && f.length > 0) {
+      const from = f.byteOffset - this.words.byteOffset;
+      if (from >= 0 && from < this.words.byteLength) this.verify(from, from + f.byteLength);
+    }
+    return f;
+  }
 }
 
 /** Bytes hashed or copied between two checks of the slicer. */
@@ -567,20 +642,23 @@ function restoreBinary(
       const section = (name: SectionName, check = true): Uint8Array => {
         const { offset, length, checksum } = s.sections[name];
         if (start + offset + length > bytes.length)
-          throw new Error(`shard "${s.name}" ${name} truncated`);
+          throw new Error(`${shardLabel(s.name)} ${name} truncated`);
         const view = bytes.subarray(start + offset, start + offset + length);
         if (check && hashBytes(view) !== checksum)
-          throw new Error(`shard "${s.name}" ${name} checksum mismatch`);
+          throw new Error(`${shardLabel(s.name)} ${name} checksum mismatch`);
         return view;
       };
       const u32 = (view: Uint8Array): Uint32Array => {
-        if (view.length % 4 !== 0) throw new Error(`shard "${s.name}" has a partial word`);
-        // A copy: the file's bytes need not start at a multiple of 4 in memory.
-        return new Uint32Array(Uint8Array.prototype.slice.call(view).buffer);
+        if (view.length % 4 !== 0) throw new Error(`${shardLabel(s.name)} has a partial word`);
+        // Sections start at a multiple of 4 in the file, so a file read into a buffer of its own
+        // is viewed as words in place; a copy only when its bytes are not aligned in memory.
+        return view.byteOffset % 4 === 0
+          ? new Uint32Array(view.buffer, view.byteOffset, view.length / 4)
+          : new Uint32Array(Uint8Array.prototype.slice.call(view).buffer);
       };
       const metas = JSON.parse(decoder.decode(section("metas"))) as unknown;
       if (!Array.isArray(metas) || !metas.every(isMeta))
-        throw new Error(`shard "${s.name}" has malformed metadata`);
+        throw new Error(`${shardLabel(s.name)} has malformed metadata`);
       const docs = JSON.parse(decoder.decode(section("docs"))) as Record<string, unknown>;
       const pairSizes = docs.pairSizes;
       if (
@@ -588,35 +666,28 @@ function restoreBinary(
         pairSizes.length !== metas.length ||
         !pairSizes.every((n) => Number.isInteger(n) && (n as number) >= -1)
       )
-        throw new Error(`shard "${s.name}" has malformed phrase filter sizes`);
-      const words = u32(section("pairs"));
+        throw new Error(`${shardLabel(s.name)} has malformed phrase filter sizes`);
+      // Checked by blocks when first read, where the file has their checksums.
+      const lazyPairs =
+        Array.isArray(s.pairBlocks) &&
+        s.pairBlocks.length === Math.ceil(s.sections.pairs.length / POSTINGS_BLOCK);
+      const words = u32(section("pairs", !lazyPairs));
       if (words.length !== (pairSizes as number[]).reduce((a, n) => a + Math.max(0, n), 0))
-        throw new Error(`shard "${s.name}" phrase filters disagree with their sizes`);
+        throw new Error(`${shardLabel(s.name)} phrase filters disagree with their sizes`);
       const ends = u32(section("ends"));
       const postings = section("postings", false);
       if (s.blocks.length !== Math.ceil(postings.length / POSTINGS_BLOCK))
-        throw new Error(`shard "${s.name}" postings blocks disagree with their length`);
+        throw new Error(`${shardLabel(s.name)} postings blocks disagree with their length`);
       const startOf = new Uint32Array(ends.length);
       let prev = 0;
       for (let k = 0; k < ends.length; k++) {
         const e = ends[k] ?? 0;
         if (e < prev || e > postings.length)
-          throw new Error(`shard "${s.name}" postings ends out of order`);
+          throw new Error(`${shardLabel(s.name)} postings ends out of order`);
         startOf[k] = prev;
         prev = e;
       }
-      const checked = new Uint8Array(s.blocks.length);
-      const verify = (from: number, to: number): void => {
-        for (let b = Math.floor(from / POSTINGS_BLOCK); b * POSTINGS_BLOCK < to; b++) {
-          if (checked[b]) continue;
-          const a = b * POSTINGS_BLOCK;
-          if (hashBytes(postings, a, Math.min(a + POSTINGS_BLOCK, postings.length)) !== s.blocks[b])
-            throw new CorruptPostingsError(
-              `postings block ${b} of shard "${s.name}" checksum mismatch`,
-            );
-          checked[b] = 1;
-        }
-      };
+      const verify = blockVerifier(postings, s.blocks, "postings", s.name);
       const state = {
         documentCount: s.documentCount,
         nextId: s.nextId,
@@ -640,10 +711,15 @@ function restoreBinary(
       if (mini.documentCount !== metas.length) {
         return {
           ok: false,
-          error: `saved index is corrupt (shard "${s.name}" holds ${mini.documentCount} notes, metadata ${metas.length})`,
+          error: `saved index is corrupt (${shardLabel(s.name)} holds ${mini.documentCount} notes, metadata ${metas.length})`,
         };
       }
-      const pairs = new Map<string, Uint32Array>();
+      const pairs = lazyPairs
+        ? SavedFilters.of(
+            words,
+            blockVerifier(u32Bytes(words), s.pairBlocks ?? [], "phrase filters", s.name),
+          )
+        : new Map<string, Uint32Array>();
       let at = 0;
       (pairSizes as number[]).forEach((n, i) => {
         const path = (metas[i] as NoteMeta).path;

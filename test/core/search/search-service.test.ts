@@ -24,6 +24,7 @@ import {
 } from "../../../src/core/search/persistence";
 import { miniSearchOptions } from "../../../src/core/search/search-service";
 import { tokenize } from "../../../src/core/search/engine/tokenizer";
+import { hashBytes } from "../../../src/core/search/engine/postings-bytes";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
 
@@ -44,6 +45,31 @@ function sectionsOf(bytes: Uint8Array): Record<string, { from: number; to: numbe
   const out: Record<string, { from: number; to: number }> = {};
   for (const [name, s] of Object.entries(head.shards[0]?.sections ?? {}))
     out[name] = { from: start + s.offset, to: start + s.offset + s.length };
+  return out;
+}
+
+/**
+ * `bytes` as saved before the phrase filters had block checksums: the same sections, the header
+ * without `pairBlocks` (its length and checksum in the preamble made again).
+ */
+function withoutPairBlocks(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = view.getUint32(8, true);
+  const head = JSON.parse(new TextDecoder().decode(bytes.subarray(16, 16 + length))) as {
+    shards: { pairBlocks?: number[] }[];
+  };
+  expect(head.shards.every((s) => Array.isArray(s.pairBlocks))).toBe(true);
+  for (const s of head.shards) delete s.pairBlocks;
+  const body = bytes.subarray(16 + length + ((4 - (length % 4)) % 4));
+  const headBytes = new TextEncoder().encode(JSON.stringify(head));
+  const start = 16 + headBytes.length + ((4 - (headBytes.length % 4)) % 4);
+  const out = new Uint8Array(start + body.length);
+  out.set(bytes.subarray(0, 16), 0);
+  const outView = new DataView(out.buffer);
+  outView.setUint32(8, headBytes.length, true);
+  outView.setInt32(12, hashBytes(headBytes), true);
+  out.set(headBytes, 16);
+  out.set(body, start);
   return out;
 }
 
@@ -929,12 +955,17 @@ describe("SearchService", () => {
         ["not ours", flipped(good, 0)],
         ["header", flipped(good, 20)],
       ];
-      // One byte of any section checked at open: metadata, documents, filters, terms, the term
-      // dictionary's starts and hash table, ends.
-      for (const name of ["metas", "docs", "pairs", "terms", "starts", "slots", "ends"]) {
+      // One byte of any section checked at open: metadata, documents, terms, the term
+      // dictionary's starts and hash table, ends; and the phrase filters of a file saved before
+      // they were checked by blocks.
+      for (const name of ["metas", "docs", "terms", "starts", "slots", "ends"]) {
         const s = at[name];
         if (s && s.to > s.from) variants.push([name, flipped(good, s.from)]);
       }
+      variants.push([
+        "pairs, no block checksums",
+        flipped(withoutPairBlocks(good), at.pairs?.from ?? 0),
+      ]);
       expect(variants.length).toBe(13);
       for (const [what, bad] of variants) {
         store.data = bad;
@@ -977,6 +1008,56 @@ describe("SearchService", () => {
       expect(Buffer.from(bytesOf(store)).equals(Buffer.from(good))).toBe(true);
       expect(await paths(s, "beavers")).toEqual(["Memory/Agents/me/Journal/2026-01-02.md"]);
       expect(messages).toHaveLength(1);
+    });
+
+    it("phrase filters found damaged when a phrase search first reads them: the index is rebuilt, named, and the search answered", async () => {
+      const { vault, layout, store } = setup(files);
+      const messages: string[] = [];
+      const make = () =>
+        new SearchService({
+          vault,
+          layout,
+          store,
+          now: () => NOW,
+          onBackgroundError: (m) => messages.push(m),
+        });
+      await make().open();
+      const good = bytesOf(store);
+      const pairs = sectionsOf(good).pairs ?? { from: 0, to: 0 };
+      expect(pairs.to).toBeGreaterThan(pairs.from);
+      store.data = flipped(good, pairs.from + 1);
+      const s = make();
+      // Filters are not checked at open, nor by a search without a quoted phrase.
+      expect((await s.open()).source).toBe("saved");
+      expect(await paths(s, "otters")).toEqual(["Memory/Agents/me/Journal/2026-01-01.md"]);
+      expect(messages).toEqual([]);
+      expect(await paths(s, '"note about otters"')).toEqual([
+        "Memory/Agents/me/Journal/2026-01-01.md",
+      ]);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(
+        /saved index is corrupt \(phrase filters block 0 of the main shard checksum mismatch\) in memory:\/\/index; rebuilt/,
+      );
+      expect(Buffer.from(bytesOf(store)).equals(Buffer.from(good))).toBe(true);
+      expect(await paths(s, '"note about beavers"')).toEqual([
+        "Memory/Agents/me/Journal/2026-01-02.md",
+      ]);
+      expect(messages).toHaveLength(1);
+    });
+
+    it("the phrase filters of an index saved without their block checksums are checked at open and still used", async () => {
+      const { make, store } = setup(files);
+      await make().open();
+      const old = withoutPairBlocks(bytesOf(store));
+      store.data = old;
+      const saves = store.saves;
+      const s = make();
+      expect(await s.open()).toMatchObject({ source: "saved", indexed: 0 });
+      expect(store.saves).toBe(saves);
+      expect(await paths(s, '"note about otters"')).toEqual([
+        "Memory/Agents/me/Journal/2026-01-01.md",
+      ]);
+      expect(await paths(s, '"about otters note"')).toEqual([]);
     });
 
     it("an index saved in the JSON format 9 loads as it is and is rewritten once in the binary format", async () => {
