@@ -37,7 +37,7 @@ function anyCase(word: string): string {
  * Korean").
  */
 export const SECRET_NAME_LIST: readonly string[] = [
-  "(?:api|secret|private|access|signing|encryption|client)[_-]?key",
+  "(?:api|secret|private|access|signing|encryption|client)[ _-]?key",
   "secret",
   "token",
   "passw(?:or)?d",
@@ -51,6 +51,16 @@ const LATIN_NAMES = SECRET_NAME_LIST.filter((n) => /^[\x20-\x7E]+$/.test(n));
 
 /** The {@link SECRET_NAME_LIST} entries in another script: words, as an alternation. */
 const CJK_NAMES = `(?:${SECRET_NAME_LIST.filter((n) => !LATIN_NAMES.includes(n)).join("|")})`;
+
+/**
+ * Names of algorithms and encodings, said of secrets but never one (`密码是 bcrypt 哈希存储的`,
+ * `密钥：AES-256-GCM`, "hash the password with sha256"): a regular-expression fragment, matched in
+ * any case as a whole value. Written with `[0-9]`, not `\d`, for {@link anyCase}.
+ */
+const ALGORITHM =
+  "(?:sha3?-?(?:1|224|256|384|512)?|md5|bcrypt|scrypt|argon2(?:id|i|d)?|pbkdf2(?:-sha-?[0-9]+)?" +
+  "|aes(?:-?[0-9]+)?(?:-(?:gcm|cbc|ctr|ecb|siv))?|rsa(?:-?[0-9]+)?|ed25519|ecdsa|hmac(?:-sha-?[0-9]+)?" +
+  "|base64|hex|utf-?8|x509|pkcs#?[0-9]+|chacha20(?:-poly1305)?)";
 
 /** The shortest value a secret named in Chinese, Japanese or Korean has: `密码：abc` is not one. */
 export const CJK_VALUE_MIN = 4;
@@ -80,6 +90,31 @@ const SENTENCE_PUNCTUATION = "[.!?。！？，；、]";
  * followed by an ASCII character stays in the value.
  */
 const CJK_VALUE_END = "[。！？，；、](?![\\x21-\\x7E])";
+
+/**
+ * A secret said in prose after one of `names` (a regular-expression alternation, any case): after
+ * "is", "was", 是, 为 or 為, a value of at least 6 characters with a digit; with `bare`, also right
+ * after the name, a value of letters and digits both. The name and the words up to the value are
+ * kept (group `keep`); never a value: one already redacted or an algorithm's name.
+ */
+function proseSecret(names: string, bare: boolean): RegExp {
+  const notValue = `(?!\\[redacted)(?!${ALGORITHM}(?![^\\s"'\`,;]))`;
+  const quote = `["'\`「『“‘]?`;
+  // After an English verb, a value up to a space, quote, comma or semicolon ("is Pässw0rd" whole).
+  const en =
+    `(?<keep>\\b(?:${names})\\s+(?:is|was|to)\\s*[:=]?\\s*${quote})` +
+    `${notValue}(?=[^\\s"'\`]*[0-9])[^\\s"'\`,;]{6,}`;
+  // After 是, 为 or 為, or right after the name, an ASCII value: the text around runs on without a
+  // space (`password是「abc12345」后面`).
+  const ascii = `[^\\s"'\`,;\\u0080-\\uffff]`;
+  const cjk =
+    `(?<keep2>\\b(?:${names})\\s*[是为為](?:\\s*[:：])?\\s*${quote})` +
+    `${notValue}(?=${ascii}*[0-9])${ascii}{6,}`;
+  const plain =
+    `(?<keep3>\\b(?:${names})\\s+)${notValue}` +
+    `(?=${ascii}*[0-9])(?=${ascii}*[a-z])${ascii}{6,}(?![:=])`;
+  return new RegExp(bare ? `${en}|${cjk}|${plain}` : `${en}|${cjk}`, "gi");
+}
 
 /** The `secret-assignment` expression (see {@link SECRET_PATTERNS}). */
 function secretAssignment(): RegExp {
@@ -128,20 +163,27 @@ function secretAssignment(): RegExp {
   const quoted =
     `(?<keep2>${name}["']?[ \\t]*${SEPARATOR}[ \\t]*(?<q>["']))${notRedacted}` +
     `(?!(?:${placeholder})\\k<q>)(?!${count})[^"'\\n]{1,200}(?=\\k<q>)`;
-  const latin = `${keep}${notRedacted}(?!(?:${placeholder})${placeholderEnd})(?!${count})(?:${v}{7,}${last}${valueEnd}|${short})`;
+  const algorithm = anyCase(ALGORITHM);
+  const latin = `${keep}${notRedacted}(?!(?:${placeholder}|${algorithm})${placeholderEnd})(?!${count})(?:${v}{7,}${last}${valueEnd}|${short})`;
   // A name in Chinese, Japanese or Korean: its value is ASCII, at least CJK_VALUE_MIN characters,
   // on the name's line; the text after it may run on without a space (`密码是hunter2，然后…`).
-  // Not a value: a placeholder, or an ASCII name with its own separator (`密码是 password: …`).
+  // Not a value: a placeholder, an algorithm's name, or an ASCII name with its own separator
+  // (`密码是 password: …`).
   const a = `(?:(?![\\s"'\`,;\\])])[\\x21-\\x7E])`;
   const aEnd = `(?!${a})`;
-  const cjkNotValue = `${notRedacted}(?!(?:${placeholder})[.!?:]?${aEnd})(?!${name}["']?[ \\t]*${SEPARATOR})`;
+  const cjkNotValue = `${notRedacted}(?!(?:${placeholder}|${algorithm})[.!?:]?${aEnd})(?!${name}["']?[ \\t]*${SEPARATOR})`;
   const cjkQuoted =
     `(?<keep3>${CJK_NAMES}["']?[ \\t]*${CJK_SEPARATOR}[ \\t]*(?<q2>["']))${cjkNotValue}` +
     `(?:(?!\\k<q2>)[\\x20-\\x7E]){${CJK_VALUE_MIN},200}(?=\\k<q2>)`;
-  const cjk =
-    `(?<keep4>${CJK_NAMES}["']?[ \\t]*${CJK_SEPARATOR}[ \\t]*["']?)${cjkNotValue}` +
-    `${a}{${CJK_VALUE_MIN - 1},}(?!${SENTENCE_PUNCTUATION})${a}(?=${SENTENCE_PUNCTUATION}*${aEnd})`;
-  return new RegExp(`${quoted}|${latin}|${cjkQuoted}|${cjk}`, "g");
+  // After the separator, an opening quote of these scripts may come (`密码是「hunter2」`,
+  // `密码：“hunter2”`): the ASCII value ends at its closing one.
+  const cjkValue = `${a}{${CJK_VALUE_MIN - 1},}(?!${SENTENCE_PUNCTUATION})${a}(?=${SENTENCE_PUNCTUATION}*${aEnd})`;
+  const cjk = `(?<keep4>${CJK_NAMES}["']?[ \\t]*${CJK_SEPARATOR}[ \\t]*["'「『“‘]?)${cjkNotValue}${cjkValue}`;
+  // With only a space between (`root 密码 abcd5678`), the value also holds a letter and a digit:
+  // "密码 policy 很严格" is prose.
+  const cjkSpaced =
+    `(?<keep5>${CJK_NAMES}[ \\t]+)${cjkNotValue}` + `(?=${a}*[0-9])(?=${a}*[A-Za-z])${cjkValue}`;
+  return new RegExp(`${quoted}|${latin}|${cjkQuoted}|${cjk}|${cjkSpaced}`, "g");
 }
 
 /**
@@ -280,10 +322,23 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   },
   {
     name: "password-prose",
-    // "the db password is Sup3rS3cret!": a value after "password is" with a digit in it, so "the
-    // password is required" and "the password is expired!" stay.
-    pattern:
-      /(?<keep>\b(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*[:=]?\s*["'`]?)(?!\[redacted)(?=[^\s"'`]*[0-9])[^\s"'`,;]{6,}/gi,
+    // "the db password is Sup3rS3cret!", "password 是 abcd5678": a value after "password is" (or
+    // 是, 为) with a digit in it, so "the password is required" and "the password is expired!"
+    // stay; and "the password hunter2024 works": right after the word, a value of letters and
+    // digits both. Never an algorithm's name ("password sha256").
+    pattern: proseSecret("password|passphrase|passwd|pwd", true),
+    source:
+      "gitleaks generic-api-key's keywords in prose, with a digit instead of its entropy check",
+  },
+  {
+    name: "secret-prose",
+    // "The API key is qwe123rty456", "the token was ghx99abc1234", "API key是xyz12345678": as
+    // password-prose, after "is", "was", 是 or 为 only ("the token is valid for 3600 seconds"
+    // stays).
+    pattern: proseSecret(
+      "(?:api|secret|private|access|signing|encryption|client)[ _-]?key|(?:access|auth|api|bearer|refresh)[ _-]?token|token|secret",
+      false,
+    ),
     source:
       "gitleaks generic-api-key's keywords in prose, with a digit instead of its entropy check",
   },

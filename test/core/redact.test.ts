@@ -204,6 +204,52 @@ describe("redactSecrets", () => {
     }
   });
 
+  it("redacts a key, token or password said in prose, keeping the words around it", () => {
+    const cases: [string, string][] = [
+      ["The API key is qwe123rty456", "The API key is [redacted: secret-prose]"],
+      // A full stop at the value's end goes with it, as in "password is Sup3rS3cret!".
+      ["the token was ghx99abc1234.", "the token was [redacted: secret-prose]"],
+      ["The secret key is 9f8e7d6c5b", "The secret key is [redacted: secret-prose]"],
+      ["set the password to Summer2024!", "set the password to [redacted: password-prose]"],
+      ["the password hunter2024 works", "the password [redacted: password-prose] works"],
+      ["the password is Pässw0rd", "the password is [redacted: password-prose]"],
+      ["password 是 abcd5678", "password 是 [redacted: password-prose]"],
+      ["API key是xyz12345678，记下", "API key是[redacted: secret-prose]，记下"],
+      ["API key: qwe123rty456", "API key: [redacted: secret-assignment]"],
+      ["Private key = sk-abc", "Private key = [redacted: secret-assignment]"],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+  });
+
+  it("leaves prose about keys and passwords alone: no digit, fewer than 6 characters, an algorithm's name", () => {
+    // Six characters with a digit are a value after "is"; five are not (the boundary).
+    expect(redactSecrets("the token is abc123")).toBe("the token is [redacted: secret-prose]");
+    // Right after "password", a value has a letter and a digit both.
+    expect(redactSecrets("the password abc123 works")).toBe(
+      "the password [redacted: password-prose] works",
+    );
+    for (const plain of [
+      "the token is abc12",
+      "the password 123456 works",
+      "the password abcdef works",
+      "the password is required",
+      "the password field is empty",
+      "password reset flow v2",
+      "hash the password with sha256 first",
+      "the password is sha256",
+      "the API key is stored in the vault",
+      "the token is valid for 3600 seconds",
+      "rotate the API key to v2 format",
+      "change the password to the new one",
+      "encryption key: AES-256-GCM",
+      "password123 is weak",
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
   it("keeps placeholders, non-values, type names, counts and prose after a secret's name", () => {
     for (const plain of [
       "password: required",
@@ -339,6 +385,44 @@ describe("secrets named in Chinese, Japanese and Korean", () => {
       expect(redactSecrets(text), text).toBe(want);
       expect(redactSecrets(want), want).toBe(want);
     }
+  });
+
+  it("redacts a value after a space alone when it holds a letter and a digit, and one in the quotes of these scripts", () => {
+    const cases: [string, string][] = [
+      ["root 密码 abcd5678", "root 密码 [redacted: secret-assignment]"],
+      ["数据库密码 Xk92mPq7 记得改", "数据库密码 [redacted: secret-assignment] 记得改"],
+      ["用户名 admin 密码 admin123", "用户名 admin 密码 [redacted: secret-assignment]"],
+      ["パスワード abc12345 です", "パスワード [redacted: secret-assignment] です"],
+      ["密码 ab12", "密码 [redacted: secret-assignment]"],
+      ["密码是「abcd5678」", "密码是「[redacted: secret-assignment]」"],
+      ["密码：『hunter2024』", "密码：『[redacted: secret-assignment]』"],
+      ["令牌为“tok3n-value”。", "令牌为“[redacted: secret-assignment]”。"],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+    // After a space alone: three characters, no digit or no letter is not a value.
+    for (const plain of [
+      "密码 a12",
+      "密码 abcdef",
+      "密码 123456",
+      "密码 policy 很严格",
+      "修改密码 API 的文档",
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
+  it("leaves an algorithm's or encoding's name after a secret's name", () => {
+    for (const plain of [
+      "密码是 bcrypt 哈希存储的",
+      "密钥：AES-256-GCM",
+      "密码 SHA256 存储",
+      "私钥为 ed25519",
+      "密钥是 base64 编码的",
+      "密码：argon2id",
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
   });
 
   it("leaves prose about passwords and keys alone, placeholders and non-ASCII values included", () => {
