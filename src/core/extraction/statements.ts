@@ -173,7 +173,7 @@ const ON_OFF: Record<string, string> = {
 const EN_DAY_WORD = new Set(["today", "tomorrow", "yesterday", "tonight"]);
 /** Words whose number names a thing (`invoice 1042`), not a value. */
 const ID_NOUN = new Set(
-  "invoice order ticket issue bug pr customer account sprint room build release incident case item task job batch iteration milestone phase stage tier floor step run week ward gate flight lot po".split(
+  "invoice order ticket issue bug pr customer account sprint room build release incident case item task job batch iteration milestone phase stage tier floor step run week ward gate flight lot po server service node host shard replica worker cluster instance machine vm zone site store warehouse building team plan option".split(
     " ",
   ),
 );
@@ -257,11 +257,22 @@ const EN_SYNONYM: Record<string, string> = {
   lengthi: "",
 };
 
+/**
+ * A one-letter name after a word ("Service A", "Plan B", "Team C"): the letter, a capital other
+ * than `I` that no letter or digit follows, after a word written in lower case past its first
+ * letter. Marked with {@link LABEL_MARK} before the text is lowercased, since "service a" could be
+ * an article; read as an identifier of the word before it.
+ */
+const LETTER_LABEL = /(\b[A-Za-z][a-z-]+)[ \t]+([A-HJ-Z])(?![\p{L}\p{N}'’-])/gu;
+/** Invisible, so a marked text reads as before anywhere else (U+2062, INVISIBLE TIMES). */
+const LABEL_MARK = "\u2062";
+
 const EN_TOKEN =
-  /(?<ticket>\b[a-z][a-z0-9]*-\d+\b)|(?<hash>#\d+)|(?<date>\b\d{4}-\d{2}-\d{2}\b)|(?<time>\b\d{1,2}:\d{2}(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b)|(?<version>\bv\d+(?:\.\d+)*\b)|(?<quarter>\b(?:q[1-4]|h[12]|fy\d{2,4})\b)|(?<number>\$?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th|k|m|b|x|gb|mb|kb|tb|ms|s|h|min)?(?![a-z0-9]))|(?<code>\b[a-z0-9]*\d[a-z0-9]*\b)|(?<word>[a-z]+(?:['’-][a-z]+)*)|(?<punct>[^\s\p{L}\p{N}])/gu;
+  /(?<label>\u2062[a-z])|(?<ticket>\b[a-z][a-z0-9]*-\d+\b)|(?<hash>#\d+)|(?<date>\b\d{4}-\d{2}-\d{2}\b)|(?<time>\b\d{1,2}:\d{2}(?:\s?(?:am|pm))?|\b\d{1,2}\s?(?:am|pm)\b)|(?<version>\bv\d+(?:\.\d+)*\b)|(?<quarter>\b(?:q[1-4]|h[12]|fy\d{2,4})\b)|(?<number>\$?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th|k|m|b|x|gb|mb|kb|tb|ms|s|h|min)?(?![a-z0-9]))|(?<code>\b[a-z0-9]*\d[a-z0-9]*\b)|(?<word>[a-z]+(?:['’-][a-z]+)*)|(?<punct>[^\s\p{L}\p{N}])/gu;
 
 interface EnToken {
   kind:
+    | "label"
     | "ticket"
     | "hash"
     | "date"
@@ -366,6 +377,12 @@ function englishParts(source: string): StatementParts {
       marker = true;
       from = "instead";
       i++;
+      continue;
+    }
+    if (t.kind === "label") {
+      // "Service A": the name is the word and its letter, the word no longer a frame word.
+      if (prev !== "" && frame.at(-1)?.word === stemWord(prev)) frame.pop();
+      ids.push(`${prev} ${t.text.slice(1)}`);
       continue;
     }
     if (t.kind === "ticket" || t.kind === "hash" || t.kind === "quarter") {
@@ -850,23 +867,28 @@ const PARTS_MAX = 20_000;
 export function statementParts(text: string): StatementParts {
   const known = partsMemo.get(text);
   if (known) return known;
-  const clean = stripWikilinkBrackets(
-    text
-      .normalize("NFKC")
-      .toLowerCase()
-      .replace(/\[[\p{L}\p{N}_-]+::[^\]]*\]/gu, " "),
-    " ",
-  ).replace(/(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_-]+/gu, "$1 ");
+  const original = text.normalize("NFKC").replaceAll(LABEL_MARK, "");
+  const clean = cleaned(original);
+  // One-letter names marked before lowercasing ("Service A"), for the English reading only.
+  const marked = original.replace(LETTER_LABEL, `$1 ${LABEL_MARK}$2`);
   const lang = statementLanguage(clean);
   const parts =
     lang === "en"
-      ? englishParts(clean)
+      ? englishParts(marked === original ? clean : cleaned(marked))
       : lang === "zh"
         ? chineseParts(clean)
         : { lang, ids: [], values: [], fromValues: [], negations: 0, marker: false, frame: [] };
   if (partsMemo.size >= PARTS_MAX) partsMemo.clear();
   partsMemo.set(text, parts);
   return parts;
+}
+
+/** A statement as the rule reads it: lowercased, without inline fields, wikilink brackets and mentions. */
+function cleaned(text: string): string {
+  return stripWikilinkBrackets(
+    text.toLowerCase().replace(/\[[\p{L}\p{N}_-]+::[^\]]*\]/gu, " "),
+    " ",
+  ).replace(/(^|[^\p{L}\p{N}_])@[\p{L}\p{N}_-]+/gu, "$1 ");
 }
 
 function counts(words: readonly FrameWord[]): Map<string, number> {

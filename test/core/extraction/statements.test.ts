@@ -74,6 +74,39 @@ describe("a separate fact: another identifier, qualifier or subject", () => {
   });
 });
 
+describe("a thing named by a letter or a number: its own subject", () => {
+  it.each([
+    ["Service A uses Postgres 14", "Service B uses Postgres 15"],
+    ["Service A runs on port 8080", "Service B now runs on port 9090"],
+    ["Plan A costs $10", "Plan B costs $20"],
+    ["Server 1 has 16 GB RAM", "Server 2 has 32 GB RAM"],
+    ["Option 1 is cheaper", "Option 2 is cheaper"],
+    ["Team A owns billing", "Team B owns billing"],
+  ])("%s / %s: separate", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "separate" });
+    expect(outcome(newer, older)).toEqual({ outcome: "separate" });
+  });
+
+  it.each([
+    ["Service A uses Postgres 14", "Service A now uses Postgres 15"],
+    ["Server 1 has 16 GB RAM", "Server 1 now has 32 GB RAM"],
+  ])("%s / %s: the same thing, a change", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "change", reason: "value" });
+  });
+
+  it("reads a capital letter after a word as a name, not the article or `I`", () => {
+    expect(statementParts("Service A uses Postgres").ids).toEqual(["service a"]);
+    expect(statementParts("Server 2 has 32 GB RAM").ids).toEqual(["server 2"]);
+    expect(statementParts("a service uses Postgres").ids).toEqual([]);
+    expect(statementParts("Yesterday I moved the backups").ids).toEqual([]);
+    expect(statementParts("Vitamin CD is a band").ids).toEqual([]);
+    // The mark is the rule's own: a statement written with it reads as without.
+    expect(statementParts("Service \u2062A uses Postgres")).toEqual(
+      statementParts("Service A uses Postgres"),
+    );
+  });
+});
+
 describe('a change marker does not join two subjects (docs/decisions.md, "A change marker does not join two subjects")', () => {
   it.each([
     // Subjects that share their first words and part: each names a thing the other does not.
