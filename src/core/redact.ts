@@ -21,9 +21,15 @@ export interface SecretPattern {
   source: string;
 }
 
-/** `word` matched in any case, for an expression without the `i` flag (`$VAR` is capitals only). */
+/**
+ * `word` (a regular-expression fragment) matched in any case, for an expression without the `i`
+ * flag (`$VAR` is capitals only): each lower-case letter outside a character class becomes `[xX]`;
+ * a class is left as written, so it names both cases itself (`[a-zA-Z]`).
+ */
 function anyCase(word: string): string {
-  return word.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+  return word.replace(/\[(?:\\.|[^\]\\])*\]|[a-z]/g, (c) =>
+    c.length > 1 ? c : `[${c}${c.toUpperCase()}]`,
+  );
 }
 
 /**
@@ -43,7 +49,9 @@ export const SECRET_NAME_LIST: readonly string[] = [
   "passw(?:or)?d",
   "pwd",
   "credential",
-  ..."密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード 비밀번호".split(" "),
+  ..."密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード トークン APIキー アクセスキー シークレット 秘密鍵 비밀번호".split(
+    " ",
+  ),
 ];
 
 /** The {@link SECRET_NAME_LIST} entries written in ASCII: regular-expression fragments. */
@@ -58,9 +66,14 @@ const CJK_NAMES = `(?:${SECRET_NAME_LIST.filter((n) => !LATIN_NAMES.includes(n))
  * any case as a whole value. Written with `[0-9]`, not `\d`, for {@link anyCase}.
  */
 const ALGORITHM =
-  "(?:sha3?-?(?:1|224|256|384|512)?|md5|bcrypt|scrypt|argon2(?:id|i|d)?|pbkdf2(?:-sha-?[0-9]+)?" +
-  "|aes(?:-?[0-9]+)?(?:-(?:gcm|cbc|ctr|ecb|siv))?|rsa(?:-?[0-9]+)?|ed25519|ecdsa|hmac(?:-sha-?[0-9]+)?" +
-  "|base64|hex|utf-?8|x509|pkcs#?[0-9]+|chacha20(?:-poly1305)?)";
+  "(?:(?:sha3?-?(?:1|224|256|384|512)?|md5|bcrypt|scrypt|argon2(?:id|i|d)?|pbkdf2(?:-sha-?[0-9]+)?" +
+  "|aes(?:-?[0-9]+)?(?:-(?:gcm|cbc|ctr|ecb|siv))?|rsa(?:-?[0-9]+)?|ed25519|x25519|ecdsa(?:-p-?[0-9]+)?" +
+  "|p-?(?:256|384|521)|hmac(?:-sha-?[0-9]+)?|[hreHRE][sS](?:256|384|512)|jwt|oauth-?[0-9](?:\\.[0-9])?" +
+  "|rfc-?[0-9]+|base(?:32|58|64|85)|ascii(?:85)?|hex|utf-?(?:8|16|32)(?:mb4)?|latin-?1|iso-?8859-?[0-9]+" +
+  "|x509|pkcs#?[0-9]+|chacha20(?:-poly1305)?|k8s|2fa|mfa|totp|v[0-9]+)(?:sum|url|-[a-zA-Z][a-zA-Z0-9]*)?)";
+
+/** An absolute file path (`/home/user`): a working directory's value (`pwd: /home/user`), not a secret's. */
+const FILE_PATH = "/[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]*)*";
 
 /** The shortest value a secret named in Chinese, Japanese or Korean has: `密码：abc` is not one. */
 export const CJK_VALUE_MIN = 4;
@@ -74,7 +87,7 @@ const SEPARATOR = "(?:::|[:=：＝])";
  * password is rotated (`密码改为 …`, `改成了`, `更新为`, `设置为`, `设为`, `换成`, `重置为`), a colon
  * after it allowed.
  */
-const CJK_SEPARATOR = `(?:${SEPARATOR}|(?:改为|改成了?|更新为|更新成|设置为|设置成|设为|换成了?|重置为|[是为為は는])(?:[ \\t]*[:：])?)`;
+const CJK_SEPARATOR = `(?:${SEPARATOR}|(?:改为|改成了?|更新为|更新成|设置为|设置成|设为|换成了?|重置为|(?:就|即|也|还)?[是为為]|[はが는])(?:[ \\t]*[:：])?)`;
 
 /**
  * Sentence punctuation that may follow an unquoted value: kept after the value when nothing but
@@ -98,21 +111,27 @@ const CJK_VALUE_END = "[。！？，；、](?![\\x21-\\x7E])";
  * kept (group `keep`); never a value: one already redacted or an algorithm's name.
  */
 function proseSecret(names: string, bare: boolean): RegExp {
-  const notValue = `(?!\\[redacted)(?!${ALGORITHM}(?![^\\s"'\`,;]))`;
+  const notValue = `(?!\\[redacted)(?!(?:${ALGORITHM}|${FILE_PATH})(?![^\\s"'\`,;]))`;
   const quote = `["'\`「『“‘]?`;
-  // After an English verb, a value up to a space, quote, comma or semicolon ("is Pässw0rd" whole).
+  // "the password for root is …", "the password of the db: …", "passwords are …", "is now …".
+  const qualifier = `\\s+(?:for|of|on|to)\\s+(?:the\\s+)?[\\w.@-]+`;
+  const verb = `\\s+(?:is|was|are|were|to)(?:\\s+(?:now|still|currently|actually|also))?\\s*[:=]?`;
+  // After an English verb, a value up to a space, quote, comma or semicolon ("is Pässw0rd" whole);
+  // a full stop that ends the sentence stays.
   const en =
-    `(?<keep>\\b(?:${names})\\s+(?:is|was|to)\\s*[:=]?\\s*${quote})` +
-    `${notValue}(?=[^\\s"'\`]*[0-9])[^\\s"'\`,;]{6,}`;
+    `(?<keep>\\b(?:${names})s?(?:${qualifier}(?:${verb}|\\s*[:=])|${verb})\\s*${quote})` +
+    `${notValue}(?=[^\\s"'\`]*[0-9])[^\\s"'\`,;]{5,}[^\\s"'\`,;.](?=\\.?(?![^\\s"'\`,;]))`;
   // After 是, 为 or 為, or right after the name, an ASCII value: the text around runs on without a
   // space (`password是「abc12345」后面`).
   const ascii = `[^\\s"'\`,;\\u0080-\\uffff]`;
   const cjk =
     `(?<keep2>\\b(?:${names})\\s*[是为為](?:\\s*[:：])?\\s*${quote})` +
     `${notValue}(?=${ascii}*[0-9])${ascii}{6,}`;
+  // Right after the name, eight characters or more with a letter and two digits: "the password
+  // hunter2024 works", not "the password column2 migration".
   const plain =
     `(?<keep3>\\b(?:${names})\\s+)${notValue}` +
-    `(?=${ascii}*[0-9])(?=${ascii}*[a-z])${ascii}{6,}(?![:=])`;
+    `(?=(?:[^\\s"'\`,;\\u0080-\\uffff0-9]*[0-9]){2})(?=${ascii}*[a-z])${ascii}{8,}(?![:=])`;
   return new RegExp(bare ? `${en}|${cjk}|${plain}` : `${en}|${cjk}`, "gi");
 }
 
@@ -149,6 +168,7 @@ function secretAssignment(): RegExp {
     "\\$[A-Z_][A-Z0-9_]*", // $VAR
     "\\{\\{[^}]*\\}\\}", // {{var}}
     "%[A-Za-z_]+%", // %VAR%
+    FILE_PATH, // pwd: /home/user
   ].join("|");
   // A number after a plural name: `max_tokens: 4096`, `tokens=12`, `secrets: 3`.
   const count = `(?<=[sS]["']?\\s*${SEPARATOR}\\s*["']?)\\d+(?:[._,]\\d+)*[kKmM]?${valueEnd}`;
@@ -302,7 +322,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
   {
     name: "auth-header",
     pattern:
-      /(?<keep>\bAuthorization["']?\s*[:=]\s*["']?(?:Basic|Bearer|Token)\s+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}/gi,
+      /(?<keep>\bAuthorization["']?\s*[:=]\s*["']?(?:Basic|Bearer|Token)\s+)(?!\[redacted)[A-Za-z0-9._~+/=-]{8,}|(?<keep2>\bBearer\s+)(?!\[redacted)(?=[A-Za-z0-9._~+/=-]*[0-9])(?=[A-Za-z0-9._~+/=-]*[A-Za-z])[A-Za-z0-9._~+/=-]{12,}/gi,
     source: "gitleaks curl-auth-header",
   },
   {
@@ -374,6 +394,17 @@ export function redactSecrets(text: string): string {
       return `${keep ?? ""}[redacted: ${p.name}]`;
     });
   return out.replace(WRAPPED_TAIL, "$1");
+}
+
+/**
+ * Where to cut `text` at `at` characters without splitting a `[redacted: …]` label: `at`, or the
+ * start of the label that would cross the cut. For a text already redacted and cut to a length.
+ */
+export function cutBeforeRedaction(text: string, at: number): number {
+  const open = text.lastIndexOf("[redacted", at - 1);
+  if (open < 0) return at;
+  const close = text.indexOf("]", open);
+  return close < 0 || close >= at ? open : at;
 }
 
 /**

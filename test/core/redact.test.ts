@@ -207,8 +207,20 @@ describe("redactSecrets", () => {
   it("redacts a key, token or password said in prose, keeping the words around it", () => {
     const cases: [string, string][] = [
       ["The API key is qwe123rty456", "The API key is [redacted: secret-prose]"],
-      // A full stop at the value's end goes with it, as in "password is Sup3rS3cret!".
-      ["the token was ghx99abc1234.", "the token was [redacted: secret-prose]"],
+      // A full stop that ends the sentence stays; "!" goes with the value ("is Sup3rS3cret!").
+      ["the token was ghx99abc1234.", "the token was [redacted: secret-prose]."],
+      ["The API key is qwe123rty456. Next.", "The API key is [redacted: secret-prose]. Next."],
+      [
+        "the password for root is Xq9zLeak01 on staging",
+        "the password for root is [redacted: password-prose] on staging",
+      ],
+      ["password for root: hunter2024", "password for root: [redacted: password-prose]"],
+      [
+        "the password of the db is now Mz4vLeak03",
+        "the password of the db is now [redacted: password-prose]",
+      ],
+      ["passwords are hunter2024", "passwords are [redacted: password-prose]"],
+      ["call it with Bearer abc123def456xyz", "call it with Bearer [redacted: auth-header]"],
       ["The secret key is 9f8e7d6c5b", "The secret key is [redacted: secret-prose]"],
       ["set the password to Summer2024!", "set the password to [redacted: password-prose]"],
       ["the password hunter2024 works", "the password [redacted: password-prose] works"],
@@ -227,12 +239,27 @@ describe("redactSecrets", () => {
   it("leaves prose about keys and passwords alone: no digit, fewer than 6 characters, an algorithm's name", () => {
     // Six characters with a digit are a value after "is"; five are not (the boundary).
     expect(redactSecrets("the token is abc123")).toBe("the token is [redacted: secret-prose]");
-    // Right after "password", a value has a letter and a digit both.
-    expect(redactSecrets("the password abc123 works")).toBe(
+    // Right after "password", a value of eight characters or more with a letter and two digits.
+    expect(redactSecrets("the password abcdef12 works")).toBe(
       "the password [redacted: password-prose] works",
     );
     for (const plain of [
       "the token is abc12",
+      "the password abcde12 works",
+      "the password abcdefg1 works",
+      "Fix the password column2 migration and the password utf8mb4 column",
+      "the token is OAuth2",
+      "the token is JWT-HS256",
+      "the token is RFC6750 compliant",
+      "the password is sha256-hashed",
+      "the password is ISO-8859-1",
+      "the password is 2FA-protected",
+      "the secret was k8s-managed",
+      "token: JWT-HS256",
+      "password: sha256-crypt",
+      "pwd: /home/user",
+      "the pwd is /usr/local/bin2",
+      "Bearer token authentication",
       "the password 123456 works",
       "the password abcdef works",
       "the password is required",
@@ -397,6 +424,13 @@ describe("secrets named in Chinese, Japanese and Korean", () => {
       ["密码是「abcd5678」", "密码是「[redacted: secret-assignment]」"],
       ["密码：『hunter2024』", "密码：『[redacted: secret-assignment]』"],
       ["令牌为“tok3n-value”。", "令牌为“[redacted: secret-assignment]”。"],
+      ["数据库密码就是 Zh6nLeak06", "数据库密码就是 [redacted: secret-assignment]"],
+      ["APIキーは Jp9bLeak09xy です", "APIキーは [redacted: secret-assignment] です"],
+      [
+        "アクセストークンは Jp0cLeak10ab なので",
+        "アクセストークンは [redacted: secret-assignment] なので",
+      ],
+      ["トークン：TrBLeakB2zz", "トークン：[redacted: secret-assignment]"],
     ];
     for (const [text, want] of cases) {
       expect(redactSecrets(text), text).toBe(want);
@@ -421,6 +455,10 @@ describe("secrets named in Chinese, Japanese and Korean", () => {
       "私钥为 ed25519",
       "密钥是 base64 编码的",
       "密码：argon2id",
+      "令牌是 OAuth2 的",
+      "密钥是 ECDSA-P256",
+      "密钥为 X25519",
+      "密码 sha256sum 校验",
     ])
       expect(redactSecrets(plain), plain).toBe(plain);
   });

@@ -9,7 +9,7 @@ import { TURN_LABELS } from "../journal/turn-labels";
 import { joinLines, splitLines } from "../markdown/lines";
 import { collapseWhitespace, inertMarkdown } from "../markdown/text";
 import { localDate } from "../util/dates";
-import { redactSecrets } from "../redact";
+import { cutBeforeRedaction, redactSecrets } from "../redact";
 import type { TranscriptFormat, TranscriptSession, Turn, TurnAction } from "./types";
 import { fenceAfter } from "../markdown/fences";
 
@@ -77,7 +77,7 @@ export function sessionDay(session: TranscriptSession, fallback: string): string
 function cut(whole: string, max: number): string {
   const text = redactSecrets(whole);
   if (text.length <= max) return text;
-  let head = text.slice(0, max);
+  let head = text.slice(0, cutBeforeRedaction(text, max));
   const nl = head.lastIndexOf("\n");
   if (nl > max / 2) head = head.slice(0, nl);
   let fence: string | null = null;

@@ -5,7 +5,7 @@
  * turn").
  */
 import type { Turn, TurnAction } from "./types";
-import { redactSecrets } from "../redact";
+import { cutBeforeRedaction, redactSecrets } from "../redact";
 
 /** Longest command line kept (characters); a longer one is cut with `…`. */
 export const MAX_COMMAND_CHARS = 160;
@@ -32,7 +32,9 @@ export function shownCommand(command: string): string {
     .filter((l) => l.trim() !== "");
   let first = (lines[0] ?? "").trim().replace(/\s+/g, " ");
   if (lines.length > 1) first += " …";
-  return first.length > MAX_COMMAND_CHARS ? `${first.slice(0, MAX_COMMAND_CHARS - 1)}…` : first;
+  return first.length > MAX_COMMAND_CHARS
+    ? `${first.slice(0, cutBeforeRedaction(first, MAX_COMMAND_CHARS - 1))}…`
+    : first;
 }
 
 /** Accumulates the turns of one session. */

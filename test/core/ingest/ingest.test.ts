@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ingestTranscript } from "../../../src/core/ingest/ingest";
 import { findWatermark } from "../../../src/core/ingest/section";
+import { MAX_COMMAND_CHARS, shownCommand } from "../../../src/core/ingest/turns";
+import { cutBeforeRedaction } from "../../../src/core/redact";
 import { fenceAfter } from "../../../src/core/markdown/fences";
 import { MemoryLayout } from "../../../src/core/layout";
 import { defaultSettings } from "../../../src/core/settings";
@@ -272,5 +274,28 @@ describe("ingestTranscript", () => {
     expect(after).not.toContain("Decision: we pin");
     expect(after).toContain("Yes, the hit rate is back to normal.");
     expect(findWatermark(after, S2)).toMatchObject({ turns: 2, last: "u-0104" });
+  });
+});
+
+describe("a command cut to its length", () => {
+  it("is never cut inside a redaction label", () => {
+    const pad = "x".repeat(MAX_COMMAND_CHARS - 30);
+    for (let k = 0; k < 40; k++) {
+      const shown = shownCommand(
+        `echo ${pad.slice(k)} && curl -u admin:Sup3rSecret99 https://a.example`,
+      );
+      expect(shown.length).toBeLessThanOrEqual(MAX_COMMAND_CHARS);
+      expect(shown).not.toContain("Sup3rSecret99");
+      // A label is whole or not there at all.
+      expect(shown.replace(/\[redacted: [a-z-]+\]/g, "")).not.toContain("[redacted");
+    }
+  });
+
+  it("keeps a label that ends right before the cut", () => {
+    const text = "ab [redacted: jwt] cd";
+    const end = text.indexOf("]") + 1;
+    expect(cutBeforeRedaction(text, end)).toBe(end);
+    expect(cutBeforeRedaction(text, end - 1)).toBe(text.indexOf("["));
+    expect(cutBeforeRedaction(text, 2)).toBe(2);
   });
 });
