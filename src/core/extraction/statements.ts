@@ -729,7 +729,7 @@ const ZH_VALUE_PATTERNS: ZhPattern[] = [
 
 /** Change markers (the value slot follows them). */
 const ZH_MARKER =
-  /改名为|改为|改成|改到|改在|改用|换成|换到|调整为|调整到|调到|挪到|迁到|迁移到|推迟到|提前到|延长到|缩短到|提高到|降到|降低到|增加到|减少到|变成|变为|升级到|现在|从此|以后|取代/gu;
+  /改名为|改由|转由|交由|改为|改成|改到|改在|改用|换成|换到|调整为|调整到|调到|挪到|迁到|迁移到|推迟到|提前到|延长到|缩短到|提高到|降到|降低到|增加到|减少到|变成|变为|升级到|现在|从此|以后|取代/gu;
 /** Negations: one each (`不再` is one), and the words that stop or cancel. */
 const ZH_NEGATION =
   /不再|不用|不需要|不能|不可以|不允许|不必|停止|取消|没有|(?<![特区區分类類级級识識告差个個性辨鉴鑑送])[别別](?![人的墅名针針致])|不|没|沒|无|無|勿|未(?![来來])/gu;
@@ -747,7 +747,7 @@ const ZH_CAN = /(?<![性功技智可])能(?![力源])/u.source;
 const ZH_VERB_CHARS = [ZH_IN, ZH_HAVE, ZH_USE, ZH_WANT, ZH_WILL, ZH_CAN].join("|");
 /** Where a Chinese predicate starts: the first value, marker, negation, copula or verb. */
 const ZH_PREDICATE = new RegExp(
-  String.raw`\d|[零〇一二两三四五六七八九十]\s*[点个次天周月年人]|周[一二三四五六日天]|是|为|${ZH_VERB_CHARS}|可以|需要|不|没|别|停止|取消|改|换|调|挪|迁|推迟|延长|缩短|提高|降|每|开启|打开|关闭|关掉|\|`,
+  String.raw`\d|[零〇一二两三四五六七八九十]\s*[点个次天周月年人]|周[一二三四五六日天]|是|为|(?<![理自原缘經经])由(?!于)|${ZH_VERB_CHARS}|可以|需要|不|没|别|停止|取消|改|换|调|挪|迁|推迟|延长|缩短|提高|降|每|开启|打开|关闭|关掉|\|`,
   "u",
 );
 /** Fillers: particles, copulas, modals, pronouns, adverbs that say nothing of the subject. */
@@ -774,7 +774,10 @@ function chineseParts(source: string): StatementParts {
     marker: false,
     frame: [],
   };
-  let t = source;
+  // "张三负责支付模块" is said as "支付模块由张三负责": the thing owned is the subject, the owner its
+  // value, so a new owner is a change of it ("支付模块改由李四负责").
+  const owner = /^([\p{Script=Han}A-Za-z]{2,4})负责(\p{Script=Han}.+)$/u.exec(source);
+  let t = owner && !source.includes("由") ? `${owner[2]}由${owner[1]}负责` : source;
   for (const [re, to] of ZH_SYNONYM) t = t.replace(re, to);
   // `从 X 改为 Y`, `从 X 到 Y`, `由 X 调整为 Y`: X is the old value.
   const fromPart =

@@ -74,6 +74,23 @@ describe("a separate fact: another identifier, qualifier or subject", () => {
   });
 });
 
+describe("an owner: the thing owned is the subject, in either order", () => {
+  it.each([
+    ["张三负责支付模块", "支付模块改由李四负责"],
+    ["支付模块由张三负责", "支付模块现在由李四负责"],
+  ])("%s → %s: a change", (older, newer) => {
+    expect(outcome(older, newer)).toEqual({ outcome: "change", reason: "value" });
+  });
+
+  it("the same owner said the other way round is a restatement, another thing owned a separate fact", () => {
+    expect(outcome("张三负责支付模块", "支付模块由张三负责")).toEqual({ outcome: "restatement" });
+    expect(outcome("张三负责支付模块", "张三负责订单模块")).toEqual({ outcome: "separate" });
+    expect(outcome("张三负责支付模块", "王五负责订单模块")).toEqual({ outcome: "separate" });
+    // 由于 (because) and 理由 (a reason) do not start a predicate.
+    expect(statementParts("由于网络问题部署推迟").frame[0]).toMatchObject({ subject: true });
+  });
+});
+
 describe("a thing named by a letter or a number: its own subject", () => {
   it.each([
     ["Service A uses Postgres 14", "Service B uses Postgres 15"],
