@@ -70,7 +70,12 @@ const ALGORITHM =
   "|aes(?:-?[0-9]+)?(?:-(?:gcm|cbc|ctr|ecb|siv))?|rsa(?:-?[0-9]+)?|ed25519|x25519|ecdsa(?:-p-?[0-9]+)?" +
   "|p-?(?:256|384|521)|hmac(?:-sha-?[0-9]+)?|[hreHRE][sS](?:256|384|512)|jwt|oauth-?[0-9](?:\\.[0-9])?" +
   "|rfc-?[0-9]+|base(?:32|58|64|85)|ascii(?:85)?|hex|utf-?(?:8|16|32)(?:mb4)?|latin-?1|iso-?8859-?[0-9]+" +
-  "|x509|pkcs#?[0-9]+|chacha20(?:-poly1305)?|k8s|2fa|mfa|totp|v[0-9]+)(?:sum|url|-[a-zA-Z][a-zA-Z0-9]*)?)";
+  "|x509|pkcs#?[0-9]+|x?chacha20(?:-poly1305)?|secp[0-9]+[kr][0-9]|sm[2-4](?:-[0-9]+)?|uuid(?:v[0-9])?" +
+  "|gpt-?[0-9][a-z0-9.]*|[0-9]password|k8s|2fa|mfa|totp|v[0-9]+" +
+  // A size, a length or a duration: 2048-bit, 256 bits, 86400s, 8-16, 8~16.
+  "|[0-9]+(?:[-~][0-9]+(?:-?(?:bits?|bytes?|chars?|characters?))?" +
+  "|-?(?:bits?|bytes?|chars?|characters?|ms|[smhd]|kb|mb|gb))" +
+  ")(?:sum|url|-[a-zA-Z][a-zA-Z0-9]*)*)";
 
 /** An absolute file path (`/home/user`): a working directory's value (`pwd: /home/user`), not a secret's. */
 const FILE_PATH = "/[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]*)*";
@@ -111,6 +116,9 @@ const CJK_VALUE_END = "[。！？，；、](?![\\x21-\\x7E])";
  * kept (group `keep`); never a value: one already redacted or an algorithm's name.
  */
 function proseSecret(names: string, bare: boolean): RegExp {
+  // A password may be all digits; a key or a token has a letter too ("tokens are 128000" is a count).
+  const plural = bare ? "s?" : "";
+  const letter = bare ? "" : `(?=[^\\s"'\`]*[a-zA-Z])`;
   const notValue = `(?!\\[redacted)(?!(?:${ALGORITHM}|${FILE_PATH})(?![^\\s"'\`,;]))`;
   const quote = `["'\`「『“‘]?`;
   // "the password for root is …", "the password of the db: …", "passwords are …", "is now …".
@@ -119,14 +127,14 @@ function proseSecret(names: string, bare: boolean): RegExp {
   // After an English verb, a value up to a space, quote, comma or semicolon ("is Pässw0rd" whole);
   // a full stop that ends the sentence stays.
   const en =
-    `(?<keep>\\b(?:${names})s?(?:${qualifier}(?:${verb}|\\s*[:=])|${verb})\\s*${quote})` +
-    `${notValue}(?=[^\\s"'\`]*[0-9])[^\\s"'\`,;]{5,}[^\\s"'\`,;.](?=\\.?(?![^\\s"'\`,;]))`;
+    `(?<keep>\\b(?:${names})${plural}(?:${qualifier}(?:${verb}|\\s*[:=])|${verb})\\s*${quote})` +
+    `${notValue}(?=[^\\s"'\`]*[0-9])${letter}[^\\s"'\`,;]{5,}[^\\s"'\`,;.](?=\\.?(?![^\\s"'\`,;]))`;
   // After 是, 为 or 為, or right after the name, an ASCII value: the text around runs on without a
   // space (`password是「abc12345」后面`).
   const ascii = `[^\\s"'\`,;\\u0080-\\uffff]`;
   const cjk =
     `(?<keep2>\\b(?:${names})\\s*[是为為](?:\\s*[:：])?\\s*${quote})` +
-    `${notValue}(?=${ascii}*[0-9])${ascii}{6,}`;
+    `${notValue}(?=${ascii}*[0-9])${letter}${ascii}{6,}`;
   // Right after the name, eight characters or more with a letter and two digits: "the password
   // hunter2024 works", not "the password column2 migration".
   const plain =

@@ -237,6 +237,11 @@ describe("redactSecrets", () => {
   });
 
   it("leaves prose about keys and passwords alone: no digit, fewer than 6 characters, an algorithm's name", () => {
+    // A password may be all digits; a key or a token has a letter too.
+    expect(redactSecrets("the password is 12345678")).toBe(
+      "the password is [redacted: password-prose]",
+    );
+    expect(redactSecrets("the token is 12345678")).toBe("the token is 12345678");
     // Six characters with a digit are a value after "is"; five are not (the boundary).
     expect(redactSecrets("the token is abc123")).toBe("the token is [redacted: secret-prose]");
     // Right after "password", a value of eight characters or more with a letter and two digits.
@@ -260,6 +265,16 @@ describe("redactSecrets", () => {
       "pwd: /home/user",
       "the pwd is /usr/local/bin2",
       "Bearer token authentication",
+      // Counts, sizes and durations, and more names of algorithms and formats.
+      "the max tokens for gpt-4o is 128000",
+      "tokens are 128000 max",
+      "the token is 86400s",
+      "The token is 2048-bit",
+      "the signing key is secp256k1",
+      "the API key is UUIDv4",
+      "the encryption key is XChaCha20-Poly1305",
+      "hashes the password PBKDF2-HMAC-SHA256 with 600000 iterations",
+      "The password is 1Password-managed",
       "the password 123456 works",
       "the password abcdef works",
       "the password is required",
@@ -459,6 +474,9 @@ describe("secrets named in Chinese, Japanese and Korean", () => {
       "密钥是 ECDSA-P256",
       "密钥为 X25519",
       "密码 sha256sum 校验",
+      "密码为 8-16 位字母数字组合",
+      "密钥为 SM4-128",
+      "令牌是 GPT4 的计费单位",
     ])
       expect(redactSecrets(plain), plain).toBe(plain);
   });
