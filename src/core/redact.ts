@@ -43,13 +43,14 @@ function anyCase(word: string): string {
  * Korean").
  */
 export const SECRET_NAME_LIST: readonly string[] = [
-  "(?:api|secret|private|access|signing|encryption|client)[ _-]?key",
+  "(?:api|secret|private|access|signing|encryption|client|hmac|master|ssh|deploy|account|auth)[ _-]?key",
+  "passphrase",
   "secret",
   "token",
   "passw(?:or)?d",
   "pwd",
   "credential",
-  ..."密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード トークン APIキー アクセスキー シークレット 秘密鍵 비밀번호".split(
+  ..."密码 密碼 口令 密钥 密鑰 秘钥 秘鑰 私钥 私鑰 令牌 凭据 憑據 パスワード パスコード 暗証番号 トークン APIキー アクセスキー シークレットキー シークレット 秘密鍵 비밀번호 패스워드 암호 토큰".split(
     " ",
   ),
 ];
@@ -122,8 +123,11 @@ function proseSecret(names: string, bare: boolean): RegExp {
   const notValue = `(?!\\[redacted)(?!(?:${ALGORITHM}|${FILE_PATH})(?![^\\s"'\`,;]))`;
   const quote = `["'\`「『“‘]?`;
   // "the password for root is …", "the password of the db: …", "passwords are …", "is now …".
-  const qualifier = `\\s+(?:for|of|on|to)\\s+(?:the\\s+)?[\\w.@-]+`;
-  const verb = `\\s+(?:is|was|are|were|to)(?:\\s+(?:now|still|currently|actually|also))?\\s*[:=]?`;
+  const qualifier = `\\s+(?:for|of|on|to)(?:\\s+[\\w.@-]+){1,3}?`;
+  const reset = "(?:reset|changed|set|updated|rotated)\\s+to";
+  const verb =
+    `\\s+(?:(?:is|was|are|were|has\\s+been)(?:\\s+(?:now|still|currently|actually|also))?` +
+    `(?:\\s+${reset})?|${reset}|to)\\s*[:=]?`;
   // After an English verb, a value up to a space, quote, comma or semicolon ("is Pässw0rd" whole);
   // a full stop that ends the sentence stays.
   const en =
@@ -133,7 +137,7 @@ function proseSecret(names: string, bare: boolean): RegExp {
   // space (`password是「abc12345」后面`).
   const ascii = `[^\\s"'\`,;\\u0080-\\uffff]`;
   const cjk =
-    `(?<keep2>\\b(?:${names})\\s*[是为為](?:\\s*[:：])?\\s*${quote})` +
+    `(?<keep2>\\b(?:${names})\\s*(?:改为|改成了?|更新为|设置为|设置成|设为|换成了?|重置为|(?:就|即|也|还)?[是为為])(?:\\s*[:：])?\\s*${quote})` +
     `${notValue}(?=${ascii}*[0-9])${letter}${ascii}{6,}`;
   // Right after the name, eight characters or more with a letter and two digits: "the password
   // hunter2024 works", not "the password column2 migration".
@@ -156,7 +160,9 @@ function secretAssignment(): RegExp {
   // The keywords in any case, and an environment variable's `_KEY` or `_PASS` in capitals
   // (`SECRET_KEY`, `STRIPE_KEY`, `DB_PASS`; not `sort_key`).
   const name = `\\b[A-Za-z0-9_.-]*(?:${anyCase(`(?:${LATIN_NAMES.join("|")})`)}|_(?:KEY|PASS))[sS]?`;
-  const keep = `(?<keep>${name}["']?\\s*${SEPARATOR}\\s*["']?)`;
+  // Markdown may wrap the name or the label: `**password**: …`, `**Password:** …`, `` `token`: … ``.
+  const markup = "(?:\\*\\*|__|`)?";
+  const keep = `(?<keep>${name}${markup}["']?\\s*${SEPARATOR}${markup}\\s*["']?)`;
   const notRedacted = `(?!\\[${anyCase("redacted")})`;
   const words = [
     ..."none null nil undefined true false yes no required optional empty unset tbd redacted hidden".split(
@@ -183,8 +189,8 @@ function secretAssignment(): RegExp {
   // A short value: on the separator's line, with a letter or digit, and not a short word followed
   // by more words after `name: ` ("the rule for secrets: rotate them monthly").
   const short =
-    `(?<=${SEPARATOR}[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
-    `(?!(?<=[^:][:：][ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{0,6}${last}${valueEnd}`;
+    `(?<=${SEPARATOR}${markup}[ \\t]*["']?)(?=${v}{0,6}[A-Za-z0-9])` +
+    `(?!(?<=[^:][:：]${markup}[ \\t]+)[A-Za-z]{1,7}[ \\t]+[A-Za-z])${v}{0,6}${last}${valueEnd}`;
   // A placeholder may end a sentence: `secret: <your-key>.`, `token: none.`
   const placeholderEnd = `[.!?:]?${end}`;
   // A quoted value goes whole, spaces and all (`PASSWORD="hunter two"`), up to its closing quote.
@@ -344,7 +350,7 @@ export const SECRET_PATTERNS: readonly SecretPattern[] = [
     // `--password hunter2`, `--api-key=…`, `--db-token …`, `sshpass -p …`, `mysql -pS3cret`: a
     // command's option that takes a secret; the option is kept.
     pattern:
-      /(?<keep>(?:^|\s)(?:--(?!no-)(?:[a-z0-9]+-)*(?:token|password|passwd|secret|api-?key|access-key)[ =]|sshpass\s+-p\s*)["']?)(?!\[redacted)[^\s"'`;]{4,}|(?<keep2>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!\[redacted)[^\s"'`;]+/gi,
+      /(?<keep>(?:^|\s)(?:--(?!no-)(?:[a-z0-9]+-)*(?:token|password|passwd|pass|passphrase|secret|api-?key|access-key)[ =]|sshpass\s+-p\s*|-(?:storepass|keypass|srcstorepass|deststorepass)\s+|-pass(?:in|out)\s+pass:)["']?)(?!\[redacted)[^\s"'`;]{4,}|(?<keep3>\b(?:(?:docker|podman|helm)\s+(?:registry\s+)?login\b[^\n]*?\s(?:-p|--password)[ =]?|redis-cli\b[^\n]*?\s-a\s+|sqlcmd\b[^\n]*?\s-P\s*|ldap(?:search|modify|add|delete|whoami)\b[^\n]*?\s-w\s+|zip\b[^\n]*?\s-P\s+|7z\b[^\n]*?\s-p))(?!\[redacted)[^\s"'`;]+|(?<keep2>\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p)(?!\[redacted)[^\s"'`;]+/gi,
     source:
       "gitleaks' keyword list as command options; sshpass -p and the mysql client's -pPASSWORD (their manuals)",
   },

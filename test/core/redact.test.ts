@@ -236,6 +236,51 @@ describe("redactSecrets", () => {
     }
   });
 
+  it("redacts a secret after Markdown around its name, a reset, a qualifier of a few words, a command's password option", () => {
+    const cases: [string, string][] = [
+      ["**password**: hunter2", "**password**: [redacted: secret-assignment]"],
+      ["**Password:** hunter2", "**Password:** [redacted: secret-assignment]"],
+      ["`password`: hunter2", "`password`: [redacted: secret-assignment]"],
+      [
+        "the password for the admin account is hunter2",
+        "the password for the admin account is [redacted: password-prose]",
+      ],
+      [
+        "The password for admin was reset to Welcome2026!",
+        "The password for admin was reset to [redacted: password-prose]",
+      ],
+      ["API key 换成了 abcd1234efgh", "API key 换成了 [redacted: secret-prose]"],
+      ["docker login -u bob -p hunter2", "docker login -u bob -p [redacted: password-option]"],
+      ["redis-cli -a hunter2 ping", "redis-cli -a [redacted: password-option] ping"],
+      [
+        "gpg --batch --passphrase hunter2 -d f.gpg",
+        "gpg --batch --passphrase [redacted: password-option] -d f.gpg",
+      ],
+      [
+        "openssl pkcs12 -passout pass:hunter2 -out a.p12",
+        "openssl pkcs12 -passout pass:[redacted: password-option] -out a.p12",
+      ],
+      ["keytool -list -storepass changeit", "keytool -list -storepass [redacted: password-option]"],
+      ["ldapsearch -x -w hunter2", "ldapsearch -x -w [redacted: password-option]"],
+      ["hmac_key: 9f8e7d6c5b4a", "hmac_key: [redacted: secret-assignment]"],
+      ["AccountKey=Eby8vdM02x", "AccountKey=[redacted: secret-assignment]"],
+      ["passphrase: abc12345", "passphrase: [redacted: secret-assignment]"],
+      ["암호: hunter2", "암호: [redacted: secret-assignment]"],
+      ["シークレットキー＝abcd1234efgh", "シークレットキー＝[redacted: secret-assignment]"],
+    ];
+    for (const [text, want] of cases) {
+      expect(redactSecrets(text), text).toBe(want);
+      expect(redactSecrets(want), want).toBe(want);
+    }
+    for (const plain of [
+      "**Password:** see the vault",
+      "the password for the admin account is required",
+      "zip -r out.zip dir",
+      "docker login registry.example.com",
+    ])
+      expect(redactSecrets(plain), plain).toBe(plain);
+  });
+
   it("leaves prose about keys and passwords alone: no digit, fewer than 6 characters, an algorithm's name", () => {
     // A password may be all digits; a key or a token has a letter too.
     expect(redactSecrets("the password is 12345678")).toBe(
